@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// Quickstart entry point behind `npm start` and `npm test` (Node built-ins only).
+//
+// Design:
+// - Run by npm (fresh machine, maybe no pnpm): ensure pnpm, `pnpm install --frozen-lockfile`,
+//   then run the task (`test` -> `pnpm run test:all`, `start` -> build, then scripts/serve.mjs).
+// - Run by pnpm (`pnpm test`, `pnpm start`: npm_config_user_agent starts with "pnpm/"): the
+//   workspace is already set up, so skip straight to the task. Nothing here ever calls the
+//   `test`/`start` scripts again, so there is no recursion.
+// - pnpm, when missing (or another version), is installed locally with npm into <repo>/.tools
+//   (gitignored, no root needed); <repo>/.tools/node_modules/.bin is prepended to PATH for
+//   every child process, so turbo (which spawns `pnpm` by name) finds it too.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+const PNPM_VERSION = String(pkg.packageManager ?? "pnpm@10.34.9")
+  .replace(/^pnpm@/, "")
+  .split("+")[0];
+const MIN_NODE = [20, 19];
+const isWindows = process.platform === "win32";
+
+const [mode, ...extraArgs] = process.argv.slice(2);
+const underPnpm = (process.env.npm_config_user_agent ?? "").startsWith("pnpm/");
+
+const step = (msg) => console.log(`\u25b8 ${msg}`);
+const fail = (msg, code = 1) => {
+  console.error(`\u2716 ${msg}`);
+  process.exit(code || 1);
+};
+
+const localBin = path.join(root, ".tools", "node_modules", ".bin");
+const env = { ...process.env };
+const pathKey = Object.keys(env).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
+env[pathKey] = [localBin, env[pathKey]].filter(Boolean).join(path.delimiter);
+// Keep npm's and pnpm's "update available" banners out of the output.
+env.npm_config_update_notifier ??= "false";
+// Turbo phones home by default; nothing in this toolkit sends telemetry.
+env.TURBO_TELEMETRY_DISABLED ??= "1";
+
+/** Run a command with inherited stdio; exit with a clear message if it fails. */
+function run(cmd, args, { what } = {}) {
+  const res = spawnSync(cmd, args, { cwd: root, env, stdio: "inherit", shell: isWindows });
+  if (res.error) fail(`${what ?? cmd}: could not run \`${cmd}\` (${res.error.message})`);
+  if (res.status !== 0) {
+    const how = res.signal ? `signal ${res.signal}` : `exit code ${res.status}`;
+    fail(`${what ?? cmd} failed (${how}): ${[cmd, ...args].join(" ")}`, res.status ?? 1);
+  }
+}
+
+function pnpmVersion() {
+  const res = spawnSync("pnpm", ["--version"], {
+    cwd: root,
+    env,
+    encoding: "utf8",
+    shell: isWindows,
+  });
+  return res.status === 0 ? res.stdout.trim() : null;
+}
+
+function checkNode() {
+  const [major, minor] = process.versions.node.split(".").map(Number);
+  if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1])) {
+    fail(`Node ${MIN_NODE.join(".")}+ is required; this is Node ${process.versions.node}`);
+  }
+}
+
+function ensurePnpm() {
+  const found = pnpmVersion();
+  if (found === PNPM_VERSION) {
+    step(`using pnpm ${found}`);
+    return;
+  }
+  step(
+    `installing pnpm ${PNPM_VERSION} locally\u2026 (${found ? `found pnpm ${found}` : "pnpm not found"}; into .tools/)`,
+  );
+  // Prefer the npm that launched us; fall back to `npm` on PATH.
+  const npmCli = process.env.npm_execpath;
+  const useCli = npmCli && /npm-cli\.js$/.test(npmCli) && existsSync(npmCli);
+  const [cmd, pre] = useCli ? [process.execPath, [npmCli]] : ["npm", []];
+  run(
+    cmd,
+    [
+      ...pre,
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--no-package-lock",
+      "--loglevel=error",
+      "--prefix",
+      path.join(root, ".tools"),
+      `pnpm@${PNPM_VERSION}`,
+    ],
+    { what: `installing pnpm ${PNPM_VERSION}` },
+  );
+  const now = pnpmVersion();
+  if (now !== PNPM_VERSION) {
+    fail(`pnpm ${PNPM_VERSION} was installed into .tools/ but \`pnpm --version\` gives ${now}`);
+  }
+}
+
+function setup() {
+  checkNode();
+  ensurePnpm();
+  step("installing dependencies (pnpm install --frozen-lockfile)\u2026");
+  run("pnpm", ["install", "--frozen-lockfile", "--config.confirmModulesPurge=false"], {
+    what: "pnpm install --frozen-lockfile",
+  });
+}
+
+function serve() {
+  step("starting servers (scripts/serve.mjs)\u2026");
+  const child = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), ...extraArgs], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  });
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.on(sig, () => child.kill(sig));
+  }
+  child.on("exit", (code, signal) => {
+    if (code !== 0 && !signal) fail(`serve exited with code ${code}`, code ?? 1);
+    process.exit(code ?? 0);
+  });
+}
+
+switch (mode) {
+  case "test":
+    if (!underPnpm) setup();
+    step("running the whole suite (pnpm run test:all)\u2026");
+    run("pnpm", ["run", "test:all", ...extraArgs], { what: "test suite" });
+    step("all checks passed");
+    break;
+  case "start":
+    if (!underPnpm) setup();
+    step("building (turbo run build)\u2026");
+    run("pnpm", ["exec", "turbo", "run", "build"], { what: "build" });
+    serve();
+    break;
+  default:
+    fail(`usage: node scripts/bootstrap.mjs <test|start> [args...] (got ${mode ?? "nothing"})`, 2);
+}
