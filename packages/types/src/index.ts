@@ -1,0 +1,6 @@
+// The spec's types as openapi-typescript emits them…
+
+// …and friendly names for them: one alias per schema, per-operation body/parameter/response
+// aliases, and a runtime array of every enum's values.
+export * from "./generated/names.js";
+export type { components, operations, paths } from "./generated/schema.js";

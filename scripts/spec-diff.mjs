@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// `pnpm spec:diff`: what the working spec changes against the last released one.
+// With --check it fails when a breaking change has no pending major changeset.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import readChangesets from "@changesets/read";
+import { loadSpec, specPath } from "@org/payments-spec";
+import { diffSpecs } from "@org/payments-spec/diff";
+
+const root = path.resolve(import.meta.dirname, "..");
+const releasedPath = path.join(root, "openapi/released/partner-payments.yaml");
+
+const { values: options } = parseArgs({
+  options: {
+    check: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+    base: { type: "string", default: releasedPath },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+if (options.help) {
+  console.log(`Usage: pnpm spec:diff [--check] [--json] [--base <released spec>]
+
+Compares openapi/partner-payments.yaml with the last released spec and lists each breaking
+change and each addition. --check exits 1 when there is a breaking change and no pending
+major changeset (pnpm changeset).`);
+  process.exit(0);
+}
+
+const base = loadSpec(path.resolve(options.base));
+const head = loadSpec(specPath);
+const report = diffSpecs(base, head);
+
+if (options.json) {
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  const relative = (file) => path.relative(root, file);
+  console.log(
+    `Spec diff: ${relative(path.resolve(options.base))} (${base.info.version}) → ${relative(specPath)} (${head.info.version})`,
+  );
+  printSection("Breaking changes", "✖", report.breaking);
+  printSection("Additions", "+", report.additions);
+}
+
+if (options.check && report.breaking.length > 0) {
+  const changesets = await readChangesets(root);
+  const major = changesets.find((changeset) => changeset.releases.some((r) => r.type === "major"));
+  if (major) {
+    console.log(
+      `\n${report.breaking.length} breaking change(s), covered by the major changeset "${major.id}".`,
+    );
+  } else {
+    console.error(
+      `\n✖ ${report.breaking.length} breaking change(s) and no pending major changeset.\n` +
+        "  Undo the breaking change, or record it: run `pnpm changeset`, choose major, and say what breaks.",
+    );
+    process.exit(1);
+  }
+}
+
+function printSection(title, mark, changes) {
+  console.log(`\n${title} (${changes.length})${changes.length === 0 ? ": none" : ":"}`);
+  for (const change of changes) console.log(`  ${mark} ${change.where}: ${change.message}`);
+}
