@@ -49,7 +49,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const destination = path.resolve(root, values.out);
   console.log(`▸ packing the published packages into ${path.relative(root, destination)}/`);
   for (const pkg of packPublishedPackages(destination)) {
-    console.log(`  ${pkg.name}@${pkg.version}  ${pkg.files} files  ${path.relative(root, pkg.tarball)}`);
+    console.log(
+      `  ${pkg.name}@${pkg.version}  ${pkg.files} files  ${path.relative(root, pkg.tarball)}`,
+    );
   }
   console.log("✔ dry run done: nothing was published");
 }

@@ -7,11 +7,13 @@ import path from "node:path";
 const root = path.resolve(import.meta.dirname, "..");
 const specFile = path.join(root, "openapi/partner-payments.yaml");
 const releasedFile = path.join(root, "openapi/released/partner-payments.yaml");
-const { version } = JSON.parse(readFileSync(path.join(root, "packages/client/package.json"), "utf8"));
+const { version } = JSON.parse(
+  readFileSync(path.join(root, "packages/client/package.json"), "utf8"),
+);
 
 // Only the version line inside the top-level `info` block changes, so the file keeps its layout.
 const text = readFileSync(specFile, "utf8");
-const infoVersion = /^(info:\n(?:[ \t].*\n|\n)*?  version: )(\S+)$/m;
+const infoVersion = /^(info:\n(?:[ \t].*\n|\n)*? {2}version: )(\S+)$/m;
 const match = text.match(infoVersion);
 if (!match) throw new Error(`No info.version line found in ${specFile}`);
 const previous = match[2];
