@@ -131,6 +131,10 @@ function serve() {
 switch (mode) {
   case "test":
     if (!underPnpm) setup();
+    // The docs browser test drives Debian's chromium: install it when missing (root + apt) or say how.
+    run(process.execPath, [path.join(root, "scripts", "ensure-chromium.mjs")], {
+      what: "Chromium for the docs browser test",
+    });
     step("running the whole suite (pnpm run test:all)\u2026");
     run("pnpm", ["run", "test:all", ...extraArgs], { what: "test suite" });
     step("all checks passed");

@@ -1,0 +1,14 @@
+import { createPaymentsClient } from "@org/payments-client";
+
+const client = createPaymentsClient({
+  apiKey: process.env.PAYMENTS_API_KEY ?? "",
+  baseUrl: "https://sandbox.example.com/api",
+});
+
+// The client adds an IDEMPOTENCY-KEY and reuses it on retries.
+const customerId = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
+const signing = await client.signings.create(customerId, {
+  document_id: "6e8a1d3f-2b5c-4e7a-9f0d-3c6b8e1a4d72",
+  signed: true,
+});
+console.log(signing.id);

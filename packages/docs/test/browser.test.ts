@@ -1,0 +1,121 @@
+// Opens the built site in headless Chromium (Debian's `chromium`, as scripts/ensure-chromium.mjs
+// installs it) served from 127.0.0.1, and checks what a reader sees and what the page fetches.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { listOperations, loadSpec } from "@org/payments-spec";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { distDir } from "../scripts/build.mjs";
+import { samplesDir } from "../scripts/code-samples.mjs";
+import { startStaticServer } from "../scripts/serve.mjs";
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const artifactsDir = path.resolve(import.meta.dirname, "../test-artifacts");
+const operations = listOperations(loadSpec());
+
+let server: Awaited<ReturnType<typeof startStaticServer>>;
+let userDataDir: string;
+let context: BrowserContext;
+let page: Page;
+const requests: string[] = [];
+const consoleErrors: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: run \`node scripts/ensure-chromium.mjs\` from the repo root, or set CHROMIUM_PATH`,
+    );
+  }
+  server = await startStaticServer({ root: distDir });
+  userDataDir = mkdtempSync(path.join(os.tmpdir(), "docs-chromium-"));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  });
+  context.on("request", (request) => requests.push(request.url()));
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  await page.goto(server.url, { waitUntil: "load" });
+  // Redoc shows its logo only once React has hydrated the page, so this waits for the app.
+  await page.locator('img[alt="redocly logo"]').waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  await server?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+});
+
+describe("the docs site in Chromium", () => {
+  it("lists every operation of the spec in the navigation", async () => {
+    const menu = page.locator(".menu-content");
+    const seen = new Map<string, string>();
+    const tags = [...new Set(operations.map((entry) => entry.tag ?? ""))];
+    for (const tag of tags) {
+      await menu.getByRole("link", { name: tag, exact: true }).click();
+      const first = operations.find((entry) => entry.tag === tag);
+      await menu.locator(`a[href$="/${first?.operationId.toLowerCase()}"]`).waitFor();
+      const links = await menu
+        .locator('a[href^="#/"]')
+        .evaluateAll((anchors) =>
+          anchors.map((a) => [a.getAttribute("href") ?? "", a.textContent ?? ""] as const),
+        );
+      for (const [href, text] of links) seen.set(href, text);
+    }
+    for (const { operationId, operation, method } of operations) {
+      const item = [...seen].find(([href]) => href.endsWith(`/${operationId.toLowerCase()}`));
+      // The item's label is the summary, followed by the method badge.
+      expect(item?.[1], operationId).toBe(`${operation.summary}${method}`);
+    }
+  }, 60_000);
+
+  it("shows an operation's TypeScript and curl samples", async () => {
+    const operationId = "createCustomer";
+    await page.goto(`${server.url}#/customers/${operationId.toLowerCase()}`);
+    await page.getByRole("heading", { name: "Create a customer" }).first().waitFor();
+    const panel = page.locator(".panel-request-samples").first();
+    const code = panel.locator('pre[data-testid="source-code"]');
+
+    await pickSample(panel, "curl");
+    await expect.poll(() => code.textContent()).toContain('curl -X POST "https://');
+    expect(await code.textContent()).toContain('-H "X-API-Key: $PAYMENTS_API_KEY"');
+
+    await pickSample(panel, "TypeScript");
+    const source = readFileSync(path.join(samplesDir, `${operationId}.ts`), "utf8").trim();
+    await expect.poll(async () => (await code.textContent())?.trim()).toBe(source);
+
+    mkdirSync(artifactsDir, { recursive: true });
+    await page.screenshot({ path: path.join(artifactsDir, "docs-create-customer.png") });
+  }, 60_000);
+
+  it("logs no errors", () => {
+    expect(consoleErrors).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("requests nothing from any origin but its own", () => {
+    const origin = new URL(server.url).origin;
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+  });
+});
+
+/** Chooses a language in the request samples panel's language menu. */
+async function pickSample(panel: ReturnType<Page["locator"]>, language: string) {
+  await panel.getByRole("button", { name: /^(TypeScript|curl)$/ }).click();
+  await page.getByRole("menuitem", { name: language, exact: true }).click();
+}

@@ -1,0 +1,74 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStaticServer } from "../scripts/serve.mjs";
+
+let root: string;
+let server: Awaited<ReturnType<typeof startStaticServer>>;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "docs-serve-"));
+  root = path.join(dir, "site");
+  mkdirSync(path.join(root, "assets"), { recursive: true });
+  writeFileSync(path.join(root, "index.html"), "<h1>docs</h1>");
+  writeFileSync(path.join(root, "assets", "app.js"), "export {};");
+  writeFileSync(path.join(dir, "secret.txt"), "outside the root");
+  server = await startStaticServer({ root });
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(path.dirname(root), { recursive: true, force: true });
+});
+
+/** A raw request, so that `..` reaches the server as written. */
+function get(rawPath: string, method = "GET") {
+  const { hostname, port } = new URL(server.url);
+  return new Promise<{ status: number; type: string | undefined; body: string }>(
+    (resolve, reject) => {
+      const req = request({ hostname, port, path: rawPath, method }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          body += chunk;
+        });
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"], body }),
+        );
+      });
+      req.on("error", reject);
+      req.end();
+    },
+  );
+}
+
+describe("startStaticServer", () => {
+  it("listens on 127.0.0.1 on a free port", () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(new URL(server.url).port).not.toBe("0");
+  });
+
+  it("serves index.html for / and files with their content type", async () => {
+    expect(await get("/")).toEqual({
+      status: 200,
+      type: "text/html; charset=utf-8",
+      body: "<h1>docs</h1>",
+    });
+    const script = await get("/assets/app.js?v=1");
+    expect(script.status).toBe(200);
+    expect(script.type).toBe("text/javascript; charset=utf-8");
+  });
+
+  it("answers 404 for missing files and for paths outside its root", async () => {
+    expect((await get("/missing.js")).status).toBe(404);
+    expect((await get("/../secret.txt")).status).toBe(404);
+    expect((await get("/%2e%2e/secret.txt")).status).toBe(404);
+  });
+
+  it("answers 405 to methods other than GET and HEAD", async () => {
+    expect((await get("/", "POST")).status).toBe(405);
+    expect((await get("/", "HEAD")).status).toBe(200);
+  });
+});

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// payments-mock: serves the partner payments spec with Prism until Ctrl-C or SIGTERM.
+import { parseArgs } from "node:util";
+
+const USAGE = `Usage: payments-mock [options]
+
+Serves a Prism mock of the partner payments API.
+
+Options:
+  --host <host>   interface to listen on (default: $HOST or 127.0.0.1)
+  --port <port>   port to listen on, 0 for a free one (default: $PORT or 4010)
+  --dynamic       generate response data from the schemas instead of returning the spec's examples
+  --spec <path>   OpenAPI document to mock (default: the spec shipped with this package)
+  --watch         reload the spec when its file changes
+  --quiet         do not log requests
+  -h, --help      show this help`;
+
+function fail(message: string): never {
+  console.error(`payments-mock: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function parsePort(value: string, source: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    fail(`${source} must be an integer from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}
+
+function parseCli() {
+  try {
+    return parseArgs({
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        dynamic: { type: "boolean", default: false },
+        spec: { type: "string" },
+        watch: { type: "boolean", default: false },
+        quiet: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+
+const args = parseCli();
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+// An empty PORT or HOST counts as unset.
+const portSource = args.port !== undefined ? "--port" : "PORT";
+const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource);
+// Loaded only now, so that --help and flag errors answer without loading Prism.
+const { startMock } = await import("./start-mock.js");
+const mock = await startMock({
+  host: args.host ?? (process.env.HOST || "127.0.0.1"),
+  port,
+  dynamic: args.dynamic,
+  ...(args.spec !== undefined && { spec: args.spec }),
+  watch: args.watch,
+  ...(!args.quiet && { log: (line: string) => console.log(line) }),
+}).catch((error: Error) => {
+  console.error(`payments-mock: ${error.message}`);
+  process.exit(1);
+});
+
+console.log(`payments-mock listening on ${mock.url}${args.dynamic ? " (dynamic data)" : ""}`);
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    mock.stop().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,104 @@
+// The HTTP side of the mock: every request goes through Prism; every rejection gets a problem body.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { toProblemErrors } from "./diagnostics.js";
+import type { PrismEngine } from "./prism.js";
+import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
+import { readRequest } from "./read-request.js";
+
+/** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
+export type RequestLogger = (line: string) => void;
+
+export function createHandler(engine: () => PrismEngine, log: RequestLogger | undefined) {
+  return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const result = await respond(engine(), incoming, response).catch((error: unknown) => {
+      sendProblem(
+        response,
+        problem(500, "mock-error", "The mock failed", [
+          { location: "route", field: "", rule: "mock", message: (error as Error).message },
+        ]),
+      );
+      return { status: 500, mismatch: "" };
+    });
+    log?.(`${incoming.method} ${incoming.url} → ${result.status}${result.mismatch}`);
+  };
+}
+
+async function respond(
+  engine: PrismEngine,
+  incoming: IncomingMessage,
+  response: ServerResponse,
+): Promise<{ status: number; mismatch: string }> {
+  const read = await readRequest(incoming);
+  if (!read.ok) {
+    return rejected(
+      sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
+    );
+  }
+  const outcome = await engine.handle(read.request);
+  if (outcome.kind === "error") {
+    return rejected(
+      sendProblem(
+        response,
+        problem(outcome.status, routeProblemKind(outcome.status), outcome.title, [
+          { location: "route", field: "", rule: "route", message: outcome.detail },
+        ]),
+      ),
+    );
+  }
+  const errors = toProblemErrors(outcome.inputProblems, engine.headerNames, engine.apiKeyHeader);
+  if (errors.length > 0) {
+    const unauthorized = outcome.status === 401;
+    return rejected(
+      sendProblem(
+        response,
+        problem(
+          outcome.status,
+          unauthorized ? "unauthorized" : "invalid-request",
+          unauthorized ? "Missing or invalid API key" : "Invalid request",
+          errors,
+        ),
+      ),
+    );
+  }
+  // Prism spells some header names with capitals; one spelling avoids sending a header twice.
+  const headers = Object.fromEntries(
+    Object.entries(outcome.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  const contentType = headers["content-type"] ?? "application/json";
+  const body =
+    outcome.body === undefined
+      ? undefined
+      : typeof outcome.body === "string" && !/json/i.test(contentType)
+        ? outcome.body
+        : JSON.stringify(outcome.body);
+  if (body !== undefined) headers["content-type"] = contentType;
+  response.writeHead(outcome.status, headers).end(body);
+  // A response that breaks the spec is a bug in the spec's examples: say so in the log.
+  const mismatch = outcome.outputProblems.map((p) => `${p.path?.join(".") ?? ""} ${p.message}`);
+  return {
+    status: outcome.status,
+    mismatch:
+      mismatch.length > 0 ? ` (response differs from the spec: ${mismatch.join("; ")})` : "",
+  };
+}
+
+function rejected(status: number): { status: number; mismatch: string } {
+  return { status, mismatch: "" };
+}
+
+function routeProblemKind(status: number): string {
+  if (status === 404) return "not-found";
+  if (status === 405) return "method-not-allowed";
+  return "mock-error";
+}
+
+function sendProblem(response: ServerResponse, body: Problem): number {
+  if (response.headersSent) {
+    response.destroy();
+  } else {
+    response
+      .writeHead(body.status, { "content-type": PROBLEM_CONTENT_TYPE })
+      .end(JSON.stringify(body));
+  }
+  return body.status;
+}

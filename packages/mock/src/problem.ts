@@ -1,0 +1,43 @@
+// The mock's own error format. The API description leaves error bodies unspecified, so the mock
+// answers every rejected request with an RFC 9457 problem that lists each problem it found.
+
+/** Where in the request a problem was found. */
+export type ProblemLocation = "security" | "header" | "path" | "query" | "body" | "route";
+
+/** One problem with a request: where it is, which field, which rule it breaks, and in words. */
+export interface ProblemError {
+  location: ProblemLocation;
+  /** The field's name as the spec spells it (dotted for nested body fields); "" for the whole location. */
+  field: string;
+  /** The rule that was broken, such as `required`, `format`, `maximum`, `enum`, `pattern` or `json`. */
+  rule: string;
+  message: string;
+}
+
+/** The `application/problem+json` body of every 4xx/5xx the mock itself produces. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors: ProblemError[];
+}
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+const TYPE_PREFIX = "urn:org:payments-mock:problem:";
+
+export function problem(
+  status: number,
+  kind: string,
+  title: string,
+  errors: ProblemError[],
+): Problem {
+  const detail =
+    errors.length === 0 ? title : errors.map((error) => describeError(error)).join("; ");
+  return { type: `${TYPE_PREFIX}${kind}`, title, status, detail, errors };
+}
+
+function describeError({ location, field, message }: ProblemError): string {
+  return field === "" ? `${location}: ${message}` : `${location} ${field}: ${message}`;
+}

@@ -1,0 +1,84 @@
+// startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { bundledSpecPath } from "./bundled-spec.js";
+import { createHandler, type RequestLogger } from "./handler.js";
+import { createPrismEngine, type PrismEngine } from "./prism.js";
+import { watchFile } from "./watch-file.js";
+
+export interface MockOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** Generate response data from the schemas instead of returning the spec's examples. Default false. */
+  dynamic?: boolean;
+  /** Path of the OpenAPI document to mock. Default: the copy of the partner payments spec shipped in the package. */
+  spec?: string;
+  /** Reload the spec when its file changes. Default false. */
+  watch?: boolean;
+  /** Called with one line per request (method, path, status), and on a spec reload. */
+  log?: RequestLogger;
+}
+
+export interface RunningMock {
+  /** Base URL, such as `http://127.0.0.1:4010`; pass it as the client's `baseUrl`. */
+  url: string;
+  port: number;
+  /** Stops listening and closes every open connection. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Starts the mock and resolves once it answers requests. */
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const { port = 0, host = "127.0.0.1", dynamic = false, spec = bundledSpecPath(), log } = options;
+  let engine: PrismEngine = await createPrismEngine(spec, dynamic);
+  const server = createServer(createHandler(() => engine, log));
+
+  server.listen(port, host);
+  try {
+    await once(server, "listening");
+  } catch (error) {
+    throw listenError(error as NodeJS.ErrnoException, host, port);
+  }
+
+  const unwatch = options.watch
+    ? watchFile(spec, async () => {
+        try {
+          engine = await createPrismEngine(spec, dynamic);
+          log?.(`spec reloaded from ${spec}`);
+        } catch (error) {
+          log?.(`spec not reloaded, keeping the previous one: ${(error as Error).message}`);
+        }
+      })
+    : () => {};
+
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let stopped: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        unwatch();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return stopped;
+    },
+  };
+}
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error.code === "EADDRINUSE") {
+    return new Error(`Port ${port} on ${host} is already in use; choose another with --port`, {
+      cause: error,
+    });
+  }
+  if (error.code === "EACCES") {
+    return new Error(`No permission to listen on ${host}:${port}`, { cause: error });
+  }
+  return error;
+}

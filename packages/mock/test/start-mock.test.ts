@@ -1,0 +1,86 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { specPath } from "@org/payments-spec";
+import { afterEach, describe, expect, it } from "vitest";
+import { type RunningMock, startMock } from "../src/index.js";
+import { responseProblems } from "./support/response-validator.js";
+import { API_KEY, operations, send, validRequest } from "./support/spec-requests.js";
+
+const started: RunningMock[] = [];
+async function start(options: Parameters<typeof startMock>[0]): Promise<RunningMock> {
+  const mock = await startMock({ spec: specPath, ...options });
+  started.push(mock);
+  return mock;
+}
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((mock) => mock.stop()));
+});
+
+describe("startMock", () => {
+  it("listens on a free port on 127.0.0.1 and answers at once", async () => {
+    const mock = await start({ port: 0 });
+    expect(mock.port).toBeGreaterThan(0);
+    expect(mock.url).toBe(`http://127.0.0.1:${mock.port}`);
+    const response = await fetch(`${mock.url}/documents`, { headers: { "X-API-Key": API_KEY } });
+    expect(response.status).toBe(200);
+  });
+
+  it("stops listening on stop(), also when called twice", async () => {
+    const mock = await start({ port: 0 });
+    await Promise.all([mock.stop(), mock.stop()]);
+    await expect(fetch(`${mock.url}/documents`)).rejects.toThrow();
+  });
+
+  it("says so when the port is taken", async () => {
+    const mock = await start({ port: 0 });
+    await expect(startMock({ spec: specPath, port: mock.port })).rejects.toThrow(
+      `Port ${mock.port} on 127.0.0.1 is already in use`,
+    );
+  });
+
+  it("rejects a spec it cannot read", async () => {
+    await expect(startMock({ spec: "/nonexistent/spec.yaml" })).rejects.toThrow();
+  });
+
+  it("has the spec bundled in the build", () => {
+    const bundled = new URL("../dist/partner-payments.yaml", import.meta.url);
+    expect(readFileSync(bundled, "utf8")).toBe(readFileSync(specPath, "utf8"));
+  });
+
+  it("with dynamic: true, generates data that still matches the spec for every operation", async () => {
+    const mock = await start({ port: 0, dynamic: true });
+    for (const { operationId } of operations) {
+      const response = await send(mock.url, validRequest(operationId));
+      expect(response.status, operationId).toBe(200);
+      expect(responseProblems(operationId, response.body), operationId).toEqual([]);
+    }
+  });
+
+  it("with watch: true, serves the changed spec after an edit", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "payments-mock-"));
+    try {
+      const spec = path.join(directory, "spec.yaml");
+      copyFileSync(specPath, spec);
+      const lines: string[] = [];
+      const mock = await start({ port: 0, spec, watch: true, log: (line) => lines.push(line) });
+      const customers = async () =>
+        JSON.stringify((await send(mock.url, validRequest("listCustomers"))).body);
+      expect(await customers()).toContain("Lumen Harbor Trading GmbH");
+
+      writeFileSync(spec, readFileSync(spec, "utf8").replaceAll("Lumen Harbor", "Reloaded Harbor"));
+      await expect.poll(customers, { timeout: 5000 }).toContain("Reloaded Harbor Trading GmbH");
+      expect(lines).toContain(`spec reloaded from ${spec}`);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("logs one line per request without headers", async () => {
+    const lines: string[] = [];
+    const mock = await start({ port: 0, log: (line) => lines.push(line) });
+    await send(mock.url, validRequest("listWebhooks"));
+    expect(lines).toEqual(["GET /webhooks → 200"]);
+    expect(lines.join("\n")).not.toContain(API_KEY);
+  });
+});

@@ -1,0 +1,19 @@
+import { specPath } from "@org/payments-spec";
+import { defineConfig } from "tsdown";
+
+export default defineConfig([
+  {
+    entry: { index: "src/index.ts" },
+    format: ["esm", "cjs"],
+    dts: true,
+    // import.meta.url locates the bundled spec; the shim makes it work in the CommonJS build too.
+    shims: true,
+    // The spec package is private, so the published mock carries its own copy of the spec.
+    copy: [{ from: specPath, to: "dist" }],
+  },
+  {
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    dts: false,
+  },
+]);

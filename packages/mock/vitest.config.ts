@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // One mock for the whole run; its URL reaches the tests through inject("mockUrl").
+    globalSetup: ["test/support/global-setup.ts"],
+    testTimeout: 15_000,
+  },
+});
