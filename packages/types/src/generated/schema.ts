@@ -1810,7 +1810,7 @@ export interface operations {
          * @example EUR
          */
         source_currency_code: components["parameters"]["SourceCurrencyCode"];
-        /** @example crypto */
+        /** @example fiat */
         source_currency_type: components["schemas"]["ExchangeRateCurrencyType"];
         /** @description The source currency's blockchain, for a crypto source. */
         source_currency_chain?: components["parameters"]["SourceCurrencyChain"];
@@ -1828,7 +1828,7 @@ export interface operations {
         destination_currency_chain?: components["parameters"]["DestinationCurrencyChain"];
         /**
          * @description The source amount.
-         * @example 500.00
+         * @example 1000.00
          */
         amount: components["schemas"]["Decimal"];
         /** @description A partner fee in basis points to include in the rate. */
