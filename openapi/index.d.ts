@@ -32,3 +32,11 @@ export declare function resolveRef(doc: OpenApiDocument, ref: string): unknown;
 // biome-ignore lint/suspicious/noExplicitAny: resolved nodes are open-ended JSON
 export declare function deref(doc: OpenApiDocument, node: unknown): any;
 export declare function listOperations(doc: OpenApiDocument): OperationEntry[];
+export declare function schemaExample(doc: OpenApiDocument, schemaNode: unknown): unknown;
+export declare function parameterExample(doc: OpenApiDocument, parameter: Parameter): unknown;
+export declare function requestBodyExample(
+  doc: OpenApiDocument,
+  // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI operation object is open-ended
+  operation: Record<string, any>,
+): unknown;
+export declare function sampleValue(doc: OpenApiDocument, schemaNode: unknown): unknown;

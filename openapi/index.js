@@ -55,3 +55,42 @@ export function listOperations(doc) {
   }
   return operations;
 }
+
+const firstValue = (record) => (record ? Object.values(record)[0] : undefined);
+
+/** A schema's own example: `example`, the first `examples` entry, `default` or the first enum value. */
+export function schemaExample(doc, schemaNode) {
+  const schema = deref(doc, schemaNode) ?? {};
+  return schema.example ?? schema.examples?.[0] ?? schema.default ?? schema.enum?.[0];
+}
+
+/** A parameter's example: its own, its first named example, or its schema's. */
+export function parameterExample(doc, parameter) {
+  if (parameter.example !== undefined) return parameter.example;
+  const named = firstValue(parameter.examples);
+  if (named !== undefined) return deref(doc, named).value;
+  return schemaExample(doc, parameter.schema);
+}
+
+/** The example of an operation's JSON request body (its first named one), if it has both. */
+export function requestBodyExample(doc, operation) {
+  const media = deref(doc, operation.requestBody)?.content?.["application/json"];
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const named = firstValue(media.examples);
+  return named === undefined ? undefined : deref(doc, named).value;
+}
+
+const SAMPLE_UUID = "6b1d3f5a-7c9e-4b2d-8f1a-3c5e7a9b1d2f";
+
+/** A value that fits the schema: its example when it has one, else one made from its type. */
+export function sampleValue(doc, schemaNode) {
+  const example = schemaExample(doc, schemaNode);
+  if (example !== undefined) return example;
+  const schema = deref(doc, schemaNode) ?? {};
+  if (schema.format === "uuid") return SAMPLE_UUID;
+  if (schema.type === "integer" || schema.type === "number") return schema.minimum ?? 1;
+  if (schema.type === "boolean") return false;
+  if (schema.type === "array") return [sampleValue(doc, schema.items)];
+  return "sample";
+}

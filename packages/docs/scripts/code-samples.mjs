@@ -3,7 +3,7 @@
 // which Redoc shows as tabs; the hand-authored spec is never touched.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { deref, listOperations } from "@org/payments-spec";
+import { deref, listOperations, parameterExample, requestBodyExample } from "@org/payments-spec";
 
 /** @typedef {import("@org/payments-spec").OpenApiDocument} OpenApiDocument */
 /** @typedef {import("@org/payments-spec").OperationEntry} OperationEntry */
@@ -94,7 +94,7 @@ export function curlSample(doc, entry) {
     '-H "X-API-Key: $PAYMENTS_API_KEY"',
   ];
   if (method === "post") lines.push('-H "IDEMPOTENCY-KEY: $(uuidgen)"');
-  const body = requestBodyExample(doc, operation, operationId);
+  const body = bodyExampleOf(doc, operation, operationId);
   if (body !== undefined) {
     lines.push('-H "Content-Type: application/json; charset=utf-8"');
     const json = JSON.stringify(body, null, 2).replaceAll("\n", "\n  ");
@@ -104,26 +104,20 @@ export function curlSample(doc, entry) {
 }
 
 /**
- * The example value of a parameter: its own example, its first named example, or its schema's
- * example, first `examples` entry, default or first enum value.
+ * A parameter's example; every parameter a curl sample shows must have one.
  * @param {OpenApiDocument} doc
  * @param {Parameter} parameter
  * @param {string} operationId
  * @returns {unknown}
  */
 function exampleOf(doc, parameter, operationId) {
-  if (parameter.example !== undefined) return parameter.example;
-  const named = /** @type {Record<string, unknown> | undefined} */ (parameter.examples);
-  const firstNamed = named && Object.values(named)[0];
-  if (firstNamed !== undefined) return deref(doc, firstNamed).value;
-  const schema = deref(doc, parameter.schema) ?? {};
-  const candidate = schema.example ?? schema.examples?.[0] ?? schema.default ?? schema.enum?.[0];
-  if (candidate === undefined) {
+  const example = parameterExample(doc, parameter);
+  if (example === undefined) {
     throw new Error(
       `${operationId}: ${parameter.in} parameter "${parameter.name}" needs an example for its curl sample`,
     );
   }
-  return candidate;
+  return example;
 }
 
 /**
@@ -142,21 +136,19 @@ function queryPairs(parameter, value) {
 }
 
 /**
+ * The request body's example; an operation with a JSON body must have one for its curl sample.
  * @param {OpenApiDocument} doc
  * @param {Record<string, any>} operation
  * @param {string} operationId
  * @returns {unknown}
  */
-function requestBodyExample(doc, operation, operationId) {
-  const requestBody = deref(doc, operation.requestBody);
-  const media = requestBody?.content?.["application/json"];
-  if (!media) return undefined;
-  if (media.example !== undefined) return media.example;
-  const first = Object.values(media.examples ?? {})[0];
-  if (first === undefined) {
+function bodyExampleOf(doc, operation, operationId) {
+  const hasBody = deref(doc, operation.requestBody)?.content?.["application/json"] !== undefined;
+  const example = requestBodyExample(doc, operation);
+  if (hasBody && example === undefined) {
     throw new Error(`${operationId}: the JSON request body needs an example for its curl sample`);
   }
-  return deref(doc, first).value;
+  return example;
 }
 
 /** @param {string} text */

@@ -6,12 +6,14 @@ import {
   loadSpec,
   type OperationEntry,
   type Parameter,
+  parameterExample,
+  requestBodyExample,
+  sampleValue,
 } from "@org/payments-spec";
 
 export const spec = loadSpec();
 export const operations = listOperations(spec);
 export const API_KEY = "test-api-key-not-a-secret";
-const SAMPLE_UUID = "6b1d3f5a-7c9e-4b2d-8f1a-3c5e7a9b1d2f";
 
 /** A request in parts, so that tests can break one part. */
 export interface SpecRequest {
@@ -32,30 +34,9 @@ export function operation(operationId: string): OperationEntry {
   return found;
 }
 
-/** A schema's example value, or one made from its type. */
-export function sampleOf(schemaNode: unknown): unknown {
-  const schema = deref(spec, schemaNode) ?? {};
-  if (schema.example !== undefined) return schema.example;
-  if (Array.isArray(schema.examples)) return schema.examples[0];
-  if (schema.default !== undefined) return schema.default;
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  if (schema.format === "uuid") return SAMPLE_UUID;
-  if (schema.type === "integer") return schema.minimum ?? 1;
-  if (schema.type === "boolean") return false;
-  if (schema.type === "array") return [sampleOf(schema.items)];
-  return "sample";
-}
-
 function parameterValue(parameter: Parameter): string | string[] {
-  const value = parameter.example ?? sampleOf(parameter.schema);
+  const value = parameterExample(spec, parameter) ?? sampleValue(spec, parameter.schema);
   return Array.isArray(value) ? value.map(String) : String(value);
-}
-
-function requestBodyExample(entry: OperationEntry): unknown {
-  const media = entry.operation.requestBody?.content?.["application/json"];
-  if (!media) return undefined;
-  const [first] = Object.values(media.examples ?? {});
-  return first === undefined ? sampleOf(media.schema) : deref(spec, first).value;
 }
 
 /** The operation called with its required parameters and the example body. */
@@ -72,7 +53,7 @@ export function validRequest(operationId: string): SpecRequest {
   for (const parameter of entry.parameters.filter((p) => p.required)) {
     setParameter(request, parameter, parameterValue(parameter));
   }
-  const body = requestBodyExample(entry);
+  const body = requestBodyExample(spec, entry.operation);
   if (body !== undefined) {
     request.body = structuredClone(body);
     request.headers["Content-Type"] = "application/json; charset=utf-8";

@@ -1,0 +1,142 @@
+// The mock: start → first answer, latency and throughput under autocannon, and the contract suite's
+// wall time; each against the same figure for a plain node:http server or an empty vitest run.
+import autocannon from "autocannon";
+import { progress } from "./progress.mjs";
+import { runCommand } from "./run-command.mjs";
+import { API_KEY, createCustomerRequest } from "./servers/fixtures.mjs";
+import { forkServer } from "./servers/fork-server.mjs";
+import { medianOf } from "./stats.mjs";
+
+const START_RUNS = 3;
+const LOAD_SECONDS = 5;
+/** Unmeasured load first, so that the measured runs see code the JIT has already compiled. */
+const WARM_UP_SECONDS = 1;
+const CONNECTIONS = 10;
+const CONTRACT_SUITE = "test/contract.test.ts";
+
+/** @typedef {"plain" | "mock"} ServerKind */
+/** @typedef {{ p50: number, p99: number, rps: number }} Load */
+
+const requests = {
+  "GET /customers": { method: /** @type {const} */ ("GET"), headers: { "X-API-Key": API_KEY } },
+  "POST /customers": {
+    method: /** @type {const} */ ("POST"),
+    headers: {
+      "X-API-Key": API_KEY,
+      "IDEMPOTENCY-KEY": "9c2e4a6b-1d3f-4b5a-8c7e-0f2a4c6e8b1d",
+      "content-type": "application/json",
+    },
+    body: JSON.stringify(createCustomerRequest),
+  },
+};
+
+/** @param {ServerKind} kind */
+async function startToFirstAnswer(kind) {
+  let run = 0;
+  return medianOf(START_RUNS, async () => {
+    progress(`mock: start → first answer, ${kind} server, run ${++run}/${START_RUNS}`);
+    const server = await forkServer(kind);
+    await server.stop();
+    return server.startToFirstAnswerMs;
+  });
+}
+
+/**
+ * @param {string} url
+ * @param {keyof typeof requests} name
+ * @param {number} [seconds]
+ * @returns {Promise<Load>}
+ */
+async function load(url, name, seconds = LOAD_SECONDS) {
+  const result = await autocannon({
+    url: `${url}/customers`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...requests[name],
+  });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0)
+    throw new Error(`${name} to ${url}: ${failed} of the requests failed or were not 2xx`);
+  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average };
+}
+
+/** @param {ServerKind} kind @returns {Promise<Record<keyof typeof requests, Load>>} */
+async function loadServer(kind) {
+  const server = await forkServer(kind);
+  try {
+    await load(server.url, "GET /customers", WARM_UP_SECONDS);
+    await load(server.url, "POST /customers", WARM_UP_SECONDS);
+    progress(`mock: autocannon GET /customers on the ${kind} server (${LOAD_SECONDS} s)`);
+    const get = await load(server.url, "GET /customers");
+    progress(`mock: autocannon POST /customers on the ${kind} server (${LOAD_SECONDS} s)`);
+    const post = await load(server.url, "POST /customers");
+    return { "GET /customers": get, "POST /customers": post };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function contractSuite() {
+  const mock = ["--filter", "@org/payments-mock", "exec", "vitest", "run"];
+  progress(`mock: contract suite (${CONTRACT_SUITE})`);
+  const suiteMs = (await runCommand("pnpm", [...mock, CONTRACT_SUITE])).ms;
+  const floorMs = (await runCommand("pnpm", [...mock, "--passWithNoTests", "no-such-test-file"]))
+    .ms;
+  return { suiteMs, floorMs };
+}
+
+/** @returns {Promise<import("./results.mjs").Row[]>} */
+export async function measureMock() {
+  const mockStart = await startToFirstAnswer("mock");
+  const plainStart = await startToFirstAnswer("plain");
+  const mockLoad = await loadServer("mock");
+  const plainLoad = await loadServer("plain");
+  const { suiteMs, floorMs } = await contractSuite();
+  const plain = "plain node:http server, fixed JSON";
+  /** @type {import("./results.mjs").Row[]} */
+  const rows = [
+    {
+      figure: `startMock() → first answer to GET /customers (median of ${START_RUNS})`,
+      value: mockStart,
+      unit: "ms",
+      baselineLabel: plain,
+      baseline: plainStart,
+    },
+  ];
+  for (const name of /** @type {(keyof typeof requests)[]} */ (Object.keys(requests))) {
+    const of = `${name}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s`;
+    const mock = mockLoad[name];
+    const base = plainLoad[name];
+    rows.push(
+      {
+        figure: `mock ${of}: p50 latency (autocannon, 1 ms steps)`,
+        value: mock.p50,
+        unit: "ms",
+        baselineLabel: plain,
+        baseline: base.p50,
+      },
+      {
+        figure: `mock ${of}: p99 latency (1 ms steps)`,
+        value: mock.p99,
+        unit: "ms",
+        baselineLabel: plain,
+        baseline: base.p99,
+      },
+      {
+        figure: `mock ${of}: throughput`,
+        value: mock.rps,
+        unit: "req/s",
+        baselineLabel: plain,
+        baseline: base.rps,
+      },
+    );
+  }
+  rows.push({
+    figure: `mock contract suite wall time (vitest run ${CONTRACT_SUITE})`,
+    value: suiteMs,
+    unit: "ms",
+    baselineLabel: "same command, no test file (vitest floor)",
+    baseline: floorMs,
+  });
+  return rows;
+}
