@@ -104,11 +104,13 @@ describe("a fresh npm project with the packed packages", () => {
     ).resolves.toBeDefined();
   });
 
-  it("fails the type check when the client is misused", async () => {
-    writeFileSync(
-      path.join(app, "misuse.ts"),
-      'import { createPaymentsClient } from "@org/payments-client";\ncreatePaymentsClient({ apiKey: "k", baseUrl: "u" }).GET("/no-such-path");\n',
-    );
+  it("fails the type check when a request body breaks the spec", async () => {
+    const misuse = [
+      'import { createPaymentsClient } from "@org/payments-client";',
+      'const client = createPaymentsClient({ apiKey: "k", baseUrl: "http://127.0.0.1:4010" });',
+      'client.POST("/customers", { body: { customer_type: "Robot", email: "a@example.com" } });',
+    ];
+    writeFileSync(path.join(app, "misuse.ts"), `${misuse.join("\n")}\n`);
     const tsc = require.resolve("typescript/bin/tsc");
     const args = [
       tsc,
@@ -120,7 +122,9 @@ describe("a fresh npm project with the packed packages", () => {
       "node16",
       "misuse.ts",
     ];
-    await expect(run(process.execPath, args, { cwd: app })).rejects.toThrow(/no-such-path/);
+    await expect(run(process.execPath, args, { cwd: app })).rejects.toThrow(
+      /misuse\.ts\(3,.*"Robot"/,
+    );
   });
 
   it.each([

@@ -2,11 +2,10 @@
 // aliases and enum arrays) from the spec. `pnpm --filter @org/payments-types generate` runs it;
 // test/generated.test.ts calls the exported functions to detect stale committed files.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { deref, listOperations, loadSpec, specPath } from "@org/payments-spec";
+import { emitGenerated, staleGeneratedFiles } from "@org/payments-spec/codegen";
 import openapiTS, { astToString } from "openapi-typescript";
 
 const HEADER =
@@ -165,37 +164,12 @@ function format(name, code) {
 
 /** The names of committed generated files that differ from a fresh generation. */
 export async function staleFiles() {
-  const files = await generateFiles();
-  return Object.keys(files).filter(
-    (name) => readIfExists(join(generatedDir, name)) !== files[name],
-  );
+  return staleGeneratedFiles(generatedDir, await generateFiles());
 }
 
-export const REGENERATE_HINT =
-  "run `pnpm --filter @org/payments-types generate` and commit the result";
+export const REGENERATE_COMMAND = "pnpm --filter @org/payments-types generate";
+export const REGENERATE_HINT = `run \`${REGENERATE_COMMAND}\` and commit the result`;
 
-function readIfExists(path) {
-  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  emitGenerated(generatedDir, await generateFiles(), { regenerate: REGENERATE_COMMAND });
 }
-
-// In CI the committed files are what gets published, so CI only checks them, never rewrites them.
-async function main() {
-  if (process.env.CI && process.env.CI !== "false") {
-    const stale = await staleFiles();
-    if (stale.length > 0) {
-      console.error(
-        `src/generated/${stale.join(", ")} out of date with the spec: ${REGENERATE_HINT}`,
-      );
-      process.exit(1);
-    }
-    console.log("src/generated/ is up to date with the spec");
-    return;
-  }
-  mkdirSync(generatedDir, { recursive: true });
-  for (const [name, content] of Object.entries(await generateFiles())) {
-    writeFileSync(join(generatedDir, name), content);
-  }
-  console.log(`wrote schema.ts and names.ts to ${generatedDir}`);
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

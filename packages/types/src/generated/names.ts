@@ -78,7 +78,7 @@ export type Amount = components["schemas"]["Amount"];
 
 /**
  * The wrapper of every list response. Pass `cursor` as the `cursor` query parameter to fetch
- * the next page; a missing or null cursor means there is none. The ordering of items is not
+ * the next page; a page without a `cursor` is the last one. The ordering of items is not
  * specified.
  */
 export type PagedList = components["schemas"]["PagedList"];

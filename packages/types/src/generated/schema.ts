@@ -606,7 +606,7 @@ export interface components {
     };
     /**
      * @description The wrapper of every list response. Pass `cursor` as the `cursor` query parameter to fetch
-     *     the next page; a missing or null cursor means there is none. The ordering of items is not
+     *     the next page; a page without a `cursor` is the last one. The ordering of items is not
      *     specified.
      */
     PagedList: {

@@ -1,0 +1,121 @@
+/** Builds the client: openapi-fetch as the typed core, the transport as its `fetch`. */
+import { type BodySerializer, defaultBodySerializer } from "openapi-fetch";
+import { PaymentsApiError } from "./errors.js";
+import { bindResources, type SendCall } from "./facade.js";
+import { operationIds, subPartnerOperations } from "./generated/operations.js";
+import { type PaymentsResources, resources } from "./generated/resources.js";
+import { createClient } from "./openapi-fetch-interop.js";
+import {
+  checkMaxRetries,
+  checkNonEmptyString,
+  checkOptions,
+  checkTimeoutMs,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type PaymentsClientOptions,
+} from "./options.js";
+import { type Paginate, paginate } from "./paginate.js";
+import { redact } from "./redact.js";
+import { sleep } from "./retry-policy.js";
+import { type Call, perform, type TransportConfig } from "./transport.js";
+import type { CallOptions, PaymentsMethod } from "./types.js";
+
+export interface PaymentsClient extends PaymentsResources {
+  /** Calls a GET operation by path; resolves to `{ data, error, response }`. */
+  GET: PaymentsMethod<"get">;
+  /** Calls a POST operation by path; an `IDEMPOTENCY-KEY` is added unless you pass one. */
+  POST: PaymentsMethod<"post">;
+  /** Calls a PATCH operation by path. */
+  PATCH: PaymentsMethod<"patch">;
+  /** Every item (or, with `.pages()`, every page) of a list operation, following its cursors. */
+  paginate: Paginate;
+  /** The same client, acting for a sub-partner on the operations that take `X-SUB-PARTNER-ID`. */
+  forSubPartner(subPartnerId: string): PaymentsClient;
+}
+
+/** What the client takes from the platform; tests replace it to control waiting and time. */
+export type Platform = Pick<TransportConfig, "sleep" | "random" | "now">;
+
+const defaultPlatform: Platform = { sleep, random: Math.random, now: Date.now };
+
+/** Creates a client for the partner payments API. Throws a TypeError/RangeError on bad options. */
+export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
+  return createClientOn(defaultPlatform, options);
+}
+
+type CoreRequest = (
+  method: string,
+  path: string,
+  init: object,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+export function createClientOn(platform: Platform, options: PaymentsClientOptions): PaymentsClient {
+  checkOptions(options);
+  const { apiKey, subPartnerId, fetch = (input) => globalThis.fetch(input) } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  // Call `fetch` without a receiver: browsers reject `fetch` called as another object's method.
+  const config: TransportConfig = { apiKey, fetch: (input) => fetch(input), ...platform };
+  // The public types live on PaymentsClient; inside, calls are by runtime method and path.
+  const core = createClient({ baseUrl: options.baseUrl }).request as unknown as CoreRequest;
+
+  const request: SendCall = async (method, path, init: CallOptions & Record<string, unknown>) => {
+    if (init.timeoutMs !== undefined) checkTimeoutMs("timeoutMs", init.timeoutMs);
+    if (init.maxRetries !== undefined) checkMaxRetries("maxRetries", init.maxRetries);
+    const {
+      timeoutMs: callTimeout = timeoutMs,
+      maxRetries: callRetries = maxRetries,
+      signal,
+      bodySerializer = defaultBodySerializer,
+      ...rest
+    } = init as typeof init & { bodySerializer?: BodySerializer<unknown> };
+    const key = `${method} ${path}`;
+    const call: Call = {
+      method,
+      operation: operationIds[key] ?? key,
+      subPartnerId: subPartnerOperations.has(key) ? subPartnerId : undefined,
+      timeoutMs: callTimeout,
+      maxRetries: callRetries,
+      signal: signal as AbortSignal | undefined,
+    };
+    const { data, error, response } = await perform(config, call, (attemptSignal, fetch) =>
+      core(method, path, {
+        ...rest,
+        signal: attemptSignal,
+        fetch,
+        // Keep the serialized body: a sent Request's body cannot be read again for a retry.
+        bodySerializer: (body: unknown, headers?: Headers) => {
+          call.body = (bodySerializer as (b: unknown, h?: Headers) => BodyInit)(body, headers);
+          return call.body;
+        },
+      }),
+    );
+    if (response.ok) return { data, response };
+    const apiError = new PaymentsApiError({
+      status: response.status,
+      body: redact(error, apiKey),
+      operation: call.operation,
+      idempotencyKey: call.idempotencyKey,
+      requestId:
+        response.headers.get("x-request-id") ?? response.headers.get("request-id") ?? undefined,
+    });
+    return { error: apiError, response };
+  };
+
+  const method =
+    (name: string) =>
+    (path: string, init = {}) =>
+      request(name, path, init);
+
+  return {
+    ...bindResources(resources, request),
+    GET: method("GET"),
+    POST: method("POST"),
+    PATCH: method("PATCH"),
+    paginate: (path: string, init?: object) => paginate(request, path, init),
+    forSubPartner(id: string) {
+      checkNonEmptyString("subPartnerId", id);
+      return createClientOn(platform, { ...options, subPartnerId: id });
+    },
+  } as unknown as PaymentsClient;
+}

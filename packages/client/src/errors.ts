@@ -1,0 +1,84 @@
+/**
+ * Errors the client raises. None of them holds the request or its headers, so the API key can
+ * never leak through an error, its message, its JSON or `util.inspect`.
+ */
+
+/** The base class of every error the client raises. */
+export class PaymentsError extends Error {
+  /** The operationId, or `METHOD /path` for an operation without one. */
+  readonly operation: string;
+  /** The `IDEMPOTENCY-KEY` the request was sent with (POST only): reuse it to retry safely. */
+  readonly idempotencyKey: string | undefined;
+
+  constructor(message: string, operation: string, idempotencyKey?: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = new.target.name;
+    this.operation = operation;
+    this.idempotencyKey = idempotencyKey;
+  }
+}
+
+/** The API answered with a non-2xx status. */
+export class PaymentsApiError extends PaymentsError {
+  readonly status: number;
+  /** The response body: parsed JSON, else its text (the API does not specify error bodies). */
+  readonly body: unknown;
+  /** The response's `x-request-id` (or `request-id`) header, to quote to support. */
+  readonly requestId: string | undefined;
+
+  constructor(init: {
+    status: number;
+    body: unknown;
+    operation: string;
+    idempotencyKey?: string | undefined;
+    requestId?: string | undefined;
+  }) {
+    const detail = describeBody(init.body);
+    super(
+      `${init.operation} failed with HTTP ${init.status}${detail ? `: ${detail}` : ""}${
+        init.requestId ? ` (request id ${init.requestId})` : ""
+      }`,
+      init.operation,
+      init.idempotencyKey,
+    );
+    this.status = init.status;
+    this.body = init.body;
+    this.requestId = init.requestId;
+  }
+}
+
+/** An attempt took longer than `timeoutMs`, and no retry was left. */
+export class PaymentsTimeoutError extends PaymentsError {
+  readonly timeoutMs: number;
+
+  constructor(operation: string, timeoutMs: number, idempotencyKey?: string) {
+    super(`${operation} timed out after ${timeoutMs} ms`, operation, idempotencyKey);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The API could not be reached (refused, reset, DNS…), and no retry was left. */
+export class PaymentsConnectionError extends PaymentsError {
+  constructor(operation: string, cause: unknown, idempotencyKey?: string) {
+    super(
+      `${operation} could not reach the payments API: ${cause instanceof Error ? cause.message : String(cause)}`,
+      operation,
+      idempotencyKey,
+      cause,
+    );
+  }
+}
+
+const MAX_DETAIL_LENGTH = 200;
+
+/** A short human summary of an error body for the message: its `message` field, or short text. */
+function describeBody(body: unknown): string | undefined {
+  const detail =
+    typeof body === "string"
+      ? body
+      : typeof body === "object" && body !== null && "message" in body
+        ? body.message
+        : undefined;
+  if (typeof detail !== "string" || detail.length === 0) return undefined;
+  return detail.length > MAX_DETAIL_LENGTH ? `${detail.slice(0, MAX_DETAIL_LENGTH)}…` : detail;
+}

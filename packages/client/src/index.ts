@@ -1,0 +1,16 @@
+export { createPaymentsClient, type PaymentsClient } from "./client.js";
+export {
+  PaymentsApiError,
+  PaymentsConnectionError,
+  PaymentsError,
+  PaymentsTimeoutError,
+} from "./errors.js";
+export type {
+  IdempotencyOption,
+  RequestOptions,
+  SubPartnerOption,
+} from "./facade.js";
+export type { PaymentsResources } from "./generated/resources.js";
+export type { PaymentsClientOptions } from "./options.js";
+export type { ListPath, Page, PageItem, PaginateOptions, Paginator } from "./paginate.js";
+export type { CallOptions, ClientPaths, PaymentsResult } from "./types.js";

@@ -1,0 +1,47 @@
+/** When and how long to wait before retrying an attempt. */
+
+const BASE_DELAY_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+/** A server asking for a longer pause than this gets its response back instead of a retry. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** 408, 429 and 5xx may succeed when tried again; every other 4xx will not. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Exponential backoff with full jitter: uniformly random in [0, min(cap, base·2^attempt)). */
+export function backoffDelay(attempt: number, random: () => number): number {
+  return random() * Math.min(MAX_BACKOFF_MS, BASE_DELAY_MS * 2 ** attempt);
+}
+
+/**
+ * The delay a `Retry-After` header asks for, in ms: delay-seconds or an HTTP date. `undefined`
+ * when the header is absent or unreadable.
+ */
+export function retryAfterDelay(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,73 @@
+/** The client's types: the spec's `paths` with client-filled headers made optional. */
+import type { paths } from "@org/payments-types";
+import type { FetchResponse, MaybeOptionalInit } from "openapi-fetch";
+import type { PaymentsApiError } from "./errors.js";
+
+type HttpMethod = "get" | "post" | "patch";
+type MediaType = `${string}/${string}`;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type Empty = Record<never, never>;
+type RequiredKeys<T> = { [K in keyof T]-?: Empty extends Pick<T, K> ? never : K }[keyof T];
+
+/** Header parameters the client fills in itself, so a caller may always leave them out. */
+type ClientFilledHeader = "IDEMPOTENCY-KEY" | "X-SUB-PARTNER-ID";
+
+type RelaxHeader<H> = Simplify<
+  Omit<H, ClientFilledHeader> & Partial<Pick<H, Extract<keyof H, ClientFilledHeader>>>
+>;
+
+type RelaxParameters<P> = P extends { header: infer H }
+  ? Simplify<
+      Omit<P, "header"> &
+        ([RequiredKeys<RelaxHeader<H>>] extends [never]
+          ? { header?: RelaxHeader<H> }
+          : { header: RelaxHeader<H> })
+    >
+  : P;
+
+type RelaxOperation<Op> = Op extends { parameters: infer P }
+  ? Simplify<Omit<Op, "parameters"> & { parameters: RelaxParameters<P> }>
+  : Op;
+
+/** The spec's `paths`, except that `IDEMPOTENCY-KEY` and `X-SUB-PARTNER-ID` are optional. */
+export type ClientPaths = {
+  [Path in keyof paths]: { [Method in keyof paths[Path]]: RelaxOperation<paths[Path][Method]> };
+};
+
+/** The paths that have an operation for `Method`. */
+export type PathsWith<Method extends HttpMethod> = {
+  [Path in keyof ClientPaths]: ClientPaths[Path] extends { [M in Method]: object } ? Path : never;
+}[keyof ClientPaths];
+
+/** Options of one call, on top of openapi-fetch's (`params`, `body`, `signal`, `headers`…). */
+export interface CallOptions {
+  /** Per-attempt timeout for this call, in ms (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Retries for this call (default: the client's `maxRetries`). */
+  maxRetries?: number;
+}
+
+/** The data of a 2xx response of `Op`. */
+export type SuccessData<Op, Init = Empty> =
+  Op extends Record<string | number, unknown>
+    ? Exclude<FetchResponse<Op, Init, MediaType>, { data?: never }>["data"]
+    : never;
+
+/** What a path-style call resolves to: `data` on 2xx, else `error`; always the `response`. */
+export type PaymentsResult<Op, Init> =
+  | { data: SuccessData<Op, Init>; error?: never; response: Response }
+  | { data?: never; error: PaymentsApiError; response: Response };
+
+/** The `init` argument: optional exactly when nothing in it is required. */
+export type InitArg<Init, Extra = CallOptions> = [RequiredKeys<Init>] extends [never]
+  ? [init?: Init & Extra]
+  : [init: Init & Extra];
+
+/** A path-style method (`GET`, `POST`, `PATCH`), typed by path like openapi-fetch's. */
+export type PaymentsMethod<Method extends HttpMethod> = <
+  Path extends PathsWith<Method>,
+  Init extends MaybeOptionalInit<ClientPaths[Path], Method>,
+>(
+  path: Path,
+  ...init: InitArg<Init>
+) => Promise<PaymentsResult<ClientPaths[Path][Method], Init>>;
