@@ -1,6 +1,6 @@
 // Writes the two type-check consumers: the same call to every operation of the spec, once through
 // @org/payments-client and once through bare openapi-fetch, so tsc's cost can be compared.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import {
   listOperations,
   loadSpec,
@@ -8,6 +8,7 @@ import {
   requestBodyExample,
   sampleValue,
 } from "@org/payments-spec";
+import { emitGenerated } from "@org/payments-spec/codegen";
 
 /** @typedef {import("@org/payments-spec").OperationEntry} OperationEntry */
 
@@ -75,8 +76,7 @@ const client = createClient<paths>({
 });`,
 };
 
-mkdirSync(outDir, { recursive: true });
-for (const [file, preamble] of Object.entries(consumers)) {
-  writeFileSync(new URL(file, outDir), consumer(preamble, operations));
-}
-console.log(`wrote ${Object.keys(consumers).length} consumers of ${operations.length} operations`);
+const files = Object.fromEntries(
+  Object.entries(consumers).map(([file, preamble]) => [file, consumer(preamble, operations)]),
+);
+emitGenerated(fileURLToPath(outDir), files, { regenerate: "pnpm --filter @org/bench generate" });
