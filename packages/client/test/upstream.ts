@@ -90,8 +90,19 @@ export function testClient(options: Partial<PaymentsClientOptions> & { baseUrl: 
     random: () => 0.5,
     now: () => NOW,
   };
-  const client = createClientOn(platform, { apiKey: API_KEY, ...options });
-  return { client, waits };
+  // Attempts are counted where the client sends them: under load an attempt that times out
+  // may never reach the upstream, so its arrivals can undercount.
+  const attempts: Request[] = [];
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const client = createClientOn(platform, {
+    apiKey: API_KEY,
+    ...options,
+    fetch: (request) => {
+      attempts.push(request);
+      return send(request);
+    },
+  });
+  return { client, waits, attempts };
 }
 
 export const NOW = Date.parse("2026-01-01T00:00:00Z");
