@@ -51,6 +51,7 @@ function run(cmd, args, { what } = {}) {
   }
 }
 
+/** `pnpm --version`: the version, or null with what pnpm said instead. */
 function pnpmVersion() {
   const res = spawnSync("pnpm", ["--version"], {
     cwd: root,
@@ -58,7 +59,8 @@ function pnpmVersion() {
     encoding: "utf8",
     shell: isWindows,
   });
-  return res.status === 0 ? res.stdout.trim() : null;
+  if (res.status === 0) return { version: res.stdout.trim(), said: "" };
+  return { version: null, said: (res.error?.message ?? `${res.stderr}${res.stdout}`).trim() };
 }
 
 function checkNode() {
@@ -69,7 +71,7 @@ function checkNode() {
 }
 
 function ensurePnpm() {
-  const found = pnpmVersion();
+  const { version: found } = pnpmVersion();
   if (found === PNPM_VERSION) {
     step(`using pnpm ${found}`);
     return;
@@ -97,9 +99,11 @@ function ensurePnpm() {
     ],
     { what: `installing pnpm ${PNPM_VERSION}` },
   );
-  const now = pnpmVersion();
+  const { version: now, said } = pnpmVersion();
   if (now !== PNPM_VERSION) {
-    fail(`pnpm ${PNPM_VERSION} was installed into .tools/ but \`pnpm --version\` gives ${now}`);
+    fail(
+      `pnpm ${PNPM_VERSION} was installed into .tools/ but \`pnpm --version\` gives ${now ?? `an error: ${said}`}`,
+    );
   }
 }
 
