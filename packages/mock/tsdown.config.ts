@@ -5,7 +5,7 @@ export default defineConfig([
   {
     entry: { index: "src/index.ts" },
     format: ["esm", "cjs"],
-    dts: true,
+    dts: { sourcemap: false },
     // import.meta.url locates the bundled spec; the shim makes it work in the CommonJS build too.
     shims: true,
     // The spec package is private, so the published mock carries its own copy of the spec.
