@@ -142,6 +142,15 @@ describe("a fresh npm project with the packed packages", () => {
     expect(JSON.parse(stdout)).toEqual({ id: expectedCustomerId, topics: 11 });
   });
 
+  it("starts and stops the mock through require, and the client reads its examples", async () => {
+    const stdout = await run(process.execPath, ["mock.cjs"], { cwd: app });
+    const examples = loadSpec().components.examples as Record<
+      string,
+      { value: { items: unknown[] } }
+    >;
+    expect(JSON.parse(stdout)).toEqual({ documents: examples.DocumentPage?.value.items.length });
+  });
+
   it("bundles for the browser with esbuild, without Node built-ins", async () => {
     const result = await build({
       absWorkingDir: app,
