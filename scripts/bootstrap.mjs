@@ -13,7 +13,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
@@ -49,6 +51,36 @@ function run(cmd, args, { what } = {}) {
     const how = res.signal ? `signal ${res.signal}` : `exit code ${res.status}`;
     fail(`${what ?? cmd} failed (${how}): ${[cmd, ...args].join(" ")}`, res.status ?? 1);
   }
+}
+
+/**
+ * Runs the whole suite, passing its output through as it comes, and closes with one line of
+ * vitest totals over every package (turbo replays a cached task's output, so those count too).
+ */
+function runSuite() {
+  const color = process.stdout.isTTY ? { FORCE_COLOR: env.FORCE_COLOR ?? "1" } : {};
+  const child = spawn("pnpm", ["run", "test:all", ...extraArgs], {
+    cwd: root,
+    env: { ...env, ...color },
+    stdio: ["inherit", "pipe", "inherit"],
+    shell: isWindows,
+  });
+  const totals = { passed: 0, failed: 0 };
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    process.stdout.write(`${line}\n`);
+    const plain = stripVTControlCharacters(line);
+    if (!/\bTests\s+\d/.test(plain)) return;
+    totals.passed += Number(plain.match(/(\d+) passed/)?.[1] ?? 0);
+    totals.failed += Number(plain.match(/(\d+) failed/)?.[1] ?? 0);
+  });
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed`);
+      if (code !== 0)
+        fail(`test suite failed (${signal ?? `exit code ${code}`}): pnpm run test:all`, code ?? 1);
+      resolve();
+    });
+  });
 }
 
 /** `pnpm --version`: the version, or null with what pnpm said instead. */
@@ -140,7 +172,7 @@ switch (mode) {
       what: "Chromium for the docs browser test",
     });
     step("running the whole suite (pnpm run test:all)\u2026");
-    run("pnpm", ["run", "test:all", ...extraArgs], { what: "test suite" });
+    await runSuite();
     step("all checks passed");
     break;
   case "start":
