@@ -102,6 +102,9 @@ describe("operations", () => {
       const body = entry.operation.responses["200"].content["application/json"].schema;
       const page = deref(doc, body);
       expect(page.allOf[0].$ref, entry.operationId).toBe("#/components/schemas/PagedList");
+      // The list's own part types the items, so generated types read `Customer[]`, not `unknown[]`.
+      expect(page.allOf[1].required, entry.operationId).toEqual(["items"]);
+      expect(page.allOf[1].properties.items.type, entry.operationId).toBe("array");
     }
     const ping = operation("POST /webhooks/{id}/ping").operation.responses["200"];
     expect(ping.content["application/json"].schema).toEqual({ type: "boolean" });

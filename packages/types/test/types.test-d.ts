@@ -150,6 +150,8 @@ describe("pages", () => {
     expectTypeOf<ListCustomersResponse["prev_cursor"]>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<ListCustomersResponse["cursor"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ListCustomersResponse["items"][number]>().toEqualTypeOf<Customer>();
+    // Exactly Customer[], so `items.map((customer) => …)` gets a Customer, not unknown.
+    expectTypeOf<ListCustomersResponse["items"]>().toEqualTypeOf<Customer[]>();
   });
 });
 

@@ -610,7 +610,8 @@ export interface components {
      *     specified.
      */
     PagedList: {
-      items: unknown[];
+      /** @description The page's items, an array of the listed resource; each list's schema gives their type. */
+      items: unknown;
       /**
        * Format: uuid
        * @description Pass as the `cursor` query parameter to fetch the next page.
@@ -646,7 +647,7 @@ export interface components {
       spending_limit_euro?: string | null;
     };
     CustomerPage: components["schemas"]["PagedList"] & {
-      items?: components["schemas"]["Customer"][];
+      items: components["schemas"]["Customer"][];
     };
     CreateCustomerRequest: {
       customer_type: components["schemas"]["CustomerType"];
@@ -705,7 +706,7 @@ export interface components {
       updated_at: string;
     };
     SigningPage: components["schemas"]["PagedList"] & {
-      items?: components["schemas"]["Signing"][];
+      items: components["schemas"]["Signing"][];
     };
     CreateSigningRequest: {
       /** Format: uuid */
@@ -725,7 +726,7 @@ export interface components {
       updated_at?: string;
     };
     DocumentPage: components["schemas"]["PagedList"] & {
-      items?: components["schemas"]["Document"][];
+      items: components["schemas"]["Document"][];
     };
     /** @description Deposit instructions for an IBAN bank transfer. */
     IbanDepositInfo: {
@@ -991,7 +992,7 @@ export interface components {
       source?: components["schemas"]["TransactionSource"];
     };
     AutorampTransactionPage: components["schemas"]["PagedList"] & {
-      items?: components["schemas"]["AutorampTransaction"][];
+      items: components["schemas"]["AutorampTransaction"][];
     };
     /** @description A customer's registered bank account. */
     FiatAddress: {
@@ -1020,7 +1021,7 @@ export interface components {
       label?: string;
     };
     FiatAddressPage: components["schemas"]["PagedList"] & {
-      items?: components["schemas"]["FiatAddress"][];
+      items: components["schemas"]["FiatAddress"][];
     };
     /** @description A registered crypto address (the result of registering a hosted wallet). */
     VerifiedCryptoAddress: {
@@ -1120,7 +1121,7 @@ export interface components {
       non_transactional_partner_fee_configs?: components["schemas"]["PartnerFeeConfig"][];
     };
     FeeProfilePage: components["schemas"]["PagedList"] & {
-      items?: components["schemas"]["FeeProfile"][];
+      items: components["schemas"]["FeeProfile"][];
     };
     Webhook: {
       /** Format: uuid */
@@ -1143,7 +1144,7 @@ export interface components {
       last_failure_reason?: string;
     };
     WebhookPage: components["schemas"]["PagedList"] & {
-      items?: components["schemas"]["Webhook"][];
+      items: components["schemas"]["Webhook"][];
     };
     /** @description The fields to change; fields left out stay as they are. */
     UpdateWebhookRequest: {
