@@ -75,9 +75,14 @@ function runSuite() {
   });
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
-      console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed`);
-      if (code !== 0)
+      const summary = `Tests: ${totals.passed} passed, ${totals.failed} failed`;
+      if (code !== 0) {
+        console.log(summary);
         fail(`test suite failed (${signal ?? `exit code ${code}`}): pnpm run test:all`, code ?? 1);
+      }
+      step("all checks passed");
+      // Last, alone on its line: the summary that CI and people read first.
+      console.log(summary);
       resolve();
     });
   });
@@ -173,7 +178,6 @@ switch (mode) {
     });
     step("running the whole suite (pnpm run test:all)\u2026");
     await runSuite();
-    step("all checks passed");
     break;
   case "start":
     if (!underPnpm) setup();
