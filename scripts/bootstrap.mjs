@@ -38,8 +38,9 @@ const localBin = path.join(root, ".tools", "node_modules", ".bin");
 const env = { ...process.env };
 const pathKey = Object.keys(env).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
 env[pathKey] = [localBin, env[pathKey]].filter(Boolean).join(path.delimiter);
-// Keep npm's and pnpm's "update available" banners out of the output.
-env.npm_config_update_notifier ??= "false";
+// Keep npm's and pnpm's "update available" banners out of the output (the repo's .npmrc says so
+// too, but the npm that installs pnpm runs with --prefix .tools and so does not read it).
+env.npm_config_update_notifier = "false";
 // Turbo phones home by default; nothing in this toolkit sends telemetry.
 env.TURBO_TELEMETRY_DISABLED ??= "1";
 
@@ -181,8 +182,10 @@ switch (mode) {
     break;
   case "start":
     if (!underPnpm) setup();
-    step("building (turbo run build)\u2026");
-    run("pnpm", ["exec", "turbo", "run", "build"], { what: "build" });
+    step("building (turbo run build; a package's output shows only if it fails)\u2026");
+    // `pnpm run`, not `pnpm exec`: exec puts a relative ./node_modules/.bin first on PATH, and
+    // turbo then spawns pnpm by that relative path inside each package, where it does not exist.
+    run("pnpm", ["run", "build", "--output-logs=errors-only"], { what: "build" });
     serve();
     break;
   default:

@@ -1,70 +1,68 @@
 #!/usr/bin/env node
-// Serves what has been built: for each of packages/mock and packages/docs that exists, runs its
-// `start` script (`pnpm run start` in that package) with PORT set, and prints the URL.
-// Contract for those packages: `start` serves the built output on $PORT (and $HOST).
-// If neither package exists yet, says so and exits 0. Node built-ins only.
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+// `npm start` serves what has been built, in this one process: the mock API (packages/mock's
+// startMock) and the docs site (packages/docs' static server). One process, so Ctrl-C stops both
+// at once and exits 0, with no package manager in between to report the stop as a failure.
+// Ports: MOCK_PORT (default 4010), DOCS_PORT (4020); interface: HOST (127.0.0.1).
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const isWindows = process.platform === "win32";
-const host = process.env.HOST ?? "127.0.0.1";
-const servers = [
-  { dir: "packages/mock", label: "Prism mock server", port: process.env.MOCK_PORT ?? "4010" },
-  { dir: "packages/docs", label: "API docs", port: process.env.DOCS_PORT ?? "4020" },
-];
+const host = process.env.HOST || "127.0.0.1";
+const mockEntry = path.join(root, "packages/mock/dist/index.mjs");
+const docsRoot = path.join(root, "packages/docs/dist");
 
-const children = [];
-for (const s of servers) {
-  const pkgPath = path.join(root, s.dir, "package.json");
-  if (!existsSync(pkgPath)) continue;
-  const pkg = JSON.parse(readFileSync(pkgPath, "utf8"));
-  if (!pkg.scripts?.start) {
-    console.warn(`\u26a0 ${s.dir} (${pkg.name}) has no "start" script; not serving it`);
-    continue;
-  }
-  const child = spawn("pnpm", ["run", "start"], {
-    cwd: path.join(root, s.dir),
-    env: { ...process.env, PORT: s.port, HOST: host },
-    stdio: "inherit",
-    shell: isWindows,
-    // Own process group, so stopping reaches the server pnpm started, not only pnpm.
-    detached: !isWindows,
-  });
-  child.on("error", (err) => {
-    console.error(`\u2716 could not start ${s.dir}: ${err.message}`);
-    shutdown(1);
-  });
-  child.on("exit", (code, signal) => {
-    if (stopping) return;
-    console.error(`\u2716 ${s.label} (${s.dir}) stopped (${signal ?? `exit code ${code}`})`);
-    shutdown(code || 1);
-  });
-  children.push(child);
-  console.log(`\u25b8 ${s.label}: http://${host}:${s.port}/  (${pkg.name})`);
+/** @param {string} message */
+function fail(message) {
+  console.error(`\u2716 ${message}`);
+  process.exit(1);
 }
+
+/** @param {string} name @param {string} fallback */
+function portFrom(name, fallback) {
+  const value = process.env[name] || fallback;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    fail(`${name} must be a port number from 0 to 65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
+if (!existsSync(mockEntry) || !existsSync(path.join(docsRoot, "index.html"))) {
+  fail("nothing built to serve yet: run `npm start` (it builds first) or `npm run build`");
+}
+
+const { startMock } = await import(pathToFileURL(mockEntry).href);
+const { startStaticServer } = await import(
+  pathToFileURL(path.join(root, "packages/docs/scripts/serve.mjs")).href
+);
+
+const mock = await startMock({
+  host,
+  port: portFrom("MOCK_PORT", "4010"),
+  log: (/** @type {string} */ line) => console.log(`  mock ${line}`),
+}).catch((/** @type {Error} */ error) =>
+  fail(`cannot start the mock API: ${error.message.replace(/--port/, "MOCK_PORT")}`),
+);
+const docs = await startStaticServer({
+  root: docsRoot,
+  host,
+  port: portFrom("DOCS_PORT", "4020"),
+}).catch((/** @type {Error} */ error) =>
+  fail(`cannot serve the docs: ${error.message} (choose another port with DOCS_PORT)`),
+);
+
+console.log(`\u25b8 mock API: ${mock.url}/  (every request needs an X-API-Key header)`);
+console.log(`\u25b8 API docs: ${docs.url}`);
+console.log("\u25b8 press Ctrl-C to stop");
 
 let stopping = false;
-function shutdown(code) {
-  stopping = true;
-  for (const c of children) {
-    if (c.exitCode !== null) continue;
-    try {
-      if (isWindows) c.kill("SIGTERM");
-      else process.kill(-c.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), 2000).unref();
-}
-
-if (children.length === 0) {
-  console.log("\u2714 build done. Nothing to serve yet (no packages/mock or packages/docs).");
-} else {
-  console.log("\u25b8 press Ctrl-C to stop");
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => shutdown(0));
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    Promise.all([mock.stop(), docs.close()]).then(() => {
+      console.log("\u25b8 stopped");
+      process.exit(0);
+    });
+  });
 }
