@@ -154,9 +154,17 @@ function setup() {
   });
 }
 
-function serve() {
+function build() {
+  step("building (turbo run build; a package's output shows only if it fails)\u2026");
+  // `pnpm run`, not `pnpm exec`: exec puts a relative ./node_modules/.bin first on PATH, and
+  // turbo then spawns pnpm by that relative path inside each package, where it does not exist.
+  run("pnpm", ["run", "build", "--output-logs=errors-only"], { what: "build" });
+}
+
+/** @param {string[]} args */
+function serve(args) {
   step("starting servers (scripts/serve.mjs)\u2026");
-  const child = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), ...extraArgs], {
+  const child = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), ...args], {
     cwd: root,
     env,
     stdio: "inherit",
@@ -182,12 +190,16 @@ switch (mode) {
     break;
   case "start":
     if (!underPnpm) setup();
-    step("building (turbo run build; a package's output shows only if it fails)\u2026");
-    // `pnpm run`, not `pnpm exec`: exec puts a relative ./node_modules/.bin first on PATH, and
-    // turbo then spawns pnpm by that relative path inside each package, where it does not exist.
-    run("pnpm", ["run", "build", "--output-logs=errors-only"], { what: "build" });
-    serve();
+    build();
+    serve(extraArgs);
+    break;
+  case "dev":
+    build();
+    serve(["--watch", ...extraArgs]);
     break;
   default:
-    fail(`usage: node scripts/bootstrap.mjs <test|start> [args...] (got ${mode ?? "nothing"})`, 2);
+    fail(
+      `usage: node scripts/bootstrap.mjs <test|start|dev> [args...] (got ${mode ?? "nothing"})`,
+      2,
+    );
 }

@@ -2,6 +2,7 @@
 // `npm start` serves what has been built, in this one process: the mock API (packages/mock's
 // startMock) and the docs site (packages/docs' static server). One process, so Ctrl-C stops both
 // at once and exits 0, with no package manager in between to report the stop as a failure.
+// With --watch (`npm run dev`), the mock reloads and the docs rebuild when the spec changes.
 // Ports: MOCK_PORT (default 4010), DOCS_PORT (4020); interface: HOST (127.0.0.1).
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +12,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = process.env.HOST || "127.0.0.1";
 const mockEntry = path.join(root, "packages/mock/dist/index.mjs");
 const docsRoot = path.join(root, "packages/docs/dist");
+const watch = process.argv.includes("--watch");
 
 /** @param {string} message */
 function fail(message) {
@@ -32,18 +34,21 @@ if (!existsSync(mockEntry) || !existsSync(path.join(docsRoot, "index.html"))) {
 }
 
 const { startMock } = await import(pathToFileURL(mockEntry).href);
-const { startStaticServer } = await import(
-  pathToFileURL(path.join(root, "packages/docs/scripts/serve.mjs")).href
+const docsScript = watch ? "dev.mjs" : "serve.mjs";
+const docsModule = await import(
+  pathToFileURL(path.join(root, "packages/docs/scripts", docsScript)).href
 );
+const startDocs = watch ? docsModule.startDocsDev : docsModule.startStaticServer;
 
 const mock = await startMock({
   host,
   port: portFrom("MOCK_PORT", "4010"),
+  ...(watch && { watch, spec: path.join(root, "openapi/partner-payments.yaml") }),
   log: (/** @type {string} */ line) => console.log(`  mock ${line}`),
 }).catch((/** @type {Error} */ error) =>
   fail(`cannot start the mock API: ${error.message.replace(/--port/, "MOCK_PORT")}`),
 );
-const docs = await startStaticServer({
+const docs = await startDocs({
   root: docsRoot,
   host,
   port: portFrom("DOCS_PORT", "4020"),
@@ -52,7 +57,7 @@ const docs = await startStaticServer({
 );
 
 console.log(`\u25b8 mock API: ${mock.url}/  (every request needs an X-API-Key header)`);
-console.log(`\u25b8 API docs: ${docs.url}`);
+console.log(`\u25b8 API docs: ${docs.url}${watch ? "  (both follow edits of the spec)" : ""}`);
 console.log("\u25b8 press Ctrl-C to stop");
 
 let stopping = false;

@@ -4,10 +4,11 @@
 // reported and the last good site stays up.
 import { watch } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { specPath } from "@org/payments-spec";
 import { buildSite, distDir } from "./build.mjs";
 import { samplesDir } from "./code-samples.mjs";
-import { serveOnConfiguredPort } from "./serve.mjs";
+import { serveOnConfiguredPort, startStaticServer } from "./serve.mjs";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
 // Folders, not files: editors that save by renaming would end a watch on the file itself.
@@ -31,24 +32,41 @@ function rebuild(reason) {
   }
 }
 
-rebuild("start");
-const { url, close } = await serveOnConfiguredPort(distDir);
-console.log(`\u25b8 API docs: ${url} (rebuilding on changes to the spec, samples and template)`);
+/**
+ * Builds the site, serves it on $HOST:$PORT and rebuilds it on every change.
+ * @param {{ port?: number, host?: string }} [options] default: $PORT (4020) and $HOST (127.0.0.1)
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function startDocsDev(options = {}) {
+  rebuild("start");
+  const server =
+    options.port === undefined
+      ? await serveOnConfiguredPort(distDir)
+      : await startStaticServer({ root: distDir, ...options });
+  // Editors save in bursts (write, rename, chmod): rebuild once they are done.
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const watchers = watched.map(([dir, matches]) =>
+    watch(dir, (_event, file) => {
+      if (!file || !matches(file)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => rebuild(path.relative(packageDir, path.join(dir, file))), 200);
+    }),
+  );
+  return {
+    url: server.url,
+    close() {
+      clearTimeout(timer);
+      for (const watcher of watchers) watcher.close();
+      return server.close();
+    },
+  };
+}
 
-// Editors save in bursts (write, rename, chmod): rebuild once they are done.
-/** @type {NodeJS.Timeout | undefined} */
-let timer;
-const watchers = watched.map(([dir, matches]) =>
-  watch(dir, (_event, file) => {
-    if (!file || !matches(file)) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => rebuild(path.relative(packageDir, path.join(dir, file))), 200);
-  }),
-);
-
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => {
-    for (const watcher of watchers) watcher.close();
-    close().then(() => process.exit(0));
-  });
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { url, close } = await startDocsDev();
+  console.log(`\u25b8 API docs: ${url} (rebuilding on changes to the spec, samples and template)`);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.on(signal, () => close().then(() => process.exit(0)));
+  }
 }
