@@ -45,8 +45,8 @@ env.npm_config_update_notifier = "false";
 env.TURBO_TELEMETRY_DISABLED ??= "1";
 
 /** Run a command with inherited stdio; exit with a clear message if it fails. */
-function run(cmd, args, { what } = {}) {
-  const res = spawnSync(cmd, args, { cwd: root, env, stdio: "inherit", shell: isWindows });
+function run(cmd, args, { what, shell = isWindows } = {}) {
+  const res = spawnSync(cmd, args, { cwd: root, env, stdio: "inherit", shell });
   if (res.error) fail(`${what ?? cmd}: could not run \`${cmd}\` (${res.error.message})`);
   if (res.status !== 0) {
     const how = res.signal ? `signal ${res.signal}` : `exit code ${res.status}`;
@@ -156,9 +156,7 @@ function setup() {
 
 function build() {
   step("building (turbo run build; a package's output shows only if it fails)\u2026");
-  // `pnpm run`, not `pnpm exec`: exec puts a relative ./node_modules/.bin first on PATH, and
-  // turbo then spawns pnpm by that relative path inside each package, where it does not exist.
-  run("pnpm", ["run", "build", "--output-logs=errors-only"], { what: "build" });
+  run("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only"], { what: "build" });
 }
 
 /** @param {string[]} args */
