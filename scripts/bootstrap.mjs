@@ -195,9 +195,22 @@ switch (mode) {
     build();
     serve(["--watch", ...extraArgs]);
     break;
+  case "run": {
+    // The root scripts that run turbo (`npm run build`, `npm run bench`, …): turbo starts each
+    // package's task with pnpm, so the pnpm that `npm start` or `npm test` put in .tools/ must be
+    // on PATH even for a user who has none of their own.
+    if (!pnpmVersion().version) {
+      fail(
+        "pnpm not found: run `npm test` or `npm start` once first (they install it into .tools/)",
+      );
+    }
+    const command = extraArgs.join(" ");
+    run(command, [], { what: command, shell: true });
+    break;
+  }
   default:
     fail(
-      `usage: node scripts/bootstrap.mjs <test|start|dev> [args...] (got ${mode ?? "nothing"})`,
+      `usage: node scripts/bootstrap.mjs <test|start|dev|run> [args...] (got ${mode ?? "nothing"})`,
       2,
     );
 }
