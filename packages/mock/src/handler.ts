@@ -37,12 +37,7 @@ async function respond(
   const outcome = await engine.handle(read.request);
   if (outcome.kind === "error") {
     return rejected(
-      sendProblem(
-        response,
-        problem(outcome.status, routeProblemKind(outcome.status), outcome.title, [
-          { location: "route", field: "", rule: "route", message: outcome.detail },
-        ]),
-      ),
+      sendProblem(response, routeProblem(outcome, read.request.method, read.request.path)),
     );
   }
   const errors = toProblemErrors(outcome.inputProblems, engine.headerNames, engine.apiKeyHeader);
@@ -86,10 +81,21 @@ function rejected(status: number): { status: number; mismatch: string } {
   return { status, mismatch: "" };
 }
 
-function routeProblemKind(status: number): string {
-  if (status === 404) return "not-found";
-  if (status === 405) return "method-not-allowed";
-  return "mock-error";
+/** A request that reaches no operation, in the mock's words (Prism's own are about its router). */
+function routeProblem(
+  outcome: { status: number; title: string; detail: string },
+  method: string,
+  path: string,
+): Problem {
+  const [kind, title, message] =
+    outcome.status === 404
+      ? ["not-found", "Not found", `no operation of the API has the path ${path}`]
+      : outcome.status === 405
+        ? ["method-not-allowed", "Method not allowed", `${method} is not an operation of ${path}`]
+        : ["mock-error", outcome.title, outcome.detail];
+  return problem(outcome.status, kind, title, [
+    { location: "route", field: "", rule: "route", message },
+  ]);
 }
 
 function sendProblem(response: ServerResponse, body: Problem): number {

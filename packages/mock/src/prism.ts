@@ -3,6 +3,7 @@
 import { createLogger } from "@stoplight/prism-core";
 import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import type { PrismDiagnostic } from "./diagnostics.js";
+import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 
@@ -72,11 +73,15 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
       };
     }
     const { output, validations } = result.right;
+    const operation = operationFor(operations, request.method, request.path);
+    const example = dynamic
+      ? undefined
+      : exampleMatchingBody(operation, output.statusCode, request.body);
     return {
       kind: "response",
       status: output.statusCode,
       headers: output.headers ?? {},
-      body: output.body,
+      body: endOfListWhenFollowed(request.query, example ?? output.body),
       inputProblems: validations.input,
       outputProblems: validations.output,
     };

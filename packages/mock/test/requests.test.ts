@@ -135,10 +135,39 @@ describe("invalid requests are rejected with a problem that names them", () => {
   it.each([
     ["an unknown path", "GET", "/refunds", 404],
     ["a method the path lacks", "DELETE", "/customers", 405],
-  ])("%s → %i", async (_, method, path, status) => {
+  ])("%s → %i, in the mock's words", async (_, method, path, status) => {
     const response = await send(mockUrl, { ...validRequest("listCustomers"), method, path });
     expect(response.status).toBe(status);
-    expect((response.body as Problem).errors[0]?.location).toBe("route");
+    const problem = response.body as Problem;
+    expect(problem.errors[0]?.location).toBe("route");
+    expect(problem.detail).toContain(path);
+    expect(problem.detail).not.toMatch(/route not resolved|no path matched/i);
+  });
+});
+
+describe("examples and lists", () => {
+  it.each([
+    ["Person", "ada@example.com"],
+    ["Business", "finance@example.com"],
+  ])("answers a created %s with the example of that customer type", async (type, email) => {
+    const request = validRequest("createCustomer");
+    const response = await send(mockUrl, { ...request, body: { customer_type: type, email } });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ customer_type: type });
+  });
+
+  it("ends a list when a client follows its cursor, so paging terminates", async () => {
+    const first = await send(mockUrl, validRequest("listCustomers"));
+    const cursor = (first.body as { cursor?: string }).cursor;
+    expect(cursor).toEqual(expect.any(String));
+    const request = validRequest("listCustomers");
+    const next = await send(mockUrl, {
+      ...request,
+      query: { ...request.query, cursor: String(cursor) },
+    });
+    expect(next.status).toBe(200);
+    expect(next.body).toMatchObject({ items: expect.any(Array) });
+    expect(next.body).not.toHaveProperty("cursor");
   });
 });
 

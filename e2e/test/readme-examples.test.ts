@@ -1,0 +1,118 @@
+// Every ```ts block of every README is real code: each example is type-checked as a file of its
+// own against the built packages, and each example that creates a client runs against the mock.
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { type RunningMock, startMock } from "@org/payments-mock";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { examplesOf, findReadmes, type ReadmeExample } from "./support/readme-examples.js";
+
+const execFileAsync = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../..");
+// Inside e2e/, so that the examples' imports resolve to this workspace's built packages.
+const work = path.resolve(import.meta.dirname, "../test-artifacts/readme-examples");
+const examples = findReadmes(root).flatMap((readme) =>
+  examplesOf(readme, readFileSync(path.join(root, readme), "utf8")),
+);
+const fileOf = (example: ReadmeExample) =>
+  path.join(work, `${example.readme.replace(/[^a-z0-9]+/gi, "-")}-L${example.line}.ts`);
+const talksToServer = (example: ReadmeExample) => example.code.includes("createPaymentsClient(");
+
+describe("finding README examples", () => {
+  it("joins a block that starts with // continued to the example before it", () => {
+    const text = [
+      "```ts",
+      "const a = 1;",
+      "```",
+      "text",
+      "  ```ts",
+      "  // continued",
+      "  console.log(a);",
+      "  ```",
+      "```ts",
+      "const b = 2;",
+      "```",
+    ].join("\n");
+    const found = examplesOf("X.md", text);
+    expect(found.map((e) => e.code)).toEqual([
+      "const a = 1;\n// continued\nconsole.log(a);",
+      "const b = 2;",
+    ]);
+    expect(found[0]?.lines.map((l) => l.line)).toEqual([2, 6, 7]);
+  });
+
+  it("refuses a block that continues nothing, or is never closed, naming the README line", () => {
+    expect(() => examplesOf("X.md", "```ts\n// continued\n```")).toThrow(/^X\.md:1: /);
+    expect(() => examplesOf("X.md", "a\n```ts\nconst a = 1;")).toThrow(/^X\.md:2: .*never closed/);
+  });
+
+  it("finds the examples of the package READMEs", () => {
+    const readmes = new Set(examples.map((e) => e.readme));
+    for (const readme of ["packages/client/README.md", "packages/types/README.md"]) {
+      expect(readmes).toContain(readme);
+    }
+  });
+});
+
+describe("README examples", () => {
+  beforeAll(() => {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    for (const example of examples) writeFileSync(fileOf(example), `${example.code}\n`);
+  });
+
+  it("type-check, each as a file of its own, against the built packages", () => {
+    const base = JSON.parse(readFileSync(path.join(root, "tsconfig.base.json"), "utf8"));
+    const { options } = ts.convertCompilerOptionsFromJson(
+      { ...base.compilerOptions, noEmit: true, declaration: false, types: ["node"] },
+      work,
+    );
+    const files = examples.map(fileOf);
+    const program = ts.createProgram(files, {
+      ...options,
+      moduleDetection: ts.ModuleDetectionKind.Force,
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+      const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+      const example = examples[files.indexOf(diagnostic.file?.fileName ?? "")];
+      if (!example || diagnostic.file === undefined || diagnostic.start === undefined) {
+        return message;
+      }
+      const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+      const place = example.lines[line];
+      return `${place?.readme}:${place?.line}: ${message}`;
+    });
+    expect(problems).toEqual([]);
+  });
+
+  describe("that talk to a server run against the mock", () => {
+    let mock: RunningMock;
+    beforeAll(async () => {
+      mock = await startMock();
+    });
+    afterAll(() => mock?.stop());
+
+    it.each(examples.filter(talksToServer).map((e) => [`${e.readme}:${e.line}`, e] as const))(
+      "%s",
+      async (_, example) => {
+        const script = fileOf(example).replace(/\.ts$/, ".mjs");
+        const { outputText } = ts.transpileModule(example.code, {
+          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+        });
+        writeFileSync(script, outputText);
+        const env = {
+          ...process.env,
+          PAYMENTS_API_KEY: "readme-example-key",
+          PAYMENTS_BASE_URL: mock.url,
+        };
+        const failure = await execFileAsync(process.execPath, [script], { cwd: work, env }).then(
+          () => undefined,
+          (error: { stderr?: string; message: string }) => error.stderr || error.message,
+        );
+        expect(failure).toBeUndefined();
+      },
+    );
+  });
+});

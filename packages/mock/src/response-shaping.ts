@@ -1,0 +1,68 @@
+// Decisions the mock makes about a successful answer that the spec alone cannot make for it.
+// Both are the mock's own behaviour (see the README's "Examples and lists"), not the API's.
+import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
+
+type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
+type Example = { key: string; value: unknown };
+
+/**
+ * Of the named examples of the answer, the one that agrees with the request's body on the most
+ * fields (`customer_type: Person` gets the Person example); undefined when there is no choice.
+ * Prism itself always answers with the first example.
+ */
+export function exampleMatchingBody(
+  operation: Operation | undefined,
+  status: number,
+  body: unknown,
+): unknown {
+  if (!isRecord(body)) return undefined;
+  const response = operation?.responses.find((r) => r.code === String(status));
+  const content = response?.contents?.find((c) => /json/i.test(c.mediaType));
+  const examples = (content?.examples ?? []) as Example[];
+  if (examples.length < 2) return undefined;
+  const agreements = (example: Example) =>
+    isRecord(example.value)
+      ? Object.entries(body).filter(
+          ([field, value]) => isRecord(example.value) && example.value[field] === value,
+        ).length
+      : 0;
+  return examples.reduce((best, example) =>
+    agreements(example) > agreements(best) ? example : best,
+  ).value;
+}
+
+/**
+ * Without state the mock cannot page: every list answer is the spec's example, cursors included,
+ * so a client that follows them would be sent the same page forever. A request that follows a
+ * cursor therefore gets the example page as the last one in that direction.
+ */
+export function endOfListWhenFollowed(query: Record<string, string>, body: unknown): unknown {
+  if (!isRecord(body) || !Array.isArray(body.items)) return body;
+  const { cursor, prev_cursor, ...page } = body;
+  return {
+    ...page,
+    ...(query.cursor === undefined && cursor !== undefined && { cursor }),
+    ...(query.prev_cursor === undefined && prev_cursor !== undefined && { prev_cursor }),
+  };
+}
+
+/** The spec's operation that serves `method` on `path`, matching path templates segment by segment. */
+export function operationFor(
+  operations: readonly Operation[],
+  method: string,
+  path: string,
+): Operation | undefined {
+  const segments = path.split("/");
+  return operations.find((operation) => {
+    if (operation.method !== method.toLowerCase()) return false;
+    const template = operation.path.split("/");
+    return (
+      template.length === segments.length &&
+      template.every((part, i) => /^\{.+\}$/.test(part) || part === segments[i])
+    );
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
