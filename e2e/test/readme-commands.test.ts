@@ -1,0 +1,105 @@
+// The root README's everyday commands work for a user with Node and npm only: each names a root
+// script, and the scripts that run turbo find the pnpm that `npm start`/`npm test` put in .tools/.
+import { execFile } from "node:child_process";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const execFileAsync = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../..");
+const readme = readFileSync(path.join(root, "README.md"), "utf8");
+const scripts = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts;
+const toolsBin = path.join(root, ".tools/node_modules/.bin");
+
+const hasPnpm = (dir: string) => {
+  try {
+    accessSync(path.join(dir, "pnpm"), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const mirrors = path.resolve(import.meta.dirname, "../test-artifacts/path-without-pnpm");
+
+/**
+ * PATH as it is, but with no pnpm: a directory that holds one (often /usr/bin, beside node and npm)
+ * is replaced by a mirror of its other entries.
+ */
+function pathWithoutPnpm(): string {
+  rmSync(mirrors, { recursive: true, force: true });
+  return (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => dir !== "")
+    .map((dir, i) => {
+      if (!hasPnpm(dir)) return dir;
+      const mirror = path.join(mirrors, String(i));
+      mkdirSync(mirror, { recursive: true });
+      for (const entry of readdirSync(dir)) {
+        if (entry !== "pnpm" && entry !== "pnpx")
+          symlinkSync(path.join(dir, entry), path.join(mirror, entry));
+      }
+      return mirror;
+    })
+    .join(path.delimiter);
+}
+
+/** The pnpm a user without one of their own has: the one the bootstrap installs into .tools/. */
+function whichPnpm(): string {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir !== "" && hasPnpm(dir)) return path.join(dir, "pnpm");
+  }
+  throw new Error("no pnpm on PATH to stand in for the one in .tools/");
+}
+
+describe("the README's everyday commands", () => {
+  const commands = [...readme.matchAll(/^\| `npm (?:run )?([\w:-]+)`/gm)].map((m) => m[1] ?? "");
+
+  it("are listed in npm's form, and each names a root script", () => {
+    expect(commands.length).toBeGreaterThanOrEqual(10);
+    expect(readme).not.toMatch(/^\| `pnpm /m);
+    for (const command of commands) expect(scripts, command).toHaveProperty(command);
+  });
+
+  describe("without pnpm on PATH", () => {
+    let placed = false;
+    let PATH = "";
+    beforeAll(() => {
+      PATH = pathWithoutPnpm();
+      if (existsSync(path.join(toolsBin, "pnpm"))) return;
+      mkdirSync(toolsBin, { recursive: true });
+      symlinkSync(whichPnpm(), path.join(toolsBin, "pnpm"));
+      placed = true;
+    });
+    afterAll(() => {
+      if (placed) rmSync(path.join(root, ".tools"), { recursive: true, force: true });
+    });
+
+    const npm = (...args: string[]) =>
+      execFileAsync("npm", ["run", ...args], {
+        cwd: root,
+        env: { ...process.env, PATH, npm_config_update_notifier: "false" },
+      });
+
+    it("npm run lint runs turbo, whose tasks start with the pnpm of .tools/", async () => {
+      // --force, so that turbo really starts the task (with pnpm) instead of replaying its cache.
+      const { stdout } = await npm("lint", "--", "--filter=@org/payments-spec", "--force");
+      expect(stdout).toMatch(/payments-spec:lint: cache bypass, force executing/);
+      expect(stdout).toMatch(/Tasks:\s+\d+ successful/);
+    });
+
+    it("npm run spec:diff answers", async () => {
+      const { stdout } = await npm("spec:diff");
+      expect(stdout).toMatch(/Breaking changes/);
+    });
+  });
+});
