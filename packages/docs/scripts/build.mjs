@@ -21,6 +21,8 @@ export const distDir = path.join(packageDir, "dist");
 export const buildDir = path.join(packageDir, "build");
 /** The build copy of the spec, with `x-codeSamples` on every operation. */
 export const builtSpecPath = path.join(buildDir, "partner-payments.json");
+/** Each operation's TypeScript sample as a file, for the type check of tsconfig.samples.json. */
+export const builtSamplesDir = path.join(buildDir, "samples");
 
 const require = createRequire(import.meta.url);
 const redoclyDir = path.dirname(require.resolve("@redocly/cli/package.json"));
@@ -28,8 +30,10 @@ const redoclyDir = path.dirname(require.resolve("@redocly/cli/package.json"));
 /** Builds into a fresh folder and swaps it in, so a server reading dist/ never sees half a site. */
 export function buildSite() {
   const doc = withCodeSamples(loadSpec());
+  doc.info["x-logo"] = { url: "assets/logo.svg", altText: `${doc.info.title} logo` };
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(builtSpecPath, `${JSON.stringify(doc, null, 2)}\n`);
+  writeSampleFiles(doc);
 
   const rendered = path.join(buildDir, "redoc.html");
   renderWithRedocly(builtSpecPath, rendered, {
@@ -45,7 +49,7 @@ export function buildSite() {
   writeFileSync(path.join(staging, INIT_SCRIPT), initScript);
   const bundle = readFileSync(path.join(redoclyDir, "lib/chunks/redoc.standalone.js"), "utf8");
   writeFileSync(path.join(staging, REDOC_SCRIPT), localRedocBundle(bundle));
-  for (const asset of ["favicon.svg", "redoc-logo.svg", "redoc-logo-full.svg"]) {
+  for (const asset of ["favicon.svg", "logo.svg", "redoc-logo.svg", "redoc-logo-full.svg"]) {
     copyFileSync(
       path.join(packageDir, "template/assets", asset),
       path.join(staging, "assets", asset),
@@ -55,6 +59,16 @@ export function buildSite() {
   rmSync(distDir, { recursive: true, force: true });
   renameSync(staging, distDir);
   return { distDir, operations: listOperations(doc).length };
+}
+
+/** @param {import("@org/payments-spec").OpenApiDocument} doc */
+function writeSampleFiles(doc) {
+  rmSync(builtSamplesDir, { recursive: true, force: true });
+  mkdirSync(builtSamplesDir, { recursive: true });
+  for (const { operationId, operation } of listOperations(doc)) {
+    const [typescript] = /** @type {{ source: string }[]} */ (operation["x-codeSamples"]);
+    writeFileSync(path.join(builtSamplesDir, `${operationId}.ts`), `${typescript?.source}\n`);
+  }
 }
 
 /**

@@ -1,8 +1,6 @@
-// Code samples for every operation: the hand-written TypeScript file samples/<operationId>.ts and a
-// curl command generated from the spec. They go into a build copy of the spec as `x-codeSamples`,
-// which Redoc shows as tabs; the hand-authored spec is never touched.
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+// Code samples for every operation, both generated from the spec so that they follow its examples:
+// a TypeScript call through @org/payments-client and a curl command. They go into a build copy of
+// the spec as `x-codeSamples`, which Redoc shows as tabs; the hand-authored spec is never touched.
 import { deref, listOperations, parameterExample, requestBodyExample } from "@org/payments-spec";
 
 /** @typedef {import("@org/payments-spec").OpenApiDocument} OpenApiDocument */
@@ -10,26 +8,17 @@ import { deref, listOperations, parameterExample, requestBodyExample } from "@or
 /** @typedef {import("@org/payments-spec").Parameter} Parameter */
 /** @typedef {{ lang: string, label: string, source: string }} CodeSample */
 
-export const samplesDir = path.resolve(import.meta.dirname, "../samples");
-
 /**
  * A deep copy of `doc` in which every operation carries its TypeScript and curl samples.
- * Fails, naming them, when an operation has no sample file or a sample file has no operation.
  * @param {OpenApiDocument} doc
- * @param {string} [dir] where the `<operationId>.ts` files are
  * @returns {OpenApiDocument}
  */
-export function withCodeSamples(doc, dir = samplesDir) {
+export function withCodeSamples(doc) {
   const copy = structuredClone(doc);
-  const operations = listOperations(copy);
-  checkSampleFiles(
-    operations.map((entry) => entry.operationId),
-    dir,
-  );
-  for (const entry of operations) {
+  for (const entry of listOperations(copy)) {
     /** @type {CodeSample[]} */
     const samples = [
-      { lang: "TypeScript", label: "TypeScript", source: typescriptSample(entry.operationId, dir) },
+      { lang: "TypeScript", label: "TypeScript", source: typescriptSample(copy, entry) },
       { lang: "curl", label: "curl", source: curlSample(copy, entry) },
     ];
     entry.operation["x-codeSamples"] = samples;
@@ -38,36 +27,90 @@ export function withCodeSamples(doc, dir = samplesDir) {
 }
 
 /**
- * @param {string[]} operationIds
- * @param {string} dir
+ * The base URL a sample defaults to: the first server's URL with its variables' defaults.
+ * @param {OpenApiDocument} doc
  */
-function checkSampleFiles(operationIds, dir) {
-  const files = readdirSync(dir).filter((name) => name.endsWith(".ts"));
-  const wanted = new Set(operationIds.map((id) => `${id}.ts`));
-  const missing = [...wanted].filter((name) => !files.includes(name));
-  const stray = files.filter((name) => !wanted.has(name));
-  const problems = [
-    ...(missing.length ? [`no sample for: ${missing.join(", ")}`] : []),
-    ...(stray.length ? [`sample without an operation: ${stray.join(", ")}`] : []),
+export function defaultBaseUrl(doc) {
+  const server =
+    /** @type {{ url: string, variables?: Record<string, { default: string }> }[] | undefined} */ (
+      doc.servers
+    )?.[0];
+  const url = (server?.url ?? "").replace(
+    /\{([^}]+)\}/g,
+    (_, name) => server?.variables?.[name]?.default ?? "",
+  );
+  return url.replace(/\/$/, "");
+}
+
+/**
+ * The operation's request through the client's path-style call, with the spec's examples: its
+ * path parameters, the required query parameters and those with an example, and the request
+ * body's first example. The base URL and API key come from the environment.
+ * @param {OpenApiDocument} doc
+ * @param {OperationEntry} entry
+ * @returns {string}
+ */
+export function typescriptSample(doc, entry) {
+  const { method, path: apiPath, operation, operationId } = entry;
+  /** @type {Record<string, unknown>} */
+  const params = {};
+  const pathParams = exampleParameters(doc, entry, "path");
+  const query = exampleParameters(doc, entry, "query");
+  if (Object.keys(pathParams).length > 0) params.path = pathParams;
+  if (Object.keys(query).length > 0) params.query = query;
+  /** @type {Record<string, unknown>} */
+  const init = {};
+  if (Object.keys(params).length > 0) init.params = params;
+  const body = bodyExampleOf(doc, operation, operationId);
+  if (body !== undefined) init.body = body;
+  const args = [
+    JSON.stringify(apiPath),
+    ...(Object.keys(init).length > 0 ? [tsLiteral(init)] : []),
   ];
-  if (problems.length) {
-    throw new Error(
-      `Code samples in ${dir} do not match the spec's operationIds (${problems.join("; ")}). ` +
-        "Every operation needs samples/<operationId>.ts.",
-    );
-  }
+  return [
+    'import { createPaymentsClient } from "@org/payments-client";',
+    "",
+    "const client = createPaymentsClient({",
+    '  apiKey: process.env.PAYMENTS_API_KEY ?? "",',
+    `  baseUrl: process.env.PAYMENTS_BASE_URL ?? ${JSON.stringify(defaultBaseUrl(doc))},`,
+    "});",
+    "",
+    ...(method === "post"
+      ? ["// The client sends an IDEMPOTENCY-KEY and reuses it on retries."]
+      : []),
+    `const { data, error } = await client.${method.toUpperCase()}(${args.join(", ")});`,
+    "if (error) throw error; // a PaymentsApiError: status, body, requestId",
+    "console.log(data);",
+  ].join("\n");
 }
 
 /**
- * @param {string} operationId
- * @param {string} dir
+ * Name → example of the operation's parameters in `location` that a sample shows: every path
+ * parameter, and the query parameters that are required or have an example.
+ * @param {OpenApiDocument} doc
+ * @param {OperationEntry} entry
+ * @param {"path" | "query"} location
  */
-function typescriptSample(operationId, dir) {
-  return readFileSync(path.join(dir, `${operationId}.ts`), "utf8").trimEnd();
+function exampleParameters(doc, { parameters, operationId }, location) {
+  return Object.fromEntries(
+    parameters
+      .filter(
+        (p) => p.in === location && (location === "path" || p.required || p.example !== undefined),
+      )
+      .map((p) => [p.name, exampleOf(doc, p, operationId)]),
+  );
 }
 
 /**
- * A runnable curl command: the first server URL, the path with its example path parameters, the
+ * A value as TypeScript source: JSON, with keys unquoted where they are identifiers.
+ * @param {unknown} value
+ */
+function tsLiteral(value) {
+  return JSON.stringify(value, null, 2).replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, "$1$2:");
+}
+
+/**
+ * A runnable curl command: the base URL from $PAYMENTS_BASE_URL (else the spec's default), the path with its example path parameters, the
  * required query parameters and those with an example, the API key from $PAYMENTS_API_KEY, a
  * fresh idempotency key on POST and the request body's first example.
  * @param {OpenApiDocument} doc
@@ -76,8 +119,6 @@ function typescriptSample(operationId, dir) {
  */
 export function curlSample(doc, entry) {
   const { method, path: apiPath, operation, parameters, operationId } = entry;
-  const servers = /** @type {{ url: string }[] | undefined} */ (doc.servers);
-  const baseUrl = (servers?.[0]?.url ?? "").replace(/\/$/, "");
   const resolvedPath = apiPath.replace(/\{([^}]+)\}/g, (_, name) => {
     const parameter = parameters.find((p) => p.in === "path" && p.name === name);
     if (!parameter) throw new Error(`${operationId}: path parameter {${name}} is not declared`);
@@ -87,7 +128,7 @@ export function curlSample(doc, entry) {
     .filter((p) => p.in === "query" && (p.required || p.example !== undefined))
     .flatMap((p) => queryPairs(p, exampleOf(doc, p, operationId)))
     .join("&");
-  const url = `${baseUrl}${resolvedPath}${query ? `?${query}` : ""}`;
+  const url = `\${PAYMENTS_BASE_URL:-${defaultBaseUrl(doc)}}${resolvedPath}${query ? `?${query}` : ""}`;
 
   const lines = [
     method === "get" ? `curl "${url}"` : `curl -X ${method.toUpperCase()} "${url}"`,

@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 // Development loop: builds the site, serves dist/ on $HOST:$PORT (127.0.0.1:4020) and rebuilds
-// when the spec, a sample, the template or the Redocly config changes. A failed rebuild is
+// when the spec, the template or the Redocly config changes. A failed rebuild is
 // reported and the last good site stays up.
 import { watch } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { specPath } from "@org/payments-spec";
 import { buildSite, distDir } from "./build.mjs";
-import { samplesDir } from "./code-samples.mjs";
 import { serveOnConfiguredPort, startStaticServer } from "./serve.mjs";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
@@ -15,7 +14,6 @@ const packageDir = path.resolve(import.meta.dirname, "..");
 /** @type {[string, (file: string) => boolean][]} */
 const watched = [
   [path.dirname(specPath), (file) => file === path.basename(specPath)],
-  [samplesDir, () => true],
   [path.join(packageDir, "template"), () => true],
   [packageDir, (file) => file === "redocly.yaml"],
 ];
@@ -65,7 +63,7 @@ export async function startDocsDev(options = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { url, close } = await startDocsDev();
-  console.log(`\u25b8 API docs: ${url} (rebuilding on changes to the spec, samples and template)`);
+  console.log(`\u25b8 API docs: ${url} (rebuilding on changes to the spec and template)`);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.on(signal, () => close().then(() => process.exit(0)));
   }

@@ -6,8 +6,7 @@ import path from "node:path";
 import { listOperations, loadSpec } from "@org/payments-spec";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { distDir } from "../scripts/build.mjs";
-import { samplesDir } from "../scripts/code-samples.mjs";
+import { builtSamplesDir, distDir } from "../scripts/build.mjs";
 import { startStaticServer } from "../scripts/serve.mjs";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -91,15 +90,70 @@ describe("the docs site in Chromium", () => {
     const code = panel.locator('pre[data-testid="source-code"]');
 
     await pickSample(panel, "curl");
-    await expect.poll(() => code.textContent()).toContain('curl -X POST "https://');
+    await expect.poll(() => code.textContent()).toContain('curl -X POST "${PAYMENTS_BASE_URL:-');
     expect(await code.textContent()).toContain('-H "X-API-Key: $PAYMENTS_API_KEY"');
 
     await pickSample(panel, "TypeScript");
-    const source = readFileSync(path.join(samplesDir, `${operationId}.ts`), "utf8").trim();
+    const source = readFileSync(path.join(builtSamplesDir, `${operationId}.ts`), "utf8").trim();
     await expect.poll(async () => (await code.textContent())?.trim()).toBe(source);
 
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: path.join(artifactsDir, "docs-create-customer.png") });
+  }, 60_000);
+
+  it("wraps long lines of a code sample instead of cutting them, at 1400 px", async () => {
+    await page.goto(`${server.url}#/exchange-rates/getexchangerate`);
+    await page.getByRole("heading", { name: "Get an exchange rate" }).first().waitFor();
+    const code = page.locator('.panel-request-samples pre[data-testid="source-code"]').first();
+    await expect.poll(() => code.textContent()).toContain("PAYMENTS_BASE_URL");
+    const { scrollWidth, clientWidth } = await code.evaluate((pre) => ({
+      scrollWidth: pre.scrollWidth,
+      clientWidth: pre.clientWidth,
+    }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  }, 60_000);
+
+  it("shows the overview without literal backticks or placeholder hosts", async () => {
+    await page.goto(server.url);
+    await page
+      .getByRole("heading", { name: /Partner Payments API/ })
+      .first()
+      .waitFor();
+    const text = await page.locator("body").innerText();
+    expect(text).not.toContain("`");
+    const hosts = await page
+      .locator("a[href^='http']")
+      .evaluateAll((anchors) => anchors.map((a) => new URL(a.getAttribute("href") ?? "").host));
+    expect(
+      [...text.matchAll(/\b[\w.-]*example\.(?:com|org|net)\/[\w/.-]*/g)].map((m) => m[0]),
+    ).toEqual([]);
+    expect(hosts.filter((host) => /(^|\.)example\.(com|org|net)$/.test(host))).toEqual([]);
+  }, 60_000);
+
+  it("shows the brand: the logo, the brand colour, and the API's title on one line", async () => {
+    await page.goto(server.url);
+    const logo = page.locator('img[alt="Partner Payments API logo"]');
+    await logo.waitFor();
+    expect(await logo.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    const brand = await page.evaluate(() =>
+      getComputedStyle(document.documentElement).getPropertyValue("--color-primary-base").trim(),
+    );
+    expect(
+      await page.evaluate((color) => {
+        const probe = document.createElement("span");
+        probe.style.color = color;
+        document.body.append(probe);
+        const rgb = getComputedStyle(probe).color;
+        probe.remove();
+        return rgb;
+      }, brand),
+    ).toBe("rgb(15, 118, 110)");
+    const title = page.getByRole("heading", { level: 1, name: /Partner Payments API/ }).first();
+    const { height, lineHeight } = await title.evaluate((h1) => ({
+      height: h1.getBoundingClientRect().height,
+      lineHeight: Number.parseFloat(getComputedStyle(h1).lineHeight),
+    }));
+    expect(height).toBeLessThan(lineHeight * 1.5);
   }, 60_000);
 
   it("logs no errors", () => {
