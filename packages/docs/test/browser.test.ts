@@ -119,6 +119,7 @@ describe("the docs site in Chromium", () => {
       .getByRole("heading", { name: /Partner Payments API/ })
       .first()
       .waitFor();
+    // biome-ignore lint/performance/useDomNodeTextContent: what a reader sees, not script text
     const text = await page.locator("body").innerText();
     expect(text).not.toContain("`");
     const hosts = await page

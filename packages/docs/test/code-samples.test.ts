@@ -89,6 +89,7 @@ describe("curlSample", () => {
     const entry = operationOf(spec, "createDirectIdentification");
     const sample = curlSample(spec, entry);
     expect(sample).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
       'curl -X POST "${PAYMENTS_BASE_URL:-http://127.0.0.1:4010}/customers/3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f/identifications"',
     );
     expect(sample).toContain('-H "X-API-Key: $PAYMENTS_API_KEY"');
