@@ -4,6 +4,8 @@
  */
 export interface AttemptSignal {
   signal: AbortSignal;
+  /** Rejects with the abort reason once the signal aborts; never resolves. */
+  aborted: Promise<never>;
   timedOut(): boolean;
   /** Stops the timer and unhooks the caller's signal. */
   dispose(): void;
@@ -11,7 +13,13 @@ export interface AttemptSignal {
 
 export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number): AttemptSignal {
   const controller = new AbortController();
+  const { signal } = controller;
   let timedOut = false;
+  const aborted = new Promise<never>((_, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+  // Nobody may be waiting when the attempt aborts; that rejection is not an unhandled one.
+  aborted.catch(() => {});
   const onCallerAbort = () => controller.abort(caller?.reason);
   if (caller?.aborted) onCallerAbort();
   else caller?.addEventListener("abort", onCallerAbort, { once: true });
@@ -20,7 +28,8 @@ export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number
     controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError"));
   }, timeoutMs);
   return {
-    signal: controller.signal,
+    signal,
+    aborted,
     timedOut: () => timedOut,
     dispose() {
       clearTimeout(timer);

@@ -1,13 +1,12 @@
 /** Builds the client: openapi-fetch as the typed core, the transport as its `fetch`. */
-import { type BodySerializer, defaultBodySerializer } from "openapi-fetch";
 import { PaymentsApiError } from "./errors.js";
 import { bindResources, type SendCall } from "./facade.js";
 import { operationIds, subPartnerOperations } from "./generated/operations.js";
 import { type PaymentsResources, resources } from "./generated/resources.js";
 import { createClient } from "./openapi-fetch-interop.js";
 import {
+  checkHeaderValue,
   checkMaxRetries,
-  checkNonEmptyString,
   checkOptions,
   checkTimeoutMs,
   DEFAULT_MAX_RETRIES,
@@ -15,7 +14,7 @@ import {
   type PaymentsClientOptions,
 } from "./options.js";
 import { type Paginate, paginate } from "./paginate.js";
-import { redact } from "./redact.js";
+import { redactText } from "./redact.js";
 import { sleep } from "./retry-policy.js";
 import { type Call, perform, type TransportConfig } from "./transport.js";
 import type { CallOptions, PaymentsMethod } from "./types.js";
@@ -66,9 +65,8 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       timeoutMs: callTimeout = timeoutMs,
       maxRetries: callRetries = maxRetries,
       signal,
-      bodySerializer = defaultBodySerializer,
       ...rest
-    } = init as typeof init & { bodySerializer?: BodySerializer<unknown> };
+    } = init;
     const key = `${method} ${path}`;
     const call: Call = {
       method,
@@ -79,25 +77,17 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       signal: signal as AbortSignal | undefined,
     };
     const { data, error, response } = await perform(config, call, (attemptSignal, fetch) =>
-      core(method, path, {
-        ...rest,
-        signal: attemptSignal,
-        fetch,
-        // Keep the serialized body: a sent Request's body cannot be read again for a retry.
-        bodySerializer: (body: unknown, headers?: Headers) => {
-          call.body = (bodySerializer as (b: unknown, h?: Headers) => BodyInit)(body, headers);
-          return call.body;
-        },
-      }),
+      core(method, path, { ...rest, signal: attemptSignal, fetch }),
     );
     if (response.ok) return { data, response };
+    const requestId = response.headers.get("x-request-id") ?? response.headers.get("request-id");
     const apiError = new PaymentsApiError({
       status: response.status,
-      body: redact(error, apiKey),
+      // The transport already took the API key out of the body's text.
+      body: error,
       operation: call.operation,
       idempotencyKey: call.idempotencyKey,
-      requestId:
-        response.headers.get("x-request-id") ?? response.headers.get("request-id") ?? undefined,
+      requestId: requestId === null ? undefined : redactText(requestId, apiKey),
     });
     return { error: apiError, response };
   };
@@ -114,7 +104,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
     PATCH: method("PATCH"),
     paginate: (path: string, init?: object) => paginate(request, path, init),
     forSubPartner(id: string) {
-      checkNonEmptyString("subPartnerId", id);
+      checkHeaderValue("subPartnerId", id);
       return createClientOn(platform, { ...options, subPartnerId: id });
     },
   } as unknown as PaymentsClient;

@@ -1,7 +1,9 @@
 /**
- * Errors the client raises. None of them holds the request or its headers, so the API key can
- * never leak through an error, its message, its JSON or `util.inspect`.
+ * Errors the client raises. None of them holds the request or its headers, and whatever they
+ * take from the response or the platform (body, request id, cause) has the API key scrubbed
+ * out, so the key cannot leak through an error, its message, its JSON or `util.inspect`.
  */
+import { redactError, redactText } from "./redact.js";
 
 /** The base class of every error the client raises. */
 export class PaymentsError extends Error {
@@ -59,13 +61,45 @@ export class PaymentsTimeoutError extends PaymentsError {
 
 /** The API could not be reached (refused, reset, DNS…), and no retry was left. */
 export class PaymentsConnectionError extends PaymentsError {
-  constructor(operation: string, cause: unknown, idempotencyKey?: string) {
+  constructor(
+    operation: string,
+    cause: unknown,
+    idempotencyKey: string | undefined,
+    apiKey: string,
+  ) {
+    redactError(cause, apiKey);
+    const reason = cause instanceof Error ? cause.message : redactText(String(cause), apiKey);
     super(
-      `${operation} could not reach the payments API: ${cause instanceof Error ? cause.message : String(cause)}`,
+      `${operation} could not reach the payments API: ${reason}`,
       operation,
       idempotencyKey,
       cause,
     );
+  }
+}
+
+/**
+ * The API answered with a 2xx whose body could not be read as JSON (an HTML maintenance page,
+ * say). Not retried: the request arrived. Retry it yourself with the same `idempotencyKey`.
+ */
+export class PaymentsResponseError extends PaymentsError {
+  readonly status: number;
+
+  constructor(init: {
+    operation: string;
+    status: number;
+    idempotencyKey: string | undefined;
+    cause: unknown;
+    apiKey: string;
+  }) {
+    redactError(init.cause, init.apiKey);
+    super(
+      `${init.operation} got HTTP ${init.status} with a body that is not valid JSON`,
+      init.operation,
+      init.idempotencyKey,
+      init.cause,
+    );
+    this.status = init.status;
   }
 }
 

@@ -3,6 +3,7 @@ export {
   PaymentsApiError,
   PaymentsConnectionError,
   PaymentsError,
+  PaymentsResponseError,
   PaymentsTimeoutError,
 } from "./errors.js";
 export type {

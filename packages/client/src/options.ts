@@ -26,6 +26,39 @@ export function checkNonEmptyString(name: string, value: unknown): void {
   }
 }
 
+/**
+ * A value sent as an HTTP header must be one: visible ASCII or Latin-1 characters, inner spaces
+ * allowed. A line break would be refused by fetch (with the value in its message) or, at the
+ * end, stripped silently; a character outside Latin-1, such as a pasted smart quote, cannot be
+ * sent at all. The message names the option and the rule, never the value.
+ */
+export function checkHeaderValue(name: string, value: unknown): void {
+  checkNonEmptyString(name, value);
+  if (!HEADER_VALUE.test(value as string)) {
+    throw new TypeError(
+      `${name} must be usable as an HTTP header value: visible ASCII or Latin-1 characters only, with no line breaks, NUL or other control characters, and no leading or trailing spaces`,
+    );
+  }
+}
+
+const HEADER_VALUE = /^[\x21-\x7E\x80-\xFF](?:[\x20-\x7E\x80-\xFF]*[\x21-\x7E\x80-\xFF])?$/;
+
+/** An absolute http: or https: URL; anything else would fail, or go elsewhere, on the first call. */
+export function checkBaseUrl(value: unknown): void {
+  checkNonEmptyString("baseUrl", value);
+  let url: URL | undefined;
+  try {
+    url = new URL(value as string);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw new TypeError(
+      "baseUrl must be an absolute http: or https: URL, such as https://api.example.com/v1",
+    );
+  }
+}
+
 export function checkTimeoutMs(name: string, value: unknown): void {
   if (typeof value !== "number" || !(value > 0 && value <= MAX_TIMEOUT_MS)) {
     throw new RangeError(
@@ -45,9 +78,9 @@ export function checkOptions(options: PaymentsClientOptions): void {
     throw new TypeError("createPaymentsClient needs an options object with apiKey and baseUrl");
   }
   // Never echo the key's value: the message names the option and the rule only.
-  checkNonEmptyString("apiKey", options.apiKey);
-  checkNonEmptyString("baseUrl", options.baseUrl);
-  if (options.subPartnerId !== undefined) checkNonEmptyString("subPartnerId", options.subPartnerId);
+  checkHeaderValue("apiKey", options.apiKey);
+  checkBaseUrl(options.baseUrl);
+  if (options.subPartnerId !== undefined) checkHeaderValue("subPartnerId", options.subPartnerId);
   if (options.timeoutMs !== undefined) checkTimeoutMs("timeoutMs", options.timeoutMs);
   if (options.maxRetries !== undefined) checkMaxRetries("maxRetries", options.maxRetries);
   if (options.fetch !== undefined && typeof options.fetch !== "function") {

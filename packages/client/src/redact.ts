@@ -1,11 +1,26 @@
-/** A copy of a parsed body with every occurrence of `secret` replaced, in keys and values. */
-export function redact(value: unknown, secret: string): unknown {
-  if (typeof value === "string") return value.replaceAll(secret, "[redacted]");
-  if (Array.isArray(value)) return value.map((item) => redact(item, secret));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [redact(key, secret), redact(item, secret)]),
-    );
+/** Taking the API key out of what an error shows. */
+
+const REDACTED = "[redacted]";
+
+/** `text` with every occurrence of `secret` replaced, as is and as JSON would escape it. */
+export function redactText(text: string, secret: string): string {
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  const once = text.replaceAll(secret, REDACTED);
+  return escaped === secret ? once : once.replaceAll(escaped, REDACTED);
+}
+
+/** How many causes deep an error's chain is scrubbed; a chain is rarely more than two deep. */
+const MAX_CAUSE_DEPTH = 8;
+
+/**
+ * Scrubs `secret` from an error's message and stack and from those of its causes, in place,
+ * so that neither `String(error)` nor `util.inspect(error)` can show it.
+ */
+export function redactError(error: unknown, secret: string): void {
+  let current = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current instanceof Error; depth++) {
+    current.message = redactText(current.message, secret);
+    if (typeof current.stack === "string") current.stack = redactText(current.stack, secret);
+    current = current.cause;
   }
-  return value;
 }

@@ -1,11 +1,18 @@
 /**
- * The reliability layer, as the custom `fetch` that openapi-fetch calls once per call: auth,
- * idempotency and sub-partner headers, then attempts with a per-attempt timeout and retries.
- * The first attempt sends openapi-fetch's own Request untouched but for headers, so a call
- * that succeeds at once costs next to nothing over bare openapi-fetch.
+ * The reliability layer around each openapi-fetch call: auth, idempotency and sub-partner
+ * headers, a per-attempt timeout that covers the response body, and retries. An attempt is one
+ * whole openapi-fetch call (send, then read the body), so a timeout while the body is read is
+ * retried like any other. The first attempt sends openapi-fetch's own Request untouched but for
+ * headers, so a call that succeeds at once costs next to nothing over bare openapi-fetch.
  */
-import { type AttemptSignal, attemptSignal } from "./attempt-signal.js";
-import { PaymentsConnectionError, PaymentsError, PaymentsTimeoutError } from "./errors.js";
+import { attemptSignal } from "./attempt-signal.js";
+import {
+  PaymentsConnectionError,
+  PaymentsError,
+  PaymentsResponseError,
+  PaymentsTimeoutError,
+} from "./errors.js";
+import { redactText } from "./redact.js";
 import {
   backoffDelay,
   isRetryableStatus,
@@ -32,52 +39,53 @@ export interface Call {
   maxRetries: number;
   /** The caller's signal. */
   signal: AbortSignal | undefined;
-  /** Recorded by `send`: the key the call was sent with. */
+  /** Recorded by the first attempt: the key every attempt of the call is sent with. */
   idempotencyKey?: string;
-  /** Recorded as openapi-fetch serializes it: the body to send again on a retry. */
-  body?: BodyInit;
+}
+
+/** What one attempt sent and got, held until the attempt settles. */
+interface InFlight {
+  // undici follows a Request's signal through a weak reference: holding the Request here keeps
+  // the attempt's timeout and the caller's abort wired to the fetch until the attempt is over.
+  request?: Request;
+  response?: Response;
 }
 
 const IDEMPOTENCY_KEY = "IDEMPOTENCY-KEY";
 const SUB_PARTNER_ID = "X-SUB-PARTNER-ID";
 
 /**
- * Runs one openapi-fetch call through the transport. `run` gets the first attempt's signal
- * and the `fetch` to use. The attempt's timeout also covers reading the response body, which
- * openapi-fetch does after `fetch` returns, so the timer lives until `run` settles.
+ * Runs one call: `run` is the openapi-fetch call, given the attempt's signal and the `fetch` to
+ * use; it runs once per attempt. Resolves with the last attempt's result; rejects only with a
+ * PaymentsError or, when the caller aborts, the caller's abort reason.
  */
-export async function perform<T>(
+export async function perform<T extends { response: Response }>(
   config: TransportConfig,
   call: Call,
   run: (signal: AbortSignal, fetch: (request: Request) => Promise<Response>) => Promise<T>,
 ): Promise<T> {
-  let attempt = attemptSignal(call.signal, call.timeoutMs);
-  const nextAttempt = () => {
-    attempt.dispose();
-    attempt = attemptSignal(call.signal, call.timeoutMs);
-    return attempt;
-  };
-  let responded = false;
-  const fetch = async (request: Request) => {
-    const response = await send(config, call, request, attempt, nextAttempt);
-    responded = true;
-    return response;
-  };
-  try {
-    return await run(attempt.signal, fetch);
-  } catch (error) {
-    if (error instanceof PaymentsError) throw error;
-    if (call.signal?.aborted) throw call.signal.reason;
-    if (attempt.timedOut()) {
-      throw new PaymentsTimeoutError(call.operation, call.timeoutMs, call.idempotencyKey);
+  for (let n = 0; ; n++) {
+    const retriesLeft = n < call.maxRetries;
+    const attempt = attemptSignal(call.signal, call.timeoutMs);
+    const inFlight: InFlight = {};
+    let delay: number;
+    try {
+      const fetch = (request: Request) => send(config, call, request, inFlight);
+      // The race settles the attempt when its signal aborts, even if the fetch never hears of it.
+      const result = await Promise.race([run(attempt.signal, fetch), attempt.aborted]);
+      const { status } = result.response;
+      if (!retriesLeft || !isRetryableStatus(status)) return result;
+      const asked = retryAfterDelay(result.response.headers.get("Retry-After"), config.now());
+      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return result;
+      delay = asked ?? backoffDelay(n, config.random);
+    } catch (error) {
+      const failure = attemptFailure(call, error, attempt.timedOut(), inFlight, config.apiKey);
+      if (!retriesLeft || !isRetryable(failure)) throw failure;
+      delay = backoffDelay(n, config.random);
+    } finally {
+      attempt.dispose();
     }
-    // The connection broke while openapi-fetch read the body; a parse error is not that.
-    if (responded && !(error instanceof SyntaxError)) {
-      throw new PaymentsConnectionError(call.operation, error, call.idempotencyKey);
-    }
-    throw error;
-  } finally {
-    attempt.dispose();
+    await config.sleep(delay, call.signal);
   }
 }
 
@@ -85,42 +93,61 @@ async function send(
   config: TransportConfig,
   call: Call,
   request: Request,
-  first: AttemptSignal,
-  nextAttempt: () => AttemptSignal,
+  inFlight: InFlight,
 ): Promise<Response> {
+  inFlight.request = request;
   const { headers } = request;
   headers.set("X-API-Key", config.apiKey);
   if (call.method === "POST") {
-    // One key per call, reused by every retry, so the API processes the call at most once.
-    call.idempotencyKey = headers.get(IDEMPOTENCY_KEY) ?? crypto.randomUUID();
+    // One key per call, reused by every attempt, so the API processes the call at most once.
+    call.idempotencyKey ??= headers.get(IDEMPOTENCY_KEY) ?? crypto.randomUUID();
     headers.set(IDEMPOTENCY_KEY, call.idempotencyKey);
   }
   if (call.subPartnerId !== undefined && !headers.has(SUB_PARTNER_ID)) {
     headers.set(SUB_PARTNER_ID, call.subPartnerId);
   }
-  let attempt = first;
-  let current = request;
-  for (let n = 0; ; n++) {
-    const retriesLeft = n < call.maxRetries;
-    let delay: number;
-    try {
-      const response = await config.fetch(current);
-      if (!retriesLeft || !isRetryableStatus(response.status)) return response;
-      const asked = retryAfterDelay(response.headers.get("Retry-After"), config.now());
-      if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return response;
-      delay = asked ?? backoffDelay(n, config.random);
-      await response.body?.cancel();
-    } catch (error) {
-      if (call.signal?.aborted) throw call.signal.reason;
-      const failure = attempt.timedOut()
-        ? new PaymentsTimeoutError(call.operation, call.timeoutMs, call.idempotencyKey)
-        : new PaymentsConnectionError(call.operation, error, call.idempotencyKey);
-      if (!retriesLeft) throw failure;
-      delay = backoffDelay(n, config.random);
-    }
-    await config.sleep(delay, call.signal);
-    attempt = nextAttempt();
-    // The sent Request's body stream is used up: resend the serialized body.
-    current = new Request(request, { body: call.body ?? null, signal: attempt.signal });
+  const response = await config.fetch(request);
+  inFlight.response = response;
+  return response.ok ? response : withRedactedBody(response, config.apiKey);
+}
+
+/** An error response whose body no longer holds the API key, should the API echo it. */
+async function withRedactedBody(response: Response, apiKey: string): Promise<Response> {
+  const text = await response.text();
+  const { status, statusText, headers } = response;
+  const body = NULL_BODY_STATUSES.has(status) ? null : redactText(text, apiKey);
+  return new Response(body, { status, statusText, headers });
+}
+
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/** What an attempt that threw means, as the error the caller would get. */
+function attemptFailure(
+  call: Call,
+  error: unknown,
+  timedOut: boolean,
+  inFlight: InFlight,
+  apiKey: string,
+): unknown {
+  if (call.signal?.aborted) return call.signal.reason;
+  if (timedOut)
+    return new PaymentsTimeoutError(call.operation, call.timeoutMs, call.idempotencyKey);
+  if (error instanceof PaymentsError) return error;
+  const { response } = inFlight;
+  // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page) is no
+  // connection failure: the request arrived, so it is not retried.
+  if (response?.ok && error instanceof SyntaxError) {
+    return new PaymentsResponseError({
+      operation: call.operation,
+      status: response.status,
+      idempotencyKey: call.idempotencyKey,
+      cause: error,
+      apiKey,
+    });
   }
+  return new PaymentsConnectionError(call.operation, error, call.idempotencyKey, apiKey);
+}
+
+function isRetryable(failure: unknown): boolean {
+  return failure instanceof PaymentsTimeoutError || failure instanceof PaymentsConnectionError;
 }

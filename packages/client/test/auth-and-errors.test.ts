@@ -4,6 +4,8 @@ import {
   createPaymentsClient,
   PaymentsApiError,
   PaymentsConnectionError,
+  PaymentsError,
+  PaymentsResponseError,
   PaymentsTimeoutError,
 } from "../src/index.js";
 import { API_KEY, json, refusedBaseUrl, startUpstream, testClient } from "./upstream.js";
@@ -41,6 +43,75 @@ describe("construction", () => {
     expect(() => createPaymentsClient({ ...ok, subPartnerId: "" })).toThrow(
       "subPartnerId must be a non-empty string",
     );
+  });
+});
+
+describe("construction refuses what could not be sent", () => {
+  it.each([
+    ["a CR/LF", `${API_KEY}\r\nX-Injected: 1`],
+    ["a trailing newline", `${API_KEY}\n`],
+    ["a NUL", `${API_KEY}\u0000`],
+    ["a character outside Latin-1 (a smart quote)", `\u201c${API_KEY}\u201d`],
+    ["a leading space", ` ${API_KEY}`],
+  ])("an apiKey with %s, naming apiKey but never its value", (_, apiKey) => {
+    let thrown: unknown;
+    try {
+      createPaymentsClient({ apiKey, baseUrl: "http://127.0.0.1:1" });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect((thrown as Error).message).toMatch(/^apiKey must be usable as an HTTP header value/);
+    for (const text of renderings(thrown)) expect(text).not.toContain(API_KEY);
+  });
+
+  it.each(["not a url", "ftp://files.example.com/api", "http//host", "/api"])(
+    "a baseUrl that is not an absolute http(s) URL: %s",
+    (baseUrl) => {
+      expect(() => createPaymentsClient({ apiKey: API_KEY, baseUrl })).toThrow(
+        /^baseUrl must be an absolute http: or https: URL/,
+      );
+    },
+  );
+
+  it("accepts a key with inner spaces and Latin-1 letters, and https and http URLs", () => {
+    for (const baseUrl of ["https://api.example.com/v1", "http://127.0.0.1:4010"]) {
+      expect(() => createPaymentsClient({ apiKey: "key with sp\u00e4ce", baseUrl })).not.toThrow();
+    }
+  });
+});
+
+describe("only PaymentsError subclasses", () => {
+  it("a 2xx whose body is not JSON is a PaymentsResponseError with status and idempotency key", async () => {
+    const upstream = await startUpstream((_, res) => {
+      res.writeHead(200, { "content-type": "text/html" }).end("<html>Maintenance</html>");
+    });
+    const { client, attempts } = testClient({ baseUrl: upstream.baseUrl });
+    const failure = await client
+      .POST("/customers", { body: { customer_type: "Person", email: "a@example.com" } })
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaymentsResponseError);
+    expect(failure).toBeInstanceOf(PaymentsError);
+    expect(failure).toMatchObject({
+      status: 200,
+      operation: "createCustomer",
+      idempotencyKey: attempts[0]?.headers.get("IDEMPOTENCY-KEY"),
+    });
+    // The request arrived: it is not sent again.
+    expect(upstream.arrivals).toHaveLength(1);
+  });
+
+  it("an error body nested 20,000 levels deep is a PaymentsApiError", async () => {
+    const deep = `${"[".repeat(20_000)}"${API_KEY}"${"]".repeat(20_000)}`;
+    const upstream = await startUpstream((_, res) => {
+      res.writeHead(400, { "content-type": "application/json" }).end(deep);
+    });
+    const { client } = testClient({ baseUrl: upstream.baseUrl });
+    const { error } = await client.GET("/documents");
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    let innermost: unknown = error?.body;
+    while (Array.isArray(innermost)) innermost = innermost[0];
+    expect(innermost).toBe("[redacted]");
   });
 });
 
@@ -120,6 +191,41 @@ describe("the API key never leaks", () => {
     const { error } = await client.GET("/documents");
     expect(error?.body).toEqual({ message: "bad key [redacted]" });
     for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
+  });
+
+  it("not from a request id or a body that echo it", async () => {
+    const upstream = await startUpstream((arrival, res) => {
+      const key = String(arrival.headers["x-api-key"]);
+      json(
+        res,
+        500,
+        { detail: key, [key]: [key], nested: { deeper: `a ${key} b` } },
+        {
+          "x-request-id": `req-${key}`,
+        },
+      );
+    });
+    const { client } = testClient({ baseUrl: upstream.baseUrl, maxRetries: 0 });
+    const { error } = await client.GET("/documents");
+    expect(error?.requestId).toBe("req-[redacted]");
+    expect(error?.body).toEqual({
+      detail: "[redacted]",
+      "[redacted]": ["[redacted]"],
+      nested: { deeper: "a [redacted] b" },
+    });
+    for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
+  });
+
+  it("not from the cause of a connection error", async () => {
+    const { client } = testClient({
+      baseUrl: "http://127.0.0.1:1",
+      maxRetries: 0,
+      fetch: () => Promise.reject(new TypeError(`socket said ${API_KEY}`)),
+    });
+    const failure = await client.GET("/documents").catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaymentsConnectionError);
+    expect(String((failure as Error).cause)).toContain("[redacted]");
+    for (const text of renderings(failure)) expect(text).not.toContain(API_KEY);
   });
 
   it("not from a connection error", async () => {

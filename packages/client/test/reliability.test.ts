@@ -171,6 +171,36 @@ describe("timeouts", () => {
     expect(failure).toMatchObject({ operation: "listDocuments", timeoutMs: 50 });
   });
 
+  it("retries a GET whose body stalled, like any other timeout", async () => {
+    const upstream = await startUpstream((_, res, n) => {
+      if (n > 1) return json(res, 200, { items: [] });
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"items":[');
+    });
+    const { client, attempts } = testClient({ baseUrl: upstream.baseUrl, timeoutMs: 300 });
+    const { data } = await client.GET("/documents");
+    expect(data).toEqual({ items: [] });
+    expect(attempts).toHaveLength(2);
+  });
+
+  it("retries a POST whose body stalled with the same IDEMPOTENCY-KEY, then gives up", async () => {
+    const upstream = await startUpstream((_, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"id":');
+    });
+    const { client, attempts } = testClient({
+      baseUrl: upstream.baseUrl,
+      timeoutMs: 300,
+      maxRetries: 2,
+    });
+    const failure = await client.POST("/customers", { body: customer }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaymentsTimeoutError);
+    expect(attempts).toHaveLength(3);
+    const keys = new Set(attempts.map((request) => request.headers.get("IDEMPOTENCY-KEY")));
+    expect(keys.size).toBe(1);
+    expect(failure).toMatchObject({ idempotencyKey: [...keys][0] });
+  });
+
   it("reports a connection lost while reading the body as PaymentsConnectionError", async () => {
     const upstream = await startUpstream((_, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
