@@ -1,4 +1,4 @@
-// Generates src/generated/ from the spec: the operation table the transport needs and the
+// Generates src/generated/ from the spec: the operation table the client needs and the
 // resource facade (one object per tag, one method per operation). Run: `pnpm generate`.
 
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -78,21 +78,22 @@ function describe(doc) {
 }
 
 function renderOperations({ operations }) {
-  const ids = operations.map((op) => `  "${op.key}": "${op.operationId}",`).join("\n");
-  const scoped = operations
-    .filter((op) => op.subPartner)
-    .map((op) => `  "${op.key}",`)
+  const rows = operations
+    .map(
+      (op) =>
+        `  ${op.operationId}: ["${op.method.toUpperCase()}", "${op.path}", ${op.subPartner}, ${Boolean(op.input)}],`,
+    )
     .join("\n");
   return `${HEADER}
-/** Each operation's operationId, by \`METHOD /path\`. */
-export const operationIds: Readonly<Record<string, string>> = {
-${ids}
-};
+import type { OperationTable } from "../facade.js";
 
-/** The operations that take the \`X-SUB-PARTNER-ID\` header, as \`METHOD /path\`. */
-export const subPartnerOperations: ReadonlySet<string> = new Set([
-${scoped}
-]);
+/**
+ * Each operation by operationId: [METHOD, path, whether it takes the \`X-SUB-PARTNER-ID\` header,
+ * whether its facade method takes a query or body after the path parameters].
+ */
+export const operations = {
+${rows}
+} as const satisfies OperationTable;
 `;
 }
 
@@ -127,12 +128,7 @@ function renderResources({ tagDocs, resources }) {
       names.add(op.name);
     }
     table.push(
-      `  ${name}: {\n${ops
-        .map(
-          (op) =>
-            `    ${op.name}: ["${op.method.toUpperCase()}", "${op.path}", ${Boolean(op.input)}],`,
-        )
-        .join("\n")}\n  },`,
+      `  ${name}: {\n${ops.map((op) => `    ${op.name}: "${op.operationId}",`).join("\n")}\n  },`,
     );
     const tagDoc = docText((tagDocs.get(tag) ?? tag).split("\n")[0]);
     types.push(`  /** ${tagDoc} */\n  ${name}: {\n${ops.map(renderSignature).join("\n")}\n  };`);
@@ -149,7 +145,7 @@ import type {
   SubPartnerOption,
 } from "../facade.js";
 
-/** Each facade method as [METHOD, path, whether it takes a query or body after the path parameters]. */
+/** Each facade method's operationId, by resource and method name. */
 export const resources = {
 ${table.join("\n")}
 } as const satisfies ResourceTable;

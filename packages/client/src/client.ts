@@ -1,7 +1,7 @@
 /** Builds the client: openapi-fetch as the typed core, the transport as its `fetch`. */
 import { PaymentsApiError } from "./errors.js";
 import { bindResources, type SendCall } from "./facade.js";
-import { operationIds, subPartnerOperations } from "./generated/operations.js";
+import { operations } from "./generated/operations.js";
 import { type PaymentsResources, resources } from "./generated/resources.js";
 import { createClient } from "./openapi-fetch-interop.js";
 import {
@@ -30,6 +30,21 @@ export interface PaymentsClient extends PaymentsResources {
   paginate: Paginate;
   /** The same client, acting for a sub-partner on the operations that take `X-SUB-PARTNER-ID`. */
   forSubPartner(subPartnerId: string): PaymentsClient;
+}
+
+type OperationId = keyof typeof operations;
+
+/** Each operation's operationId by `METHOD /path`, as path-style calls name operations. */
+const operationIdOf = new Map(
+  Object.entries(operations).map(([id, [method, path]]) => [
+    `${method} ${path}`,
+    id as OperationId,
+  ]),
+);
+
+/** The operationId of `method path`, or `METHOD /path` for a path the spec does not have. */
+function operationName(method: string, path: string): string {
+  return operationIdOf.get(`${method} ${path}`) ?? `${method} ${path}`;
 }
 
 /** What the client takes from the platform; tests replace it to control waiting and time. */
@@ -67,11 +82,11 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       signal,
       ...rest
     } = init;
-    const key = `${method} ${path}`;
+    const operation = operationIdOf.get(`${method} ${path}`);
     const call: Call = {
       method,
-      operation: operationIds[key] ?? key,
-      subPartnerId: subPartnerOperations.has(key) ? subPartnerId : undefined,
+      operation: operationName(method, path),
+      subPartnerId: operation && operations[operation][2] ? subPartnerId : undefined,
       timeoutMs: callTimeout,
       maxRetries: callRetries,
       signal: signal as AbortSignal | undefined,
@@ -98,11 +113,12 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       request(name, path, init);
 
   return {
-    ...bindResources(resources, request),
+    ...bindResources(resources, operations, request),
     GET: method("GET"),
     POST: method("POST"),
     PATCH: method("PATCH"),
-    paginate: (path: string, init?: object) => paginate(request, path, init),
+    paginate: (path: string, init?: object) =>
+      paginate(request, operationName("GET", path), path, init),
     forSubPartner(id: string) {
       checkHeaderValue("subPartnerId", id);
       return createClientOn(platform, { ...options, subPartnerId: id });

@@ -8,9 +8,9 @@ import { redactError, redactText } from "./redact.js";
 /** The base class of every error the client raises. */
 export class PaymentsError extends Error {
   /** The operationId, or `METHOD /path` for an operation without one. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** The `IDEMPOTENCY-KEY` the request was sent with (POST only): reuse it to retry safely. */
-  readonly idempotencyKey: string | undefined;
+  declare readonly idempotencyKey: string | undefined;
 
   constructor(message: string, operation: string, idempotencyKey?: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
@@ -22,11 +22,11 @@ export class PaymentsError extends Error {
 
 /** The API answered with a non-2xx status. */
 export class PaymentsApiError extends PaymentsError {
-  readonly status: number;
+  declare readonly status: number;
   /** The response body: parsed JSON, else its text (the API does not specify error bodies). */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** The response's `x-request-id` (or `request-id`) header, to quote to support. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
 
   constructor(init: {
     status: number;
@@ -35,11 +35,12 @@ export class PaymentsApiError extends PaymentsError {
     idempotencyKey?: string | undefined;
     requestId?: string | undefined;
   }) {
-    const detail = describeBody(init.body);
+    // The body's `message`, if it has one, is the likeliest human summary of what went wrong.
+    const message = (init.body as { message?: unknown } | undefined)?.message;
     super(
-      `${init.operation} failed with HTTP ${init.status}${detail ? `: ${detail}` : ""}${
-        init.requestId ? ` (request id ${init.requestId})` : ""
-      }`,
+      `${init.operation} failed with HTTP ${init.status}${
+        typeof message === "string" ? `: ${message.slice(0, 200)}` : ""
+      }${init.requestId ? ` (request id ${init.requestId})` : ""}`,
       init.operation,
       init.idempotencyKey,
     );
@@ -51,7 +52,7 @@ export class PaymentsApiError extends PaymentsError {
 
 /** An attempt took longer than `timeoutMs`, and no retry was left. */
 export class PaymentsTimeoutError extends PaymentsError {
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
 
   constructor(operation: string, timeoutMs: number, idempotencyKey?: string) {
     super(`${operation} timed out after ${timeoutMs} ms`, operation, idempotencyKey);
@@ -83,36 +84,22 @@ export class PaymentsConnectionError extends PaymentsError {
  * say). Not retried: the request arrived. Retry it yourself with the same `idempotencyKey`.
  */
 export class PaymentsResponseError extends PaymentsError {
-  readonly status: number;
+  declare readonly status: number;
 
-  constructor(init: {
-    operation: string;
-    status: number;
-    idempotencyKey: string | undefined;
-    cause: unknown;
-    apiKey: string;
-  }) {
-    redactError(init.cause, init.apiKey);
+  constructor(
+    operation: string,
+    status: number,
+    idempotencyKey: string | undefined,
+    cause: unknown,
+    apiKey: string,
+  ) {
+    redactError(cause, apiKey);
     super(
-      `${init.operation} got HTTP ${init.status} with a body that is not valid JSON`,
-      init.operation,
-      init.idempotencyKey,
-      init.cause,
+      `${operation} got HTTP ${status} with a body that is not JSON`,
+      operation,
+      idempotencyKey,
+      cause,
     );
-    this.status = init.status;
+    this.status = status;
   }
-}
-
-const MAX_DETAIL_LENGTH = 200;
-
-/** A short human summary of an error body for the message: its `message` field, or short text. */
-function describeBody(body: unknown): string | undefined {
-  const detail =
-    typeof body === "string"
-      ? body
-      : typeof body === "object" && body !== null && "message" in body
-        ? body.message
-        : undefined;
-  if (typeof detail !== "string" || detail.length === 0) return undefined;
-  return detail.length > MAX_DETAIL_LENGTH ? `${detail.slice(0, MAX_DETAIL_LENGTH)}…` : detail;
 }

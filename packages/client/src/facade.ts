@@ -1,6 +1,7 @@
 /** The resource facade's runtime binder and the types its generated signatures are written in. */
 import type { paths } from "@org/payments-types";
 import type { PaymentsApiError } from "./errors.js";
+import { IDEMPOTENCY_KEY, SUB_PARTNER_ID } from "./transport.js";
 import type { CallOptions, SuccessData } from "./types.js";
 
 type Operation<P, M> = P extends keyof paths
@@ -50,11 +51,19 @@ export interface IdempotencyOption {
 
 type FacadeOptions = RequestOptions & SubPartnerOption & IdempotencyOption;
 
-/** Each facade method as [METHOD, path, whether it takes a query or body after the path parameters]. */
-export type ResourceTable = Record<
+/** Each operation by operationId: [METHOD, path, takes `X-SUB-PARTNER-ID`, takes input after the path parameters]. */
+export type OperationTable = Record<
   string,
-  Record<string, readonly [method: "GET" | "POST" | "PATCH", path: string, takesInput: boolean]>
+  readonly [
+    method: "GET" | "POST" | "PATCH",
+    path: string,
+    takesSubPartner: boolean,
+    takesInput: boolean,
+  ]
 >;
+
+/** Each facade method's operationId, by resource and method name. */
+export type ResourceTable = Record<string, Record<string, string>>;
 
 /** How the facade sends a call: the client's path-style `request`. */
 export type SendCall = (
@@ -68,12 +77,14 @@ type FacadeMethod = (...args: unknown[]) => Promise<unknown>;
 /** Builds the facade's objects from the generated table. */
 export function bindResources(
   table: ResourceTable,
+  operations: OperationTable,
   send: SendCall,
 ): Record<string, Record<string, FacadeMethod>> {
   const facade: Record<string, Record<string, FacadeMethod>> = {};
   for (const [resource, methods] of Object.entries(table)) {
     const bound: Record<string, FacadeMethod> = {};
-    for (const [name, [method, path, takesInput]] of Object.entries(methods)) {
+    for (const [name, operationId] of Object.entries(methods)) {
+      const [method, path, , takesInput] = operations[operationId] as OperationTable[string];
       bound[name] = facadeMethod(send, method, path, takesInput);
     }
     facade[resource] = bound;
@@ -98,8 +109,8 @@ function facadeMethod(
     const options = (args[names.length + Number(takesInput)] ?? {}) as FacadeOptions;
     const { subPartnerId, idempotencyKey, ...callOptions } = options;
     const header: Record<string, string> = {};
-    if (subPartnerId !== undefined) header["X-SUB-PARTNER-ID"] = subPartnerId;
-    if (idempotencyKey !== undefined) header["IDEMPOTENCY-KEY"] = idempotencyKey;
+    if (subPartnerId !== undefined) header[SUB_PARTNER_ID] = subPartnerId;
+    if (idempotencyKey !== undefined) header[IDEMPOTENCY_KEY] = idempotencyKey;
     const isGet = method === "GET";
     const { data, error } = await send(method, path, {
       ...callOptions,

@@ -36,7 +36,7 @@ export function checkHeaderValue(name: string, value: unknown): void {
   checkNonEmptyString(name, value);
   if (!HEADER_VALUE.test(value as string)) {
     throw new TypeError(
-      `${name} must be usable as an HTTP header value: visible ASCII or Latin-1 characters only, with no line breaks, NUL or other control characters, and no leading or trailing spaces`,
+      `${name} must be a valid HTTP header value (Latin-1, no line breaks, controls or outer spaces)`,
     );
   }
 }
@@ -46,24 +46,14 @@ const HEADER_VALUE = /^[\x21-\x7E\x80-\xFF](?:[\x20-\x7E\x80-\xFF]*[\x21-\x7E\x8
 /** An absolute http: or https: URL; anything else would fail, or go elsewhere, on the first call. */
 export function checkBaseUrl(value: unknown): void {
   checkNonEmptyString("baseUrl", value);
-  let url: URL | undefined;
-  try {
-    url = new URL(value as string);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
-    throw new TypeError(
-      "baseUrl must be an absolute http: or https: URL, such as https://api.example.com/v1",
-    );
+  if (!/^https?:$/.test(URL.canParse(value as string) ? new URL(value as string).protocol : "")) {
+    throw new TypeError("baseUrl must be an absolute http: or https: URL");
   }
 }
 
 export function checkTimeoutMs(name: string, value: unknown): void {
   if (typeof value !== "number" || !(value > 0 && value <= MAX_TIMEOUT_MS)) {
-    throw new RangeError(
-      `${name} must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS}`,
-    );
+    throw new RangeError(`${name} must be a number of ms above 0, at most ${MAX_TIMEOUT_MS}`);
   }
 }
 
@@ -75,7 +65,7 @@ export function checkMaxRetries(name: string, value: unknown): void {
 
 export function checkOptions(options: PaymentsClientOptions): void {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError("createPaymentsClient needs an options object with apiKey and baseUrl");
+    throw new TypeError("createPaymentsClient needs an options object");
   }
   // Never echo the key's value: the message names the option and the rule only.
   checkHeaderValue("apiKey", options.apiKey);
@@ -87,6 +77,6 @@ export function checkOptions(options: PaymentsClientOptions): void {
     throw new TypeError("fetch must be a function");
   }
   if (options.fetch === undefined && typeof globalThis.fetch !== "function") {
-    throw new TypeError("fetch must be given: this runtime has no global fetch");
+    throw new TypeError("fetch must be given: there is no global fetch");
   }
 }

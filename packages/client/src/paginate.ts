@@ -1,5 +1,6 @@
 /** Cursor pagination over the list operations: items, or whole pages, forwards or backwards. */
 import type { MaybeOptionalInit } from "openapi-fetch";
+import { PaymentsError } from "./errors.js";
 import type { SendCall } from "./facade.js";
 import type { CallOptions, ClientPaths, InitArg, PathsWith, SuccessData } from "./types.js";
 
@@ -53,7 +54,8 @@ interface PaginateInit {
   direction?: "forward" | "backward";
 }
 
-export function paginate(send: SendCall, path: string, init: PaginateInit = {}) {
+/** `operation` names the list operation in the error thrown when the API repeats a cursor. */
+export function paginate(send: SendCall, operation: string, path: string, init: PaginateInit = {}) {
   const { direction = "forward", ...rest } = init;
   const param = direction === "backward" ? "prev_cursor" : "cursor";
   const { cursor, prev_cursor, ...firstQuery } = rest.params?.query ?? {};
@@ -75,8 +77,9 @@ export function paginate(send: SendCall, path: string, init: PaginateInit = {}) 
       const next = page[param];
       if (next === undefined || next === null) return;
       if (seen.has(next)) {
-        throw new Error(
-          `Pagination of GET ${path} stopped: the API returned ${param} ${next} a second time, which would loop forever`,
+        throw new PaymentsError(
+          `GET ${path} returned ${param} ${next} twice: pagination stopped to avoid a loop`,
+          operation,
         );
       }
       seen.add(next);

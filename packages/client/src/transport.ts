@@ -51,8 +51,8 @@ interface InFlight {
   response?: Response;
 }
 
-const IDEMPOTENCY_KEY = "IDEMPOTENCY-KEY";
-const SUB_PARTNER_ID = "X-SUB-PARTNER-ID";
+export const IDEMPOTENCY_KEY = "IDEMPOTENCY-KEY";
+export const SUB_PARTNER_ID = "X-SUB-PARTNER-ID";
 
 /**
  * Runs one call: `run` is the openapi-fetch call, given the attempt's signal and the `fetch` to
@@ -115,11 +115,13 @@ async function send(
 async function withRedactedBody(response: Response, apiKey: string): Promise<Response> {
   const text = await response.text();
   const { status, statusText, headers } = response;
-  const body = NULL_BODY_STATUSES.has(status) ? null : redactText(text, apiKey);
-  return new Response(body, { status, statusText, headers });
+  // A 304 (or any status that may carry no body) must be rebuilt without one.
+  return new Response(text === "" ? null : redactText(text, apiKey), {
+    status,
+    statusText,
+    headers,
+  });
 }
-
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 /** What an attempt that threw means, as the error the caller would get. */
 function attemptFailure(
@@ -137,13 +139,13 @@ function attemptFailure(
   // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page) is no
   // connection failure: the request arrived, so it is not retried.
   if (response?.ok && error instanceof SyntaxError) {
-    return new PaymentsResponseError({
-      operation: call.operation,
-      status: response.status,
-      idempotencyKey: call.idempotencyKey,
-      cause: error,
+    return new PaymentsResponseError(
+      call.operation,
+      response.status,
+      call.idempotencyKey,
+      error,
       apiKey,
-    });
+    );
   }
   return new PaymentsConnectionError(call.operation, error, call.idempotencyKey, apiKey);
 }

@@ -61,7 +61,7 @@ describe("construction refuses what could not be sent", () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(TypeError);
-    expect((thrown as Error).message).toMatch(/^apiKey must be usable as an HTTP header value/);
+    expect((thrown as Error).message).toMatch(/^apiKey must be a valid HTTP header value/);
     for (const text of renderings(thrown)) expect(text).not.toContain(API_KEY);
   });
 

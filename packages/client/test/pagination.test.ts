@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PaymentsApiError } from "../src/index.js";
+import { PaymentsApiError, PaymentsError } from "../src/index.js";
 import { json, startUpstream, testClient } from "./upstream.js";
 
 /** Serves `pages` keyed by the cursor they are fetched with ("" for the first page). */
@@ -76,9 +76,12 @@ describe("paginate", () => {
     const iterate = async () => {
       for await (const item of client.paginate("/webhooks")) items.push(item);
     };
-    await expect(iterate()).rejects.toThrow(
-      "Pagination of GET /webhooks stopped: the API returned cursor a a second time, which would loop forever",
-    );
+    const failure = await iterate().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaymentsError);
+    expect(failure).toMatchObject({
+      operation: "listWebhooks",
+      message: "GET /webhooks returned cursor a twice: pagination stopped to avoid a loop",
+    });
     expect(items).toEqual([1, 2, 3]);
   });
 

@@ -11,52 +11,52 @@ import type {
   SubPartnerOption,
 } from "../facade.js";
 
-/** Each facade method as [METHOD, path, whether it takes a query or body after the path parameters]. */
+/** Each facade method's operationId, by resource and method name. */
 export const resources = {
   customers: {
-    list: ["GET", "/customers", true],
-    create: ["POST", "/customers", true],
+    list: "listCustomers",
+    create: "createCustomer",
   },
   identifications: {
-    createDirect: ["POST", "/customers/{id}/identifications", true],
-    createLink: ["POST", "/customers/{id}/identifications/v2", true],
+    createDirect: "createDirectIdentification",
+    createLink: "createLinkIdentification",
   },
   signings: {
-    list: ["GET", "/customers/{id}/signings", true],
-    create: ["POST", "/customers/{id}/signings", true],
+    list: "listSignings",
+    create: "createSigning",
   },
   documents: {
-    listUnsigned: ["GET", "/customers/{id}/unsigned-documents", true],
-    list: ["GET", "/documents", true],
+    listUnsigned: "listUnsignedDocuments",
+    list: "listDocuments",
   },
   autoramps: {
-    create: ["POST", "/autoramps", true],
-    getQuote: ["GET", "/autoramps/quote", true],
-    getByExternalId: ["GET", "/autoramps/{external_id}/external", false],
+    create: "createAutoramp",
+    getQuote: "getAutorampQuote",
+    getByExternalId: "getAutorampByExternalId",
   },
   autorampTransactions: {
-    list: ["GET", "/autoramp-transactions", true],
-    listByIds: ["GET", "/autoramp-transactions/ids", true],
+    list: "listAutorampTransactions",
+    listByIds: "listAutorampTransactionsByIds",
   },
   exchangeRates: {
-    get: ["GET", "/exchange-rate", true],
+    get: "getExchangeRate",
   },
   fiatAddresses: {
-    list: ["GET", "/addresses/fiat", true],
-    listByCustomer: ["GET", "/addresses/fiat/{customer_id}", true],
-    get: ["GET", "/addresses/fiat/{customer_id}/{fiat_address_id}", false],
+    list: "listFiatAddresses",
+    listByCustomer: "listFiatAddressesByCustomer",
+    get: "getFiatAddress",
   },
   cryptoAddresses: {
-    registerHosted: ["POST", "/addresses/crypto/hosted", true],
-    registerSelfHosted: ["POST", "/addresses/crypto/selfhosted", true],
+    registerHosted: "registerHostedCryptoAddress",
+    registerSelfHosted: "registerSelfHostedCryptoAddress",
   },
   feeProfiles: {
-    list: ["GET", "/fee-profiles", false],
+    list: "listFeeProfiles",
   },
   webhooks: {
-    list: ["GET", "/webhooks", true],
-    update: ["PATCH", "/webhooks/{id}", true],
-    ping: ["POST", "/webhooks/{id}/ping", true],
+    list: "listWebhooks",
+    update: "updateWebhook",
+    ping: "pingWebhook",
   },
 } as const satisfies ResourceTable;
 
