@@ -25,7 +25,7 @@ export function attemptSignal(caller: AbortSignal | undefined, timeoutMs: number
   else caller?.addEventListener("abort", onCallerAbort, { once: true });
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError"));
+    controller.abort(new DOMException("Timed out", "TimeoutError"));
   }, timeoutMs);
   return {
     signal,

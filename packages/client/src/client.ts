@@ -74,19 +74,19 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
   const core = createClient({ baseUrl: options.baseUrl }).request as unknown as CoreRequest;
 
   const request: SendCall = async (method, path, init: CallOptions & Record<string, unknown>) => {
-    if (init.timeoutMs !== undefined) checkTimeoutMs("timeoutMs", init.timeoutMs);
-    if (init.maxRetries !== undefined) checkMaxRetries("maxRetries", init.maxRetries);
+    checkTimeoutMs("timeoutMs", init.timeoutMs);
+    checkMaxRetries("maxRetries", init.maxRetries);
     const {
       timeoutMs: callTimeout = timeoutMs,
       maxRetries: callRetries = maxRetries,
       signal,
       ...rest
     } = init;
-    const operation = operationIdOf.get(`${method} ${path}`);
+    const operation = operationName(method, path);
     const call: Call = {
       method,
-      operation: operationName(method, path),
-      subPartnerId: operation && operations[operation][2] ? subPartnerId : undefined,
+      operation,
+      subPartnerId: operations[operation as OperationId]?.[2] ? subPartnerId : undefined,
       timeoutMs: callTimeout,
       maxRetries: callRetries,
       signal: signal as AbortSignal | undefined,

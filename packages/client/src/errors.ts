@@ -1,9 +1,9 @@
 /**
- * Errors the client raises. None of them holds the request or its headers, and whatever they
- * take from the response or the platform (body, request id, cause) has the API key scrubbed
- * out, so the key cannot leak through an error, its message, its JSON or `util.inspect`.
+ * Errors the client raises. None of them holds the request or its headers; the client scrubs the
+ * API key out of what they take from the response or the platform (body, request id, cause)
+ * before it builds them, so the key cannot leak through an error, its message, its JSON or
+ * `util.inspect`.
  */
-import { redactError, redactText } from "./redact.js";
 
 /** The base class of every error the client raises. */
 export class PaymentsError extends Error {
@@ -62,16 +62,9 @@ export class PaymentsTimeoutError extends PaymentsError {
 
 /** The API could not be reached (refused, reset, DNS…), and no retry was left. */
 export class PaymentsConnectionError extends PaymentsError {
-  constructor(
-    operation: string,
-    cause: unknown,
-    idempotencyKey: string | undefined,
-    apiKey: string,
-  ) {
-    redactError(cause, apiKey);
-    const reason = cause instanceof Error ? cause.message : redactText(String(cause), apiKey);
+  constructor(operation: string, cause: unknown, idempotencyKey: string | undefined) {
     super(
-      `${operation} could not reach the payments API: ${reason}`,
+      `${operation} could not reach the API: ${String(cause)}`,
       operation,
       idempotencyKey,
       cause,
@@ -91,9 +84,7 @@ export class PaymentsResponseError extends PaymentsError {
     status: number,
     idempotencyKey: string | undefined,
     cause: unknown,
-    apiKey: string,
   ) {
-    redactError(cause, apiKey);
     super(
       `${operation} got HTTP ${status} with a body that is not JSON`,
       operation,

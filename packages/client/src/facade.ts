@@ -101,16 +101,12 @@ function facadeMethod(
 ): FacadeMethod {
   const names = Array.from(path.matchAll(/\{([^}]+)\}/g), (match) => match[1] as string);
   return async (...args) => {
-    const pathParams: Record<string, unknown> = {};
-    names.forEach((name, i) => {
-      pathParams[name] = args[i];
-    });
+    const pathParams = Object.fromEntries(names.map((name, i) => [name, args[i]]));
     const input = takesInput ? args[names.length] : undefined;
     const options = (args[names.length + Number(takesInput)] ?? {}) as FacadeOptions;
     const { subPartnerId, idempotencyKey, ...callOptions } = options;
-    const header: Record<string, string> = {};
-    if (subPartnerId !== undefined) header[SUB_PARTNER_ID] = subPartnerId;
-    if (idempotencyKey !== undefined) header[IDEMPOTENCY_KEY] = idempotencyKey;
+    // openapi-fetch leaves out a header whose value is undefined.
+    const header = { [SUB_PARTNER_ID]: subPartnerId, [IDEMPOTENCY_KEY]: idempotencyKey };
     const isGet = method === "GET";
     const { data, error } = await send(method, path, {
       ...callOptions,

@@ -45,20 +45,21 @@ const HEADER_VALUE = /^[\x21-\x7E\x80-\xFF](?:[\x20-\x7E\x80-\xFF]*[\x21-\x7E\x8
 
 /** An absolute http: or https: URL; anything else would fail, or go elsewhere, on the first call. */
 export function checkBaseUrl(value: unknown): void {
-  checkNonEmptyString("baseUrl", value);
   if (!/^https?:$/.test(URL.canParse(value as string) ? new URL(value as string).protocol : "")) {
     throw new TypeError("baseUrl must be an absolute http: or https: URL");
   }
 }
 
+/** Checks an optional timeout: undefined passes. */
 export function checkTimeoutMs(name: string, value: unknown): void {
-  if (typeof value !== "number" || !(value > 0 && value <= MAX_TIMEOUT_MS)) {
+  if (value !== undefined && !(typeof value === "number" && value > 0 && value <= MAX_TIMEOUT_MS)) {
     throw new RangeError(`${name} must be a number of ms above 0, at most ${MAX_TIMEOUT_MS}`);
   }
 }
 
+/** Checks an optional retry count: undefined passes. */
 export function checkMaxRetries(name: string, value: unknown): void {
-  if (!Number.isSafeInteger(value) || (value as number) < 0) {
+  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
     throw new RangeError(`${name} must be a whole number of at least 0`);
   }
 }
@@ -71,12 +72,10 @@ export function checkOptions(options: PaymentsClientOptions): void {
   checkHeaderValue("apiKey", options.apiKey);
   checkBaseUrl(options.baseUrl);
   if (options.subPartnerId !== undefined) checkHeaderValue("subPartnerId", options.subPartnerId);
-  if (options.timeoutMs !== undefined) checkTimeoutMs("timeoutMs", options.timeoutMs);
-  if (options.maxRetries !== undefined) checkMaxRetries("maxRetries", options.maxRetries);
-  if (options.fetch !== undefined && typeof options.fetch !== "function") {
-    throw new TypeError("fetch must be a function");
-  }
-  if (options.fetch === undefined && typeof globalThis.fetch !== "function") {
-    throw new TypeError("fetch must be given: there is no global fetch");
+  checkTimeoutMs("timeoutMs", options.timeoutMs);
+  checkMaxRetries("maxRetries", options.maxRetries);
+  // Given, or the runtime's own: either way there must be a fetch to send with.
+  if (typeof (options.fetch ?? globalThis.fetch) !== "function") {
+    throw new TypeError("fetch must be a function: give one where the runtime has no global fetch");
   }
 }

@@ -4,13 +4,10 @@ const REDACTED = "[redacted]";
 
 /** `text` with every occurrence of `secret` replaced, as is and as JSON would escape it. */
 export function redactText(text: string, secret: string): string {
-  const escaped = JSON.stringify(secret).slice(1, -1);
-  const once = text.replaceAll(secret, REDACTED);
-  return escaped === secret ? once : once.replaceAll(escaped, REDACTED);
+  return text
+    .replaceAll(secret, REDACTED)
+    .replaceAll(JSON.stringify(secret).slice(1, -1), REDACTED);
 }
-
-/** How many causes deep an error's chain is scrubbed; a chain is rarely more than two deep. */
-const MAX_CAUSE_DEPTH = 8;
 
 /**
  * Scrubs `secret` from an error's message and stack and from those of its causes, in place,
@@ -18,9 +15,10 @@ const MAX_CAUSE_DEPTH = 8;
  */
 export function redactError(error: unknown, secret: string): void {
   let current = error;
-  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current instanceof Error; depth++) {
+  // A bounded walk: a cause chain is rarely more than two deep, and could be a cycle.
+  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
     current.message = redactText(current.message, secret);
-    if (typeof current.stack === "string") current.stack = redactText(current.stack, secret);
+    current.stack &&= redactText(current.stack, secret);
     current = current.cause;
   }
 }

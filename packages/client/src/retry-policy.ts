@@ -1,4 +1,5 @@
 /** When and how long to wait before retrying an attempt. */
+import { attemptSignal } from "./attempt-signal.js";
 
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
@@ -28,20 +29,13 @@ export function retryAfterDelay(header: string | null, now: number): number | un
 }
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+export async function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const wait = attemptSignal(signal, ms);
+  try {
+    await wait.aborted;
+  } catch (reason) {
+    if (!wait.timedOut()) throw reason;
+  } finally {
+    wait.dispose();
+  }
 }

@@ -12,7 +12,7 @@ import {
   PaymentsResponseError,
   PaymentsTimeoutError,
 } from "./errors.js";
-import { redactText } from "./redact.js";
+import { redactError, redactText } from "./redact.js";
 import {
   backoffDelay,
   isRetryableStatus,
@@ -80,7 +80,9 @@ export async function perform<T extends { response: Response }>(
       delay = asked ?? backoffDelay(n, config.random);
     } catch (error) {
       const failure = attemptFailure(call, error, attempt.timedOut(), inFlight, config.apiKey);
-      if (!retriesLeft || !isRetryable(failure)) throw failure;
+      const retryable =
+        failure instanceof PaymentsTimeoutError || failure instanceof PaymentsConnectionError;
+      if (!retriesLeft || !retryable) throw failure;
       delay = backoffDelay(n, config.random);
     } finally {
       attempt.dispose();
@@ -135,21 +137,12 @@ function attemptFailure(
   if (timedOut)
     return new PaymentsTimeoutError(call.operation, call.timeoutMs, call.idempotencyKey);
   if (error instanceof PaymentsError) return error;
+  redactError(error, apiKey);
   const { response } = inFlight;
   // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page) is no
   // connection failure: the request arrived, so it is not retried.
   if (response?.ok && error instanceof SyntaxError) {
-    return new PaymentsResponseError(
-      call.operation,
-      response.status,
-      call.idempotencyKey,
-      error,
-      apiKey,
-    );
+    return new PaymentsResponseError(call.operation, response.status, call.idempotencyKey, error);
   }
-  return new PaymentsConnectionError(call.operation, error, call.idempotencyKey, apiKey);
-}
-
-function isRetryable(failure: unknown): boolean {
-  return failure instanceof PaymentsTimeoutError || failure instanceof PaymentsConnectionError;
+  return new PaymentsConnectionError(call.operation, error, call.idempotencyKey);
 }

@@ -34,7 +34,7 @@ describe("construction", () => {
   it("rejects a missing baseUrl and bad numbers, naming the option and the rule", () => {
     const ok = { apiKey: API_KEY, baseUrl: "http://127.0.0.1:1" };
     expect(() => createPaymentsClient({ apiKey: API_KEY } as never)).toThrow(
-      "baseUrl must be a non-empty string",
+      "baseUrl must be an absolute http: or https: URL",
     );
     expect(() => createPaymentsClient({ ...ok, timeoutMs: 0 })).toThrow(/^timeoutMs must be/);
     expect(() => createPaymentsClient({ ...ok, maxRetries: 1.5 })).toThrow(
