@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReceiver } from "../support/receiver.js";
-import { call, newKey, type TestSandbox, startSandbox } from "../support/sandbox.js";
+import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 const WEBHOOK = "/webhooks/f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
 const CUSTOMER = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
@@ -23,7 +23,10 @@ async function pointWebhook(body: Record<string, unknown>) {
 }
 
 const ping = () =>
-  call(sandbox.url, "POST", `${WEBHOOK}/ping`, { body: { customer_id: CUSTOMER }, headers: newKey() });
+  call(sandbox.url, "POST", `${WEBHOOK}/ping`, {
+    body: { customer_id: CUSTOMER },
+    headers: newKey(),
+  });
 
 async function webhook() {
   return (await call(sandbox.url, "GET", "/webhooks")).body.items[0];
@@ -148,14 +151,21 @@ describe("sandbox control routes", () => {
   });
 
   it("requires X-API-Key", async () => {
-    const answer = await call(sandbox.url, "GET", "/_sandbox/events", { headers: { "X-API-Key": "" } });
+    const answer = await call(sandbox.url, "GET", "/_sandbox/events", {
+      headers: { "X-API-Key": "" },
+    });
     expect(answer.status).toBe(401);
   });
 
   it("answers 404 for a resource or a route that does not exist", async () => {
-    const missing = await call(sandbox.url, "POST", `/_sandbox/autoramps/${crypto.randomUUID()}/status`, {
-      body: { status: "Approved" },
-    });
+    const missing = await call(
+      sandbox.url,
+      "POST",
+      `/_sandbox/autoramps/${crypto.randomUUID()}/status`,
+      {
+        body: { status: "Approved" },
+      },
+    );
     expect(missing.status).toBe(404);
     expect((await call(sandbox.url, "GET", "/_sandbox/nothing")).status).toBe(404);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, type TestSandbox, startSandbox } from "../support/sandbox.js";
+import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createCustomer, type TestSandbox, startSandbox } from "../support/sandbox.js";
+import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 const transaction = (index: number) => ({
   id: crypto.randomUUID(),
   autoramp_id: "d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47",
   customer_id: "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
   created_at: "2026-03-06T08:30:00Z",
-  source_amount: { amount: `${index}.00`, currency: { code: "EUR", type: index % 2 ? "Fiat" : "Crypto" } },
+  source_amount: {
+    amount: `${index}.00`,
+    currency: { code: "EUR", type: index % 2 ? "Fiat" : "Crypto" },
+  },
   destination_amount: { amount: "1.00", currency: { code: "USDC", type: "Crypto" } },
   state: "Pending",
   status: "FundsReviewInProgress",
@@ -27,8 +30,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 async function walk(path: string, headers: Record<string, string> = {}) {
-  const pages: Array<{ items: Array<{ id: string }>; cursor?: string; prev_cursor: string | null }> =
-    [];
+  const pages: Array<{
+    items: Array<{ id: string }>;
+    cursor?: string;
+    prev_cursor: string | null;
+  }> = [];
   let cursor: string | undefined;
   do {
     const separator = path.includes("?") ? "&" : "?";
@@ -61,7 +67,9 @@ describe("sandbox pages", () => {
 
   it("filters by search_term (case-insensitive, in name, email, external id or id)", async () => {
     const pages = await walk("/customers?search_term=page%201", subPartner);
-    const names = pages.flatMap((page) => page.items.map((item) => (item as never as { name: string }).name));
+    const names = pages.flatMap((page) =>
+      page.items.map((item) => (item as never as { name: string }).name),
+    );
     expect(names).toEqual(["Page 1", ...Array.from({ length: 10 }, (_, i) => `Page 1${i}`)]);
   });
 
@@ -81,7 +89,11 @@ describe("sandbox pages", () => {
   });
 
   it("filters transactions by ramp_type", async () => {
-    const answer = await call(sandbox.url, "GET", "/autoramp-transactions?ramp_type=Swap&page_size=100");
+    const answer = await call(
+      sandbox.url,
+      "GET",
+      "/autoramp-transactions?ramp_type=Swap&page_size=100",
+    );
     expect(answer.body.items.map((tx: { id: string }) => tx.id)).toEqual(
       transactions.filter((_, index) => index % 2 === 0).map((tx) => tx.id),
     );

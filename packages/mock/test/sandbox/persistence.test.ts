@@ -15,9 +15,14 @@ describe("the sandbox state file", () => {
     const first = await startSandbox({ state });
     const key = newKey();
     const customer = await createCustomer(first.url, { name: "Persisted" }, key);
-    const webhook = await call(first.url, "PATCH", "/webhooks/f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02", {
-      body: { label: "Renamed" },
-    });
+    const webhook = await call(
+      first.url,
+      "PATCH",
+      "/webhooks/f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02",
+      {
+        body: { label: "Renamed" },
+      },
+    );
     expect(webhook.status).toBe(200);
     await first.mock.stop();
     expect(readdirSync(dir)).toEqual(["restart.json"]);
@@ -55,14 +60,17 @@ describe("the sandbox state file", () => {
   it.each([
     ["not JSON", "{ half a file", /not valid JSON/],
     ["JSON but not sandbox state", JSON.stringify({ customers: [] }), /"format" is not/],
-  ])("refuses a file that is %s, naming it and leaving it untouched", async (_, content, reason) => {
-    const state = join(dir, `corrupt-${content.length}.json`);
-    writeFileSync(state, content);
-    const started = startMock({ spec: specPath, stateful: true, state });
-    await expect(started).rejects.toThrow(state);
-    await expect(started).rejects.toThrow(reason);
-    expect(readFileSync(state, "utf8")).toBe(content);
-  });
+  ])(
+    "refuses a file that is %s, naming it and leaving it untouched",
+    async (_, content, reason) => {
+      const state = join(dir, `corrupt-${content.length}.json`);
+      writeFileSync(state, content);
+      const started = startMock({ spec: specPath, stateful: true, state });
+      await expect(started).rejects.toThrow(state);
+      await expect(started).rejects.toThrow(reason);
+      expect(readFileSync(state, "utf8")).toBe(content);
+    },
+  );
 
   it("reset brings the data back to the seed", async () => {
     const sandbox = await startSandbox({ state: join(dir, "reset.json") });

@@ -1,18 +1,19 @@
 // Every operation answered by the sandbox matches the spec's 200 response schema.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { responseProblems } from "../support/response-validator.js";
-import { type TestSandbox, startSandbox } from "../support/sandbox.js";
+import { startSandbox, type TestSandbox } from "../support/sandbox.js";
 import {
+  validRequest as exampleRequest,
   operations,
   type SpecRequest,
   send,
-  validRequest as exampleRequest,
 } from "../support/spec-requests.js";
 
 /** The spec's example request, with a key of its own: the sandbox refuses a key used for another request. */
 function validRequest(operationId: string): SpecRequest {
   const request = exampleRequest(operationId);
-  if ("IDEMPOTENCY-KEY" in request.headers) request.headers["IDEMPOTENCY-KEY"] = crypto.randomUUID();
+  if ("IDEMPOTENCY-KEY" in request.headers)
+    request.headers["IDEMPOTENCY-KEY"] = crypto.randomUUID();
   return request;
 }
 

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createCustomer, newKey, type TestSandbox, startSandbox } from "../support/sandbox.js";
+import {
+  call,
+  createCustomer,
+  newKey,
+  startSandbox,
+  type TestSandbox,
+} from "../support/sandbox.js";
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -31,7 +37,9 @@ describe("X-SUB-PARTNER-ID scoping", () => {
       headers: { ...b, ...newKey() },
     });
     expect(answer.status).toBe(404);
-    const own = await call(sandbox.url, "GET", `/customers/${customer.id}/signings`, { headers: a });
+    const own = await call(sandbox.url, "GET", `/customers/${customer.id}/signings`, {
+      headers: a,
+    });
     expect(own.status).toBe(200);
   });
 });
