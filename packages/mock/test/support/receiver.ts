@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 export interface Delivery {
   path: string;
   headers: IncomingMessage["headers"];
+  // biome-ignore lint/suspicious/noExplicitAny: tests read deliveries as loose JSON
   body: any;
 }
 

@@ -36,6 +36,7 @@ export async function call(
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers as loose JSON
 ): Promise<{ status: number; contentType: string | null; body: any }> {
   const response = await fetch(baseUrl + path, {
     method,
