@@ -6,5 +6,7 @@ export default defineConfig({
     // One mock for the whole run; its URL reaches the tests through inject("mockUrl").
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 15_000,
+    // Webhook delivery timeouts are tested under forced garbage collections (see deliveries.test.ts).
+    execArgv: ["--expose-gc"],
   },
 });
