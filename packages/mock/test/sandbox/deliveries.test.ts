@@ -178,3 +178,28 @@ describe("sandbox control routes", () => {
     expect((await call(sandbox.url, "GET", "/_sandbox/nothing")).status).toBe(404);
   });
 });
+
+describe("hostile control requests", () => {
+  it.each([
+    [
+      "a malformed escape in the id",
+      "POST",
+      "/_sandbox/customers/%E0%A4%A/status",
+      { status: "Active" },
+      404,
+    ],
+    [
+      "a body that is not an object",
+      "POST",
+      `/_sandbox/customers/${CUSTOMER}/status`,
+      ["Active"],
+      422,
+    ],
+    ["no body", "POST", `/_sandbox/customers/${CUSTOMER}/status`, undefined, 422],
+    ["the wrong method", "GET", "/_sandbox/reset", undefined, 405],
+  ])("answers %s with a 4xx problem", async (_, method, path, body, status) => {
+    const answer = await call(sandbox.url, method, path, { body });
+    expect(answer.status).toBe(status);
+    expect(answer.contentType).toBe("application/problem+json");
+  });
+});
