@@ -43,7 +43,7 @@ async function respond(
     );
   }
   if (sandbox && isControlPath(read.request.path)) {
-    return rejected(sendAnswer(response, await sandbox.control(read.request)));
+    return sendAnswer(response, await sandbox.control(read.request));
   }
   const outcome = await engine.handle(read.request);
   if (outcome.kind === "error") {
@@ -71,7 +71,7 @@ async function respond(
       ),
     );
   }
-  if (sandbox) return rejected(sendAnswer(response, await sandbox.answer(read.request)));
+  if (sandbox) return sendAnswer(response, await sandbox.answer(read.request));
   // Prism spells some header names with capitals; one spelling avoids sending a header twice.
   const headers = Object.fromEntries(
     Object.entries(outcome.headers).map(([name, value]) => [name.toLowerCase(), value]),
@@ -116,10 +116,13 @@ function sendProblem(response: ServerResponse, body: Problem): number {
 }
 
 /** A sandbox answer: JSON, or a problem in the mock's format when it is an error. */
-function sendAnswer(response: ServerResponse, answer: Answer): number {
+function sendAnswer(
+  response: ServerResponse,
+  answer: Answer,
+): { status: number; mismatch: string } {
   const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
   response
     .writeHead(answer.status, { "content-type": contentType })
     .end(JSON.stringify(answer.body));
-  return answer.status;
+  return { status: answer.status, mismatch: "" };
 }
