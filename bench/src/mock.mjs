@@ -56,7 +56,7 @@ function requestOf(kind, name) {
     requests: [
       {
         ...request,
-        /** @param {{ headers?: Record<string, string> }} sent */
+        /** @param {import("autocannon").Request} sent */
         setupRequest: (sent) => ({
           ...sent,
           headers: { ...sent.headers, "IDEMPOTENCY-KEY": randomUUID() },
