@@ -52,7 +52,7 @@ describe.concurrent("payments-mock --stateful", () => {
     const second = run(context, ["--stateful", "--state", state]);
     const listed = await call(await second.url, "GET", "/customers?page_size=100");
     expect(listed.body.items).toContainEqual(customer);
-  });
+  }, 60_000);
 
   it.for<[string[], string]>([
     [["--state", "x.json"], "--state needs --stateful"],
@@ -69,5 +69,5 @@ describe.concurrent("payments-mock --stateful", () => {
     const mock = run(context, ["--stateful", "--state", state]);
     expect((await mock.exited)[0]).toBe(1);
     expect(mock.output().stderr).toContain(`The sandbox state file ${state} is not valid`);
-  });
+  }, 30_000);
 });
