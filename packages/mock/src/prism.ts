@@ -4,7 +4,7 @@ import { createLogger } from "@stoplight/prism-core";
 import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import type { PrismDiagnostic } from "./diagnostics.js";
 
-type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
+export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 
 export interface PrismRequest {
   method: string;
@@ -33,6 +33,8 @@ export interface PrismEngine {
   headerNames: ReadonlyMap<string, string>;
   /** The header the API key travels in. */
   apiKeyHeader: string;
+  /** The spec's operations as Prism read them (the sandbox takes its examples and enums from them). */
+  operations: Operations;
 }
 
 export async function createPrismEngine(spec: string, dynamic: boolean): Promise<PrismEngine> {
@@ -83,7 +85,12 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   }
 
   const apiKeyHeader = apiKeyHeaderOf(operations);
-  return { handle, headerNames: headerNamesOf(operations, apiKeyHeader), apiKeyHeader };
+  return {
+    handle,
+    headerNames: headerNamesOf(operations, apiKeyHeader),
+    apiKeyHeader,
+    operations,
+  };
 }
 
 function headerNamesOf(operations: Operations, apiKeyHeader: string): Map<string, string> {

@@ -42,7 +42,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const { port = 0, host = "127.0.0.1", dynamic = false, spec = bundledSpecPath(), log } = options;
   let engine: PrismEngine = await createPrismEngine(spec, dynamic);
   const sandbox = options.stateful
-    ? await createSandbox({ spec, state: options.state, seed: options.seed })
+    ? createSandbox({
+        operations: engine.operations,
+        state: options.state,
+        seed: options.seed,
+      })
     : undefined;
   const server = createServer(createHandler(() => engine, log, sandbox));
 

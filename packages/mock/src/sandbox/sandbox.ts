@@ -1,6 +1,6 @@
 // The stateful sandbox: the API's operations over data that persists, behind the same Prism
 // request validation as the stateless mock. handler.ts hands it each validated request.
-import type { PrismRequest } from "../prism.js";
+import type { Operations, PrismRequest } from "../prism.js";
 import { type Answer, problemAnswer } from "./answer.js";
 import { matchRoute } from "./api-routes.js";
 import { answerControl, CONTROL_PREFIX } from "./control.js";
@@ -14,8 +14,8 @@ import { readStateFile } from "./state-file.js";
 import { Store } from "./store.js";
 
 export interface SandboxOptions {
-  /** The OpenAPI document whose examples make the default seed and whose enums bound statuses. */
-  spec: string;
+  /** The spec's operations: their examples make the default seed, their enums bound statuses. */
+  operations: Operations;
   /** JSON file the data persists in; without it the data lives only as long as the process. */
   state?: string;
   /** A seed file's path or a seed object, instead of the one made from the spec's examples. */
@@ -35,8 +35,8 @@ export function isControlPath(path: string): boolean {
   return path.startsWith(CONTROL_PREFIX);
 }
 
-export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const facts = await readSpecFacts(options.spec);
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const facts = readSpecFacts(options.operations);
   const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
   const saved = options.state === undefined ? undefined : readStateFile(options.state);
   const store = new Store(saved ?? dataFromSeed(seed), options.state);

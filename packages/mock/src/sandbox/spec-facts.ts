@@ -1,8 +1,7 @@
 // What the sandbox takes from the spec: the examples its default seed is made of, and the
-// status enums its control route accepts. Read through Prism, which resolves every $ref.
-import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
+// status enums its control route accepts. Read from Prism's operations, whose $refs are resolved.
+import type { Operations } from "../prism.js";
 
-type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 type Schema = Record<string, unknown>;
 
 export interface SpecFacts {
@@ -12,8 +11,7 @@ export interface SpecFacts {
   statusEnum(operationId: string): string[] | undefined;
 }
 
-export async function readSpecFacts(spec: string): Promise<SpecFacts> {
-  const operations: Operations = await getHttpOperationsFromSpec(spec);
+export function readSpecFacts(operations: Operations): SpecFacts {
   const success = (operationId: string) =>
     operations
       .find((operation) => operation.iid === operationId)
