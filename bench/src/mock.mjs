@@ -1,5 +1,7 @@
 // The mock: start → first answer, latency and throughput under autocannon, and the contract suite's
 // wall time; each against the same figure for a plain node:http server or an empty vitest run.
+// The stateful sandbox's throughput is reported against the stateless mock's.
+import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
 import { progress } from "./progress.mjs";
 import { runCommand } from "./run-command.mjs";
@@ -14,7 +16,7 @@ const WARM_UP_SECONDS = 1;
 const CONNECTIONS = 10;
 const CONTRACT_SUITE = "test/contract.test.ts";
 
-/** @typedef {"plain" | "mock"} ServerKind */
+/** @typedef {"plain" | "mock" | "sandbox"} ServerKind */
 /** @typedef {{ p50: number, p99: number, rps: number }} Load */
 
 const requests = {
@@ -42,17 +44,41 @@ async function startToFirstAnswer(kind) {
 }
 
 /**
+ * The sandbox would replay one fixed key: each of its POSTs gets a key of its own, so that every
+ * one creates a customer.
+ * @param {ServerKind} kind
+ * @param {keyof typeof requests} name
+ */
+function requestOf(kind, name) {
+  const request = requests[name];
+  if (kind !== "sandbox" || request.method !== "POST") return request;
+  return {
+    requests: [
+      {
+        ...request,
+        /** @param {import("autocannon").Request} sent */
+        setupRequest: (sent) => ({
+          ...sent,
+          headers: { ...sent.headers, "IDEMPOTENCY-KEY": randomUUID() },
+        }),
+      },
+    ],
+  };
+}
+
+/**
  * @param {string} url
  * @param {keyof typeof requests} name
+ * @param {ServerKind} kind
  * @param {number} [seconds]
  * @returns {Promise<Load>}
  */
-async function load(url, name, seconds = LOAD_SECONDS) {
+async function load(url, name, kind, seconds = LOAD_SECONDS) {
   const result = await autocannon({
     url: `${url}/customers`,
     connections: CONNECTIONS,
     duration: seconds,
-    ...requests[name],
+    ...requestOf(kind, name),
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0)
@@ -64,12 +90,12 @@ async function load(url, name, seconds = LOAD_SECONDS) {
 async function loadServer(kind) {
   const server = await forkServer(kind);
   try {
-    await load(server.url, "GET /customers", WARM_UP_SECONDS);
-    await load(server.url, "POST /customers", WARM_UP_SECONDS);
+    await load(server.url, "GET /customers", kind, WARM_UP_SECONDS);
+    await load(server.url, "POST /customers", kind, WARM_UP_SECONDS);
     progress(`mock: autocannon GET /customers on the ${kind} server (${LOAD_SECONDS} s)`);
-    const get = await load(server.url, "GET /customers");
+    const get = await load(server.url, "GET /customers", kind);
     progress(`mock: autocannon POST /customers on the ${kind} server (${LOAD_SECONDS} s)`);
-    const post = await load(server.url, "POST /customers");
+    const post = await load(server.url, "POST /customers", kind);
     return { "GET /customers": get, "POST /customers": post };
   } finally {
     await server.stop();
@@ -91,6 +117,7 @@ export async function measureMock() {
   const plainStart = await startToFirstAnswer("plain");
   const mockLoad = await loadServer("mock");
   const plainLoad = await loadServer("plain");
+  const sandboxLoad = await loadServer("sandbox");
   const { suiteMs, floorMs } = await contractSuite();
   const plain = "plain node:http server, fixed JSON";
   /** @type {import("./results.mjs").Row[]} */
@@ -130,6 +157,15 @@ export async function measureMock() {
         baseline: base.rps,
       },
     );
+  }
+  for (const name of /** @type {(keyof typeof requests)[]} */ (Object.keys(requests))) {
+    rows.push({
+      figure: `stateful sandbox ${name}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s: throughput`,
+      value: sandboxLoad[name].rps,
+      unit: "req/s",
+      baselineLabel: "stateless mock, same requests",
+      baseline: mockLoad[name].rps,
+    });
   }
   rows.push({
     figure: `mock contract suite wall time (vitest run ${CONTRACT_SUITE})`,

@@ -5,7 +5,7 @@ import { once } from "node:events";
 /** @typedef {{ url: string, startToFirstAnswerMs: number, stop: () => Promise<void> }} ForkedServer */
 
 /**
- * @param {"plain" | "mock"} kind
+ * @param {"plain" | "mock" | "sandbox"} kind
  * @returns {Promise<ForkedServer>}
  */
 export async function forkServer(kind) {

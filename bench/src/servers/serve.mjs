@@ -1,5 +1,5 @@
 // A server in its own process, so that load generators and clients do not share its event loop.
-// `node serve.mjs plain|mock`: starts the server, times start → first answer, and reports both
+// `node serve.mjs plain|mock|sandbox`: starts the server, times start → first answer, and reports both
 // over IPC. It stays up until the parent kills it or goes away.
 import { once } from "node:events";
 import { createServer } from "node:http";
@@ -42,10 +42,14 @@ const starters = {
     const { startMock } = await import("@org/payments-mock");
     return () => startMock({ port: 0 });
   },
+  sandbox: async () => {
+    const { startMock } = await import("@org/payments-mock");
+    return () => startMock({ port: 0, stateful: true });
+  },
 };
 
 const load = starters[process.argv[2] ?? ""];
-if (!load || !process.send) throw new Error("usage: fork serve.mjs plain|mock");
+if (!load || !process.send) throw new Error("usage: fork serve.mjs plain|mock|sandbox");
 const start = await load();
 
 // fetch and node:http load and compile their code on first use: warm both up so that only the

@@ -12,6 +12,10 @@ Options:
   --dynamic       generate response data from the schemas instead of returning the spec's examples
   --spec <path>   OpenAPI document to mock (default: the spec shipped with this package)
   --watch         reload the spec when its file changes
+  --stateful      serve the stateful sandbox: creates persist, idempotency keys replay,
+                  webhooks are delivered (see the README)
+  --state <file>  with --stateful: JSON file the sandbox data persists in (default: memory only)
+  --seed <file>   with --stateful: JSON seed data (default: made of the spec's examples)
   --quiet         do not log requests
   -h, --help      show this help`;
 
@@ -37,6 +41,9 @@ function parseCli() {
         dynamic: { type: "boolean", default: false },
         spec: { type: "string" },
         watch: { type: "boolean", default: false },
+        stateful: { type: "boolean", default: false },
+        state: { type: "string" },
+        seed: { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -54,6 +61,10 @@ if (args.help) {
   process.exit(0);
 }
 
+for (const flag of ["state", "seed"] as const) {
+  if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
+}
+
 // An empty PORT or HOST counts as unset.
 const portSource = args.port !== undefined ? "--port" : "PORT";
 const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource);
@@ -65,13 +76,19 @@ const mock = await startMock({
   dynamic: args.dynamic,
   ...(args.spec !== undefined && { spec: args.spec }),
   watch: args.watch,
+  ...(args.stateful && { stateful: true, state: args.state, seed: args.seed }),
   ...(!args.quiet && { log: (line: string) => console.log(line) }),
 }).catch((error: Error) => {
   console.error(`payments-mock: ${error.message}`);
   process.exit(1);
 });
 
-console.log(`payments-mock listening on ${mock.url}${args.dynamic ? " (dynamic data)" : ""}`);
+const mode = args.stateful
+  ? ` (stateful sandbox${args.state ? `, state in ${args.state}` : ""})`
+  : args.dynamic
+    ? " (dynamic data)"
+    : "";
+console.log(`payments-mock listening on ${mock.url}${mode}`);
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.once(signal, () => {

@@ -4,13 +4,20 @@ import { toProblemErrors } from "./diagnostics.js";
 import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 import { readRequest } from "./read-request.js";
+import type { Answer } from "./sandbox/answer.js";
+import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 
 /** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
 export type RequestLogger = (line: string) => void;
 
-export function createHandler(engine: () => PrismEngine, log: RequestLogger | undefined) {
+/** With a sandbox, validated requests get its stateful answers instead of Prism's examples. */
+export function createHandler(
+  engine: () => PrismEngine,
+  log: RequestLogger | undefined,
+  sandbox?: Sandbox,
+) {
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const result = await respond(engine(), incoming, response).catch((error: unknown) => {
+    const result = await respond(engine(), incoming, response, sandbox).catch((error: unknown) => {
       sendProblem(
         response,
         problem(500, "mock-error", "The mock failed", [
@@ -27,12 +34,16 @@ async function respond(
   engine: PrismEngine,
   incoming: IncomingMessage,
   response: ServerResponse,
+  sandbox: Sandbox | undefined,
 ): Promise<{ status: number; mismatch: string }> {
   const read = await readRequest(incoming);
   if (!read.ok) {
     return rejected(
       sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
     );
+  }
+  if (sandbox && isControlPath(read.request.path)) {
+    return sendAnswer(response, await sandbox.control(read.request));
   }
   const outcome = await engine.handle(read.request);
   if (outcome.kind === "error") {
@@ -55,6 +66,7 @@ async function respond(
       ),
     );
   }
+  if (sandbox) return sendAnswer(response, await sandbox.answer(read.request));
   // Prism spells some header names with capitals; one spelling avoids sending a header twice.
   const headers = Object.fromEntries(
     Object.entries(outcome.headers).map(([name, value]) => [name.toLowerCase(), value]),
@@ -107,4 +119,16 @@ function sendProblem(response: ServerResponse, body: Problem): number {
       .end(JSON.stringify(body));
   }
   return body.status;
+}
+
+/** A sandbox answer: JSON, or a problem in the mock's format when it is an error. */
+function sendAnswer(
+  response: ServerResponse,
+  answer: Answer,
+): { status: number; mismatch: string } {
+  const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
+  response
+    .writeHead(answer.status, { "content-type": contentType })
+    .end(JSON.stringify(answer.body));
+  return { status: answer.status, mismatch: "" };
 }

@@ -5,7 +5,7 @@ import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http
 import type { PrismDiagnostic } from "./diagnostics.js";
 import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
 
-type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
+export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 
 export interface PrismRequest {
   method: string;
@@ -34,6 +34,8 @@ export interface PrismEngine {
   headerNames: ReadonlyMap<string, string>;
   /** The header the API key travels in. */
   apiKeyHeader: string;
+  /** The spec's operations as Prism read them (the sandbox takes its examples and enums from them). */
+  operations: Operations;
 }
 
 export async function createPrismEngine(spec: string, dynamic: boolean): Promise<PrismEngine> {
@@ -88,7 +90,12 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   }
 
   const apiKeyHeader = apiKeyHeaderOf(operations);
-  return { handle, headerNames: headerNamesOf(operations, apiKeyHeader), apiKeyHeader };
+  return {
+    handle,
+    headerNames: headerNamesOf(operations, apiKeyHeader),
+    apiKeyHeader,
+    operations,
+  };
 }
 
 function headerNamesOf(operations: Operations, apiKeyHeader: string): Map<string, string> {

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { bundledSpecPath } from "./bundled-spec.js";
 import { createHandler, type RequestLogger } from "./handler.js";
 import { createPrismEngine, type PrismEngine } from "./prism.js";
+import { createSandbox } from "./sandbox/sandbox.js";
 import { watchFile } from "./watch-file.js";
 
 export interface MockOptions {
@@ -20,6 +21,12 @@ export interface MockOptions {
   watch?: boolean;
   /** Called with one line per request (method, path, status), and on a spec reload. */
   log?: RequestLogger;
+  /** Serve the stateful sandbox (see the README) instead of the spec's examples. Default false. */
+  stateful?: boolean;
+  /** Sandbox only: the JSON file its data persists in. Default: none (data lives in memory). */
+  state?: string;
+  /** Sandbox only: a seed file's path or a seed object. Default: a seed made of the spec's examples. */
+  seed?: string | object;
 }
 
 export interface RunningMock {
@@ -34,7 +41,14 @@ export interface RunningMock {
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const { port = 0, host = "127.0.0.1", dynamic = false, spec = bundledSpecPath(), log } = options;
   let engine: PrismEngine = await createPrismEngine(spec, dynamic);
-  const server = createServer(createHandler(() => engine, log));
+  const sandbox = options.stateful
+    ? createSandbox({
+        operations: engine.operations,
+        state: options.state,
+        seed: options.seed,
+      })
+    : undefined;
+  const server = createServer(createHandler(() => engine, log, sandbox));
 
   server.listen(port, host);
   try {
@@ -65,7 +79,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         unwatch();
         server.close(() => resolve());
         server.closeAllConnections();
-      });
+      }).then(() => sandbox?.close());
       return stopped;
     },
   };

@@ -1,0 +1,417 @@
+// The API's operations over the stored data. Requests reach these only after Prism has
+// validated them against the spec, so fields have the types and formats the spec gives.
+import { randomUUID } from "node:crypto";
+import { type Answer, decodeSegment, notFound, ok, problemAnswer } from "./answer.js";
+import type { Events } from "./events.js";
+import { type PageQuery, page } from "./pages.js";
+import type { SpecFacts } from "./spec-facts.js";
+import type { Resource, Stored } from "./state.js";
+import type { Scope, Store } from "./store.js";
+
+export interface RouteContext {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+  scope: Scope;
+  store: Store;
+  events: Events;
+  facts: SpecFacts;
+}
+
+type Route = [
+  method: string,
+  pattern: RegExp,
+  answer: (context: RouteContext) => Answer | Promise<Answer>,
+];
+
+/** The partner every created resource belongs to: the one of the spec's examples. */
+export const SANDBOX_PARTNER_ID = "0b7e3c52-6d1f-4a8e-9c3b-5f2a7d9e1c40";
+
+const now = () => new Date().toISOString();
+const resources = (list: Stored[]) => list.map((stored) => stored.resource);
+
+const routes: Route[] = [
+  ["POST", /^\/customers$/, createCustomer],
+  ["GET", /^\/customers$/, listCustomers],
+  [
+    "POST",
+    /^\/customers\/(?<id>[^/]+)\/identifications$/,
+    (c) => createIdentification(c, "Direct"),
+  ],
+  [
+    "POST",
+    /^\/customers\/(?<id>[^/]+)\/identifications\/v2$/,
+    (c) => createIdentification(c, "Link"),
+  ],
+  ["POST", /^\/customers\/(?<id>[^/]+)\/signings$/, createSigning],
+  ["GET", /^\/customers\/(?<id>[^/]+)\/signings$/, listSignings],
+  ["GET", /^\/customers\/(?<id>[^/]+)\/unsigned-documents$/, listUnsignedDocuments],
+  ["GET", /^\/documents$/, (c) => page(resources(c.store.list("documents", undefined)), c.query)],
+  ["POST", /^\/autoramps$/, createAutoramp],
+  ["GET", /^\/autoramps\/quote$/, getQuote],
+  ["GET", /^\/autoramps\/(?<external_id>[^/]+)\/external$/, getAutorampByExternalId],
+  ["GET", /^\/autoramp-transactions$/, listTransactions],
+  ["GET", /^\/autoramp-transactions\/ids$/, listTransactionsByIds],
+  ["GET", /^\/exchange-rate$/, getExchangeRate],
+  ["GET", /^\/addresses\/fiat$/, listFiatAddresses],
+  ["GET", /^\/addresses\/fiat\/(?<customer_id>[^/]+)$/, listFiatAddressesByCustomer],
+  ["GET", /^\/addresses\/fiat\/(?<customer_id>[^/]+)\/(?<fiat_address_id>[^/]+)$/, getFiatAddress],
+  ["POST", /^\/addresses\/crypto\/hosted$/, registerHosted],
+  ["POST", /^\/addresses\/crypto\/selfhosted$/, registerSelfHosted],
+  [
+    "GET",
+    /^\/fee-profiles$/,
+    (c) => page(resources(c.store.list("fee_profiles", c.scope)), c.query),
+  ],
+  ["GET", /^\/webhooks$/, (c) => page(resources(c.store.list("webhooks", undefined)), c.query)],
+  ["PATCH", /^\/webhooks\/(?<id>[^/]+)$/, updateWebhook],
+  ["POST", /^\/webhooks\/(?<id>[^/]+)\/ping$/, pingWebhook],
+];
+
+/** The route of a request, with its decoded path parameters; undefined when none matches. */
+export function matchRoute(
+  method: string,
+  path: string,
+): { answer: Route[2]; params: Record<string, string> } | undefined {
+  for (const [routeMethod, pattern, answer] of routes) {
+    const match = routeMethod === method.toUpperCase() ? pattern.exec(path) : null;
+    if (match) {
+      const params = Object.fromEntries(
+        Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeSegment(value)]),
+      );
+      return { answer, params };
+    }
+  }
+  return undefined;
+}
+
+function createCustomer({ body, scope, store }: RouteContext): Answer {
+  const at = now();
+  const customer: Resource = {
+    id: randomUUID(),
+    created_at: at,
+    updated_at: at,
+    customer_type: body.customer_type,
+    email: body.email,
+    // name is required in a Customer but optional in the request: the email stands in for it.
+    name: body.name ?? body.email,
+    partner_id: SANDBOX_PARTNER_ID,
+    identification_ids: [],
+    signing_ids: [],
+    status: "IdentificationRequired",
+    ...(body.external_id !== undefined && { external_id: body.external_id }),
+  };
+  return ok(store.insert("customers", customer, scope));
+}
+
+function listCustomers({ query, scope, store }: RouteContext): Answer {
+  const term = query.search_term?.toLowerCase();
+  const customers = resources(store.list("customers", scope)).filter(
+    (customer) =>
+      term === undefined ||
+      ["id", "name", "email", "external_id"].some((field) =>
+        String(customer[field] ?? "")
+          .toLowerCase()
+          .includes(term),
+      ),
+  );
+  return page(customers, query);
+}
+
+/** The customer named by the path, in scope, or the 404 answer. */
+function customerOf(context: RouteContext, param = "id"): Resource | Answer {
+  const id = context.params[param] ?? "";
+  const found = context.store.find("customers", id, context.scope);
+  return found?.resource ?? notFound("path", param, `no customer ${id}`);
+}
+
+function customerInBody(context: RouteContext): Resource | Answer {
+  const id = String(context.body.customer_id ?? "");
+  const found = context.store.find("customers", id, context.scope);
+  return found?.resource ?? notFound("body", "customer_id", `no customer ${id}`);
+}
+
+function customerInQuery(context: RouteContext): Resource | Answer {
+  const id = context.query.customer_id ?? "";
+  const found = context.store.find("customers", id, context.scope);
+  return found?.resource ?? notFound("query", "customer_id", `no customer ${id}`);
+}
+
+const isAnswer = (value: Resource | Answer): value is Answer =>
+  "status" in value && "body" in value && !("id" in value);
+
+function createIdentification(context: RouteContext, kind: "Direct" | "Link"): Answer {
+  const customer = customerOf(context);
+  if (isAnswer(customer)) return customer;
+  const at = now();
+  const id = randomUUID();
+  const pending = { result: "Pending", retry: false };
+  const identification: Resource = {
+    id,
+    customer_id: customer.id,
+    created_at: at,
+    updated_at: at,
+    status: "Pending",
+    ...(kind === "Direct"
+      ? {
+          step_status: {
+            company_beneficiaries: pending,
+            company_data: pending,
+            company_documents: pending,
+            questionnaire: pending,
+          },
+        }
+      : { url: `https://verify.sandbox.invalid/session/${id}` }),
+  };
+  touch(customer, "identification_ids", id, at);
+  return ok(context.store.insert("identifications", identification, context.scope));
+}
+
+function createSigning(context: RouteContext): Answer {
+  const customer = customerOf(context);
+  if (isAnswer(customer)) return customer;
+  const documentId = String(context.body.document_id);
+  if (!context.store.find("documents", documentId, undefined)) {
+    return notFound("body", "document_id", `no document ${documentId}`);
+  }
+  if (context.body.signed !== true) {
+    return problemAnswer(422, "not-signed", "Signing without consent", [
+      {
+        location: "body",
+        field: "signed",
+        rule: "consent",
+        message: "must be true to record a signing",
+      },
+    ]);
+  }
+  const at = now();
+  const signing: Resource = {
+    id: randomUUID(),
+    customer_id: customer.id,
+    document_id: documentId,
+    created_at: at,
+    updated_at: at,
+  };
+  touch(customer, "signing_ids", signing.id, at);
+  return ok(context.store.insert("signings", signing, context.scope));
+}
+
+function touch(customer: Resource, field: string, id: string, at: string): void {
+  const ids = Array.isArray(customer[field]) ? (customer[field] as string[]) : [];
+  customer[field] = [...ids, id];
+  customer.updated_at = at;
+}
+
+function signingsOf(context: RouteContext, customerId: string): Resource[] {
+  return resources(context.store.list("signings", undefined)).filter(
+    (signing) => signing.customer_id === customerId,
+  );
+}
+
+function listSignings(context: RouteContext): Answer {
+  const customer = customerOf(context);
+  if (isAnswer(customer)) return customer;
+  return page(signingsOf(context, customer.id), context.query);
+}
+
+function listUnsignedDocuments(context: RouteContext): Answer {
+  const customer = customerOf(context);
+  if (isAnswer(customer)) return customer;
+  const signed = new Set(signingsOf(context, customer.id).map((signing) => signing.document_id));
+  const documents = resources(context.store.list("documents", undefined));
+  return page(
+    documents.filter((document) => !signed.has(document.id)),
+    context.query,
+  );
+}
+
+function createAutoramp(context: RouteContext): Answer {
+  const customer = customerInBody(context);
+  if (isAnswer(customer)) return customer;
+  const { body, store, scope } = context;
+  const recipientAccount = body.recipient_account as { account_identifier?: { iban?: string } };
+  const iban = recipientAccount.account_identifier?.iban ?? "";
+  const isThirdParty = body.source_is_third_party === true;
+  const autoramp: Resource = {
+    id: randomUUID(),
+    created_at: now(),
+    deposit_rails: [sandboxDepositRail(customer)],
+    destination_currency: body.destination_currency,
+    is_third_party: isThirdParty,
+    recipient: {
+      account_identifier: { type: "Iban", iban },
+      is_third_party: isThirdParty,
+      recipient: { name: customer.name, type: customer.customer_type },
+    },
+    source: "Standalone",
+    source_currencies: body.source_currencies,
+    status: "Created",
+    ...pick(body, ["external_id", "name", "wire_message", "additional_partner_fee_in_bips"]),
+  };
+  return ok(store.insert("autoramps", autoramp, scope, customer.id));
+}
+
+/** The sandbox's deposit instructions: an IBAN that is clearly not a real account. */
+function sandboxDepositRail(customer: Resource) {
+  return {
+    address: "Sandbox Street 1, Sandbox City",
+    beneficiary_name: String(customer.name),
+    bic: "SANDBOXXXXX",
+    iban: "XX00SANDBOX0000000000",
+    name: "Sandbox Settlement Bank",
+    phone: "+00 000 000000",
+  };
+}
+
+function pick(source: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(
+    fields.filter((f) => source[f] !== undefined).map((f) => [f, source[f]]),
+  );
+}
+
+/** The newest autoramp with the external id: the sandbox does not require external ids to be unique. */
+function findByExternalId(store: Store, externalId: string): Stored | undefined {
+  const autoramps = store.list("autoramps", undefined).reverse();
+  return autoramps.find((s) => s.resource.external_id === externalId);
+}
+
+function getAutorampByExternalId(context: RouteContext): Answer {
+  const externalId = context.params.external_id ?? "";
+  const found = findByExternalId(context.store, externalId);
+  return found ? ok(found.resource) : notFound("path", "external_id", `no autoramp ${externalId}`);
+}
+
+function getQuote(context: RouteContext): Answer {
+  const customer = customerInQuery(context);
+  if (isAnswer(customer)) return customer;
+  const quote = context.facts.example("getAutorampQuote") as Record<string, unknown>;
+  return ok({ ...quote, customer_id: customer.id, quote_id: randomUUID() });
+}
+
+function getExchangeRate(context: RouteContext): Answer {
+  const customer = customerInQuery(context);
+  if (isAnswer(customer)) return customer;
+  return ok(context.facts.example("getExchangeRate"));
+}
+
+function listTransactions(context: RouteContext): Answer {
+  const { query } = context;
+  const term = query.search_term?.toLowerCase();
+  const transactions = resources(context.store.list("autoramp_transactions", context.scope)).filter(
+    (tx) =>
+      (query.autoramp_id === undefined || tx.autoramp_id === query.autoramp_id) &&
+      (query.customer_id === undefined || tx.customer_id === query.customer_id) &&
+      (query.ramp_type === undefined || rampTypeOf(tx) === query.ramp_type) &&
+      (term === undefined || JSON.stringify(tx).toLowerCase().includes(term)),
+  );
+  return page(transactions, query as PageQuery);
+}
+
+/** Onramp: fiat in, crypto out; Offramp: crypto in, fiat out; Swap: crypto to crypto. */
+function rampTypeOf(transaction: Resource): string | undefined {
+  const typeOf = (field: string) =>
+    (transaction[field] as { currency?: { type?: string } } | undefined)?.currency?.type;
+  const from = typeOf("source_amount");
+  const to = typeOf("destination_amount");
+  if (from === "Fiat" && to === "Crypto") return "Onramp";
+  if (from === "Crypto" && to === "Fiat") return "Offramp";
+  if (from === "Crypto" && to === "Crypto") return "Swap";
+  return undefined;
+}
+
+function listTransactionsByIds(context: RouteContext): Answer {
+  const ids = new Set((context.query.ids ?? "").split(","));
+  const transactions = resources(context.store.list("autoramp_transactions", undefined));
+  return page(
+    transactions.filter((tx) => ids.has(tx.id)),
+    context.query,
+  );
+}
+
+function listFiatAddresses(context: RouteContext): Answer {
+  const status = context.query.status ?? "Registered";
+  const addresses = resources(context.store.list("fiat_addresses", context.scope));
+  return page(
+    addresses.filter((address) => address.status === status),
+    context.query,
+  );
+}
+
+function listFiatAddressesByCustomer(context: RouteContext): Answer {
+  const customer = customerOf(context, "customer_id");
+  if (isAnswer(customer)) return customer;
+  const term = context.query.search_term?.toLowerCase();
+  const addresses = resources(context.store.list("fiat_addresses", context.scope)).filter(
+    (address) =>
+      address.customer_id === customer.id &&
+      (term === undefined || JSON.stringify(address).toLowerCase().includes(term)),
+  );
+  return page(addresses, context.query);
+}
+
+function getFiatAddress(context: RouteContext): Answer {
+  const customer = customerOf(context, "customer_id");
+  if (isAnswer(customer)) return customer;
+  const id = context.params.fiat_address_id ?? "";
+  const found = context.store.find("fiat_addresses", id, context.scope);
+  return found && found.resource.customer_id === customer.id
+    ? ok(found.resource)
+    : notFound("path", "fiat_address_id", `no fiat address ${id} of customer ${customer.id}`);
+}
+
+function registerHosted(context: RouteContext): Answer {
+  const customer = customerInBody(context);
+  if (isAnswer(customer)) return customer;
+  const { body } = context;
+  const address: Resource = {
+    id: randomUUID(),
+    address_type: "Hosted",
+    blockchain: body.blockchain,
+    created_at: now(),
+    disabled: false,
+    wallet_address: body.wallet_address,
+    vasp_did: body.vasp_did,
+  };
+  return ok(context.store.insert("crypto_addresses", address, context.scope, customer.id));
+}
+
+function registerSelfHosted(context: RouteContext): Answer {
+  const customer = customerInBody(context);
+  if (isAnswer(customer)) return customer;
+  const { body } = context;
+  const wallet: Resource = {
+    id: randomUUID(),
+    customer_id: customer.id,
+    address: body.address,
+    signature: body.signature,
+    disabled: false,
+    created_at: now(),
+  };
+  return ok(context.store.insert("crypto_addresses", wallet, context.scope, customer.id));
+}
+
+function webhookOf(context: RouteContext): Resource | Answer {
+  const id = context.params.id ?? "";
+  const found = context.store.find("webhooks", id, undefined);
+  return found?.resource ?? notFound("path", "id", `no webhook ${id}`);
+}
+
+function updateWebhook(context: RouteContext): Answer {
+  const webhook = webhookOf(context);
+  if (isAnswer(webhook)) return webhook;
+  Object.assign(webhook, pick(context.body, ["enabled", "label", "topics", "url"]), {
+    updated_at: now(),
+  });
+  return ok(webhook);
+}
+
+async function pingWebhook(context: RouteContext): Promise<Answer> {
+  const webhook = webhookOf(context);
+  if (isAnswer(webhook)) return webhook;
+  const customer = customerInBody(context);
+  if (isAnswer(customer)) return customer;
+  const delivered = await context.events.send(webhook, "Ping", customer.id, {
+    webhook_id: webhook.id,
+  });
+  return ok(delivered);
+}

@@ -1,0 +1,112 @@
+// Sandbox-only routes under /_sandbox/, not part of the API: change a resource's status (which
+// delivers the matching webhook event), list the deliveries made, reset to the seed.
+import { type Answer, decodeSegment, notFound, ok, problemAnswer } from "./answer.js";
+import type { Events } from "./events.js";
+import type { SpecFacts } from "./spec-facts.js";
+import { type CollectionName, isObject } from "./state.js";
+import type { Store } from "./store.js";
+
+export const CONTROL_PREFIX = "/_sandbox/";
+
+interface StatusTarget {
+  collection: CollectionName;
+  /** The operation whose 200 schema carries the resource's status enum. */
+  enumOf: string;
+  topic: string;
+}
+
+/** Keyed by the API's own path segment(s) of the collection. */
+const STATUS_TARGETS: Record<string, StatusTarget> = {
+  customers: { collection: "customers", enumOf: "createCustomer", topic: "CustomerStatus" },
+  identifications: {
+    collection: "identifications",
+    enumOf: "createDirectIdentification",
+    topic: "IdentificationStatus",
+  },
+  autoramps: { collection: "autoramps", enumOf: "createAutoramp", topic: "RegisterAutorampStatus" },
+  "addresses/fiat": {
+    collection: "fiat_addresses",
+    enumOf: "getFiatAddress",
+    topic: "RegisterFiatAddressStatus",
+  },
+  "autoramp-transactions": {
+    collection: "autoramp_transactions",
+    enumOf: "listAutorampTransactions",
+    topic: "TransactionStatus",
+  },
+};
+
+export interface ControlContext {
+  store: Store;
+  events: Events;
+  facts: SpecFacts;
+  reset(): void;
+}
+
+export function answerControl(
+  context: ControlContext,
+  method: string,
+  path: string,
+  body: unknown,
+): Answer {
+  const route = path.slice(CONTROL_PREFIX.length);
+  if (route === "reset") return only("POST", method, () => reset(context));
+  if (route === "events") {
+    return only("GET", method, () => ok({ items: [...context.store.data.events].reverse() }));
+  }
+  const status = /^(?<collection>.+)\/(?<id>[^/]+)\/status$/.exec(route)?.groups;
+  const target = status && STATUS_TARGETS[status.collection ?? ""];
+  if (status && target) {
+    return only("POST", method, () => changeStatus(context, target, status.id ?? "", body));
+  }
+  return notFound(
+    "route",
+    "",
+    `no sandbox route ${path}; there are POST /_sandbox/reset, GET /_sandbox/events and POST /_sandbox/{${Object.keys(STATUS_TARGETS).join("|")}}/{id}/status`,
+  );
+}
+
+function only(allowed: string, method: string, answer: () => Answer): Answer {
+  if (method.toUpperCase() === allowed) return answer();
+  return problemAnswer(405, "method-not-allowed", "Method not allowed", [
+    { location: "route", field: "", rule: "method", message: `use ${allowed}` },
+  ]);
+}
+
+function reset(context: ControlContext): Answer {
+  context.reset();
+  return ok({ reset: true });
+}
+
+function changeStatus(
+  context: ControlContext,
+  target: StatusTarget,
+  id: string,
+  body: unknown,
+): Answer {
+  const value = isObject(body) ? body.status : undefined;
+  const allowed = context.facts.statusEnum(target.enumOf);
+  const invalid =
+    typeof value !== "string" || value === ""
+      ? "is required: a non-empty string"
+      : allowed && !allowed.includes(value)
+        ? `must be one of ${allowed.join(", ")}`
+        : undefined;
+  if (invalid !== undefined) {
+    return problemAnswer(422, "invalid-request", "Invalid request", [
+      { location: "body", field: "status", rule: allowed ? "enum" : "type", message: invalid },
+    ]);
+  }
+  const stored = context.store.find(target.collection, decodeSegment(id), undefined);
+  if (!stored) return notFound("path", "id", `no ${target.collection} resource ${id}`);
+  const resource = stored.resource;
+  resource.status = value;
+  if ("updated_at" in resource) resource.updated_at = new Date().toISOString();
+  context.store.save();
+  const customerId =
+    target.collection === "customers"
+      ? resource.id
+      : String(resource.customer_id ?? stored.customer_id ?? "") || null;
+  context.events.broadcast(target.topic, customerId, resource);
+  return ok(resource);
+}

@@ -1,0 +1,73 @@
+// The built CLI in sandbox mode: --stateful serves the sandbox, --state persists it, bad use is refused.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it, type TestContext } from "vitest";
+import { call, createCustomer } from "../support/sandbox.js";
+
+const cli = fileURLToPath(new URL("../../dist/cli.mjs", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(context: TestContext, args: string[]) {
+  const child = spawn(process.execPath, [cli, "--port", "0", ...args], {
+    env: { ...process.env, PORT: "", HOST: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  context.onTestFinished(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", () => {
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match?.[1]) resolve(match[1]);
+    });
+    exited.then(() => reject(new Error(`exited before listening: ${stderr}`)));
+  });
+  url.catch(() => {});
+  return { child, url, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe.concurrent("payments-mock --stateful", () => {
+  it("serves the sandbox and keeps its data in the --state file across restarts", async (context) => {
+    const state = join(dir, "cli-state.json");
+    const first = run(context, ["--stateful", "--state", state]);
+    const customer = await createCustomer(await first.url, { name: "From the CLI" });
+    expect(first.output().stdout).toContain(`stateful sandbox, state in ${state}`);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toEqual([0, null]);
+
+    const second = run(context, ["--stateful", "--state", state]);
+    const listed = await call(await second.url, "GET", "/customers?page_size=100");
+    expect(listed.body.items).toContainEqual(customer);
+  }, 60_000);
+
+  it.for<[string[], string]>([
+    [["--state", "x.json"], "--state needs --stateful"],
+    [["--seed", "x.json"], "--seed needs --stateful"],
+  ])("rejects %j with exit code 2", async ([args, message], context) => {
+    const mock = run(context, args);
+    expect((await mock.exited)[0]).toBe(2);
+    expect(mock.output().stderr).toContain(message);
+  });
+
+  it("exits 1 naming a state file that is not sandbox state", async (context) => {
+    const state = join(dir, "broken.json");
+    writeFileSync(state, "[]");
+    const mock = run(context, ["--stateful", "--state", state]);
+    expect((await mock.exited)[0]).toBe(1);
+    expect(mock.output().stderr).toContain(`The sandbox state file ${state} is not valid`);
+  }, 30_000);
+});

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.stop());
+
+const scope = () => ({ "X-SUB-PARTNER-ID": crypto.randomUUID() });
+const customer = { customer_type: "Business", email: "ops@example.com", name: "Idem GmbH" };
+
+async function listed(headers: Record<string, string>) {
+  return (await call(sandbox.url, "GET", "/customers?page_size=100", { headers })).body.items;
+}
+
+describe("IDEMPOTENCY-KEY in the sandbox", () => {
+  it("replays the first answer exactly to the same request, and creates nothing more", async () => {
+    const headers = { ...scope(), "IDEMPOTENCY-KEY": crypto.randomUUID() };
+    const first = await call(sandbox.url, "POST", "/customers", { body: customer, headers });
+    const again = await call(sandbox.url, "POST", "/customers", {
+      body: { name: "Idem GmbH", email: "ops@example.com", customer_type: "Business" },
+      headers,
+    });
+    expect(first.status).toBe(200);
+    expect(again).toEqual(first);
+    expect(await listed(headers)).toEqual([first.body]);
+  });
+
+  it("refuses the same key with a different body, saying why", async () => {
+    const headers = { ...scope(), "IDEMPOTENCY-KEY": crypto.randomUUID() };
+    await call(sandbox.url, "POST", "/customers", { body: customer, headers });
+    const other = await call(sandbox.url, "POST", "/customers", {
+      body: { ...customer, name: "Other GmbH" },
+      headers,
+    });
+    expect(other.status).toBe(422);
+    expect(other.contentType).toBe("application/problem+json");
+    expect(other.body.errors[0]).toMatchObject({ field: "IDEMPOTENCY-KEY", rule: "idempotency" });
+    expect(other.body.detail).toMatch(/first used for POST \/customers with a different body/);
+    expect(await listed(headers)).toHaveLength(1);
+  });
+
+  it("refuses the same key on another path, naming both", async () => {
+    const headers = { ...scope(), "IDEMPOTENCY-KEY": crypto.randomUUID() };
+    const created = await call(sandbox.url, "POST", "/customers", { body: customer, headers });
+    const other = await call(sandbox.url, "POST", `/customers/${created.body.id}/identifications`, {
+      body: { type: "Direct" },
+      headers,
+    });
+    expect(other.status).toBe(422);
+    expect(other.body.detail).toMatch(
+      /first used for POST \/customers, not POST \/customers\/.+\/identifications/,
+    );
+  });
+
+  it("concurrent requests with one key create exactly one resource and all get its answer", async () => {
+    const headers = { ...scope(), "IDEMPOTENCY-KEY": crypto.randomUUID() };
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        call(sandbox.url, "POST", "/customers", { body: customer, headers }),
+      ),
+    );
+    expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toHaveLength(1);
+    expect(answers[0]?.status).toBe(200);
+    expect(await listed(headers)).toHaveLength(1);
+  });
+
+  it("replays a 404 too: the key stays bound to its first answer", async () => {
+    const headers = { ...scope(), "IDEMPOTENCY-KEY": crypto.randomUUID() };
+    const path = `/customers/${crypto.randomUUID()}/signings`;
+    const body = { document_id: crypto.randomUUID(), signed: true };
+    const first = await call(sandbox.url, "POST", path, { body, headers });
+    expect(first.status).toBe(404);
+    expect(await call(sandbox.url, "POST", path, { body, headers })).toEqual(first);
+  });
+});

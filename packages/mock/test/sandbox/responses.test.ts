@@ -1,0 +1,57 @@
+// Every operation answered by the sandbox matches the spec's 200 response schema.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { responseProblems } from "../support/response-validator.js";
+import { startSandbox, type TestSandbox } from "../support/sandbox.js";
+import {
+  validRequest as exampleRequest,
+  operations,
+  type SpecRequest,
+  send,
+} from "../support/spec-requests.js";
+
+/** The spec's example request, with a key of its own: the sandbox refuses a key used for another request. */
+function validRequest(operationId: string): SpecRequest {
+  const request = exampleRequest(operationId);
+  if ("IDEMPOTENCY-KEY" in request.headers)
+    request.headers["IDEMPOTENCY-KEY"] = crypto.randomUUID();
+  return request;
+}
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.stop());
+
+describe("sandbox answers match the spec's response schemas", () => {
+  it.each(operations.map((entry) => entry.operationId))("%s", async (operationId) => {
+    const response = await send(sandbox.url, validRequest(operationId));
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.contentType).toMatch(/^application\/json/);
+    expect(responseProblems(operationId, response.body)).toEqual([]);
+  });
+
+  it("a list answers items that were created, still schema-valid", async () => {
+    await send(sandbox.url, validRequest("createCustomer"));
+    const response = await send(sandbox.url, validRequest("listCustomers"));
+    expect((response.body as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(2);
+    expect(responseProblems("listCustomers", response.body)).toEqual([]);
+  });
+
+  it("an operation on a customer that does not exist answers 404 problem+json", async () => {
+    const request = validRequest("createDirectIdentification");
+    request.pathParams.id = crypto.randomUUID();
+    const response = await send(sandbox.url, request);
+    expect(response.status).toBe(404);
+    expect(response.contentType).toBe("application/problem+json");
+    expect(response.body).toMatchObject({ errors: [{ location: "path", field: "id" }] });
+  });
+
+  it("still validates requests with Prism", async () => {
+    const request = validRequest("listCustomers");
+    request.query.page_size = "101";
+    const response = await send(sandbox.url, request);
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ errors: [{ field: "page_size", rule: "maximum" }] });
+  });
+});

@@ -1,0 +1,47 @@
+// A webhook receiver inside the test: records every delivery and answers as the test says.
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Delivery {
+  path: string;
+  headers: IncomingMessage["headers"];
+  // biome-ignore lint/suspicious/noExplicitAny: tests read deliveries as loose JSON
+  body: any;
+}
+
+export type Reply = (request: IncomingMessage, response: ServerResponse) => void;
+
+export async function startReceiver(reply: Reply = (_, response) => response.writeHead(204).end()) {
+  const deliveries: Delivery[] = [];
+  const waiters: Array<() => void> = [];
+  let current = reply;
+  const server = createServer(async (request, response) => {
+    let text = "";
+    for await (const chunk of request) text += chunk;
+    deliveries.push({ path: request.url ?? "", headers: request.headers, body: JSON.parse(text) });
+    for (const wake of waiters.splice(0)) wake();
+    current(request, response);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deliveries,
+    answerWith(next: Reply) {
+      current = next;
+    },
+    /** Resolves once at least `count` deliveries have arrived. */
+    async waitFor(count: number): Promise<Delivery[]> {
+      while (deliveries.length < count) await new Promise<void>((wake) => waiters.push(wake));
+      return deliveries;
+    },
+    stop(): Promise<void> {
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

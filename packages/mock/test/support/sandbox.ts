@@ -1,0 +1,72 @@
+// Starts a stateful sandbox for one test file, on a free port, with its state in a temp dir.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { specPath } from "@org/payments-spec";
+import { type MockOptions, type RunningMock, startMock } from "../../src/index.js";
+import { API_KEY } from "./spec-requests.js";
+
+export interface TestSandbox {
+  mock: RunningMock;
+  url: string;
+  statePath: string;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+export async function startSandbox(options: MockOptions = {}): Promise<TestSandbox> {
+  const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-"));
+  const statePath = options.state ?? join(dir, "state.json");
+  const mock = await startMock({ spec: specPath, stateful: true, state: statePath, ...options });
+  return {
+    mock,
+    url: mock.url,
+    statePath,
+    dir,
+    async stop() {
+      await mock.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A JSON call with the API key (and whatever headers the test adds). */
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers as loose JSON
+): Promise<{ status: number; contentType: string | null; body: any }> {
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: {
+      "X-API-Key": API_KEY,
+      ...(options.body !== undefined && { "Content-Type": "application/json; charset=utf-8" }),
+      ...options.headers,
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body: text === "" ? undefined : JSON.parse(text),
+  };
+}
+
+export const newKey = () => ({ "IDEMPOTENCY-KEY": crypto.randomUUID() });
+
+export async function createCustomer(
+  baseUrl: string,
+  fields: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  const answer = await call(baseUrl, "POST", "/customers", {
+    body: { customer_type: "Person", email: "someone@example.com", ...fields },
+    headers: { ...newKey(), ...headers },
+  });
+  if (answer.status !== 200) throw new Error(`create customer: ${JSON.stringify(answer.body)}`);
+  return answer.body as { id: string; name: string; [field: string]: unknown };
+}
