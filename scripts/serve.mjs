@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start` serves what has been built, in this one process: the mock API (packages/mock's
-// startMock) and the docs site (packages/docs' static server). One process, so Ctrl-C stops both
+// `npm start` serves what has been built, in this one process: the mock API as its stateful
+// sandbox (packages/mock's startMock; data in memory) and the docs site (packages/docs' static
+// server). One process, so Ctrl-C stops both
 // at once and exits 0, with no package manager in between to report the stop as a failure.
 // With --watch (`npm run dev`), the mock reloads and the docs rebuild when the spec changes.
 // Ports: MOCK_PORT (default 4010), DOCS_PORT (4020); interface: HOST (127.0.0.1).
@@ -43,6 +44,7 @@ const startDocs = watch ? docsModule.startDocsDev : docsModule.startStaticServer
 const mock = await startMock({
   host,
   port: portFrom("MOCK_PORT", "4010"),
+  stateful: true,
   ...(watch && { watch, spec: path.join(root, "openapi/partner-payments.yaml") }),
   log: (/** @type {string} */ line) => console.log(`  mock ${line}`),
 }).catch((/** @type {Error} */ error) =>
@@ -56,7 +58,9 @@ const docs = await startDocs({
   fail(`cannot serve the docs: ${error.message} (choose another port with DOCS_PORT)`),
 );
 
-console.log(`\u25b8 mock API: ${mock.url}/  (every request needs an X-API-Key header)`);
+console.log(
+  `\u25b8 mock API: ${mock.url}/  (a stateful sandbox; every request needs an X-API-Key header)`,
+);
 console.log(`\u25b8 API docs: ${docs.url}${watch ? "  (both follow edits of the spec)" : ""}`);
 console.log("\u25b8 press Ctrl-C to stop");
 
