@@ -1,42 +1,9 @@
 // The built CLI, as a user runs it: it must print its URL, serve, and exit cleanly on a signal.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { fileURLToPath } from "node:url";
 import { specPath } from "@org/payments-spec";
-import { describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startMock } from "../src/index.js";
+import { runCli as run } from "./support/run-cli.js";
 import { API_KEY } from "./support/spec-requests.js";
-
-const cli = fileURLToPath(new URL("../dist/cli.mjs", import.meta.url));
-/** Runs the CLI; the process is killed when the test ends, passed or failed. */
-function run(context: TestContext, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [cli, ...args], {
-    env: { ...process.env, PORT: "", HOST: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  context.onTestFinished(() => {
-    if (child.exitCode === null) child.kill("SIGKILL");
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", () => {
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match?.[1]) resolve(match[1]);
-    });
-    exited.then(() => reject(new Error(`exited before listening: ${stderr}`)));
-  });
-  // Tests that expect an early exit never await the URL.
-  url.catch(() => {});
-  return { child, url, exited, output: () => ({ stdout, stderr }) };
-}
 
 // Concurrent: each test waits mostly for a CLI process to load Prism.
 describe.concurrent("payments-mock CLI", () => {

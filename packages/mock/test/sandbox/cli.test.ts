@@ -1,44 +1,15 @@
 // The built CLI in sandbox mode: --stateful serves the sandbox, --state persists it, bad use is refused.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, type TestContext } from "vitest";
+import { runCli } from "../support/run-cli.js";
 import { call, createCustomer } from "../support/sandbox.js";
 
-const cli = fileURLToPath(new URL("../../dist/cli.mjs", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function run(context: TestContext, args: string[]) {
-  const child = spawn(process.execPath, [cli, "--port", "0", ...args], {
-    env: { ...process.env, PORT: "", HOST: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  context.onTestFinished(() => {
-    if (child.exitCode === null) child.kill("SIGKILL");
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", () => {
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match?.[1]) resolve(match[1]);
-    });
-    exited.then(() => reject(new Error(`exited before listening: ${stderr}`)));
-  });
-  url.catch(() => {});
-  return { child, url, exited, output: () => ({ stdout, stderr }) };
-}
+const run = (context: TestContext, args: string[]) => runCli(context, ["--port", "0", ...args]);
 
 describe.concurrent("payments-mock --stateful", () => {
   it("serves the sandbox and keeps its data in the --state file across restarts", async (context) => {
