@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Quickstart entry point behind `npm start` and `npm test` (Node built-ins only).
+// Entry point behind `npm start`, `npm test`, `npm run dev` and the root scripts that run turbo
+// (Node built-ins only).
 //
 // Design:
-// - Run by npm (fresh machine, maybe no pnpm): ensure pnpm, `pnpm install --frozen-lockfile`,
-//   then run the task (`test` -> `pnpm run test:all`, `start` -> build, then scripts/serve.mjs).
-// - Run by pnpm (`pnpm test`, `pnpm start`: npm_config_user_agent starts with "pnpm/"): the
-//   workspace is already set up, so skip straight to the task. Nothing here ever calls the
-//   `test`/`start` scripts again, so there is no recursion.
+// - `test` and `start`, run by npm (fresh machine, maybe no pnpm): ensure pnpm,
+//   `pnpm install --frozen-lockfile`, then run the task (`test` -> `pnpm run test:all`,
+//   `start` -> build, then scripts/serve.mjs). Run by pnpm (npm_config_user_agent starts with
+//   "pnpm/"), the workspace is already set up, so they skip straight to the task. Nothing here
+//   ever calls the `test`/`start` scripts again, so there is no recursion.
+// - `dev`: build, then scripts/serve.mjs --watch. `run <command>`: the command, in a shell.
 // - pnpm, when missing (or another version), is installed locally with npm into <repo>/.tools
 //   (gitignored, no root needed); <repo>/.tools/node_modules/.bin is prepended to PATH for
 //   every child process, so turbo (which spawns `pnpm` by name) finds it too.
