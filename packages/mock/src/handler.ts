@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { toProblemErrors } from "./diagnostics.js";
 import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
-import { readRequest } from "./read-request.js";
+import { ClientGoneError, readRequest } from "./read-request.js";
 import type { Answer } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 
@@ -17,7 +17,16 @@ export function createHandler(
   sandbox?: Sandbox,
 ) {
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const result = await respond(engine(), incoming, response, sandbox).catch((error: unknown) => {
+    const result: { status: number | string; mismatch: string } = await respond(
+      engine(),
+      incoming,
+      response,
+      sandbox,
+    ).catch((error: unknown) => {
+      // A client that went away mid-request is no failure of the mock, and has no one to answer.
+      if (error instanceof ClientGoneError || (incoming.destroyed && !incoming.complete)) {
+        return { status: "client disconnected", mismatch: "" };
+      }
       sendProblem(
         response,
         problem(500, "mock-error", "The mock failed", [
@@ -36,8 +45,10 @@ async function respond(
   response: ServerResponse,
   sandbox: Sandbox | undefined,
 ): Promise<{ status: number; mismatch: string }> {
-  const read = await readRequest(incoming);
+  const read = await readRequest(incoming, engine.operations);
   if (!read.ok) {
+    // A body past the limit is not read on: the connection closes after the answer.
+    if (read.status === 413) response.setHeader("connection", "close");
     return rejected(
       sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
     );

@@ -3,50 +3,178 @@ import type { IncomingMessage } from "node:http";
 import type { PrismRequest } from "./prism.js";
 import type { ProblemError } from "./problem.js";
 
+/** The client closed the connection before its request was complete: nobody is left to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super("the client closed the connection");
+  }
+}
+
 /** Bodies larger than this are refused (413) rather than buffered without end. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export type ReadResult =
-  | { ok: true; request: PrismRequest }
-  | { ok: false; status: 400 | 413; kind: string; title: string; error: ProblemError };
+type Refusal = {
+  ok: false;
+  status: 400 | 404 | 413 | 415;
+  kind: string;
+  title: string;
+  error: ProblemError;
+};
 
-export async function readRequest(incoming: IncomingMessage): Promise<ReadResult> {
-  const url = new URL(incoming.url ?? "/", "http://mock.invalid");
+export type ReadResult = { ok: true; request: PrismRequest } | Refusal;
+
+/** Request templates by segment, for naming the path parameter a malformed escape stands in. */
+export type PathTemplates = readonly { path: string }[];
+
+export async function readRequest(
+  incoming: IncomingMessage,
+  templates: PathTemplates,
+): Promise<ReadResult> {
+  const target = splitTarget(incoming.url ?? "");
+  if (!target) {
+    return refuse(
+      404,
+      "not-found",
+      "Not found",
+      "route",
+      "",
+      "route",
+      "the request target is not a path of the API",
+    );
+  }
+  const badSegment = target.path.split("/").findIndex((segment) => decoded(segment) === undefined);
+  if (badSegment !== -1) {
+    return refuse(
+      400,
+      "malformed-escape",
+      "Malformed percent-encoding",
+      "path",
+      pathParameterAt(templates, target.path, badSegment),
+      "encoding",
+      "is not valid percent-encoding",
+    );
+  }
+  const query = parseQuery(target.query);
+  if (!query.ok) {
+    return refuse(
+      400,
+      "malformed-escape",
+      "Malformed percent-encoding",
+      "query",
+      query.field,
+      "encoding",
+      "is not valid percent-encoding",
+    );
+  }
   const headers = flattenHeaders(incoming.headers);
   const raw = await readBody(incoming);
   if (raw === undefined) {
-    return {
-      ok: false,
-      status: 413,
-      kind: "payload-too-large",
-      title: "Request body too large",
-      error: {
-        location: "body",
-        field: "",
-        rule: "maxBytes",
-        message: `must be at most ${MAX_BODY_BYTES} bytes`,
-      },
-    };
+    return refuse(
+      413,
+      "payload-too-large",
+      "Request body too large",
+      "body",
+      "",
+      "maxBytes",
+      `must be at most ${MAX_BODY_BYTES} bytes`,
+    );
+  }
+  if (raw !== "" && !headers["content-type"]) {
+    return refuse(
+      415,
+      "invalid-request",
+      "Unsupported media type",
+      "header",
+      "Content-Type",
+      "mediaType",
+      "is required with a body: send application/json",
+    );
   }
   const parsed = parseBody(raw, headers["content-type"]);
   if (!parsed.ok) {
-    return {
-      ok: false,
-      status: 400,
-      kind: "malformed-json",
-      title: "Malformed JSON body",
-      error: { location: "body", field: "", rule: "json", message: parsed.message },
-    };
+    return refuse(400, "malformed-json", "Malformed JSON body", "body", "", "json", parsed.message);
   }
   return {
     ok: true,
     request: {
-      method: incoming.method ?? "GET",
-      path: url.pathname,
-      query: queryOf(url.searchParams),
+      // HEAD is answered as GET; Node leaves the body out of a HEAD response.
+      method: incoming.method === "HEAD" ? "GET" : (incoming.method ?? "GET"),
+      path: target.path,
+      query: query.values,
       headers,
       body: parsed.body,
     },
+  };
+}
+
+function refuse(
+  status: Refusal["status"],
+  kind: string,
+  title: string,
+  location: ProblemError["location"],
+  field: string,
+  rule: string,
+  message: string,
+): Refusal {
+  return { ok: false, status, kind, title, error: { location, field, rule, message } };
+}
+
+/**
+ * The request target taken literally: origin-form only (`/path?query`), with no folding of `//`
+ * or dot segments, so `//evil.example/customers` is not `/customers`.
+ */
+function splitTarget(target: string): { path: string; query: string } | undefined {
+  if (!target.startsWith("/")) return undefined;
+  const mark = target.indexOf("?");
+  return mark === -1
+    ? { path: target, query: "" }
+    : { path: target.slice(0, mark), query: target.slice(mark + 1) };
+}
+
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The name of the `{parameter}` that segment `index` of `path` stands in, or "" when none does. */
+function pathParameterAt(templates: PathTemplates, path: string, index: number): string {
+  const segments = path.split("/");
+  for (const { path: template } of templates) {
+    const parts = template.split("/");
+    const fits =
+      parts.length === segments.length &&
+      parts.every((part, i) => i === index || /^\{.+\}$/.test(part) || part === segments[i]);
+    const name = /^\{(.+)\}$/.exec(parts[index] ?? "")?.[1];
+    if (fits && name) return name;
+  }
+  return "";
+}
+
+type ParsedQuery = { ok: true; values: Record<string, string> } | { ok: false; field: string };
+
+/**
+ * Query parameters as `application/x-www-form-urlencoded`, refusing a malformed escape instead of
+ * passing it on. Repeated parameters (`ids=a&ids=b`) are joined with commas: Prism 5.12 reads
+ * every form-style array as if `explode` were false, so it would validate only the last of the
+ * repeated values, and splits a comma-joined value into all of them.
+ */
+function parseQuery(query: string): ParsedQuery {
+  const values: Record<string, string[]> = {};
+  for (const pair of query.split("&")) {
+    if (pair === "") continue;
+    const equals = pair.indexOf("=");
+    const rawName = equals === -1 ? pair : pair.slice(0, equals);
+    const name = decoded(rawName.replaceAll("+", " "));
+    const value = decoded((equals === -1 ? "" : pair.slice(equals + 1)).replaceAll("+", " "));
+    if (name === undefined || value === undefined) return { ok: false, field: name ?? rawName };
+    values[name] = [...(values[name] ?? []), value];
+  }
+  return {
+    ok: true,
+    values: Object.fromEntries(Object.entries(values).map(([name, all]) => [name, all.join(",")])),
   };
 }
 
@@ -59,25 +187,30 @@ function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, str
 }
 
 /**
- * Repeated parameters (`ids=a&ids=b`) are joined with commas. Prism 5.12 reads every form-style
- * array as if `explode` were false: it would validate only the last of the repeated values, and
- * splits a comma-joined value into all of them.
+ * The body as text, or undefined as soon as it passes MAX_BODY_BYTES: a body that never ends is
+ * not read on (the 413 that follows closes the connection). Rejects when the client disconnects.
  */
-function queryOf(params: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const name of new Set(params.keys())) query[name] = params.getAll(name).join(",");
-  return query;
-}
-
-/** The body as text, or undefined when it exceeds MAX_BODY_BYTES (read to the end all the same, so the client gets the answer). */
-async function readBody(incoming: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-  }
-  return size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8");
+function readBody(incoming: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      incoming.off("data", onData);
+      incoming.pause();
+      resolve(undefined);
+    };
+    incoming.on("data", onData);
+    incoming.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    incoming.once("error", reject);
+    incoming.once("close", () => {
+      if (!incoming.complete) reject(new ClientGoneError());
+    });
+  });
 }
 
 type ParsedBody = { ok: true; body: unknown } | { ok: false; message: string };

@@ -186,7 +186,7 @@ describe("hostile control requests", () => {
       "POST",
       "/_sandbox/customers/%E0%A4%A/status",
       { status: "Active" },
-      404,
+      400,
     ],
     [
       "a body that is not an object",

@@ -1,0 +1,138 @@
+// What a scanner or a fuzzer sends, over real sockets: every answer is a prompt 4xx with a problem
+// body (or a clean close), never a 5xx or a hang, and a disconnect is not logged as a failure.
+import net from "node:net";
+import { specPath } from "@org/payments-spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Problem, type RunningMock, startMock } from "../src/index.js";
+
+let mock: RunningMock;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  mock = await startMock({ spec: specPath, log: (line) => logged.push(line) });
+});
+afterAll(() => mock?.stop());
+
+/** Writes `payload` on a raw connection, lets `more` keep writing, and resolves with what came back once the server closes it. */
+function raw(payload: string, more?: (socket: net.Socket) => void): Promise<string> {
+  return new Promise((resolve) => {
+    let received = "";
+    const socket = net.connect(mock.port, "127.0.0.1", () => {
+      socket.write(payload);
+      more?.(socket);
+    });
+    socket.on("data", (chunk) => {
+      received += chunk;
+    });
+    socket.on("close", () => resolve(received));
+    socket.on("error", () => resolve(received));
+  });
+}
+
+const statusLine = (answer: string) => answer.split("\r\n")[0];
+/** The JSON problem in a raw answer, whether sent with a length or in chunks. */
+const problemOf = (answer: string) =>
+  JSON.parse(answer.slice(answer.indexOf("{"), answer.lastIndexOf("}") + 1));
+
+async function get(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${mock.url}${path}`, {
+    ...init,
+    headers: { "X-API-Key": "k", ...init.headers },
+  });
+  return { status: response.status, response, text: await response.text() };
+}
+
+describe("malformed percent-encoding", () => {
+  it("in a path parameter is a 400 that names the parameter", async () => {
+    const { status, text } = await get("/autoramps/%ZZ/external");
+    expect(status).toBe(400);
+    expect(JSON.parse(text) as Problem).toMatchObject({
+      errors: [{ location: "path", field: "external_id", rule: "encoding" }],
+    });
+  });
+
+  it("in a query value is a 400 that names the parameter", async () => {
+    const { status, text } = await get("/customers?search_term=%E0%A4%A");
+    expect(status).toBe(400);
+    expect(JSON.parse(text) as Problem).toMatchObject({
+      errors: [{ location: "query", field: "search_term", rule: "encoding" }],
+    });
+  });
+});
+
+describe("the request target is taken literally", () => {
+  it.each(["//evil.example/customers", "/customers/..%2f..%2fetc", "/customers/../customers"])(
+    "%s is a 404",
+    async (path) => {
+      const answer = await raw(
+        `GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nConnection: close\r\n\r\n`,
+      );
+      expect(statusLine(answer)).toBe("HTTP/1.1 404 Not Found");
+      expect(problemOf(answer)).toMatchObject({ status: 404 });
+    },
+  );
+
+  it("a target that cannot be parsed as a URL is a 404, not a 500", async () => {
+    const answer = await raw(
+      "GET //[ HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nConnection: close\r\n\r\n",
+    );
+    expect(statusLine(answer)).toBe("HTTP/1.1 404 Not Found");
+  });
+});
+
+describe("bodies", () => {
+  it("a JSON body without Content-Type is a 415", async () => {
+    const body = JSON.stringify({ customer_type: "Person", email: "a@example.com" });
+    const answer = await raw(
+      `POST /customers HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nIDEMPOTENCY-KEY: ${crypto.randomUUID()}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(statusLine(answer)).toBe("HTTP/1.1 415 Unsupported Media Type");
+    expect(problemOf(answer)).toMatchObject({
+      errors: [{ location: "header", field: "Content-Type", rule: "mediaType" }],
+    });
+  });
+
+  it("a chunked body that never ends gets a 413 once past 1 MiB, and the connection closes", async () => {
+    let sent = 0;
+    const answer = await raw(
+      "POST /customers HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      (socket) => {
+        const chunk = `${(64 * 1024).toString(16)}\r\n${"a".repeat(64 * 1024)}\r\n`;
+        const pump = () => {
+          // Far more than the limit: the server must answer and close long before this runs out.
+          while (sent < 64 * 1024 * 1024 && !socket.destroyed) {
+            sent += 64 * 1024;
+            if (!socket.write(chunk)) {
+              socket.once("drain", pump);
+              return;
+            }
+          }
+        };
+        pump();
+      },
+    );
+    expect(statusLine(answer)).toBe("HTTP/1.1 413 Payload Too Large");
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("a client that disconnects mid-body is logged as a disconnect, not a 500", async () => {
+    await raw(
+      'POST /customers HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+      (socket) => setTimeout(() => socket.destroy(), 100),
+    );
+    await expect.poll(() => logged.some((line) => line.endsWith("client disconnected"))).toBe(true);
+    expect(logged.filter((line) => line.includes("500"))).toEqual([]);
+  });
+});
+
+describe("HEAD", () => {
+  it("is answered wherever GET is: same status and headers, no body", async () => {
+    const head = await get("/customers", { method: "HEAD" });
+    const getAnswer = await get("/customers");
+    expect(head.status).toBe(getAnswer.status);
+    expect(head.response.headers.get("content-type")).toBe(
+      getAnswer.response.headers.get("content-type"),
+    );
+    expect(head.text).toBe("");
+  });
+});
