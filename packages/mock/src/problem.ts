@@ -20,8 +20,14 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
+  /** The problems found, at most MAX_ERRORS of them. */
   errors: ProblemError[];
+  /** How many more problems there were, when there were more than MAX_ERRORS. */
+  omitted?: number;
 }
+
+/** A small request must not buy a large answer: a problem lists at most this many errors. */
+export const MAX_ERRORS = 50;
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -33,9 +39,20 @@ export function problem(
   title: string,
   errors: ProblemError[],
 ): Problem {
+  const listed = errors.slice(0, MAX_ERRORS);
+  const omitted = errors.length - listed.length;
   const detail =
-    errors.length === 0 ? title : errors.map((error) => describeError(error)).join("; ");
-  return { type: `${TYPE_PREFIX}${kind}`, title, status, detail, errors };
+    listed.length === 0
+      ? title
+      : `${listed.map((error) => describeError(error)).join("; ")}${omitted > 0 ? `; and ${omitted} more` : ""}`;
+  return {
+    type: `${TYPE_PREFIX}${kind}`,
+    title,
+    status,
+    detail,
+    errors: listed,
+    ...(omitted > 0 && { omitted }),
+  };
 }
 
 function describeError({ location, field, message }: ProblemError): string {

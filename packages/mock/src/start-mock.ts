@@ -2,9 +2,11 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { bundledSpecPath } from "./bundled-spec.js";
 import { createHandler, type RequestLogger } from "./handler.js";
 import { createPrismEngine, type PrismEngine } from "./prism.js";
+import { PROBLEM_CONTENT_TYPE, problem } from "./problem.js";
 import { createSandbox } from "./sandbox/sandbox.js";
 import { watchFile } from "./watch-file.js";
 
@@ -27,7 +29,24 @@ export interface MockOptions {
   state?: string;
   /** Sandbox only: a seed file's path or a seed object. Default: a seed made of the spec's examples. */
   seed?: string | object;
+  /** Connection time limits in ms; see the README's "Limits". Defaults: headers 10 000, whole request 30 000, keep-alive idle 5 000. */
+  limits?: Partial<ConnectionLimits>;
 }
+
+export interface ConnectionLimits {
+  /** A request whose headers are not complete by then gets a 408 and its connection closes. */
+  headersMs: number;
+  /** Likewise for a request (headers and body) that is not complete by then. */
+  requestMs: number;
+  /** An idle keep-alive connection closes after this long. */
+  keepAliveMs: number;
+}
+
+const DEFAULT_LIMITS: ConnectionLimits = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+};
 
 export interface RunningMock {
   /** Base URL, such as `http://127.0.0.1:4010`; pass it as the client's `baseUrl`. */
@@ -48,7 +67,18 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         seed: options.seed,
       })
     : undefined;
-  const server = createServer(createHandler(() => engine, log, sandbox));
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      keepAliveTimeout: limits.keepAliveMs,
+      // How often Node checks the two timeouts above; its default (30 s) would blur them.
+      connectionsCheckingInterval: Math.min(1_000, limits.headersMs),
+    },
+    createHandler(() => engine, log, sandbox),
+  );
+  server.on("clientError", answerClientError);
 
   server.listen(port, host);
   try {
@@ -83,6 +113,33 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       return stopped;
     },
   };
+}
+
+/**
+ * What Node's HTTP parser refuses before a request exists (headers too large, a request that
+ * timed out, malformed HTTP) still gets a problem body, then the connection closes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [
+          431,
+          "Request Header Fields Too Large",
+          "the request line and headers must be at most 16 KiB",
+        ]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "the request was not complete in time"]
+        : [400, "Bad Request", "the request is not valid HTTP/1.1"];
+  const body = JSON.stringify(
+    problem(status, "bad-http", reason, [{ location: "route", field: "", rule: "http", message }]),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {

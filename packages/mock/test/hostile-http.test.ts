@@ -9,7 +9,12 @@ let mock: RunningMock;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  mock = await startMock({ spec: specPath, log: (line) => logged.push(line) });
+  mock = await startMock({
+    spec: specPath,
+    log: (line) => logged.push(line),
+    // Short, so that a test of the header timeout waits about a second, not the default ten.
+    limits: { headersMs: 1_000, requestMs: 5_000, keepAliveMs: 1_000 },
+  });
 });
 afterAll(() => mock?.stop());
 
@@ -134,5 +139,46 @@ describe("HEAD", () => {
       getAnswer.response.headers.get("content-type"),
     );
     expect(head.text).toBe("");
+  });
+});
+
+describe("what the HTTP parser refuses still gets a problem body", () => {
+  it("a 20 KB URL is a 431 with a problem body", async () => {
+    const answer = await raw(
+      `GET /customers?search_term=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expect(statusLine(answer)).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    expect(problemOf(answer)).toMatchObject({ status: 431, errors: [{ rule: "http" }] });
+  });
+
+  it("headers that trickle in past the limit get a 408 and the connection closes", async () => {
+    const answer = await raw("GET /customers HTTP/1.1\r\nHost: x\r\n", (socket) => {
+      // One header byte every 200 ms: never complete, never idle.
+      const timer = setInterval(() => {
+        if (socket.destroyed) clearInterval(timer);
+        else socket.write("X");
+      }, 200);
+      socket.on("close", () => clearInterval(timer));
+    });
+    expect(statusLine(answer)).toBe("HTTP/1.1 408 Request Timeout");
+    expect(problemOf(answer)).toMatchObject({ status: 408 });
+  });
+
+  it("malformed HTTP is a 400 with a problem body", async () => {
+    const answer = await raw("NOT HTTP AT ALL\r\n\r\n");
+    expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
+    expect(problemOf(answer)).toMatchObject({ status: 400 });
+  });
+});
+
+describe("a small request cannot buy a large answer", () => {
+  it("900 invalid ids get at most 50 listed problems and a count of the rest", async () => {
+    const query = Array.from({ length: 900 }, () => "ids=bad").join("&");
+    const { status, text } = await get(`/autoramp-transactions/ids?${query}`);
+    expect(status).toBe(422);
+    const problem = JSON.parse(text) as Problem & { omitted?: number };
+    expect(problem.errors.length).toBeLessThanOrEqual(50);
+    expect(problem.errors.length + (problem.omitted ?? 0)).toBeGreaterThanOrEqual(900);
+    expect(text.length).toBeLessThan(16_000);
   });
 });
