@@ -95,6 +95,16 @@ describe("operations", () => {
     }
   });
 
+  it("describes every operation and gives every required parameter an example, as third-party tools expect", () => {
+    for (const { operationId, operation, parameters } of operations) {
+      expect(operation.description, operationId).toEqual(expect.any(String));
+      for (const p of parameters.filter((candidate) => candidate.required)) {
+        const example = p.example ?? Object.values(p.examples ?? {})[0];
+        expect(example, `${operationId} ${p.in} ${p.name}`).toBeDefined();
+      }
+    }
+  });
+
   it("returns a PagedList from every list and a bare boolean from ping", () => {
     for (const entry of operations.filter((candidate) =>
       candidate.operationId.startsWith("list"),

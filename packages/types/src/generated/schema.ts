@@ -80,7 +80,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List a customer's signings */
+    /**
+     * List a customer's signings
+     * @description Returns a page of the signings recorded for the customer. The ordering of items is not specified.
+     */
     get: operations["listSignings"];
     put?: never;
     /**
@@ -101,7 +104,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the documents a customer has not signed */
+    /**
+     * List the documents a customer has not signed
+     * @description Returns a page of the documents the customer has not signed yet. The ordering of items is not specified.
+     */
     get: operations["listUnsignedDocuments"];
     put?: never;
     post?: never;
@@ -318,7 +324,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a customer's fiat address */
+    /**
+     * Get a customer's fiat address
+     * @description Returns one fiat address (bank account) of the customer, with its verification status.
+     */
     get: operations["getFiatAddress"];
     put?: never;
     post?: never;
@@ -1641,6 +1650,7 @@ export interface operations {
          * @example 30
          */
         rate_lock_duration_minutes?: number;
+        /** @example Return */
         rate_expiry_policy: components["schemas"]["RateExpiryPolicy"];
         /** @description The tolerated slippage in basis points, for the `Slippage` policy. */
         slippage_tolerance_in_bips?: components["schemas"]["Decimal"];
