@@ -1,20 +1,19 @@
 // Opens the built site in headless Chromium (Debian's `chromium`, as scripts/ensure-chromium.mjs
 // installs it) served from 127.0.0.1, and checks what a reader sees and what the page fetches.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { listOperations, loadSpec } from "@org/payments-spec";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../../scripts/launch-chromium.mjs";
 import { builtSamplesDir, distDir } from "../scripts/build.mjs";
 import { startStaticServer } from "../scripts/serve.mjs";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const artifactsDir = path.resolve(import.meta.dirname, "../test-artifacts");
 const operations = listOperations(loadSpec());
 
 let server: Awaited<ReturnType<typeof startStaticServer>>;
-let userDataDir: string;
+let chromiumRun: Awaited<ReturnType<typeof launchChromium<BrowserContext>>>;
 let context: BrowserContext;
 let page: Page;
 const requests: string[] = [];
@@ -22,26 +21,9 @@ const consoleErrors: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium not found at ${chromiumPath}: run \`node scripts/ensure-chromium.mjs\` from the repo root, or set CHROMIUM_PATH`,
-    );
-  }
   server = await startStaticServer({ root: distDir });
-  userDataDir = mkdtempSync(path.join(os.tmpdir(), "docs-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-    ],
-  });
+  chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
+  context = chromiumRun.context;
   context.on("request", (request) => requests.push(request.url()));
   page = context.pages()[0] ?? (await context.newPage());
   page.on("console", (message) => {
@@ -54,9 +36,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
+  await chromiumRun?.close();
   await server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
 });
 
 describe("the docs site in Chromium", () => {

@@ -16,6 +16,7 @@ Options:
                   webhooks are delivered (see the README)
   --state <file>  with --stateful: JSON file the sandbox data persists in (default: memory only)
   --seed <file>   with --stateful: JSON seed data (default: made of the spec's examples)
+  --no-cors       do not answer CORS preflights or send CORS headers
   --quiet         do not log requests
   -h, --help      show this help`;
 
@@ -44,10 +45,12 @@ function parseCli() {
         stateful: { type: "boolean", default: false },
         state: { type: "string" },
         seed: { type: "string" },
+        cors: { type: "boolean", default: true },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
+      allowNegative: true,
       allowPositionals: false,
     }).values;
   } catch (error) {
@@ -76,6 +79,7 @@ const mock = await startMock({
   dynamic: args.dynamic,
   ...(args.spec !== undefined && { spec: args.spec }),
   watch: args.watch,
+  cors: args.cors,
   ...(args.stateful && { stateful: true, state: args.state, seed: args.seed }),
   ...(!args.quiet && { log: (line: string) => console.log(line) }),
 }).catch((error: Error) => {

@@ -1,22 +1,37 @@
 // The HTTP side of the mock: every request goes through Prism; every rejection gets a problem body.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { answerPreflight, isPreflight, setCorsHeaders } from "./cors.js";
+import { nonDecimalIntegers } from "./decimal-integers.js";
 import { toProblemErrors } from "./diagnostics.js";
+import { hasPreferences, parsePrefer } from "./prefer.js";
 import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 import { ClientGoneError, readRequest } from "./read-request.js";
+import { operationFor } from "./response-shaping.js";
 import type { Answer } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 
 /** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
 export type RequestLogger = (line: string) => void;
 
-/** With a sandbox, validated requests get its stateful answers instead of Prism's examples. */
-export function createHandler(
-  engine: () => PrismEngine,
-  log: RequestLogger | undefined,
-  sandbox?: Sandbox,
-) {
+export interface HandlerOptions {
+  log?: RequestLogger;
+  /** With a sandbox, validated requests get its stateful answers instead of Prism's examples. */
+  sandbox?: Sandbox;
+  /** Answer CORS preflights and put CORS headers on every answer. */
+  cors: boolean;
+}
+
+export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }: HandlerOptions) {
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (cors) {
+      setCorsHeaders(incoming, response);
+      if (isPreflight(incoming)) {
+        answerPreflight(incoming, response);
+        log?.(`${incoming.method} ${incoming.url} → 204 (CORS preflight)`);
+        return;
+      }
+    }
     const result: { status: number | string; mismatch: string } = await respond(
       engine(),
       incoming,
@@ -53,23 +68,43 @@ async function respond(
       sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
     );
   }
-  if (sandbox && isControlPath(read.request.path)) {
-    return sendAnswer(response, await sandbox.control(read.request));
+  const { request } = read;
+  if (sandbox && isControlPath(request.path)) {
+    return sendAnswer(response, await sandbox.control(request));
   }
-  const outcome = await engine.handle(read.request);
+  const prefer = parsePrefer(request.headers.prefer);
+  const preferences = prefer.ok ? prefer.preferences : {};
+  const outcome = await engine.handle(request, preferences);
+  const operation = operationFor(engine.operations, request.method, request.path);
   if (outcome.kind === "error") {
-    return rejected(
-      sendProblem(response, routeProblem(outcome, read.request.method, read.request.path)),
-    );
+    // With a route found, Prism's error is about the preferences (an example it does not have).
+    const refused =
+      operation && hasPreferences(preferences)
+        ? problem(422, "invalid-request", "Invalid request", [
+            { location: "header", field: "Prefer", rule: "prefer", message: outcome.detail },
+          ])
+        : routeProblem(outcome, request.method, request.path);
+    return rejected(sendProblem(response, refused));
   }
-  const errors = toProblemErrors(outcome.inputProblems, engine.headerNames, engine.apiKeyHeader);
+  const prismErrors = toProblemErrors(
+    outcome.inputProblems,
+    engine.headerNames,
+    engine.apiKeyHeader,
+  );
+  const errors = [
+    ...prismErrors,
+    ...nonDecimalIntegers(operation, request.query),
+    ...(prefer.ok ? [] : [prefer.error]),
+  ];
   if (errors.length > 0) {
-    const unauthorized = outcome.status === 401;
+    // Prism has chosen the status when it found a problem itself (401 before all else).
+    const status = prismErrors.length > 0 ? outcome.status : 422;
+    const unauthorized = status === 401;
     return rejected(
       sendProblem(
         response,
         problem(
-          outcome.status,
+          status,
           unauthorized ? "unauthorized" : "invalid-request",
           unauthorized ? "Missing or invalid API key" : "Invalid request",
           errors,
@@ -77,7 +112,27 @@ async function respond(
       ),
     );
   }
-  if (sandbox) return sendAnswer(response, await sandbox.answer(read.request));
+  // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
+  if (sandbox && !hasPreferences(preferences)) {
+    return sendAnswer(response, await sandbox.answer(request));
+  }
+  // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
+  // gets the mock's own problem body rather than an empty one.
+  if (outcome.status >= 400 && outcome.body == null) {
+    return rejected(
+      sendProblem(
+        response,
+        problem(outcome.status, "preferred-status", "Status chosen with Prefer", [
+          {
+            location: "header",
+            field: "Prefer",
+            rule: "code",
+            message: `code=${outcome.status} asked for this status`,
+          },
+        ]),
+      ),
+    );
+  }
   // Prism spells some header names with capitals; one spelling avoids sending a header twice.
   const headers = Object.fromEntries(
     Object.entries(outcome.headers).map(([name, value]) => [name.toLowerCase(), value]),
@@ -104,12 +159,22 @@ function rejected(status: number): { status: number; mismatch: string } {
   return { status, mismatch: "" };
 }
 
-/** A request that reaches no operation, in the mock's words (Prism's own are about its router). */
+/** A request Prism could not route or negotiate, in the mock's words (Prism's are about itself). */
 function routeProblem(
   outcome: { status: number; title: string; detail: string },
   method: string,
   path: string,
 ): Problem {
+  if (outcome.status === 406) {
+    return problem(406, "not-acceptable", "Not acceptable", [
+      {
+        location: "header",
+        field: "Accept",
+        rule: "mediaType",
+        message: "accepts none of the media types the operation answers with",
+      },
+    ]);
+  }
   const [kind, title, message] =
     outcome.status === 404
       ? ["not-found", "Not found", `no operation of the API has the path ${path}`]

@@ -3,6 +3,7 @@
 import { createLogger } from "@stoplight/prism-core";
 import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import type { PrismDiagnostic } from "./diagnostics.js";
+import type { Preferences } from "./prefer.js";
 import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
 
 export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
@@ -29,7 +30,8 @@ export type PrismOutcome =
   | { kind: "error"; status: number; title: string; detail: string };
 
 export interface PrismEngine {
-  handle(request: PrismRequest): Promise<PrismOutcome>;
+  /** Answers one request; `preferences` (from its `Prefer` header) override the mock's config. */
+  handle(request: PrismRequest, preferences?: Preferences): Promise<PrismOutcome>;
   /** Lower-case header name → its spelling in the spec. */
   headerNames: ReadonlyMap<string, string>;
   /** The header the API key travels in. */
@@ -41,21 +43,26 @@ export interface PrismEngine {
 export async function createPrismEngine(spec: string, dynamic: boolean): Promise<PrismEngine> {
   const operations = await getHttpOperationsFromSpec(spec);
   if (operations.length === 0) throw new Error(`The spec ${spec} has no operations to mock`);
+  const config = {
+    mock: { dynamic },
+    checkSecurity: true,
+    validateRequest: true,
+    validateResponse: true,
+    errors: false,
+    upstreamProxy: undefined,
+    isProxy: false as const,
+  };
   const prism = createInstance(
-    {
-      mock: { dynamic },
-      checkSecurity: true,
-      validateRequest: true,
-      validateResponse: true,
-      errors: false,
-      upstreamProxy: undefined,
-      isProxy: false,
-    },
+    config,
     // Prism's own logging is replaced by the mock's one line per request.
     { logger: createLogger("payments-mock", { level: "silent" }) },
   );
 
-  async function handle(request: PrismRequest): Promise<PrismOutcome> {
+  async function handle(
+    request: PrismRequest,
+    preferences: Preferences = {},
+  ): Promise<PrismOutcome> {
+    const mock = { ...config.mock, ...preferences };
     const result = await prism.request(
       {
         method: request.method.toLowerCase() as "get",
@@ -64,6 +71,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
         body: request.body,
       },
       operations,
+      { ...config, mock },
     )();
     if (result._tag === "Left") {
       const error = result.left as Error & { status?: number; detail?: string };
@@ -76,9 +84,10 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     }
     const { output, validations } = result.right;
     const operation = operationFor(operations, request.method, request.path);
-    const example = dynamic
-      ? undefined
-      : exampleMatchingBody(operation, output.statusCode, request.body);
+    const example =
+      mock.dynamic || mock.exampleKey !== undefined
+        ? undefined
+        : exampleMatchingBody(operation, output.statusCode, request.body);
     return {
       kind: "response",
       status: output.statusCode,

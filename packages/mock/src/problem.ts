@@ -14,7 +14,7 @@ export interface ProblemError {
   message: string;
 }
 
-/** The `application/problem+json` body of every 4xx/5xx the mock itself produces. */
+/** The body of every 4xx/5xx the mock itself produces: RFC 9457's fields, sent as `application/json`. */
 export interface Problem {
   type: string;
   title: string;
@@ -29,7 +29,12 @@ export interface Problem {
 /** A small request must not buy a large answer: a problem lists at most this many errors. */
 export const MAX_ERRORS = 50;
 
-export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+/**
+ * The spec declares every error answer as `application/json` of unspecified shape, so the mock's
+ * problems are sent as that, not as `application/problem+json`: a contract tool that checks the
+ * mock's answers against the spec then finds every one of them declared.
+ */
+export const PROBLEM_CONTENT_TYPE = "application/json";
 
 const TYPE_PREFIX = "urn:org:payments-mock:problem:";
 

@@ -1,5 +1,6 @@
 // Reads a Node request into what Prism validates: path, query, headers and the parsed body.
 import type { IncomingMessage } from "node:http";
+import { parse as parseMediaType } from "content-type";
 import type { PrismRequest } from "./prism.js";
 import type { ProblemError } from "./problem.js";
 
@@ -67,6 +68,20 @@ export async function readRequest(
     );
   }
   const headers = flattenHeaders(incoming.headers);
+  // Prism parses both headers with `content-type` and fails on what that parser refuses.
+  const contentType = headers["content-type"];
+  if (contentType !== undefined && !isMediaType(contentType)) {
+    return refuse(
+      400,
+      "invalid-request",
+      "Malformed Content-Type",
+      "header",
+      "Content-Type",
+      "mediaType",
+      "is not a media type such as application/json",
+    );
+  }
+  if (headers.accept !== undefined) headers.accept = acceptableMediaTypes(headers.accept);
   const raw = await readBody(incoming);
   if (raw === undefined) {
     return refuse(
@@ -162,7 +177,8 @@ type ParsedQuery = { ok: true; values: Record<string, string> } | { ok: false; f
  * repeated values, and splits a comma-joined value into all of them.
  */
 function parseQuery(query: string): ParsedQuery {
-  const values: Record<string, string[]> = {};
+  // A Map, so that names such as `__proto__` or `valueOf` are names like any other.
+  const values = new Map<string, string[]>();
   for (const pair of query.split("&")) {
     if (pair === "") continue;
     const equals = pair.indexOf("=");
@@ -170,20 +186,38 @@ function parseQuery(query: string): ParsedQuery {
     const name = decoded(rawName.replaceAll("+", " "));
     const value = decoded((equals === -1 ? "" : pair.slice(equals + 1)).replaceAll("+", " "));
     if (name === undefined || value === undefined) return { ok: false, field: name ?? rawName };
-    values[name] = [...(values[name] ?? []), value];
+    values.set(name, [...(values.get(name) ?? []), value]);
   }
   return {
     ok: true,
-    values: Object.fromEntries(Object.entries(values).map(([name, all]) => [name, all.join(",")])),
+    values: Object.fromEntries([...values].map(([name, all]) => [name, all.join(",")])),
   };
 }
 
-function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+function isMediaType(text: string): boolean {
+  try {
+    parseMediaType(text);
+    return true;
+  } catch {
+    return false;
   }
-  return flat;
+}
+
+/** Accept without its malformed entries, which RFC 9110 lets a server disregard (any type when none is left). */
+function acceptableMediaTypes(accept: string): string {
+  const entries = accept
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(isMediaType);
+  return entries.length > 0 ? entries.join(", ") : "*/*";
+}
+
+function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+      .map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : value]),
+  );
 }
 
 /**

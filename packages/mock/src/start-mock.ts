@@ -29,6 +29,8 @@ export interface MockOptions {
   state?: string;
   /** Sandbox only: a seed file's path or a seed object. Default: a seed made of the spec's examples. */
   seed?: string | object;
+  /** Answer CORS preflights and put CORS headers on every answer, so browser apps can call the mock. Default true. */
+  cors?: boolean;
   /** Connection time limits in ms; see the README's "Limits". Defaults: headers 10 000, whole request 30 000, keep-alive idle 5 000. */
   limits?: Partial<ConnectionLimits>;
 }
@@ -58,7 +60,14 @@ export interface RunningMock {
 
 /** Starts the mock and resolves once it answers requests. */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const { port = 0, host = "127.0.0.1", dynamic = false, spec = bundledSpecPath(), log } = options;
+  const {
+    port = 0,
+    host = "127.0.0.1",
+    dynamic = false,
+    spec = bundledSpecPath(),
+    log,
+    cors = true,
+  } = options;
   let engine: PrismEngine = await createPrismEngine(spec, dynamic);
   const sandbox = options.stateful
     ? createSandbox({
@@ -76,9 +85,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       // How often Node checks the two timeouts above; its default (30 s) would blur them.
       connectionsCheckingInterval: Math.min(1_000, limits.headersMs),
     },
-    createHandler(() => engine, log, sandbox),
+    createHandler(() => engine, { log, sandbox, cors }),
   );
-  server.on("clientError", answerClientError);
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, cors),
+  );
 
   server.listen(port, host);
   try {
@@ -119,7 +130,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
  * What Node's HTTP parser refuses before a request exists (headers too large, a request that
  * timed out, malformed HTTP) still gets a problem body, then the connection closes.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: boolean): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -137,8 +148,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const body = JSON.stringify(
     problem(status, "bad-http", reason, [{ location: "route", field: "", rule: "http", message }]),
   );
+  // The request's Origin is unknown here, so any origin may read the answer.
+  const corsHeader = cors ? "access-control-allow-origin: *\r\n" : "";
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${corsHeader}connection: close\r\n\r\n${body}`,
   );
 }
 

@@ -65,6 +65,23 @@ describe("malformed percent-encoding", () => {
   });
 });
 
+describe("integer query parameters", () => {
+  it.each(["0x10", "1e1", "10.0", "+5", " 5"])(
+    "page_size=%s is a 422 that names the parameter: only decimal integers are integers",
+    async (value) => {
+      const { status, text } = await get(`/customers?page_size=${encodeURIComponent(value)}`);
+      expect(status).toBe(422);
+      expect(JSON.parse(text) as Problem).toMatchObject({
+        errors: [{ location: "query", field: "page_size", rule: "type" }],
+      });
+    },
+  );
+
+  it("accepts a decimal integer within the limits", async () => {
+    expect((await get("/customers?page_size=10")).status).toBe(200);
+  });
+});
+
 describe("the request target is taken literally", () => {
   it.each(["//evil.example/customers", "/customers/..%2f..%2fetc", "/customers/../customers"])(
     "%s is a 404",
@@ -148,6 +165,9 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
       `GET /customers?search_term=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
     );
     expect(statusLine(answer)).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    expect(answer).toMatch(/\r\ncontent-type: application\/json\r\n/);
+    // A browser page that sent it can read why.
+    expect(answer).toMatch(/\r\naccess-control-allow-origin: \*\r\n/);
     expect(problemOf(answer)).toMatchObject({ status: 431, errors: [{ rule: "http" }] });
   });
 

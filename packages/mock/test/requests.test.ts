@@ -121,7 +121,7 @@ describe("invalid requests are rejected with a problem that names them", () => {
       const response = await send(mockUrl, request);
 
       expect(response.status).toBe(status);
-      expect(response.contentType).toBe("application/problem+json");
+      expect(response.contentType).toBe("application/json");
       const problem = response.body as Problem;
       expect(problem.status).toBe(status);
       expect(problem.errors).toContainEqual(

@@ -153,7 +153,7 @@ describe("sandbox control routes", () => {
       body: { status: "Gone" },
     });
     expect(answer.status).toBe(422);
-    expect(answer.contentType).toBe("application/problem+json");
+    expect(answer.contentType).toBe("application/json");
     expect(answer.body.errors[0]).toMatchObject({ field: "status", rule: "enum" });
     expect(answer.body.detail).toMatch(/UserRequired, SigningsRequired/);
   });
@@ -200,6 +200,6 @@ describe("hostile control requests", () => {
   ])("answers %s with a 4xx problem", async (_, method, path, body, status) => {
     const answer = await call(sandbox.url, method, path, { body });
     expect(answer.status).toBe(status);
-    expect(answer.contentType).toBe("application/problem+json");
+    expect(answer.contentType).toBe("application/json");
   });
 });

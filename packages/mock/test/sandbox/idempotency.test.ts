@@ -35,7 +35,7 @@ describe("IDEMPOTENCY-KEY in the sandbox", () => {
       headers,
     });
     expect(other.status).toBe(422);
-    expect(other.contentType).toBe("application/problem+json");
+    expect(other.contentType).toBe("application/json");
     expect(other.body.errors[0]).toMatchObject({ field: "IDEMPOTENCY-KEY", rule: "idempotency" });
     expect(other.body.detail).toMatch(/first used for POST \/customers with a different body/);
     expect(await listed(headers)).toHaveLength(1);

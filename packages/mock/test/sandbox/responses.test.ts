@@ -38,12 +38,12 @@ describe("sandbox answers match the spec's response schemas", () => {
     expect(responseProblems("listCustomers", response.body)).toEqual([]);
   });
 
-  it("an operation on a customer that does not exist answers 404 problem+json", async () => {
+  it("an operation on a customer that does not exist answers 404 with a problem body", async () => {
     const request = validRequest("createDirectIdentification");
     request.pathParams.id = crypto.randomUUID();
     const response = await send(sandbox.url, request);
     expect(response.status).toBe(404);
-    expect(response.contentType).toBe("application/problem+json");
+    expect(response.contentType).toBe("application/json");
     expect(response.body).toMatchObject({ errors: [{ location: "path", field: "id" }] });
   });
 

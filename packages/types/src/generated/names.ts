@@ -26,7 +26,7 @@ export type ExchangeRateCurrencyType = components["schemas"]["ExchangeRateCurren
 
 export type FeeSettlement = components["schemas"]["FeeSettlement"];
 
-/** What happens when a quote's rate lock runs out before payment; `Return` returns the funds, `Slippage` executes at the new rate within the slippage tolerance. */
+/** A quote's rate expiry policy. What each value does is not specified, beyond `Return` limiting `expiry_in_hours` to the rate lock duration. */
 export type RateExpiryPolicy = components["schemas"]["RateExpiryPolicy"];
 
 export type WebhookTopic = components["schemas"]["WebhookTopic"];

@@ -493,7 +493,7 @@ export interface components {
     /** @enum {string} */
     FeeSettlement: "deductedImmediately" | "settledLater";
     /**
-     * @description What happens when a quote's rate lock runs out before payment; `Return` returns the funds, `Slippage` executes at the new rate within the slippage tolerance.
+     * @description A quote's rate expiry policy. What each value does is not specified, beyond `Return` limiting `expiry_in_hours` to the rate lock duration.
      * @enum {string}
      */
     RateExpiryPolicy: "Return" | "Slippage";
@@ -1650,7 +1650,10 @@ export interface operations {
          * @example 30
          */
         rate_lock_duration_minutes?: number;
-        /** @example Return */
+        /**
+         * @description The quote's rate expiry policy; under `Return`, `expiry_in_hours` is limited to the rate lock duration.
+         * @example Return
+         */
         rate_expiry_policy: components["schemas"]["RateExpiryPolicy"];
         /** @description The tolerated slippage in basis points, for the `Slippage` policy. */
         slippage_tolerance_in_bips?: components["schemas"]["Decimal"];
@@ -1821,7 +1824,10 @@ export interface operations {
          * @example EUR
          */
         source_currency_code: components["parameters"]["SourceCurrencyCode"];
-        /** @example fiat */
+        /**
+         * @description Whether the source currency is fiat or crypto.
+         * @example fiat
+         */
         source_currency_type: components["schemas"]["ExchangeRateCurrencyType"];
         /** @description The source currency's blockchain, for a crypto source. */
         source_currency_chain?: components["parameters"]["SourceCurrencyChain"];
@@ -1830,7 +1836,10 @@ export interface operations {
          * @example USDC
          */
         destination_currency_code: components["parameters"]["DestinationCurrencyCode"];
-        /** @example crypto */
+        /**
+         * @description Whether the destination currency is fiat or crypto.
+         * @example crypto
+         */
         destination_currency_type: components["schemas"]["ExchangeRateCurrencyType"];
         /**
          * @description The destination currency's blockchain, for a crypto destination.
@@ -1866,6 +1875,7 @@ export interface operations {
   listFiatAddresses: {
     parameters: {
       query?: {
+        /** @description Lists only the fiat addresses with this verification status. */
         status?: components["schemas"]["FiatAddressStatus"];
         /** @description The `cursor` of the previous page, to fetch the next page. */
         cursor?: components["parameters"]["Cursor"];

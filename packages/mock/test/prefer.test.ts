@@ -1,0 +1,131 @@
+// The `Prefer` request header, as Prism users know it: code=, example=, dynamic= (and seed=).
+import { specPath } from "@org/payments-spec";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type Problem, type RunningMock, startMock } from "../src/index.js";
+import { responseProblems, undeclaredAnswer } from "./support/response-validator.js";
+import { type SentResponse, send, validRequest } from "./support/spec-requests.js";
+
+const createCustomer = validRequest("createCustomer");
+const business = { customer_type: "Business", email: "finance@example.com" };
+
+function preferring(prefer: string, base = createCustomer) {
+  return { ...base, headers: { ...base.headers, Prefer: prefer } };
+}
+
+const createCustomerWith = (prefer: string) =>
+  send(inject("mockUrl"), { ...preferring(prefer), body: business });
+
+describe("Prefer: code=", () => {
+  it("answers a declared error status with the mock's problem body, declared by the spec", async () => {
+    const answer = await createCustomerWith("code=404");
+    expect(answer.status).toBe(404);
+    expect(answer.body as Problem).toMatchObject({
+      status: 404,
+      errors: [{ location: "header", field: "Prefer", rule: "code" }],
+    });
+    expect(undeclaredAnswer("createCustomer", answer)).toEqual([]);
+  });
+
+  it("answers 200 with the example when asked for 200", async () => {
+    const answer = await createCustomerWith("code=200");
+    expect(answer.status).toBe(200);
+    expect(responseProblems("createCustomer", answer.body)).toEqual([]);
+  });
+
+  it("refuses a code that is not a status, naming the header", async () => {
+    const answer = await createCustomerWith("code=abc");
+    expect(answer.status).toBe(422);
+    expect(answer.body as Problem).toMatchObject({
+      errors: [{ location: "header", field: "Prefer", rule: "code" }],
+    });
+  });
+
+  it("does not override the validation of an invalid request", async () => {
+    const answer = await send(inject("mockUrl"), { ...preferring("code=200"), body: {} });
+    expect(answer.status).toBe(422);
+    expect((answer.body as Problem).errors).toContainEqual(
+      expect.objectContaining({ location: "body", field: "customer_type", rule: "required" }),
+    );
+  });
+});
+
+describe("Prefer: example=", () => {
+  it("answers with the named example, whatever the body", async () => {
+    const answer = await createCustomerWith("example=createdPerson");
+    expect(answer.body).toMatchObject({ customer_type: "Person", name: "Ada Lovelace" });
+  });
+
+  it("combines with code=, separated by a comma or a semicolon", async () => {
+    for (const prefer of ["code=200, example=createdPerson", "code=200;example=createdPerson"]) {
+      expect((await createCustomerWith(prefer)).body).toMatchObject({ customer_type: "Person" });
+    }
+  });
+
+  it("refuses an example the answer does not have, naming the header", async () => {
+    const answer = await createCustomerWith('example="nope"');
+    expect(answer.status).toBe(422);
+    expect(answer.body as Problem).toMatchObject({
+      errors: [{ location: "header", field: "Prefer", rule: "prefer" }],
+    });
+    expect((answer.body as Problem).detail).toContain("nope");
+  });
+});
+
+describe("Prefer: dynamic=", () => {
+  it("dynamic=true generates data that matches the schema instead of the example", async () => {
+    const list = (prefer: string) =>
+      send(inject("mockUrl"), preferring(prefer, validRequest("listCustomers")));
+    const example = await list("dynamic=false");
+    const generated = await list("dynamic=true");
+    expect(generated.status).toBe(200);
+    expect(responseProblems("listCustomers", generated.body)).toEqual([]);
+    expect(generated.body).not.toEqual(example.body);
+  });
+
+  it("the same seed= generates the same data", async () => {
+    const seeded = () => createCustomerWith("dynamic=true, seed=42");
+    const [first, second] = await Promise.all([seeded(), seeded()]);
+    expect(first.body).toEqual(second.body);
+  });
+
+  it("refuses a value that is not true or false", async () => {
+    const answer = await createCustomerWith("dynamic=maybe");
+    expect(answer.status).toBe(422);
+    expect(answer.body as Problem).toMatchObject({
+      errors: [{ field: "Prefer", rule: "dynamic" }],
+    });
+  });
+
+  it("ignores preferences it does not know, as RFC 7240 asks", async () => {
+    expect((await createCustomerWith("return=minimal, respond-async")).status).toBe(200);
+  });
+});
+
+describe("Prefer in the stateful sandbox", () => {
+  let sandbox: RunningMock;
+  beforeAll(async () => {
+    sandbox = await startMock({ spec: specPath, stateful: true });
+  });
+  afterAll(() => sandbox?.stop());
+
+  const customerCount = async () =>
+    ((await send(sandbox.url, validRequest("listCustomers"))).body as { items: unknown[] }).items
+      .length;
+
+  it("a request with Prefer gets Prism's answer and leaves the sandbox's data untouched", async () => {
+    const before = await customerCount();
+    const answer: SentResponse = await send(sandbox.url, {
+      ...preferring("code=200"),
+      body: { ...business, email: "prefer@example.com" },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ email: "finance@example.com" });
+    expect(await customerCount()).toBe(before);
+  });
+
+  it("an error status asked for is answered without touching the data", async () => {
+    const answer = await send(sandbox.url, preferring("code=503"));
+    expect(answer.status).toBe(503);
+    expect(undeclaredAnswer("createCustomer", answer)).toEqual([]);
+  });
+});
