@@ -23,8 +23,9 @@ if (options.help) {
   console.log(`Usage: pnpm spec:diff [--check] [--json] [--base <released spec>]
 
 Compares openapi/partner-payments.yaml with the last released spec and lists each breaking
-change and each addition. --check exits 1 when there is a breaking change and no pending
-major changeset (pnpm changeset).`);
+change and every other change, each with its rule (openapi/README.md explains them). --json
+prints { breaking, additions } with each change's where, message, rule, operation and location.
+--check exits 1 when there is a breaking change and no pending major changeset (npm run changeset).`);
   process.exit(0);
 }
 
@@ -40,7 +41,7 @@ if (options.json) {
     `Spec diff: ${relative(path.resolve(options.base))} (${base.info.version}) → ${relative(specPath)} (${head.info.version})`,
   );
   printSection("Breaking changes", "✖", report.breaking);
-  printSection("Additions", "+", report.additions);
+  printSection("Other changes", "+", report.additions);
 }
 
 if (options.check && report.breaking.length > 0) {
@@ -61,5 +62,7 @@ if (options.check && report.breaking.length > 0) {
 
 function printSection(title, mark, changes) {
   console.log(`\n${title} (${changes.length})${changes.length === 0 ? ": none" : ":"}`);
-  for (const change of changes) console.log(`  ${mark} ${change.where}: ${change.message}`);
+  for (const change of changes) {
+    console.log(`  ${mark} ${change.where}: ${change.message} [${change.rule}]`);
+  }
 }

@@ -1,250 +1,182 @@
-import { describe, expect, it } from "vitest";
+// The guard on the real spec and through its command: shared schemas and parameters are reported
+// at every operation that uses them, recursion ends, and `--json` and `--check` keep their contracts.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { diffSpecs } from "../diff.js";
-import { loadSpec, type OpenApiDocument } from "../index.js";
+import { listOperations, loadSpec, type OpenApiDocument } from "../index.js";
 
-type Schema = Record<string, unknown>;
+// biome-ignore lint/suspicious/noExplicitAny: the tests edit the parsed spec as loose JSON
+type Json = Record<string, any>;
 
-/** A tiny spec with one operation per entry, in the shape the real spec uses. */
-function spec(
-  operations: Record<string, { parameters?: Schema[]; body?: Schema; response?: Schema }>,
-) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const [key, op] of Object.entries(operations)) {
-    const [method, path] = key.split(" ") as [string, string];
-    paths[path] ??= {};
-    paths[path][method.toLowerCase()] = {
-      operationId: `${method.toLowerCase()}${path.replaceAll(/\W/g, "")}`,
-      parameters: op.parameters ?? [],
-      ...(op.body && {
-        requestBody: { required: true, content: { "application/json": { schema: op.body } } },
-      }),
-      responses: {
-        "200": {
-          description: "ok",
-          content: { "application/json": { schema: op.response ?? {} } },
-        },
-        default: { description: "error" },
-      },
-    };
-  }
-  return {
-    openapi: "3.1.0",
-    info: { title: "t", version: "1" },
-    paths,
-    components: {},
-  } as OpenApiDocument;
-}
-
-const object = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
-  type: "object",
-  properties,
-  required,
-});
-const query = (name: string, schema: Schema, required = false) => ({
-  name,
-  in: "query",
-  required,
-  schema,
+const real = loadSpec();
+const changed = (edit: (spec: Json) => void) => {
+  const head = structuredClone(real) as Json;
+  edit(head);
+  return head as OpenApiDocument;
+};
+const summary = (report: ReturnType<typeof diffSpecs>) => ({
+  breaking: report.breaking.map((c) => `${c.rule} @ ${c.where}`),
+  additions: report.additions.map((c) => `${c.rule} @ ${c.where}`),
 });
 
-function messages(base: OpenApiDocument, head: OpenApiDocument) {
-  const report = diffSpecs(base, head);
-  return {
-    breaking: report.breaking.map((c) => `${c.where}: ${c.message}`),
-    additions: report.additions.map((c) => `${c.where}: ${c.message}`),
-  };
-}
-
-describe("diffSpecs", () => {
-  it("finds nothing between a spec and itself", () => {
-    const real = loadSpec();
+describe("diffSpecs on the real spec", () => {
+  it("finds nothing between the spec and itself", () => {
     expect(diffSpecs(real, loadSpec())).toEqual({ breaking: [], additions: [] });
   });
 
-  it("breaks on a removed operation and adds a new one", () => {
-    const result = messages(spec({ "GET /a": {} }), spec({ "GET /b": {} }));
-    expect(result.breaking).toEqual(["GET /a: operation removed"]);
-    expect(result.additions).toEqual(["GET /b: operation added"]);
-  });
-
-  it("breaks on a removed response field and adds a new one", () => {
-    const base = spec({ "GET /a": { response: object({ id: { type: "string" } }) } });
-    const head = spec({ "GET /a": { response: object({ name: { type: "string" } }) } });
-    const result = messages(base, head);
-    expect(result.breaking).toEqual(["GET /a response.id: field removed"]);
-    expect(result.additions).toEqual(["GET /a response.name: field added"]);
-  });
-
-  it("breaks on a removed request field", () => {
-    const base = spec({
-      "POST /a": { body: object({ id: { type: "string" }, note: { type: "string" } }) },
+  it("follows $refs into a shared enum: narrowed, it breaks the request and not the responses", () => {
+    const head = changed((spec) => {
+      const topics = spec.components.schemas.WebhookTopic;
+      topics.enum = topics.enum.filter((topic: string) => topic !== "Ping");
     });
-    const head = spec({ "POST /a": { body: object({ id: { type: "string" } }) } });
-    expect(messages(base, head).breaking).toEqual(["POST /a request body.note: field removed"]);
-  });
-
-  it("breaks on a removed parameter", () => {
-    const base = spec({ "GET /a": { parameters: [query("q", { type: "string" })] } });
-    expect(messages(base, spec({ "GET /a": {} })).breaking).toEqual([
-      "GET /a query parameter q: parameter removed",
+    const { breaking, additions } = summary(diffSpecs(real, head));
+    expect(breaking).toEqual([
+      "request-enum-narrowed @ updateWebhook (PATCH /webhooks/{id}) request application/json body.topics[]",
     ]);
-  });
-
-  it("breaks on a removed enum value and adds a new one", () => {
-    const base = spec({
-      "GET /a": { parameters: [query("t", { type: "string", enum: ["A", "B"] })] },
-    });
-    const head = spec({
-      "GET /a": { parameters: [query("t", { type: "string", enum: ["A", "C"] })] },
-    });
-    const result = messages(base, head);
-    expect(result.breaking).toEqual(['GET /a query parameter t: enum value "B" removed']);
-    expect(result.additions).toEqual(['GET /a query parameter t: enum value "C" added']);
-  });
-
-  it("breaks on a new required request field, not on a new optional one", () => {
-    const base = spec({ "POST /a": { body: object({ id: { type: "string" } }, ["id"]) } });
-    const head = spec({
-      "POST /a": {
-        body: object(
-          { id: { type: "string" }, must: { type: "string" }, may: { type: "string" } },
-          ["id", "must"],
-        ),
-      },
-    });
-    const result = messages(base, head);
-    expect(result.breaking).toEqual(["POST /a request body.must: new required request field"]);
-    expect(result.additions).toEqual(["POST /a request body.may: field added"]);
-  });
-
-  it("breaks when an existing request field becomes required", () => {
-    const base = spec({ "POST /a": { body: object({ id: { type: "string" } }) } });
-    const head = spec({ "POST /a": { body: object({ id: { type: "string" } }, ["id"]) } });
-    expect(messages(base, head).breaking).toEqual([
-      "POST /a request body.id: request field became required",
-    ]);
-  });
-
-  it("breaks on a new required parameter, not on a new optional one", () => {
-    const head = spec({
-      "GET /a": {
-        parameters: [query("must", { type: "string" }, true), query("may", { type: "string" })],
-      },
-    });
-    const result = messages(spec({ "GET /a": {} }), head);
-    expect(result.breaking).toEqual(["GET /a query parameter must: new required parameter"]);
-    expect(result.additions).toEqual(["GET /a query parameter may: new optional parameter"]);
-  });
-
-  it("breaks when a parameter becomes required", () => {
-    const base = spec({ "GET /a": { parameters: [query("q", { type: "string" })] } });
-    const head = spec({ "GET /a": { parameters: [query("q", { type: "string" }, true)] } });
-    expect(messages(base, head).breaking).toEqual([
-      "GET /a query parameter q: parameter became required",
-    ]);
-  });
-
-  it("breaks on a narrowed request type", () => {
-    const base = spec({ "POST /a": { body: object({ v: { type: ["string", "null"] } }) } });
-    const head = spec({ "POST /a": { body: object({ v: { type: "string" } }) } });
-    expect(messages(base, head).breaking).toEqual([
-      "POST /a request body.v: type string | null → string",
-    ]);
-  });
-
-  it("breaks on a widened response type", () => {
-    const base = spec({ "GET /a": { response: object({ v: { type: "string" } }, ["v"]) } });
-    const head = spec({
-      "GET /a": { response: object({ v: { type: ["string", "null"] } }, ["v"]) },
-    });
-    expect(messages(base, head).breaking).toEqual([
-      "GET /a response.v: type string → string | null",
-    ]);
-  });
-
-  it("breaks on a narrowed format", () => {
-    const base = spec({ "GET /a": { parameters: [query("id", { type: "string" })] } });
-    const head = spec({
-      "GET /a": { parameters: [query("id", { type: "string", format: "uuid" })] },
-    });
-    expect(messages(base, head).breaking).toEqual([
-      "GET /a query parameter id: format (none) → uuid",
-    ]);
-  });
-
-  it("breaks on a narrowed limit and adds a widened one", () => {
-    const base = spec({
-      "GET /a": {
-        parameters: [
-          query("q", { type: "string", maxLength: 256 }),
-          query("n", { type: "integer", maximum: 24 }),
-        ],
-      },
-    });
-    const head = spec({
-      "GET /a": {
-        parameters: [
-          query("q", { type: "string", maxLength: 128 }),
-          query("n", { type: "integer", maximum: 48 }),
-        ],
-      },
-    });
-    const result = messages(base, head);
-    expect(result.breaking).toEqual(["GET /a query parameter q: maxLength narrowed 256 → 128"]);
-    expect(result.additions).toEqual(["GET /a query parameter n: maximum widened 24 → 48"]);
-  });
-
-  it("breaks on a new limit or pattern", () => {
-    const base = spec({
-      "POST /a": { body: object({ m: { type: "string" }, n: { type: "integer" } }) },
-    });
-    const head = spec({
-      "POST /a": {
-        body: object({
-          m: { type: "string", pattern: "^[a-z]+$" },
-          n: { type: "integer", minimum: 1 },
-        }),
-      },
-    });
-    expect(messages(base, head).breaking).toEqual([
-      "POST /a request body.m: pattern added: ^[a-z]+$",
-      "POST /a request body.n: minimum narrowed (none) → 1",
-    ]);
-  });
-
-  it("breaks when a response field becomes optional", () => {
-    const base = spec({ "GET /a": { response: object({ id: { type: "string" } }, ["id"]) } });
-    const head = spec({ "GET /a": { response: object({ id: { type: "string" } }) } });
-    expect(messages(base, head).breaking).toEqual([
-      "GET /a response.id: response field became optional",
-    ]);
-  });
-
-  it("follows $refs and allOf into shared schemas, reporting each place they are used", () => {
-    const real = loadSpec();
-    const head = structuredClone(real);
-    const topics = (head.components.schemas as Record<string, { enum: string[] }>).WebhookTopic;
-    topics.enum = topics.enum.filter((topic) => topic !== "Ping");
-    const { breaking } = messages(real, head);
-    expect(breaking).toContain(
-      'GET /webhooks response.items[].topics[]: enum value "Ping" removed',
+    expect(additions).toContain(
+      "response-enum-narrowed @ listWebhooks (GET /webhooks) response 200 application/json body.items[].topics[]",
     );
-    expect(breaking).toContain(
-      'PATCH /webhooks/{id} request body.topics[]: enum value "Ping" removed',
-    );
-    expect(breaking).toContain('PATCH /webhooks/{id} response.topics[]: enum value "Ping" removed');
   });
 
-  it("reports a tightened limit of the real spec", () => {
-    const real = loadSpec();
-    const head = structuredClone(real);
-    (
-      head.components.parameters as Record<string, { schema: { maxLength: number } }>
-    ).SearchTerm.schema.maxLength = 100;
-    expect(messages(real, head).breaking).toEqual([
-      "GET /customers query parameter search_term: maxLength narrowed 256 → 100",
-      "GET /autoramp-transactions query parameter search_term: maxLength narrowed 256 → 100",
-      "GET /addresses/fiat/{customer_id} query parameter search_term: maxLength narrowed 256 → 100",
+  it("a new value of a response enum breaks every operation that returns it", () => {
+    const head = changed((spec) => spec.components.schemas.CustomerStatus.enum.push("Frozen"));
+    expect(summary(diffSpecs(real, head)).breaking).toEqual([
+      "response-enum-widened @ listCustomers (GET /customers) response 200 application/json body.items[].status",
+      "response-enum-widened @ createCustomer (POST /customers) response 200 application/json body.status",
     ]);
+  });
+
+  it("a shared parameter tightened is reported at each operation that takes it", () => {
+    const head = changed((spec) => {
+      spec.components.parameters.SearchTerm.schema.maxLength = 100;
+    });
+    expect(summary(diffSpecs(real, head)).breaking).toEqual([
+      "request-limit-narrowed @ listCustomers (GET /customers) query parameter search_term",
+      "request-limit-narrowed @ listAutorampTransactions (GET /autoramp-transactions) query parameter search_term",
+      "request-limit-narrowed @ listFiatAddressesByCustomer (GET /addresses/fiat/{customer_id}) query parameter search_term",
+    ]);
+  });
+
+  it("the API key moved from a header to the query breaks every operation", () => {
+    const head = changed((spec) => {
+      spec.components.securitySchemes.ApiKeyAuth = { type: "apiKey", in: "query", name: "key" };
+    });
+    const { breaking } = diffSpecs(real, head);
+    expect(breaking.map((change) => change.rule)).toEqual(
+      listOperations(real).map(() => "security-narrowed"),
+    );
+    expect(breaking[0]?.message).toContain(
+      "API key in header x-api-key no longer suffices: it now takes API key in query key",
+    );
+  });
+
+  it("ends on recursive schemas and still sees a change deep inside them", () => {
+    const tree = (leaf: Json) => ({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {
+        "/tree": {
+          get: {
+            operationId: "getTree",
+            responses: {
+              "200": {
+                description: "ok",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Node" } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Node: {
+            type: "object",
+            properties: {
+              leaf: leaf,
+              children: { type: "array", items: { $ref: "#/components/schemas/Node" } },
+            },
+          },
+        },
+      },
+    });
+    const report = diffSpecs(
+      tree({ type: "string" }) as OpenApiDocument,
+      tree({ type: ["string", "null"] }) as OpenApiDocument,
+    );
+    expect(summary(report).breaking).toEqual([
+      "response-type-widened @ getTree (GET /tree) response 200 application/json body.leaf",
+    ]);
+  });
+});
+
+describe("npm run spec:diff", () => {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "spec-diff-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A base spec with one more operation than the working spec: the working spec removed it. */
+  function baseWithExtraOperation(): string {
+    const base = structuredClone(real) as Json;
+    base.paths["/gone"] = {
+      get: { operationId: "gone", summary: "Gone", responses: { "200": { description: "ok" } } },
+    };
+    const file = path.join(dir, "base.yaml");
+    writeFileSync(file, stringify(base));
+    return file;
+  }
+
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, ["scripts/spec-diff.mjs", ...args], {
+      cwd: root,
+      encoding: "utf8",
+    });
+
+  it("--json prints every change with its rule, operation and location", () => {
+    const output = execFileSync(
+      process.execPath,
+      ["scripts/spec-diff.mjs", "--json", "--base", baseWithExtraOperation()],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(JSON.parse(output)).toEqual({
+      breaking: [
+        {
+          where: "gone (GET /gone)",
+          rule: "operation-removed",
+          operation: "gone (GET /gone)",
+          location: "",
+          message: expect.stringContaining("operation removed"),
+        },
+      ],
+      additions: [],
+    });
+  });
+
+  /** Whether a changeset in .changeset/ asks for a major release (then --check lets breaks pass). */
+  const majorPending = () =>
+    readdirSync(path.join(root, ".changeset"))
+      .filter((file) => file.endsWith(".md") && file !== "README.md")
+      .some((file) =>
+        /^"[^"]+":\s*major\s*$/m.test(readFileSync(path.join(root, ".changeset", file), "utf8")),
+      );
+
+  it("--check fails on a breaking change unless a major changeset is pending, naming the rule", () => {
+    const result = run(["--check", "--base", baseWithExtraOperation()]);
+    expect(result.stdout).toContain("gone (GET /gone): operation removed");
+    expect(result.stdout).toContain("[operation-removed]");
+    if (majorPending()) {
+      expect(result.status).toBe(0);
+      expect(result.stdout).toContain("covered by the major changeset");
+    } else {
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain("no pending major changeset");
+    }
+  });
+
+  it("--check passes on the working spec against the released one", () => {
+    expect(run(["--check"]).status).toBe(0);
   });
 });

@@ -1,0 +1,471 @@
+// Compares two JSON Schemas (OpenAPI 3.1) keyword by keyword, on one side of the exchange: on the
+// request side what accepts less breaks, on the response side what can carry more breaks.
+import { resolveRef } from "../index.js";
+import { comparePatterns } from "./pattern.js";
+import { createReport } from "./report.js";
+
+/**
+ * @typedef {{ report: ReturnType<typeof createReport>, base: object, head: object,
+ *   operation: string, side: "request" | "response", visited: Set<string>, depth?: number }} SchemaContext
+ */
+
+const MAX_DEPTH = 64;
+const UPPER_LIMITS = ["maxLength", "maximum", "exclusiveMaximum", "maxItems", "maxProperties"];
+const LOWER_LIMITS = ["minLength", "minimum", "exclusiveMinimum", "minItems", "minProperties"];
+
+/** Formats and the formats that accept every value they accept (and more). */
+const WIDER_FORMATS = {
+  int8: ["int16", "int32", "int64"],
+  int16: ["int32", "int64"],
+  int32: ["int64"],
+  uint8: ["uint16", "uint32", "uint64", "int16", "int32", "int64"],
+  uint16: ["uint32", "uint64", "int32", "int64"],
+  uint32: ["uint64", "int64"],
+  float: ["double"],
+};
+
+/**
+ * Reports every difference between `baseNode` (in the base document) and `headNode` (in the head
+ * document) at `location`. Recursive schemas are compared once per pair of `$ref`s.
+ * @param {SchemaContext} context
+ */
+export function compareSchemas(context, baseNode, headNode, location) {
+  const pair = refPair(baseNode, headNode);
+  if (pair !== undefined && context.visited.has(pair)) return;
+  // Past this depth, only a schema that nests itself without a `$ref` could still be going.
+  if ((context.depth ?? 0) > MAX_DEPTH) return;
+  const visited = pair === undefined ? context.visited : new Set(context.visited).add(pair);
+  const inner = { ...context, visited, depth: (context.depth ?? 0) + 1 };
+  const a = normalize(context.base, baseNode);
+  const b = normalize(context.head, headNode);
+  if (unionOf(a) || unionOf(b)) {
+    compareUnions(inner, a, b, location);
+    return;
+  }
+  compareTypes(inner, a, b, location);
+  compareEnums(inner, a, b, location);
+  compareFormats(inner, a, b, location);
+  compareLimits(inner, a, b, location);
+  comparePatternsAt(inner, a, b, location);
+  if (context.side === "request") compareDefaults(inner, a, b, location);
+  if (a.discriminator?.propertyName !== b.discriminator?.propertyName && a.discriminator) {
+    inner.report.add(
+      "discriminator-changed",
+      inner.operation,
+      location,
+      `discriminator ${a.discriminator.propertyName} → ${b.discriminator?.propertyName ?? "(none)"}`,
+    );
+  }
+  compareProperties(inner, a, b, location);
+  compareAdditionalProperties(inner, a, b, location);
+  if (a.items !== undefined || b.items !== undefined) {
+    compareSchemas(inner, a.items ?? {}, b.items ?? {}, `${location}[]`);
+  }
+}
+
+function refPair(baseNode, headNode) {
+  const baseRef = isObject(baseNode) ? baseNode.$ref : undefined;
+  const headRef = isObject(headNode) ? headNode.$ref : undefined;
+  return baseRef === undefined && headRef === undefined ? undefined : `${baseRef}|${headRef}`;
+}
+
+/**
+ * The schema with its `$ref` resolved (keywords beside a `$ref` apply too, as in JSON Schema
+ * 2020-12), its `allOf` merged, boolean schemas spelled out and `nullable` as a `null` type.
+ */
+export function normalize(doc, node, seen = new Set()) {
+  if (node === true || node === undefined || node === null) return {};
+  if (node === false) return { not: {} };
+  if (!isObject(node)) return {};
+  let schema = node;
+  if (typeof schema.$ref === "string") {
+    const { $ref, ...siblings } = schema;
+    if (seen.has($ref)) return siblings;
+    const target = normalize(doc, resolveRef(doc, $ref), new Set(seen).add($ref));
+    schema = merge([target, siblings]);
+  }
+  if (Array.isArray(schema.allOf)) {
+    const { allOf, ...rest } = schema;
+    schema = merge([...allOf.map((part) => normalize(doc, part, seen)), rest]);
+  }
+  if (schema.nullable === true) {
+    const types = typeSet(schema);
+    if (types && !types.has("null")) schema = { ...schema, type: [...types, "null"] };
+  }
+  return schema;
+}
+
+/** All constraints of `parts` at once: properties and required united, the rest the last one's. */
+function merge(parts) {
+  const merged = {};
+  for (const part of parts) {
+    for (const [key, value] of Object.entries(part)) {
+      if (key === "properties" && merged.properties) {
+        merged.properties = { ...merged.properties };
+        for (const [name, schema] of Object.entries(value)) {
+          merged.properties[name] =
+            name in merged.properties ? { allOf: [merged.properties[name], schema] } : schema;
+        }
+      } else if (key === "required" && merged.required) {
+        merged.required = [...new Set([...merged.required, ...value])];
+      } else if (key === "type" && merged.type !== undefined) {
+        const before = typeSet(merged);
+        const kept = [...typeSet(part)].filter(
+          (type) => before.has(type) || (type === "integer" && before.has("number")),
+        );
+        merged.type = kept;
+      } else {
+        merged[key] = value;
+      }
+    }
+  }
+  return merged;
+}
+
+function unionOf(schema) {
+  return schema.anyOf ?? schema.oneOf;
+}
+
+/**
+ * Branches are matched by shape, not by position: each base branch pairs with the head branch it
+ * differs from least, branches whose types or tag values cannot overlap never pair. A base branch
+ * with no partner is a narrowing, a head branch with no partner a widening.
+ */
+function compareUnions(context, a, b, location) {
+  const baseBranches = branchesOf(context.base, a);
+  const headBranches = branchesOf(context.head, b);
+  const costs = [];
+  for (const [i, baseBranch] of baseBranches.entries()) {
+    for (const [j, headBranch] of headBranches.entries()) {
+      if (cannotOverlap(baseBranch, headBranch)) continue;
+      const scratch = { ...context, report: createReport() };
+      compareSchemas(scratch, baseBranch, headBranch, location);
+      costs.push({ i, j, cost: scratch.report.size, distance: Math.abs(i - j) });
+    }
+  }
+  costs.sort((x, y) => x.cost - y.cost || x.distance - y.distance);
+  const pairedBase = new Map();
+  const pairedHead = new Set();
+  for (const { i, j } of costs) {
+    if (pairedBase.has(i) || pairedHead.has(j)) continue;
+    pairedBase.set(i, j);
+    pairedHead.add(j);
+  }
+  const label = (j) => (headBranches.length > 1 ? `${location} (branch ${j + 1})` : location);
+  for (const [i, baseBranch] of baseBranches.entries()) {
+    const j = pairedBase.get(i);
+    if (j === undefined) {
+      const rule =
+        context.side === "request" ? "request-union-narrowed" : "response-union-narrowed";
+      context.report.add(
+        rule,
+        context.operation,
+        location,
+        `${describe(baseBranch)} no longer allowed`,
+      );
+    } else {
+      compareSchemas(context, baseBranch, headBranches[j], label(j));
+    }
+  }
+  for (const [j, headBranch] of headBranches.entries()) {
+    if (pairedHead.has(j)) continue;
+    const rule = context.side === "request" ? "request-union-widened" : "response-union-widened";
+    context.report.add(rule, context.operation, location, `${describe(headBranch)} now allowed`);
+  }
+}
+
+/** The union's branches with the schema's own constraints merged into each; itself when no union. */
+function branchesOf(doc, schema) {
+  const union = unionOf(schema);
+  if (!union) return [schema];
+  const { anyOf, oneOf, ...rest } = schema;
+  return union.map((branch) => merge([rest, normalize(doc, branch)]));
+}
+
+function cannotOverlap(a, b) {
+  const typesA = typeSet(a);
+  const typesB = typeSet(b);
+  if (typesA && typesB) {
+    const overlap =
+      [...typesA].some((type) => accepts(typesB, type)) ||
+      [...typesB].some((type) => accepts(typesA, type));
+    if (!overlap) return true;
+  }
+  // Two object branches tagged with different values of the same property (a discriminator).
+  for (const [name, schema] of Object.entries(a.properties ?? {})) {
+    const valuesA = valuesOf(schema);
+    const valuesB = valuesOf(b.properties?.[name]);
+    if (valuesA && valuesB && !valuesA.some((value) => valuesB.includes(value))) return true;
+  }
+  return false;
+}
+
+function describe(schema) {
+  const types = typeSet(schema);
+  const tag = Object.entries(schema.properties ?? {})
+    .map(([name, property]) => [name, valuesOf(property)])
+    .find(([, values]) => values?.length === 1);
+  if (tag) return `the branch with ${tag[0]} ${tag[1][0]}`;
+  if (schema.title) return `the branch "${schema.title}"`;
+  return types ? `the ${[...types].join(" | ")} branch` : "a branch";
+}
+
+function valuesOf(schema) {
+  if (!isObject(schema)) return undefined;
+  if (schema.const !== undefined) return [JSON.stringify(schema.const)];
+  return Array.isArray(schema.enum) ? schema.enum.map((value) => JSON.stringify(value)) : undefined;
+}
+
+/** Reports a change in the direction it goes: narrowed, widened, or neither (changed). */
+function directed(context, stem, direction, location, detail) {
+  const rule = direction === "changed" ? `${stem}-changed` : `${context.side}-${stem}-${direction}`;
+  context.report.add(rule, context.operation, location, detail);
+}
+
+function typeSet(schema) {
+  if (schema.type === undefined) return undefined;
+  return new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
+}
+
+/** Whether a schema of `types` accepts every value of `type` (integers are numbers). */
+function accepts(types, type) {
+  return types.has(type) || (type === "integer" && types.has("number"));
+}
+
+function compareTypes(context, a, b, location) {
+  const before = typeSet(a);
+  const after = typeSet(b);
+  if (before === undefined && after === undefined) return;
+  const show = (types) => (types ? [...types].join(" | ") : "any");
+  const detail = `type ${show(before)} → ${show(after)}`;
+  if (before === undefined) return directed(context, "type", "narrowed", location, detail);
+  if (after === undefined) return directed(context, "type", "widened", location, detail);
+  const lost = [...before].some((type) => !accepts(after, type));
+  const gained = [...after].some((type) => !accepts(before, type));
+  if (lost && gained) directed(context, "type", "changed", location, detail);
+  else if (lost) directed(context, "type", "narrowed", location, detail);
+  else if (gained) directed(context, "type", "widened", location, detail);
+}
+
+function compareEnums(context, a, b, location) {
+  const before = valuesOf(a);
+  const after = valuesOf(b);
+  if (before === undefined && after === undefined) return;
+  if (before === undefined) {
+    return directed(
+      context,
+      "enum",
+      "narrowed",
+      location,
+      `values restricted to ${after.join(", ")}`,
+    );
+  }
+  if (after === undefined) {
+    return directed(
+      context,
+      "enum",
+      "widened",
+      location,
+      `values no longer restricted to ${before.join(", ")}`,
+    );
+  }
+  const removed = before.filter((value) => !after.includes(value));
+  const added = after.filter((value) => !before.includes(value));
+  if (removed.length > 0) {
+    directed(
+      context,
+      "enum",
+      "narrowed",
+      location,
+      `enum value${plural(removed)} ${removed.join(", ")} removed`,
+    );
+  }
+  if (added.length > 0) {
+    directed(
+      context,
+      "enum",
+      "widened",
+      location,
+      `enum value${plural(added)} ${added.join(", ")} added`,
+    );
+  }
+}
+
+function compareFormats(context, a, b, location) {
+  if (a.format === b.format) return;
+  const detail = `format ${a.format ?? "(none)"} → ${b.format ?? "(none)"}`;
+  if (a.format === undefined) return directed(context, "format", "narrowed", location, detail);
+  if (b.format === undefined) return directed(context, "format", "widened", location, detail);
+  if (WIDER_FORMATS[a.format]?.includes(b.format)) {
+    return directed(context, "format", "widened", location, detail);
+  }
+  if (WIDER_FORMATS[b.format]?.includes(a.format)) {
+    return directed(context, "format", "narrowed", location, detail);
+  }
+  directed(context, "format", "changed", location, detail);
+}
+
+function compareLimits(context, a, b, location) {
+  for (const keyword of [...UPPER_LIMITS, ...LOWER_LIMITS]) {
+    const before = typeof a[keyword] === "number" ? a[keyword] : undefined;
+    const after = typeof b[keyword] === "number" ? b[keyword] : undefined;
+    if (before === after) continue;
+    const upper = UPPER_LIMITS.includes(keyword);
+    const narrowed =
+      before === undefined || (after !== undefined && (upper ? after < before : after > before));
+    directed(
+      context,
+      "limit",
+      narrowed ? "narrowed" : "widened",
+      location,
+      `${keyword} ${before ?? "(none)"} → ${after ?? "(none)"}`,
+    );
+  }
+  if (a.multipleOf !== b.multipleOf) {
+    const detail = `multipleOf ${a.multipleOf ?? "(none)"} → ${b.multipleOf ?? "(none)"}`;
+    // Every multiple of the old step is a multiple of the new one when the new step divides it.
+    const divides = (step, of) => Number.isInteger(of / step);
+    const direction =
+      a.multipleOf === undefined
+        ? "narrowed"
+        : b.multipleOf === undefined || divides(b.multipleOf, a.multipleOf)
+          ? "widened"
+          : divides(a.multipleOf, b.multipleOf)
+            ? "narrowed"
+            : undefined;
+    // When neither step divides the other, each accepts values the other refuses: that breaks
+    // either side, so it is reported as the direction that breaks this one.
+    const breaks = context.side === "request" ? "narrowed" : "widened";
+    directed(context, "limit", direction ?? breaks, location, detail);
+  }
+  if (Boolean(a.uniqueItems) !== Boolean(b.uniqueItems)) {
+    directed(
+      context,
+      "limit",
+      b.uniqueItems ? "narrowed" : "widened",
+      location,
+      `uniqueItems ${Boolean(a.uniqueItems)} → ${Boolean(b.uniqueItems)}`,
+    );
+  }
+}
+
+function comparePatternsAt(context, a, b, location) {
+  if (a.pattern === b.pattern) return;
+  const detail =
+    a.pattern === undefined
+      ? `pattern ${b.pattern} added`
+      : b.pattern === undefined
+        ? `pattern ${a.pattern} removed`
+        : `pattern ${a.pattern} → ${b.pattern}`;
+  const direction =
+    a.pattern === undefined
+      ? "narrowed"
+      : b.pattern === undefined
+        ? "widened"
+        : comparePatterns(a.pattern, b.pattern);
+  if (direction === "same") {
+    context.report.add(
+      "pattern-rewritten",
+      context.operation,
+      location,
+      `${detail} (the same strings match)`,
+    );
+  } else {
+    directed(context, "pattern", direction, location, detail);
+  }
+}
+
+function compareDefaults(context, a, b, location) {
+  if (a.default === undefined || b.default === undefined) return;
+  if (JSON.stringify(a.default) === JSON.stringify(b.default)) return;
+  context.report.add(
+    "request-default-changed",
+    context.operation,
+    location,
+    `default ${JSON.stringify(a.default)} → ${JSON.stringify(b.default)}`,
+  );
+}
+
+function compareProperties(context, a, b, location) {
+  const baseProperties = a.properties ?? {};
+  const headProperties = b.properties ?? {};
+  const baseRequired = new Set(a.required ?? []);
+  const headRequired = new Set(b.required ?? []);
+  // `required` may name a property that `properties` does not declare: it counts all the same.
+  const names = new Set([
+    ...Object.keys(baseProperties),
+    ...baseRequired,
+    ...Object.keys(headProperties),
+    ...headRequired,
+  ]);
+  const { side, operation, report } = context;
+  for (const name of names) {
+    const at = `${location}.${name}`;
+    const inBase = name in baseProperties || baseRequired.has(name);
+    const inHead = name in headProperties || headRequired.has(name);
+    const baseProperty = normalize(context.base, baseProperties[name]);
+    const headProperty = normalize(context.head, headProperties[name]);
+    if (!inHead) {
+      report.add(`${side}-property-removed`, operation, at, "property removed");
+      continue;
+    }
+    if (!inBase) {
+      if (side === "request" && headRequired.has(name)) {
+        report.add("request-property-required-added", operation, at, "new required property");
+      } else {
+        report.add(`${side}-property-added`, operation, at, "property added");
+      }
+      continue;
+    }
+    if (baseRequired.has(name) !== headRequired.has(name)) {
+      const became = headRequired.has(name) ? "required" : "optional";
+      report.add(`${side}-property-became-${became}`, operation, at, `property became ${became}`);
+    }
+    if (side === "request" && !baseProperty.readOnly && headProperty.readOnly) {
+      report.add("request-property-read-only", operation, at, "property became readOnly");
+    }
+    if (side === "response" && !baseProperty.writeOnly && headProperty.writeOnly) {
+      report.add("response-property-write-only", operation, at, "property became writeOnly");
+    }
+    compareSchemas(context, baseProperties[name] ?? {}, headProperties[name] ?? {}, at);
+  }
+}
+
+function compareAdditionalProperties(context, a, b, location) {
+  const before = a.additionalProperties;
+  const after = b.additionalProperties;
+  if (isObject(before) && isObject(after)) {
+    compareSchemas(context, before, after, `${location}.*`);
+    return;
+  }
+  const openness = (value) => (value === false ? 0 : isObject(value) ? 1 : 2);
+  if (openness(before) === openness(after)) return;
+  const show = (value) =>
+    value === undefined ? "(any)" : isObject(value) ? "a schema" : String(value);
+  const detail = `additionalProperties ${show(before)} → ${show(after)}`;
+  if (context.side === "response") {
+    // Clients must ignore properties they do not know, so what the server may add is not a break.
+    context.report.add(
+      "response-additional-properties-changed",
+      context.operation,
+      location,
+      detail,
+    );
+  } else {
+    directed(
+      context,
+      "additional-properties",
+      openness(after) < openness(before) ? "narrowed" : "widened",
+      location,
+      detail,
+    );
+  }
+}
+
+function plural(list) {
+  return list.length === 1 ? "" : "s";
+}
+
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
