@@ -172,29 +172,32 @@ function compareRequestBody(context, baseNode, headNode) {
       "request body became optional",
     );
   }
-  const baseTypes = mediaTypes(before.content);
-  const headTypes = mediaTypes(after.content);
+  compareContent(context, "request", before.content, after.content, "request");
+}
+
+/** Each media type of a body: removed, added, or its schema compared on `side`. */
+function compareContent(context, side, before, after, location) {
+  const { report, operation } = context;
+  const [removed, added] =
+    side === "request" ? ["no longer accepted", "accepted"] : ["no longer sent", "offered"];
+  const baseTypes = mediaTypes(before);
+  const headTypes = mediaTypes(after);
   for (const [type, media] of baseTypes) {
-    const location = `request ${type}`;
-    if (!headTypes.has(type)) {
-      report.add(
-        "request-media-type-removed",
-        operation,
-        location,
-        "media type no longer accepted",
-      );
-      continue;
+    const at = `${location} ${type}`;
+    if (headTypes.has(type)) {
+      compareSchemas(on(context, side), media.schema, headTypes.get(type).schema, `${at} body`);
+    } else {
+      report.add(`${side}-media-type-removed`, operation, at, `media type ${removed}`);
     }
-    compareSchemas(
-      on(context, "request"),
-      media.schema,
-      headTypes.get(type).schema,
-      `${location} body`,
-    );
   }
   for (const type of headTypes.keys()) {
     if (!baseTypes.has(type)) {
-      report.add("request-media-type-added", operation, `request ${type}`, "media type accepted");
+      report.add(
+        `${side}-media-type-added`,
+        operation,
+        `${location} ${type}`,
+        `media type ${added}`,
+      );
     }
   }
 }
@@ -275,36 +278,14 @@ function compareResponse(context, baseNode, headNode, location) {
   const { report, operation } = context;
   const before = deref(context.base, baseNode) ?? {};
   const after = deref(context.head, headNode) ?? {};
-  const baseTypes = mediaTypes(before.content);
-  const headTypes = mediaTypes(after.content);
-  if (baseTypes.size > 0 && headTypes.size === 0) {
+  const hadBody = mediaTypes(before.content).size > 0;
+  const hasBody = mediaTypes(after.content).size > 0;
+  if (hadBody && !hasBody) {
     report.add("response-body-removed", operation, location, "response body removed");
-  } else if (baseTypes.size === 0 && headTypes.size > 0) {
+  } else if (!hadBody && hasBody) {
     report.add("response-body-added", operation, location, "response body added");
   } else {
-    for (const [type, media] of baseTypes) {
-      const at = `${location} ${type}`;
-      if (!headTypes.has(type)) {
-        report.add("response-media-type-removed", operation, at, "media type no longer sent");
-        continue;
-      }
-      compareSchemas(
-        on(context, "response"),
-        media.schema,
-        headTypes.get(type).schema,
-        `${at} body`,
-      );
-    }
-    for (const type of headTypes.keys()) {
-      if (!baseTypes.has(type)) {
-        report.add(
-          "response-media-type-added",
-          operation,
-          `${location} ${type}`,
-          "media type offered",
-        );
-      }
-    }
+    compareContent(context, "response", before.content, after.content, location);
   }
   compareResponseHeaders(context, before.headers ?? {}, after.headers ?? {}, location);
 }

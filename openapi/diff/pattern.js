@@ -10,8 +10,17 @@ const SEED = 20261123;
 /** Every size fast-check knows, so that quantifiers are sampled near both their bounds. */
 const SIZES = ["xsmall", "small", "medium", "large", "xlarge"];
 
+/** Verdicts by pair of patterns: a shared schema is compared once per operation that uses it. */
+const verdicts = new Map();
+
 /** @returns {"narrowed" | "widened" | "changed" | "same"} what `after` does to the strings `before` matched. */
 export function comparePatterns(before, after) {
+  const key = JSON.stringify([before, after]);
+  if (!verdicts.has(key)) verdicts.set(key, decide(before, after));
+  return verdicts.get(key);
+}
+
+function decide(before, after) {
   const base = compile(before);
   const head = compile(after);
   if (!base || !head) return "changed";

@@ -73,7 +73,7 @@ function refPair(baseNode, headNode) {
  * The schema with its `$ref` resolved (keywords beside a `$ref` apply too, as in JSON Schema
  * 2020-12), its `allOf` merged, boolean schemas spelled out and `nullable` as a `null` type.
  */
-export function normalize(doc, node, seen = new Set()) {
+function normalize(doc, node, seen = new Set()) {
   if (node === true || node === undefined || node === null) return {};
   if (node === false) return { not: {} };
   if (!isObject(node)) return {};

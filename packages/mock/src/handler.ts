@@ -77,9 +77,9 @@ async function respond(
   const outcome = await engine.handle(request, preferences);
   const operation = operationFor(engine.operations, request.method, request.path);
   if (outcome.kind === "error") {
-    // With a route found, Prism's error is about the preferences (an example it does not have).
+    // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
     const refused =
-      operation && hasPreferences(preferences)
+      outcome.status === 404 && operation && hasPreferences(preferences)
         ? problem(422, "invalid-request", "Invalid request", [
             { location: "header", field: "Prefer", rule: "prefer", message: outcome.detail },
           ])

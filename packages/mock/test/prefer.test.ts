@@ -71,6 +71,18 @@ describe("Prefer: example=", () => {
   });
 });
 
+describe("Prefer with an Accept that allows no JSON", () => {
+  it("is a 406 about Accept, not a problem with the preferences", async () => {
+    const answer = await send(inject("mockUrl"), {
+      ...preferring("example=createdPerson"),
+      headers: { ...preferring("example=createdPerson").headers, Accept: "text/html" },
+      body: business,
+    });
+    expect(answer.status).toBe(406);
+    expect(answer.body as Problem).toMatchObject({ errors: [{ field: "Accept" }] });
+  });
+});
+
 describe("Prefer: dynamic=", () => {
   it("dynamic=true generates data that matches the schema instead of the example", async () => {
     const list = (prefer: string) =>
