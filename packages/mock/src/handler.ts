@@ -80,9 +80,7 @@ async function respond(
     // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
     const refused =
       outcome.status === 404 && operation && hasPreferences(preferences)
-        ? problem(422, "invalid-request", "Invalid request", [
-            { location: "header", field: "Prefer", rule: "prefer", message: outcome.detail },
-          ])
+        ? preferProblem(422, "invalid-request", "Invalid request", "prefer", outcome.detail)
         : routeProblem(outcome, request.method, request.path);
     return rejected(sendProblem(response, refused));
   }
@@ -119,17 +117,17 @@ async function respond(
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
   // gets the mock's own problem body rather than an empty one.
   if (outcome.status >= 400 && outcome.body == null) {
+    const asked = `code=${outcome.status} asked for this status`;
     return rejected(
       sendProblem(
         response,
-        problem(outcome.status, "preferred-status", "Status chosen with Prefer", [
-          {
-            location: "header",
-            field: "Prefer",
-            rule: "code",
-            message: `code=${outcome.status} asked for this status`,
-          },
-        ]),
+        preferProblem(
+          outcome.status,
+          "preferred-status",
+          "Status chosen with Prefer",
+          "code",
+          asked,
+        ),
       ),
     );
   }
@@ -153,6 +151,17 @@ async function respond(
     mismatch:
       mismatch.length > 0 ? ` (response differs from the spec: ${mismatch.join("; ")})` : "",
   };
+}
+
+/** A problem with one error, about the request's `Prefer` header. */
+function preferProblem(
+  status: number,
+  kind: string,
+  title: string,
+  rule: string,
+  message: string,
+): Problem {
+  return problem(status, kind, title, [{ location: "header", field: "Prefer", rule, message }]);
 }
 
 function rejected(status: number): { status: number; mismatch: string } {
