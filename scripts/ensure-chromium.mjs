@@ -1,15 +1,14 @@
 #!/usr/bin/env node
-// Makes sure the Chromium that the docs browser test drives is installed (Node built-ins only).
+// Makes sure the Chromium that the browser tests drive is installed (Node built-ins only).
 // - $CHROMIUM_PATH (if set) or /usr/bin/chromium exists: nothing to do.
 // - Otherwise, as root on a machine with apt-get (Debian/Ubuntu, CI): installs Debian's
 //   `chromium` package. Browsers are never downloaded from anywhere else.
 // - Otherwise: exits 1 and says how to install it.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
+import { chromiumPath } from "./launch-chromium.mjs";
 
-const DEFAULT_PATH = "/usr/bin/chromium";
 const requested = process.env.CHROMIUM_PATH;
-const chromiumPath = requested || DEFAULT_PATH;
 
 const step = (message) => console.log(`\u25b8 ${message}`);
 const fail = (message) => {
@@ -47,7 +46,7 @@ if (isExecutable(chromiumPath)) {
 }
 
 const howTo =
-  "The docs browser test needs Chromium. Install Debian's package with " +
+  "The browser tests need Chromium. Install Debian's package with " +
   "`sudo apt-get update && sudo apt-get install -y chromium`, " +
   "or set CHROMIUM_PATH to a Chromium or Chrome executable.";
 

@@ -223,21 +223,10 @@ function compareResponses(context, before, after) {
   for (const status of Object.keys(after)) {
     const baseStatus = coveringStatus(before, status);
     if (baseStatus === undefined) {
-      if (isSuccess(status)) {
-        report.add(
-          "response-success-status-added",
-          operation,
-          `response ${status}`,
-          `status ${status} added`,
-        );
-      } else {
-        report.add(
-          "response-error-status-added",
-          operation,
-          `response ${status}`,
-          `status ${status} added`,
-        );
-      }
+      const rule = isSuccess(status)
+        ? "response-success-status-added"
+        : "response-error-status-added";
+      report.add(rule, operation, `response ${status}`, `status ${status} added`);
       continue;
     }
     compareResponse(context, before[baseStatus], after[status], `response ${status}`);

@@ -7,7 +7,6 @@ import { hasPreferences, parsePrefer } from "./prefer.js";
 import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 import { ClientGoneError, readRequest } from "./read-request.js";
-import { operationFor } from "./response-shaping.js";
 import type { Answer } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 
@@ -75,7 +74,7 @@ async function respond(
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
   const outcome = await engine.handle(request, preferences);
-  const operation = operationFor(engine.operations, request.method, request.path);
+  const { operation } = outcome;
   if (outcome.kind === "error") {
     // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
     const refused =

@@ -16,7 +16,10 @@ export interface PrismRequest {
   body: unknown;
 }
 
-export type PrismOutcome =
+export type Operation = Operations[number];
+
+/** Prism's answer, with the spec's operation the request reached (undefined when none). */
+export type PrismOutcome = { operation: Operation | undefined } & (
   | {
       kind: "response";
       status: number;
@@ -27,7 +30,8 @@ export type PrismOutcome =
       /** Where the mocked response does not match the spec. */
       outputProblems: PrismDiagnostic[];
     }
-  | { kind: "error"; status: number; title: string; detail: string };
+  | { kind: "error"; status: number; title: string; detail: string }
+);
 
 export interface PrismEngine {
   /** Answers one request; `preferences` (from its `Prefer` header) override the mock's config. */
@@ -63,6 +67,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     preferences: Preferences = {},
   ): Promise<PrismOutcome> {
     const mock = { ...config.mock, ...preferences };
+    const operation = operationFor(operations, request.method, request.path);
     const result = await prism.request(
       {
         method: request.method.toLowerCase() as "get",
@@ -76,6 +81,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     if (result._tag === "Left") {
       const error = result.left as Error & { status?: number; detail?: string };
       return {
+        operation,
         kind: "error",
         status: error.status ?? 500,
         title: error.message,
@@ -83,12 +89,12 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
       };
     }
     const { output, validations } = result.right;
-    const operation = operationFor(operations, request.method, request.path);
     const example =
       mock.dynamic || mock.exampleKey !== undefined
         ? undefined
         : exampleMatchingBody(operation, output.statusCode, request.body);
     return {
+      operation,
       kind: "response",
       status: output.statusCode,
       headers: output.headers ?? {},

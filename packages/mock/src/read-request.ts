@@ -146,7 +146,8 @@ function splitTarget(target: string): { path: string; query: string } | undefine
     : { path: target.slice(0, mark), query: target.slice(mark + 1) };
 }
 
-function decoded(text: string): string | undefined {
+/** `text` percent-decoded, or undefined when an escape in it is malformed. */
+export function decoded(text: string): string | undefined {
   try {
     return decodeURIComponent(text);
   } catch {

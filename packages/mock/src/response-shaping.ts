@@ -1,6 +1,7 @@
 // Decisions the mock makes about a successful answer that the spec alone cannot make for it.
 // Both are the mock's own behaviour (see the README's "Examples and lists"), not the API's.
 import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
+import { isObject } from "./is-object.js";
 
 type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 type Example = { key: string; value: unknown };
@@ -15,15 +16,15 @@ export function exampleMatchingBody(
   status: number,
   body: unknown,
 ): unknown {
-  if (!isRecord(body)) return undefined;
+  if (!isObject(body)) return undefined;
   const response = operation?.responses.find((r) => r.code === String(status));
   const content = response?.contents?.find((c) => /json/i.test(c.mediaType));
   const examples = (content?.examples ?? []) as Example[];
   if (examples.length < 2) return undefined;
   const agreements = (example: Example) =>
-    isRecord(example.value)
+    isObject(example.value)
       ? Object.entries(body).filter(
-          ([field, value]) => isRecord(example.value) && example.value[field] === value,
+          ([field, value]) => isObject(example.value) && example.value[field] === value,
         ).length
       : 0;
   return examples.reduce((best, example) =>
@@ -37,7 +38,7 @@ export function exampleMatchingBody(
  * cursor therefore gets the example page as the last one in that direction.
  */
 export function endOfListWhenFollowed(query: Record<string, string>, body: unknown): unknown {
-  if (!isRecord(body) || !Array.isArray(body.items)) return body;
+  if (!isObject(body) || !Array.isArray(body.items)) return body;
   const { cursor, prev_cursor, ...page } = body;
   return {
     ...page,
@@ -61,8 +62,4 @@ export function operationFor(
       template.every((part, i) => /^\{.+\}$/.test(part) || part === segments[i])
     );
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -28,12 +28,3 @@ export function notFound(location: ProblemLocation, field: string, message: stri
 export function isProblem(answer: Answer): boolean {
   return answer.status >= 400;
 }
-
-/** A path segment decoded; a malformed escape is kept as sent (it then matches nothing: 404). */
-export function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}

@@ -1,7 +1,8 @@
 // The API's operations over the stored data. Requests reach these only after Prism has
 // validated them against the spec, so fields have the types and formats the spec gives.
 import { randomUUID } from "node:crypto";
-import { type Answer, decodeSegment, notFound, ok, problemAnswer } from "./answer.js";
+import { decoded } from "../read-request.js";
+import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
 import { type PageQuery, page } from "./pages.js";
 import type { SpecFacts } from "./spec-facts.js";
@@ -77,7 +78,7 @@ export function matchRoute(
     const match = routeMethod === method.toUpperCase() ? pattern.exec(path) : null;
     if (match) {
       const params = Object.fromEntries(
-        Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeSegment(value)]),
+        Object.entries(match.groups ?? {}).map(([name, value]) => [name, decoded(value) ?? value]),
       );
       return { answer, params };
     }

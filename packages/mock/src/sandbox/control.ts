@@ -1,9 +1,11 @@
 // Sandbox-only routes under /_sandbox/, not part of the API: change a resource's status (which
 // delivers the matching webhook event), list the deliveries made, reset to the seed.
-import { type Answer, decodeSegment, notFound, ok, problemAnswer } from "./answer.js";
+import { isObject } from "../is-object.js";
+import { decoded } from "../read-request.js";
+import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
 import type { SpecFacts } from "./spec-facts.js";
-import { type CollectionName, isObject } from "./state.js";
+import type { CollectionName } from "./state.js";
 import type { Store } from "./store.js";
 
 export const CONTROL_PREFIX = "/_sandbox/";
@@ -97,7 +99,7 @@ function changeStatus(
       { location: "body", field: "status", rule: allowed ? "enum" : "type", message: invalid },
     ]);
   }
-  const stored = context.store.find(target.collection, decodeSegment(id), undefined);
+  const stored = context.store.find(target.collection, decoded(id) ?? id, undefined);
   if (!stored) return notFound("path", "id", `no ${target.collection} resource ${id}`);
   const resource = stored.resource;
   resource.status = value;

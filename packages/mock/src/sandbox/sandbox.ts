@@ -1,5 +1,7 @@
 // The stateful sandbox: the API's operations over data that persists, behind the same Prism
 // request validation as the stateless mock. handler.ts hands it each validated request.
+
+import { isObject } from "../is-object.js";
 import type { Operations, PrismRequest } from "../prism.js";
 import { type Answer, problemAnswer } from "./answer.js";
 import { matchRoute } from "./api-routes.js";
@@ -9,7 +11,6 @@ import { Events } from "./events.js";
 import { Idempotency } from "./idempotency.js";
 import { dataFromSeed, defaultSeed, readSeed } from "./seed.js";
 import { readSpecFacts } from "./spec-facts.js";
-import { isObject } from "./state.js";
 import { readStateFile } from "./state-file.js";
 import { Store } from "./store.js";
 

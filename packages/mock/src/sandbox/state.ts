@@ -1,5 +1,6 @@
 // The sandbox's data: every collection of stored resources, the idempotency keys it has answered
 // and the webhook deliveries it has made. This is what the state file holds.
+import { isObject } from "../is-object.js";
 import type { Answer } from "./answer.js";
 
 export const COLLECTIONS = [
@@ -73,8 +74,4 @@ export function invalidDataReason(value: unknown): string | undefined {
   if (!isObject(value.idempotency)) return `"idempotency" is not an object`;
   if (!Array.isArray(value.events)) return `"events" is not an array`;
   return undefined;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
