@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from "./index.js";
+import type { OpenApiDocument } from "./index.ts";
 
 /** One classified change. `where` is `operation` and `location` together. */
 export type SpecChange = {

@@ -5,7 +5,7 @@
 import { compareOperation } from "./diff/operation.js";
 import { createReport } from "./diff/report.js";
 import { compareServers } from "./diff/servers.js";
-import { listOperations } from "./index.js";
+import { listOperations } from "./index.ts";
 
 export { RULES } from "./diff/rules.js";
 

@@ -1,19 +1,24 @@
 #!/usr/bin/env node
-// Entry point behind `npm start`, `npm test`, `npm run dev` and the root scripts that run turbo
-// (Node built-ins only).
+// Entry point behind `npm run setup`, `npm start`, `npm test`, `npm run dev` and the root scripts
+// that run the toolchain. It is the one JavaScript file of the repository's tooling, because it
+// must run on whatever Node the machine has (Node built-ins only, no syntax newer than Node 18).
 //
-// Design:
-// - `test` and `start`, run by npm (fresh machine, maybe no pnpm): ensure pnpm,
-//   `pnpm install --frozen-lockfile`, then run the task (`test` -> `pnpm run test:all`,
-//   `start` -> build, then scripts/serve.mjs). Run by pnpm (npm_config_user_agent starts with
-//   "pnpm/"), the workspace is already set up, so they skip straight to the task. Nothing here
-//   ever calls the `test`/`start` scripts again, so there is no recursion.
-// - `dev`: build, then scripts/serve.mjs --watch. `run <command>`: the command, in a shell.
-// - pnpm, when missing (or another version), is installed locally with npm into <repo>/.tools
-//   (gitignored, no root needed); <repo>/.tools/node_modules/.bin is prepended to PATH for
-//   every child process, so turbo (which spawns `pnpm` by name) finds it too.
+// The toolchain: the Node pinned in .node-version (type stripping runs our TypeScript; vitest 5,
+// tsdown, Prism and changesets need Node 22+ or 24) and the pnpm pinned in package.json.
+// - When the machine's Node is older than the pinned one, that Node comes from the npm registry
+//   (the `node` package) into <repo>/.tools (gitignored, no root needed); pnpm too, unless the
+//   pinned version is already on PATH. <repo>/.tools/node_modules/.bin, then the root's
+//   node_modules/.bin, go first on PATH for every child process, so turbo, pnpm, vitest, the mock
+//   and the docs all run on the toolchain's Node.
+// - `setup`: the toolchain and `pnpm install --frozen-lockfile`, nothing else.
+// - `test` and `start`, run by npm: setup, then the task (`test` -> `pnpm run test:all`,
+//   `start` -> build, then scripts/serve.ts). Run by pnpm (npm_config_user_agent starts with
+//   "pnpm/"), the workspace is already installed, so they skip the install. Nothing here calls the
+//   `test`/`start` scripts again, so there is no recursion.
+// - `dev`: build, then scripts/serve.ts --watch. `run <command>`: the command, in a shell, on the
+//   toolchain.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -21,10 +26,10 @@ import { stripVTControlCharacters } from "node:util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
-const PNPM_VERSION = String(pkg.packageManager ?? "pnpm@10.34.9")
+const PNPM_VERSION = String(pkg.packageManager)
   .replace(/^pnpm@/, "")
   .split("+")[0];
-const MIN_NODE = [20, 19];
+const NODE_VERSION = readFileSync(path.join(root, ".node-version"), "utf8").trim();
 const isWindows = process.platform === "win32";
 
 const [mode, ...extraArgs] = process.argv.slice(2);
@@ -36,12 +41,15 @@ const fail = (msg, code = 1) => {
   process.exit(code || 1);
 };
 
-const localBin = path.join(root, ".tools", "node_modules", ".bin");
+const tools = path.join(root, ".tools");
+const toolsBin = path.join(tools, "node_modules", ".bin");
 const env = { ...process.env };
 const pathKey = Object.keys(env).find((k) => k.toUpperCase() === "PATH") ?? "PATH";
-env[pathKey] = [localBin, env[pathKey]].filter(Boolean).join(path.delimiter);
+env[pathKey] = [toolsBin, path.join(root, "node_modules", ".bin"), env[pathKey]]
+  .filter(Boolean)
+  .join(path.delimiter);
 // Keep npm's and pnpm's "update available" banners out of the output (the repo's .npmrc says so
-// too, but the npm that installs pnpm runs with --prefix .tools and so does not read it).
+// too, but the npm that installs into .tools runs with --prefix and so does not read it).
 env.npm_config_update_notifier = "false";
 // Turbo phones home by default; nothing in this toolkit sends telemetry.
 env.TURBO_TELEMETRY_DISABLED ??= "1";
@@ -54,6 +62,78 @@ function run(cmd, args, { what, shell = isWindows } = {}) {
     const how = res.signal ? `signal ${res.signal}` : `exit code ${res.status}`;
     fail(`${what ?? cmd} failed (${how}): ${[cmd, ...args].join(" ")}`, res.status ?? 1);
   }
+}
+
+/** `<cmd> --version` on the toolchain's PATH: the version, or null. */
+function versionOf(cmd) {
+  const res = spawnSync(cmd, ["--version"], { cwd: root, env, encoding: "utf8", shell: isWindows });
+  return res.status === 0 ? res.stdout.trim().replace(/^v/, "") : null;
+}
+
+/** -1, 0 or 1 as version a is older than, the same as or newer than version b. */
+function compareVersions(a, b) {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/**
+ * The toolchain: the machine's Node when it is at least the pinned one, else the pinned Node in
+ * .tools; the pinned pnpm from PATH or .tools. Installs into .tools only what is missing.
+ */
+function ensureToolchain() {
+  const nodeOnPath = versionOf("node");
+  const nodeOk = nodeOnPath !== null && compareVersions(nodeOnPath, NODE_VERSION) >= 0;
+  const pnpmOk = versionOf("pnpm") === PNPM_VERSION;
+  if (!nodeOk || !pnpmOk) {
+    // One manifest names every tool of .tools, so that an install never prunes another one.
+    const dependencies = { pnpm: PNPM_VERSION };
+    if (!nodeOk || existsSync(path.join(toolsBin, "node"))) dependencies.node = NODE_VERSION;
+    const what = Object.entries(dependencies).map(([name, version]) => `${name} ${version}`);
+    step(`installing ${what.join(" and ")} from the npm registry into .tools/\u2026`);
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(
+      path.join(tools, "package.json"),
+      `${JSON.stringify({ private: true, dependencies }, null, 2)}\n`,
+    );
+    // The npm that launched us, else the one on PATH.
+    const npmCli = process.env.npm_execpath;
+    const useCli = npmCli && /npm-cli\.js$/.test(npmCli) && existsSync(npmCli);
+    const [cmd, pre] = useCli ? [process.execPath, [npmCli]] : ["npm", []];
+    run(
+      cmd,
+      [...pre, "install", "--prefix", tools, "--no-audit", "--no-fund", "--loglevel=error"],
+      { what: `installing ${what.join(" and ")} into .tools/` },
+    );
+  }
+  const node = versionOf("node");
+  if (!node || compareVersions(node, NODE_VERSION) < 0) {
+    fail(`the toolchain needs Node ${NODE_VERSION} or later, but \`node\` is ${node ?? "missing"}`);
+  }
+  const pnpm = versionOf("pnpm");
+  if (pnpm !== PNPM_VERSION) {
+    fail(`the toolchain needs pnpm ${PNPM_VERSION}, but \`pnpm --version\` gives ${pnpm}`);
+  }
+  const where = node === process.versions.node ? "this machine's" : "the toolchain's, in .tools/";
+  step(`using Node v${node} (${where}) and pnpm ${pnpm}`);
+}
+
+/** The toolchain is there already (`npm run setup` ran): for commands that install nothing. */
+function requireToolchain() {
+  const node = versionOf("node");
+  if (!node || compareVersions(node, NODE_VERSION) < 0 || versionOf("pnpm") !== PNPM_VERSION) {
+    fail(
+      `the toolchain (Node ${NODE_VERSION}+, pnpm ${PNPM_VERSION}) is not set up: run \`npm run setup\` once first`,
+    );
+  }
+}
+
+function setup() {
+  ensureToolchain();
+  step("installing dependencies (pnpm install --frozen-lockfile)\u2026");
+  run("pnpm", ["install", "--frozen-lockfile", "--config.confirmModulesPurge=false"], {
+    what: "pnpm install --frozen-lockfile",
+  });
 }
 
 /**
@@ -91,83 +171,18 @@ function runSuite() {
   });
 }
 
-/** `pnpm --version`: the version, or null with what pnpm said instead. */
-function pnpmVersion() {
-  const res = spawnSync("pnpm", ["--version"], {
-    cwd: root,
-    env,
-    encoding: "utf8",
-    shell: isWindows,
-  });
-  if (res.status === 0) return { version: res.stdout.trim(), said: "" };
-  return { version: null, said: (res.error?.message ?? `${res.stderr}${res.stdout}`).trim() };
-}
-
-function checkNode() {
-  const [major, minor] = process.versions.node.split(".").map(Number);
-  if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1])) {
-    fail(`Node ${MIN_NODE.join(".")}+ is required; this is Node ${process.versions.node}`);
-  }
-}
-
-function ensurePnpm() {
-  const { version: found } = pnpmVersion();
-  if (found === PNPM_VERSION) {
-    step(`using pnpm ${found}`);
-    return;
-  }
-  step(
-    `installing pnpm ${PNPM_VERSION} locally\u2026 (${found ? `found pnpm ${found}` : "pnpm not found"}; into .tools/)`,
-  );
-  // Prefer the npm that launched us; fall back to `npm` on PATH.
-  const npmCli = process.env.npm_execpath;
-  const useCli = npmCli && /npm-cli\.js$/.test(npmCli) && existsSync(npmCli);
-  const [cmd, pre] = useCli ? [process.execPath, [npmCli]] : ["npm", []];
-  run(
-    cmd,
-    [
-      ...pre,
-      "install",
-      "--no-save",
-      "--no-audit",
-      "--no-fund",
-      "--no-package-lock",
-      "--loglevel=error",
-      "--prefix",
-      path.join(root, ".tools"),
-      `pnpm@${PNPM_VERSION}`,
-    ],
-    { what: `installing pnpm ${PNPM_VERSION}` },
-  );
-  const { version: now, said } = pnpmVersion();
-  if (now !== PNPM_VERSION) {
-    fail(
-      `pnpm ${PNPM_VERSION} was installed into .tools/ but \`pnpm --version\` gives ${now ?? `an error: ${said}`}`,
-    );
-  }
-}
-
-function setup() {
-  checkNode();
-  ensurePnpm();
-  step("installing dependencies (pnpm install --frozen-lockfile)\u2026");
-  run("pnpm", ["install", "--frozen-lockfile", "--config.confirmModulesPurge=false"], {
-    what: "pnpm install --frozen-lockfile",
-  });
-}
-
 function build() {
   step("building (turbo run build; a package's output shows only if it fails)\u2026");
-  run("pnpm", ["exec", "turbo", "run", "build", "--output-logs=errors-only"], { what: "build" });
+  run("turbo", ["run", "build", "--output-logs=errors-only"], { what: "build" });
 }
 
-/** @param {string[]} args */
 function serve(args) {
-  step("starting servers (scripts/serve.mjs)\u2026");
-  const child = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), ...args], {
+  step("starting servers (scripts/serve.ts)\u2026");
+  const child = spawn("node", [path.join(root, "scripts", "serve.ts"), ...args], {
     cwd: root,
     env,
     stdio: "inherit",
+    shell: isWindows,
   });
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.on(sig, () => child.kill(sig));
@@ -179,40 +194,40 @@ function serve(args) {
 }
 
 switch (mode) {
+  case "setup":
+    setup();
+    step("set up: `node scripts/bootstrap.mjs run <command>` runs a command on the toolchain");
+    break;
   case "test":
-    if (!underPnpm) setup();
-    // The docs browser test drives Debian's chromium: install it when missing (root + apt) or say how.
-    run(process.execPath, [path.join(root, "scripts", "ensure-chromium.mjs")], {
-      what: "Chromium for the docs browser test",
+    if (underPnpm) ensureToolchain();
+    else setup();
+    // The browser tests drive Debian's chromium: install it when missing (root + apt) or say how.
+    run("node", [path.join(root, "scripts", "ensure-chromium.ts")], {
+      what: "Chromium for the browser tests",
     });
     step("running the whole suite (pnpm run test:all)\u2026");
     await runSuite();
     break;
   case "start":
-    if (!underPnpm) setup();
+    if (underPnpm) ensureToolchain();
+    else setup();
     build();
     serve(extraArgs);
     break;
   case "dev":
+    requireToolchain();
     build();
     serve(["--watch", ...extraArgs]);
     break;
   case "run": {
-    // The root scripts that run turbo (`npm run build`, `npm run bench`, …): turbo starts each
-    // package's task with pnpm, so the pnpm that `npm start` or `npm test` put in .tools/ must be
-    // on PATH even for a user who has none of their own.
-    if (!pnpmVersion().version) {
-      fail(
-        "pnpm not found: run `npm test` or `npm start` once first (they install it into .tools/)",
-      );
-    }
+    requireToolchain();
     const command = extraArgs.join(" ");
     run(command, [], { what: command, shell: true });
     break;
   }
   default:
     fail(
-      `usage: node scripts/bootstrap.mjs <test|start|dev|run> [args...] (got ${mode ?? "nothing"})`,
+      `usage: node scripts/bootstrap.mjs <setup|test|start|dev|run> [args...] (got ${mode ?? "nothing"})`,
       2,
     );
 }

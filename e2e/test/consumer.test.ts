@@ -1,6 +1,7 @@
 // Packs the published packages, installs the tarballs into a fresh npm project and uses them
-// there as a partner would: type-checked, run as ESM and CommonJS on Node 20, 22 and 24,
-// bundled for the browser, and calling a real `payments-mock`.
+// there as a partner would: type-checked by TypeScript 5.9, 6 and 7, run as ESM and CommonJS on
+// every Node line the packages' `engines` declare, bundled for the browser, and calling a real
+// `payments-mock`.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +11,7 @@ import { promisify } from "node:util";
 import { loadSpec } from "@org/payments-spec";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packPublishedPackages } from "../../scripts/pack.mjs";
+import { packPublishedPackages } from "../../scripts/pack.ts";
 
 const execFileAsync = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -21,7 +22,20 @@ const expectedCustomerId = (
   loadSpec().components.examples as Record<string, { value: { items: { id: string }[] } }>
 ).CustomerPage?.value.items[0]?.id;
 
-const runtimes: Record<string, string> = { "Node 20": process.execPath };
+// The Node lines each published package declares in `engines`, each one tested below.
+const NODE_LINES = { "types and client": [22, 24, 26], mock: [24, 26] } as const;
+const ENGINES = {
+  "@org/payments-types": ">=22",
+  "@org/payments-client": ">=22",
+  "@org/payments-mock": ">=24.18",
+};
+// The compilers a partner may type-check with; 7 is the native one.
+const TYPESCRIPTS = ["5.9.3", "6.0.3", "7.0.2"] as const;
+
+const aside = path.join(work, "aside");
+const runtime = (major: number) => path.join(aside, `node_modules/node${major}/bin/node`);
+const compiler = (version: string) =>
+  path.join(aside, `node_modules/typescript-${version}/bin/tsc`);
 let mock: ChildProcess | undefined;
 let mockUrl = "";
 
@@ -80,14 +94,15 @@ beforeAll(async () => {
     path.join(app, "package.json"),
     JSON.stringify({ name: "consumer-app", private: true, type: "module", dependencies }, null, 2),
   );
-  const newerNodes = [22, 24].map(async (major) => {
-    const dir = path.join(work, `node${major}`);
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, "package.json"), "{}");
-    await npmInstall(dir, [`node@${major}`]);
-    runtimes[`Node ${major}`] = path.join(dir, "node_modules/.bin/node");
-  });
-  await Promise.all([npmInstall(app, []), ...newerNodes]);
+  // The other Node lines and compilers, side by side under aliases in one folder of their own:
+  // one npm install, so that a loaded machine does not run seven at once.
+  mkdirSync(aside);
+  writeFileSync(path.join(aside, "package.json"), "{}");
+  const tools = [
+    ...NODE_LINES["types and client"].map((major) => `node${major}@npm:node@${major}`),
+    ...TYPESCRIPTS.map((version) => `typescript-${version}@npm:typescript@${version}`),
+  ];
+  await Promise.all([npmInstall(app, []), npmInstall(aside, tools)]);
   mockUrl = await startInstalledMock();
 }, 600_000);
 
@@ -97,11 +112,22 @@ afterAll(() => {
 });
 
 describe("a fresh npm project with the packed packages", () => {
-  it.each(["node16", "bundler"])("type-checks under moduleResolution %s", async (mode) => {
-    const tsc = require.resolve("typescript/bin/tsc");
-    await expect(
-      run(process.execPath, [tsc, "-p", `tsconfig.${mode}.json`], { cwd: app }),
-    ).resolves.toBeDefined();
+  it("declares in engines exactly the Node lines tested here", () => {
+    for (const [name, engines] of Object.entries(ENGINES)) {
+      const manifest = require(path.join(app, "node_modules", name, "package.json"));
+      expect(manifest.engines, name).toEqual({ node: engines });
+    }
+  });
+
+  describe.each(TYPESCRIPTS)("with TypeScript %s", (version) => {
+    it.each(["node16", "bundler"])(
+      "type-checks an integration of all three packages under moduleResolution %s",
+      async (mode) => {
+        await expect(
+          run(process.execPath, [compiler(version), "-p", `tsconfig.${mode}.json`], { cwd: app }),
+        ).resolves.toBeDefined();
+      },
+    );
   });
 
   it("fails the type check when a request body breaks the spec", async () => {
@@ -111,9 +137,8 @@ describe("a fresh npm project with the packed packages", () => {
       'client.POST("/customers", { body: { customer_type: "Robot", email: "a@example.com" } });',
     ];
     writeFileSync(path.join(app, "misuse.ts"), `${misuse.join("\n")}\n`);
-    const tsc = require.resolve("typescript/bin/tsc");
     const args = [
-      tsc,
+      compiler("7.0.2"),
       "--noEmit",
       "--strict",
       "--module",
@@ -127,28 +152,36 @@ describe("a fresh npm project with the packed packages", () => {
     );
   });
 
-  it.each([
-    ["Node 20", "call.mjs"],
-    ["Node 20", "call.cjs"],
-    ["Node 22", "call.mjs"],
-    ["Node 22", "call.cjs"],
-    ["Node 24", "call.mjs"],
-    ["Node 24", "call.cjs"],
-  ])("on %s, %s calls the installed payments-mock", async (runtime, script) => {
-    const stdout = await run(runtimes[runtime] as string, [script], {
+  it.each(
+    NODE_LINES["types and client"].flatMap((major) => [
+      [major, "call.mjs"],
+      [major, "call.cjs"],
+    ]),
+  )("on Node %i, %s calls the installed payments-mock", async (major, script) => {
+    const stdout = await run(runtime(major), [script], {
       cwd: app,
       env: { MOCK_URL: mockUrl },
     });
     expect(JSON.parse(stdout)).toEqual({ id: expectedCustomerId, topics: 11 });
   });
 
-  it("starts and stops the mock through require, and the client reads its examples", async () => {
-    const stdout = await run(process.execPath, ["mock.cjs"], { cwd: app });
-    const examples = loadSpec().components.examples as Record<
-      string,
-      { value: { items: unknown[] } }
-    >;
-    expect(JSON.parse(stdout)).toEqual({ documents: examples.DocumentPage?.value.items.length });
+  it.each(NODE_LINES.mock)(
+    "on Node %i, starts and stops the mock through require, and the client reads its examples",
+    async (major) => {
+      const stdout = await run(runtime(major), ["mock.cjs"], { cwd: app });
+      const examples = loadSpec().components.examples as Record<
+        string,
+        { value: { items: unknown[] } }
+      >;
+      expect(JSON.parse(stdout)).toEqual({ documents: examples.DocumentPage?.value.items.length });
+    },
+  );
+
+  it("on a Node older than the mock's, payments-mock says which Node it needs", async () => {
+    const bin = path.join(app, "node_modules/@org/payments-mock/bin/payments-mock.mjs");
+    await expect(run(runtime(22), [bin, "--port", "0"], { cwd: app })).rejects.toThrow(
+      /payments-mock needs Node 24\.18 or later; this is Node 22\./,
+    );
   });
 
   it("bundles for the browser with esbuild, without Node built-ins", async () => {

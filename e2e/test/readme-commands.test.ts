@@ -61,6 +61,17 @@ function whichPnpm(): string {
   throw new Error("no pnpm on PATH to stand in for the one in .tools/");
 }
 
+/** The machine's own Node: the first on PATH that is not the toolchain's. */
+function machineNode(): string {
+  const ours = [toolsBin, path.join(root, "node_modules/.bin")];
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir === "" || ours.includes(dir)) continue;
+    const node = path.join(dir, "node");
+    if (existsSync(node)) return node;
+  }
+  throw new Error("no Node of the machine's own on PATH");
+}
+
 describe("the README's everyday commands", () => {
   const commands = [...readme.matchAll(/^\| `npm (?:run )?([\w:-]+)`/gm)].map((m) => m[1] ?? "");
 
@@ -81,7 +92,7 @@ describe("the README's everyday commands", () => {
       placed = true;
     });
     afterAll(() => {
-      if (placed) rmSync(path.join(root, ".tools"), { recursive: true, force: true });
+      if (placed) rmSync(path.join(toolsBin, "pnpm"), { force: true });
     });
 
     const npm = (...args: string[]) =>
@@ -95,6 +106,20 @@ describe("the README's everyday commands", () => {
       const { stdout } = await npm("lint", "--", "--filter=@org/payments-spec", "--force");
       expect(stdout).toMatch(/payments-spec:lint: cache bypass, force executing/);
       expect(stdout).toMatch(/Tasks:\s+\d+ successful/);
+    });
+
+    it("bootstrap's run puts the toolchain's Node first, whichever Node starts it", async () => {
+      const pinned = readFileSync(path.join(root, ".node-version"), "utf8").trim();
+      const { stdout } = await execFileAsync(
+        machineNode(),
+        ["scripts/bootstrap.mjs", "run", "node", "--version"],
+        { cwd: root, env: { ...process.env, PATH } },
+      );
+      const rank = (version: string) => {
+        const [major = 0, minor = 0] = version.replace(/^v/, "").split(".").map(Number);
+        return major * 1000 + minor;
+      };
+      expect(rank(stdout.trim()), stdout).toBeGreaterThanOrEqual(rank(pinned));
     });
 
     it("npm run spec:diff answers", async () => {

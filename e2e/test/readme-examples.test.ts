@@ -2,14 +2,19 @@
 // own against the built packages, and each example that creates a client runs against the mock.
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type RunningMock, startMock } from "@org/payments-mock";
-import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { examplesOf, findReadmes, type ReadmeExample } from "./support/readme-examples.js";
 
 const execFileAsync = promisify(execFile);
+// TypeScript 7 exports no `bin/tsc` subpath: its package.json locates the command.
+const tsc = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
+  "bin/tsc",
+);
 const root = path.resolve(import.meta.dirname, "../..");
 // Inside e2e/, so that the examples' imports resolve to this workspace's built packages.
 const work = path.resolve(import.meta.dirname, "../test-artifacts/readme-examples");
@@ -18,6 +23,24 @@ const examples = findReadmes(root).flatMap((readme) =>
 );
 const fileOf = (example: ReadmeExample) =>
   path.join(work, `${example.readme.replace(/[^a-z0-9]+/gi, "-")}-L${example.line}.ts`);
+
+/** tsc's diagnostics, each placed at the README line its example's line came from. */
+function readmePlaces(output: string, files: string[]): string[] {
+  const problems: string[] = [];
+  for (const line of output.split("\n")) {
+    const diagnostic = /^(.+?)\((\d+),\d+\): (error .*)$/.exec(line);
+    if (!diagnostic) {
+      if (line.trim() !== "") problems.push(line.trim());
+      continue;
+    }
+    const [, file = "", row = "0", message] = diagnostic;
+    const example = examples[files.indexOf(path.resolve(work, file))];
+    const place = example?.lines[Number(row) - 1];
+    problems.push(place ? `${place.readme}:${place.line}: ${message}` : line);
+  }
+  return problems;
+}
+
 // An example written as a vitest test runs under vitest in the reader's project, not here.
 const talksToServer = (example: ReadmeExample) =>
   example.code.includes("createPaymentsClient(") && !/from "vitest"/.test(example.code);
@@ -65,34 +88,30 @@ describe("README examples", () => {
     for (const example of examples) writeFileSync(fileOf(example), `${example.code}\n`);
   });
 
-  it("type-check, each as a file of its own, against the built packages", () => {
+  it("type-check with TypeScript 7, each as a file of its own, against the built packages", async () => {
     const base = JSON.parse(readFileSync(path.join(root, "tsconfig.base.json"), "utf8"));
-    const { options } = ts.convertCompilerOptionsFromJson(
-      {
-        ...base.compilerOptions,
-        noEmit: true,
-        declaration: false,
-        declarationMap: false,
-        types: ["node"],
-      },
-      work,
-    );
     const files = examples.map(fileOf);
-    const program = ts.createProgram(files, {
-      ...options,
-      moduleDetection: ts.ModuleDetectionKind.Force,
-    });
-    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
-      const example = examples[files.indexOf(diagnostic.file?.fileName ?? "")];
-      if (!example || diagnostic.file === undefined || diagnostic.start === undefined) {
-        return message;
-      }
-      const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
-      const place = example.lines[line];
-      return `${place?.readme}:${place?.line}: ${message}`;
-    });
-    expect(problems).toEqual([]);
+    const project = path.join(work, "tsconfig.json");
+    const compilerOptions = {
+      ...base.compilerOptions,
+      noEmit: true,
+      declaration: false,
+      declarationMap: false,
+      types: ["node"],
+      moduleDetection: "force",
+    };
+    writeFileSync(project, JSON.stringify({ compilerOptions, files }, null, 2));
+    const output = await execFileAsync(
+      process.execPath,
+      [tsc, "-p", project, "--pretty", "false"],
+      {
+        cwd: work,
+      },
+    ).then(
+      () => "",
+      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+    );
+    expect(readmePlaces(output, files)).toEqual([]);
   });
 
   describe("that talk to a server run against the mock", () => {
@@ -105,11 +124,8 @@ describe("README examples", () => {
     it.each(examples.filter(talksToServer).map((e) => [`${e.readme}:${e.line}`, e] as const))(
       "%s",
       async (_, example) => {
-        const script = fileOf(example).replace(/\.ts$/, ".mjs");
-        const { outputText } = ts.transpileModule(example.code, {
-          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-        });
-        writeFileSync(script, outputText);
+        // Node runs the example's TypeScript as it is, by stripping its types.
+        const script = fileOf(example);
         const env = {
           ...process.env,
           PAYMENTS_API_KEY: "readme-example-key",

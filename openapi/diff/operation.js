@@ -1,6 +1,6 @@
 // Compares one operation in two versions of the spec: its parameters, request body, responses and
 // security, each on the side of the exchange it belongs to.
-import { deref } from "../index.js";
+import { deref } from "../index.ts";
 import { compareSchemas } from "./schema.js";
 
 /**

@@ -1,6 +1,6 @@
 // Compares two JSON Schemas (OpenAPI 3.1) keyword by keyword, on one side of the exchange: on the
 // request side what accepts less breaks, on the response side what can carry more breaks.
-import { resolveRef } from "../index.js";
+import { resolveRef } from "../index.ts";
 import { comparePatterns } from "./pattern.js";
 import { createReport } from "./report.js";
 

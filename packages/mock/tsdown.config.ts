@@ -6,6 +6,9 @@ export default defineConfig([
     entry: { index: "src/index.ts" },
     format: ["esm", "cjs"],
     dts: { sourcemap: false },
+    // An import whose bindings are all unused goes: without this the declarations keep a bare
+    // `import "@stoplight/prism-http"`, and a consumer's type check would then read Prism's types.
+    treeshake: { moduleSideEffects: false },
     // import.meta.url locates the bundled spec; the shim makes it work in the CommonJS build too.
     shims: true,
     // The spec package is private, so the published mock carries its own copy of the spec.

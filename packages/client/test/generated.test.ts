@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSpec } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { generatedDir, methodName, render, resourceName } from "../scripts/generate.mjs";
+import { generatedDir, methodName, render, resourceName } from "../scripts/generate.ts";
 
 describe("src/generated", () => {
   it("is what the generator makes from the current spec (run `pnpm generate` if not)", () => {

@@ -1,13 +1,13 @@
-// Opens the built site in headless Chromium (Debian's `chromium`, as scripts/ensure-chromium.mjs
+// Opens the built site in headless Chromium (Debian's `chromium`, as scripts/ensure-chromium.ts
 // installs it) served from 127.0.0.1, and checks what a reader sees and what the page fetches.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { listOperations, loadSpec } from "@org/payments-spec";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../scripts/launch-chromium.mjs";
-import { builtSamplesDir, distDir } from "../scripts/build.mjs";
-import { startStaticServer } from "../scripts/serve.mjs";
+import { launchChromium } from "../../../scripts/launch-chromium.ts";
+import { builtSamplesDir, distDir } from "../scripts/build.ts";
+import { startStaticServer } from "../scripts/serve.ts";
 
 const artifactsDir = path.resolve(import.meta.dirname, "../test-artifacts");
 const operations = listOperations(loadSpec());

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { deref, listOperations, loadSpec, type OpenApiDocument } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { builtSamplesDir, builtSpecPath } from "../scripts/build.mjs";
-import { curlSample, typescriptSample } from "../scripts/code-samples.mjs";
+import { builtSamplesDir, builtSpecPath } from "../scripts/build.ts";
+import { curlSample, typescriptSample } from "../scripts/code-samples.ts";
 
 const spec = loadSpec();
 const operations = listOperations(spec);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { distDir } from "../scripts/build.mjs";
+import { distDir } from "../scripts/build.ts";
 import {
   externalResources,
   hashRoutedLinks,
@@ -10,7 +10,7 @@ import {
   localRedocBundle,
   REDOC_SCRIPT,
   selfContainedPage,
-} from "../scripts/self-contained.mjs";
+} from "../scripts/self-contained.ts";
 
 const html = readFileSync(path.join(distDir, "index.html"), "utf8");
 const policy =

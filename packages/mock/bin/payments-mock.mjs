@@ -1,4 +1,12 @@
 #!/usr/bin/env node
 // The installed command: a file that exists before the build, so installing a workspace
-// that depends on this package can link it; the CLI itself is built into dist/.
-import "../dist/cli.mjs";
+// that depends on this package can link it; the CLI itself is built into dist/. It checks the
+// Node version first, in syntax any Node can read, so an older Node gets a sentence, not a stack.
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 24 || (major === 24 && minor < 18)) {
+  console.error(
+    `payments-mock needs Node 24.18 or later; this is Node ${process.versions.node}. Install a current Node (https://nodejs.org) and run it again.`,
+  );
+  process.exit(1);
+}
+await import("../dist/cli.mjs");

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { specPath } from "@org/payments-spec";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../scripts/launch-chromium.mjs";
+import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { type RunningMock, startMock } from "../src/index.js";
 
 let mock: RunningMock;

@@ -4,13 +4,17 @@ import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 const run = promisify(execFile);
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+// TypeScript 7 exports no `bin/tsc` subpath: its package.json locates the command.
+const tsc = join(
+  dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
+  "bin/tsc",
+);
 const packageRoot = fileURLToPath(new URL("..", import.meta.url));
 const fixture = fileURLToPath(new URL("fixtures/consumer", import.meta.url));
 

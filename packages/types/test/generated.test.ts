@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { loadSpec } from "@org/payments-spec";
 import { describe, expect, test } from "vitest";
-import { constantName, generateNames, REGENERATE_HINT, staleFiles } from "../scripts/generate.mjs";
+import { constantName, generateNames, REGENERATE_HINT, staleFiles } from "../scripts/generate.ts";
 import * as types from "../src/index.js";
 
 const exported: Record<string, unknown> = { ...types };

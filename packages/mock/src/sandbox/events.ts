@@ -20,10 +20,13 @@ export class Events {
   private readonly pending = new Set<Promise<unknown>>();
   private closed = false;
 
-  constructor(
-    private readonly store: Store,
-    private readonly limits: DeliveryLimits,
-  ) {}
+  private readonly store: Store;
+  private readonly limits: DeliveryLimits;
+
+  constructor(store: Store, limits: DeliveryLimits) {
+    this.store = store;
+    this.limits = limits;
+  }
 
   /** Sends one event to one webhook (unless it is disabled) and records the outcome. */
   async send(webhook: Resource, topic: string, customerId: string | null, data: unknown) {

@@ -15,7 +15,11 @@ export interface KeyedRequest {
 export class Idempotency {
   private readonly inFlight = new Map<string, Promise<Answer>>();
 
-  constructor(private readonly answers: () => Record<string, IdempotentAnswer>) {}
+  private readonly answers: () => Record<string, IdempotentAnswer>;
+
+  constructor(answers: () => Record<string, IdempotentAnswer>) {
+    this.answers = answers;
+  }
 
   /** Runs `work` once per key; `remember` is called when its answer has been recorded. */
   async run(

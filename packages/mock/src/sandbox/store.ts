@@ -8,10 +8,13 @@ import { writeStateFile } from "./state-file.js";
 export type Scope = string | undefined;
 
 export class Store {
-  constructor(
-    public data: SandboxData,
-    private readonly statePath: string | undefined,
-  ) {}
+  data: SandboxData;
+  private readonly statePath: string | undefined;
+
+  constructor(data: SandboxData, statePath: string | undefined) {
+    this.data = data;
+    this.statePath = statePath;
+  }
 
   /** The collection's resources visible in the scope, in creation order (oldest first). */
   list(collection: CollectionName, scope: Scope): Stored[] {

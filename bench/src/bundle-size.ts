@@ -1,0 +1,59 @@
+// Bundle size: an app that makes one call, bundled for the browser by esbuild, minified, gzipped.
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import type { Row } from "./results.ts";
+
+/** The client's budget, in bytes after gzip (6 kB = 6,000 bytes). */
+export const BUNDLE_BUDGET_BYTES = 6000;
+
+export const apps = {
+  client: new URL("./apps/client-app.ts", import.meta.url),
+  openapiFetch: new URL("./apps/openapi-fetch-app.ts", import.meta.url),
+};
+
+export async function bundleApp(
+  entry: URL,
+): Promise<{ code: string; minifiedBytes: number; gzippedBytes: number }> {
+  const result = await build({
+    entryPoints: [entry.pathname],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+  });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error(`esbuild produced no output for ${entry.pathname}`);
+  return {
+    code: output.text,
+    minifiedBytes: output.contents.byteLength,
+    gzippedBytes: gzipSync(output.contents, { level: 9 }).byteLength,
+  };
+}
+
+export async function measureBundleSize(): Promise<Row[]> {
+  const client = await bundleApp(apps.client);
+  const bare = await bundleApp(apps.openapiFetch);
+  return [
+    {
+      figure: "App bundle on @org/payments-client, minified",
+      value: client.minifiedBytes,
+      unit: "B",
+      baselineLabel: "same app on bare openapi-fetch",
+      baseline: bare.minifiedBytes,
+    },
+    {
+      figure: "App bundle on @org/payments-client, minified + gzip -9",
+      value: client.gzippedBytes,
+      unit: "B",
+      baselineLabel: "same app on bare openapi-fetch",
+      baseline: bare.gzippedBytes,
+      target: {
+        text: `≤ ${BUNDLE_BUDGET_BYTES} B gzipped`,
+        met: client.gzippedBytes <= BUNDLE_BUDGET_BYTES,
+      },
+    },
+  ];
+}

@@ -1,0 +1,110 @@
+// The results as a table (printed, and written to RESULTS.md with the machine it ran on).
+import { arch, availableParallelism, cpus, loadavg, platform, release, totalmem } from "node:os";
+
+/** One figure beside its baseline, measured in the same run. */
+export type Row = {
+  figure: string;
+  value: number;
+  unit: "ms" | "µs" | "B" | "req/s" | "";
+  baselineLabel: string;
+  baseline: number;
+  target?: { text: string; met: boolean };
+};
+export type SectionResult = { section: string; rows: Row[] } | { section: string; error: string };
+
+function format(value: number, unit: Row["unit"]) {
+  // Whole numbers (autocannon's latencies) are shown as such, not with made-up decimals.
+  const fractional = (unit === "ms" || unit === "µs") && !Number.isInteger(value);
+  const digits = fractional && value < 100 ? 2 : 0;
+  const text = value.toLocaleString("en-US", {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return unit === "" ? text : `${text} ${unit}`;
+}
+
+/** Three decimals near 1, where a target like ≤ 1.05 is decided; fewer for large ratios. */
+function ratioText(ratio: number) {
+  return ratio.toFixed(ratio < 10 ? 3 : 1);
+}
+
+function targetCell(row: Row) {
+  if (!row.target) return "";
+  return `${row.target.text}: ${row.target.met ? "met" : "NOT met"}`;
+}
+
+export function resultsTable(results: SectionResult[]) {
+  const lines = [
+    "| Section | Figure | Value | Baseline | Baseline value | Ratio | Target |",
+    "| --- | --- | ---: | --- | ---: | ---: | --- |",
+  ];
+  for (const result of results) {
+    if ("error" in result) {
+      lines.push(`| ${result.section} | not measured: see below | | | | | |`);
+      continue;
+    }
+    for (const row of result.rows) {
+      const ratio = row.baseline === 0 ? "—" : `×${ratioText(row.value / row.baseline)}`;
+      lines.push(
+        `| ${result.section} | ${row.figure} | ${format(row.value, row.unit)} | ${row.baselineLabel} | ${format(row.baseline, row.unit)} | ${ratio} | ${targetCell(row)} |`,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+export function machine() {
+  const cpuList = cpus();
+  return {
+    cpu: cpuList[0]?.model.trim() ?? "unknown",
+    cores: availableParallelism(),
+    memoryGiB: totalmem() / 1024 ** 3,
+    node: process.version,
+    os: `${platform()} ${release()} ${arch()}`,
+    // Other work on the machine skews timings; the load says how busy it was.
+    load: loadavg()[0] ?? 0,
+  };
+}
+
+export function resultsMarkdown(results: SectionResult[], date: Date) {
+  const host = machine();
+  const targets = results.flatMap((result) =>
+    "rows" in result ? result.rows.filter((row) => row.target) : [],
+  );
+  const failures = results.filter((result) => "error" in result);
+  return [
+    "# Benchmark results",
+    "",
+    `Written by \`pnpm bench\` on ${date.toISOString()}; see README.md for what each figure means.`,
+    "Ratio = value / baseline, both measured in this run.",
+    "",
+    "## Machine",
+    "",
+    `- CPU: ${host.cpu}, ${host.cores} cores`,
+    `- Memory: ${host.memoryGiB.toFixed(1)} GiB`,
+    `- Node: ${host.node} on ${host.os}`,
+    `- Load average (1 min) when the results were written: ${host.load.toFixed(2)}`,
+    "",
+    "## Figures",
+    "",
+    resultsTable(results),
+    "",
+    "## Targets",
+    "",
+    ...targets.map(
+      (row) =>
+        `- ${row.target?.text} (${row.figure}: ${format(row.value, row.unit)}, ratio ×${ratioText(row.value / row.baseline)}): **${row.target?.met ? "met" : "not met"}**`,
+    ),
+    ...(failures.length === 0
+      ? []
+      : [
+          "",
+          "## Not measured",
+          "",
+          ...failures.map((failure) =>
+            "error" in failure ? `- ${failure.section}: ${failure.error.split("\n")[0]}` : "",
+          ),
+        ]),
+    "",
+  ].join("\n");
+}

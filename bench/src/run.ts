@@ -1,0 +1,39 @@
+// `pnpm bench`: runs every benchmark in turn, prints the table and writes RESULTS.md.
+import { writeFileSync } from "node:fs";
+import { measureBundleSize } from "./bundle-size.ts";
+import { measureClientOverhead } from "./client-overhead.ts";
+import { measureCompilers } from "./compilers.ts";
+import { measureMock } from "./mock.ts";
+import { measurePipeline } from "./pipeline.ts";
+import { progress } from "./progress.ts";
+import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
+import { measureTypeCheck } from "./type-check.ts";
+
+const resultsFile = new URL("../RESULTS.md", import.meta.url);
+
+const sections: [string, () => Promise<Row[]>][] = [
+  ["Bundle size", measureBundleSize],
+  ["Client overhead", measureClientOverhead],
+  ["Type-check cost", measureTypeCheck],
+  ["Compilers", measureCompilers],
+  ["Mock", measureMock],
+  // Last: it rewrites every package's dist/, which the sections above load.
+  ["Pipeline", measurePipeline],
+];
+
+const results: SectionResult[] = [];
+for (const [section, measure] of sections) {
+  progress(`${section}…`);
+  try {
+    results.push({ section, rows: await measure() });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    progress(`${section} failed: ${message}`);
+    results.push({ section, error: message });
+  }
+}
+
+console.log(`\n${resultsTable(results)}\n`);
+writeFileSync(resultsFile, resultsMarkdown(results, new Date()));
+progress(`wrote ${resultsFile.pathname}`);
+if (results.some((result) => "error" in result)) process.exitCode = 1;

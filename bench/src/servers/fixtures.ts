@@ -1,0 +1,18 @@
+// What the bench's servers and clients send: the spec's own examples for /customers.
+import { loadSpec, resolveRef } from "@org/payments-spec";
+
+/** Not a secret: only ever sent to servers on 127.0.0.1 started by the bench. */
+export const API_KEY = "bench-api-key-not-a-secret";
+
+const spec = loadSpec();
+
+function example(name: string): unknown {
+  const node = resolveRef(spec, `#/components/examples/${name}`) as { value: unknown };
+  return node.value;
+}
+
+/** The page GET /customers answers with. */
+export const customerPage = example("CustomerPage");
+/** The body of a valid POST /customers, and the customer it creates. */
+export const createCustomerRequest = example("CreateCustomerRequest");
+export const createdCustomer = example("CreatedCustomer");

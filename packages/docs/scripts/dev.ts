@@ -1,0 +1,67 @@
+// Development loop: builds the site, serves dist/ on $HOST:$PORT (127.0.0.1:4020) and rebuilds
+// when the spec, the template or the Redocly config changes. A failed rebuild is
+// reported and the last good site stays up.
+import { watch } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { specPath } from "@org/payments-spec";
+import { buildSite, distDir } from "./build.ts";
+import { serveOnConfiguredPort, startStaticServer } from "./serve.ts";
+
+const packageDir = path.resolve(import.meta.dirname, "..");
+// Folders, not files: editors that save by renaming would end a watch on the file itself.
+const watched: [string, (file: string) => boolean][] = [
+  [path.dirname(specPath), (file) => file === path.basename(specPath)],
+  [path.join(packageDir, "template"), () => true],
+  [packageDir, (file) => file === "redocly.yaml"],
+];
+
+function rebuild(reason: string) {
+  try {
+    buildSite();
+    console.log(`\u2714 docs rebuilt (${reason})`);
+  } catch (error) {
+    console.error(
+      `\u2716 docs rebuild failed (${reason}): ${error instanceof Error ? error.message : error}`,
+    );
+  }
+}
+
+/**
+ * Builds the site, serves it on $HOST:$PORT and rebuilds it on every change.
+ * Default: $PORT (4020) and $HOST (127.0.0.1).
+ */
+export async function startDocsDev(
+  options: { port?: number; host?: string } = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
+  rebuild("start");
+  const server =
+    options.port === undefined
+      ? await serveOnConfiguredPort(distDir)
+      : await startStaticServer({ root: distDir, ...options });
+  // Editors save in bursts (write, rename, chmod): rebuild once they are done.
+  let timer: NodeJS.Timeout | undefined;
+  const watchers = watched.map(([dir, matches]) =>
+    watch(dir, (_event, file) => {
+      if (!file || !matches(file)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => rebuild(path.relative(packageDir, path.join(dir, file))), 200);
+    }),
+  );
+  return {
+    url: server.url,
+    close() {
+      clearTimeout(timer);
+      for (const watcher of watchers) watcher.close();
+      return server.close();
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { url, close } = await startDocsDev();
+  console.log(`\u25b8 API docs: ${url} (rebuilding on changes to the spec and template)`);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => close().then(() => process.exit(0)));
+  }
+}

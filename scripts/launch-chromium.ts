@@ -1,0 +1,47 @@
+// Launches the machine's Chromium (Debian's `chromium`, which scripts/ensure-chromium.ts installs)
+// headless for a browser test. Tests pass in playwright-core's `chromium`, which resolves from their
+// own package; browsers are never downloaded.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+/** The part of playwright-core's `BrowserType` this needs, so that the caller's copy is used. */
+type ChromiumType<Context> = {
+  launchPersistentContext(userDataDir: string, options: object): Promise<Context>;
+};
+
+export async function launchChromium<Context extends { close(): Promise<void> }>(
+  chromium: ChromiumType<Context>,
+  options: object = {},
+): Promise<{ context: Context; close(): Promise<void> }> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(
+      `Chromium not found at ${chromiumPath}: run \`npm test\` from the repo root (it installs it), or set CHROMIUM_PATH`,
+    );
+  }
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), "chromium-test-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    ...options,
+    executablePath: chromiumPath,
+    headless: true,
+    args: ARGS,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Packs every published package (the non-private ones under packages/) exactly as
+// `changeset publish` would upload it: `workspace:` ranges become real versions.
+// Used by `pnpm release:dry-run` and by the consumer test.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+export type PackedPackage = { name: string; version: string; tarball: string; files: number };
+type Manifest = { name: string; version: string; private?: boolean };
+
+export function publishedPackages(): { dir: string; manifest: Manifest }[] {
+  const dir = path.join(root, "packages");
+  return readdirSync(dir)
+    .map((name) => path.join(dir, name))
+    .map((pkgDir) => ({ dir: pkgDir, manifest: readJson(path.join(pkgDir, "package.json")) }))
+    .filter((pkg): pkg is { dir: string; manifest: Manifest } =>
+      Boolean(pkg.manifest && !pkg.manifest.private),
+    );
+}
+
+export function packPublishedPackages(destination: string): PackedPackage[] {
+  mkdirSync(destination, { recursive: true });
+  return publishedPackages().map(({ dir, manifest }) => {
+    const output = execFileSync("pnpm", ["pack", "--json", "--pack-destination", destination], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const packed = JSON.parse(output);
+    return {
+      name: manifest.name,
+      version: manifest.version,
+      tarball: path.resolve(dir, packed.filename),
+      files: packed.files.length,
+    };
+  });
+}
+
+function readJson(file: string): Manifest | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { out: { type: "string", default: ".release" } } });
+  const destination = path.resolve(root, values.out);
+  console.log(`▸ packing the published packages into ${path.relative(root, destination)}/`);
+  for (const pkg of packPublishedPackages(destination)) {
+    console.log(
+      `  ${pkg.name}@${pkg.version}  ${pkg.files} files  ${path.relative(root, pkg.tarball)}`,
+    );
+  }
+  console.log("✔ dry run done: nothing was published");
+}

@@ -1,0 +1,74 @@
+// `npm start` serves what has been built, in this one process: the mock API as its stateful
+// sandbox (packages/mock's startMock; data in memory) and the docs site (packages/docs' static
+// server). One process, so Ctrl-C stops both
+// at once and exits 0, with no package manager in between to report the stop as a failure.
+// With --watch (`npm run dev`), the mock reloads and the docs rebuild when the spec changes.
+// Ports: MOCK_PORT (default 4010), DOCS_PORT (4020); interface: HOST (127.0.0.1).
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const host = process.env.HOST || "127.0.0.1";
+const mockEntry = path.join(root, "packages/mock/dist/index.mjs");
+const docsRoot = path.join(root, "packages/docs/dist");
+const watch = process.argv.includes("--watch");
+
+function fail(message: string): never {
+  console.error(`\u2716 ${message}`);
+  process.exit(1);
+}
+
+function portFrom(name: string, fallback: string) {
+  const value = process.env[name] || fallback;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) {
+    fail(`${name} must be a port number from 0 to 65535, got "${value}"`);
+  }
+  return Number(value);
+}
+
+if (!existsSync(mockEntry) || !existsSync(path.join(docsRoot, "index.html"))) {
+  fail("nothing built to serve yet: run `npm start` (it builds first) or `npm run build`");
+}
+
+const { startMock } = await import(pathToFileURL(mockEntry).href);
+const docsScript = watch ? "dev.ts" : "serve.ts";
+const docsModule = await import(
+  pathToFileURL(path.join(root, "packages/docs/scripts", docsScript)).href
+);
+const startDocs = watch ? docsModule.startDocsDev : docsModule.startStaticServer;
+
+const mock = await startMock({
+  host,
+  port: portFrom("MOCK_PORT", "4010"),
+  stateful: true,
+  ...(watch && { watch, spec: path.join(root, "openapi/partner-payments.yaml") }),
+  log: (line: string) => console.log(`  mock ${line}`),
+}).catch((error: Error) =>
+  fail(`cannot start the mock API: ${error.message.replace(/--port/, "MOCK_PORT")}`),
+);
+const docs = await startDocs({
+  root: docsRoot,
+  host,
+  port: portFrom("DOCS_PORT", "4020"),
+}).catch((error: Error) =>
+  fail(`cannot serve the docs: ${error.message} (choose another port with DOCS_PORT)`),
+);
+
+console.log(
+  `\u25b8 mock API: ${mock.url}/  (a stateful sandbox; every request needs an X-API-Key header)`,
+);
+console.log(`\u25b8 API docs: ${docs.url}${watch ? "  (both follow edits of the spec)" : ""}`);
+console.log("\u25b8 press Ctrl-C to stop");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    Promise.all([mock.stop(), docs.close()]).then(() => {
+      console.log("\u25b8 stopped");
+      process.exit(0);
+    });
+  });
+}
