@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { diffSpecs } from "../diff.js";
+import { diffSpecs } from "../diff.ts";
 import { listOperations, loadSpec, type OpenApiDocument } from "../index.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests edit the parsed spec as loose JSON
@@ -130,7 +130,7 @@ describe("npm run spec:diff", () => {
   }
 
   const run = (args: string[]) =>
-    spawnSync(process.execPath, ["scripts/spec-diff.mjs", ...args], {
+    spawnSync(process.execPath, ["scripts/spec-diff.ts", ...args], {
       cwd: root,
       encoding: "utf8",
     });
@@ -138,7 +138,7 @@ describe("npm run spec:diff", () => {
   it("--json prints every change with its rule, operation and location", () => {
     const output = execFileSync(
       process.execPath,
-      ["scripts/spec-diff.mjs", "--json", "--base", baseWithExtraOperation()],
+      ["scripts/spec-diff.ts", "--json", "--base", baseWithExtraOperation()],
       { cwd: root, encoding: "utf8" },
     );
     expect(JSON.parse(output)).toEqual({

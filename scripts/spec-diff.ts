@@ -1,11 +1,10 @@
-#!/usr/bin/env node
 // `pnpm spec:diff`: what the working spec changes against the last released one.
 // With --check it fails when a breaking change has no pending major changeset.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import readChangesets from "@changesets/read";
 import { loadSpec, specPath } from "@org/payments-spec";
-import { diffSpecs } from "@org/payments-spec/diff";
+import { diffSpecs, type SpecChange } from "@org/payments-spec/diff";
 
 const root = path.resolve(import.meta.dirname, "..");
 const releasedPath = path.join(root, "openapi/released/partner-payments.yaml");
@@ -36,7 +35,7 @@ const report = diffSpecs(base, head);
 if (options.json) {
   console.log(JSON.stringify(report, null, 2));
 } else {
-  const relative = (file) => path.relative(root, file);
+  const relative = (file: string) => path.relative(root, file);
   console.log(
     `Spec diff: ${relative(path.resolve(options.base))} (${base.info.version}) → ${relative(specPath)} (${head.info.version})`,
   );
@@ -60,7 +59,7 @@ if (options.check && report.breaking.length > 0) {
   }
 }
 
-function printSection(title, mark, changes) {
+function printSection(title: string, mark: string, changes: SpecChange[]): void {
   console.log(`\n${title} (${changes.length})${changes.length === 0 ? ": none" : ":"}`);
   for (const change of changes) {
     console.log(`  ${mark} ${change.where}: ${change.message} [${change.rule}]`);

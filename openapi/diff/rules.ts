@@ -8,8 +8,10 @@
 
 const MAJOR = "or release it as a major version";
 
-/** @type {Record<string, { breaking: boolean, fix?: string }>} */
-export const RULES = {
+export type Rule = { breaking: boolean; fix?: string };
+
+/** Every rule: whether it breaks clients, and how to make such a change safely. */
+export const RULES: Record<string, Rule> = {
   // Operations
   "operation-removed": {
     breaking: true,
