@@ -8,7 +8,7 @@ export function compareOperation(
   context: OperationContext,
   baseEntry: OperationEntry,
   headEntry: OperationEntry,
-): void {
+) {
   const { report, operation } = context;
   const before = baseEntry.operation;
   const after = headEntry.operation;
@@ -71,7 +71,7 @@ function compareParameters(
   context: OperationContext,
   baseEntry: OperationEntry,
   headEntry: OperationEntry,
-): void {
+) {
   const { report, operation } = context;
   const before = parametersOf(baseEntry);
   const after = parametersOf(headEntry);
@@ -139,7 +139,7 @@ function mediaTypes(content: Json = {}): Map<string, Json> {
   );
 }
 
-function compareRequestBody(context: OperationContext, baseNode: unknown, headNode: unknown): void {
+function compareRequestBody(context: OperationContext, baseNode: unknown, headNode: unknown) {
   const { report, operation } = context;
   const before = deref(context.base, baseNode);
   const after = deref(context.head, headNode);
@@ -185,7 +185,7 @@ function compareContent(
   before: Json | undefined,
   after: Json | undefined,
   location: string,
-): void {
+) {
   const { report, operation } = context;
   const [removed, added] =
     side === "request" ? ["no longer accepted", "accepted"] : ["no longer sent", "offered"];
@@ -227,7 +227,7 @@ function coveringStatus(responses: Json, status: string): string | undefined {
   return undefined;
 }
 
-function compareResponses(context: OperationContext, before: Json, after: Json): void {
+function compareResponses(context: OperationContext, before: Json, after: Json) {
   const { report, operation } = context;
   for (const status of Object.keys(after)) {
     const baseStatus = coveringStatus(before, status);
@@ -277,7 +277,7 @@ function compareResponse(
   baseNode: unknown,
   headNode: unknown,
   location: string,
-): void {
+) {
   const { report, operation } = context;
   const before = deref(context.base, baseNode) ?? {};
   const after = deref(context.head, headNode) ?? {};
@@ -298,7 +298,7 @@ function compareResponseHeaders(
   before: Json,
   after: Json,
   location: string,
-): void {
+) {
   const { report, operation } = context;
   const byName = (headers: Json) =>
     new Map(Object.entries(headers).map(([name, header]) => [name.toLowerCase(), [name, header]]));
@@ -382,7 +382,7 @@ function compareSecurity(
   context: OperationContext,
   before: Json[] | undefined,
   after: Json[] | undefined,
-): void {
+) {
   const baseAlternatives = alternativesOf(context.base, before);
   const headAlternatives = alternativesOf(context.head, after);
   const required = headAlternatives.map(describeAlternative).join(" or ");

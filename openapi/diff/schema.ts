@@ -29,7 +29,7 @@ export function compareSchemas(
   baseNode: unknown,
   headNode: unknown,
   location: string,
-): void {
+) {
   const pair = refPair(baseNode, headNode);
   if (pair !== undefined && context.visited.has(pair)) return;
   // Past this depth, only a schema that nests itself without a `$ref` could still be going.
@@ -131,7 +131,7 @@ function unionOf(schema: Json): Json[] | undefined {
  * differs from least, branches whose types or tag values cannot overlap never pair. A base branch
  * with no partner is a narrowing, a head branch with no partner a widening.
  */
-function compareUnions(context: SchemaContext, a: Json, b: Json, location: string): void {
+function compareUnions(context: SchemaContext, a: Json, b: Json, location: string) {
   const baseBranches = branchesOf(context.base, a);
   const headBranches = branchesOf(context.head, b);
   const costs = [];
@@ -224,7 +224,7 @@ function directed(
   direction: "narrowed" | "widened" | "changed",
   location: string,
   detail: string,
-): void {
+) {
   const rule = direction === "changed" ? `${stem}-changed` : `${context.side}-${stem}-${direction}`;
   context.report.add(rule, context.operation, location, detail);
 }
@@ -239,7 +239,7 @@ function accepts(types: Set<string>, type: string): boolean {
   return types.has(type) || (type === "integer" && types.has("number"));
 }
 
-function compareTypes(context: SchemaContext, a: Json, b: Json, location: string): void {
+function compareTypes(context: SchemaContext, a: Json, b: Json, location: string) {
   const before = typeSet(a);
   const after = typeSet(b);
   if (before === undefined && after === undefined) return;
@@ -254,7 +254,7 @@ function compareTypes(context: SchemaContext, a: Json, b: Json, location: string
   else if (gained) directed(context, "type", "widened", location, detail);
 }
 
-function compareEnums(context: SchemaContext, a: Json, b: Json, location: string): void {
+function compareEnums(context: SchemaContext, a: Json, b: Json, location: string) {
   const before = valuesOf(a);
   const after = valuesOf(b);
   if (before === undefined && after === undefined) return;
@@ -298,7 +298,7 @@ function compareEnums(context: SchemaContext, a: Json, b: Json, location: string
   }
 }
 
-function compareFormats(context: SchemaContext, a: Json, b: Json, location: string): void {
+function compareFormats(context: SchemaContext, a: Json, b: Json, location: string) {
   if (a.format === b.format) return;
   const detail = `format ${a.format ?? "(none)"} → ${b.format ?? "(none)"}`;
   if (a.format === undefined) return directed(context, "format", "narrowed", location, detail);
@@ -312,7 +312,7 @@ function compareFormats(context: SchemaContext, a: Json, b: Json, location: stri
   directed(context, "format", "changed", location, detail);
 }
 
-function compareLimits(context: SchemaContext, a: Json, b: Json, location: string): void {
+function compareLimits(context: SchemaContext, a: Json, b: Json, location: string) {
   for (const keyword of [...UPPER_LIMITS, ...LOWER_LIMITS]) {
     const before = typeof a[keyword] === "number" ? a[keyword] : undefined;
     const after = typeof b[keyword] === "number" ? b[keyword] : undefined;
@@ -356,7 +356,7 @@ function compareLimits(context: SchemaContext, a: Json, b: Json, location: strin
   }
 }
 
-function comparePatternsAt(context: SchemaContext, a: Json, b: Json, location: string): void {
+function comparePatternsAt(context: SchemaContext, a: Json, b: Json, location: string) {
   if (a.pattern === b.pattern) return;
   const detail =
     a.pattern === undefined
@@ -382,7 +382,7 @@ function comparePatternsAt(context: SchemaContext, a: Json, b: Json, location: s
   }
 }
 
-function compareDefaults(context: SchemaContext, a: Json, b: Json, location: string): void {
+function compareDefaults(context: SchemaContext, a: Json, b: Json, location: string) {
   if (a.default === undefined || b.default === undefined) return;
   if (JSON.stringify(a.default) === JSON.stringify(b.default)) return;
   context.report.add(
@@ -393,7 +393,7 @@ function compareDefaults(context: SchemaContext, a: Json, b: Json, location: str
   );
 }
 
-function compareProperties(context: SchemaContext, a: Json, b: Json, location: string): void {
+function compareProperties(context: SchemaContext, a: Json, b: Json, location: string) {
   const baseProperties = a.properties ?? {};
   const headProperties = b.properties ?? {};
   const baseRequired = new Set<string>(a.required ?? []);
@@ -438,12 +438,7 @@ function compareProperties(context: SchemaContext, a: Json, b: Json, location: s
   }
 }
 
-function compareAdditionalProperties(
-  context: SchemaContext,
-  a: Json,
-  b: Json,
-  location: string,
-): void {
+function compareAdditionalProperties(context: SchemaContext, a: Json, b: Json, location: string) {
   const before = a.additionalProperties;
   const after = b.additionalProperties;
   if (isObject(before) && isObject(after)) {
