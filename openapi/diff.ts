@@ -8,7 +8,8 @@ import { compareServers, type Server } from "./diff/servers.ts";
 import type { SpecDiff } from "./diff/types.ts";
 import { listOperations, type OpenApiDocument, type OperationEntry } from "./index.js";
 
-export { RULES, type Rule } from "./diff/rules.ts";
+export { diffPackages } from "./diff/packages.ts";
+export { type Breaks, RULES, type Rule } from "./diff/rules.ts";
 export type { SpecChange, SpecDiff } from "./diff/types.ts";
 
 /** Every change on the wire from `base` to `head`, breaking ones apart from the others. */

@@ -8,207 +8,239 @@
 
 const MAJOR = "or release it as a major version";
 
-export type Rule = { breaking: boolean; fix?: string };
+/**
+ * What a change breaks: clients of the HTTP API (`wire`), code built on our packages' exported
+ * TypeScript (`packages`), `both`, or `no`thing.
+ */
+export type Breaks = "wire" | "packages" | "both" | "no";
 
-/** Every rule: whether it breaks clients, and how to make such a change safely. */
+export type Rule = { breaking: boolean; breaks: Breaks; fix?: string };
+
+const rule = (breaks: Breaks, fix?: string): Rule =>
+  fix === undefined ? { breaking: breaks !== "no", breaks } : { breaking: true, breaks, fix };
+
+/** Every rule: what it breaks, and how to make such a change safely. */
 export const RULES: Record<string, Rule> = {
   // Operations
-  "operation-removed": {
-    breaking: true,
-    fix: `mark it \`deprecated: true\` and remove it only in a major release`,
-  },
-  "operation-added": { breaking: false },
-  "operation-id-changed": {
-    breaking: true,
-    fix: `the client's method names come from operationId: keep the old one, ${MAJOR}`,
-  },
-  "operation-deprecated": { breaking: false },
+  "operation-removed": rule(
+    "both",
+    `mark it \`deprecated: true\` and remove it only in a major release`,
+  ),
+  "operation-added": rule("no"),
+  "operation-id-changed": rule(
+    "packages",
+    `the client's method names come from operationId: keep the old one, ${MAJOR}`,
+  ),
+  "operation-deprecated": rule("no"),
 
   // Servers and security
-  "server-removed": {
-    breaking: true,
-    fix: "keep the old server listed beside the new one until a major release",
-  },
-  "server-added": { breaking: false },
-  "security-narrowed": {
-    breaking: true,
-    fix: `accept the old credentials too: add the new requirement as another alternative, ${MAJOR}`,
-  },
-  "security-widened": { breaking: false },
+  "server-removed": rule(
+    "wire",
+    "keep the old server listed beside the new one until a major release",
+  ),
+  "server-added": rule("no"),
+  "security-narrowed": rule(
+    "wire",
+    `accept the old credentials too: add the new requirement as another alternative, ${MAJOR}`,
+  ),
+  "security-widened": rule("no"),
 
   // Parameters
-  "parameter-removed": {
-    breaking: true,
-    fix: `keep accepting it (mark it \`deprecated: true\`), ${MAJOR}`,
-  },
-  "parameter-required-added": {
-    breaking: true,
-    fix: `make it optional, with the old behaviour when it is absent, ${MAJOR}`,
-  },
-  "parameter-added": { breaking: false },
-  "parameter-became-required": {
-    breaking: true,
-    fix: `keep it optional, with the old behaviour when it is absent, ${MAJOR}`,
-  },
-  "parameter-became-optional": { breaking: false },
-  "parameter-serialization-changed": {
-    breaking: true,
-    fix: `keep its style, explode, allowReserved and content; add a new parameter for the new form, ${MAJOR}`,
-  },
+  "parameter-removed": rule("both", `keep accepting it (mark it \`deprecated: true\`), ${MAJOR}`),
+  "parameter-required-added": rule(
+    "both",
+    `make it optional, with the old behaviour when it is absent, ${MAJOR}`,
+  ),
+  "parameter-added": rule("no"),
+  "parameter-became-required": rule(
+    "both",
+    `keep it optional, with the old behaviour when it is absent, ${MAJOR}`,
+  ),
+  "parameter-became-optional": rule("no"),
+  "parameter-serialization-changed": rule(
+    "wire",
+    `keep its style, explode, allowReserved and content; add a new parameter for the new form, ${MAJOR}`,
+  ),
 
   // Request bodies
-  "request-body-removed": { breaking: true, fix: `keep accepting the body, ${MAJOR}` },
-  "request-body-required-added": {
-    breaking: true,
-    fix: `make the body optional, ${MAJOR}`,
-  },
-  "request-body-added": { breaking: false },
-  "request-body-became-optional": { breaking: false },
-  "request-media-type-removed": {
-    breaking: true,
-    fix: `keep accepting the media type beside the new one, ${MAJOR}`,
-  },
-  "request-media-type-added": { breaking: false },
+  "request-body-removed": rule("both", `keep accepting the body, ${MAJOR}`),
+  "request-body-required-added": rule("both", `make the body optional, ${MAJOR}`),
+  "request-body-added": rule("no"),
+  "request-body-became-optional": rule("no"),
+  "request-media-type-removed": rule(
+    "wire",
+    `keep accepting the media type beside the new one, ${MAJOR}`,
+  ),
+  "request-media-type-added": rule("no"),
 
   // Responses
-  "response-success-status-added": {
-    breaking: true,
-    fix: `clients check for the statuses they know: keep answering with the old status, ${MAJOR}`,
-  },
-  "response-success-removed": {
-    breaking: true,
-    fix: `keep a success response, ${MAJOR}`,
-  },
-  "response-status-removed": { breaking: false },
-  "response-error-status-added": { breaking: false },
-  "response-body-removed": {
-    breaking: true,
-    fix: `keep sending the body, ${MAJOR}`,
-  },
-  "response-body-added": { breaking: false },
-  "response-media-type-removed": {
-    breaking: true,
-    fix: `keep offering the media type beside the new one, ${MAJOR}`,
-  },
-  "response-media-type-added": { breaking: false },
-  "response-header-removed": { breaking: true, fix: `keep sending the header, ${MAJOR}` },
-  "response-header-added": { breaking: false },
-  "response-header-became-optional": {
-    breaking: true,
-    fix: `keep sending it always, ${MAJOR}`,
-  },
-  "response-header-became-required": { breaking: false },
+  "response-success-status-added": rule(
+    "wire",
+    `clients check for the statuses they know: keep answering with the old status, ${MAJOR}`,
+  ),
+  "response-success-removed": rule("both", `keep a success response, ${MAJOR}`),
+  "response-status-removed": rule("no"),
+  "response-error-status-added": rule("no"),
+  "response-body-removed": rule("both", `keep sending the body, ${MAJOR}`),
+  "response-body-added": rule("no"),
+  "response-media-type-removed": rule(
+    "wire",
+    `keep offering the media type beside the new one, ${MAJOR}`,
+  ),
+  "response-media-type-added": rule("no"),
+  "response-header-removed": rule("wire", `keep sending the header, ${MAJOR}`),
+  "response-header-added": rule("no"),
+  "response-header-became-optional": rule("wire", `keep sending it always, ${MAJOR}`),
+  "response-header-became-required": rule("no"),
 
   // Schemas: types, values and constraints
-  "request-type-narrowed": {
-    breaking: true,
-    fix: `keep accepting the old types, ${MAJOR}`,
-  },
-  "request-type-widened": { breaking: false },
-  "response-type-widened": {
-    breaking: true,
-    fix: `send the new type in a new field, ${MAJOR}`,
-  },
-  "response-type-narrowed": { breaking: false },
-  "type-changed": { breaking: true, fix: `add a new field with the new type, ${MAJOR}` },
-  "request-enum-narrowed": {
-    breaking: true,
-    fix: `keep accepting the values (document them as deprecated), ${MAJOR}`,
-  },
-  "request-enum-widened": { breaking: false },
-  "response-enum-widened": {
-    breaking: true,
-    fix: `exhaustive switches over the values break: send the new value only to clients that opt in (a new field or parameter), ${MAJOR}`,
-  },
-  "response-enum-narrowed": { breaking: false },
-  "request-format-narrowed": { breaking: true, fix: `keep the old format, ${MAJOR}` },
-  "request-format-widened": { breaking: false },
-  "response-format-widened": {
-    breaking: true,
-    fix: `clients parse and store values by format: send the wider format in a new field, ${MAJOR}`,
-  },
-  "response-format-narrowed": { breaking: false },
-  "format-changed": { breaking: true, fix: `add a new field with the new format, ${MAJOR}` },
-  "request-limit-narrowed": {
-    breaking: true,
-    fix: `keep the old limit, ${MAJOR}`,
-  },
-  "request-limit-widened": { breaking: false },
-  "response-limit-widened": {
-    breaking: true,
-    fix: `clients size buffers, columns and checks by the limits: keep them, ${MAJOR}`,
-  },
-  "response-limit-narrowed": { breaking: false },
-  "request-pattern-narrowed": { breaking: true, fix: `keep the old pattern, ${MAJOR}` },
-  "request-pattern-widened": { breaking: false },
-  "response-pattern-widened": {
-    breaking: true,
-    fix: `clients validate values by the pattern: keep it, ${MAJOR}`,
-  },
-  "response-pattern-narrowed": { breaking: false },
-  "pattern-changed": {
-    breaking: true,
-    fix: `keep accepting what the old pattern accepted (write the new one as a superset), ${MAJOR}`,
-  },
-  "pattern-rewritten": { breaking: false },
-  "request-default-changed": {
-    breaking: true,
-    fix: `clients that leave the value out get another behaviour: keep the default, ${MAJOR}`,
-  },
-  "discriminator-changed": {
-    breaking: true,
-    fix: `keep the discriminator property, ${MAJOR}`,
-  },
+  "request-type-narrowed": rule("both", `keep accepting the old types, ${MAJOR}`),
+  "request-type-widened": rule("no"),
+  "response-type-widened": rule("both", `send the new type in a new field, ${MAJOR}`),
+  "response-type-narrowed": rule("no"),
+  "type-changed": rule("both", `add a new field with the new type, ${MAJOR}`),
+  "request-enum-narrowed": rule(
+    "both",
+    `keep accepting the values (document them as deprecated), ${MAJOR}`,
+  ),
+  "request-enum-widened": rule("no"),
+  "response-enum-widened": rule(
+    "both",
+    `exhaustive switches over the values break: send the new value only to clients that opt in (a new field or parameter), ${MAJOR}`,
+  ),
+  "response-enum-narrowed": rule("no"),
+  "request-format-narrowed": rule("wire", `keep the old format, ${MAJOR}`),
+  "request-format-widened": rule("no"),
+  "response-format-widened": rule(
+    "wire",
+    `clients parse and store values by format: send the wider format in a new field, ${MAJOR}`,
+  ),
+  "response-format-narrowed": rule("no"),
+  "format-changed": rule("wire", `add a new field with the new format, ${MAJOR}`),
+  "request-limit-narrowed": rule("wire", `keep the old limit, ${MAJOR}`),
+  "request-limit-widened": rule("no"),
+  "response-limit-widened": rule(
+    "wire",
+    `clients size buffers, columns and checks by the limits: keep them, ${MAJOR}`,
+  ),
+  "response-limit-narrowed": rule("no"),
+  "request-pattern-narrowed": rule("wire", `keep the old pattern, ${MAJOR}`),
+  "request-pattern-widened": rule("no"),
+  "response-pattern-widened": rule(
+    "wire",
+    `clients validate values by the pattern: keep it, ${MAJOR}`,
+  ),
+  "response-pattern-narrowed": rule("no"),
+  "pattern-changed": rule(
+    "wire",
+    `keep accepting what the old pattern accepted (write the new one as a superset), ${MAJOR}`,
+  ),
+  "pattern-rewritten": rule("no"),
+  "request-default-changed": rule(
+    "wire",
+    `clients that leave the value out get another behaviour: keep the default, ${MAJOR}`,
+  ),
+  "request-discriminator-narrowed": rule(
+    "both",
+    `values that omit the property or carry an unmapped value are refused: keep the branches tagged as they were, ${MAJOR}`,
+  ),
+  "request-discriminator-widened": rule("no"),
+  "response-discriminator-widened": rule(
+    "both",
+    `clients pick the branch by the discriminator: keep its property and values, ${MAJOR}`,
+  ),
+  "response-discriminator-narrowed": rule("no"),
+  "discriminator-changed": rule("both", `keep the discriminator property, ${MAJOR}`),
 
   // Schemas: unions
-  "request-union-narrowed": {
-    breaking: true,
-    fix: `keep accepting the branch, ${MAJOR}`,
-  },
-  "request-union-widened": { breaking: false },
-  "response-union-widened": {
-    breaking: true,
-    fix: `clients handle the branches they know: send the new shape only to clients that opt in, ${MAJOR}`,
-  },
-  "response-union-narrowed": { breaking: false },
+  "request-union-narrowed": rule("both", `keep accepting the branch, ${MAJOR}`),
+  "request-union-widened": rule("no"),
+  "response-union-widened": rule(
+    "both",
+    `clients handle the branches they know: send the new shape only to clients that opt in, ${MAJOR}`,
+  ),
+  "response-union-narrowed": rule("no"),
 
   // Schemas: object properties
-  "request-property-removed": {
-    breaking: true,
-    fix: `keep accepting the property (mark it \`deprecated: true\`), ${MAJOR}`,
-  },
-  "request-property-required-added": {
-    breaking: true,
-    fix: `make the property optional, with the old behaviour when it is absent, ${MAJOR}`,
-  },
-  "request-property-added": { breaking: false },
-  "request-property-became-required": {
-    breaking: true,
-    fix: `keep it optional, with the old behaviour when it is absent, ${MAJOR}`,
-  },
-  "request-property-became-optional": { breaking: false },
-  "request-property-read-only": {
-    breaking: true,
-    fix: `keep accepting the property in requests, ${MAJOR}`,
-  },
-  "request-additional-properties-narrowed": {
-    breaking: true,
-    fix: `keep accepting properties the schema does not name, ${MAJOR}`,
-  },
-  "request-additional-properties-widened": { breaking: false },
-  "response-property-removed": {
-    breaking: true,
-    fix: `keep sending the property (mark it \`deprecated: true\`), ${MAJOR}`,
-  },
-  "response-property-added": { breaking: false },
-  "response-property-became-optional": {
-    breaking: true,
-    fix: `keep sending it always, ${MAJOR}`,
-  },
-  "response-property-became-required": { breaking: false },
-  "response-property-write-only": {
-    breaking: true,
-    fix: `keep returning the property, ${MAJOR}`,
-  },
-  "response-additional-properties-changed": { breaking: false },
+  "request-property-removed": rule(
+    "both",
+    `keep accepting the property (mark it \`deprecated: true\`), ${MAJOR}`,
+  ),
+  "request-property-required-added": rule(
+    "both",
+    `make the property optional, with the old behaviour when it is absent, ${MAJOR}`,
+  ),
+  "request-property-added": rule("no"),
+  "request-property-became-required": rule(
+    "both",
+    `keep it optional, with the old behaviour when it is absent, ${MAJOR}`,
+  ),
+  "request-property-became-optional": rule("no"),
+  "request-property-read-only": rule("wire", `keep accepting the property in requests, ${MAJOR}`),
+  "request-additional-properties-narrowed": rule(
+    "wire",
+    `keep accepting properties the schema does not name, ${MAJOR}`,
+  ),
+  "request-additional-properties-widened": rule("no"),
+  "response-property-removed": rule(
+    "both",
+    `keep sending the property (mark it \`deprecated: true\`), ${MAJOR}`,
+  ),
+  "response-property-added": rule("no"),
+  "response-property-became-optional": rule("both", `keep sending it always, ${MAJOR}`),
+  "response-property-became-required": rule("no"),
+  "response-property-write-only": rule("wire", `keep returning the property, ${MAJOR}`),
+  "response-additional-properties-changed": rule("no"),
+
+  // The packages' TypeScript (diff/packages.ts): names partners import, the facade they call.
+  "package-generation-failed": rule(
+    "packages",
+    "the packages cannot be generated from this spec: fix the spec (the generators' error says how)",
+  ),
+  "package-export-removed": rule(
+    "packages",
+    `keep the old name exported: keep the component schema's name (a component under the old name that \`$ref\`s the new one keeps the old type and enum array) and the operationId, deprecate the old name first, ${MAJOR}`,
+  ),
+  "package-export-added": rule("no"),
+  "package-path-removed": rule(
+    "packages",
+    `the client's path-style calls name the path template: keep its parameter names, ${MAJOR}`,
+  ),
+  "package-path-added": rule("no"),
+  "package-resource-removed": rule(
+    "packages",
+    `facade resources come from tags: keep the tag (add the new one beside it and deprecate the old operations first), ${MAJOR}`,
+  ),
+  "package-resource-added": rule("no"),
+  "package-method-removed": rule(
+    "packages",
+    `facade methods come from operationIds and tags: keep the operationId and tag, add the new operation beside the old one and deprecate the old one first, ${MAJOR}`,
+  ),
+  "package-method-added": rule("no"),
+  "package-method-arguments-narrowed": rule(
+    "packages",
+    `calls that compiled no longer do: keep every parameter and body property optional that was, ${MAJOR}`,
+  ),
+  "package-method-result-widened": rule(
+    "packages",
+    `code that handles the result meets values its type did not allow: keep the response type, ${MAJOR}`,
+  ),
+  "package-enum-array-changed": rule(
+    "packages",
+    `the exported array is a readonly tuple of the values in spec order, and code typed by it no longer compiles: keep the values and their order (a new value in a new schema), ${MAJOR}`,
+  ),
+  "package-request-type-narrowed": rule(
+    "packages",
+    `values partners build with this type no longer type-check: keep accepting them, ${MAJOR}`,
+  ),
+  "package-request-type-widened": rule("no"),
+  "package-response-type-widened": rule(
+    "packages",
+    `code that reads this type meets values it did not allow: keep the type, ${MAJOR}`,
+  ),
+  "package-response-type-narrowed": rule("no"),
+  "package-type-changed": rule(
+    "packages",
+    `this type is sent and received (or its use is unknown), so it must admit exactly the values it did: add a new schema instead, ${MAJOR}`,
+  ),
 };
