@@ -48,14 +48,7 @@ export function compareSchemas(
   compareLimits(inner, a, b, location);
   comparePatternsAt(inner, a, b, location);
   if (context.side === "request") compareDefaults(inner, a, b, location);
-  if (a.discriminator?.propertyName !== b.discriminator?.propertyName && a.discriminator) {
-    inner.report.add(
-      "discriminator-changed",
-      inner.operation,
-      location,
-      `discriminator ${a.discriminator.propertyName} → ${b.discriminator?.propertyName ?? "(none)"}`,
-    );
-  }
+  compareDiscriminators(inner, a, b, location);
   compareProperties(inner, a, b, location);
   compareAdditionalProperties(inner, a, b, location);
   if (a.items !== undefined || b.items !== undefined) {
@@ -134,6 +127,8 @@ function unionOf(schema: Json): Json[] | undefined {
 function compareUnions(context: SchemaContext, a: Json, b: Json, location: string) {
   const baseBranches = branchesOf(context.base, a);
   const headBranches = branchesOf(context.head, b);
+  compareDiscriminators(context, a, b, location);
+  compareExclusivity(context, a, b, headBranches, location);
   const costs = [];
   for (const [i, baseBranch] of baseBranches.entries()) {
     for (const [j, headBranch] of headBranches.entries()) {
@@ -179,8 +174,96 @@ function compareUnions(context: SchemaContext, a: Json, b: Json, location: strin
 function branchesOf(doc: OpenApiDocument, schema: Json): Json[] {
   const union = unionOf(schema);
   if (!union) return [schema];
-  const { anyOf, oneOf, ...rest } = schema;
+  // The discriminator is the union's, compared once by compareDiscriminators.
+  const { anyOf, oneOf, discriminator, ...rest } = schema;
   return union.map((branch) => merge([rest, normalize(doc, branch)]));
+}
+
+/**
+ * `anyOf` → `oneOf` refuses the values that match more than one branch; `oneOf` → `anyOf` admits
+ * them. Neither changes anything when no two branches can overlap (other types, other tags).
+ */
+function compareExclusivity(
+  context: SchemaContext,
+  a: Json,
+  b: Json,
+  branches: Json[],
+  location: string,
+) {
+  const keyword = (schema: Json) =>
+    schema.oneOf ? "oneOf" : schema.anyOf ? "anyOf" : undefined;
+  const [before, after] = [keyword(a), keyword(b)];
+  if (before === undefined || after === undefined || before === after) return;
+  const overlapping = branches.some((branch, i) =>
+    branches.slice(i + 1).some((other) => !cannotOverlap(branch, other)),
+  );
+  if (!overlapping) return;
+  const detail =
+    after === "oneOf"
+      ? "anyOf → oneOf: a value that matches more than one branch is no longer valid"
+      : "oneOf → anyOf: a value that matches more than one branch is now valid";
+  directed(context, "union", after === "oneOf" ? "narrowed" : "widened", location, detail);
+}
+
+type Discriminator = { property: string; tags: Set<string> };
+
+/**
+ * A discriminator restricts a union to values whose property names a branch: its tags are the
+ * mapping's keys and, for a branch the mapping does not name, the branch's component name. When
+ * every branch already requires the property with exactly its tags as values, the discriminator
+ * restricts nothing, and counts as absent.
+ */
+function discriminatorOf(doc: OpenApiDocument, schema: Json): Discriminator | undefined {
+  const property = schema.discriminator?.propertyName;
+  if (typeof property !== "string") return undefined;
+  const mapping: Record<string, string> = schema.discriminator.mapping ?? {};
+  const targetOf = (value: string) => (value.startsWith("#") ? value : `#/components/schemas/${value}`);
+  const branches: unknown[] = unionOf(schema) ?? [];
+  const tagsOf = (branch: unknown) => {
+    const ref = isObject(branch) && typeof branch.$ref === "string" ? branch.$ref : undefined;
+    const mapped = Object.keys(mapping).filter((tag) => targetOf(mapping[tag] ?? "") === ref);
+    const implicit = ref?.split("/").pop();
+    return mapped.length > 0 ? mapped : implicit === undefined ? [] : [implicit];
+  };
+  const tags = new Set([...Object.keys(mapping), ...branches.flatMap(tagsOf)]);
+  const implied =
+    branches.length > 0 &&
+    branches.every((branch) => {
+      const resolved = normalize(doc, branch);
+      const values = valuesOf(resolved.properties?.[property]);
+      const own = tagsOf(branch).map((tag) => JSON.stringify(tag));
+      return (
+        (resolved.required ?? []).includes(property) &&
+        values !== undefined &&
+        values.length === own.length &&
+        values.every((value) => own.includes(value))
+      );
+    });
+  return implied ? undefined : { property, tags };
+}
+
+function compareDiscriminators(context: SchemaContext, a: Json, b: Json, location: string) {
+  const before = discriminatorOf(context.base, a);
+  const after = discriminatorOf(context.head, b);
+  if (!before && !after) return;
+  if (!before || !after) {
+    const [present, change] = after ? [after, "added"] : [before as Discriminator, "removed"];
+    const detail = `discriminator ${present.property} ${change}`;
+    return directed(context, "discriminator", after ? "narrowed" : "widened", location, detail);
+  }
+  if (before.property !== after.property) {
+    const detail = `discriminator ${before.property} → ${after.property}`;
+    return directed(context, "discriminator", "changed", location, detail);
+  }
+  const lost = [...before.tags].filter((tag) => !after.tags.has(tag));
+  const gained = [...after.tags].filter((tag) => !before.tags.has(tag));
+  if (lost.length === 0 && gained.length === 0) return;
+  const detail = [
+    ...lost.map((tag) => `${before.property} ${tag} no longer mapped`),
+    ...gained.map((tag) => `${after.property} ${tag} now mapped`),
+  ].join(", ");
+  const direction = lost.length > 0 && gained.length > 0 ? "changed" : lost.length > 0 ? "narrowed" : "widened";
+  directed(context, "discriminator", direction, location, detail);
 }
 
 function cannotOverlap(a: Json, b: Json): boolean {
