@@ -190,8 +190,7 @@ function compareExclusivity(
   branches: Json[],
   location: string,
 ) {
-  const keyword = (schema: Json) =>
-    schema.oneOf ? "oneOf" : schema.anyOf ? "anyOf" : undefined;
+  const keyword = (schema: Json) => (schema.oneOf ? "oneOf" : schema.anyOf ? "anyOf" : undefined);
   const [before, after] = [keyword(a), keyword(b)];
   if (before === undefined || after === undefined || before === after) return;
   const overlapping = branches.some((branch, i) =>
@@ -217,7 +216,8 @@ function discriminatorOf(doc: OpenApiDocument, schema: Json): Discriminator | un
   const property = schema.discriminator?.propertyName;
   if (typeof property !== "string") return undefined;
   const mapping: Record<string, string> = schema.discriminator.mapping ?? {};
-  const targetOf = (value: string) => (value.startsWith("#") ? value : `#/components/schemas/${value}`);
+  const targetOf = (value: string) =>
+    value.startsWith("#") ? value : `#/components/schemas/${value}`;
   const branches: unknown[] = unionOf(schema) ?? [];
   const tagsOf = (branch: unknown) => {
     const ref = isObject(branch) && typeof branch.$ref === "string" ? branch.$ref : undefined;
@@ -262,7 +262,8 @@ function compareDiscriminators(context: SchemaContext, a: Json, b: Json, locatio
     ...lost.map((tag) => `${before.property} ${tag} no longer mapped`),
     ...gained.map((tag) => `${after.property} ${tag} now mapped`),
   ].join(", ");
-  const direction = lost.length > 0 && gained.length > 0 ? "changed" : lost.length > 0 ? "narrowed" : "widened";
+  const direction =
+    lost.length > 0 && gained.length > 0 ? "changed" : lost.length > 0 ? "narrowed" : "widened";
   directed(context, "discriminator", direction, location, detail);
 }
 

@@ -24,7 +24,9 @@ function spec(): Json {
           operationId: "listThings",
           tags: ["Things"],
           parameters: [{ name: "kind", in: "query", schema: ref("Kind") }],
-          responses: { "200": { description: "ok", ...json({ type: "array", items: ref("Thing") }) } },
+          responses: {
+            "200": { description: "ok", ...json({ type: "array", items: ref("Thing") }) },
+          },
         },
         post: {
           operationId: "createThing",
@@ -69,7 +71,12 @@ const edited = (edit: (doc: Json) => void) => {
 };
 
 /** Each change, whether it breaks (the label), and the package rules it must raise, no more. */
-const cases: Array<{ change: string; breaking: boolean; edit: (doc: Json) => void; rules: string[] }> = [
+const cases: Array<{
+  change: string;
+  breaking: boolean;
+  edit: (doc: Json) => void;
+  rules: string[];
+}> = [
   {
     change: "a schema renamed, same wire shape",
     breaking: true,
@@ -143,7 +150,11 @@ const cases: Array<{ change: string; breaking: boolean; edit: (doc: Json) => voi
     change: "a value added to a request-only enum",
     breaking: true,
     edit: (doc) => doc.components.schemas.Kind.enum.push("Medium"),
-    rules: ["package-enum-array-changed", "package-request-type-widened", "package-request-type-widened"],
+    rules: [
+      "package-enum-array-changed",
+      "package-request-type-widened",
+      "package-request-type-widened",
+    ],
   },
   {
     change: "a query parameter became required",
@@ -182,7 +193,11 @@ const cases: Array<{ change: string; breaking: boolean; edit: (doc: Json) => voi
       doc.components.schemas.NewThing.properties.size = { type: "integer" };
       doc.components.schemas.NewThing.required.push("size");
     },
-    rules: ["package-request-type-narrowed", "package-request-type-narrowed", "package-method-arguments-narrowed"],
+    rules: [
+      "package-request-type-narrowed",
+      "package-request-type-narrowed",
+      "package-method-arguments-narrowed",
+    ],
   },
   {
     change: "an optional request property added",

@@ -70,9 +70,11 @@ const expectRules = (before: OpenApiDocument, after: OpenApiDocument, labelled: 
   for (const rule of rules) seen.add(rule);
   expect(rulesOf(before, after)).toEqual([...rules].sort());
   const breaking = labelled.filter((rule) => rule.startsWith("!")).map((rule) => rule.slice(1));
-  expect(diffSpecs(before, after).breaking.map((change) => change.rule).sort()).toEqual(
-    breaking.sort(),
-  );
+  expect(
+    diffSpecs(before, after)
+      .breaking.map((change) => change.rule)
+      .sort(),
+  ).toEqual(breaking.sort());
 };
 
 const object = (properties: Json, required: string[] = [], more: Json = {}) => ({
@@ -442,7 +444,9 @@ const schemaCases: Array<{
   },
   {
     change: "discriminator added that the branches do not imply",
-    before: { oneOf: [{ $ref: "#/components/schemas/Card" }, { $ref: "#/components/schemas/Bank" }] },
+    before: {
+      oneOf: [{ $ref: "#/components/schemas/Card" }, { $ref: "#/components/schemas/Bank" }],
+    },
     after: {
       oneOf: [{ $ref: "#/components/schemas/Card" }, { $ref: "#/components/schemas/Bank" }],
       discriminator: { propertyName: "kind" },
@@ -456,20 +460,31 @@ const schemaCases: Array<{
       oneOf: [{ $ref: "#/components/schemas/Card" }, { $ref: "#/components/schemas/Bank" }],
       discriminator: { propertyName: "kind" },
     },
-    after: { oneOf: [{ $ref: "#/components/schemas/Card" }, { $ref: "#/components/schemas/Bank" }] },
+    after: {
+      oneOf: [{ $ref: "#/components/schemas/Card" }, { $ref: "#/components/schemas/Bank" }],
+    },
     request: ["request-discriminator-widened"],
     response: ["!response-discriminator-widened"],
   },
   {
     change: "discriminator added that the branches already imply",
     before: {
-      oneOf: [{ $ref: "#/components/schemas/TaggedCard" }, { $ref: "#/components/schemas/TaggedBank" }],
+      oneOf: [
+        { $ref: "#/components/schemas/TaggedCard" },
+        { $ref: "#/components/schemas/TaggedBank" },
+      ],
     },
     after: {
-      oneOf: [{ $ref: "#/components/schemas/TaggedCard" }, { $ref: "#/components/schemas/TaggedBank" }],
+      oneOf: [
+        { $ref: "#/components/schemas/TaggedCard" },
+        { $ref: "#/components/schemas/TaggedBank" },
+      ],
       discriminator: {
         propertyName: "kind",
-        mapping: { card: "#/components/schemas/TaggedCard", bank: "#/components/schemas/TaggedBank" },
+        mapping: {
+          card: "#/components/schemas/TaggedCard",
+          bank: "#/components/schemas/TaggedBank",
+        },
       },
     },
     request: [],
@@ -481,7 +496,11 @@ const schemaCases: Array<{
       oneOf: [{ $ref: "#/components/schemas/Card" }, { $ref: "#/components/schemas/Bank" }],
       discriminator: {
         propertyName: "kind",
-        mapping: { card: "#/components/schemas/Card", debit: "#/components/schemas/Card", bank: "#/components/schemas/Bank" },
+        mapping: {
+          card: "#/components/schemas/Card",
+          debit: "#/components/schemas/Card",
+          bank: "#/components/schemas/Bank",
+        },
       },
     },
     after: {
