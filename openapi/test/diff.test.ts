@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { diffSpecs } from "../diff.js";
+import { diffSpecs } from "../diff.ts";
 import { listOperations, loadSpec, type OpenApiDocument } from "../index.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests edit the parsed spec as loose JSON
@@ -122,7 +122,12 @@ describe("npm run spec:diff", () => {
   function baseWithExtraOperation(): string {
     const base = structuredClone(real) as Json;
     base.paths["/gone"] = {
-      get: { operationId: "gone", summary: "Gone", responses: { "200": { description: "ok" } } },
+      get: {
+        operationId: "listGoneCustomers",
+        tags: ["Customers"],
+        summary: "Gone",
+        responses: { "200": { description: "ok" } },
+      },
     };
     const file = path.join(dir, "base.yaml");
     writeFileSync(file, stringify(base));
@@ -130,7 +135,7 @@ describe("npm run spec:diff", () => {
   }
 
   const run = (args: string[]) =>
-    spawnSync(process.execPath, ["scripts/spec-diff.mjs", ...args], {
+    spawnSync(process.execPath, ["scripts/spec-diff.ts", ...args], {
       cwd: root,
       encoding: "utf8",
     });
@@ -138,21 +143,60 @@ describe("npm run spec:diff", () => {
   it("--json prints every change with its rule, operation and location", () => {
     const output = execFileSync(
       process.execPath,
-      ["scripts/spec-diff.mjs", "--json", "--base", baseWithExtraOperation()],
+      ["scripts/spec-diff.ts", "--json", "--base", baseWithExtraOperation()],
       { cwd: root, encoding: "utf8" },
     );
-    expect(JSON.parse(output)).toEqual({
-      breaking: [
-        {
-          where: "gone (GET /gone)",
-          rule: "operation-removed",
-          operation: "gone (GET /gone)",
-          location: "",
-          message: expect.stringContaining("operation removed"),
-        },
-      ],
-      additions: [],
-    });
+    const report = JSON.parse(output);
+    expect(report.breaking).toEqual([
+      {
+        where: "listGoneCustomers (GET /gone)",
+        rule: "operation-removed",
+        operation: "listGoneCustomers (GET /gone)",
+        location: "",
+        message: expect.stringContaining("operation removed"),
+      },
+      {
+        where: '@org/payments-types export paths["/gone"]',
+        rule: "package-path-removed",
+        operation: "@org/payments-types",
+        location: 'export paths["/gone"]',
+        message: expect.stringContaining("keep its parameter names"),
+      },
+      {
+        where: "@org/payments-client export PaymentsResources.customers.listGone",
+        rule: "package-method-removed",
+        operation: "@org/payments-client",
+        location: "export PaymentsResources.customers.listGone",
+        message: expect.stringContaining("deprecate the old one first"),
+      },
+    ]);
+    expect(report.additions).toEqual([]);
+  });
+
+  it("--json reports a change only the packages feel: a schema renamed, same wire shape", () => {
+    const head = structuredClone(real) as Json;
+    const text = JSON.stringify(head).replaceAll(
+      '"#/components/schemas/CustomerStatus"',
+      '"#/components/schemas/CustomerState"',
+    );
+    const renamed = JSON.parse(text);
+    renamed.components.schemas.CustomerState = renamed.components.schemas.CustomerStatus;
+    delete renamed.components.schemas.CustomerStatus;
+    const file = path.join(dir, "renamed.yaml");
+    writeFileSync(file, stringify(renamed));
+    const output = execFileSync(
+      process.execPath,
+      ["scripts/spec-diff.ts", "--json", "--head", file],
+      {
+        cwd: root,
+        encoding: "utf8",
+      },
+    );
+    const { breaking } = JSON.parse(output);
+    expect(breaking.map((change: Json) => `${change.rule} ${change.location}`)).toEqual([
+      "package-export-removed export CustomerStatus",
+      "package-export-removed export CUSTOMER_STATUSES",
+    ]);
   });
 
   /** Whether a changeset in .changeset/ asks for a major release (then --check lets breaks pass). */
@@ -165,7 +209,7 @@ describe("npm run spec:diff", () => {
 
   it("--check fails on a breaking change unless a major changeset is pending, naming the rule", () => {
     const result = run(["--check", "--base", baseWithExtraOperation()]);
-    expect(result.stdout).toContain("gone (GET /gone): operation removed");
+    expect(result.stdout).toContain("listGoneCustomers (GET /gone): operation removed");
     expect(result.stdout).toContain("[operation-removed]");
     if (majorPending()) {
       expect(result.status).toBe(0);

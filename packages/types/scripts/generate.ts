@@ -26,9 +26,14 @@ const biome = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome")
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** `paths`, `components` and `operations`, exactly as openapi-typescript emits them. */
-export async function generateSchema(): Promise<string> {
-  const ast = await openapiTS(pathToFileURL(specPath));
+/**
+ * `paths`, `components` and `operations`, exactly as openapi-typescript emits them, for the spec
+ * file or a spec document (the breaking-change guard generates the released spec's in memory).
+ */
+export async function generateSchema(
+  source: Parameters<typeof openapiTS>[0] = pathToFileURL(specPath),
+): Promise<string> {
+  const ast = await openapiTS(source);
   return HEADER + astToString(ast);
 }
 

@@ -1,20 +1,16 @@
 // Compares two JSON Schemas (OpenAPI 3.1) keyword by keyword, on one side of the exchange: on the
 // request side what accepts less breaks, on the response side what can carry more breaks.
-import { resolveRef } from "../index.ts";
-import { comparePatterns } from "./pattern.js";
-import { createReport } from "./report.js";
-
-/**
- * @typedef {{ report: ReturnType<typeof createReport>, base: object, head: object,
- *   operation: string, side: "request" | "response", visited: Set<string>, depth?: number }} SchemaContext
- */
+import { type OpenApiDocument, resolveRef } from "../index.ts";
+import { comparePatterns } from "./pattern.ts";
+import { createReport } from "./report.ts";
+import type { Json, SchemaContext } from "./types.ts";
 
 const MAX_DEPTH = 64;
 const UPPER_LIMITS = ["maxLength", "maximum", "exclusiveMaximum", "maxItems", "maxProperties"];
 const LOWER_LIMITS = ["minLength", "minimum", "exclusiveMinimum", "minItems", "minProperties"];
 
 /** Formats and the formats that accept every value they accept (and more). */
-const WIDER_FORMATS = {
+const WIDER_FORMATS: Record<string, string[]> = {
   int8: ["int16", "int32", "int64"],
   int16: ["int32", "int64"],
   int32: ["int64"],
@@ -27,9 +23,13 @@ const WIDER_FORMATS = {
 /**
  * Reports every difference between `baseNode` (in the base document) and `headNode` (in the head
  * document) at `location`. Recursive schemas are compared once per pair of `$ref`s.
- * @param {SchemaContext} context
  */
-export function compareSchemas(context, baseNode, headNode, location) {
+export function compareSchemas(
+  context: SchemaContext,
+  baseNode: unknown,
+  headNode: unknown,
+  location: string,
+) {
   const pair = refPair(baseNode, headNode);
   if (pair !== undefined && context.visited.has(pair)) return;
   // Past this depth, only a schema that nests itself without a `$ref` could still be going.
@@ -48,14 +48,7 @@ export function compareSchemas(context, baseNode, headNode, location) {
   compareLimits(inner, a, b, location);
   comparePatternsAt(inner, a, b, location);
   if (context.side === "request") compareDefaults(inner, a, b, location);
-  if (a.discriminator?.propertyName !== b.discriminator?.propertyName && a.discriminator) {
-    inner.report.add(
-      "discriminator-changed",
-      inner.operation,
-      location,
-      `discriminator ${a.discriminator.propertyName} → ${b.discriminator?.propertyName ?? "(none)"}`,
-    );
-  }
+  compareDiscriminators(inner, a, b, location);
   compareProperties(inner, a, b, location);
   compareAdditionalProperties(inner, a, b, location);
   if (a.items !== undefined || b.items !== undefined) {
@@ -63,7 +56,7 @@ export function compareSchemas(context, baseNode, headNode, location) {
   }
 }
 
-function refPair(baseNode, headNode) {
+function refPair(baseNode: unknown, headNode: unknown): string | undefined {
   const baseRef = isObject(baseNode) ? baseNode.$ref : undefined;
   const headRef = isObject(headNode) ? headNode.$ref : undefined;
   return baseRef === undefined && headRef === undefined ? undefined : `${baseRef}|${headRef}`;
@@ -73,7 +66,7 @@ function refPair(baseNode, headNode) {
  * The schema with its `$ref` resolved (keywords beside a `$ref` apply too, as in JSON Schema
  * 2020-12), its `allOf` merged, boolean schemas spelled out and `nullable` as a `null` type.
  */
-function normalize(doc, node, seen = new Set()) {
+export function normalize(doc: OpenApiDocument, node: unknown, seen = new Set<string>()): Json {
   if (node === true || node === undefined || node === null) return {};
   if (node === false) return { not: {} };
   if (!isObject(node)) return {};
@@ -96,8 +89,8 @@ function normalize(doc, node, seen = new Set()) {
 }
 
 /** All constraints of `parts` at once: properties and required united, the rest the last one's. */
-function merge(parts) {
-  const merged = {};
+function merge(parts: Json[]): Json {
+  const merged: Json = {};
   for (const part of parts) {
     for (const [key, value] of Object.entries(part)) {
       if (key === "properties" && merged.properties) {
@@ -109,8 +102,8 @@ function merge(parts) {
       } else if (key === "required" && merged.required) {
         merged.required = [...new Set([...merged.required, ...value])];
       } else if (key === "type" && merged.type !== undefined) {
-        const before = typeSet(merged);
-        const kept = [...typeSet(part)].filter(
+        const before = typeSet(merged) ?? new Set();
+        const kept = [...(typeSet(part) ?? [])].filter(
           (type) => before.has(type) || (type === "integer" && before.has("number")),
         );
         merged.type = kept;
@@ -122,7 +115,7 @@ function merge(parts) {
   return merged;
 }
 
-function unionOf(schema) {
+function unionOf(schema: Json): Json[] | undefined {
   return schema.anyOf ?? schema.oneOf;
 }
 
@@ -131,9 +124,11 @@ function unionOf(schema) {
  * differs from least, branches whose types or tag values cannot overlap never pair. A base branch
  * with no partner is a narrowing, a head branch with no partner a widening.
  */
-function compareUnions(context, a, b, location) {
+function compareUnions(context: SchemaContext, a: Json, b: Json, location: string) {
   const baseBranches = branchesOf(context.base, a);
   const headBranches = branchesOf(context.head, b);
+  compareDiscriminators(context, a, b, location);
+  compareExclusivity(context, a, b, headBranches, location);
   const costs = [];
   for (const [i, baseBranch] of baseBranches.entries()) {
     for (const [j, headBranch] of headBranches.entries()) {
@@ -151,7 +146,8 @@ function compareUnions(context, a, b, location) {
     pairedBase.set(i, j);
     pairedHead.add(j);
   }
-  const label = (j) => (headBranches.length > 1 ? `${location} (branch ${j + 1})` : location);
+  const label = (j: number) =>
+    headBranches.length > 1 ? `${location} (branch ${j + 1})` : location;
   for (const [i, baseBranch] of baseBranches.entries()) {
     const j = pairedBase.get(i);
     if (j === undefined) {
@@ -175,14 +171,103 @@ function compareUnions(context, a, b, location) {
 }
 
 /** The union's branches with the schema's own constraints merged into each; itself when no union. */
-function branchesOf(doc, schema) {
+function branchesOf(doc: OpenApiDocument, schema: Json): Json[] {
   const union = unionOf(schema);
   if (!union) return [schema];
-  const { anyOf, oneOf, ...rest } = schema;
+  // The discriminator is the union's, compared once by compareDiscriminators.
+  const { anyOf, oneOf, discriminator, ...rest } = schema;
   return union.map((branch) => merge([rest, normalize(doc, branch)]));
 }
 
-function cannotOverlap(a, b) {
+/**
+ * `anyOf` → `oneOf` refuses the values that match more than one branch; `oneOf` → `anyOf` admits
+ * them. Neither changes anything when no two branches can overlap (other types, other tags).
+ */
+function compareExclusivity(
+  context: SchemaContext,
+  a: Json,
+  b: Json,
+  branches: Json[],
+  location: string,
+) {
+  const keyword = (schema: Json) => (schema.oneOf ? "oneOf" : schema.anyOf ? "anyOf" : undefined);
+  const [before, after] = [keyword(a), keyword(b)];
+  if (before === undefined || after === undefined || before === after) return;
+  const overlapping = branches.some((branch, i) =>
+    branches.slice(i + 1).some((other) => !cannotOverlap(branch, other)),
+  );
+  if (!overlapping) return;
+  const detail =
+    after === "oneOf"
+      ? "anyOf → oneOf: a value that matches more than one branch is no longer valid"
+      : "oneOf → anyOf: a value that matches more than one branch is now valid";
+  directed(context, "union", after === "oneOf" ? "narrowed" : "widened", location, detail);
+}
+
+type Discriminator = { property: string; tags: Set<string> };
+
+/**
+ * A discriminator restricts a union to values whose property names a branch: its tags are the
+ * mapping's keys and, for a branch the mapping does not name, the branch's component name. When
+ * every branch already requires the property with exactly its tags as values, the discriminator
+ * restricts nothing, and counts as absent.
+ */
+function discriminatorOf(doc: OpenApiDocument, schema: Json): Discriminator | undefined {
+  const property = schema.discriminator?.propertyName;
+  if (typeof property !== "string") return undefined;
+  const mapping: Record<string, string> = schema.discriminator.mapping ?? {};
+  const targetOf = (value: string) =>
+    value.startsWith("#") ? value : `#/components/schemas/${value}`;
+  const branches: unknown[] = unionOf(schema) ?? [];
+  const tagsOf = (branch: unknown) => {
+    const ref = isObject(branch) && typeof branch.$ref === "string" ? branch.$ref : undefined;
+    const mapped = Object.keys(mapping).filter((tag) => targetOf(mapping[tag] ?? "") === ref);
+    const implicit = ref?.split("/").pop();
+    return mapped.length > 0 ? mapped : implicit === undefined ? [] : [implicit];
+  };
+  const tags = new Set([...Object.keys(mapping), ...branches.flatMap(tagsOf)]);
+  const implied =
+    branches.length > 0 &&
+    branches.every((branch) => {
+      const resolved = normalize(doc, branch);
+      const values = valuesOf(resolved.properties?.[property]);
+      const own = tagsOf(branch).map((tag) => JSON.stringify(tag));
+      return (
+        (resolved.required ?? []).includes(property) &&
+        values !== undefined &&
+        values.length === own.length &&
+        values.every((value) => own.includes(value))
+      );
+    });
+  return implied ? undefined : { property, tags };
+}
+
+function compareDiscriminators(context: SchemaContext, a: Json, b: Json, location: string) {
+  const before = discriminatorOf(context.base, a);
+  const after = discriminatorOf(context.head, b);
+  if (!before && !after) return;
+  if (!before || !after) {
+    const [present, change] = after ? [after, "added"] : [before as Discriminator, "removed"];
+    const detail = `discriminator ${present.property} ${change}`;
+    return directed(context, "discriminator", after ? "narrowed" : "widened", location, detail);
+  }
+  if (before.property !== after.property) {
+    const detail = `discriminator ${before.property} → ${after.property}`;
+    return directed(context, "discriminator", "changed", location, detail);
+  }
+  const lost = [...before.tags].filter((tag) => !after.tags.has(tag));
+  const gained = [...after.tags].filter((tag) => !before.tags.has(tag));
+  if (lost.length === 0 && gained.length === 0) return;
+  const detail = [
+    ...lost.map((tag) => `${before.property} ${tag} no longer mapped`),
+    ...gained.map((tag) => `${after.property} ${tag} now mapped`),
+  ].join(", ");
+  const direction =
+    lost.length > 0 && gained.length > 0 ? "changed" : lost.length > 0 ? "narrowed" : "widened";
+  directed(context, "discriminator", direction, location, detail);
+}
+
+function cannotOverlap(a: Json, b: Json): boolean {
   const typesA = typeSet(a);
   const typesB = typeSet(b);
   if (typesA && typesB) {
@@ -200,43 +285,49 @@ function cannotOverlap(a, b) {
   return false;
 }
 
-function describe(schema) {
+function describe(schema: Json): string {
   const types = typeSet(schema);
   const tag = Object.entries(schema.properties ?? {})
     .map(([name, property]) => [name, valuesOf(property)])
     .find(([, values]) => values?.length === 1);
-  if (tag) return `the branch with ${tag[0]} ${tag[1][0]}`;
+  if (tag) return `the branch with ${tag[0]} ${tag[1]?.[0]}`;
   if (schema.title) return `the branch "${schema.title}"`;
   return types ? `the ${[...types].join(" | ")} branch` : "a branch";
 }
 
-function valuesOf(schema) {
+export function valuesOf(schema: unknown): string[] | undefined {
   if (!isObject(schema)) return undefined;
   if (schema.const !== undefined) return [JSON.stringify(schema.const)];
   return Array.isArray(schema.enum) ? schema.enum.map((value) => JSON.stringify(value)) : undefined;
 }
 
 /** Reports a change in the direction it goes: narrowed, widened, or neither (changed). */
-function directed(context, stem, direction, location, detail) {
+function directed(
+  context: SchemaContext,
+  stem: string,
+  direction: "narrowed" | "widened" | "changed",
+  location: string,
+  detail: string,
+) {
   const rule = direction === "changed" ? `${stem}-changed` : `${context.side}-${stem}-${direction}`;
   context.report.add(rule, context.operation, location, detail);
 }
 
-function typeSet(schema) {
+function typeSet(schema: Json): Set<string> | undefined {
   if (schema.type === undefined) return undefined;
   return new Set(Array.isArray(schema.type) ? schema.type : [schema.type]);
 }
 
 /** Whether a schema of `types` accepts every value of `type` (integers are numbers). */
-function accepts(types, type) {
+function accepts(types: Set<string>, type: string): boolean {
   return types.has(type) || (type === "integer" && types.has("number"));
 }
 
-function compareTypes(context, a, b, location) {
+function compareTypes(context: SchemaContext, a: Json, b: Json, location: string) {
   const before = typeSet(a);
   const after = typeSet(b);
   if (before === undefined && after === undefined) return;
-  const show = (types) => (types ? [...types].join(" | ") : "any");
+  const show = (types: Set<string> | undefined) => (types ? [...types].join(" | ") : "any");
   const detail = `type ${show(before)} → ${show(after)}`;
   if (before === undefined) return directed(context, "type", "narrowed", location, detail);
   if (after === undefined) return directed(context, "type", "widened", location, detail);
@@ -247,7 +338,7 @@ function compareTypes(context, a, b, location) {
   else if (gained) directed(context, "type", "widened", location, detail);
 }
 
-function compareEnums(context, a, b, location) {
+function compareEnums(context: SchemaContext, a: Json, b: Json, location: string) {
   const before = valuesOf(a);
   const after = valuesOf(b);
   if (before === undefined && after === undefined) return;
@@ -257,7 +348,7 @@ function compareEnums(context, a, b, location) {
       "enum",
       "narrowed",
       location,
-      `values restricted to ${after.join(", ")}`,
+      `values restricted to ${after?.join(", ")}`,
     );
   }
   if (after === undefined) {
@@ -291,7 +382,7 @@ function compareEnums(context, a, b, location) {
   }
 }
 
-function compareFormats(context, a, b, location) {
+function compareFormats(context: SchemaContext, a: Json, b: Json, location: string) {
   if (a.format === b.format) return;
   const detail = `format ${a.format ?? "(none)"} → ${b.format ?? "(none)"}`;
   if (a.format === undefined) return directed(context, "format", "narrowed", location, detail);
@@ -305,7 +396,7 @@ function compareFormats(context, a, b, location) {
   directed(context, "format", "changed", location, detail);
 }
 
-function compareLimits(context, a, b, location) {
+function compareLimits(context: SchemaContext, a: Json, b: Json, location: string) {
   for (const keyword of [...UPPER_LIMITS, ...LOWER_LIMITS]) {
     const before = typeof a[keyword] === "number" ? a[keyword] : undefined;
     const after = typeof b[keyword] === "number" ? b[keyword] : undefined;
@@ -324,7 +415,7 @@ function compareLimits(context, a, b, location) {
   if (a.multipleOf !== b.multipleOf) {
     const detail = `multipleOf ${a.multipleOf ?? "(none)"} → ${b.multipleOf ?? "(none)"}`;
     // Every multiple of the old step is a multiple of the new one when the new step divides it.
-    const divides = (step, of) => Number.isInteger(of / step);
+    const divides = (step: number, of: number) => Number.isInteger(of / step);
     const direction =
       a.multipleOf === undefined
         ? "narrowed"
@@ -349,7 +440,7 @@ function compareLimits(context, a, b, location) {
   }
 }
 
-function comparePatternsAt(context, a, b, location) {
+function comparePatternsAt(context: SchemaContext, a: Json, b: Json, location: string) {
   if (a.pattern === b.pattern) return;
   const detail =
     a.pattern === undefined
@@ -375,7 +466,7 @@ function comparePatternsAt(context, a, b, location) {
   }
 }
 
-function compareDefaults(context, a, b, location) {
+function compareDefaults(context: SchemaContext, a: Json, b: Json, location: string) {
   if (a.default === undefined || b.default === undefined) return;
   if (JSON.stringify(a.default) === JSON.stringify(b.default)) return;
   context.report.add(
@@ -386,11 +477,11 @@ function compareDefaults(context, a, b, location) {
   );
 }
 
-function compareProperties(context, a, b, location) {
+function compareProperties(context: SchemaContext, a: Json, b: Json, location: string) {
   const baseProperties = a.properties ?? {};
   const headProperties = b.properties ?? {};
-  const baseRequired = new Set(a.required ?? []);
-  const headRequired = new Set(b.required ?? []);
+  const baseRequired = new Set<string>(a.required ?? []);
+  const headRequired = new Set<string>(b.required ?? []);
   // `required` may name a property that `properties` does not declare: it counts all the same.
   const names = new Set([
     ...Object.keys(baseProperties),
@@ -431,16 +522,16 @@ function compareProperties(context, a, b, location) {
   }
 }
 
-function compareAdditionalProperties(context, a, b, location) {
+function compareAdditionalProperties(context: SchemaContext, a: Json, b: Json, location: string) {
   const before = a.additionalProperties;
   const after = b.additionalProperties;
   if (isObject(before) && isObject(after)) {
     compareSchemas(context, before, after, `${location}.*`);
     return;
   }
-  const openness = (value) => (value === false ? 0 : isObject(value) ? 1 : 2);
+  const openness = (value: unknown) => (value === false ? 0 : isObject(value) ? 1 : 2);
   if (openness(before) === openness(after)) return;
-  const show = (value) =>
+  const show = (value: unknown) =>
     value === undefined ? "(any)" : isObject(value) ? "a schema" : String(value);
   const detail = `additionalProperties ${show(before)} → ${show(after)}`;
   if (context.side === "response") {
@@ -462,10 +553,10 @@ function compareAdditionalProperties(context, a, b, location) {
   }
 }
 
-function plural(list) {
+function plural(list: unknown[]): string {
   return list.length === 1 ? "" : "s";
 }
 
-function isObject(value) {
+function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

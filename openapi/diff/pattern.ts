@@ -8,19 +8,25 @@ import fc from "fast-check";
 const SAMPLES_PER_SIZE = 100;
 const SEED = 20261123;
 /** Every size fast-check knows, so that quantifiers are sampled near both their bounds. */
-const SIZES = ["xsmall", "small", "medium", "large", "xlarge"];
+const SIZES: fc.SizeForArbitrary[] = ["xsmall", "small", "medium", "large", "xlarge"];
 
 /** Verdicts by pair of patterns: a shared schema is compared once per operation that uses it. */
-const verdicts = new Map();
+const verdicts = new Map<string, PatternVerdict>();
 
-/** @returns {"narrowed" | "widened" | "changed" | "same"} what `after` does to the strings `before` matched. */
-export function comparePatterns(before, after) {
+export type PatternVerdict = "narrowed" | "widened" | "changed" | "same";
+
+/** What `after` does to the strings `before` matched. */
+export function comparePatterns(before: string, after: string): PatternVerdict {
   const key = JSON.stringify([before, after]);
-  if (!verdicts.has(key)) verdicts.set(key, decide(before, after));
-  return verdicts.get(key);
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    verdict = decide(before, after);
+    verdicts.set(key, verdict);
+  }
+  return verdict;
 }
 
-function decide(before, after) {
+function decide(before: string, after: string): PatternVerdict {
   const base = compile(before);
   const head = compile(after);
   if (!base || !head) return "changed";
@@ -33,7 +39,7 @@ function decide(before, after) {
   return "same";
 }
 
-function compile(pattern) {
+function compile(pattern: string): RegExp | undefined {
   try {
     return new RegExp(pattern, "u");
   } catch {
@@ -42,7 +48,7 @@ function compile(pattern) {
 }
 
 /** Strings that match `regex`, or undefined when fast-check cannot generate them (lookarounds). */
-function sample(regex) {
+function sample(regex: RegExp): string[] | undefined {
   try {
     return SIZES.flatMap((size) =>
       fc.sample(fc.stringMatching(regex, { size }), { numRuns: SAMPLES_PER_SIZE, seed: SEED }),

@@ -1,8 +1,18 @@
 // Compares the servers a spec lists. A server URL with variables stands for every URL it can
 // expand to: a variable with an `enum` takes those values, one without takes any value.
 
-/** @param {{ report: ReturnType<import("./report.js").createReport> }} context */
-export function compareServers(context, before = [], after = []) {
+import type { Report } from "./types.ts";
+
+export type Server = {
+  url: string;
+  variables?: Record<string, { default: string; enum?: string[] }>;
+};
+
+export function compareServers(
+  context: { report: Report },
+  before: Server[] = [],
+  after: Server[] = [],
+): void {
   const headPatterns = after.map(templatePattern);
   const basePatterns = before.map(templatePattern);
   for (const server of before) {
@@ -20,12 +30,15 @@ export function compareServers(context, before = [], after = []) {
 }
 
 /** The URL a client gets when it keeps every variable's default. */
-function withDefaults(server) {
-  return server.url.replace(/\{([^}]+)\}/g, (_, name) => server.variables?.[name]?.default ?? "");
+function withDefaults(server: Server): string {
+  return server.url.replace(
+    /\{([^}]+)\}/g,
+    (_, name: string) => server.variables?.[name]?.default ?? "",
+  );
 }
 
 /** Every URL a server's enumerated variables allow (a free variable keeps its default). */
-function expansions(server) {
+function expansions(server: Server): string[] {
   let urls = [server.url];
   for (const [name, variable] of Object.entries(server.variables ?? {})) {
     const values = variable.enum ?? [variable.default];
@@ -34,7 +47,7 @@ function expansions(server) {
   return urls;
 }
 
-function templatePattern(server) {
+function templatePattern(server: Server): RegExp {
   const source = server.url
     .split(/(\{[^}]+\})/)
     .map((part) => {
@@ -47,6 +60,6 @@ function templatePattern(server) {
   return new RegExp(`^${source}$`);
 }
 
-function escapeRegExp(text) {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

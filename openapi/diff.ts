@@ -2,20 +2,24 @@
 // (`additions`), from the point of view of a client built against the older version. The rules,
 // and the reasons for them, are in diff/rules.js and openapi/README.md.
 
-import { compareOperation } from "./diff/operation.js";
-import { createReport } from "./diff/report.js";
-import { compareServers } from "./diff/servers.js";
-import { listOperations } from "./index.ts";
+import { compareOperation } from "./diff/operation.ts";
+import { createReport } from "./diff/report.ts";
+import { compareServers, type Server } from "./diff/servers.ts";
+import type { SpecDiff } from "./diff/types.ts";
+import { listOperations, type OpenApiDocument, type OperationEntry } from "./index.ts";
 
-export { RULES } from "./diff/rules.js";
+export { diffPackages } from "./diff/packages.ts";
+export { type Breaks, RULES, type Rule } from "./diff/rules.ts";
+export type { SpecChange, SpecDiff } from "./diff/types.ts";
 
-/**
- * @returns {{ breaking: Change[], additions: Change[] }} where a Change is
- *   `{ where, message, rule, operation, location }`.
- */
-export function diffSpecs(base, head) {
+/** Every change on the wire from `base` to `head`, breaking ones apart from the others. */
+export function diffSpecs(base: OpenApiDocument, head: OpenApiDocument): SpecDiff {
   const report = createReport();
-  compareServers({ report }, base.servers, head.servers);
+  compareServers(
+    { report },
+    base.servers as Server[] | undefined,
+    head.servers as Server[] | undefined,
+  );
   const baseOperations = operationsByKey(base);
   const headOperations = operationsByKey(head);
   for (const [key, baseEntry] of baseOperations) {
@@ -34,7 +38,7 @@ export function diffSpecs(base, head) {
 }
 
 /** Operations by method and path template, path variables unnamed: `{id}` and `{customer_id}` match. */
-function operationsByKey(doc) {
+function operationsByKey(doc: OpenApiDocument): Map<string, OperationEntry> {
   return new Map(
     listOperations(doc).map((entry) => [
       `${entry.method} ${entry.path.replace(/\{[^}]+\}/g, "{}")}`,
@@ -43,7 +47,7 @@ function operationsByKey(doc) {
   );
 }
 
-function label(entry) {
+function label(entry: OperationEntry): string {
   const route = `${entry.method.toUpperCase()} ${entry.path}`;
   return entry.operationId ? `${entry.operationId} (${route})` : route;
 }

@@ -1,20 +1,14 @@
 // Compares one operation in two versions of the spec: its parameters, request body, responses and
 // security, each on the side of the exchange it belongs to.
-import { deref } from "../index.ts";
-import { compareSchemas } from "./schema.js";
+import { deref, type OpenApiDocument, type OperationEntry, type Parameter } from "../index.ts";
+import { compareSchemas } from "./schema.ts";
+import type { Json, OperationContext, SchemaContext, Side } from "./types.ts";
 
-/**
- * @typedef {{ report: ReturnType<import("./report.js").createReport>, base: object, head: object,
- *   operation: string }} OperationContext
- * @typedef {{ path: string, operation: object, parameters: object[] }} OperationEntry
- */
-
-/**
- * @param {OperationContext} context
- * @param {OperationEntry} baseEntry
- * @param {OperationEntry} headEntry
- */
-export function compareOperation(context, baseEntry, headEntry) {
+export function compareOperation(
+  context: OperationContext,
+  baseEntry: OperationEntry,
+  headEntry: OperationEntry,
+) {
   const { report, operation } = context;
   const before = baseEntry.operation;
   const after = headEntry.operation;
@@ -39,7 +33,11 @@ export function compareOperation(context, baseEntry, headEntry) {
   );
 }
 
-const on = (context, side) => ({ ...context, side, visited: new Set() });
+const on = (context: OperationContext, side: Side): SchemaContext => ({
+  ...context,
+  side,
+  visited: new Set(),
+});
 
 // Parameters
 
@@ -47,7 +45,7 @@ const on = (context, side) => ({ ...context, side, visited: new Set() });
  * Parameters are matched by location and name; header names ignore case (HTTP does), and path
  * parameters are matched by their position in the path, so renaming `{id}` changes nothing.
  */
-function parameterKey(entry, parameter) {
+function parameterKey(entry: OperationEntry, parameter: Parameter): string {
   if (parameter.in === "path") {
     const position = [...entry.path.matchAll(/\{([^}]+)\}/g)].findIndex(
       (match) => match[1] === parameter.name,
@@ -61,7 +59,7 @@ function parameterKey(entry, parameter) {
 // OpenAPI ignores header parameters with these names: they are described elsewhere.
 const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
 
-function parametersOf(entry) {
+function parametersOf(entry: OperationEntry): Map<string, Parameter> {
   return new Map(
     entry.parameters
       .filter((p) => !(p.in === "header" && IGNORED_HEADERS.has(p.name.toLowerCase())))
@@ -69,7 +67,11 @@ function parametersOf(entry) {
   );
 }
 
-function compareParameters(context, baseEntry, headEntry) {
+function compareParameters(
+  context: OperationContext,
+  baseEntry: OperationEntry,
+  headEntry: OperationEntry,
+) {
   const { report, operation } = context;
   const before = parametersOf(baseEntry);
   const after = parametersOf(headEntry);
@@ -112,7 +114,7 @@ function compareParameters(context, baseEntry, headEntry) {
 }
 
 /** How the parameter goes on the wire, with OpenAPI's defaults filled in. */
-function serializationOf(parameter) {
+function serializationOf(parameter: Json): string {
   if (parameter.content) return `content ${Object.keys(parameter.content).join(", ")}`;
   const style = parameter.style ?? (["query", "cookie"].includes(parameter.in) ? "form" : "simple");
   const explode = parameter.explode ?? style === "form";
@@ -120,23 +122,24 @@ function serializationOf(parameter) {
   return `style ${style}, explode ${explode}${reserved}`;
 }
 
-function schemaOf(parameter) {
-  return parameter.schema ?? Object.values(parameter.content ?? {})[0]?.schema ?? {};
+function schemaOf(parameter: Json): unknown {
+  const content: Json = parameter.content ?? {};
+  return parameter.schema ?? Object.values(content)[0]?.schema ?? {};
 }
 
 // Bodies
 
 /** Media types by their essence (`application/json; charset=utf-8` is `application/json`). */
-function mediaTypes(content = {}) {
+function mediaTypes(content: Json = {}): Map<string, Json> {
   return new Map(
     Object.entries(content).map(([type, media]) => [
-      type.split(";")[0].trim().toLowerCase(),
+      (type.split(";")[0] ?? type).trim().toLowerCase(),
       media,
     ]),
   );
 }
 
-function compareRequestBody(context, baseNode, headNode) {
+function compareRequestBody(context: OperationContext, baseNode: unknown, headNode: unknown) {
   const { report, operation } = context;
   const before = deref(context.base, baseNode);
   const after = deref(context.head, headNode);
@@ -176,7 +179,13 @@ function compareRequestBody(context, baseNode, headNode) {
 }
 
 /** Each media type of a body: removed, added, or its schema compared on `side`. */
-function compareContent(context, side, before, after, location) {
+function compareContent(
+  context: OperationContext,
+  side: Side,
+  before: Json | undefined,
+  after: Json | undefined,
+  location: string,
+) {
   const { report, operation } = context;
   const [removed, added] =
     side === "request" ? ["no longer accepted", "accepted"] : ["no longer sent", "offered"];
@@ -185,7 +194,7 @@ function compareContent(context, side, before, after, location) {
   for (const [type, media] of baseTypes) {
     const at = `${location} ${type}`;
     if (headTypes.has(type)) {
-      compareSchemas(on(context, side), media.schema, headTypes.get(type).schema, `${at} body`);
+      compareSchemas(on(context, side), media.schema, headTypes.get(type)?.schema, `${at} body`);
     } else {
       report.add(`${side}-media-type-removed`, operation, at, `media type ${removed}`);
     }
@@ -204,13 +213,13 @@ function compareContent(context, side, before, after, location) {
 
 // Responses
 
-const isSuccess = (status) => /^[123]/.test(status);
+const isSuccess = (status: string) => /^[123]/.test(status);
 
 /**
  * The response of `responses` that a status falls under: its own, its range (`2XX`), or for a
  * failure the `default`.
  */
-function coveringStatus(responses, status) {
+function coveringStatus(responses: Json, status: string): string | undefined {
   if (status in responses) return status;
   const range = /^\d\d\d$/.test(status) ? `${status[0]}XX` : undefined;
   if (range && range in responses) return range;
@@ -218,7 +227,7 @@ function coveringStatus(responses, status) {
   return undefined;
 }
 
-function compareResponses(context, before, after) {
+function compareResponses(context: OperationContext, before: Json, after: Json) {
   const { report, operation } = context;
   for (const status of Object.keys(after)) {
     const baseStatus = coveringStatus(before, status);
@@ -263,7 +272,12 @@ function compareResponses(context, before, after) {
   }
 }
 
-function compareResponse(context, baseNode, headNode, location) {
+function compareResponse(
+  context: OperationContext,
+  baseNode: unknown,
+  headNode: unknown,
+  location: string,
+) {
   const { report, operation } = context;
   const before = deref(context.base, baseNode) ?? {};
   const after = deref(context.head, headNode) ?? {};
@@ -279,9 +293,14 @@ function compareResponse(context, baseNode, headNode, location) {
   compareResponseHeaders(context, before.headers ?? {}, after.headers ?? {}, location);
 }
 
-function compareResponseHeaders(context, before, after, location) {
+function compareResponseHeaders(
+  context: OperationContext,
+  before: Json,
+  after: Json,
+  location: string,
+) {
   const { report, operation } = context;
-  const byName = (headers) =>
+  const byName = (headers: Json) =>
     new Map(Object.entries(headers).map(([name, header]) => [name.toLowerCase(), [name, header]]));
   const baseHeaders = byName(before);
   const headHeaders = byName(after);
@@ -292,7 +311,7 @@ function compareResponseHeaders(context, before, after, location) {
       continue;
     }
     const baseHeader = deref(context.base, baseNode);
-    const headHeader = deref(context.head, headHeaders.get(key)[1]);
+    const headHeader = deref(context.head, headHeaders.get(key)?.[1]);
     if (Boolean(baseHeader.required) !== Boolean(headHeader.required)) {
       const became = headHeader.required ? "required" : "optional";
       report.add(`response-header-became-${became}`, operation, at, `header became ${became}`);
@@ -308,11 +327,14 @@ function compareResponseHeaders(context, before, after, location) {
 
 // Security
 
+/** Schemes used together, by what each asks of the client, with the scopes it needs. */
+type Alternative = Map<string, Set<string>>;
+
 /**
  * A security requirement is a list of alternatives, each a set of schemes used together. Schemes
  * are compared by what they ask of the client (an API key in header X-API-Key), not by name.
  */
-function alternativesOf(doc, requirements = []) {
+function alternativesOf(doc: OpenApiDocument, requirements: Json[] = []): Alternative[] {
   if (requirements.length === 0) return [new Map()];
   return requirements.map(
     (requirement) =>
@@ -325,7 +347,7 @@ function alternativesOf(doc, requirements = []) {
   );
 }
 
-function schemeSignature(node, doc) {
+function schemeSignature(node: unknown, doc: OpenApiDocument): string {
   const scheme = deref(doc, node);
   if (scheme.type === "apiKey") {
     const name = scheme.in === "header" ? scheme.name.toLowerCase() : scheme.name;
@@ -341,13 +363,13 @@ function schemeSignature(node, doc) {
 }
 
 /** Whether a client that meets `held` meets `needed` too: same schemes, no scope it lacks. */
-function satisfies(held, needed) {
+function satisfies(held: Alternative, needed: Alternative): boolean {
   return [...needed].every(
-    ([scheme, scopes]) => held.has(scheme) && [...scopes].every((s) => held.get(scheme).has(s)),
+    ([scheme, scopes]) => held.has(scheme) && [...scopes].every((s) => held.get(scheme)?.has(s)),
   );
 }
 
-const describeAlternative = (alternative) =>
+const describeAlternative = (alternative: Alternative) =>
   alternative.size === 0
     ? "no credentials"
     : [...alternative]
@@ -356,7 +378,11 @@ const describeAlternative = (alternative) =>
         )
         .join(" + ");
 
-function compareSecurity(context, before, after) {
+function compareSecurity(
+  context: OperationContext,
+  before: Json[] | undefined,
+  after: Json[] | undefined,
+) {
   const baseAlternatives = alternativesOf(context.base, before);
   const headAlternatives = alternativesOf(context.head, after);
   const required = headAlternatives.map(describeAlternative).join(" or ");

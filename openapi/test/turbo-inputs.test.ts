@@ -1,0 +1,95 @@
+// Turbo replays a cached pass when none of a task's inputs changed, so a file a task reads but its
+// `inputs` miss lets a stale pass through. For every package's `test`: every tracked file of the
+// package is an input (README.md, RESULTS.md, turbo.json and .gitignore aside: no test reads them
+// but the spec's, checked below; src/generated/ comes from `generate`, whose hash the task includes).
+// The spec's tests also read the packages' generators and sources (the package guard), the guard's
+// script and the changesets: those are inputs too, and touching them changes the task's hash.
+import { execFileSync } from "node:child_process";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const turbo = path.join(root, "node_modules/.bin/turbo");
+
+type DryTask = {
+  taskId: string;
+  task: string;
+  directory: string;
+  hash: string;
+  inputs: Record<string, string>;
+};
+
+function dryRun(tasks: string[], filter?: string): DryTask[] {
+  const args = ["run", ...tasks, "--dry=json", ...(filter ? [`--filter=${filter}`] : [])];
+  const output = execFileSync(turbo, args, {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(output).tasks;
+}
+
+const tracked = (dir: string) =>
+  execFileSync("git", ["ls-files", "--", dir], { cwd: root, encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean)
+    .map((file) => path.relative(dir, path.join(root, file)));
+
+const NOT_READ =
+  /^(README\.md|CHANGELOG\.md|RESULTS\.md|turbo\.json|\.gitignore)$|^src\/generated\//;
+
+/** Files outside the spec package that its tests read (relative to the repository). */
+const SPEC_TEST_READS = [
+  "scripts/spec-diff.ts",
+  "packages/types/scripts/generate.ts",
+  "packages/types/src/index.ts",
+  "packages/types/src/enum-check.ts",
+  "packages/client/scripts/generate.ts",
+  "packages/client/src/facade.ts",
+  "packages/client/src/index.ts",
+];
+
+describe("turbo inputs", () => {
+  it("cover every file each package's tests read", { timeout: 120_000 }, () => {
+    const missing: string[] = [];
+    const tasks = dryRun(["test"]).filter((t) => t.task === "test");
+    for (const task of tasks) {
+      const inputs = new Set(Object.keys(task.inputs));
+      const own = tracked(path.join(root, task.directory));
+      for (const file of own) {
+        if (!NOT_READ.test(file) && !inputs.has(file)) missing.push(`${task.taskId}: ${file}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("cover what the spec's tests read elsewhere, and touching a rule or the README changes the hash", {
+    timeout: 120_000,
+  }, () => {
+    const [task] = dryRun(["test"], "@org/payments-spec").filter(
+      (t) => t.taskId === "@org/payments-spec#test",
+    );
+    expect(task).toBeDefined();
+    const inputs = new Set(Object.keys(task?.inputs ?? {}));
+    for (const file of [...SPEC_TEST_READS, "openapi/README.md", "openapi/diff/rules.ts"]) {
+      expect(inputs, file).toContain(
+        path.relative(path.join(root, "openapi"), path.join(root, file)),
+      );
+    }
+    for (const file of ["openapi/diff/rules.ts", "openapi/README.md"]) {
+      const absolute = path.join(root, file);
+      const original = readFileSync(absolute, "utf8");
+      try {
+        appendFileSync(absolute, "\n");
+        const [touched] = dryRun(["test"], "@org/payments-spec").filter(
+          (t) => t.taskId === "@org/payments-spec#test",
+        );
+        expect(touched?.hash, file).not.toBe(task?.hash);
+      } finally {
+        writeFileSync(absolute, original);
+      }
+    }
+  });
+});
