@@ -22,7 +22,8 @@ type Refusal = {
   error: ProblemError;
 };
 
-export type ReadResult = { ok: true; request: PrismRequest } | Refusal;
+/** A request read whole; `repeated` names the query parameters it sent more than once. */
+export type ReadResult = { ok: true; request: PrismRequest; repeated: string[] } | Refusal;
 
 /** Request templates by segment, for naming the path parameter a malformed escape stands in. */
 export type PathTemplates = readonly { path: string }[];
@@ -31,6 +32,32 @@ export async function readRequest(
   incoming: IncomingMessage,
   templates: PathTemplates,
 ): Promise<ReadResult> {
+  const head = readHead(incoming, templates);
+  return head.ok ? readBodyOf(incoming, head, await readBody(incoming)) : head;
+}
+
+/**
+ * For the proxy, which forwards the body as it came: the body's bytes (undefined past
+ * MAX_BODY_BYTES), read before anything else, and the request as the mock reads it.
+ */
+export async function readRequestBytes(
+  incoming: IncomingMessage,
+  templates: PathTemplates,
+): Promise<{ bytes: Buffer | undefined; read: ReadResult }> {
+  const bytes = await readBody(incoming);
+  const head = readHead(incoming, templates);
+  return { bytes, read: head.ok ? readBodyOf(incoming, head, bytes) : head };
+}
+
+type Head = {
+  ok: true;
+  target: { path: string; query: string };
+  query: { values: Record<string, string>; repeated: string[] };
+  headers: Record<string, string>;
+};
+
+/** The request line and headers, checked as far as they can be without the body. */
+function readHead(incoming: IncomingMessage, templates: PathTemplates): Head | Refusal {
   const target = splitTarget(incoming.url ?? "");
   if (!target) {
     return refuse(
@@ -82,8 +109,15 @@ export async function readRequest(
     );
   }
   if (headers.accept !== undefined) headers.accept = acceptableMediaTypes(headers.accept);
-  const raw = await readBody(incoming);
-  if (raw === undefined) {
+  return { ok: true, target, query, headers };
+}
+
+function readBodyOf(
+  incoming: IncomingMessage,
+  { target, query, headers }: Head,
+  bytes: Buffer | undefined,
+): ReadResult {
+  if (bytes === undefined) {
     return refuse(
       413,
       "payload-too-large",
@@ -94,6 +128,7 @@ export async function readRequest(
       `must be at most ${MAX_BODY_BYTES} bytes`,
     );
   }
+  const raw = bytes.toString("utf8");
   if (raw !== "" && !headers["content-type"]) {
     return refuse(
       415,
@@ -119,6 +154,7 @@ export async function readRequest(
       headers,
       body: parsed.body,
     },
+    repeated: query.repeated,
   };
 }
 
@@ -134,11 +170,21 @@ function refuse(
   return { ok: false, status, kind, title, error: { location, field, rule, message } };
 }
 
+/** The scheme and authority of an absolute-form target (`http://host:port`). */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
 /**
- * The request target taken literally: origin-form only (`/path?query`), with no folding of `//`
- * or dot segments, so `//evil.example/customers` is not `/customers`.
+ * The request target taken literally, with no folding of `//` or dot segments, so
+ * `//evil.example/customers` is not `/customers`. Origin-form (`/path?query`) and, as RFC 9112
+ * §3.2.2 requires of a server, absolute-form (`http://host/path?query`, what a client sends to
+ * an HTTP proxy), whose authority is disregarded: the path is the API's either way.
  */
-function splitTarget(target: string): { path: string; query: string } | undefined {
+export function splitTarget(target: string): { path: string; query: string } | undefined {
+  const authority = ABSOLUTE_FORM.exec(target)?.[0];
+  if (authority !== undefined) {
+    const rest = target.slice(authority.length);
+    return splitTarget(rest.startsWith("/") ? rest : `/${rest}`);
+  }
   if (!target.startsWith("/")) return undefined;
   const mark = target.indexOf("?");
   return mark === -1
@@ -169,13 +215,16 @@ function pathParameterAt(templates: PathTemplates, path: string, index: number):
   return "";
 }
 
-type ParsedQuery = { ok: true; values: Record<string, string> } | { ok: false; field: string };
+type ParsedQuery =
+  | { ok: true; values: Record<string, string>; repeated: string[] }
+  | { ok: false; field: string };
 
 /**
  * Query parameters as `application/x-www-form-urlencoded`, refusing a malformed escape instead of
  * passing it on. Repeated parameters (`ids=a&ids=b`) are joined with commas: Prism 5.12 reads
  * every form-style array as if `explode` were false, so it would validate only the last of the
- * repeated values, and splits a comma-joined value into all of them.
+ * repeated values, and splits a comma-joined value into all of them. The repeated names are
+ * listed, so that a parameter that takes one value can be refused for being repeated.
  */
 function parseQuery(query: string): ParsedQuery {
   // A Map, so that names such as `__proto__` or `valueOf` are names like any other.
@@ -192,6 +241,7 @@ function parseQuery(query: string): ParsedQuery {
   return {
     ok: true,
     values: Object.fromEntries([...values].map(([name, all]) => [name, all.join(",")])),
+    repeated: [...values].filter(([, all]) => all.length > 1).map(([name]) => name),
   };
 }
 
@@ -222,10 +272,10 @@ function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, str
 }
 
 /**
- * The body as text, or undefined as soon as it passes MAX_BODY_BYTES: a body that never ends is
+ * The body's bytes, or undefined as soon as it passes MAX_BODY_BYTES: a body that never ends is
  * not read on (the 413 that follows closes the connection). Rejects when the client disconnects.
  */
-function readBody(incoming: IncomingMessage): Promise<string | undefined> {
+function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -240,7 +290,7 @@ function readBody(incoming: IncomingMessage): Promise<string | undefined> {
       resolve(undefined);
     };
     incoming.on("data", onData);
-    incoming.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    incoming.once("end", () => resolve(Buffer.concat(chunks)));
     incoming.once("error", reject);
     incoming.once("close", () => {
       if (!incoming.complete) reject(new ClientGoneError());
