@@ -6,7 +6,7 @@ import { hasPreferences, parsePrefer } from "./prefer.js";
 import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 import { ClientGoneError, readRequest } from "./read-request.js";
-import { requestProblems } from "./request-problems.js";
+import { requestProblems, requestRefusal } from "./request-problems.js";
 import type { Answer } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 
@@ -91,18 +91,7 @@ async function respond(
     // Prism has chosen the status when it found a problem itself (401 before all else).
     const prismFound = outcome.inputProblems.some((p) => p.severity === ERROR_SEVERITY);
     const status = prismFound ? outcome.status : 422;
-    const unauthorized = status === 401;
-    return rejected(
-      sendProblem(
-        response,
-        problem(
-          status,
-          unauthorized ? "unauthorized" : "invalid-request",
-          unauthorized ? "Missing or invalid API key" : "Invalid request",
-          errors,
-        ),
-      ),
-    );
+    return rejected(sendProblem(response, requestRefusal(status, errors)));
   }
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
@@ -189,7 +178,7 @@ export function routeProblem(
   ]);
 }
 
-function sendProblem(response: ServerResponse, body: Problem): number {
+export function sendProblem(response: ServerResponse, body: Problem): number {
   if (response.headersSent) {
     response.destroy();
   } else {

@@ -14,7 +14,7 @@ export class ClientGoneError extends Error {
 /** Bodies larger than this are refused (413) rather than buffered without end. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Refusal = {
+export type Refusal = {
   ok: false;
   status: 400 | 404 | 413 | 415;
   kind: string;
@@ -36,22 +36,33 @@ export async function readRequest(
   return head.ok ? readBodyOf(incoming, head, await readBody(incoming)) : head;
 }
 
+/** A request the proxy can send on (its target and body bytes), and how the mock reads it. */
+export type ForwardableRead =
+  | { ok: true; target: Target; bytes: Buffer; read: ReadResult }
+  | { ok: false; refusal: Refusal };
+
 /**
- * For the proxy, which forwards the body as it came: the body's bytes (undefined past
- * MAX_BODY_BYTES), read before anything else, and the request as the mock reads it.
+ * For the proxy, which sends the body on as it came: the body's bytes, read before anything
+ * else, and the request as the mock reads it. A target that is no path, or a body past
+ * MAX_BODY_BYTES, cannot be sent on and is refused.
  */
-export async function readRequestBytes(
+export async function readForwardable(
   incoming: IncomingMessage,
   templates: PathTemplates,
-): Promise<{ bytes: Buffer | undefined; read: ReadResult }> {
+): Promise<ForwardableRead> {
   const bytes = await readBody(incoming);
   const head = readHead(incoming, templates);
-  return { bytes, read: head.ok ? readBodyOf(incoming, head, bytes) : head };
+  const target = splitTarget(incoming.url ?? "");
+  if (!target) return { ok: false, refusal: head.ok ? notAPath() : head };
+  if (bytes === undefined) return { ok: false, refusal: tooLarge() };
+  return { ok: true, target, bytes, read: head.ok ? readBodyOf(incoming, head, bytes) : head };
 }
+
+type Target = { path: string; query: string };
 
 type Head = {
   ok: true;
-  target: { path: string; query: string };
+  target: Target;
   query: { values: Record<string, string>; repeated: string[] };
   headers: Record<string, string>;
 };
@@ -59,17 +70,7 @@ type Head = {
 /** The request line and headers, checked as far as they can be without the body. */
 function readHead(incoming: IncomingMessage, templates: PathTemplates): Head | Refusal {
   const target = splitTarget(incoming.url ?? "");
-  if (!target) {
-    return refuse(
-      404,
-      "not-found",
-      "Not found",
-      "route",
-      "",
-      "route",
-      "the request target is not a path of the API",
-    );
-  }
+  if (!target) return notAPath();
   const badSegment = target.path.split("/").findIndex((segment) => decoded(segment) === undefined);
   if (badSegment !== -1) {
     return refuse(
@@ -117,17 +118,7 @@ function readBodyOf(
   { target, query, headers }: Head,
   bytes: Buffer | undefined,
 ): ReadResult {
-  if (bytes === undefined) {
-    return refuse(
-      413,
-      "payload-too-large",
-      "Request body too large",
-      "body",
-      "",
-      "maxBytes",
-      `must be at most ${MAX_BODY_BYTES} bytes`,
-    );
-  }
+  if (bytes === undefined) return tooLarge();
   const raw = bytes.toString("utf8");
   if (raw !== "" && !headers["content-type"]) {
     return refuse(
@@ -158,6 +149,30 @@ function readBodyOf(
   };
 }
 
+function notAPath(): Refusal {
+  return refuse(
+    404,
+    "not-found",
+    "Not found",
+    "route",
+    "",
+    "route",
+    "the request target is not a path of the API",
+  );
+}
+
+function tooLarge(): Refusal {
+  return refuse(
+    413,
+    "payload-too-large",
+    "Request body too large",
+    "body",
+    "",
+    "maxBytes",
+    `must be at most ${MAX_BODY_BYTES} bytes`,
+  );
+}
+
 function refuse(
   status: Refusal["status"],
   kind: string,
@@ -179,7 +194,7 @@ const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
  * §3.2.2 requires of a server, absolute-form (`http://host/path?query`, what a client sends to
  * an HTTP proxy), whose authority is disregarded: the path is the API's either way.
  */
-export function splitTarget(target: string): { path: string; query: string } | undefined {
+function splitTarget(target: string): Target | undefined {
   const authority = ABSOLUTE_FORM.exec(target)?.[0];
   if (authority !== undefined) {
     const rest = target.slice(authority.length);
@@ -263,7 +278,7 @@ function acceptableMediaTypes(accept: string): string {
   return entries.length > 0 ? entries.join(", ") : "*/*";
 }
 
-function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+export function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers)
       .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)

@@ -2,7 +2,7 @@
 import { nonDecimalIntegers } from "./decimal-integers.js";
 import { type PrismDiagnostic, toProblemErrors } from "./diagnostics.js";
 import type { Operation, PrismEngine, PrismRequest } from "./prism.js";
-import type { ProblemError } from "./problem.js";
+import { type Problem, type ProblemError, problem } from "./problem.js";
 
 /**
  * Prism's diagnostics of the request as problem errors, then the mock's own checks. A query
@@ -39,4 +39,11 @@ function repeatedSingleValues(
       rule: "repeated",
       message: "was sent more than once; it takes a single value",
     }));
+}
+
+/** The problem a refused request gets: 401 when the API key is the problem, else `status`. */
+export function requestRefusal(status: number, errors: ProblemError[]): Problem {
+  return status === 401
+    ? problem(401, "unauthorized", "Missing or invalid API key", errors)
+    : problem(status, "invalid-request", "Invalid request", errors);
 }
