@@ -59,12 +59,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         seed: options.seed,
       })
     : undefined;
-  const served = await serve(createHandler(() => engine, { log, sandbox, cors }), {
-    port,
-    host,
-    cors,
-    limits: options.limits,
-  });
+  const served = await serve(
+    createHandler(() => engine, { log, sandbox, cors }),
+    {
+      port,
+      host,
+      cors,
+      limits: options.limits,
+    },
+  );
 
   const unwatch = options.watch
     ? watchFile(spec, async () => {

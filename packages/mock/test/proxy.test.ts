@@ -81,7 +81,8 @@ describe("forwarding", () => {
   });
 
   it("sends method, path, query, headers and body on unchanged", async () => {
-    const body = '{ "customer_type": "Business",\n  "email": "ops@example.com", "name": "Ünïcode GmbH" }';
+    const body =
+      '{ "customer_type": "Business",\n  "email": "ops@example.com", "name": "Ünïcode GmbH" }';
     await send(proxy.url, {
       method: "POST",
       target: "/customers?trace=a%20b&x=1&x=2",
@@ -114,7 +115,11 @@ describe("forwarding", () => {
   });
 
   it("answers with the upstream's status, headers and body, whatever they are", async () => {
-    answerWith(503, { "content-type": "application/json", "x-request-id": "r-1", "retry-after": "7" }, '{"busy":true}');
+    answerWith(
+      503,
+      { "content-type": "application/json", "x-request-id": "r-1", "retry-after": "7" },
+      '{"busy":true}',
+    );
     const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
     expect(answer.status).toBe(503);
     expect(answer.headers["x-request-id"]).toBe("r-1");
@@ -194,7 +199,10 @@ describe("forwarding", () => {
 
 describe("request targets", () => {
   it("the mock answers an absolute-form target as its path", async () => {
-    const answer = await send(mockUrl, { target: "http://api.example.test/webhooks", headers: auth });
+    const answer = await send(mockUrl, {
+      target: "http://api.example.test/webhooks",
+      headers: auth,
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -233,7 +241,12 @@ describe("request targets", () => {
   it("the proxy reports a repeated parameter as a request violation", async () => {
     await send(proxy.url, { target: "/customers?page_size=10&page_size=20", headers: auth });
     expect(violations.filter((v) => v.location === "request")).toEqual([
-      expect.objectContaining({ operation: "listCustomers", in: "query", field: "page_size", rule: "repeated" }),
+      expect.objectContaining({
+        operation: "listCustomers",
+        in: "query",
+        field: "page_size",
+        rule: "repeated",
+      }),
     ]);
   });
 });
@@ -250,8 +263,19 @@ describe("validation and the report", () => {
     const found = violations.filter((v) => v.location === "request");
     expect(found).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ operation: "createCustomer", in: "header", field: "IDEMPOTENCY-KEY", rule: "required" }),
-        expect.objectContaining({ operation: "createCustomer", in: "body", field: "email", rule: "type", actual: "number" }),
+        expect.objectContaining({
+          operation: "createCustomer",
+          in: "header",
+          field: "IDEMPOTENCY-KEY",
+          rule: "required",
+        }),
+        expect.objectContaining({
+          operation: "createCustomer",
+          in: "body",
+          field: "email",
+          rule: "type",
+          actual: "number",
+        }),
       ]),
     );
     expect(found.find((v) => v.field === "email")?.message).toBe(
@@ -279,7 +303,9 @@ describe("validation and the report", () => {
         message: "listCustomers response: body items.0.id: must be string (got number)",
       }),
     ]);
-    expect(logged.at(-1)).toContain("GET /customers → 200 — 1 violation: listCustomers response: body items.0.id");
+    expect(logged.at(-1)).toContain(
+      "GET /customers → 200 — 1 violation: listCustomers response: body items.0.id",
+    );
   });
 
   it("reports a missing required field", async () => {
@@ -290,7 +316,12 @@ describe("validation and the report", () => {
     answerWith(200, { "content-type": "application/json" }, JSON.stringify(page));
     await send(proxy.url, { target: "/webhooks", headers: auth });
     expect(violations).toEqual([
-      expect.objectContaining({ operation: "listWebhooks", in: "body", field: "items.0.url", rule: "required" }),
+      expect.objectContaining({
+        operation: "listWebhooks",
+        in: "body",
+        field: "items.0.url",
+        rule: "required",
+      }),
     ]);
   });
 
@@ -323,15 +354,24 @@ describe("validation and the report", () => {
     page.items = "not a list";
     const zipped = gzipSync(JSON.stringify(page));
     fake.answer = (_, response) => {
-      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(zipped);
+      response
+        .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+        .end(zipped);
     };
-    const answer = await send(proxy.url, { target: "/webhooks", headers: { ...auth, "Accept-Encoding": "gzip" } });
+    const answer = await send(proxy.url, {
+      target: "/webhooks",
+      headers: { ...auth, "Accept-Encoding": "gzip" },
+    });
     expect(answer.body.equals(zipped)).toBe(true);
-    expect(violations).toEqual([expect.objectContaining({ field: "items", rule: "type", actual: "string" })]);
+    expect(violations).toEqual([
+      expect.objectContaining({ field: "items", rule: "type", actual: "string" }),
+    ]);
   });
 
   it("reports a status the spec does not declare", async () => {
-    const spec = loadSpec() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const spec = loadSpec() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     const listWebhooks = spec.paths["/webhooks"]?.get;
     if (listWebhooks) delete listWebhooks.responses.default;
     const specFile = path.join(directory, "no-default.json");
@@ -340,7 +380,13 @@ describe("validation and the report", () => {
     answerWith(201, { "content-type": "application/json" }, '{"items":[]}');
     await send(narrow.url, { target: "/webhooks", headers: auth });
     expect(violations).toEqual([
-      expect.objectContaining({ operation: "listWebhooks", in: "status", rule: "status", actual: "201", status: 201 }),
+      expect.objectContaining({
+        operation: "listWebhooks",
+        in: "status",
+        rule: "status",
+        actual: "201",
+        status: 201,
+      }),
     ]);
     expect(violations[0]?.message).toBe(
       "listWebhooks response: status: is not a status the spec declares for this operation (declared: 200) (got 201)",
@@ -370,7 +416,11 @@ describe("validation and the report", () => {
     ]);
     for (const violation of written) {
       expect(violation).toEqual(
-        expect.objectContaining({ operation: "listWebhooks", method: "GET", target: "/webhooks?page_size=500" }),
+        expect.objectContaining({
+          operation: "listWebhooks",
+          method: "GET",
+          target: "/webhooks?page_size=500",
+        }),
       );
       expect(typeof violation.message).toBe("string");
     }
@@ -433,7 +483,12 @@ describe("with errors", () => {
     expect(problem.type).toBe("urn:org:payments-mock:problem:invalid-response");
     expect(problem.errors).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ location: "body", field: "items.0.id", rule: "type", message: "must be string (got number)" }),
+        expect.objectContaining({
+          location: "body",
+          field: "items.0.id",
+          rule: "type",
+          message: "must be string (got number)",
+        }),
         expect.objectContaining({ location: "body", field: "items.0.email", rule: "required" }),
       ]),
     );
@@ -488,10 +543,16 @@ describe("faults", () => {
     fake.answer = (received, response) => {
       const size = Number(new URL(received.url, "http://x").searchParams.get("page_size"));
       const page = { ...template, items: [{ id: size }] };
-      setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(page)), size % 7);
+      setTimeout(
+        () =>
+          response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(page)),
+        size % 7,
+      );
     };
     const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => send(proxy.url, { target: `/customers?page_size=${i + 1}`, headers: auth })),
+      Array.from({ length: 100 }, (_, i) =>
+        send(proxy.url, { target: `/customers?page_size=${i + 1}`, headers: auth }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     answers.forEach((answer, i) => {
@@ -502,7 +563,9 @@ describe("faults", () => {
     expect(new Set(idViolations.map((v) => v.target)).size).toBe(100);
     expect(new Set(idViolations.map((v) => v.request)).size).toBe(100);
     for (const violation of idViolations) {
-      expect(violation.excerpt).toBe(new URL(violation.target, "http://x").searchParams.get("page_size"));
+      expect(violation.excerpt).toBe(
+        new URL(violation.target, "http://x").searchParams.get("page_size"),
+      );
     }
   }, 60_000);
 });

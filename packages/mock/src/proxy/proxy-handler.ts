@@ -45,7 +45,8 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
     const redact = redactor(Array.isArray(key) ? key : [key]);
     const outcome = await proxy(options, incoming, response, number, redact).catch(
       (error: unknown): Outcome => {
-        if (error instanceof ClientGoneError) return { status: "client disconnected", violations: [] };
+        if (error instanceof ClientGoneError)
+          return { status: "client disconnected", violations: [] };
         throw error;
       },
     );
@@ -56,7 +57,9 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
         ? ""
         : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${found.join("; ")}`;
     log?.(
-      redact(`${incoming.method} ${incoming.url} → ${outcome.status}${outcome.note ?? ""}${violations}`),
+      redact(
+        `${incoming.method} ${incoming.url} → ${outcome.status}${outcome.note ?? ""}${violations}`,
+      ),
     );
     // A relayed body ends only now, so that whoever has read a whole answer finds its violations
     // already reported and logged.
@@ -127,7 +130,12 @@ async function proxy(
       answer.status === 504
         ? ["upstream-timeout", "The upstream did not answer in time"]
         : ["upstream-unreachable", "The upstream could not be reached"];
-    const error: ProblemError = { location: "route", field: "", rule: "upstream", message: answer.message };
+    const error: ProblemError = {
+      location: "route",
+      field: "",
+      rule: "upstream",
+      message: answer.message,
+    };
     return {
       status: refuse(problem(answer.status, kind, title, [error])),
       violations: requestViolations,
@@ -143,7 +151,8 @@ async function proxy(
     return { status: relayed.reason, violations: requestViolations };
   }
   if (relayed.bytes === undefined || !checked.operation) {
-    const note = relayed.bytes === undefined ? ` (body over ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
+    const note =
+      relayed.bytes === undefined ? ` (body over ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
     return { status, violations: requestViolations, note };
   }
   const findings = responseFindings(engine, checked.operation, {
@@ -170,7 +179,11 @@ async function proxy(
         message: actual === undefined ? message : `${message} (got ${actual})`,
       })),
     );
-    return { status: refuse(redactedProblem(replaced, redact)), violations, note: ` (upstream ${status})` };
+    return {
+      status: refuse(redactedProblem(replaced, redact)),
+      violations,
+      note: ` (upstream ${status})`,
+    };
   }
   response.writeHead(status, upstreamResponse.statusMessage, headers.flat()).end(relayed.bytes);
   return { status, violations };
@@ -203,7 +216,13 @@ async function checkRequest(
     const refusal = routeProblem(checked, request.method, request.path);
     return { operation: undefined, findings: refusal.errors, refusal };
   }
-  const errors = requestProblems(engine, checked.operation, request, repeated, checked.inputProblems);
+  const errors = requestProblems(
+    engine,
+    checked.operation,
+    request,
+    repeated,
+    checked.inputProblems,
+  );
   const findings = errors.map((error): Finding => {
     if (error.location === "body") return bodyFinding(error, request.body);
     const value =
@@ -247,7 +266,8 @@ function relay(
     let held = hold;
     let chunks: Buffer[] | undefined = [];
     let size = 0;
-    const writeHead = () => response.writeHead(status, upstreamResponse.statusMessage, headers.flat());
+    const writeHead = () =>
+      response.writeHead(status, upstreamResponse.statusMessage, headers.flat());
     const write = (chunk: Buffer) => {
       if (!response.write(chunk)) {
         upstreamResponse.pause();
@@ -280,7 +300,12 @@ function relay(
         sendProblem(
           response,
           problem(502, "upstream-unreachable", "The upstream broke off its response", [
-            { location: "route", field: "", rule: "upstream", message: "the upstream closed the connection mid-response" },
+            {
+              location: "route",
+              field: "",
+              rule: "upstream",
+              message: "the upstream closed the connection mid-response",
+            },
           ]),
         );
       }

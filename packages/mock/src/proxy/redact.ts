@@ -9,7 +9,11 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
     ...new Set(
       secrets
         .filter((secret): secret is string => secret !== undefined && secret !== "")
-        .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]),
+        .flatMap((secret) => [
+          secret,
+          JSON.stringify(secret).slice(1, -1),
+          encodeURIComponent(secret),
+        ]),
     ),
   ].sort((a, b) => b.length - a.length);
   return (text) => forms.reduce((redacted, form) => redacted.replaceAll(form, REDACTED), text);

@@ -114,7 +114,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 function upstreamUrlOf(upstream: string | URL): URL {
   const url = URL.canParse(String(upstream)) ? new URL(String(upstream)) : undefined;
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new Error(`upstream must be an absolute http(s) URL such as https://api.example.com, got "${upstream}"`);
+    throw new Error(
+      `upstream must be an absolute http(s) URL such as https://api.example.com, got "${upstream}"`,
+    );
   }
   if (url.search !== "" || url.hash !== "") {
     throw new Error(`upstream must not have a query or a fragment, got "${upstream}"`);

@@ -3,8 +3,8 @@
 import {
   type ClientRequest,
   Agent as HttpAgent,
-  type IncomingMessage,
   request as httpRequest,
+  type IncomingMessage,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
@@ -18,7 +18,9 @@ export interface Upstream {
 
 export function createUpstream(url: URL, timeoutMs: number): Upstream {
   const agent =
-    url.protocol === "https:" ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    url.protocol === "https:"
+      ? new HttpsAgent({ keepAlive: true })
+      : new HttpAgent({ keepAlive: true });
   return { url, timeoutMs, agent };
 }
 

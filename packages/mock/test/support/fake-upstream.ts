@@ -62,16 +62,24 @@ export async function startFakeUpstream(mockUrl: string): Promise<FakeUpstream> 
 }
 
 /** Answers with what the mock answers the same request, byte for byte. */
-export function relayTo(mockUrl: string, received: Received, response: ServerResponse): Promise<void> {
+export function relayTo(
+  mockUrl: string,
+  received: Received,
+  response: ServerResponse,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const headers = { ...received.headers };
     delete headers.host;
     delete headers.connection;
-    const forwarded = request(`${mockUrl}${received.url}`, { method: received.method, headers }, (answer) => {
-      const { connection: _, "keep-alive": __, ...rest } = answer.headers;
-      response.writeHead(answer.statusCode ?? 500, rest);
-      answer.pipe(response).once("finish", resolve);
-    });
+    const forwarded = request(
+      `${mockUrl}${received.url}`,
+      { method: received.method, headers },
+      (answer) => {
+        const { connection: _, "keep-alive": __, ...rest } = answer.headers;
+        response.writeHead(answer.statusCode ?? 500, rest);
+        answer.pipe(response).once("finish", resolve);
+      },
+    );
     forwarded.once("error", reject);
     forwarded.end(received.body);
   });
