@@ -89,7 +89,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     ...(args.report !== undefined && { report: args.report }),
     upstreamTimeoutMs: seconds * 1000,
     cors: args.cors,
-    ...(args.quiet ? { onViolation: undefined, log: quietLog(log) } : { log }),
+    log: args.quiet ? quietLog(log) : log,
   }).catch((error: Error) => {
     console.error(`payments-mock: ${error.message}`);
     process.exit(1);

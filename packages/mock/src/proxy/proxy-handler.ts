@@ -151,6 +151,11 @@ async function proxy(
     return { status: relayed.reason, violations: requestViolations };
   }
   if (relayed.bytes === undefined || !checked.operation) {
+    if (relayed.held) {
+      response
+        .writeHead(status, upstreamResponse.statusMessage, headers.flat())
+        .write(relayed.bytes);
+    }
     const note =
       relayed.bytes === undefined ? ` (body over ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
     return { status, violations: requestViolations, note };

@@ -89,7 +89,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     throw error;
   });
 
-  // Requests still in flight when the proxy stops may find violations: they go to the log only.
+  // Requests still in flight when the proxy stops are still counted and logged, not written to
+  // the closed report.
   function close() {
     upstream.agent.destroy();
     if (report !== undefined) closeSync(report);
