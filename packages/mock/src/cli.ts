@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// payments-mock: serves the partner payments spec with Prism until Ctrl-C or SIGTERM.
+// payments-mock: serves the partner payments spec with Prism until Ctrl-C or SIGTERM;
+// `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { parseArgs } from "node:util";
+import { parsePort, usageFailure } from "./cli-args.js";
 
 const USAGE = `Usage: payments-mock [options]
+
+       payments-mock proxy <upstream-url> [options]   (see payments-mock proxy --help)
 
 Serves a Prism mock of the partner payments API.
 
@@ -20,18 +24,7 @@ Options:
   --quiet         do not log requests
   -h, --help      show this help`;
 
-function fail(message: string): never {
-  console.error(`payments-mock: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
-
-function parsePort(value: string, source: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    fail(`${source} must be an integer from 0 to 65535, got "${value}"`);
-  }
-  return port;
-}
+const fail: (message: string) => never = usageFailure(USAGE);
 
 function parseCli() {
   try {
@@ -58,44 +51,53 @@ function parseCli() {
   }
 }
 
-const args = parseCli();
-if (args.help) {
-  console.log(USAGE);
-  process.exit(0);
+if (process.argv[2] === "proxy") {
+  const { runProxyCli } = await import("./proxy/proxy-cli.js");
+  await runProxyCli(process.argv.slice(3));
+} else {
+  await runMock();
 }
 
-for (const flag of ["state", "seed"] as const) {
-  if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
-}
+async function runMock() {
+  const args = parseCli();
+  if (args.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
 
-// An empty PORT or HOST counts as unset.
-const portSource = args.port !== undefined ? "--port" : "PORT";
-const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource);
-// Loaded only now, so that --help and flag errors answer without loading Prism.
-const { startMock } = await import("./start-mock.js");
-const mock = await startMock({
-  host: args.host ?? (process.env.HOST || "127.0.0.1"),
-  port,
-  dynamic: args.dynamic,
-  ...(args.spec !== undefined && { spec: args.spec }),
-  watch: args.watch,
-  cors: args.cors,
-  ...(args.stateful && { stateful: true, state: args.state, seed: args.seed }),
-  ...(!args.quiet && { log: (line: string) => console.log(line) }),
-}).catch((error: Error) => {
-  console.error(`payments-mock: ${error.message}`);
-  process.exit(1);
-});
+  for (const flag of ["state", "seed"] as const) {
+    if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
+  }
 
-const mode = args.stateful
-  ? ` (stateful sandbox${args.state ? `, state in ${args.state}` : ""})`
-  : args.dynamic
-    ? " (dynamic data)"
-    : "";
-console.log(`payments-mock listening on ${mock.url}${mode}`);
-
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.once(signal, () => {
-    mock.stop().then(() => process.exit(0));
+  // An empty PORT or HOST counts as unset.
+  const portSource = args.port !== undefined ? "--port" : "PORT";
+  const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
+  // Loaded only now, so that --help and flag errors answer without loading Prism.
+  const { startMock } = await import("./start-mock.js");
+  const mock = await startMock({
+    host: args.host ?? (process.env.HOST || "127.0.0.1"),
+    port,
+    dynamic: args.dynamic,
+    ...(args.spec !== undefined && { spec: args.spec }),
+    watch: args.watch,
+    cors: args.cors,
+    ...(args.stateful && { stateful: true, state: args.state, seed: args.seed }),
+    ...(!args.quiet && { log: (line: string) => console.log(line) }),
+  }).catch((error: Error) => {
+    console.error(`payments-mock: ${error.message}`);
+    process.exit(1);
   });
+
+  const mode = args.stateful
+    ? ` (stateful sandbox${args.state ? `, state in ${args.state}` : ""})`
+    : args.dynamic
+      ? " (dynamic data)"
+      : "";
+  console.log(`payments-mock listening on ${mock.url}${mode}`);
+
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      mock.stop().then(() => process.exit(0));
+    });
+  }
 }

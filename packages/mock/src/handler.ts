@@ -1,12 +1,12 @@
 // The HTTP side of the mock: every request goes through Prism; every rejection gets a problem body.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { answerPreflight, isPreflight, setCorsHeaders } from "./cors.js";
-import { nonDecimalIntegers } from "./decimal-integers.js";
-import { toProblemErrors } from "./diagnostics.js";
+import { ERROR_SEVERITY } from "./diagnostics.js";
 import { hasPreferences, parsePrefer } from "./prefer.js";
 import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 import { ClientGoneError, readRequest } from "./read-request.js";
+import { requestProblems, requestRefusal } from "./request-problems.js";
 import type { Answer } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 
@@ -67,7 +67,7 @@ async function respond(
       sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
     );
   }
-  const { request } = read;
+  const { request, repeated } = read;
   if (sandbox && isControlPath(request.path)) {
     return sendAnswer(response, await sandbox.control(request));
   }
@@ -83,31 +83,15 @@ async function respond(
         : routeProblem(outcome, request.method, request.path);
     return rejected(sendProblem(response, refused));
   }
-  const prismErrors = toProblemErrors(
-    outcome.inputProblems,
-    engine.headerNames,
-    engine.apiKeyHeader,
-  );
   const errors = [
-    ...prismErrors,
-    ...nonDecimalIntegers(operation, request.query),
+    ...requestProblems(engine, operation, request, repeated, outcome.inputProblems),
     ...(prefer.ok ? [] : [prefer.error]),
   ];
   if (errors.length > 0) {
     // Prism has chosen the status when it found a problem itself (401 before all else).
-    const status = prismErrors.length > 0 ? outcome.status : 422;
-    const unauthorized = status === 401;
-    return rejected(
-      sendProblem(
-        response,
-        problem(
-          status,
-          unauthorized ? "unauthorized" : "invalid-request",
-          unauthorized ? "Missing or invalid API key" : "Invalid request",
-          errors,
-        ),
-      ),
-    );
+    const prismFound = outcome.inputProblems.some((p) => p.severity === ERROR_SEVERITY);
+    const status = prismFound ? outcome.status : 422;
+    return rejected(sendProblem(response, requestRefusal(status, errors)));
   }
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
@@ -168,7 +152,7 @@ function rejected(status: number): { status: number; mismatch: string } {
 }
 
 /** A request Prism could not route or negotiate, in the mock's words (Prism's are about itself). */
-function routeProblem(
+export function routeProblem(
   outcome: { status: number; title: string; detail: string },
   method: string,
   path: string,
@@ -194,7 +178,7 @@ function routeProblem(
   ]);
 }
 
-function sendProblem(response: ServerResponse, body: Problem): number {
+export function sendProblem(response: ServerResponse, body: Problem): number {
   if (response.headersSent) {
     response.destroy();
   } else {

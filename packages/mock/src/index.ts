@@ -1,5 +1,12 @@
 export { bundledSpecPath } from "./bundled-spec.js";
 export type { Problem, ProblemError, ProblemLocation } from "./problem.js";
 export { PROBLEM_CONTENT_TYPE } from "./problem.js";
+export type {
+  ProxyOptions,
+  RunningProxy,
+  ViolationSummary,
+} from "./proxy/start-proxy.js";
+export { startProxy } from "./proxy/start-proxy.js";
+export type { Violation } from "./proxy/violations.js";
 export type { ConnectionLimits, MockOptions, RunningMock } from "./start-mock.js";
 export { startMock } from "./start-mock.js";

@@ -2,6 +2,8 @@
 // spec's examples (or generated data) as responses. Error bodies are left to the caller.
 import { createLogger } from "@stoplight/prism-core";
 import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http";
+// The validator the engine runs on responses; the package exports it only from this module.
+import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
 import type { PrismDiagnostic } from "./diagnostics.js";
 import type { Preferences } from "./prefer.js";
 import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
@@ -33,9 +35,25 @@ export type PrismOutcome = { operation: Operation | undefined } & (
   | { kind: "error"; status: number; title: string; detail: string }
 );
 
+/** What Prism finds in a request without answering it: for the proxy, which forwards it instead. */
+export type PrismCheck =
+  | { kind: "checked"; operation: Operation; inputProblems: PrismDiagnostic[] }
+  | { kind: "error"; status: number; title: string; detail: string };
+
+/** A response as the proxy received it, its body parsed as the mock's requests are. */
+export interface PrismResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
 export interface PrismEngine {
   /** Answers one request; `preferences` (from its `Prefer` header) override the mock's config. */
   handle(request: PrismRequest, preferences?: Preferences): Promise<PrismOutcome>;
+  /** Routes and validates one request (security included) as `handle` does, without answering it. */
+  check(request: PrismRequest): Promise<PrismCheck>;
+  /** Prism's diagnostics of a response to `operation`: status, media type, headers and body. */
+  checkResponse(operation: Operation, response: PrismResponse): PrismDiagnostic[];
   /** Lower-case header name → its spelling in the spec. */
   headerNames: ReadonlyMap<string, string>;
   /** The header the API key travels in. */
@@ -68,26 +86,8 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   ): Promise<PrismOutcome> {
     const mock = { ...config.mock, ...preferences };
     const operation = operationFor(operations, request.method, request.path);
-    const result = await prism.request(
-      {
-        method: request.method.toLowerCase() as "get",
-        url: { path: request.path, query: request.query },
-        headers: request.headers,
-        body: request.body,
-      },
-      operations,
-      { ...config, mock },
-    )();
-    if (result._tag === "Left") {
-      const error = result.left as Error & { status?: number; detail?: string };
-      return {
-        operation,
-        kind: "error",
-        status: error.status ?? 500,
-        title: error.message,
-        detail: error.detail ?? error.message,
-      };
-    }
+    const result = await prism.request(toPrismInput(request), operations, { ...config, mock })();
+    if (result._tag === "Left") return { operation, ...errorOf(result.left) };
     const { output, validations } = result.right;
     const example =
       mock.dynamic || mock.exampleKey !== undefined
@@ -104,12 +104,64 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     };
   }
 
+  // The same pipeline with a "mocker" that answers with the operation Prism routed to, so that
+  // a request is checked exactly as `handle` checks it and its response against that operation.
+  const checker = createInstance(
+    { ...config, validateResponse: false },
+    {
+      logger: createLogger("payments-mock", { level: "silent" }),
+      mock:
+        ({ resource }) =>
+        () => ({ _tag: "Right", right: { statusCode: 200, headers: {}, body: resource } }),
+    },
+  );
+
+  async function check(request: PrismRequest): Promise<PrismCheck> {
+    const result = await checker.request(toPrismInput(request), operations, config)();
+    if (result._tag === "Left") return errorOf(result.left);
+    return {
+      kind: "checked",
+      operation: result.right.output.body as Operation,
+      inputProblems: result.right.validations.input,
+    };
+  }
+
+  function checkResponse(operation: Operation, response: PrismResponse): PrismDiagnostic[] {
+    const result = validateOutput({
+      resource: operation,
+      element: { statusCode: response.status, headers: response.headers, body: response.body },
+    });
+    return result._tag === "Left" ? result.left : [];
+  }
+
   const apiKeyHeader = apiKeyHeaderOf(operations);
   return {
     handle,
+    check,
+    checkResponse,
     headerNames: headerNamesOf(operations, apiKeyHeader),
     apiKeyHeader,
     operations,
+  };
+}
+
+function toPrismInput(request: PrismRequest) {
+  return {
+    method: request.method.toLowerCase() as "get",
+    url: { path: request.path, query: request.query },
+    headers: request.headers,
+    body: request.body,
+  };
+}
+
+/** Prism's refusal of a request it cannot route or negotiate. */
+function errorOf(left: Error): { kind: "error"; status: number; title: string; detail: string } {
+  const error = left as Error & { status?: number; detail?: string };
+  return {
+    kind: "error",
+    status: error.status ?? 500,
+    title: error.message,
+    detail: error.detail ?? error.message,
   };
 }
 

@@ -1,8 +1,15 @@
 // The mock's own error format. The API description leaves error bodies unspecified, so the mock
 // answers every rejected request with an RFC 9457 problem that lists each problem it found.
 
-/** Where in the request a problem was found. */
-export type ProblemLocation = "security" | "header" | "path" | "query" | "body" | "route";
+/** Where in the request (or, for the proxy, the response) a problem was found. */
+export type ProblemLocation =
+  | "security"
+  | "header"
+  | "path"
+  | "query"
+  | "body"
+  | "route"
+  | "status";
 
 /** One problem with a request: where it is, which field, which rule it breaks, and in words. */
 export interface ProblemError {

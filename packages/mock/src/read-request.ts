@@ -14,7 +14,7 @@ export class ClientGoneError extends Error {
 /** Bodies larger than this are refused (413) rather than buffered without end. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-type Refusal = {
+export type Refusal = {
   ok: false;
   status: 400 | 404 | 413 | 415;
   kind: string;
@@ -22,7 +22,8 @@ type Refusal = {
   error: ProblemError;
 };
 
-export type ReadResult = { ok: true; request: PrismRequest } | Refusal;
+/** A request read whole; `repeated` names the query parameters it sent more than once. */
+export type ReadResult = { ok: true; request: PrismRequest; repeated: string[] } | Refusal;
 
 /** Request templates by segment, for naming the path parameter a malformed escape stands in. */
 export type PathTemplates = readonly { path: string }[];
@@ -31,18 +32,45 @@ export async function readRequest(
   incoming: IncomingMessage,
   templates: PathTemplates,
 ): Promise<ReadResult> {
+  const head = readHead(incoming, templates);
+  return head.ok ? readBodyOf(incoming, head, await readBody(incoming)) : head;
+}
+
+/** A request the proxy can send on (its target and body bytes), and how the mock reads it. */
+export type ForwardableRead =
+  | { ok: true; target: Target; bytes: Buffer; read: ReadResult }
+  | { ok: false; refusal: Refusal };
+
+/**
+ * For the proxy, which sends the body on as it came: the body's bytes, read before anything
+ * else, and the request as the mock reads it. A target that is no path, or a body past
+ * MAX_BODY_BYTES, cannot be sent on and is refused.
+ */
+export async function readForwardable(
+  incoming: IncomingMessage,
+  templates: PathTemplates,
+): Promise<ForwardableRead> {
+  const bytes = await readBody(incoming);
+  const head = readHead(incoming, templates);
   const target = splitTarget(incoming.url ?? "");
-  if (!target) {
-    return refuse(
-      404,
-      "not-found",
-      "Not found",
-      "route",
-      "",
-      "route",
-      "the request target is not a path of the API",
-    );
-  }
+  if (!target) return { ok: false, refusal: head.ok ? notAPath() : head };
+  if (bytes === undefined) return { ok: false, refusal: tooLarge() };
+  return { ok: true, target, bytes, read: head.ok ? readBodyOf(incoming, head, bytes) : head };
+}
+
+type Target = { path: string; query: string };
+
+type Head = {
+  ok: true;
+  target: Target;
+  query: { values: Record<string, string>; repeated: string[] };
+  headers: Record<string, string>;
+};
+
+/** The request line and headers, checked as far as they can be without the body. */
+function readHead(incoming: IncomingMessage, templates: PathTemplates): Head | Refusal {
+  const target = splitTarget(incoming.url ?? "");
+  if (!target) return notAPath();
   const badSegment = target.path.split("/").findIndex((segment) => decoded(segment) === undefined);
   if (badSegment !== -1) {
     return refuse(
@@ -82,18 +110,16 @@ export async function readRequest(
     );
   }
   if (headers.accept !== undefined) headers.accept = acceptableMediaTypes(headers.accept);
-  const raw = await readBody(incoming);
-  if (raw === undefined) {
-    return refuse(
-      413,
-      "payload-too-large",
-      "Request body too large",
-      "body",
-      "",
-      "maxBytes",
-      `must be at most ${MAX_BODY_BYTES} bytes`,
-    );
-  }
+  return { ok: true, target, query, headers };
+}
+
+function readBodyOf(
+  incoming: IncomingMessage,
+  { target, query, headers }: Head,
+  bytes: Buffer | undefined,
+): ReadResult {
+  if (bytes === undefined) return tooLarge();
+  const raw = bytes.toString("utf8");
   if (raw !== "" && !headers["content-type"]) {
     return refuse(
       415,
@@ -119,7 +145,32 @@ export async function readRequest(
       headers,
       body: parsed.body,
     },
+    repeated: query.repeated,
   };
+}
+
+function notAPath(): Refusal {
+  return refuse(
+    404,
+    "not-found",
+    "Not found",
+    "route",
+    "",
+    "route",
+    "the request target is not a path of the API",
+  );
+}
+
+function tooLarge(): Refusal {
+  return refuse(
+    413,
+    "payload-too-large",
+    "Request body too large",
+    "body",
+    "",
+    "maxBytes",
+    `must be at most ${MAX_BODY_BYTES} bytes`,
+  );
 }
 
 function refuse(
@@ -134,11 +185,21 @@ function refuse(
   return { ok: false, status, kind, title, error: { location, field, rule, message } };
 }
 
+/** The scheme and authority of an absolute-form target (`http://host:port`). */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
 /**
- * The request target taken literally: origin-form only (`/path?query`), with no folding of `//`
- * or dot segments, so `//evil.example/customers` is not `/customers`.
+ * The request target taken literally, with no folding of `//` or dot segments, so
+ * `//evil.example/customers` is not `/customers`. Origin-form (`/path?query`) and, as RFC 9112
+ * §3.2.2 requires of a server, absolute-form (`http://host/path?query`, what a client sends to
+ * an HTTP proxy), whose authority is disregarded: the path is the API's either way.
  */
-function splitTarget(target: string): { path: string; query: string } | undefined {
+function splitTarget(target: string): Target | undefined {
+  const authority = ABSOLUTE_FORM.exec(target)?.[0];
+  if (authority !== undefined) {
+    const rest = target.slice(authority.length);
+    return splitTarget(rest.startsWith("/") ? rest : `/${rest}`);
+  }
   if (!target.startsWith("/")) return undefined;
   const mark = target.indexOf("?");
   return mark === -1
@@ -169,13 +230,16 @@ function pathParameterAt(templates: PathTemplates, path: string, index: number):
   return "";
 }
 
-type ParsedQuery = { ok: true; values: Record<string, string> } | { ok: false; field: string };
+type ParsedQuery =
+  | { ok: true; values: Record<string, string>; repeated: string[] }
+  | { ok: false; field: string };
 
 /**
  * Query parameters as `application/x-www-form-urlencoded`, refusing a malformed escape instead of
  * passing it on. Repeated parameters (`ids=a&ids=b`) are joined with commas: Prism 5.12 reads
  * every form-style array as if `explode` were false, so it would validate only the last of the
- * repeated values, and splits a comma-joined value into all of them.
+ * repeated values, and splits a comma-joined value into all of them. The repeated names are
+ * listed, so that a parameter that takes one value can be refused for being repeated.
  */
 function parseQuery(query: string): ParsedQuery {
   // A Map, so that names such as `__proto__` or `valueOf` are names like any other.
@@ -192,6 +256,7 @@ function parseQuery(query: string): ParsedQuery {
   return {
     ok: true,
     values: Object.fromEntries([...values].map(([name, all]) => [name, all.join(",")])),
+    repeated: [...values].filter(([, all]) => all.length > 1).map(([name]) => name),
   };
 }
 
@@ -213,7 +278,7 @@ function acceptableMediaTypes(accept: string): string {
   return entries.length > 0 ? entries.join(", ") : "*/*";
 }
 
-function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+export function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers)
       .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
@@ -222,10 +287,10 @@ function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, str
 }
 
 /**
- * The body as text, or undefined as soon as it passes MAX_BODY_BYTES: a body that never ends is
+ * The body's bytes, or undefined as soon as it passes MAX_BODY_BYTES: a body that never ends is
  * not read on (the 413 that follows closes the connection). Rejects when the client disconnects.
  */
-function readBody(incoming: IncomingMessage): Promise<string | undefined> {
+function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -240,7 +305,7 @@ function readBody(incoming: IncomingMessage): Promise<string | undefined> {
       resolve(undefined);
     };
     incoming.on("data", onData);
-    incoming.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    incoming.once("end", () => resolve(Buffer.concat(chunks)));
     incoming.once("error", reject);
     incoming.once("close", () => {
       if (!incoming.complete) reject(new ClientGoneError());

@@ -1,13 +1,9 @@
 // startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
-import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { Duplex } from "node:stream";
 import { bundledSpecPath } from "./bundled-spec.js";
 import { createHandler, type RequestLogger } from "./handler.js";
 import { createPrismEngine, type PrismEngine } from "./prism.js";
-import { PROBLEM_CONTENT_TYPE, problem } from "./problem.js";
 import { createSandbox } from "./sandbox/sandbox.js";
+import { type ConnectionLimits, serve } from "./serve.js";
 import { watchFile } from "./watch-file.js";
 
 export interface MockOptions {
@@ -35,20 +31,7 @@ export interface MockOptions {
   limits?: Partial<ConnectionLimits>;
 }
 
-export interface ConnectionLimits {
-  /** A request whose headers are not complete by then gets a 408 and its connection closes. */
-  headersMs: number;
-  /** Likewise for a request (headers and body) that is not complete by then. */
-  requestMs: number;
-  /** An idle keep-alive connection closes after this long. */
-  keepAliveMs: number;
-}
-
-const DEFAULT_LIMITS: ConnectionLimits = {
-  headersMs: 10_000,
-  requestMs: 30_000,
-  keepAliveMs: 5_000,
-};
+export type { ConnectionLimits };
 
 export interface RunningMock {
   /** Base URL, such as `http://127.0.0.1:4010`; pass it as the client's `baseUrl`. */
@@ -76,27 +59,15 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         seed: options.seed,
       })
     : undefined;
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const server = createServer(
-    {
-      headersTimeout: limits.headersMs,
-      requestTimeout: limits.requestMs,
-      keepAliveTimeout: limits.keepAliveMs,
-      // How often Node checks the two timeouts above; its default (30 s) would blur them.
-      connectionsCheckingInterval: Math.min(1_000, limits.headersMs),
-    },
+  const served = await serve(
     createHandler(() => engine, { log, sandbox, cors }),
+    {
+      port,
+      host,
+      cors,
+      limits: options.limits,
+    },
   );
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
-    answerClientError(error, socket, cors),
-  );
-
-  server.listen(port, host);
-  try {
-    await once(server, "listening");
-  } catch (error) {
-    throw listenError(error as NodeJS.ErrnoException, host, port);
-  }
 
   const unwatch = options.watch
     ? watchFile(spec, async () => {
@@ -109,60 +80,16 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       })
     : () => {};
 
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   let stopped: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${address.port}`,
-    port: address.port,
+    url: served.url,
+    port: served.port,
     stop() {
-      stopped ??= new Promise<void>((resolve) => {
+      if (!stopped) {
         unwatch();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }).then(() => sandbox?.close());
+        stopped = served.close().then(() => sandbox?.close());
+      }
       return stopped;
     },
   };
-}
-
-/**
- * What Node's HTTP parser refuses before a request exists (headers too large, a request that
- * timed out, malformed HTTP) still gets a problem body, then the connection closes.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: boolean): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, message] =
-    error.code === "HPE_HEADER_OVERFLOW"
-      ? [
-          431,
-          "Request Header Fields Too Large",
-          "the request line and headers must be at most 16 KiB",
-        ]
-      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, "Request Timeout", "the request was not complete in time"]
-        : [400, "Bad Request", "the request is not valid HTTP/1.1"];
-  const body = JSON.stringify(
-    problem(status, "bad-http", reason, [{ location: "route", field: "", rule: "http", message }]),
-  );
-  // The request's Origin is unknown here, so any origin may read the answer.
-  const corsHeader = cors ? "access-control-allow-origin: *\r\n" : "";
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${corsHeader}connection: close\r\n\r\n${body}`,
-  );
-}
-
-function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
-  if (error.code === "EADDRINUSE") {
-    return new Error(`Port ${port} on ${host} is already in use; choose another with --port`, {
-      cause: error,
-    });
-  }
-  if (error.code === "EACCES") {
-    return new Error(`No permission to listen on ${host}:${port}`, { cause: error });
-  }
-  return error;
 }

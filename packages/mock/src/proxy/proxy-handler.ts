@@ -1,0 +1,342 @@
+// The HTTP side of the proxy: each request is read and checked as the mock checks it, sent on to
+// the upstream, and its answer streamed back and checked against the spec. What breaks the spec
+// is reported; with `errors`, it is refused (a request) or replaced by a 502 (a response).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { answerPreflight, isPreflight, setCorsHeaders } from "../cors.js";
+import { type RequestLogger, routeProblem, sendProblem } from "../handler.js";
+import type { Operation, PrismEngine } from "../prism.js";
+import { type Problem, type ProblemError, problem } from "../problem.js";
+import { ClientGoneError, type ReadResult, readForwardable } from "../read-request.js";
+import { requestProblems, requestRefusal } from "../request-problems.js";
+import { operationFor } from "../response-shaping.js";
+import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
+import { redactor } from "./redact.js";
+import { responseFindings } from "./response-check.js";
+import { callUpstream, type Upstream } from "./upstream.js";
+import {
+  bodyFinding,
+  type Finding,
+  type FindingContext,
+  toViolation,
+  type Violation,
+} from "./violations.js";
+
+/** Bodies up to this size are checked; a larger one is passed on unchecked (and logged so). */
+export const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
+
+export interface ProxyHandlerOptions {
+  engine: PrismEngine;
+  upstream: Upstream;
+  /** Refuse invalid requests and replace responses that break the spec with a 502. */
+  errors: boolean;
+  cors: boolean;
+  log?: RequestLogger | undefined;
+  /** Called with each request's violations as they are found: once for the request, once for the response. */
+  report(violations: Violation[]): void;
+}
+
+type Outcome = { status: number | string; violations: Violation[]; note?: string };
+
+export function createProxyHandler(options: ProxyHandlerOptions) {
+  let requests = 0;
+  return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const number = ++requests;
+    const key = incoming.headers[options.engine.apiKeyHeader.toLowerCase()];
+    const redact = redactor(Array.isArray(key) ? key : [key]);
+    const outcome = await proxy(options, incoming, response, number, redact).catch(
+      (error: unknown): Outcome => {
+        if (error instanceof ClientGoneError)
+          return { status: "client disconnected", violations: [] };
+        throw error;
+      },
+    );
+    const { log } = options;
+    const found = outcome.violations.map((violation) => violation.message);
+    const violations =
+      found.length === 0
+        ? ""
+        : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${found.join("; ")}`;
+    log?.(
+      redact(
+        `${incoming.method} ${incoming.url} → ${outcome.status}${outcome.note ?? ""}${violations}`,
+      ),
+    );
+    // A relayed body ends only now, so that whoever has read a whole answer finds its violations
+    // already reported and logged.
+    if (!response.writableEnded && !response.destroyed) response.end();
+  };
+}
+
+async function proxy(
+  options: ProxyHandlerOptions,
+  incoming: IncomingMessage,
+  response: ServerResponse,
+  number: number,
+  redact: (text: string) => string,
+): Promise<Outcome> {
+  const { engine, cors } = options;
+  if (cors && isPreflight(incoming)) {
+    setCorsHeaders(incoming, response);
+    answerPreflight(incoming, response);
+    return { status: 204, violations: [], note: " (CORS preflight)" };
+  }
+  const refuse = (body: Problem) => {
+    if (cors) setCorsHeaders(incoming, response);
+    return sendProblem(response, body);
+  };
+  const forwardable = await readForwardable(incoming, engine.operations);
+  if (!forwardable.ok) {
+    const { refusal } = forwardable;
+    if (refusal.status === 413) response.setHeader("connection", "close");
+    const refused = problem(refusal.status, refusal.kind, refusal.title, [refusal.error]);
+    return { status: refuse(refused), violations: [] };
+  }
+  const { target, bytes, read } = forwardable;
+  const method = incoming.method ?? "GET";
+  const context = (operation: Operation | undefined): FindingContext => ({
+    request: number,
+    method,
+    target: incoming.url ?? "",
+    operation: operation?.iid ?? null,
+    location: "request",
+  });
+
+  const checked = await checkRequest(engine, read, method, target.path);
+  const requestViolations = checked.findings.map((finding) =>
+    toViolation(finding, context(checked.operation), redact),
+  );
+  options.report(requestViolations);
+  if (options.errors && checked.refusal) {
+    return {
+      status: refuse(redactedProblem(checked.refusal, redact)),
+      violations: requestViolations,
+    };
+  }
+
+  const call = callUpstream(
+    options.upstream,
+    incoming,
+    `${target.path}${target.query === "" ? "" : `?${target.query}`}`,
+    bytes,
+  );
+  // A client that goes away takes its upstream request with it.
+  response.once("close", () => {
+    if (!response.writableFinished) call.request.destroy();
+  });
+  const answer = await call.answer;
+  if (!answer.ok) {
+    if (response.destroyed) return { status: "client disconnected", violations: requestViolations };
+    const [kind, title] =
+      answer.status === 504
+        ? ["upstream-timeout", "The upstream did not answer in time"]
+        : ["upstream-unreachable", "The upstream could not be reached"];
+    const error: ProblemError = {
+      location: "route",
+      field: "",
+      rule: "upstream",
+      message: answer.message,
+    };
+    return {
+      status: refuse(problem(answer.status, kind, title, [error])),
+      violations: requestViolations,
+    };
+  }
+
+  const upstreamResponse = answer.response;
+  const status = upstreamResponse.statusCode ?? 502;
+  const headers = endToEndHeaders(upstreamResponse.rawHeaders);
+  if (cors) addCorsHeaders(incoming, headers);
+  const relayed = await relay(upstreamResponse, response, status, headers, options.errors);
+  if (!relayed.ok) {
+    return { status: relayed.reason, violations: requestViolations };
+  }
+  if (relayed.bytes === undefined || !checked.operation) {
+    if (relayed.held) {
+      response
+        .writeHead(status, upstreamResponse.statusMessage, headers.flat())
+        .write(relayed.bytes);
+    }
+    const note =
+      relayed.bytes === undefined ? ` (body over ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
+    return { status, violations: requestViolations, note };
+  }
+  const findings = responseFindings(engine, checked.operation, {
+    status,
+    headers: upstreamResponse.headers,
+    bytes: relayed.bytes,
+    bodyless: method === "HEAD" || status === 204 || status === 304,
+  });
+  const responseViolations = findings.map((finding) =>
+    toViolation(finding, { ...context(checked.operation), location: "response", status }, redact),
+  );
+  options.report(responseViolations);
+  const violations = [...requestViolations, ...responseViolations];
+  if (!relayed.held) return { status, violations };
+  if (responseViolations.length > 0) {
+    const replaced = problem(
+      502,
+      "invalid-response",
+      "The upstream's response breaks the spec",
+      findings.map(({ location, field, rule, message, actual }) => ({
+        location,
+        field,
+        rule,
+        message: actual === undefined ? message : `${message} (got ${actual})`,
+      })),
+    );
+    return {
+      status: refuse(redactedProblem(replaced, redact)),
+      violations,
+      note: ` (upstream ${status})`,
+    };
+  }
+  response.writeHead(status, upstreamResponse.statusMessage, headers.flat()).end(relayed.bytes);
+  return { status, violations };
+}
+
+type RequestCheck = {
+  operation: Operation | undefined;
+  findings: Finding[];
+  /** The problem the mock answers such a request with; undefined when there is nothing wrong. */
+  refusal: Problem | undefined;
+};
+
+/** The request checked as the mock checks it. */
+async function checkRequest(
+  engine: PrismEngine,
+  read: ReadResult,
+  method: string,
+  path: string,
+): Promise<RequestCheck> {
+  if (!read.ok) {
+    return {
+      operation: operationFor(engine.operations, method === "HEAD" ? "GET" : method, path),
+      findings: [read.error],
+      refusal: problem(read.status, read.kind, read.title, [read.error]),
+    };
+  }
+  const { request, repeated } = read;
+  const checked = await engine.check(request);
+  if (checked.kind === "error") {
+    const refusal = routeProblem(checked, request.method, request.path);
+    return { operation: undefined, findings: refusal.errors, refusal };
+  }
+  const errors = requestProblems(
+    engine,
+    checked.operation,
+    request,
+    repeated,
+    checked.inputProblems,
+  );
+  const findings = errors.map((error): Finding => {
+    if (error.location === "body") return bodyFinding(error, request.body);
+    const value =
+      error.location === "query"
+        ? request.query[error.field]
+        : error.location === "header"
+          ? request.headers[error.field.toLowerCase()]
+          : undefined;
+    return { ...error, value };
+  });
+  const status = errors.some((error) => error.location === "security")
+    ? 401
+    : errors.some((error) => error.rule === "mediaType")
+      ? 415
+      : 422;
+  return {
+    operation: checked.operation,
+    findings,
+    refusal: errors.length > 0 ? requestRefusal(status, errors) : undefined,
+  };
+}
+
+type Relayed =
+  | { ok: true; held: boolean; bytes: Buffer | undefined }
+  | { ok: false; reason: string };
+
+/**
+ * Streams the upstream's body to the client as it comes, keeping a copy to check (up to
+ * MAX_CHECKED_BYTES: `bytes` is undefined past it), and leaves the answer for the caller to end.
+ * With `hold`, nothing is sent until the body is complete, so that the caller can still replace
+ * it; a body past the limit is sent on.
+ */
+function relay(
+  upstreamResponse: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  headers: HeaderPair[],
+  hold: boolean,
+): Promise<Relayed> {
+  return new Promise((resolve) => {
+    let held = hold;
+    let chunks: Buffer[] | undefined = [];
+    let size = 0;
+    const writeHead = () =>
+      response.writeHead(status, upstreamResponse.statusMessage, headers.flat());
+    const write = (chunk: Buffer) => {
+      if (!response.write(chunk)) {
+        upstreamResponse.pause();
+        response.once("drain", () => upstreamResponse.resume());
+      }
+    };
+    if (!held) writeHead();
+    upstreamResponse.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (chunks && size > MAX_CHECKED_BYTES) {
+        if (held) {
+          held = false;
+          writeHead();
+          for (const kept of chunks) write(kept);
+        }
+        chunks = undefined;
+      }
+      chunks?.push(chunk);
+      if (!held) write(chunk);
+    });
+    upstreamResponse.once("end", () => {
+      resolve({ ok: true, held, bytes: chunks && Buffer.concat(chunks) });
+    });
+    upstreamResponse.once("close", () => {
+      if (upstreamResponse.complete) return;
+      // The upstream broke off (or the client left, which aborted the upstream request).
+      const reason = response.destroyed ? "client disconnected" : "upstream broke off the response";
+      if (response.headersSent || response.destroyed) response.destroy();
+      else {
+        sendProblem(
+          response,
+          problem(502, "upstream-unreachable", "The upstream broke off its response", [
+            {
+              location: "route",
+              field: "",
+              rule: "upstream",
+              message: "the upstream closed the connection mid-response",
+            },
+          ]),
+        );
+      }
+      resolve({ ok: false, reason });
+    });
+  });
+}
+
+/** The upstream's own CORS answer, if it has one, else the mock's. */
+function addCorsHeaders(incoming: IncomingMessage, headers: HeaderPair[]): void {
+  if (headers.some(([name]) => name.toLowerCase() === "access-control-allow-origin")) return;
+  headers.push(
+    ["access-control-allow-origin", incoming.headers.origin ?? "*"],
+    ["access-control-expose-headers", "*"],
+    ["vary", "Origin"],
+  );
+}
+
+function redactedProblem(body: Problem, redact: (text: string) => string): Problem {
+  return {
+    ...body,
+    detail: redact(body.detail),
+    errors: body.errors.map((error) => ({
+      ...error,
+      field: redact(error.field),
+      message: redact(error.message),
+    })),
+  };
+}

@@ -1,0 +1,125 @@
+// Checks an upstream's response against the operation with Prism's own output validator, and
+// says what broke in plain words: the status, the media type, a header or a body field.
+import type { IncomingHttpHeaders } from "node:http";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { toProblemErrors } from "../diagnostics.js";
+import type { Operation, PrismEngine } from "../prism.js";
+import { flattenHeaders } from "../read-request.js";
+import { bodyFinding, type Finding } from "./violations.js";
+
+export interface ReceivedResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body as received (still content-encoded). */
+  bytes: Buffer;
+  /** A response that has no body by definition: to HEAD, or 204 or 304. */
+  bodyless: boolean;
+}
+
+// Prism words these two without a path; the proxy names what was expected and what came.
+const STATUS_MISMATCH = "Unable to match the returned status code";
+const MEDIA_TYPE_MISMATCH = "The received media type";
+
+const DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
+  gzip: gunzipSync,
+  "x-gzip": gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/** What the response breaks of the spec's answers for `operation`. */
+export function responseFindings(
+  engine: PrismEngine,
+  operation: Operation,
+  response: ReceivedResponse,
+): Finding[] {
+  const headers = flattenHeaders(response.headers);
+  const body: ParsedBody = response.bodyless ? { ok: true, body: undefined } : parseBody(response);
+  const diagnostics = engine.checkResponse(operation, {
+    status: response.status,
+    headers,
+    body: body.ok ? body.body : undefined,
+  });
+  const findings: Finding[] = [];
+  let mediaTypeBroken = false;
+  for (const diagnostic of diagnostics) {
+    const declared = diagnostic.message.slice(diagnostic.message.lastIndexOf(": ") + 2);
+    if (diagnostic.message.startsWith(STATUS_MISMATCH)) {
+      findings.push({
+        location: "status",
+        field: "",
+        rule: "status",
+        message: `is not a status the spec declares for this operation (declared: ${declared})`,
+        actual: String(response.status),
+      });
+    } else if (diagnostic.message.startsWith(MEDIA_TYPE_MISMATCH)) {
+      mediaTypeBroken = true;
+      findings.push({
+        location: "header",
+        field: "Content-Type",
+        rule: "mediaType",
+        message: `must be a media type the spec declares for status ${response.status} (declared: ${declared})`,
+        actual: headers["content-type"] ?? "no Content-Type",
+      });
+    }
+  }
+  // A body of a media type the spec does not declare, or one that cannot be read, is not
+  // checked against the declared schema: that would only repeat the one violation.
+  const checkBody = !response.bodyless && !mediaTypeBroken && body.ok && !body.unread;
+  const located = diagnostics.filter((diagnostic) => (diagnostic.path ?? []).length > 0);
+  for (const error of toProblemErrors(located, engine.headerNames, engine.apiKeyHeader)) {
+    if (error.location === "body") {
+      if (checkBody) findings.push(bodyFinding(error, body.ok ? body.body : undefined));
+    } else if (error.field !== "") {
+      findings.push({ ...error, value: headers[error.field.toLowerCase()] });
+    }
+  }
+  if (!body.ok && !mediaTypeBroken) findings.push(body.finding);
+  return findings;
+}
+
+/** `unread`: a content-coding the proxy cannot decode, so the body is not checked. */
+type ParsedBody = { ok: true; body: unknown; unread?: true } | { ok: false; finding: Finding };
+
+/** The body decoded and, when its media type is JSON, parsed. */
+function parseBody(response: ReceivedResponse): ParsedBody {
+  const encoding = String(response.headers["content-encoding"] ?? "identity").toLowerCase();
+  let bytes = response.bytes;
+  if (encoding !== "identity") {
+    const decode = DECODERS[encoding];
+    if (!decode) return { ok: true, body: undefined, unread: true };
+    try {
+      bytes = decode(bytes);
+    } catch {
+      return {
+        ok: false,
+        finding: {
+          location: "header",
+          field: "Content-Encoding",
+          rule: "encoding",
+          message: "does not decode the body, so the body was not checked",
+          actual: encoding,
+        },
+      };
+    }
+  }
+  if (bytes.length === 0) return { ok: true, body: undefined };
+  const text = bytes.toString("utf8");
+  if (!/[/+]json\b/i.test(String(response.headers["content-type"] ?? ""))) {
+    return { ok: true, body: text };
+  }
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch (error) {
+    return {
+      ok: false,
+      finding: {
+        location: "body",
+        field: "",
+        rule: "json",
+        message: `is not valid JSON (${(error as Error).message})`,
+        value: text,
+      },
+    };
+  }
+}

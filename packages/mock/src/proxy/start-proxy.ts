@@ -1,0 +1,126 @@
+// startProxy(): the validating proxy as an in-process HTTP server, for tests and for the CLI.
+import { closeSync, openSync, writeSync } from "node:fs";
+import { bundledSpecPath } from "../bundled-spec.js";
+import type { RequestLogger } from "../handler.js";
+import { createPrismEngine } from "../prism.js";
+import { type ConnectionLimits, serve } from "../serve.js";
+import { createProxyHandler } from "./proxy-handler.js";
+import { createUpstream } from "./upstream.js";
+import type { Violation } from "./violations.js";
+
+export interface ProxyOptions {
+  /** The service to send requests on to: an absolute http(s) URL; its path prefixes every request's. */
+  upstream: string | URL;
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** Path of the OpenAPI document to check against. Default: the spec shipped in the package. */
+  spec?: string;
+  /** Refuse invalid requests (the mock's 4xx problem) and replace responses that break the spec with a 502 problem. Default false: report only. */
+  errors?: boolean;
+  /** A file each violation is appended to, as one line of JSON, as soon as it is found. */
+  report?: string;
+  /** Called with each violation as soon as it is found. */
+  onViolation?: (violation: Violation) => void;
+  /** How long the upstream may take to answer (and to send the next part of a body), in ms. Default 30 000. */
+  upstreamTimeoutMs?: number;
+  /** Called with one line per request (method, target, status and the violations found). */
+  log?: RequestLogger;
+  /** Answer CORS preflights and put CORS headers on answers that have none. Default true. */
+  cors?: boolean;
+  /** Connection time limits in ms, as for the mock; see the README's "Limits". */
+  limits?: Partial<ConnectionLimits>;
+}
+
+/** Violations found so far, per `operationId` (`(no operation)` for requests that match none). */
+export interface ViolationSummary {
+  total: number;
+  byOperation: Record<string, number>;
+}
+
+export interface RunningProxy {
+  /** Base URL, such as `http://127.0.0.1:4010`; point your client at it instead of the upstream. */
+  url: string;
+  port: number;
+  /** The violations found so far. */
+  summary(): ViolationSummary;
+  /** Stops listening, closes every open connection and the report. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Starts the proxy and resolves once it answers requests. */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const { port = 0, host = "127.0.0.1", spec = bundledSpecPath(), cors = true } = options;
+  const upstreamUrl = upstreamUrlOf(options.upstream);
+  const timeoutMs = options.upstreamTimeoutMs ?? 30_000;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new Error(`upstreamTimeoutMs must be a positive number of ms, got ${timeoutMs}`);
+  }
+  const engine = await createPrismEngine(spec, false);
+  let report = options.report === undefined ? undefined : openSync(options.report, "a");
+  const byOperation = new Map<string, number>();
+  const upstream = createUpstream(upstreamUrl, timeoutMs);
+  const handler = createProxyHandler({
+    engine,
+    upstream,
+    errors: options.errors ?? false,
+    cors,
+    log: options.log,
+    report(violations) {
+      for (const violation of violations) {
+        const operation = violation.operation ?? "(no operation)";
+        byOperation.set(operation, (byOperation.get(operation) ?? 0) + 1);
+        if (report !== undefined) writeSync(report, `${JSON.stringify(violation)}\n`);
+        options.onViolation?.(violation);
+      }
+    },
+  });
+  const served = await serve(
+    (incoming, response) => {
+      handler(incoming, response).catch((error: unknown) => {
+        options.log?.(`proxy failure: ${(error as Error).message}`);
+        response.destroy();
+      });
+    },
+    { port, host, cors, limits: options.limits },
+  ).catch((error: unknown) => {
+    close();
+    throw error;
+  });
+
+  // Requests still in flight when the proxy stops are still counted and logged, not written to
+  // the closed report.
+  function close() {
+    upstream.agent.destroy();
+    if (report !== undefined) closeSync(report);
+    report = undefined;
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url: served.url,
+    port: served.port,
+    summary: () => ({
+      total: [...byOperation.values()].reduce((sum, count) => sum + count, 0),
+      byOperation: Object.fromEntries(byOperation),
+    }),
+    stop() {
+      stopped ??= served.close().then(close);
+      return stopped;
+    },
+  };
+}
+
+function upstreamUrlOf(upstream: string | URL): URL {
+  const url = URL.canParse(String(upstream)) ? new URL(String(upstream)) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new Error(
+      `upstream must be an absolute http(s) URL such as https://api.example.com, got "${upstream}"`,
+    );
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new Error(`upstream must not have a query or a fragment, got "${upstream}"`);
+  }
+  return url;
+}

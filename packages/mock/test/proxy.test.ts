@@ -1,0 +1,571 @@
+// The validating proxy over real sockets, in front of a fake upstream that relays the mock's
+// answers or answers broken ones on purpose: forwarding, validation, reporting, modes, faults.
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { loadSpec, specPath } from "@org/payments-spec";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { type Problem, type RunningProxy, startProxy, type Violation } from "../src/index.js";
+import { type FakeUpstream, relayTo, startFakeUpstream } from "./support/fake-upstream.js";
+import { send } from "./support/http.js";
+
+const mockUrl = inject("mockUrl");
+const KEY = "sk_test_0123-SECRET-key";
+const SUB_PARTNER = "0b7e3c52-6a1f-4d8e-9c2b-3f4a5b6c7d8e";
+const IDEMPOTENCY = "5d2f0e1a-3b4c-4d5e-8f6a-7b8c9d0e1f2a";
+const auth = { "X-API-Key": KEY };
+
+let directory: string;
+let fake: FakeUpstream;
+let proxy: RunningProxy;
+let strict: RunningProxy;
+const started: RunningProxy[] = [];
+const violations: Violation[] = [];
+const logged: string[] = [];
+
+async function start(options: Partial<Parameters<typeof startProxy>[0]> = {}) {
+  const running = await startProxy({
+    upstream: fake.url,
+    spec: specPath,
+    onViolation: (violation) => violations.push(violation),
+    log: (line) => logged.push(line),
+    ...options,
+  });
+  started.push(running);
+  return running;
+}
+
+beforeAll(async () => {
+  directory = mkdtempSync(path.join(tmpdir(), "payments-proxy-"));
+  fake = await startFakeUpstream(mockUrl);
+  proxy = await start({ report: path.join(directory, "report.jsonl") });
+  strict = await start({ errors: true });
+});
+afterAll(async () => {
+  await Promise.all(started.map((running) => running.stop()));
+  await fake?.stop();
+  rmSync(directory, { recursive: true, force: true });
+});
+beforeEach(() => {
+  violations.length = 0;
+  logged.length = 0;
+  fake.received.length = 0;
+  fake.answer = (received, response) => relayTo(mockUrl, received, response);
+});
+
+/** The mock's answer to a request, to break on purpose. */
+async function mockAnswer(target: string): Promise<Record<string, unknown>> {
+  return (await send(mockUrl, { target, headers: auth })).json() as Record<string, unknown>;
+}
+
+/** Answers every request with `status`, `headers` and `body` as given. */
+function answerWith(status: number, headers: Record<string, string>, body: string) {
+  fake.answer = (_, response) => {
+    response.writeHead(status, headers).end(body);
+  };
+}
+
+describe("forwarding", () => {
+  it("passes the mock's answers through byte for byte", async () => {
+    for (const target of ["/customers?page_size=5", "/webhooks", "/fee-profiles"]) {
+      const direct = await send(mockUrl, { target, headers: auth });
+      const proxied = await send(proxy.url, { target, headers: auth });
+      expect(proxied.status).toBe(direct.status);
+      expect(proxied.headers["content-type"]).toBe(direct.headers["content-type"]);
+      expect(proxied.body.equals(direct.body)).toBe(true);
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it("sends method, path, query, headers and body on unchanged", async () => {
+    const body =
+      '{ "customer_type": "Business",\n  "email": "ops@example.com", "name": "Ünïcode GmbH" }';
+    await send(proxy.url, {
+      method: "POST",
+      target: "/customers?trace=a%20b&x=1&x=2",
+      headers: {
+        ...auth,
+        "X-SUB-PARTNER-ID": SUB_PARTNER,
+        "IDEMPOTENCY-KEY": IDEMPOTENCY,
+        "X-Unknown-Header": "kept as is",
+        "Content-Type": "application/json",
+      },
+      body,
+    });
+    const [received] = fake.received;
+    expect(received?.method).toBe("POST");
+    expect(received?.url).toBe("/customers?trace=a%20b&x=1&x=2");
+    expect(received?.body.toString("utf8")).toBe(body);
+    const headers = received?.rawHeaders ?? [];
+    const pairs = headers.flatMap((name, i) => (i % 2 === 0 ? [`${name}: ${headers[i + 1]}`] : []));
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        `X-API-Key: ${KEY}`,
+        `X-SUB-PARTNER-ID: ${SUB_PARTNER}`,
+        `IDEMPOTENCY-KEY: ${IDEMPOTENCY}`,
+        "X-Unknown-Header: kept as is",
+        "Content-Type: application/json",
+        `content-length: ${Buffer.byteLength(body)}`,
+        `host: ${new URL(fake.url).host}`,
+      ]),
+    );
+  });
+
+  it("answers with the upstream's status, headers and body, whatever they are", async () => {
+    answerWith(
+      503,
+      { "content-type": "application/json", "x-request-id": "r-1", "retry-after": "7" },
+      '{"busy":true}',
+    );
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(503);
+    expect(answer.headers["x-request-id"]).toBe("r-1");
+    expect(answer.headers["retry-after"]).toBe("7");
+    expect(answer.text).toBe('{"busy":true}');
+  });
+
+  it("removes hop-by-hop headers both ways and adds itself to Via", async () => {
+    fake.answer = (_, response) => {
+      response.writeHead(200, {
+        "content-type": "application/json",
+        connection: "x-upstream-hop",
+        "x-upstream-hop": "1",
+        "x-end-to-end": "1",
+      });
+      response.end('{"items":[]}');
+    };
+    const answer = await send(proxy.url, {
+      target: "/webhooks",
+      headers: {
+        ...auth,
+        Connection: "keep-alive, X-Client-Hop",
+        "X-Client-Hop": "1",
+        "Keep-Alive": "timeout=5",
+        "Proxy-Authorization": "Basic c2VjcmV0",
+      },
+    });
+    const received = fake.received[0]?.headers ?? {};
+    expect(received["x-client-hop"]).toBeUndefined();
+    expect(received["keep-alive"]).toBeUndefined();
+    expect(received["proxy-authorization"]).toBeUndefined();
+    expect(received.via).toBe("1.1 payments-mock");
+    expect(answer.headers["x-upstream-hop"]).toBeUndefined();
+    expect(answer.headers["x-end-to-end"]).toBe("1");
+    expect(answer.headers.via).toBe("1.1 payments-mock");
+  });
+
+  it("streams a large answer: the client reads its start before the upstream has sent its end", async () => {
+    const [item] = (await mockAnswer("/customers")).items as unknown[];
+    const items = JSON.stringify(Array.from({ length: 2_000 }, () => item));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    fake.answer = async (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write(`{"items":${items.slice(0, -1)}`);
+      await released;
+      response.end("]}");
+    };
+    const { request } = await import("node:http");
+    const body = await new Promise<string>((resolve, reject) => {
+      const outgoing = request(`${proxy.url}/customers`, { headers: auth, agent: false });
+      outgoing.once("error", reject);
+      outgoing.once("response", (response) => {
+        let text = "";
+        response.on("data", (chunk) => {
+          // The first bytes came while the upstream still holds back its end.
+          if (text === "") release();
+          text += chunk;
+        });
+        response.once("end", () => resolve(text));
+      });
+      outgoing.end();
+    });
+    expect(JSON.parse(body).items).toHaveLength(2_000);
+    expect(violations).toEqual([]);
+  }, 30_000);
+
+  it("sends requests on below the upstream's path", async () => {
+    const prefixed = await start({ upstream: `${fake.url}/partner/v1/` });
+    answerWith(200, { "content-type": "application/json" }, '{"items":[]}');
+    await send(prefixed.url, { target: "/webhooks?page_size=2", headers: auth });
+    expect(fake.received[0]?.url).toBe("/partner/v1/webhooks?page_size=2");
+  });
+});
+
+describe("request targets", () => {
+  it("the mock answers an absolute-form target as its path", async () => {
+    const answer = await send(mockUrl, {
+      target: "http://api.example.test/webhooks",
+      headers: auth,
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  it("the proxy accepts an absolute-form target and sends its path and query on", async () => {
+    const answer = await send(proxy.url, {
+      target: "http://api.example.test/customers?page_size=3",
+      headers: auth,
+    });
+    expect(answer.status).toBe(200);
+    expect(fake.received[0]?.url).toBe("/customers?page_size=3");
+    expect(violations).toEqual([]);
+  });
+
+  it("a single-valued query parameter sent twice is refused as repeated, naming it", async () => {
+    const answer = await send(mockUrl, {
+      target: "/customers?page_size=10&page_size=20",
+      headers: auth,
+    });
+    expect(answer.status).toBe(422);
+    const problem = answer.json() as Problem;
+    expect(problem.errors).toEqual([
+      expect.objectContaining({ location: "query", field: "page_size", rule: "repeated" }),
+    ]);
+    expect(problem.detail).toContain("page_size: was sent more than once");
+  });
+
+  it("a repeated array parameter is no problem", async () => {
+    const ids = ["1a5e9c3d-7f2b-4c6e-8a1d-5b9f3e7c2a64", "2b6f0d4e-8a3c-4d7f-9b2e-6c0a4f8d3b75"];
+    const answer = await send(mockUrl, {
+      target: `/autoramp-transactions/ids?ids=${ids[0]}&ids=${ids[1]}`,
+      headers: auth,
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  it("the proxy reports a repeated parameter as a request violation", async () => {
+    await send(proxy.url, { target: "/customers?page_size=10&page_size=20", headers: auth });
+    expect(violations.filter((v) => v.location === "request")).toEqual([
+      expect.objectContaining({
+        operation: "listCustomers",
+        in: "query",
+        field: "page_size",
+        rule: "repeated",
+      }),
+    ]);
+  });
+});
+
+describe("validation and the report", () => {
+  it("reports what a request breaks, and still sends it on", async () => {
+    await send(proxy.url, {
+      method: "POST",
+      target: "/customers",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ customer_type: "Business", email: 42 }),
+    });
+    expect(fake.received).toHaveLength(1);
+    const found = violations.filter((v) => v.location === "request");
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          operation: "createCustomer",
+          in: "header",
+          field: "IDEMPOTENCY-KEY",
+          rule: "required",
+        }),
+        expect.objectContaining({
+          operation: "createCustomer",
+          in: "body",
+          field: "email",
+          rule: "type",
+          actual: "number",
+        }),
+      ]),
+    );
+    expect(found.find((v) => v.field === "email")?.message).toBe(
+      "createCustomer request: body email: must be string (got number)",
+    );
+  });
+
+  it("reports a body field of the wrong type, naming its path and actual type, and nothing for unnamed fields", async () => {
+    const page = await mockAnswer("/customers");
+    const [first] = page.items as Record<string, unknown>[];
+    page.items = [{ ...first, id: 5, surprise: "unnamed fields are allowed" }];
+    answerWith(200, { "content-type": "application/json" }, JSON.stringify(page));
+    const answer = await send(proxy.url, { target: "/customers", headers: auth });
+    expect(answer.status).toBe(200);
+    expect(violations).toEqual([
+      expect.objectContaining({
+        operation: "listCustomers",
+        location: "response",
+        status: 200,
+        in: "body",
+        field: "items.0.id",
+        rule: "type",
+        actual: "number",
+        excerpt: "5",
+        message: "listCustomers response: body items.0.id: must be string (got number)",
+      }),
+    ]);
+    expect(logged.at(-1)).toContain(
+      "GET /customers → 200 — 1 violation: listCustomers response: body items.0.id",
+    );
+  });
+
+  it("reports a missing required field", async () => {
+    const page = await mockAnswer("/webhooks");
+    const [first] = page.items as Record<string, unknown>[];
+    const { url: _, ...withoutUrl } = first ?? {};
+    page.items = [withoutUrl];
+    answerWith(200, { "content-type": "application/json" }, JSON.stringify(page));
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(violations).toEqual([
+      expect.objectContaining({
+        operation: "listWebhooks",
+        in: "body",
+        field: "items.0.url",
+        rule: "required",
+      }),
+    ]);
+  });
+
+  it("reports a media type the spec does not declare, naming it and the declared one", async () => {
+    answerWith(200, { "content-type": "text/html; charset=utf-8" }, "<html>maintenance</html>");
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.text).toBe("<html>maintenance</html>");
+    expect(violations).toEqual([
+      expect.objectContaining({
+        operation: "listWebhooks",
+        location: "response",
+        in: "header",
+        field: "Content-Type",
+        rule: "mediaType",
+        actual: "text/html; charset=utf-8",
+      }),
+    ]);
+    expect(violations[0]?.message).toContain("declared: application/json");
+  });
+
+  it("reports a JSON body that does not parse", async () => {
+    answerWith(200, { "content-type": "application/json" }, '{"items": [');
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(violations).toEqual([expect.objectContaining({ in: "body", field: "", rule: "json" })]);
+  });
+
+  it("checks a gzip-encoded body after decoding it", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const page = await mockAnswer("/webhooks");
+    page.items = "not a list";
+    const zipped = gzipSync(JSON.stringify(page));
+    fake.answer = (_, response) => {
+      response
+        .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+        .end(zipped);
+    };
+    const answer = await send(proxy.url, {
+      target: "/webhooks",
+      headers: { ...auth, "Accept-Encoding": "gzip" },
+    });
+    expect(answer.body.equals(zipped)).toBe(true);
+    expect(violations).toEqual([
+      expect.objectContaining({ field: "items", rule: "type", actual: "string" }),
+    ]);
+  });
+
+  it("reports a status the spec does not declare", async () => {
+    const spec = loadSpec() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const listWebhooks = spec.paths["/webhooks"]?.get;
+    if (listWebhooks) delete listWebhooks.responses.default;
+    const specFile = path.join(directory, "no-default.json");
+    writeFileSync(specFile, JSON.stringify(spec));
+    const narrow = await start({ spec: specFile });
+    answerWith(201, { "content-type": "application/json" }, '{"items":[]}');
+    await send(narrow.url, { target: "/webhooks", headers: auth });
+    expect(violations).toEqual([
+      expect.objectContaining({
+        operation: "listWebhooks",
+        in: "status",
+        rule: "status",
+        actual: "201",
+        status: 201,
+      }),
+    ]);
+    expect(violations[0]?.message).toBe(
+      "listWebhooks response: status: is not a status the spec declares for this operation (declared: 200) (got 201)",
+    );
+  });
+
+  it("reports a path the spec does not have", async () => {
+    answerWith(404, { "content-type": "application/json" }, "{}");
+    await send(proxy.url, { target: "/refunds", headers: auth });
+    expect(violations).toEqual([
+      expect.objectContaining({ operation: null, location: "request", in: "route", rule: "route" }),
+    ]);
+    expect(fake.received).toHaveLength(1);
+  });
+
+  it("appends each violation to the report as one JSON line, as it is found", async () => {
+    const report = path.join(directory, "report.jsonl");
+    const before = readFileSync(report, "utf8").split("\n").filter(Boolean).length;
+    answerWith(200, { "content-type": "text/plain" }, "ok");
+    await send(proxy.url, { target: "/webhooks?page_size=500", headers: auth });
+    const lines = readFileSync(report, "utf8").split("\n").filter(Boolean).slice(before);
+    const written = lines.map((line) => JSON.parse(line) as Violation);
+    expect(written).toEqual(violations);
+    expect(written.map((v) => [v.location, v.in, v.field])).toEqual([
+      ["request", "query", "page_size"],
+      ["response", "header", "Content-Type"],
+    ]);
+    for (const violation of written) {
+      expect(violation).toEqual(
+        expect.objectContaining({
+          operation: "listWebhooks",
+          method: "GET",
+          target: "/webhooks?page_size=500",
+        }),
+      );
+      expect(typeof violation.message).toBe("string");
+    }
+  });
+
+  it("never shows the API key, even when the upstream echoes it in a header and a body", async () => {
+    fake.answer = (received, response) => {
+      const key = String(received.headers["x-api-key"]);
+      response.writeHead(200, { "content-type": "application/json", "x-echo": key });
+      response.end(JSON.stringify({ items: `your key is ${key}`, key }));
+    };
+    const target = `/webhooks?api_key=${encodeURIComponent(KEY)}&page_size=${encodeURIComponent(KEY)}`;
+    const answer = await send(proxy.url, { target, headers: auth });
+    const refused = await send(strict.url, { target: "/webhooks", headers: auth });
+    expect(answer.headers["x-echo"]).toBe(KEY); // the traffic itself is untouched
+    expect(violations.length).toBeGreaterThanOrEqual(3);
+    const shown = [
+      JSON.stringify(violations),
+      readFileSync(path.join(directory, "report.jsonl"), "utf8"),
+      logged.join("\n"),
+      refused.text,
+    ];
+    for (const text of shown) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(KEY.slice(0, 12));
+    }
+    expect(JSON.stringify(violations)).toContain("[REDACTED]");
+    expect(refused.status).toBe(502);
+  });
+});
+
+describe("with errors", () => {
+  it("refuses an invalid request with the mock's problem, without sending it on", async () => {
+    const target = "/customers?page_size=1000";
+    const direct = await send(mockUrl, { target, headers: auth });
+    const answer = await send(strict.url, { target, headers: auth });
+    expect(answer.status).toBe(422);
+    expect(answer.json()).toEqual(direct.json());
+    const unauthorized = await send(strict.url, { target: "/customers" });
+    expect(unauthorized.status).toBe(401);
+    expect((unauthorized.json() as Problem).errors[0]?.field).toBe("X-API-Key");
+    expect(fake.received).toHaveLength(0);
+    expect(violations.map((v) => v.rule)).toEqual(["maximum", "required"]);
+  });
+
+  it("passes a valid exchange through unchanged", async () => {
+    const direct = await send(mockUrl, { target: "/customers", headers: auth });
+    const answer = await send(strict.url, { target: "/customers", headers: auth });
+    expect(answer.status).toBe(200);
+    expect(answer.body.equals(direct.body)).toBe(true);
+  });
+
+  it("replaces a response that breaks the spec with a 502 that says what broke", async () => {
+    const page = await mockAnswer("/customers");
+    page.items = [{ id: 5 }];
+    answerWith(200, { "content-type": "application/json" }, JSON.stringify(page));
+    const answer = await send(strict.url, { target: "/customers", headers: auth });
+    expect(answer.status).toBe(502);
+    const problem = answer.json() as Problem;
+    expect(problem.type).toBe("urn:org:payments-mock:problem:invalid-response");
+    expect(problem.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          location: "body",
+          field: "items.0.id",
+          rule: "type",
+          message: "must be string (got number)",
+        }),
+        expect.objectContaining({ location: "body", field: "items.0.email", rule: "required" }),
+      ]),
+    );
+  });
+});
+
+describe("faults", () => {
+  it("answers 502 promptly when the upstream cannot be reached", async () => {
+    const closed = createServer();
+    closed.listen(0, "127.0.0.1");
+    await once(closed, "listening");
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const unreachable = await start({ upstream: `http://127.0.0.1:${port}` });
+    const answer = await send(unreachable.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(502);
+    const problem = answer.json() as Problem;
+    expect(problem.type).toBe("urn:org:payments-mock:problem:upstream-unreachable");
+    expect(problem.detail).toContain("ECONNREFUSED");
+  });
+
+  it("answers 502 when the upstream resets the connection", async () => {
+    fake.answer = (_, response) => {
+      response.socket?.destroy();
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(502);
+    expect((answer.json() as Problem).detail).toContain("ECONNRESET");
+  });
+
+  it("answers 504 when the upstream does not answer in time", async () => {
+    const impatient = await start({ upstreamTimeoutMs: 300 });
+    fake.answer = () => {};
+    const answer = await send(impatient.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(504);
+    expect((answer.json() as Problem).detail).toContain("did not answer within 300 ms");
+  });
+
+  it("aborts the upstream request when the client disconnects", async () => {
+    fake.answer = () => {};
+    const client = new AbortController();
+    const sent = send(proxy.url, { target: "/webhooks", headers: auth, signal: client.signal });
+    sent.catch(() => {});
+    while (fake.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    client.abort();
+    await fake.received[0]?.closed;
+    await expect(sent).rejects.toThrow();
+  });
+
+  it("keeps 100 requests in flight apart: every answer arrives, every violation is reported once", async () => {
+    const template = await mockAnswer("/customers");
+    fake.answer = (received, response) => {
+      const size = Number(new URL(received.url, "http://x").searchParams.get("page_size"));
+      const page = { ...template, items: [{ id: size }] };
+      setTimeout(
+        () =>
+          response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(page)),
+        size % 7,
+      );
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        send(proxy.url, { target: `/customers?page_size=${i + 1}`, headers: auth }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    answers.forEach((answer, i) => {
+      expect((answer.json() as { items: { id: number }[] }).items[0]?.id).toBe(i + 1);
+    });
+    const idViolations = violations.filter((v) => v.field === "items.0.id");
+    expect(idViolations).toHaveLength(100);
+    expect(new Set(idViolations.map((v) => v.target)).size).toBe(100);
+    expect(new Set(idViolations.map((v) => v.request)).size).toBe(100);
+    for (const violation of idViolations) {
+      expect(violation.excerpt).toBe(
+        new URL(violation.target, "http://x").searchParams.get("page_size"),
+      );
+    }
+  }, 60_000);
+});
