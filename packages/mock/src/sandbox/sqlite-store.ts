@@ -1,0 +1,126 @@
+// The sandbox in SQLite through Node's built-in node:sqlite: a database file (--state), or
+// memory without one. One process owns it, so its transactions run one after another; WAL mode
+// makes every committed request survive a crash of the process.
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import {
+  oldestOutboxItem,
+  type Query,
+  removeOutboxItem,
+  SCHEMA_VERSION,
+  schemaStatements,
+  sqlTransaction,
+} from "./sql-store.js";
+import type { SandboxStore } from "./store.js";
+
+export interface OpenedStore {
+  store: SandboxStore;
+  /** True when the database was empty: the sandbox fills it from the seed. */
+  fresh: boolean;
+}
+
+/** The first 16 bytes of every SQLite database file. */
+export const SQLITE_HEADER = "SQLite format 3\0";
+
+export async function openSqliteStore(path: string | undefined): Promise<OpenedStore> {
+  const { DatabaseSync } = await loadNodeSqlite();
+  const db = new DatabaseSync(path ?? ":memory:");
+  try {
+    const fresh = prepareSchema(db, path);
+    if (path !== undefined) {
+      db.exec("PRAGMA journal_mode = WAL");
+      // In WAL mode, NORMAL keeps every commit across a crash of the process (not of the OS).
+      db.exec("PRAGMA synchronous = NORMAL");
+    }
+    return { store: sqliteStore(db, path), fresh };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
+  try {
+    return await import("node:sqlite");
+  } catch (error) {
+    throw new Error(
+      `The stateful sandbox needs Node's built-in node:sqlite (Node 24.18 or later); this is Node ${process.versions.node}. Install a newer Node.`,
+      { cause: error },
+    );
+  }
+}
+
+/** Creates the tables in an empty database; true when it did. Refuses a database that is not the sandbox's. */
+function prepareSchema(db: DatabaseSync, path: string | undefined): boolean {
+  const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
+  const tables = Number(db.prepare("SELECT count(*) AS n FROM sqlite_master").get()?.n ?? 0);
+  if (version === 0 && tables > 0) {
+    throw new Error(
+      `The sandbox state file ${path} is a SQLite database, but not a sandbox's: it has tables but no sandbox schema version. It was left untouched; choose another --state file.`,
+    );
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new Error(
+      `The sandbox state file ${path} was written by a newer payments-mock (schema ${version}; this one knows up to ${SCHEMA_VERSION}). It was left untouched; upgrade payments-mock.`,
+    );
+  }
+  if (version === SCHEMA_VERSION) return false;
+  db.exec("BEGIN");
+  for (const statement of schemaStatements("INTEGER PRIMARY KEY AUTOINCREMENT")) {
+    db.exec(statement);
+  }
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  db.exec("COMMIT");
+  return true;
+}
+
+function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
+  const statements = new Map<string, StatementSync>();
+  const query: Query = async (text, params = []) => {
+    let statement = statements.get(text);
+    if (statement === undefined) {
+      statement = db.prepare(text.replace(/\$(\d+)/g, "?$1"));
+      statements.set(text, statement);
+    }
+    return statement.all(...(params as SQLInputValue[]));
+  };
+  const tx = sqlTransaction(query, "");
+  // One connection: a transaction waits for the one before it to end.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  // Outbox rows this process has taken; one process owns the file, so nobody else takes them.
+  let taken = 0;
+  const store: SandboxStore = {
+    description: path === undefined ? "memory" : `SQLite file ${path}`,
+    transaction: (work) =>
+      serially(async () => {
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await work(tx);
+          db.exec("COMMIT");
+          return result;
+        } catch (error) {
+          db.exec("ROLLBACK");
+          throw error;
+        }
+      }),
+    async deliverNext(send, record) {
+      const next = await serially(() => oldestOutboxItem(query, "", taken));
+      if (next === undefined) return false;
+      taken = next.seq;
+      const outcome = await send(next.item);
+      await store.transaction(async (inner) => {
+        await record(inner, next.item, outcome);
+        await removeOutboxItem(query, next.seq);
+      });
+      return true;
+    },
+    async close() {
+      await serially(async () => db.close());
+    },
+  };
+  return store;
+}
