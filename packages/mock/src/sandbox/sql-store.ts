@@ -12,6 +12,9 @@ import {
   type StoreTransaction,
 } from "./store.js";
 
+/** A claimed key still without an answer after this long belonged to a process that died. */
+const ABANDONED_CLAIM_MS = 60_000;
+
 export type Row = Record<string, unknown>;
 
 /** Sends one statement with `$1`-style parameters inside the current transaction. */
@@ -108,7 +111,11 @@ export function sqlTransaction(query: Query, lockRows: string): StoreTransaction
     },
     async claimKey(key, first) {
       const now = Date.now();
-      await query("DELETE FROM idempotency WHERE created_at < $1", [now - KEY_RETENTION_MS]);
+      // Kept 24 hours; a claim left without an answer (its process died) is given up after a minute.
+      await query(
+        "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)",
+        [now - KEY_RETENTION_MS, now - ABANDONED_CLAIM_MS],
+      );
       // A second transaction inserting the same key waits here until the first one ends
       // (Postgres), or runs after it (SQLite): either way it then finds the first's row.
       const inserted = await query(

@@ -2,6 +2,7 @@
 // memory without one. One process owns it, so its transactions run one after another; WAL mode
 // makes every committed request survive a crash of the process.
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import type { SandboxData } from "./state.js";
 import {
   oldestOutboxItem,
   type Query,
@@ -12,30 +13,37 @@ import {
 } from "./sql-store.js";
 import type { SandboxStore } from "./store.js";
 
-export interface OpenedStore {
-  store: SandboxStore;
-  /** True when the database was empty: the sandbox fills it from the seed. */
-  fresh: boolean;
-}
-
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
 
-export async function openSqliteStore(path: string | undefined): Promise<OpenedStore> {
+/** Opens (or creates, filled with `initial`) the database at `path`, or one in memory. */
+export async function openSqliteStore(
+  path: string | undefined,
+  initial: () => SandboxData,
+): Promise<SandboxStore> {
   const { DatabaseSync } = await loadNodeSqlite();
   const db = new DatabaseSync(path ?? ":memory:");
+  let fresh: boolean;
   try {
-    const fresh = prepareSchema(db, path);
+    fresh = prepareSchema(db, path);
     if (path !== undefined) {
       db.exec("PRAGMA journal_mode = WAL");
       // In WAL mode, NORMAL keeps every commit across a crash of the process (not of the OS).
       db.exec("PRAGMA synchronous = NORMAL");
     }
-    return { store: sqliteStore(db, path), fresh };
   } catch (error) {
     db.close();
     throw error;
   }
+  const store = sqliteStore(db, path);
+  // The tables and the first data commit together.
+  if (fresh) {
+    await store.transaction((tx) => {
+      createSchema(db);
+      return tx.replaceAll(initial());
+    });
+  }
+  return store;
 }
 
 async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
@@ -49,7 +57,7 @@ async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
   }
 }
 
-/** Creates the tables in an empty database; true when it did. Refuses a database that is not the sandbox's. */
+/** True when the database is empty and needs the tables. Refuses a database that is not the sandbox's. */
 function prepareSchema(db: DatabaseSync, path: string | undefined): boolean {
   const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
   const tables = Number(db.prepare("SELECT count(*) AS n FROM sqlite_master").get()?.n ?? 0);
@@ -63,14 +71,14 @@ function prepareSchema(db: DatabaseSync, path: string | undefined): boolean {
       `The sandbox state file ${path} was written by a newer payments-mock (schema ${version}; this one knows up to ${SCHEMA_VERSION}). It was left untouched; upgrade payments-mock.`,
     );
   }
-  if (version === SCHEMA_VERSION) return false;
-  db.exec("BEGIN");
+  return version < SCHEMA_VERSION;
+}
+
+function createSchema(db: DatabaseSync): void {
   for (const statement of schemaStatements("INTEGER PRIMARY KEY AUTOINCREMENT")) {
     db.exec(statement);
   }
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-  db.exec("COMMIT");
-  return true;
 }
 
 function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
@@ -95,9 +103,10 @@ function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
   let taken = 0;
   const store: SandboxStore = {
     description: path === undefined ? "memory" : `SQLite file ${path}`,
+    shared: false,
     transaction: (work) =>
       serially(async () => {
-        db.exec("BEGIN IMMEDIATE");
+        db.exec("BEGIN");
         try {
           const result = await work(tx);
           db.exec("COMMIT");

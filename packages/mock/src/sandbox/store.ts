@@ -69,6 +69,8 @@ export interface StoreTransaction {
 export interface SandboxStore {
   /** What the store is, for the start line: "memory", "SQLite file x", "Postgres host/db". */
   readonly description: string;
+  /** True when other processes may use the same data (Postgres). */
+  readonly shared: boolean;
   /** Runs `work` in one transaction: all its changes commit together, or none on a throw. */
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
