@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: "mock",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/sandbox/**"],
+          exclude: ["test/sandbox/**", "test/sqlite/**", "test/postgres/**"],
           // One mock for the whole run; its URL reaches the tests through inject("mockUrl").
           globalSetup: ["test/support/global-setup.ts"],
         },
@@ -24,7 +24,8 @@ export default defineConfig({
         extends: true as const,
         test: {
           name: `sandbox-${store}`,
-          include: ["test/sandbox/**/*.test.ts"],
+          // Each store's own tests (test/sqlite, test/postgres) run in its project only.
+          include: ["test/sandbox/**/*.test.ts", `test/${store}/**/*.test.ts`],
           provide: { sandboxStore: store },
           globalSetup: store === "postgres" ? ["test/support/postgres-setup.ts"] : [],
         },

@@ -63,11 +63,7 @@ const routes: Route[] = [
   ["GET", /^\/addresses\/fiat\/(?<customer_id>[^/]+)\/(?<fiat_address_id>[^/]+)$/, getFiatAddress],
   ["POST", /^\/addresses\/crypto\/hosted$/, registerHosted],
   ["POST", /^\/addresses\/crypto\/selfhosted$/, registerSelfHosted],
-  [
-    "GET",
-    /^\/fee-profiles$/,
-    (c) => c.store.page("fee_profiles", { scope: c.scope }, c.query),
-  ],
+  ["GET", /^\/fee-profiles$/, (c) => c.store.page("fee_profiles", { scope: c.scope }, c.query)],
   ["GET", /^\/webhooks$/, (c) => c.store.page("webhooks", {}, c.query)],
   ["PATCH", /^\/webhooks\/(?<id>[^/]+)$/, updateWebhook],
   ["POST", /^\/webhooks\/(?<id>[^/]+)\/ping$/, pingWebhook],

@@ -60,7 +60,9 @@ export class Idempotency {
       });
       if (!claim.claimed) {
         if (claim.first === "pending") return inFlight(request);
-        return claim.first.fingerprint === fingerprint ? claim.first.answer : reused(request, claim.first);
+        return claim.first.fingerprint === fingerprint
+          ? claim.first.answer
+          : reused(request, claim.first);
       }
       const done = await work(tx);
       if (!("afterCommit" in done)) await tx.answerKey(request.key, done);

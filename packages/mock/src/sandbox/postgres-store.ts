@@ -3,7 +3,6 @@
 // idempotency key waits on the first's row; each outbox event is taken by one process with
 // FOR UPDATE SKIP LOCKED and stays locked until its outcome is recorded.
 import type { Pool, PoolClient } from "pg";
-import type { SandboxData } from "./state.js";
 import {
   oldestOutboxItem,
   type Query,
@@ -12,6 +11,7 @@ import {
   schemaStatements,
   sqlTransaction,
 } from "./sql-store.js";
+import type { SandboxData } from "./state.js";
 import type { SandboxStore, StoreTransaction } from "./store.js";
 
 /** Whether `state` names a Postgres database rather than a file. */

@@ -2,7 +2,6 @@
 // memory without one. One process owns it, so its transactions run one after another; WAL mode
 // makes every committed request survive a crash of the process.
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import type { SandboxData } from "./state.js";
 import {
   oldestOutboxItem,
   type Query,
@@ -11,6 +10,7 @@ import {
   schemaStatements,
   sqlTransaction,
 } from "./sql-store.js";
+import type { SandboxData } from "./state.js";
 import type { SandboxStore } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */

@@ -1,9 +1,18 @@
 // The state file named by --state: a SQLite database, or a 0.1 JSON state file that is moved
 // into a new SQLite database once (the JSON file is kept byte for byte beside it as a backup).
 // Anything else is refused, naming the file, and left untouched.
-import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync } from "node:fs";
-import { invalidDataReason, type SandboxData } from "./state.js";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { SQLITE_HEADER } from "./sqlite-store.js";
+import { invalidDataReason, type SandboxData } from "./state.js";
 
 export type StateFileKind = "none" | "sqlite" | "json";
 

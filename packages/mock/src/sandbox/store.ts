@@ -29,7 +29,13 @@ export interface ListFilter {
 export interface OutboxItem {
   webhookId: string;
   url: string;
-  payload: { id: string; topic: string; created_at: string; customer_id: string | null; data: unknown };
+  payload: {
+    id: string;
+    topic: string;
+    created_at: string;
+    customer_id: string | null;
+    data: unknown;
+  };
 }
 
 /** The first answer to an idempotency key, or `pending` while its request has not finished. */

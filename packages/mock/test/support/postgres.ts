@@ -72,7 +72,18 @@ export async function startPostgres(): Promise<TestPostgres> {
     const port = await freePort();
     server = spawn(
       join(bin, "postgres"),
-      ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"],
+      [
+        "-D",
+        data,
+        "-p",
+        String(port),
+        "-k",
+        dir,
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+      ],
       { ...owner, stdio: ["ignore", "ignore", "pipe"] },
     );
     process.on("exit", killOnExit);
