@@ -6,6 +6,7 @@ import { measureMock } from "./mock.mjs";
 import { measurePipeline } from "./pipeline.mjs";
 import { progress } from "./progress.mjs";
 import { resultsMarkdown, resultsTable } from "./results.mjs";
+import { measureSandboxStores } from "./sandbox-store.ts";
 import { measureTypeCheck } from "./type-check.mjs";
 
 const resultsFile = new URL("../RESULTS.md", import.meta.url);
@@ -16,6 +17,7 @@ const sections = [
   ["Client overhead", measureClientOverhead],
   ["Type-check cost", measureTypeCheck],
   ["Mock", measureMock],
+  ["Sandbox stores", measureSandboxStores],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],
 ];

@@ -1,18 +1,20 @@
 // A real Postgres for the tests: Debian's postgresql package, a cluster initdb'd into a temp
 // folder, listening on a free port of 127.0.0.1, removed when the run ends (also when it fails).
-// A missing Postgres is installed under CI when we are root; otherwise the run fails saying how
-// to get it. It is never skipped.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+// Under CI a missing Postgres is installed by scripts/ensure-postgres.ts (root + apt); otherwise
+// the run fails saying how to get it. It is never skipped.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 const DEBIAN_ROOT = "/usr/lib/postgresql";
-const HOW_TO_GET_IT =
-  "The sandbox tests need Postgres: install Debian's postgresql package (apt-get install -y postgresql, or node scripts/ensure-postgres.mjs as root).";
+const ensurePostgres = fileURLToPath(
+  new URL("../../../../scripts/ensure-postgres.ts", import.meta.url),
+);
 
 export interface TestPostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
@@ -20,20 +22,17 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-/** The bin folder of the newest installed Postgres, installing it under CI when we are root. */
+/** The bin folder of the newest installed Postgres; under CI a missing one is installed first. */
 export function postgresBin(): string {
   const found = newestBin();
   if (found !== undefined) return found;
-  if (process.env.CI && process.getuid?.() === 0) {
-    execFileSync("apt-get", ["update"], { stdio: "inherit" });
-    execFileSync("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], {
-      stdio: "inherit",
-      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    });
-    const installed = newestBin();
-    if (installed !== undefined) return installed;
-  }
-  throw new Error(`No Postgres under ${DEBIAN_ROOT}. ${HOW_TO_GET_IT}`);
+  // The script installs Debian's package (root + apt) or fails saying how to get it.
+  const ensured = spawnSync(process.execPath, [ensurePostgres], { encoding: "utf8" });
+  const installed = process.env.CI && ensured.status === 0 ? newestBin() : undefined;
+  if (installed !== undefined) return installed;
+  throw new Error(
+    `No Postgres under ${DEBIAN_ROOT}: ${process.env.CI ? ensured.stderr.trim() : "install Debian's postgresql package (apt-get install -y postgresql), or run node scripts/ensure-postgres.ts as root"}`,
+  );
 }
 
 function newestBin(): string | undefined {

@@ -1,0 +1,247 @@
+// The sandbox's stores under load, through the built CLI as users run it: create latency with
+// 100 and with 100,000 customers stored (SQLite file), list and search at both sizes, the SQLite
+// sandbox's throughput against the in-memory one, and two processes on one Postgres against one.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import autocannon from "autocannon";
+import { createDatabase, startPostgres } from "../../packages/mock/test/support/postgres.ts";
+import { progress } from "./progress.mjs";
+import type { Row } from "./results.mjs";
+import { API_KEY, createCustomerRequest } from "./servers/fixtures.mjs";
+
+const SMALL = 100;
+const LARGE = 100_000;
+const CONNECTIONS = 10;
+/** Requests per measurement: counted, not timed, so each store sees the same number of rows added. */
+const WARM_UP_REQUESTS = 300;
+const MEASURED_REQUESTS = 2_000;
+
+const cli = join(
+  dirname(createRequire(import.meta.url).resolve("@org/payments-mock/package.json")),
+  "dist/cli.mjs",
+);
+
+interface Sandbox {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startCli(args: string[]): Promise<Sandbox> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [cli, "--port", "0", "--quiet", "--stateful", ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const exited = once(child, "exit");
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    exited.then(() => reject(new Error(`payments-mock ${args.join(" ")} exited: ${output}`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await exited;
+      }
+    },
+  };
+}
+
+/** A seed file of `count` customers (the sandbox's seed takes any number). */
+function seedFile(dir: string, count: number): string {
+  const at = new Date().toISOString();
+  const customers = Array.from({ length: count }, (_, index) => ({
+    id: randomUUID(),
+    created_at: at,
+    updated_at: at,
+    customer_type: "Person",
+    email: `customer${index}@example.com`,
+    name: `Customer ${index}`,
+    partner_id: "0b7e3c52-6d1f-4a8e-9c3b-5f2a7d9e1c40",
+    identification_ids: [],
+    signing_ids: [],
+    status: "IdentificationRequired",
+  }));
+  const path = join(dir, `seed-${count}.json`);
+  writeFileSync(path, JSON.stringify({ customers }));
+  return path;
+}
+
+interface Load {
+  p50: number;
+  rps: number;
+}
+
+async function load(
+  urls: string[],
+  path: string,
+  method: "GET" | "POST",
+  amount: number,
+): Promise<Load> {
+  const results = await Promise.all(
+    urls.map((url) =>
+      autocannon({
+        url: `${url}${path}`,
+        connections: CONNECTIONS,
+        amount: Math.round(amount / urls.length),
+        requests: [
+          {
+            method,
+            headers: { "X-API-Key": API_KEY, "content-type": "application/json" },
+            ...(method === "POST" && {
+              body: JSON.stringify(createCustomerRequest),
+              // Each POST gets a key of its own, so that every one creates a customer.
+              setupRequest: (request: autocannon.Request) => ({
+                ...request,
+                headers: { ...request.headers, "IDEMPOTENCY-KEY": randomUUID() },
+              }),
+            }),
+          },
+        ],
+      }),
+    ),
+  );
+  for (const result of results) {
+    const failed = result.non2xx + result.errors + result.timeouts;
+    if (failed > 0) throw new Error(`${method} ${path}: ${failed} requests failed or were not 2xx`);
+  }
+  return {
+    p50: Math.max(...results.map((result) => result.latency.p50)),
+    rps: results.reduce((sum, result) => sum + result.requests.average, 0),
+  };
+}
+
+async function measured(urls: string[], path: string, method: "GET" | "POST"): Promise<Load> {
+  await load(urls, path, method, WARM_UP_REQUESTS);
+  return load(urls, path, method, MEASURED_REQUESTS);
+}
+
+interface Sized {
+  create: Load;
+  list: Load;
+  search: Load;
+}
+
+async function sqliteAt(dir: string, count: number): Promise<Sized> {
+  progress(`sandbox stores: SQLite file with ${count.toLocaleString("en-US")} customers`);
+  const sandbox = await startCli([
+    "--state",
+    join(dir, `store-${count}.db`),
+    "--seed",
+    seedFile(dir, count),
+  ]);
+  try {
+    return {
+      list: await measured([sandbox.url], "/customers?page_size=10", "GET"),
+      search: await measured(
+        [sandbox.url],
+        `/customers?search_term=customer${count - 7}%40`,
+        "GET",
+      ),
+      create: await measured([sandbox.url], "/customers", "POST"),
+    };
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function createsOn(args: string[][]): Promise<Load> {
+  const sandboxes = await Promise.all(args.map(startCli));
+  try {
+    return await measured(
+      sandboxes.map((sandbox) => sandbox.url),
+      "/customers",
+      "POST",
+    );
+  } finally {
+    await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
+  }
+}
+
+export async function measureSandboxStores(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-sandbox-stores-"));
+  try {
+    const small = await sqliteAt(dir, SMALL);
+    const large = await sqliteAt(dir, LARGE);
+    progress("sandbox stores: in memory against a SQLite file");
+    const memory = await createsOn([["--seed", seedFile(dir, SMALL)]]);
+    const sqlite = await createsOn([
+      ["--state", join(dir, "throughput.db"), "--seed", seedFile(dir, SMALL)],
+    ]);
+    progress("sandbox stores: one and two processes on one Postgres");
+    const postgres = await startPostgres();
+    let onePg: Load;
+    let twoPg: Load;
+    try {
+      const one = await createDatabase(postgres.url);
+      onePg = await createsOn([["--state", one]]);
+      const shared = await createDatabase(postgres.url);
+      twoPg = await createsOn([
+        ["--state", shared],
+        ["--state", shared],
+      ]);
+    } finally {
+      await postgres.stop();
+    }
+    const stored = (count: number) => `${count.toLocaleString("en-US")} customers stored`;
+    const of = `${CONNECTIONS} connections, ${MEASURED_REQUESTS.toLocaleString("en-US")} requests`;
+    const ratioAtMost = (limit: number, value: number, baseline: number) => ({
+      text: `≤ ${limit}`,
+      met: value / baseline <= limit,
+    });
+    return [
+      {
+        figure: `SQLite sandbox POST /customers p50 with ${stored(LARGE)} (${of})`,
+        value: large.create.p50,
+        unit: "ms",
+        baselineLabel: `same with ${stored(SMALL)}`,
+        baseline: small.create.p50,
+        target: ratioAtMost(1.5, large.create.p50, small.create.p50),
+      },
+      {
+        figure: `SQLite sandbox GET /customers (first page) p50 with ${stored(LARGE)}`,
+        value: large.list.p50,
+        unit: "ms",
+        baselineLabel: `same with ${stored(SMALL)}`,
+        baseline: small.list.p50,
+      },
+      {
+        figure: `SQLite sandbox GET /customers?search_term (one match) p50 with ${stored(LARGE)}`,
+        value: large.search.p50,
+        unit: "ms",
+        baselineLabel: `same with ${stored(SMALL)}`,
+        baseline: small.search.p50,
+      },
+      {
+        figure: `SQLite file sandbox POST /customers throughput (${of})`,
+        value: sqlite.rps,
+        unit: "req/s",
+        baselineLabel: "in-memory sandbox, same requests",
+        baseline: memory.rps,
+        target: { text: "≥ 0.8", met: sqlite.rps / memory.rps >= 0.8 },
+      },
+      {
+        figure: `two processes on one Postgres, POST /customers throughput (${of}, half to each)`,
+        value: twoPg.rps,
+        unit: "req/s",
+        baselineLabel: "one process on Postgres",
+        baseline: onePg.rps,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
