@@ -49,7 +49,10 @@ export async function page<T extends { id: string }>(
     next = read[size]?.item.id;
   }
   const first = window[0];
-  const hasEarlier = first !== undefined && (await source.before(first.position, 1)).length > 0;
+  // The first page has nothing before it: no need to look.
+  const paged = query.cursor !== undefined || query.prev_cursor !== undefined;
+  const hasEarlier =
+    paged && first !== undefined && (await source.before(first.position, 1)).length > 0;
   return ok({
     items: window.map(({ item }) => item),
     ...(next !== undefined && { cursor: next }),

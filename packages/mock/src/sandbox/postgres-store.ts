@@ -72,7 +72,6 @@ export async function openPostgresStore(
   }
 
   const store: SandboxStore = {
-    description: `Postgres ${where}`,
     shared: true,
     transaction: (work) =>
       withClient(pool, (client) =>

@@ -35,8 +35,6 @@ export interface Sandbox {
   answer(request: PrismRequest): Promise<Answer>;
   /** The answer to a request under /_sandbox/. */
   control(request: PrismRequest): Promise<Answer>;
-  /** Where the data is, for the start line: "memory", "SQLite file …", "Postgres …" (no password). */
-  description: string;
   close(): Promise<void>;
 }
 
@@ -101,7 +99,6 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       events.drain();
       return answer;
     },
-    description: store.description,
     async close() {
       await events.close();
       await store.close();

@@ -35,7 +35,7 @@ export async function openSqliteStore(
     db.close();
     throw error;
   }
-  const store = sqliteStore(db, path);
+  const store = sqliteStore(db);
   // The tables and the first data commit together.
   if (fresh) {
     await store.transaction((tx) => {
@@ -81,7 +81,7 @@ function createSchema(db: DatabaseSync): void {
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 }
 
-function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
+function sqliteStore(db: DatabaseSync): SandboxStore {
   const statements = new Map<string, StatementSync>();
   const query: Query = async (text, params = []) => {
     let statement = statements.get(text);
@@ -102,7 +102,6 @@ function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
   // Outbox rows this process has taken; one process owns the file, so nobody else takes them.
   let taken = 0;
   const store: SandboxStore = {
-    description: path === undefined ? "memory" : `SQLite file ${path}`,
     shared: false,
     transaction: (work) =>
       serially(async () => {

@@ -73,8 +73,6 @@ export interface StoreTransaction {
 }
 
 export interface SandboxStore {
-  /** What the store is, for the start line: "memory", "SQLite file x", "Postgres host/db". */
-  readonly description: string;
   /** True when other processes may use the same data (Postgres). */
   readonly shared: boolean;
   /** Runs `work` in one transaction: all its changes commit together, or none on a throw. */
