@@ -34,9 +34,14 @@ export class Events {
   async send(webhook: Resource, topic: string, customerId: string | null, data: unknown) {
     if (webhook.enabled !== true) return false;
     const item = outboxItem(webhook, topic, customerId, data);
-    const outcome = await this.track(deliver(item.url, item.payload, this.limits));
-    await this.store.transaction((tx) => record(tx, item, outcome));
-    return outcome.delivered;
+    // Tracked until recorded, so that close() waits for the record before the store closes.
+    return this.track(
+      (async () => {
+        const outcome = await deliver(item.url, item.payload, this.limits);
+        await this.store.transaction((tx) => record(tx, item, outcome));
+        return outcome.delivered;
+      })(),
+    );
   }
 
   /** Queues the event, in the request's transaction, for every enabled webhook subscribed to its topic. */
