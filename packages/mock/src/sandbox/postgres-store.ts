@@ -4,6 +4,7 @@
 // FOR UPDATE SKIP LOCKED and stays locked until its outcome is recorded.
 import type { Pool, PoolClient } from "pg";
 import {
+  type Dialect,
   oldestOutboxItem,
   type Query,
   removeOutboxItem,
@@ -29,6 +30,9 @@ export function redactedUrl(url: string): string {
     return "postgres://(unparsable URL)";
   }
 }
+
+/** Rows a transaction reads and then changes are locked; search scans (no trigram extension needed). */
+const POSTGRES: Dialect = { lockRows: " FOR UPDATE" };
 
 /** Any fixed number: the advisory lock that lets one starting process create the schema. */
 const SCHEMA_LOCK = 4_823_017;
@@ -61,7 +65,7 @@ export async function openPostgresStore(
           await query(statement);
         }
         await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [SCHEMA_VERSION]);
-        await sqlTransaction(query, "").replaceAll(initial());
+        await sqlTransaction(query, { lockRows: "" }).replaceAll(initial());
       });
     });
   } catch (error) {
@@ -75,7 +79,7 @@ export async function openPostgresStore(
     shared: true,
     transaction: (work) =>
       withClient(pool, (client) =>
-        inTransaction(client, (query) => work(sqlTransaction(query, " FOR UPDATE"))),
+        inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES))),
       ),
     deliverNext: (send, record) =>
       withClient(pool, (client) =>
@@ -83,7 +87,7 @@ export async function openPostgresStore(
           const next = await oldestOutboxItem(query, " FOR UPDATE SKIP LOCKED");
           if (next === undefined) return false;
           const outcome = await send(next.item);
-          const tx: StoreTransaction = sqlTransaction(query, " FOR UPDATE");
+          const tx: StoreTransaction = sqlTransaction(query, POSTGRES);
           await record(tx, next.item, outcome);
           await removeOutboxItem(query, next.seq);
           return true;

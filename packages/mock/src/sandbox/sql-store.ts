@@ -56,8 +56,34 @@ export function schemaStatements(serial: string): string[] {
   ];
 }
 
+/** Where the databases differ. */
+export interface Dialect {
+  /** Appended to a read that the transaction goes on to change: " FOR UPDATE" or nothing. */
+  lockRows: string;
+  /** An index of the `search` column, where the database has one; otherwise `LIKE` scans. */
+  searchIndex?: SearchIndex;
+}
+
+export interface SearchIndex {
+  /** A condition on `seq`: the resource's search text contains the term `placeholder` holds. */
+  matches(placeholder: string): string;
+  /** The parameter for a (lower-case) term. */
+  pattern(term: string): string;
+  write(query: Query, seq: number, search: string): Promise<void>;
+  clear(query: Query): Promise<void>;
+}
+
 /** The store's operations, inside the transaction `query` belongs to. */
-export function sqlTransaction(query: Query, lockRows: string): StoreTransaction {
+export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction {
+  const { lockRows, searchIndex } = dialect;
+  const whereOf = (collection: CollectionName, filter: ListFilter) =>
+    filtered(collection, filter, searchIndex);
+  const indexed = async (rows: Row[], columns: unknown[]) => {
+    const seq = rows[0]?.seq;
+    if (searchIndex && seq !== undefined) {
+      await searchIndex.write(query, Number(seq), String(columns[2]));
+    }
+  };
   const select = `SELECT seq, id, sub_partner_id, linked_customer, body FROM resources`;
   const tx: StoreTransaction = {
     async find(collection, id, scope) {
@@ -69,17 +95,13 @@ export function sqlTransaction(query: Query, lockRows: string): StoreTransaction
       return rows[0] && storedOf(rows[0]);
     },
     async insert(collection, resource, scope, customerId) {
-      await query(
+      const columns = indexedColumns(resource, customerId);
+      const rows = await query(
         `INSERT INTO resources (collection, id, sub_partner_id, linked_customer, customer_id, external_id, search, body)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          collection,
-          resource.id,
-          scope ?? null,
-          customerId ?? null,
-          ...indexedColumns(resource, customerId),
-        ],
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`,
+        [collection, resource.id, scope ?? null, customerId ?? null, ...columns],
       );
+      await indexed(rows, columns);
       return resource;
     },
     async update(collection, resource) {
@@ -88,11 +110,13 @@ export function sqlTransaction(query: Query, lockRows: string): StoreTransaction
         [collection, resource.id],
       );
       const customerId = (linked[0]?.linked_customer as string | null) ?? undefined;
-      await query(
+      const columns = indexedColumns(resource, customerId);
+      const rows = await query(
         `UPDATE resources SET customer_id = $3, external_id = $4, search = $5, body = $6
-         WHERE collection = $1 AND id = $2`,
-        [collection, resource.id, ...indexedColumns(resource, customerId)],
+         WHERE collection = $1 AND id = $2 RETURNING seq`,
+        [collection, resource.id, ...columns],
       );
+      await indexed(rows, columns);
     },
     async list(collection, filter = {}) {
       const where = whereOf(collection, filter);
@@ -100,7 +124,7 @@ export function sqlTransaction(query: Query, lockRows: string): StoreTransaction
       return rows.map(storedOf);
     },
     page(collection, filter, pageQuery): Promise<Answer> {
-      return page(indexedSource(query, collection, filter), pageQuery);
+      return page(indexedSource(query, whereOf(collection, filter)), pageQuery);
     },
     async newestByExternalId(collection, externalId) {
       const rows = await query(
@@ -174,6 +198,7 @@ export function sqlTransaction(query: Query, lockRows: string): StoreTransaction
       for (const table of ["resources", "idempotency", "events", "outbox"]) {
         await query(`DELETE FROM ${table}`);
       }
+      await searchIndex?.clear(query);
       for (const [collection, list] of Object.entries(data.collections)) {
         for (const stored of list) {
           await tx.insert(
@@ -242,7 +267,11 @@ function storedOf(row: Row): Stored {
   return stored;
 }
 
-function whereOf(collection: CollectionName, filter: ListFilter) {
+function filtered(
+  collection: CollectionName,
+  filter: ListFilter,
+  searchIndex: SearchIndex | undefined,
+): { sql: string; params: unknown[] } {
   const params: unknown[] = [collection];
   const clauses = ["collection = $1"];
   const add = (clause: (placeholder: string) => string, value: unknown) => {
@@ -252,8 +281,11 @@ function whereOf(collection: CollectionName, filter: ListFilter) {
   if (filter.scope !== undefined) add((p) => `sub_partner_id = ${p}`, filter.scope);
   if (filter.customerId !== undefined) add((p) => `customer_id = ${p}`, filter.customerId);
   if (filter.externalId !== undefined) add((p) => `external_id = ${p}`, filter.externalId);
-  if (filter.search !== undefined) {
-    add((p) => `search LIKE ${p} ESCAPE '\\'`, `%${escapeLike(filter.search.toLowerCase())}%`);
+  const term = filter.search?.toLowerCase();
+  if (term !== undefined && searchIndex !== undefined) {
+    add(searchIndex.matches, searchIndex.pattern(term));
+  } else if (term !== undefined) {
+    add((p) => `search LIKE ${p} ESCAPE '\\'`, `%${escapeLike(term)}%`);
   }
   return { sql: clauses.join(" AND "), params };
 }
@@ -265,10 +297,8 @@ function escapeLike(text: string): string {
 /** A page source reading windows of the filtered list through the indexes, by `seq`. */
 function indexedSource(
   query: Query,
-  collection: CollectionName,
-  filter: ListFilter,
+  where: { sql: string; params: unknown[] },
 ): PageSource<Resource> {
-  const where = whereOf(collection, filter);
   const next = `$${where.params.length + 1}`;
   const limit = `$${where.params.length + 2}`;
   const select = `SELECT seq, body FROM resources WHERE ${where.sql}`;

@@ -3,6 +3,7 @@
 // makes every committed request survive a crash of the process.
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import {
+  type Dialect,
   oldestOutboxItem,
   type Query,
   removeOutboxItem,
@@ -78,8 +79,31 @@ function createSchema(db: DatabaseSync): void {
   for (const statement of schemaStatements("INTEGER PRIMARY KEY AUTOINCREMENT")) {
     db.exec(statement);
   }
+  db.exec(
+    `CREATE VIRTUAL TABLE resources_search USING fts5(search, tokenize = "trigram case_sensitive 1")`,
+  );
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 }
+
+/**
+ * search_term through an FTS5 trigram index of the search text (already lower case), keyed by
+ * seq: a GLOB for the term finds the rows without reading every customer.
+ */
+const SQLITE: Dialect = {
+  lockRows: "",
+  searchIndex: {
+    matches: (placeholder) =>
+      `seq IN (SELECT rowid FROM resources_search WHERE search GLOB ${placeholder})`,
+    pattern: (term) => `*${term.replace(/[*?[]/g, (character) => `[${character}]`)}*`,
+    async write(query, seq, search) {
+      await query("DELETE FROM resources_search WHERE rowid = $1", [seq]);
+      await query("INSERT INTO resources_search (rowid, search) VALUES ($1, $2)", [seq, search]);
+    },
+    async clear(query) {
+      await query("DELETE FROM resources_search");
+    },
+  },
+};
 
 function sqliteStore(db: DatabaseSync): SandboxStore {
   const statements = new Map<string, StatementSync>();
@@ -91,7 +115,7 @@ function sqliteStore(db: DatabaseSync): SandboxStore {
     }
     return statement.all(...(params as SQLInputValue[]));
   };
-  const tx = sqlTransaction(query, "");
+  const tx = sqlTransaction(query, SQLITE);
   // One connection: a transaction waits for the one before it to end.
   let queue: Promise<unknown> = Promise.resolve();
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
