@@ -31,6 +31,8 @@ export async function openSqliteStore(
       db.exec("PRAGMA journal_mode = WAL");
       // In WAL mode, NORMAL keeps every commit across a crash of the process (not of the OS).
       db.exec("PRAGMA synchronous = NORMAL");
+      // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
+      db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
   } catch (error) {
     db.close();
