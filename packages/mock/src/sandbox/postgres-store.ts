@@ -113,7 +113,8 @@ async function withClient<T>(pool: Pool, work: (client: PoolClient) => Promise<T
 }
 
 async function inTransaction<T>(client: PoolClient, work: (query: Query) => Promise<T>) {
-  const query: Query = async (text, params) => (await client.query(text, params)).rows;
+  const query: Query = async (text, params) =>
+    (await client.query(text, params?.map(withoutNul))).rows;
   await client.query("BEGIN");
   try {
     const result = await work(query);
@@ -123,4 +124,12 @@ async function inTransaction<T>(client: PoolClient, work: (query: Query) => Prom
     await client.query("ROLLBACK").catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Postgres text cannot hold U+0000, which a client may send (in a name, a search term or a path
+ * id): it is stored as U+FFFD instead of failing the request. JSON bodies escape it themselves.
+ */
+function withoutNul(value: unknown): unknown {
+  return typeof value === "string" ? value.replaceAll("\0", "\uFFFD") : value;
 }

@@ -31,7 +31,7 @@ describe("the sandbox's persisted state", () => {
       },
     );
     expect(webhook.status).toBe(200);
-    await first.mock.stop();
+    await first.stop();
     // SQLite folds its write-ahead log back into the file on a clean stop.
     if (sandboxStore !== "postgres") expect(readdirSync(dir)).toEqual(["restart.db"]);
 
@@ -47,7 +47,7 @@ describe("the sandbox's persisted state", () => {
       });
       expect(replay.body).toEqual(customer);
     } finally {
-      await second.mock.stop();
+      await second.stop();
     }
   });
 
@@ -61,7 +61,7 @@ describe("the sandbox's persisted state", () => {
         "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
       ]);
     } finally {
-      await sandbox.mock.stop();
+      await sandbox.stop();
     }
   });
 
@@ -89,7 +89,7 @@ describe("the sandbox's persisted state", () => {
       const listed = await call(sandbox.url, "GET", "/customers");
       expect(listed.body.items).toHaveLength(1);
     } finally {
-      await sandbox.mock.stop();
+      await sandbox.stop();
     }
   });
 
