@@ -109,6 +109,39 @@ describe("a sandbox shared through Postgres", () => {
     ]);
   }, 120_000);
 
+  it("sends an event again, same id, when the process delivering it dies", async (context) => {
+    const state = await createDatabase(inject("postgresUrl"));
+    const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
+    const receiver = await startReceiver();
+    context.onTestFinished(() => receiver.stop());
+    // The first delivery never gets an answer: its process is killed while it waits.
+    receiver.answerWith(() => {});
+    const first = start();
+    const url = await first.url;
+    await call(url, "PATCH", WEBHOOK, {
+      body: { url: `${receiver.url}/hook`, enabled: true, topics: ["CustomerStatus"] },
+    });
+    const target = await createCustomer(url);
+    await call(url, "POST", `/_sandbox/customers/${target.id}/status`, {
+      body: { status: "Active" },
+    });
+    const [held] = await receiver.waitFor(1);
+    first.child.kill("SIGKILL");
+    await first.exited;
+
+    receiver.answerWith((_, response) => response.writeHead(204).end());
+    const second = start();
+    const again = await second.url;
+    const [, resent] = await receiver.waitFor(2);
+    expect(resent?.body.id).toBe(held?.body.id);
+    let logged: Array<{ id: string; delivered: boolean }> = [];
+    for (let tries = 0; tries < 100 && logged.length === 0; tries++) {
+      logged = (await call(again, "GET", "/_sandbox/events")).body.items;
+      if (logged.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(logged).toMatchObject([{ id: held?.body.id, delivered: true }]);
+  }, 120_000);
+
   it("keeps every acknowledged create when one process is killed mid-burst", async (context) => {
     const { a, urls } = await twoMocks(context);
     const scope = { "X-SUB-PARTNER-ID": crypto.randomUUID() };
