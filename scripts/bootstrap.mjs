@@ -205,6 +205,10 @@ switch (mode) {
     run("node", [path.join(root, "scripts", "ensure-chromium.ts")], {
       what: "Chromium for the browser tests",
     });
+    // The sandbox tests start their own Postgres from Debian's postgresql: likewise.
+    run("node", [path.join(root, "scripts", "ensure-postgres.ts")], {
+      what: "Postgres for the sandbox tests",
+    });
     step("running the whole suite (pnpm run test:all)\u2026");
     await runSuite();
     break;

@@ -7,6 +7,7 @@ import { measureMock } from "./mock.ts";
 import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
+import { measureSandboxStores } from "./sandbox-store.ts";
 import { measureTypeCheck } from "./type-check.ts";
 
 const resultsFile = new URL("../RESULTS.md", import.meta.url);
@@ -17,6 +18,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Type-check cost", measureTypeCheck],
   ["Compilers", measureCompilers],
   ["Mock", measureMock],
+  ["Sandbox stores", measureSandboxStores],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],
 ];

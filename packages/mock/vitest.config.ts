@@ -1,13 +1,35 @@
 import { defineConfig } from "vitest/config";
 import { timeLimits } from "../../vitest.shared.js";
 
+/** The sandbox tests run once against each store (see test/support/sandbox.ts). */
+const sandboxStores = ["memory", "sqlite", "postgres"] as const;
+
 export default defineConfig({
   test: {
     ...timeLimits,
-    include: ["test/**/*.test.ts"],
-    // One mock for the whole run; its URL reaches the tests through inject("mockUrl").
-    globalSetup: ["test/support/global-setup.ts"],
     // Webhook delivery timeouts are tested under forced garbage collections (see deliveries.test.ts).
     execArgv: ["--expose-gc"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "mock",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/sandbox/**", "test/sqlite/**", "test/postgres/**"],
+          // One mock for the whole run; its URL reaches the tests through inject("mockUrl").
+          globalSetup: ["test/support/global-setup.ts"],
+        },
+      },
+      ...sandboxStores.map((store) => ({
+        extends: true as const,
+        test: {
+          name: `sandbox-${store}`,
+          // Each store's own tests (test/sqlite, test/postgres) run in its project only.
+          include: ["test/sandbox/**/*.test.ts", `test/${store}/**/*.test.ts`],
+          provide: { sandboxStore: store },
+          globalSetup: store === "postgres" ? ["test/support/postgres-setup.ts"] : [],
+        },
+      })),
+    ],
   },
 });

@@ -18,7 +18,10 @@ Options:
   --watch         reload the spec when its file changes
   --stateful      serve the stateful sandbox: creates persist, idempotency keys replay,
                   webhooks are delivered (see the README)
-  --state <file>  with --stateful: JSON file the sandbox data persists in (default: memory only)
+  --state <file|postgres://user@host:port/db>
+                  with --stateful: where the sandbox data persists: a SQLite database file
+                  (a 0.1 JSON state file is migrated into one), or a Postgres database that
+                  several mocks share (default: memory only)
   --seed <file>   with --stateful: JSON seed data (default: made of the spec's examples)
   --no-cors       do not answer CORS preflights or send CORS headers
   --quiet         do not log requests
@@ -74,6 +77,10 @@ async function runMock() {
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
   // Loaded only now, so that --help and flag errors answer without loading Prism.
   const { startMock } = await import("./start-mock.js");
+  const { isPostgresUrl, redactedUrl } = await import("./sandbox/postgres-store.js");
+  /** Where the data is, for the start line; a Postgres password is never printed. */
+  const stateDescription = (state: string) =>
+    isPostgresUrl(state) ? `Postgres ${redactedUrl(state)}` : `SQLite file ${state}`;
   const mock = await startMock({
     host: args.host ?? (process.env.HOST || "127.0.0.1"),
     port,
@@ -89,7 +96,7 @@ async function runMock() {
   });
 
   const mode = args.stateful
-    ? ` (stateful sandbox${args.state ? `, state in ${args.state}` : ""})`
+    ? ` (stateful sandbox${args.state ? `, state in ${stateDescription(args.state)}` : ""})`
     : args.dynamic
       ? " (dynamic data)"
       : "";

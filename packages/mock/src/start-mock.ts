@@ -21,7 +21,11 @@ export interface MockOptions {
   log?: RequestLogger;
   /** Serve the stateful sandbox (see the README) instead of the spec's examples. Default false. */
   stateful?: boolean;
-  /** Sandbox only: the JSON file its data persists in. Default: none (data lives in memory). */
+  /**
+   * Sandbox only: where its data persists: a SQLite database file (a payments-mock 0.1 JSON state
+   * file there is migrated into one, the JSON kept as a backup), or a `postgres://` URL that
+   * several mocks share. Default: none (data lives in memory).
+   */
   state?: string;
   /** Sandbox only: a seed file's path or a seed object. Default: a seed made of the spec's examples. */
   seed?: string | object;
@@ -53,10 +57,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   } = options;
   let engine: PrismEngine = await createPrismEngine(spec, dynamic);
   const sandbox = options.stateful
-    ? createSandbox({
+    ? await createSandbox({
         operations: engine.operations,
         state: options.state,
         seed: options.seed,
+        ...(log !== undefined && { log }),
       })
     : undefined;
   const served = await serve(

@@ -4,17 +4,19 @@ import { randomUUID } from "node:crypto";
 import { decoded } from "../read-request.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
-import { type PageQuery, page } from "./pages.js";
+import type { WorkResult } from "./idempotency.js";
+import { arraySource, type PageQuery, page } from "./pages.js";
 import type { SpecFacts } from "./spec-facts.js";
 import type { Resource, Stored } from "./state.js";
-import type { Scope, Store } from "./store.js";
+import type { Scope, StoreTransaction } from "./store.js";
 
 export interface RouteContext {
   params: Record<string, string>;
   query: Record<string, string>;
   body: Record<string, unknown>;
   scope: Scope;
-  store: Store;
+  /** The request's transaction. */
+  store: StoreTransaction;
   events: Events;
   facts: SpecFacts;
 }
@@ -22,7 +24,7 @@ export interface RouteContext {
 type Route = [
   method: string,
   pattern: RegExp,
-  answer: (context: RouteContext) => Answer | Promise<Answer>,
+  answer: (context: RouteContext) => Promise<WorkResult>,
 ];
 
 /** The partner every created resource belongs to: the one of the spec's examples. */
@@ -30,6 +32,8 @@ export const SANDBOX_PARTNER_ID = "0b7e3c52-6d1f-4a8e-9c3b-5f2a7d9e1c40";
 
 const now = () => new Date().toISOString();
 const resources = (list: Stored[]) => list.map((stored) => stored.resource);
+/** A page of a list filtered in memory: for the lists that only the seed fills. */
+const pageOf = (items: Resource[], query: PageQuery) => page(arraySource(items), query);
 
 const routes: Route[] = [
   ["POST", /^\/customers$/, createCustomer],
@@ -47,7 +51,7 @@ const routes: Route[] = [
   ["POST", /^\/customers\/(?<id>[^/]+)\/signings$/, createSigning],
   ["GET", /^\/customers\/(?<id>[^/]+)\/signings$/, listSignings],
   ["GET", /^\/customers\/(?<id>[^/]+)\/unsigned-documents$/, listUnsignedDocuments],
-  ["GET", /^\/documents$/, (c) => page(resources(c.store.list("documents", undefined)), c.query)],
+  ["GET", /^\/documents$/, (c) => c.store.page("documents", {}, c.query)],
   ["POST", /^\/autoramps$/, createAutoramp],
   ["GET", /^\/autoramps\/quote$/, getQuote],
   ["GET", /^\/autoramps\/(?<external_id>[^/]+)\/external$/, getAutorampByExternalId],
@@ -59,12 +63,8 @@ const routes: Route[] = [
   ["GET", /^\/addresses\/fiat\/(?<customer_id>[^/]+)\/(?<fiat_address_id>[^/]+)$/, getFiatAddress],
   ["POST", /^\/addresses\/crypto\/hosted$/, registerHosted],
   ["POST", /^\/addresses\/crypto\/selfhosted$/, registerSelfHosted],
-  [
-    "GET",
-    /^\/fee-profiles$/,
-    (c) => page(resources(c.store.list("fee_profiles", c.scope)), c.query),
-  ],
-  ["GET", /^\/webhooks$/, (c) => page(resources(c.store.list("webhooks", undefined)), c.query)],
+  ["GET", /^\/fee-profiles$/, (c) => c.store.page("fee_profiles", { scope: c.scope }, c.query)],
+  ["GET", /^\/webhooks$/, (c) => c.store.page("webhooks", {}, c.query)],
   ["PATCH", /^\/webhooks\/(?<id>[^/]+)$/, updateWebhook],
   ["POST", /^\/webhooks\/(?<id>[^/]+)\/ping$/, pingWebhook],
 ];
@@ -86,7 +86,7 @@ export function matchRoute(
   return undefined;
 }
 
-function createCustomer({ body, scope, store }: RouteContext): Answer {
+async function createCustomer({ body, scope, store }: RouteContext): Promise<Answer> {
   const at = now();
   const customer: Resource = {
     id: randomUUID(),
@@ -102,47 +102,41 @@ function createCustomer({ body, scope, store }: RouteContext): Answer {
     status: "IdentificationRequired",
     ...(body.external_id !== undefined && { external_id: body.external_id }),
   };
-  return ok(store.insert("customers", customer, scope));
+  return ok(await store.insert("customers", customer, scope));
 }
 
-function listCustomers({ query, scope, store }: RouteContext): Answer {
-  const term = query.search_term?.toLowerCase();
-  const customers = resources(store.list("customers", scope)).filter(
-    (customer) =>
-      term === undefined ||
-      ["id", "name", "email", "external_id"].some((field) =>
-        String(customer[field] ?? "")
-          .toLowerCase()
-          .includes(term),
-      ),
-  );
-  return page(customers, query);
+function listCustomers({ query, scope, store }: RouteContext): Promise<Answer> {
+  const search = query.search_term;
+  return store.page("customers", { scope, ...(search !== undefined && { search }) }, query);
 }
 
 /** The customer named by the path, in scope, or the 404 answer. */
-function customerOf(context: RouteContext, param = "id"): Resource | Answer {
+async function customerOf(context: RouteContext, param = "id"): Promise<Resource | Answer> {
   const id = context.params[param] ?? "";
-  const found = context.store.find("customers", id, context.scope);
+  const found = await context.store.find("customers", id, context.scope);
   return found?.resource ?? notFound("path", param, `no customer ${id}`);
 }
 
-function customerInBody(context: RouteContext): Resource | Answer {
+async function customerInBody(context: RouteContext): Promise<Resource | Answer> {
   const id = String(context.body.customer_id ?? "");
-  const found = context.store.find("customers", id, context.scope);
+  const found = await context.store.find("customers", id, context.scope);
   return found?.resource ?? notFound("body", "customer_id", `no customer ${id}`);
 }
 
-function customerInQuery(context: RouteContext): Resource | Answer {
+async function customerInQuery(context: RouteContext): Promise<Resource | Answer> {
   const id = context.query.customer_id ?? "";
-  const found = context.store.find("customers", id, context.scope);
+  const found = await context.store.find("customers", id, context.scope);
   return found?.resource ?? notFound("query", "customer_id", `no customer ${id}`);
 }
 
 const isAnswer = (value: Resource | Answer): value is Answer =>
   "status" in value && "body" in value && !("id" in value);
 
-function createIdentification(context: RouteContext, kind: "Direct" | "Link"): Answer {
-  const customer = customerOf(context);
+async function createIdentification(
+  context: RouteContext,
+  kind: "Direct" | "Link",
+): Promise<Answer> {
+  const customer = await customerOf(context);
   if (isAnswer(customer)) return customer;
   const at = now();
   const id = randomUUID();
@@ -164,15 +158,15 @@ function createIdentification(context: RouteContext, kind: "Direct" | "Link"): A
         }
       : { url: `https://verify.sandbox.invalid/session/${id}` }),
   };
-  touch(customer, "identification_ids", id, at);
-  return ok(context.store.insert("identifications", identification, context.scope));
+  await touch(context, customer, "identification_ids", id, at);
+  return ok(await context.store.insert("identifications", identification, context.scope));
 }
 
-function createSigning(context: RouteContext): Answer {
-  const customer = customerOf(context);
+async function createSigning(context: RouteContext): Promise<Answer> {
+  const customer = await customerOf(context);
   if (isAnswer(customer)) return customer;
   const documentId = String(context.body.document_id);
-  if (!context.store.find("documents", documentId, undefined)) {
+  if (!(await context.store.find("documents", documentId, undefined))) {
     return notFound("body", "document_id", `no document ${documentId}`);
   }
   if (context.body.signed !== true) {
@@ -193,41 +187,43 @@ function createSigning(context: RouteContext): Answer {
     created_at: at,
     updated_at: at,
   };
-  touch(customer, "signing_ids", signing.id, at);
-  return ok(context.store.insert("signings", signing, context.scope));
+  await touch(context, customer, "signing_ids", signing.id, at);
+  return ok(await context.store.insert("signings", signing, context.scope));
 }
 
-function touch(customer: Resource, field: string, id: string, at: string): void {
+async function touch(
+  context: RouteContext,
+  customer: Resource,
+  field: string,
+  id: string,
+  at: string,
+): Promise<void> {
   const ids = Array.isArray(customer[field]) ? (customer[field] as string[]) : [];
   customer[field] = [...ids, id];
   customer.updated_at = at;
+  await context.store.update("customers", customer);
 }
 
-function signingsOf(context: RouteContext, customerId: string): Resource[] {
-  return resources(context.store.list("signings", undefined)).filter(
-    (signing) => signing.customer_id === customerId,
-  );
-}
-
-function listSignings(context: RouteContext): Answer {
-  const customer = customerOf(context);
+async function listSignings(context: RouteContext): Promise<Answer> {
+  const customer = await customerOf(context);
   if (isAnswer(customer)) return customer;
-  return page(signingsOf(context, customer.id), context.query);
+  return context.store.page("signings", { customerId: customer.id }, context.query);
 }
 
-function listUnsignedDocuments(context: RouteContext): Answer {
-  const customer = customerOf(context);
+async function listUnsignedDocuments(context: RouteContext): Promise<Answer> {
+  const customer = await customerOf(context);
   if (isAnswer(customer)) return customer;
-  const signed = new Set(signingsOf(context, customer.id).map((signing) => signing.document_id));
-  const documents = resources(context.store.list("documents", undefined));
-  return page(
+  const signings = await context.store.list("signings", { customerId: customer.id });
+  const signed = new Set(signings.map((signing) => signing.resource.document_id));
+  const documents = resources(await context.store.list("documents"));
+  return pageOf(
     documents.filter((document) => !signed.has(document.id)),
     context.query,
   );
 }
 
-function createAutoramp(context: RouteContext): Answer {
-  const customer = customerInBody(context);
+async function createAutoramp(context: RouteContext): Promise<Answer> {
+  const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
   const { body, store, scope } = context;
   const recipientAccount = body.recipient_account as { account_identifier?: { iban?: string } };
@@ -249,7 +245,7 @@ function createAutoramp(context: RouteContext): Answer {
     status: "Created",
     ...pick(body, ["external_id", "name", "wire_message", "additional_partner_fee_in_bips"]),
   };
-  return ok(store.insert("autoramps", autoramp, scope, customer.id));
+  return ok(await store.insert("autoramps", autoramp, scope, customer.id));
 }
 
 /** The sandbox's deposit instructions: an IBAN that is clearly not a real account. */
@@ -270,42 +266,41 @@ function pick(source: Record<string, unknown>, fields: string[]): Record<string,
   );
 }
 
-/** The newest autoramp with the external id: the sandbox does not require external ids to be unique. */
-function findByExternalId(store: Store, externalId: string): Stored | undefined {
-  const autoramps = store.list("autoramps", undefined).reverse();
-  return autoramps.find((s) => s.resource.external_id === externalId);
-}
-
-function getAutorampByExternalId(context: RouteContext): Answer {
+async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
   const externalId = context.params.external_id ?? "";
-  const found = findByExternalId(context.store, externalId);
+  // The newest one: the sandbox does not require external ids to be unique.
+  const found = await context.store.newestByExternalId("autoramps", externalId);
   return found ? ok(found.resource) : notFound("path", "external_id", `no autoramp ${externalId}`);
 }
 
-function getQuote(context: RouteContext): Answer {
-  const customer = customerInQuery(context);
+async function getQuote(context: RouteContext): Promise<Answer> {
+  const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
   const quote = context.facts.example("getAutorampQuote") as Record<string, unknown>;
   return ok({ ...quote, customer_id: customer.id, quote_id: randomUUID() });
 }
 
-function getExchangeRate(context: RouteContext): Answer {
-  const customer = customerInQuery(context);
+async function getExchangeRate(context: RouteContext): Promise<Answer> {
+  const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
   return ok(context.facts.example("getExchangeRate"));
 }
 
-function listTransactions(context: RouteContext): Answer {
+async function listTransactions(context: RouteContext): Promise<Answer> {
   const { query } = context;
   const term = query.search_term?.toLowerCase();
-  const transactions = resources(context.store.list("autoramp_transactions", context.scope)).filter(
+  const filter = {
+    scope: context.scope,
+    ...(query.customer_id !== undefined && { customerId: query.customer_id }),
+  };
+  const listed = await context.store.list("autoramp_transactions", filter);
+  const transactions = resources(listed).filter(
     (tx) =>
       (query.autoramp_id === undefined || tx.autoramp_id === query.autoramp_id) &&
-      (query.customer_id === undefined || tx.customer_id === query.customer_id) &&
       (query.ramp_type === undefined || rampTypeOf(tx) === query.ramp_type) &&
       (term === undefined || JSON.stringify(tx).toLowerCase().includes(term)),
   );
-  return page(transactions, query as PageQuery);
+  return pageOf(transactions, query as PageQuery);
 }
 
 /** Onramp: fiat in, crypto out; Offramp: crypto in, fiat out; Swap: crypto to crypto. */
@@ -320,48 +315,47 @@ function rampTypeOf(transaction: Resource): string | undefined {
   return undefined;
 }
 
-function listTransactionsByIds(context: RouteContext): Answer {
+async function listTransactionsByIds(context: RouteContext): Promise<Answer> {
   const ids = new Set((context.query.ids ?? "").split(","));
-  const transactions = resources(context.store.list("autoramp_transactions", undefined));
-  return page(
+  const transactions = resources(await context.store.list("autoramp_transactions"));
+  return pageOf(
     transactions.filter((tx) => ids.has(tx.id)),
     context.query,
   );
 }
 
-function listFiatAddresses(context: RouteContext): Answer {
+async function listFiatAddresses(context: RouteContext): Promise<Answer> {
   const status = context.query.status ?? "Registered";
-  const addresses = resources(context.store.list("fiat_addresses", context.scope));
-  return page(
+  const addresses = resources(await context.store.list("fiat_addresses", { scope: context.scope }));
+  return pageOf(
     addresses.filter((address) => address.status === status),
     context.query,
   );
 }
 
-function listFiatAddressesByCustomer(context: RouteContext): Answer {
-  const customer = customerOf(context, "customer_id");
+async function listFiatAddressesByCustomer(context: RouteContext): Promise<Answer> {
+  const customer = await customerOf(context, "customer_id");
   if (isAnswer(customer)) return customer;
   const term = context.query.search_term?.toLowerCase();
-  const addresses = resources(context.store.list("fiat_addresses", context.scope)).filter(
-    (address) =>
-      address.customer_id === customer.id &&
-      (term === undefined || JSON.stringify(address).toLowerCase().includes(term)),
+  const filter = { scope: context.scope, customerId: customer.id };
+  const addresses = resources(await context.store.list("fiat_addresses", filter)).filter(
+    (address) => term === undefined || JSON.stringify(address).toLowerCase().includes(term),
   );
-  return page(addresses, context.query);
+  return pageOf(addresses, context.query);
 }
 
-function getFiatAddress(context: RouteContext): Answer {
-  const customer = customerOf(context, "customer_id");
+async function getFiatAddress(context: RouteContext): Promise<Answer> {
+  const customer = await customerOf(context, "customer_id");
   if (isAnswer(customer)) return customer;
   const id = context.params.fiat_address_id ?? "";
-  const found = context.store.find("fiat_addresses", id, context.scope);
+  const found = await context.store.find("fiat_addresses", id, context.scope);
   return found && found.resource.customer_id === customer.id
     ? ok(found.resource)
     : notFound("path", "fiat_address_id", `no fiat address ${id} of customer ${customer.id}`);
 }
 
-function registerHosted(context: RouteContext): Answer {
-  const customer = customerInBody(context);
+async function registerHosted(context: RouteContext): Promise<Answer> {
+  const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
   const { body } = context;
   const address: Resource = {
@@ -373,11 +367,11 @@ function registerHosted(context: RouteContext): Answer {
     wallet_address: body.wallet_address,
     vasp_did: body.vasp_did,
   };
-  return ok(context.store.insert("crypto_addresses", address, context.scope, customer.id));
+  return ok(await context.store.insert("crypto_addresses", address, context.scope, customer.id));
 }
 
-function registerSelfHosted(context: RouteContext): Answer {
-  const customer = customerInBody(context);
+async function registerSelfHosted(context: RouteContext): Promise<Answer> {
+  const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
   const { body } = context;
   const wallet: Resource = {
@@ -388,31 +382,33 @@ function registerSelfHosted(context: RouteContext): Answer {
     disabled: false,
     created_at: now(),
   };
-  return ok(context.store.insert("crypto_addresses", wallet, context.scope, customer.id));
+  return ok(await context.store.insert("crypto_addresses", wallet, context.scope, customer.id));
 }
 
-function webhookOf(context: RouteContext): Resource | Answer {
+async function webhookOf(context: RouteContext): Promise<Resource | Answer> {
   const id = context.params.id ?? "";
-  const found = context.store.find("webhooks", id, undefined);
+  const found = await context.store.find("webhooks", id, undefined);
   return found?.resource ?? notFound("path", "id", `no webhook ${id}`);
 }
 
-function updateWebhook(context: RouteContext): Answer {
-  const webhook = webhookOf(context);
+async function updateWebhook(context: RouteContext): Promise<Answer> {
+  const webhook = await webhookOf(context);
   if (isAnswer(webhook)) return webhook;
   Object.assign(webhook, pick(context.body, ["enabled", "label", "topics", "url"]), {
     updated_at: now(),
   });
+  await context.store.update("webhooks", webhook);
   return ok(webhook);
 }
 
-async function pingWebhook(context: RouteContext): Promise<Answer> {
-  const webhook = webhookOf(context);
+/** The delivery happens after the transaction, so that a slow receiver holds no database lock. */
+async function pingWebhook(context: RouteContext): Promise<WorkResult> {
+  const webhook = await webhookOf(context);
   if (isAnswer(webhook)) return webhook;
-  const customer = customerInBody(context);
+  const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
-  const delivered = await context.events.send(webhook, "Ping", customer.id, {
-    webhook_id: webhook.id,
-  });
-  return ok(delivered);
+  const data = { webhook_id: webhook.id };
+  return {
+    afterCommit: async () => ok(await context.events.send(webhook, "Ping", customer.id, data)),
+  };
 }

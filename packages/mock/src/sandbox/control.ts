@@ -6,7 +6,7 @@ import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
 import type { SpecFacts } from "./spec-facts.js";
 import type { CollectionName } from "./state.js";
-import type { Store } from "./store.js";
+import type { StoreTransaction } from "./store.js";
 
 export const CONTROL_PREFIX = "/_sandbox/";
 
@@ -39,22 +39,23 @@ const STATUS_TARGETS: Record<string, StatusTarget> = {
 };
 
 export interface ControlContext {
-  store: Store;
+  /** The request's transaction. */
+  store: StoreTransaction;
   events: Events;
   facts: SpecFacts;
-  reset(): void;
+  reset(): Promise<void>;
 }
 
-export function answerControl(
+export async function answerControl(
   context: ControlContext,
   method: string,
   path: string,
   body: unknown,
-): Answer {
+): Promise<Answer> {
   const route = path.slice(CONTROL_PREFIX.length);
   if (route === "reset") return only("POST", method, () => reset(context));
   if (route === "events") {
-    return only("GET", method, () => ok({ items: [...context.store.data.events].reverse() }));
+    return only("GET", method, async () => ok({ items: await context.store.events() }));
   }
   const status = /^(?<collection>.+)\/(?<id>[^/]+)\/status$/.exec(route)?.groups;
   const target = status && STATUS_TARGETS[status.collection ?? ""];
@@ -68,24 +69,28 @@ export function answerControl(
   );
 }
 
-function only(allowed: string, method: string, answer: () => Answer): Answer {
+async function only(
+  allowed: string,
+  method: string,
+  answer: () => Promise<Answer>,
+): Promise<Answer> {
   if (method.toUpperCase() === allowed) return answer();
   return problemAnswer(405, "method-not-allowed", "Method not allowed", [
     { location: "route", field: "", rule: "method", message: `use ${allowed}` },
   ]);
 }
 
-function reset(context: ControlContext): Answer {
-  context.reset();
+async function reset(context: ControlContext): Promise<Answer> {
+  await context.reset();
   return ok({ reset: true });
 }
 
-function changeStatus(
+async function changeStatus(
   context: ControlContext,
   target: StatusTarget,
   id: string,
   body: unknown,
-): Answer {
+): Promise<Answer> {
   const value = isObject(body) ? body.status : undefined;
   const allowed = context.facts.statusEnum(target.enumOf);
   const invalid =
@@ -99,16 +104,16 @@ function changeStatus(
       { location: "body", field: "status", rule: allowed ? "enum" : "type", message: invalid },
     ]);
   }
-  const stored = context.store.find(target.collection, decoded(id) ?? id, undefined);
+  const stored = await context.store.find(target.collection, decoded(id) ?? id, undefined);
   if (!stored) return notFound("path", "id", `no ${target.collection} resource ${id}`);
   const resource = stored.resource;
   resource.status = value;
   if ("updated_at" in resource) resource.updated_at = new Date().toISOString();
-  context.store.save();
+  await context.store.update(target.collection, resource);
   const customerId =
     target.collection === "customers"
       ? resource.id
       : String(resource.customer_id ?? stored.customer_id ?? "") || null;
-  context.events.broadcast(target.topic, customerId, resource);
+  await context.events.broadcast(context.store, target.topic, customerId, resource);
   return ok(resource);
 }

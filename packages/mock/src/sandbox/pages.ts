@@ -11,28 +11,67 @@ export interface PageQuery {
   page_size?: string | undefined;
 }
 
-export function page<T extends { id: string }>(items: T[], query: PageQuery): Answer {
+/** A list in creation order, read a window at a time (from an array, or through an index). */
+export interface PageSource<T extends { id: string }> {
+  /** The position of the item with the id; undefined when it is not in the list. */
+  position(id: string): Promise<number | undefined>;
+  /** Up to `limit` items from `position` on (all from the start when undefined), in order. */
+  from(position: number | undefined, limit: number): Promise<Positioned<T>[]>;
+  /** Up to `limit` items just before `position`, in order. */
+  before(position: number, limit: number): Promise<Positioned<T>[]>;
+}
+
+export interface Positioned<T> {
+  position: number;
+  item: T;
+}
+
+export async function page<T extends { id: string }>(
+  source: PageSource<T>,
+  query: PageQuery,
+): Promise<Answer> {
   // page_size 0 is valid for the spec (minimum 0) but would never advance; it means the default.
   const size = Number(query.page_size ?? DEFAULT_PAGE_SIZE) || DEFAULT_PAGE_SIZE;
-  let start = 0;
-  let end: number;
-  if (query.cursor !== undefined) {
-    start = items.findIndex((item) => item.id === query.cursor);
-    if (start < 0) return unknownCursor("cursor", query.cursor);
-    end = Math.min(items.length, start + size);
-  } else if (query.prev_cursor !== undefined) {
-    end = items.findIndex((item) => item.id === query.prev_cursor);
-    if (end < 0) return unknownCursor("prev_cursor", query.prev_cursor);
-    start = Math.max(0, end - size);
+  let window: Positioned<T>[];
+  let next: string | undefined;
+  if (query.prev_cursor !== undefined) {
+    const end = await source.position(query.prev_cursor);
+    if (end === undefined) return unknownCursor("prev_cursor", query.prev_cursor);
+    window = await source.before(end, size);
+    next = query.prev_cursor;
   } else {
-    end = Math.min(items.length, size);
+    const start = query.cursor === undefined ? undefined : await source.position(query.cursor);
+    if (query.cursor !== undefined && start === undefined) {
+      return unknownCursor("cursor", query.cursor);
+    }
+    const read = await source.from(start, size + 1);
+    window = read.slice(0, size);
+    next = read[size]?.item.id;
   }
-  const next = items[end]?.id;
+  const first = window[0];
+  // The first page has nothing before it: no need to look.
+  const paged = query.cursor !== undefined || query.prev_cursor !== undefined;
+  const hasEarlier =
+    paged && first !== undefined && (await source.before(first.position, 1)).length > 0;
   return ok({
-    items: items.slice(start, end),
+    items: window.map(({ item }) => item),
     ...(next !== undefined && { cursor: next }),
-    prev_cursor: start > 0 ? (items[start]?.id ?? null) : null,
+    prev_cursor: hasEarlier ? first.item.id : null,
   });
+}
+
+/** A page source over a list already in memory. */
+export function arraySource<T extends { id: string }>(items: T[]): PageSource<T> {
+  const positioned = (start: number, end: number) =>
+    items.slice(start, end).map((item, offset) => ({ position: start + offset, item }));
+  return {
+    position: async (id) => {
+      const index = items.findIndex((item) => item.id === id);
+      return index < 0 ? undefined : index;
+    },
+    from: async (position, limit) => positioned(position ?? 0, (position ?? 0) + limit),
+    before: async (position, limit) => positioned(Math.max(0, position - limit), position),
+  };
 }
 
 function unknownCursor(field: string, value: string): Answer {

@@ -8,20 +8,26 @@ import { matchRoute } from "./api-routes.js";
 import { answerControl, CONTROL_PREFIX } from "./control.js";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./deliveries.js";
 import { Events } from "./events.js";
-import { Idempotency } from "./idempotency.js";
+import { Idempotency, settled } from "./idempotency.js";
+import { openStore } from "./open-store.js";
 import { dataFromSeed, defaultSeed, readSeed } from "./seed.js";
 import { readSpecFacts } from "./spec-facts.js";
-import { readStateFile } from "./state-file.js";
-import { Store } from "./store.js";
+import type { StoreTransaction } from "./store.js";
 
 export interface SandboxOptions {
   /** The spec's operations: their examples make the default seed, their enums bound statuses. */
   operations: Operations;
-  /** JSON file the data persists in; without it the data lives only as long as the process. */
+  /**
+   * Where the data persists: a SQLite database file (a 0.1 JSON state file is migrated into
+   * one), or a postgres:// URL for a sandbox shared by several processes. Without it the data
+   * lives in memory as long as the process.
+   */
   state?: string;
   /** A seed file's path or a seed object, instead of the one made from the spec's examples. */
   seed?: string | object;
   delivery?: Partial<DeliveryLimits>;
+  /** Gets the line saying that a 0.1 JSON state file was migrated. Default: stderr. */
+  log?: (line: string) => void;
 }
 
 export interface Sandbox {
@@ -36,15 +42,13 @@ export function isControlPath(path: string): boolean {
   return path.startsWith(CONTROL_PREFIX);
 }
 
-export function createSandbox(options: SandboxOptions): Sandbox {
+export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const facts = readSpecFacts(options.operations);
   const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
-  const saved = options.state === undefined ? undefined : readStateFile(options.state);
-  const store = new Store(saved ?? dataFromSeed(seed), options.state);
-  if (saved === undefined) store.save();
+  const log = options.log ?? ((line: string) => console.error(line));
+  const store = await openStore(options.state, () => dataFromSeed(seed), log);
   const events = new Events(store, { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery });
-  const idempotency = new Idempotency(() => store.data.idempotency);
-  const reset = () => store.replace(dataFromSeed(seed));
+  const idempotency = new Idempotency(store);
 
   return {
     async answer(request) {
@@ -60,27 +64,22 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         ]);
       }
       const scope = header(request, "x-sub-partner-id");
-      const context = {
-        params: route.params,
-        query: request.query,
-        body: isObject(request.body) ? request.body : {},
-        scope,
-        store,
-        events,
-        facts,
-      };
+      const work = (tx: StoreTransaction) =>
+        route.answer({
+          params: route.params,
+          query: request.query,
+          body: isObject(request.body) ? request.body : {},
+          scope,
+          store: tx,
+          events,
+          facts,
+        });
       const key = header(request, "idempotency-key");
       if (request.method.toUpperCase() !== "POST" || key === undefined) {
-        const answer = await route.answer(context);
-        if (request.method.toUpperCase() !== "GET") store.save();
-        return answer;
+        return settled(await store.transaction(work));
       }
       const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
-      return idempotency.run(
-        keyed,
-        () => route.answer(context),
-        () => store.save(),
-      );
+      return idempotency.run(keyed, work);
     },
     async control(request) {
       if (!header(request, "x-api-key")) {
@@ -88,14 +87,22 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           { location: "security", field: "X-API-Key", rule: "required", message: "is required" },
         ]);
       }
-      return answerControl(
-        { store, events, facts, reset },
-        request.method,
-        request.path,
-        request.body,
+      const answer = await store.transaction((tx) =>
+        answerControl(
+          { store: tx, events, facts, reset: () => tx.replaceAll(dataFromSeed(seed)) },
+          request.method,
+          request.path,
+          request.body,
+        ),
       );
+      // A status change has queued its events; they go out now that they are committed.
+      events.drain();
+      return answer;
     },
-    close: () => events.close(),
+    async close() {
+      await events.close();
+      await store.close();
+    },
   };
 }
 

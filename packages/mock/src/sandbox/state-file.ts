@@ -1,11 +1,36 @@
-// The state file: read once at start, rewritten after every change. Each write goes to a
-// temporary file that is then renamed over the old one, so a crash never leaves half a file.
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { invalidDataReason, type SandboxData, STATE_FORMAT } from "./state.js";
+// The state file named by --state: a SQLite database, or a 0.1 JSON state file that is moved
+// into a new SQLite database once (the JSON file is kept byte for byte beside it as a backup).
+// Anything else is refused, naming the file, and left untouched.
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { SQLITE_HEADER } from "./sqlite-store.js";
+import { invalidDataReason, type SandboxData } from "./state.js";
 
-/** The data in the file, or undefined when there is no file. Throws, naming the file, when it is not sandbox state. */
-export function readStateFile(path: string): SandboxData | undefined {
-  if (!existsSync(path)) return undefined;
+export type StateFileKind = "none" | "sqlite" | "json";
+
+/** What the file is, from its first bytes: an empty or missing file is a new database. */
+export function stateFileKind(path: string): StateFileKind {
+  if (!existsSync(path) || statSync(path).size === 0) return "none";
+  const header = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(path, "r");
+  try {
+    readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return header.toString("latin1") === SQLITE_HEADER ? "sqlite" : "json";
+}
+
+/** The data of a 0.1 JSON state file. Throws, naming the file, when it is not sandbox state. */
+export function readJsonStateFile(path: string): SandboxData {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));
@@ -17,14 +42,40 @@ export function readStateFile(path: string): SandboxData | undefined {
   return parsed as SandboxData;
 }
 
-export function writeStateFile(path: string, data: SandboxData): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ format: STATE_FORMAT, ...data }));
+/** Where a migrated 0.1 JSON state file is kept. */
+export function backupPathOf(path: string): string {
+  return `${path}.0.1-backup.json`;
+}
+
+/**
+ * Moves a 0.1 JSON state file aside (renamed, so byte for byte the same) and puts the database
+ * `fill` writes at its path. The database is written under a temporary name first, so a crash
+ * mid-way leaves the JSON file where it was.
+ */
+export async function replaceJsonWithDatabase(
+  path: string,
+  fill: (temporary: string) => Promise<void>,
+): Promise<string> {
+  const backup = backupPathOf(path);
+  if (existsSync(backup)) {
+    throw new Error(
+      `The sandbox state file ${path} is a 0.1 JSON state file to migrate, but its backup ${backup} already exists. Nothing was changed; move ${backup} away and start again.`,
+    );
+  }
+  const temporary = `${path}.${process.pid}.migrating`;
+  try {
+    await fill(temporary);
+  } catch (error) {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${temporary}${suffix}`, { force: true });
+    throw error;
+  }
+  renameSync(path, backup);
   renameSync(temporary, path);
+  return backup;
 }
 
 function refused(path: string, reason: string): Error {
   return new Error(
-    `The sandbox state file ${path} is not valid sandbox state: ${reason}. It was left untouched; fix it, move it away or choose another --state file.`,
+    `The sandbox state file ${path} is not valid sandbox state (neither a sandbox SQLite database nor a JSON state file of payments-mock 0.1): ${reason}. It was left untouched; fix it, move it away or choose another --state file.`,
   );
 }

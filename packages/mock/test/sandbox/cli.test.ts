@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, type TestContext } from "vitest";
 import { runCli } from "../support/run-cli.js";
-import { call, createCustomer } from "../support/sandbox.js";
+import { call, createCustomer, persistentState } from "../support/sandbox.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,10 +13,10 @@ const run = (context: TestContext, args: string[]) => runCli(context, ["--port",
 
 describe.concurrent("payments-mock --stateful", () => {
   it("serves the sandbox and keeps its data in the --state file across restarts", async (context) => {
-    const state = join(dir, "cli-state.json");
+    const state = await persistentState(dir, "cli-state.db");
     const first = run(context, ["--stateful", "--state", state]);
     const customer = await createCustomer(await first.url, { name: "From the CLI" });
-    expect(first.output().stdout).toContain(`stateful sandbox, state in ${state}`);
+    expect(first.output().stdout).toMatch(/stateful sandbox, state in (SQLite file|Postgres) /);
     first.child.kill("SIGTERM");
     expect(await first.exited).toEqual([0, null]);
 

@@ -4,14 +4,21 @@ import { join } from "node:path";
 import { specPath } from "@org/payments-spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { startMock } from "../../src/index.js";
-import { call, createCustomer, newKey, startSandbox } from "../support/sandbox.js";
+import {
+  call,
+  createCustomer,
+  newKey,
+  persistentState,
+  sandboxStore,
+  startSandbox,
+} from "../support/sandbox.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-persist-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("the sandbox state file", () => {
+describe("the sandbox's persisted state", () => {
   it("keeps creates, webhook changes and idempotency keys across a restart", async () => {
-    const state = join(dir, "restart.json");
+    const state = await persistentState(dir, "restart.db");
     const first = await startSandbox({ state });
     const key = newKey();
     const customer = await createCustomer(first.url, { name: "Persisted" }, key);
@@ -24,8 +31,9 @@ describe("the sandbox state file", () => {
       },
     );
     expect(webhook.status).toBe(200);
-    await first.mock.stop();
-    expect(readdirSync(dir)).toEqual(["restart.json"]);
+    await first.stop();
+    // SQLite folds its write-ahead log back into the file on a clean stop.
+    if (sandboxStore !== "postgres") expect(readdirSync(dir)).toEqual(["restart.db"]);
 
     const second = await startSandbox({ state });
     try {
@@ -39,21 +47,21 @@ describe("the sandbox state file", () => {
       });
       expect(replay.body).toEqual(customer);
     } finally {
-      await second.mock.stop();
+      await second.stop();
     }
   });
 
-  it("starts from the seed when the file is missing, and writes it", async () => {
-    const state = join(dir, "fresh.json");
+  it("starts from the seed when the store is empty, and creates it", async () => {
+    const state = await persistentState(dir, "fresh.db");
     const sandbox = await startSandbox({ state });
     try {
-      expect(existsSync(state)).toBe(true);
+      if (sandboxStore !== "postgres") expect(existsSync(state)).toBe(true);
       const listed = await call(sandbox.url, "GET", "/customers");
       expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([
         "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
       ]);
     } finally {
-      await sandbox.mock.stop();
+      await sandbox.stop();
     }
   });
 
@@ -73,7 +81,7 @@ describe("the sandbox state file", () => {
   );
 
   it("reset brings the data back to the seed", async () => {
-    const sandbox = await startSandbox({ state: join(dir, "reset.json") });
+    const sandbox = await startSandbox({ state: await persistentState(dir, "reset.db") });
     try {
       await createCustomer(sandbox.url);
       const reset = await call(sandbox.url, "POST", "/_sandbox/reset");
@@ -81,7 +89,7 @@ describe("the sandbox state file", () => {
       const listed = await call(sandbox.url, "GET", "/customers");
       expect(listed.body.items).toHaveLength(1);
     } finally {
-      await sandbox.mock.stop();
+      await sandbox.stop();
     }
   });
 

@@ -8,10 +8,11 @@ import { specPath } from "@org/payments-spec";
 import { afterAll, expect, it } from "vitest";
 import { startMock } from "../../src/index.js";
 import { startReceiver } from "../support/receiver.js";
+import { persistentState } from "../support/sandbox.js";
 import { API_KEY } from "../support/spec-requests.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-scenario-"));
-const state = join(dir, "state.json");
+const state = await persistentState(dir, "state.db");
 const receiver = await startReceiver();
 afterAll(async () => {
   await receiver.stop();

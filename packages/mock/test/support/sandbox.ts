@@ -1,27 +1,53 @@
-// Starts a stateful sandbox for one test file, on a free port, with its state in a temp dir.
+// Starts a stateful sandbox for one test file, on a free port, on the store of the test project
+// (vitest.config.ts): memory, a SQLite file in a temp dir, or a new database of the test Postgres.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specPath } from "@org/payments-spec";
+import { inject } from "vitest";
 import { type MockOptions, type RunningMock, startMock } from "../../src/index.js";
+import { createDatabase } from "./postgres.js";
 import { API_KEY } from "./spec-requests.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    sandboxStore: "memory" | "sqlite" | "postgres";
+  }
+}
+
+/** The store this test project runs the sandbox tests on. */
+export const sandboxStore = inject("sandboxStore");
+
+/** A `state` for a new sandbox on this project's store: none for memory. */
+export async function newState(dir: string, name = "state.db"): Promise<string | undefined> {
+  return sandboxStore === "memory" ? undefined : persistentState(dir, name);
+}
+
+/**
+ * A `state` that outlives the process, for the restart tests: a new Postgres database in the
+ * Postgres project, a SQLite file in `dir` otherwise (memory cannot outlive its process).
+ */
+export async function persistentState(dir: string, name: string): Promise<string> {
+  return sandboxStore === "postgres" ? createDatabase(inject("postgresUrl")) : join(dir, name);
+}
 
 export interface TestSandbox {
   mock: RunningMock;
   url: string;
-  statePath: string;
+  /** Where its data is: undefined (memory), a SQLite file or a Postgres URL. */
+  state: string | undefined;
   dir: string;
   stop(): Promise<void>;
 }
 
 export async function startSandbox(options: MockOptions = {}): Promise<TestSandbox> {
   const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-"));
-  const statePath = options.state ?? join(dir, "state.json");
-  const mock = await startMock({ spec: specPath, stateful: true, state: statePath, ...options });
+  const state = "state" in options ? options.state : await newState(dir);
+  const mock = await startMock({ spec: specPath, stateful: true, state, ...options });
   return {
     mock,
     url: mock.url,
-    statePath,
+    state,
     dir,
     async stop() {
       await mock.stop();

@@ -1,0 +1,258 @@
+// The sandbox's stores under load, through the built CLI as users run it: create latency with
+// 100 and with 100,000 customers stored (SQLite file), list and search at both sizes, the SQLite
+// sandbox's throughput against the in-memory one, and two processes on one Postgres against one.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createDatabase, startPostgres } from "../../packages/mock/test/support/postgres.ts";
+import { progress } from "./progress.ts";
+import type { Row } from "./results.ts";
+import { API_KEY, createCustomerRequest } from "./servers/fixtures.ts";
+import { median } from "./stats.ts";
+
+const SMALL = 100;
+const LARGE = 100_000;
+const CONNECTIONS = 10;
+/** Requests per measurement: counted, not timed, so each store sees the same number of rows added. */
+const WARM_UP_REQUESTS = 300;
+const MEASURED_REQUESTS = 2_000;
+/** Fewer for the reads, whose search scans the sub-partner's customers. */
+const MEASURED_READS = 300;
+const THROUGHPUT_ROUNDS = 3;
+
+const cli = join(
+  dirname(createRequire(import.meta.url).resolve("@org/payments-mock/package.json")),
+  "dist/cli.mjs",
+);
+
+interface Sandbox {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function startCli(args: string[]): Promise<Sandbox> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [cli, "--port", "0", "--quiet", "--stateful", ...args],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const exited = once(child, "exit");
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    exited.then(() => reject(new Error(`payments-mock ${args.join(" ")} exited: ${output}`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await exited;
+      }
+    },
+  };
+}
+
+/** A seed file of `count` customers (the sandbox's seed takes any number). */
+function seedFile(dir: string, count: number): string {
+  const at = new Date().toISOString();
+  const customers = Array.from({ length: count }, (_, index) => ({
+    id: randomUUID(),
+    created_at: at,
+    updated_at: at,
+    customer_type: "Person",
+    email: `customer${index}@example.com`,
+    name: `Customer ${index}`,
+    partner_id: "0b7e3c52-6d1f-4a8e-9c3b-5f2a7d9e1c40",
+    identification_ids: [],
+    signing_ids: [],
+    status: "IdentificationRequired",
+  }));
+  const path = join(dir, `seed-${count}.json`);
+  writeFileSync(path, JSON.stringify({ customers }));
+  return path;
+}
+
+interface Load {
+  p50: number;
+  rps: number;
+}
+
+/**
+ * `amount` requests spread over `urls`, CONNECTIONS at a time per URL, each request timed.
+ * (autocannon's `amount` runs end on whole seconds, too coarse for runs this short.)
+ */
+async function load(
+  urls: string[],
+  path: string,
+  method: "GET" | "POST",
+  amount: number,
+): Promise<Load> {
+  const latencies: number[] = [];
+  let sent = 0;
+  const worker = async (url: string) => {
+    while (sent < amount) {
+      sent++;
+      const started = performance.now();
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          "X-API-Key": API_KEY,
+          "content-type": "application/json",
+          // Each POST gets a key of its own, so that every one creates a customer.
+          ...(method === "POST" && { "IDEMPOTENCY-KEY": randomUUID() }),
+        },
+        ...(method === "POST" && { body: JSON.stringify(createCustomerRequest) }),
+      });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
+      latencies.push(performance.now() - started);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(urls.flatMap((url) => Array.from({ length: CONNECTIONS }, () => worker(url))));
+  return { p50: median(latencies), rps: (amount * 1000) / (performance.now() - started) };
+}
+
+async function measured(urls: string[], path: string, method: "GET" | "POST"): Promise<Load> {
+  const amount = method === "GET" ? MEASURED_READS : MEASURED_REQUESTS;
+  await load(urls, path, method, Math.min(WARM_UP_REQUESTS, amount));
+  return load(urls, path, method, amount);
+}
+
+interface Sized {
+  create: Load;
+  list: Load;
+  search: Load;
+}
+
+async function sqliteAt(dir: string, count: number): Promise<Sized> {
+  progress(`sandbox stores: SQLite file with ${count.toLocaleString("en-US")} customers`);
+  const sandbox = await startCli([
+    "--state",
+    join(dir, `store-${count}.db`),
+    "--seed",
+    seedFile(dir, count),
+  ]);
+  try {
+    return {
+      list: await measured([sandbox.url], "/customers?page_size=10", "GET"),
+      search: await measured(
+        [sandbox.url],
+        `/customers?search_term=customer${count - 7}%40`,
+        "GET",
+      ),
+      create: await measured([sandbox.url], "/customers", "POST"),
+    };
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function createsOn(args: string[][]): Promise<Load> {
+  const sandboxes = await Promise.all(args.map(startCli));
+  try {
+    return await measured(
+      sandboxes.map((sandbox) => sandbox.url),
+      "/customers",
+      "POST",
+    );
+  } finally {
+    await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
+  }
+}
+
+export async function measureSandboxStores(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-sandbox-stores-"));
+  try {
+    const small = await sqliteAt(dir, SMALL);
+    const large = await sqliteAt(dir, LARGE);
+    // Alternated, median of three each, so that a change in the machine's load hits both.
+    const memoryRps: number[] = [];
+    const sqliteRps: number[] = [];
+    const seed = seedFile(dir, SMALL);
+    for (let round = 1; round <= THROUGHPUT_ROUNDS; round++) {
+      progress(
+        `sandbox stores: in memory against a SQLite file, round ${round}/${THROUGHPUT_ROUNDS}`,
+      );
+      memoryRps.push((await createsOn([["--seed", seed]])).rps);
+      const file = join(dir, `throughput-${round}.db`);
+      sqliteRps.push((await createsOn([["--state", file, "--seed", seed]])).rps);
+    }
+    const memory = { rps: median(memoryRps) };
+    const sqlite = { rps: median(sqliteRps) };
+    progress("sandbox stores: one and two processes on one Postgres");
+    const postgres = await startPostgres();
+    let onePg: Load;
+    let twoPg: Load;
+    try {
+      const one = await createDatabase(postgres.url);
+      onePg = await createsOn([["--state", one]]);
+      const shared = await createDatabase(postgres.url);
+      twoPg = await createsOn([
+        ["--state", shared],
+        ["--state", shared],
+      ]);
+    } finally {
+      await postgres.stop();
+    }
+    const stored = (count: number) => `${count.toLocaleString("en-US")} customers stored`;
+    const of = `${CONNECTIONS} connections, ${MEASURED_REQUESTS.toLocaleString("en-US")} requests`;
+    const reads = `${CONNECTIONS} connections, ${MEASURED_READS} requests`;
+    const ratioAtMost = (limit: number, value: number, baseline: number) => ({
+      text: `≤ ${limit}`,
+      met: value / baseline <= limit,
+    });
+    return [
+      {
+        figure: `SQLite sandbox POST /customers p50 with ${stored(LARGE)} (${of})`,
+        value: large.create.p50,
+        unit: "ms",
+        baselineLabel: `same with ${stored(SMALL)}`,
+        baseline: small.create.p50,
+        target: ratioAtMost(1.5, large.create.p50, small.create.p50),
+      },
+      {
+        figure: `SQLite sandbox GET /customers (first page) p50 with ${stored(LARGE)} (${reads})`,
+        value: large.list.p50,
+        unit: "ms",
+        baselineLabel: `same with ${stored(SMALL)}`,
+        baseline: small.list.p50,
+      },
+      {
+        figure: `SQLite sandbox GET /customers?search_term (one match) p50 with ${stored(LARGE)} (${reads})`,
+        value: large.search.p50,
+        unit: "ms",
+        baselineLabel: `same with ${stored(SMALL)}`,
+        baseline: small.search.p50,
+      },
+      {
+        figure: `SQLite file sandbox POST /customers throughput (${of}, median of ${THROUGHPUT_ROUNDS} alternated runs)`,
+        value: sqlite.rps,
+        unit: "req/s",
+        baselineLabel: "in-memory sandbox, same requests",
+        baseline: memory.rps,
+        target: { text: "≥ 0.8", met: sqlite.rps / memory.rps >= 0.8 },
+      },
+      {
+        figure: `two processes on one Postgres, POST /customers throughput (${CONNECTIONS} connections to each, ${MEASURED_REQUESTS.toLocaleString("en-US")} requests in all)`,
+        value: twoPg.rps,
+        unit: "req/s",
+        baselineLabel: "one process on Postgres",
+        baseline: onePg.rps,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,332 @@
+// The sandbox's data in SQL, the same for SQLite and Postgres: one table of resources (their JSON
+// with the columns listing needs, each indexed), the idempotency keys, the event log and the
+// outbox of events waiting for delivery. The databases differ only in how a query is sent.
+import type { Answer } from "./answer.js";
+import { type PageSource, type Positioned, page } from "./pages.js";
+import type { CollectionName, DeliveryEvent, IdempotentAnswer, Resource, Stored } from "./state.js";
+import {
+  EVENTS_KEPT,
+  KEY_RETENTION_MS,
+  type ListFilter,
+  type OutboxItem,
+  type StoreTransaction,
+} from "./store.js";
+
+/** A claimed key still without an answer after this long belonged to a process that died. */
+const ABANDONED_CLAIM_MS = 60_000;
+
+export type Row = Record<string, unknown>;
+
+/** Sends one statement with `$1`-style parameters inside the current transaction. */
+export type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
+
+/** The schema's version; a later release that changes the tables migrates from it. */
+export const SCHEMA_VERSION = 1;
+
+/** The tables, for a database whose auto-increment column is spelled `serial`. */
+export function schemaStatements(serial: string): string[] {
+  return [
+    `CREATE TABLE resources (
+      seq ${serial},
+      collection TEXT NOT NULL,
+      id TEXT NOT NULL,
+      sub_partner_id TEXT,
+      linked_customer TEXT,
+      customer_id TEXT,
+      external_id TEXT,
+      search TEXT NOT NULL,
+      body TEXT NOT NULL,
+      UNIQUE (collection, id)
+    )`,
+    "CREATE INDEX resources_scope ON resources (collection, sub_partner_id, seq)",
+    "CREATE INDEX resources_order ON resources (collection, seq)",
+    "CREATE INDEX resources_customer ON resources (collection, customer_id, seq)",
+    "CREATE INDEX resources_external ON resources (collection, external_id, seq)",
+    `CREATE TABLE idempotency (
+      idem_key TEXT PRIMARY KEY,
+      method TEXT NOT NULL,
+      path TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      answer TEXT,
+      created_at BIGINT NOT NULL
+    )`,
+    "CREATE INDEX idempotency_age ON idempotency (created_at)",
+    `CREATE TABLE events (seq ${serial}, body TEXT NOT NULL)`,
+    `CREATE TABLE outbox (seq ${serial}, webhook_id TEXT NOT NULL, url TEXT NOT NULL, payload TEXT NOT NULL)`,
+  ];
+}
+
+/** Where the databases differ. */
+export interface Dialect {
+  /** Appended to a read that the transaction goes on to change: " FOR UPDATE" or nothing. */
+  lockRows: string;
+  /** An index of the `search` column, where the database has one; otherwise `LIKE` scans. */
+  searchIndex?: SearchIndex;
+}
+
+export interface SearchIndex {
+  /** A condition on `seq`: the resource's search text contains the term `placeholder` holds. */
+  matches(placeholder: string): string;
+  /** The parameter for a (lower-case) term. */
+  pattern(term: string): string;
+  write(query: Query, seq: number, search: string): Promise<void>;
+  clear(query: Query): Promise<void>;
+}
+
+/** The store's operations, inside the transaction `query` belongs to. */
+export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction {
+  const { lockRows, searchIndex } = dialect;
+  const whereOf = (collection: CollectionName, filter: ListFilter) =>
+    filtered(collection, filter, searchIndex);
+  const indexed = async (rows: Row[], columns: unknown[]) => {
+    const seq = rows[0]?.seq;
+    if (searchIndex && seq !== undefined) {
+      await searchIndex.write(query, Number(seq), String(columns[2]));
+    }
+  };
+  const select = `SELECT seq, id, sub_partner_id, linked_customer, body FROM resources`;
+  const tx: StoreTransaction = {
+    async find(collection, id, scope) {
+      const where = whereOf(collection, { scope });
+      const rows = await query(
+        `${select} WHERE ${where.sql} AND id = $${where.params.length + 1}${lockRows}`,
+        [...where.params, id],
+      );
+      return rows[0] && storedOf(rows[0]);
+    },
+    async insert(collection, resource, scope, customerId) {
+      const columns = indexedColumns(resource, customerId);
+      const rows = await query(
+        `INSERT INTO resources (collection, id, sub_partner_id, linked_customer, customer_id, external_id, search, body)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`,
+        [collection, resource.id, scope ?? null, customerId ?? null, ...columns],
+      );
+      await indexed(rows, columns);
+      return resource;
+    },
+    async update(collection, resource) {
+      const linked = await query(
+        "SELECT linked_customer FROM resources WHERE collection = $1 AND id = $2",
+        [collection, resource.id],
+      );
+      const customerId = (linked[0]?.linked_customer as string | null) ?? undefined;
+      const columns = indexedColumns(resource, customerId);
+      const rows = await query(
+        `UPDATE resources SET customer_id = $3, external_id = $4, search = $5, body = $6
+         WHERE collection = $1 AND id = $2 RETURNING seq`,
+        [collection, resource.id, ...columns],
+      );
+      await indexed(rows, columns);
+    },
+    async list(collection, filter = {}) {
+      const where = whereOf(collection, filter);
+      const rows = await query(`${select} WHERE ${where.sql} ORDER BY seq`, where.params);
+      return rows.map(storedOf);
+    },
+    page(collection, filter, pageQuery): Promise<Answer> {
+      return page(indexedSource(query, whereOf(collection, filter)), pageQuery);
+    },
+    async newestByExternalId(collection, externalId) {
+      const rows = await query(
+        `${select} WHERE collection = $1 AND external_id = $2 ORDER BY seq DESC LIMIT 1`,
+        [collection, externalId],
+      );
+      return rows[0] && storedOf(rows[0]);
+    },
+    async claimKey(key, first) {
+      const now = Date.now();
+      // Kept 24 hours; a claim left without an answer (its process died) is given up after a minute.
+      await query(
+        "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)",
+        [now - KEY_RETENTION_MS, now - ABANDONED_CLAIM_MS],
+      );
+      // A second transaction inserting the same key waits here until the first one ends
+      // (Postgres), or runs after it (SQLite): either way it then finds the first's row.
+      const inserted = await query(
+        `INSERT INTO idempotency (idem_key, method, path, fingerprint, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (idem_key) DO NOTHING RETURNING idem_key`,
+        [key, first.method, first.path, first.fingerprint, now],
+      );
+      if (inserted.length > 0) return { claimed: true };
+      const [row] = await query(
+        "SELECT method, path, fingerprint, answer FROM idempotency WHERE idem_key = $1",
+        [key],
+      );
+      if (row === undefined) return tx.claimKey(key, first);
+      return {
+        claimed: false,
+        first:
+          row.answer === null
+            ? "pending"
+            : ({
+                method: row.method,
+                path: row.path,
+                fingerprint: row.fingerprint,
+                answer: JSON.parse(String(row.answer)),
+              } as IdempotentAnswer),
+      };
+    },
+    async answerKey(key, answer) {
+      await query("UPDATE idempotency SET answer = $2 WHERE idem_key = $1", [
+        key,
+        JSON.stringify(answer),
+      ]);
+    },
+    async releaseKey(key) {
+      await query("DELETE FROM idempotency WHERE idem_key = $1 AND answer IS NULL", [key]);
+    },
+    async enqueue(items) {
+      for (const item of items) {
+        await query("INSERT INTO outbox (webhook_id, url, payload) VALUES ($1, $2, $3)", [
+          item.webhookId,
+          item.url,
+          JSON.stringify(item.payload),
+        ]);
+      }
+    },
+    async recordEvent(event) {
+      const [row] = await query("INSERT INTO events (body) VALUES ($1) RETURNING seq", [
+        JSON.stringify(event),
+      ]);
+      await query("DELETE FROM events WHERE seq <= $1", [Number(row?.seq) - EVENTS_KEPT]);
+    },
+    async events() {
+      const rows = await query("SELECT body FROM events ORDER BY seq DESC");
+      return rows.map((row) => JSON.parse(String(row.body)) as DeliveryEvent);
+    },
+    async replaceAll(data) {
+      for (const table of ["resources", "idempotency", "events", "outbox"]) {
+        await query(`DELETE FROM ${table}`);
+      }
+      await searchIndex?.clear(query);
+      for (const [collection, list] of Object.entries(data.collections)) {
+        for (const stored of list) {
+          await tx.insert(
+            collection as CollectionName,
+            stored.resource,
+            stored.sub_partner_id ?? undefined,
+            stored.customer_id,
+          );
+        }
+      }
+      const now = Date.now();
+      for (const [key, first] of Object.entries(data.idempotency)) {
+        await query(
+          `INSERT INTO idempotency (idem_key, method, path, fingerprint, answer, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [key, first.method, first.path, first.fingerprint, JSON.stringify(first.answer), now],
+        );
+      }
+      for (const event of data.events) await tx.recordEvent(event);
+    },
+  };
+  return tx;
+}
+
+/** The oldest outbox row, locked with `lockRows` where the database can. */
+export async function oldestOutboxItem(
+  query: Query,
+  lockRows: string,
+  after = 0,
+): Promise<{ seq: number; item: OutboxItem } | undefined> {
+  const [row] = await query(
+    `SELECT seq, webhook_id, url, payload FROM outbox WHERE seq > $1 ORDER BY seq LIMIT 1${lockRows}`,
+    [after],
+  );
+  if (row === undefined) return undefined;
+  return {
+    seq: Number(row.seq),
+    item: {
+      webhookId: String(row.webhook_id),
+      url: String(row.url),
+      payload: JSON.parse(String(row.payload)),
+    },
+  };
+}
+
+export async function removeOutboxItem(query: Query, seq: number): Promise<void> {
+  await query("DELETE FROM outbox WHERE seq = $1", [seq]);
+}
+
+/** customer_id, external_id, search and body: what the indexes and the listing read. */
+function indexedColumns(resource: Resource, linkedCustomer: string | undefined): unknown[] {
+  const own = typeof resource.customer_id === "string" ? resource.customer_id : undefined;
+  const externalId = typeof resource.external_id === "string" ? resource.external_id : null;
+  const search = ["id", "name", "email", "external_id"]
+    .map((field) => String(resource[field] ?? "").toLowerCase())
+    .join("\n");
+  return [linkedCustomer ?? own ?? null, externalId, search, JSON.stringify(resource)];
+}
+
+function storedOf(row: Row): Stored {
+  const stored: Stored = {
+    resource: JSON.parse(String(row.body)),
+    sub_partner_id: (row.sub_partner_id as string | null) ?? null,
+  };
+  if (typeof row.linked_customer === "string") stored.customer_id = row.linked_customer;
+  return stored;
+}
+
+function filtered(
+  collection: CollectionName,
+  filter: ListFilter,
+  searchIndex: SearchIndex | undefined,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [collection];
+  const clauses = ["collection = $1"];
+  const add = (clause: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause(`$${params.length}`));
+  };
+  if (filter.scope !== undefined) add((p) => `sub_partner_id = ${p}`, filter.scope);
+  if (filter.customerId !== undefined) add((p) => `customer_id = ${p}`, filter.customerId);
+  if (filter.externalId !== undefined) add((p) => `external_id = ${p}`, filter.externalId);
+  const term = filter.search?.toLowerCase();
+  if (term !== undefined && searchIndex !== undefined) {
+    add(searchIndex.matches, searchIndex.pattern(term));
+  } else if (term !== undefined) {
+    add((p) => `search LIKE ${p} ESCAPE '\\'`, `%${escapeLike(term)}%`);
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** A page source reading windows of the filtered list through the indexes, by `seq`. */
+function indexedSource(
+  query: Query,
+  where: { sql: string; params: unknown[] },
+): PageSource<Resource> {
+  const next = `$${where.params.length + 1}`;
+  const limit = `$${where.params.length + 2}`;
+  const select = `SELECT seq, body FROM resources WHERE ${where.sql}`;
+  const positioned = (rows: Row[]): Positioned<Resource>[] =>
+    rows.map((row) => ({ position: Number(row.seq), item: JSON.parse(String(row.body)) }));
+  return {
+    async position(id) {
+      const [row] = await query(`SELECT seq FROM resources WHERE ${where.sql} AND id = ${next}`, [
+        ...where.params,
+        id,
+      ]);
+      return row === undefined ? undefined : Number(row.seq);
+    },
+    async from(position, count) {
+      const rows = await query(`${select} AND seq >= ${next} ORDER BY seq LIMIT ${limit}`, [
+        ...where.params,
+        position ?? 0,
+        count,
+      ]);
+      return positioned(rows);
+    },
+    async before(position, count) {
+      const rows = await query(`${select} AND seq < ${next} ORDER BY seq DESC LIMIT ${limit}`, [
+        ...where.params,
+        position,
+        count,
+      ]);
+      return positioned(rows).reverse();
+    },
+  };
+}

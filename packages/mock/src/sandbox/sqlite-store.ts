@@ -1,0 +1,160 @@
+// The sandbox in SQLite through Node's built-in node:sqlite: a database file (--state), or
+// memory without one. One process owns it, so its transactions run one after another; WAL mode
+// makes every committed request survive a crash of the process.
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import {
+  type Dialect,
+  oldestOutboxItem,
+  type Query,
+  removeOutboxItem,
+  SCHEMA_VERSION,
+  schemaStatements,
+  sqlTransaction,
+} from "./sql-store.js";
+import type { SandboxData } from "./state.js";
+import type { SandboxStore } from "./store.js";
+
+/** The first 16 bytes of every SQLite database file. */
+export const SQLITE_HEADER = "SQLite format 3\0";
+
+/** Opens (or creates, filled with `initial`) the database at `path`, or one in memory. */
+export async function openSqliteStore(
+  path: string | undefined,
+  initial: () => SandboxData,
+): Promise<SandboxStore> {
+  const { DatabaseSync } = await loadNodeSqlite();
+  const db = new DatabaseSync(path ?? ":memory:");
+  let fresh: boolean;
+  try {
+    fresh = prepareSchema(db, path);
+    if (path !== undefined) {
+      db.exec("PRAGMA journal_mode = WAL");
+      // In WAL mode, NORMAL keeps every commit across a crash of the process (not of the OS).
+      db.exec("PRAGMA synchronous = NORMAL");
+      // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
+      db.exec("PRAGMA wal_autocheckpoint = 10000");
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const store = sqliteStore(db);
+  // The tables and the first data commit together.
+  if (fresh) {
+    await store.transaction((tx) => {
+      createSchema(db);
+      return tx.replaceAll(initial());
+    });
+  }
+  return store;
+}
+
+async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
+  try {
+    return await import("node:sqlite");
+  } catch (error) {
+    throw new Error(
+      `The stateful sandbox needs Node's built-in node:sqlite (Node 24.18 or later); this is Node ${process.versions.node}. Install a newer Node.`,
+      { cause: error },
+    );
+  }
+}
+
+/** True when the database is empty and needs the tables. Refuses a database that is not the sandbox's. */
+function prepareSchema(db: DatabaseSync, path: string | undefined): boolean {
+  const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
+  const tables = Number(db.prepare("SELECT count(*) AS n FROM sqlite_master").get()?.n ?? 0);
+  if (version === 0 && tables > 0) {
+    throw new Error(
+      `The sandbox state file ${path} is a SQLite database, but not a sandbox's: it has tables but no sandbox schema version. It was left untouched; choose another --state file.`,
+    );
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new Error(
+      `The sandbox state file ${path} was written by a newer payments-mock (schema ${version}; this one knows up to ${SCHEMA_VERSION}). It was left untouched; upgrade payments-mock.`,
+    );
+  }
+  return version < SCHEMA_VERSION;
+}
+
+function createSchema(db: DatabaseSync): void {
+  for (const statement of schemaStatements("INTEGER PRIMARY KEY AUTOINCREMENT")) {
+    db.exec(statement);
+  }
+  db.exec(
+    `CREATE VIRTUAL TABLE resources_search USING fts5(search, tokenize = "trigram case_sensitive 1")`,
+  );
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+}
+
+/**
+ * search_term through an FTS5 trigram index of the search text (already lower case), keyed by
+ * seq: a GLOB for the term finds the rows without reading every customer.
+ */
+const SQLITE: Dialect = {
+  lockRows: "",
+  searchIndex: {
+    matches: (placeholder) =>
+      `seq IN (SELECT rowid FROM resources_search WHERE search GLOB ${placeholder})`,
+    pattern: (term) => `*${term.replace(/[*?[]/g, (character) => `[${character}]`)}*`,
+    async write(query, seq, search) {
+      await query("DELETE FROM resources_search WHERE rowid = $1", [seq]);
+      await query("INSERT INTO resources_search (rowid, search) VALUES ($1, $2)", [seq, search]);
+    },
+    async clear(query) {
+      await query("DELETE FROM resources_search");
+    },
+  },
+};
+
+function sqliteStore(db: DatabaseSync): SandboxStore {
+  const statements = new Map<string, StatementSync>();
+  const query: Query = async (text, params = []) => {
+    let statement = statements.get(text);
+    if (statement === undefined) {
+      statement = db.prepare(text.replace(/\$(\d+)/g, "?$1"));
+      statements.set(text, statement);
+    }
+    return statement.all(...(params as SQLInputValue[]));
+  };
+  const tx = sqlTransaction(query, SQLITE);
+  // One connection: a transaction waits for the one before it to end.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  // Outbox rows this process has taken; one process owns the file, so nobody else takes them.
+  let taken = 0;
+  const store: SandboxStore = {
+    shared: false,
+    transaction: (work) =>
+      serially(async () => {
+        db.exec("BEGIN");
+        try {
+          const result = await work(tx);
+          db.exec("COMMIT");
+          return result;
+        } catch (error) {
+          db.exec("ROLLBACK");
+          throw error;
+        }
+      }),
+    async deliverNext(send, record) {
+      const next = await serially(() => oldestOutboxItem(query, "", taken));
+      if (next === undefined) return false;
+      taken = next.seq;
+      const outcome = await send(next.item);
+      await store.transaction(async (inner) => {
+        await record(inner, next.item, outcome);
+        await removeOutboxItem(query, next.seq);
+      });
+      return true;
+    },
+    async close() {
+      await serially(async () => db.close());
+    },
+  };
+  return store;
+}

@@ -1,0 +1,40 @@
+// Values a client can send that a database may choke on get the API's answers, never a 5xx.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.stop());
+
+describe("hostile values in the sandbox's store", () => {
+  it("stores and finds a name with a NUL character", async () => {
+    const scope = { "X-SUB-PARTNER-ID": crypto.randomUUID() };
+    const created = await createCustomer(sandbox.url, { name: "nul\u0000name" }, scope);
+    const listed = await call(sandbox.url, "GET", "/customers", { headers: scope });
+    expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([created.id]);
+  });
+
+  it.each([
+    ["a NUL search term", "/customers?search_term=%00"],
+    ["GLOB and LIKE wildcards", "/customers?search_term=%25_%2A%3F%5B%5D%5C"],
+    ["a one-character term", "/customers?search_term=a"],
+  ])("answers %s with a page", async (_, path) => {
+    const answer = await call(sandbox.url, "GET", path);
+    expect(answer.status).toBe(200);
+    expect(Array.isArray(answer.body.items)).toBe(true);
+  });
+
+  it("finds nothing for wildcards that a literal match would not find", async () => {
+    const answer = await call(sandbox.url, "GET", "/customers?search_term=%25");
+    expect(answer.body.items).toEqual([]);
+  });
+
+  it("answers a NUL in a control route's id with a 404", async () => {
+    const answer = await call(sandbox.url, "POST", "/_sandbox/customers/a%00b/status", {
+      body: { status: "Active" },
+    });
+    expect(answer.status).toBe(404);
+  });
+});
