@@ -3,21 +3,15 @@
 // - Otherwise, as root on a machine with apt-get (Debian/Ubuntu, CI): installs it.
 // - Otherwise: exits 1 and says how to install it.
 // The tests run their own server (initdb into a temp folder); the package's service is not used.
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { canInstallWithApt, fail, installDebianPackage, step } from "./debian-package.ts";
 
 const ROOT = "/usr/lib/postgresql";
 const HOW_TO =
   "The mock's sandbox tests need Postgres. Install Debian's package with " +
   "`sudo apt-get update && sudo apt-get install -y postgresql`, or run " +
   "`node scripts/ensure-postgres.ts` as root.";
-
-const step = (message: string) => console.log(`\u25b8 ${message}`);
-const fail = (message: string): never => {
-  console.error(`\u2716 ${message}`);
-  process.exit(1);
-};
 
 function installedBin(): string | undefined {
   if (!existsSync(ROOT)) return undefined;
@@ -27,29 +21,16 @@ function installedBin(): string | undefined {
   return version === undefined ? undefined : join(ROOT, version, "bin");
 }
 
-function apt(args: string[]): void {
-  step(`apt-get ${args.join(" ")}`);
-  const result = spawnSync("apt-get", args, {
-    stdio: "inherit",
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  });
-  if (result.status !== 0) {
-    fail(`apt-get ${args[0]} failed (${result.error?.message ?? `exit code ${result.status}`})`);
-  }
-}
-
 const found = installedBin();
 if (found !== undefined) {
   step(`using Postgres in ${found}`);
   process.exit(0);
 }
-const hasApt = spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0;
-if (process.platform !== "linux" || process.getuid?.() !== 0 || !hasApt) {
+if (!canInstallWithApt()) {
   fail(`Postgres was not found under ${ROOT}. ${HOW_TO}`);
 }
 step("Postgres not found: installing Debian's postgresql package\u2026");
-apt(["update"]);
-apt(["install", "-y", "--no-install-recommends", "postgresql"]);
+installDebianPackage("postgresql");
 const installed =
   installedBin() ?? fail(`apt-get installed postgresql, but ${ROOT}/*/bin/initdb is missing`);
 step(`installed Postgres in ${installed}`);
