@@ -1,11 +1,16 @@
+// Run by `npm test` outside turbo (it reads the whole repository, so no task's cache could hold it).
 // Turbo replays a cached pass when none of a task's inputs changed, so a file a task reads but its
 // `inputs` miss lets a stale pass through. For every package's `test`: every tracked file of the
 // package is an input (README.md, RESULTS.md, turbo.json and .gitignore aside: no test reads them
 // but the spec's, checked below; src/generated/ comes from `generate`, whose hash the task includes).
 // The spec's tests also read the packages' generators and sources (the package guard), the guard's
 // script and the changesets: those are inputs too, and touching them changes the task's hash.
+// For `lint` and `test`: every file the package's TypeScript project reads (its own, or another
+// folder's, such as a script shared by several packages' tests) is an input of the task, a global
+// dependency, or an input of a workspace dependency's `build`, whose hash the task includes.
 import { execFileSync } from "node:child_process";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -18,9 +23,16 @@ type DryTask = {
   directory: string;
   hash: string;
   inputs: Record<string, string>;
+  dependencies: string[];
 };
 
+type DryRun = { tasks: DryTask[]; globalCacheInputs: { files: Record<string, string> } };
+
 function dryRun(tasks: string[], filter?: string): DryTask[] {
+  return dryRunOutput(tasks, filter).tasks;
+}
+
+function dryRunOutput(tasks: string[], filter?: string): DryRun {
   const args = ["run", ...tasks, "--dry=json", ...(filter ? [`--filter=${filter}`] : [])];
   const output = execFileSync(turbo, args, {
     cwd: root,
@@ -28,7 +40,34 @@ function dryRun(tasks: string[], filter?: string): DryTask[] {
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
     maxBuffer: 64 * 1024 * 1024,
   });
-  return JSON.parse(output).tasks;
+  return JSON.parse(output);
+}
+
+/** TypeScript 7's `tsc`: the compiler `lint` runs. */
+const tsc = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
+  "bin/tsc",
+);
+
+/** Every file, outside node_modules, that the TypeScript project in `dir` reads (repository paths). */
+function projectFiles(dir: string): string[] {
+  const output = execFileSync(process.execPath, [tsc, "--listFilesOnly", "-p", dir], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  return output
+    .split("\n")
+    .filter((file) => file.trim() !== "" && !file.includes("/node_modules/"))
+    .map((file) => path.relative(root, file.trim()));
+}
+
+/** The repository paths a task hashes: its inputs are relative to its package's folder. */
+function inputPaths(task: DryTask): Set<string> {
+  return new Set(
+    Object.keys(task.inputs).map((input) =>
+      path.relative(root, path.join(root, task.directory, input)),
+    ),
+  );
 }
 
 const tracked = (dir: string) =>
@@ -91,5 +130,40 @@ describe("turbo inputs", () => {
         writeFileSync(absolute, original);
       }
     }
+  });
+
+  it("cover every file a package's TypeScript project reads, for its lint and test", {
+    timeout: 240_000,
+  }, () => {
+    const { tasks, globalCacheInputs } = dryRunOutput(["lint", "test"]);
+    const byId = new Map(tasks.map((task) => [task.taskId, task]));
+    const globals = new Set(Object.keys(globalCacheInputs.files));
+    const covering = (task: DryTask, seen = new Set<string>()): Set<string> => {
+      const paths = inputPaths(task);
+      for (const id of task.dependencies) {
+        const dependency = byId.get(id);
+        if (!dependency || seen.has(id)) continue;
+        seen.add(id);
+        for (const file of covering(dependency, seen)) paths.add(file);
+      }
+      return paths;
+    };
+    const missing: string[] = [];
+    const directories = new Set(
+      tasks.filter((t) => t.task === "lint" || t.task === "test").map((t) => t.directory),
+    );
+    for (const directory of directories) {
+      const read = projectFiles(directory).filter(
+        (file) => !globals.has(file) && !file.includes("/src/generated/"),
+      );
+      expect(read.length, directory).toBeGreaterThan(0);
+      for (const task of tasks.filter(
+        (t) => t.directory === directory && (t.task === "lint" || t.task === "test"),
+      )) {
+        const inputs = covering(task);
+        for (const file of read) if (!inputs.has(file)) missing.push(`${task.taskId}: ${file}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
