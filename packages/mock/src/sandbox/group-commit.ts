@@ -62,11 +62,32 @@ export function groupCommit(db: Connection): GroupCommit {
     try {
       commitAll();
     } catch (error) {
-      if (db.isTransaction) rollbackAll();
-      settle(error);
+      abandon(error);
       return;
     }
     settle();
+  };
+
+  /** Undoes a failed request's changes; where that fails, the whole group's. */
+  const undoRequest = (error: unknown) => {
+    try {
+      // Not in a transaction: SQLite rolled it all back itself (a full disk, an I/O error).
+      if (db.isTransaction) {
+        rollbackRequest();
+        release();
+        return;
+      }
+    } catch {}
+    abandon(error);
+  };
+
+  /** Fails every member of the open group and rolls its transaction back. */
+  const abandon = (error: unknown) => {
+    settle(error);
+    // The members have their error; a connection that cannot roll back has nothing to add.
+    try {
+      if (db.isTransaction) rollbackAll();
+    } catch {}
   };
 
   const runGrouped = async (job: Job) => {
@@ -80,14 +101,8 @@ export function groupCommit(db: Connection): GroupCommit {
       release();
       done.push({ job, result });
     } catch (error) {
-      if (db.isTransaction) {
-        rollbackRequest();
-        release();
-      } else {
-        // SQLite rolled the whole transaction back (a full disk, an I/O error): the group's too.
-        settle(error);
-      }
       job.reject(error);
+      undoRequest(error);
     }
     if (done.length >= GROUP_LIMIT) commit();
   };
@@ -103,6 +118,14 @@ export function groupCommit(db: Connection): GroupCommit {
 
   const pump = async () => {
     pumping = true;
+    try {
+      await drain();
+    } finally {
+      pumping = false;
+    }
+  };
+
+  const drain = async () => {
     for (;;) {
       const job = waiting.shift();
       if (job !== undefined) {
@@ -113,10 +136,9 @@ export function groupCommit(db: Connection): GroupCommit {
         await new Promise((resolve) => setImmediate(resolve));
         if (waiting.length === 0) commit();
       } else {
-        break;
+        return;
       }
     }
-    pumping = false;
   };
 
   const enqueue = <T>(work: () => Promise<T>, grouped: boolean) =>
