@@ -20,9 +20,12 @@ const CONNECTIONS = 10;
 /** Requests per measurement: counted, not timed, so each store sees the same number of rows added. */
 const WARM_UP_REQUESTS = 300;
 const MEASURED_REQUESTS = 2_000;
+/** More for the throughput of the stores, so that a second of the machine's load weighs less. */
+const THROUGHPUT_REQUESTS = 5_000;
 /** Fewer for the reads, whose search scans the sub-partner's customers. */
 const MEASURED_READS = 300;
-const THROUGHPUT_ROUNDS = 3;
+/** Rounds of the SQLite-against-memory throughput, each store first in every other round. */
+const THROUGHPUT_ROUNDS = 5;
 
 const cli = join(
   dirname(createRequire(import.meta.url).resolve("@org/payments-mock/package.json")),
@@ -124,8 +127,12 @@ async function load(
   return { p50: median(latencies), rps: (amount * 1000) / (performance.now() - started) };
 }
 
-async function measured(urls: string[], path: string, method: "GET" | "POST"): Promise<Load> {
-  const amount = method === "GET" ? MEASURED_READS : MEASURED_REQUESTS;
+async function measured(
+  urls: string[],
+  path: string,
+  method: "GET" | "POST",
+  amount = method === "GET" ? MEASURED_READS : MEASURED_REQUESTS,
+): Promise<Load> {
   await load(urls, path, method, Math.min(WARM_UP_REQUESTS, amount));
   return load(urls, path, method, amount);
 }
@@ -159,13 +166,14 @@ async function sqliteAt(dir: string, count: number): Promise<Sized> {
   }
 }
 
-async function createsOn(args: string[][]): Promise<Load> {
+async function createsOn(args: string[][], amount?: number): Promise<Load> {
   const sandboxes = await Promise.all(args.map(startCli));
   try {
     return await measured(
       sandboxes.map((sandbox) => sandbox.url),
       "/customers",
       "POST",
+      amount,
     );
   } finally {
     await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
@@ -177,7 +185,8 @@ export async function measureSandboxStores(): Promise<Row[]> {
   try {
     const small = await sqliteAt(dir, SMALL);
     const large = await sqliteAt(dir, LARGE);
-    // Alternated, median of three each, so that a change in the machine's load hits both.
+    // Alternated, each store first in every other round, so that a change in the machine's load
+    // hits both; each run has a new process and store, seeded alike, and adds the same rows.
     const memoryRps: number[] = [];
     const sqliteRps: number[] = [];
     const seed = seedFile(dir, SMALL);
@@ -185,12 +194,21 @@ export async function measureSandboxStores(): Promise<Row[]> {
       progress(
         `sandbox stores: in memory against a SQLite file, round ${round}/${THROUGHPUT_ROUNDS}`,
       );
-      memoryRps.push((await createsOn([["--seed", seed]])).rps);
       const file = join(dir, `throughput-${round}.db`);
-      sqliteRps.push((await createsOn([["--state", file, "--seed", seed]])).rps);
+      const runs = [
+        async () => memoryRps.push((await createsOn([["--seed", seed]], THROUGHPUT_REQUESTS)).rps),
+        async () =>
+          sqliteRps.push(
+            (await createsOn([["--state", file, "--seed", seed]], THROUGHPUT_REQUESTS)).rps,
+          ),
+      ];
+      if (round % 2 === 0) runs.reverse();
+      for (const run of runs) await run();
     }
     const memory = { rps: median(memoryRps) };
     const sqlite = { rps: median(sqliteRps) };
+    const roundRatios = sqliteRps.map((rps, index) => rps / (memoryRps[index] ?? Number.NaN));
+    const spread = `${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
     progress("sandbox stores: one and two processes on one Postgres");
     const postgres = await startPostgres();
     let onePg: Load;
@@ -237,7 +255,7 @@ export async function measureSandboxStores(): Promise<Row[]> {
         baseline: small.search.p50,
       },
       {
-        figure: `SQLite file sandbox POST /customers throughput (${of}, median of ${THROUGHPUT_ROUNDS} alternated runs)`,
+        figure: `SQLite file sandbox POST /customers throughput (${CONNECTIONS} connections, ${THROUGHPUT_REQUESTS.toLocaleString("en-US")} requests, median of ${THROUGHPUT_ROUNDS} alternated runs; each round's ratio ${spread})`,
         value: sqlite.rps,
         unit: "req/s",
         baselineLabel: "in-memory sandbox, same requests",

@@ -2,6 +2,7 @@
 // memory without one. One process owns it, so its transactions run one after another; WAL mode
 // makes every committed request survive a crash of the process.
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import { groupCommit } from "./group-commit.js";
 import {
   type Dialect,
   oldestOutboxItem,
@@ -27,6 +28,8 @@ export async function openSqliteStore(
   let fresh: boolean;
   try {
     fresh = prepareSchema(db, path);
+    // A request's savepoint journals the pages it changes; in memory rather than a temporary file.
+    db.exec("PRAGMA temp_store = MEMORY");
     if (path !== undefined) {
       db.exec("PRAGMA journal_mode = WAL");
       // In WAL mode, NORMAL keeps every commit across a crash of the process (not of the OS).
@@ -119,30 +122,14 @@ function sqliteStore(db: DatabaseSync): SandboxStore {
   };
   const tx = sqlTransaction(query, SQLITE);
   // One connection: a transaction waits for the one before it to end.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serially = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const queue = groupCommit(db);
   // Outbox rows this process has taken; one process owns the file, so nobody else takes them.
   let taken = 0;
   const store: SandboxStore = {
     shared: false,
-    transaction: (work) =>
-      serially(async () => {
-        db.exec("BEGIN");
-        try {
-          const result = await work(tx);
-          db.exec("COMMIT");
-          return result;
-        } catch (error) {
-          db.exec("ROLLBACK");
-          throw error;
-        }
-      }),
+    transaction: (work) => queue.transaction(() => work(tx)),
     async deliverNext(send, record) {
-      const next = await serially(() => oldestOutboxItem(query, "", taken));
+      const next = await queue.alone(() => oldestOutboxItem(query, "", taken));
       if (next === undefined) return false;
       taken = next.seq;
       const outcome = await send(next.item);
@@ -153,7 +140,7 @@ function sqliteStore(db: DatabaseSync): SandboxStore {
       return true;
     },
     async close() {
-      await serially(async () => db.close());
+      await queue.alone(async () => db.close());
     },
   };
   return store;
