@@ -1,4 +1,6 @@
 // `pnpm bench`: runs every benchmark in turn, prints the table and writes RESULTS.md.
+// `node src/run.ts "Client overhead" "Type-check cost"` runs only the sections named and prints
+// their table without touching RESULTS.md, which always holds a whole run.
 import { writeFileSync } from "node:fs";
 import { measureBundleSize } from "./bundle-size.ts";
 import { measureClientOverhead } from "./client-overhead.ts";
@@ -23,8 +25,17 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Pipeline", measurePipeline],
 ];
 
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !sections.some(([section]) => section === name));
+if (unknown.length > 0) {
+  throw new Error(
+    `no bench section ${unknown.join(", ")}; sections: ${sections.map(([s]) => s).join(", ")}`,
+  );
+}
+
 const results: SectionResult[] = [];
 for (const [section, measure] of sections) {
+  if (chosen.length > 0 && !chosen.includes(section)) continue;
   progress(`${section}…`);
   try {
     results.push({ section, rows: await measure() });
@@ -36,6 +47,8 @@ for (const [section, measure] of sections) {
 }
 
 console.log(`\n${resultsTable(results)}\n`);
-writeFileSync(resultsFile, resultsMarkdown(results, new Date()));
-progress(`wrote ${resultsFile.pathname}`);
+if (chosen.length === 0) {
+  writeFileSync(resultsFile, resultsMarkdown(results, new Date()));
+  progress(`wrote ${resultsFile.pathname}`);
+}
 if (results.some((result) => "error" in result)) process.exitCode = 1;
