@@ -3,6 +3,7 @@
 
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
+  HTTP_METHODS,
   listOperations,
   loadSpec,
   type OpenApiDocument,
@@ -183,10 +184,71 @@ ${types.join("\n")}
 `;
 }
 
+/** Header parameters the client fills in itself, so that a caller may leave them out. */
+const CLIENT_FILLED = new Set([SUB_PARTNER_HEADER, IDEMPOTENCY_HEADER]);
+
+/**
+ * An operation whose only required headers are ones the client fills in, written out with its
+ * headers optional. Spelled out rather than mapped, so a consumer's compiler gets it for free.
+ */
+function relaxedOperation(op: DescribedOperation) {
+  const id = `operations["${op.operationId}"]`;
+  const group = (where: "query" | "path") => {
+    const params = op.parameters.filter((p) => p.in === where);
+    if (params.length === 0) return `${where}?: never;`;
+    const optional = params.some((p) => p.required) ? "" : "?";
+    return `${where}${optional}: ${id}["parameters"]["${where}"];`;
+  };
+  const body = op.operation.requestBody as { required?: boolean } | undefined;
+  const requestBody = body
+    ? `requestBody${body.required ? "" : "?"}: ${id}["requestBody"];`
+    : "requestBody?: never;";
+  return `{
+      parameters: {
+        ${group("query")}
+        header?: Partial<NonNullable<${id}["parameters"]["header"]>>;
+        ${group("path")}
+        cookie?: never;
+      };
+      ${requestBody}
+      responses: ${id}["responses"];
+    }`;
+}
+
+function renderClientPaths({ operations }: Described) {
+  const byPath = new Map<string, Map<string, string>>();
+  for (const op of operations) {
+    if (op.parameters.some((p) => p.in === "cookie")) {
+      throw new Error(`${op.operationId}: cookie parameters are not supported`);
+    }
+    const headers = op.parameters.filter((p) => p.in === "header" && p.required);
+    const unfilled = headers.find((p) => !CLIENT_FILLED.has(p.name.toLowerCase()));
+    if (unfilled) throw new Error(`${op.operationId}: required header ${unfilled.name}`);
+    const type = headers.length > 0 ? relaxedOperation(op) : `operations["${op.operationId}"]`;
+    const methods = byPath.get(op.path) ?? new Map<string, string>();
+    methods.set(op.method, `    ${op.method}: ${type};`);
+    byPath.set(op.path, methods);
+  }
+  const entries = [...byPath].map(([path, methods]) => {
+    // Like \`paths\`, every method is a key, so that generic code may index a path by any.
+    const lines = HTTP_METHODS.map((method) => methods.get(method) ?? `    ${method}?: never;`);
+    return `  "${path}": {\n${lines.join("\n")}\n  };`;
+  });
+  return `${HEADER}
+import type { operations } from "@org/payments-types";
+
+/** The spec's \`paths\`, except that \`IDEMPOTENCY-KEY\` and \`X-SUB-PARTNER-ID\` are optional. */
+export interface ClientPaths {
+${entries.join("\n")}
+}
+`;
+}
+
 /** The generated files, by name, for the given spec document. */
 export function render(doc: OpenApiDocument): Record<string, string> {
   const described = describe(doc);
   return {
+    "client-paths.ts": renderClientPaths(described),
     "operations.ts": renderOperations(described),
     "resources.ts": renderResources(described),
   };

@@ -1,38 +1,14 @@
 /** The client's types: the spec's `paths` with client-filled headers made optional. */
-import type { paths } from "@org/payments-types";
 import type { FetchResponse, MaybeOptionalInit } from "openapi-fetch";
 import type { PaymentsApiError } from "./errors.js";
+import type { ClientPaths } from "./generated/client-paths.js";
+
+export type { ClientPaths };
 
 type HttpMethod = "get" | "post" | "patch";
 type MediaType = `${string}/${string}`;
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type Empty = Record<never, never>;
 type RequiredKeys<T> = { [K in keyof T]-?: Empty extends Pick<T, K> ? never : K }[keyof T];
-
-/** Header parameters the client fills in itself, so a caller may always leave them out. */
-type ClientFilledHeader = "IDEMPOTENCY-KEY" | "X-SUB-PARTNER-ID";
-
-type RelaxHeader<H> = Simplify<
-  Omit<H, ClientFilledHeader> & Partial<Pick<H, Extract<keyof H, ClientFilledHeader>>>
->;
-
-type RelaxParameters<P> = P extends { header: infer H }
-  ? Simplify<
-      Omit<P, "header"> &
-        ([RequiredKeys<RelaxHeader<H>>] extends [never]
-          ? { header?: RelaxHeader<H> }
-          : { header: RelaxHeader<H> })
-    >
-  : P;
-
-type RelaxOperation<Op> = Op extends { parameters: infer P }
-  ? Simplify<Omit<Op, "parameters"> & { parameters: RelaxParameters<P> }>
-  : Op;
-
-/** The spec's `paths`, except that `IDEMPOTENCY-KEY` and `X-SUB-PARTNER-ID` are optional. */
-export type ClientPaths = {
-  [Path in keyof paths]: { [Method in keyof paths[Path]]: RelaxOperation<paths[Path][Method]> };
-};
 
 /** The paths that have an operation for `Method`. */
 export type PathsWith<Method extends HttpMethod> = {
