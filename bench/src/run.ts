@@ -1,6 +1,6 @@
 // `pnpm bench`: runs every benchmark in turn, prints the table and writes RESULTS.md.
-// `pnpm bench -- "Sandbox stores"` runs only the named sections and prints their table (RESULTS.md
-// keeps the figures of full runs).
+// In bench/, `pnpm bench "Sandbox stores" Mock` runs only the named sections and prints their
+// table (RESULTS.md keeps the figures of full runs).
 import { writeFileSync } from "node:fs";
 import { measureBundleSize } from "./bundle-size.ts";
 import { measureClientOverhead } from "./client-overhead.ts";
