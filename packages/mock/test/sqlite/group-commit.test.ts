@@ -50,7 +50,7 @@ const committed = () =>
   reader
     .prepare("SELECT text FROM notes ORDER BY rowid")
     .all()
-    .map((row) => row.text);
+    .map((row) => String(row.text));
 
 const insert = (text: string) => db.prepare("INSERT INTO notes (text) VALUES (?)").run(text);
 
