@@ -20,12 +20,11 @@ const CONNECTIONS = 10;
 /** Requests per measurement: counted, not timed, so each store sees the same number of rows added. */
 const WARM_UP_REQUESTS = 300;
 const MEASURED_REQUESTS = 2_000;
-/** More for the throughput of the stores, so that a second of the machine's load weighs less. */
-const THROUGHPUT_REQUESTS = 5_000;
 /** Fewer for the reads, whose search scans the sub-partner's customers. */
 const MEASURED_READS = 300;
-/** Rounds of the SQLite-against-memory throughput, each store first in every other round. */
+/** Rounds of the SQLite-against-memory throughput, each of four slices: memory, file, file, memory. */
 const THROUGHPUT_ROUNDS = 5;
+const SLICE_REQUESTS = 1_000;
 
 const cli = join(
   dirname(createRequire(import.meta.url).resolve("@org/payments-mock/package.json")),
@@ -127,12 +126,8 @@ async function load(
   return { p50: median(latencies), rps: (amount * 1000) / (performance.now() - started) };
 }
 
-async function measured(
-  urls: string[],
-  path: string,
-  method: "GET" | "POST",
-  amount = method === "GET" ? MEASURED_READS : MEASURED_REQUESTS,
-): Promise<Load> {
+async function measured(urls: string[], path: string, method: "GET" | "POST"): Promise<Load> {
+  const amount = method === "GET" ? MEASURED_READS : MEASURED_REQUESTS;
   await load(urls, path, method, Math.min(WARM_UP_REQUESTS, amount));
   return load(urls, path, method, amount);
 }
@@ -166,14 +161,51 @@ async function sqliteAt(dir: string, count: number): Promise<Sized> {
   }
 }
 
-async function createsOn(args: string[][], amount?: number): Promise<Load> {
+/**
+ * Creates on the in-memory and the SQLite sandbox, both running, in alternated slices (memory,
+ * file, file, memory in each round), so that a change in the machine's load hits both alike;
+ * both add the same rows. Each store's throughput is its requests over the time they took.
+ */
+async function alternatedCreates(memoryArgs: string[], sqliteArgs: string[]) {
+  const [memory, sqlite] = await Promise.all([startCli(memoryArgs), startCli(sqliteArgs)]);
+  try {
+    const time = async (sandbox: Sandbox, amount: number) =>
+      (amount * 1000) / (await load([sandbox.url], "/customers", "POST", amount)).rps;
+    await time(memory, WARM_UP_REQUESTS);
+    await time(sqlite, WARM_UP_REQUESTS);
+    const totals = { memory: 0, sqlite: 0 };
+    const roundRatios: number[] = [];
+    for (let round = 1; round <= THROUGHPUT_ROUNDS; round++) {
+      progress(
+        `sandbox stores: in memory against a SQLite file, round ${round}/${THROUGHPUT_ROUNDS}`,
+      );
+      const memoryFirst = await time(memory, SLICE_REQUESTS);
+      const sqliteTime =
+        (await time(sqlite, SLICE_REQUESTS)) + (await time(sqlite, SLICE_REQUESTS));
+      const memoryTime = memoryFirst + (await time(memory, SLICE_REQUESTS));
+      totals.memory += memoryTime;
+      totals.sqlite += sqliteTime;
+      // Throughput ratio: the same requests in less time is more.
+      roundRatios.push(memoryTime / sqliteTime);
+    }
+    const requests = THROUGHPUT_ROUNDS * 2 * SLICE_REQUESTS * 1000;
+    return {
+      memory: { rps: requests / totals.memory },
+      sqlite: { rps: requests / totals.sqlite },
+      roundRatios,
+    };
+  } finally {
+    await Promise.all([memory.stop(), sqlite.stop()]);
+  }
+}
+
+async function createsOn(args: string[][]): Promise<Load> {
   const sandboxes = await Promise.all(args.map(startCli));
   try {
     return await measured(
       sandboxes.map((sandbox) => sandbox.url),
       "/customers",
       "POST",
-      amount,
     );
   } finally {
     await Promise.all(sandboxes.map((sandbox) => sandbox.stop()));
@@ -185,29 +217,11 @@ export async function measureSandboxStores(): Promise<Row[]> {
   try {
     const small = await sqliteAt(dir, SMALL);
     const large = await sqliteAt(dir, LARGE);
-    // Alternated, each store first in every other round, so that a change in the machine's load
-    // hits both; each run has a new process and store, seeded alike, and adds the same rows.
-    const memoryRps: number[] = [];
-    const sqliteRps: number[] = [];
     const seed = seedFile(dir, SMALL);
-    for (let round = 1; round <= THROUGHPUT_ROUNDS; round++) {
-      progress(
-        `sandbox stores: in memory against a SQLite file, round ${round}/${THROUGHPUT_ROUNDS}`,
-      );
-      const file = join(dir, `throughput-${round}.db`);
-      const runs = [
-        async () => memoryRps.push((await createsOn([["--seed", seed]], THROUGHPUT_REQUESTS)).rps),
-        async () =>
-          sqliteRps.push(
-            (await createsOn([["--state", file, "--seed", seed]], THROUGHPUT_REQUESTS)).rps,
-          ),
-      ];
-      if (round % 2 === 0) runs.reverse();
-      for (const run of runs) await run();
-    }
-    const memory = { rps: median(memoryRps) };
-    const sqlite = { rps: median(sqliteRps) };
-    const roundRatios = sqliteRps.map((rps, index) => rps / (memoryRps[index] ?? Number.NaN));
+    const { memory, sqlite, roundRatios } = await alternatedCreates(
+      ["--seed", seed],
+      ["--state", join(dir, "throughput.db"), "--seed", seed],
+    );
     const spread = `${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
     progress("sandbox stores: one and two processes on one Postgres");
     const postgres = await startPostgres();
@@ -255,7 +269,7 @@ export async function measureSandboxStores(): Promise<Row[]> {
         baseline: small.search.p50,
       },
       {
-        figure: `SQLite file sandbox POST /customers throughput (${CONNECTIONS} connections, ${THROUGHPUT_REQUESTS.toLocaleString("en-US")} requests, median of ${THROUGHPUT_ROUNDS} alternated runs; each round's ratio ${spread})`,
+        figure: `SQLite file sandbox POST /customers throughput (${CONNECTIONS} connections, ${(THROUGHPUT_ROUNDS * 2 * SLICE_REQUESTS).toLocaleString("en-US")} requests to each in ${THROUGHPUT_ROUNDS} alternated rounds; each round's ratio ${spread})`,
         value: sqlite.rps,
         unit: "req/s",
         baselineLabel: "in-memory sandbox, same requests",

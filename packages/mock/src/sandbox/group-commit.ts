@@ -118,14 +118,6 @@ export function groupCommit(db: Connection): GroupCommit {
 
   const pump = async () => {
     pumping = true;
-    try {
-      await drain();
-    } finally {
-      pumping = false;
-    }
-  };
-
-  const drain = async () => {
     for (;;) {
       const job = waiting.shift();
       if (job !== undefined) {
@@ -136,6 +128,8 @@ export function groupCommit(db: Connection): GroupCommit {
         await new Promise((resolve) => setImmediate(resolve));
         if (waiting.length === 0) commit();
       } else {
+        // In the same turn as the check above: a job queued after it starts a new pump.
+        pumping = false;
         return;
       }
     }

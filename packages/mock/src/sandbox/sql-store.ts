@@ -69,7 +69,8 @@ export interface SearchIndex {
   matches(placeholder: string): string;
   /** The parameter for a (lower-case) term. */
   pattern(term: string): string;
-  write(query: Query, seq: number, search: string): Promise<void>;
+  /** Indexes a row's search text; `replacing` when the row had one indexed before. */
+  write(query: Query, seq: number, search: string, replacing: boolean): Promise<void>;
   clear(query: Query): Promise<void>;
 }
 
@@ -78,10 +79,10 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
   const { lockRows, searchIndex } = dialect;
   const whereOf = (collection: CollectionName, filter: ListFilter) =>
     filtered(collection, filter, searchIndex);
-  const indexed = async (rows: Row[], columns: unknown[]) => {
+  const indexed = async (rows: Row[], columns: unknown[], replacing: boolean) => {
     const seq = rows[0]?.seq;
     if (searchIndex && seq !== undefined) {
-      await searchIndex.write(query, Number(seq), String(columns[2]));
+      await searchIndex.write(query, Number(seq), String(columns[2]), replacing);
     }
   };
   const select = `SELECT seq, id, sub_partner_id, linked_customer, body FROM resources`;
@@ -101,7 +102,7 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`,
         [collection, resource.id, scope ?? null, customerId ?? null, ...columns],
       );
-      await indexed(rows, columns);
+      await indexed(rows, columns, false);
       return resource;
     },
     async update(collection, resource) {
@@ -116,7 +117,7 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
          WHERE collection = $1 AND id = $2 RETURNING seq`,
         [collection, resource.id, ...columns],
       );
-      await indexed(rows, columns);
+      await indexed(rows, columns, true);
     },
     async list(collection, filter = {}) {
       const where = whereOf(collection, filter);

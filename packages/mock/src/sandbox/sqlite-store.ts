@@ -100,8 +100,9 @@ const SQLITE: Dialect = {
     matches: (placeholder) =>
       `seq IN (SELECT rowid FROM resources_search WHERE search GLOB ${placeholder})`,
     pattern: (term) => `*${term.replace(/[*?[]/g, (character) => `[${character}]`)}*`,
-    async write(query, seq, search) {
-      await query("DELETE FROM resources_search WHERE rowid = $1", [seq]);
+    async write(query, seq, search, replacing) {
+      // A new row's seq was never used before (AUTOINCREMENT): nothing to remove.
+      if (replacing) await query("DELETE FROM resources_search WHERE rowid = $1", [seq]);
       await query("INSERT INTO resources_search (rowid, search) VALUES ($1, $2)", [seq, search]);
     },
     async clear(query) {

@@ -97,3 +97,11 @@ it("runs work outside transactions after what was queued before it has committed
   const seen = await queue.alone(async () => ({ committed: committed(), open: db.isTransaction }));
   expect(seen).toEqual({ committed: ["first"], open: false });
 });
+
+it("runs work queued by an answer as it goes out", async () => {
+  const queue = groupCommit(recorded());
+  const seen = await queue
+    .transaction(async () => insert("answered"))
+    .then(() => queue.alone(async () => committed()));
+  expect(seen).toEqual(["answered"]);
+});
