@@ -7,6 +7,8 @@ import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
 import type { PrismDiagnostic } from "./diagnostics.js";
 import type { Preferences } from "./prefer.js";
 import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
+import { cachedMock, cachedValidateOutput } from "./mock-cache.js";
+import { cachedRoute } from "./route-cache.js";
 
 export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 
@@ -74,10 +76,16 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     upstreamProxy: undefined,
     isProxy: false as const,
   };
+  const route = cachedRoute(operations);
   const prism = createInstance(
     config,
     // Prism's own logging is replaced by the mock's one line per request.
-    { logger: createLogger("payments-mock", { level: "silent" }) },
+    {
+      logger: createLogger("payments-mock", { level: "silent" }),
+      route,
+      mock: cachedMock(),
+      validateOutput: cachedValidateOutput(),
+    },
   );
 
   async function handle(
@@ -110,6 +118,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     { ...config, validateResponse: false },
     {
       logger: createLogger("payments-mock", { level: "silent" }),
+      route,
       mock:
         ({ resource }) =>
         () => ({ _tag: "Right", right: { statusCode: 200, headers: {}, body: resource } }),
