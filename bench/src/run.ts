@@ -1,4 +1,6 @@
 // `pnpm bench`: runs every benchmark in turn, prints the table and writes RESULTS.md.
+// `node src/run.ts Mock` (`pnpm bench:mock`) runs only the named sections and prints their table,
+// leaving RESULTS.md, which holds a whole run, as it is.
 import { writeFileSync } from "node:fs";
 import { measureBundleSize } from "./bundle-size.ts";
 import { measureClientOverhead } from "./client-overhead.ts";
@@ -23,8 +25,18 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Pipeline", measurePipeline],
 ];
 
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !sections.some(([section]) => section === name));
+if (unknown.length > 0) {
+  throw new Error(
+    `no section ${unknown.join(", ")}; the sections: ${sections.map(([s]) => s).join(", ")}`,
+  );
+}
+const chosen =
+  only.length === 0 ? sections : sections.filter(([section]) => only.includes(section));
+
 const results: SectionResult[] = [];
-for (const [section, measure] of sections) {
+for (const [section, measure] of chosen) {
   progress(`${section}…`);
   try {
     results.push({ section, rows: await measure() });
@@ -36,6 +48,8 @@ for (const [section, measure] of sections) {
 }
 
 console.log(`\n${resultsTable(results)}\n`);
-writeFileSync(resultsFile, resultsMarkdown(results, new Date()));
-progress(`wrote ${resultsFile.pathname}`);
+if (only.length === 0) {
+  writeFileSync(resultsFile, resultsMarkdown(results, new Date()));
+  progress(`wrote ${resultsFile.pathname}`);
+}
 if (results.some((result) => "error" in result)) process.exitCode = 1;
