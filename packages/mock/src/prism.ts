@@ -1,13 +1,12 @@
 // Runs Prism's HTTP mocker in-process: routing, security and request validation, and the
 // spec's examples (or generated data) as responses. Error bodies are left to the caller.
-import { createLogger } from "@stoplight/prism-core";
 import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http";
 // The validator the engine runs on responses; the package exports it only from this module.
 import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
 import type { PrismDiagnostic } from "./diagnostics.js";
+import { cachedMock, cachedValidateOutput } from "./mock-cache.js";
 import type { Preferences } from "./prefer.js";
 import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
-import { cachedMock, cachedValidateOutput } from "./mock-cache.js";
 import { cachedRoute } from "./route-cache.js";
 
 export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
@@ -64,6 +63,21 @@ export interface PrismEngine {
   operations: Operations;
 }
 
+type Logger = Parameters<typeof createInstance>[1]["logger"];
+
+/**
+ * Prism's own logging is replaced by the mock's one line per request. A silent pino logger still
+ * makes a child logger for each request; this one does nothing at all.
+ */
+const silentLogger = {
+  child: () => silentLogger,
+  debug() {},
+  info() {},
+  success() {},
+  warn() {},
+  error() {},
+} as unknown as Logger;
+
 export async function createPrismEngine(spec: string, dynamic: boolean): Promise<PrismEngine> {
   const operations = await getHttpOperationsFromSpec(spec);
   if (operations.length === 0) throw new Error(`The spec ${spec} has no operations to mock`);
@@ -77,16 +91,12 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     isProxy: false as const,
   };
   const route = cachedRoute(operations);
-  const prism = createInstance(
-    config,
-    // Prism's own logging is replaced by the mock's one line per request.
-    {
-      logger: createLogger("payments-mock", { level: "silent" }),
-      route,
-      mock: cachedMock(),
-      validateOutput: cachedValidateOutput(),
-    },
-  );
+  const prism = createInstance(config, {
+    logger: silentLogger,
+    route,
+    mock: cachedMock(),
+    validateOutput: cachedValidateOutput(),
+  });
 
   async function handle(
     request: PrismRequest,
@@ -117,7 +127,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   const checker = createInstance(
     { ...config, validateResponse: false },
     {
-      logger: createLogger("payments-mock", { level: "silent" }),
+      logger: silentLogger,
       route,
       mock:
         ({ resource }) =>
