@@ -29,7 +29,7 @@ const KINDS: [string, RegExp][] = [
   ["routing", /prism-http\/dist\/router\/|cachedRoute|operationFor/],
   [
     "validation (security, request, response)",
-    /prism-http\/dist\/validator\/|requestProblems|toProblemErrors|nonDecimalIntegers/,
+    /prism-http\/dist\/validator\/|checkBody|headerOf|requestProblems|toProblemErrors|nonDecimalIntegers/,
   ],
   [
     "example selection (Prism's mocker)",

@@ -4,6 +4,7 @@ import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http
 // The validator the engine runs on responses; the package exports it only from this module.
 import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
 import type { PrismDiagnostic } from "./diagnostics.js";
+import { cachedValidateInput } from "./input-validation.js";
 import { cachedMock, cachedValidateOutput } from "./mock-cache.js";
 import type { Preferences } from "./prefer.js";
 import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
@@ -91,9 +92,11 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     isProxy: false as const,
   };
   const route = cachedRoute(operations);
+  const validateInput = cachedValidateInput();
   const prism = createInstance(config, {
     logger: silentLogger,
     route,
+    validateInput,
     mock: cachedMock(),
     validateOutput: cachedValidateOutput(),
   });
@@ -129,6 +132,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     {
       logger: silentLogger,
       route,
+      validateInput,
       mock:
         ({ resource }) =>
         () => ({ _tag: "Right", right: { statusCode: 200, headers: {}, body: resource } }),
