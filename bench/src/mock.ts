@@ -1,99 +1,190 @@
-// The mock: start → first answer, latency and throughput under autocannon, and the contract suite's
-// wall time; each against the same figure for a plain node:http server or an empty vitest run.
-// The stateful sandbox's throughput is reported against the stateless mock's.
+// The mock as users run it (the built `payments-mock --quiet`): throughput and p99 latency under
+// autocannon against a plain node:http server that answers the same bytes, in alternating rounds;
+// process start → first answer against a plain server process; startMock() → first answer in a
+// running process; the stateful sandbox's throughput against the stateless mock's, in the same
+// rounds; and the contract suite's wall time.
+import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { connect } from "node:net";
 import autocannon from "autocannon";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { runCommand } from "./run-command.ts";
-import { API_KEY, createCustomerRequest } from "./servers/fixtures.ts";
+import { type CliServer, cliCommand, startCli, startToFirstAnswer } from "./servers/cli-server.ts";
 import { forkServer } from "./servers/fork-server.ts";
-import { medianOf } from "./stats.ts";
+import {
+  type BenchRequest,
+  benchRequests,
+  type RequestName,
+  requestNames,
+} from "./servers/requests.ts";
+import { median, medianOf } from "./stats.ts";
 
-const START_RUNS = 3;
-const LOAD_SECONDS = 5;
-/** Unmeasured load first, so that the measured runs see code the JIT has already compiled. */
-const WARM_UP_SECONDS = 1;
+const START_RUNS = 5;
+const ROUNDS = 5;
+const ROUND_SECONDS = 3;
+/** Unmeasured load first, so that the measured rounds see code the JIT has already compiled. */
+const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 10;
 const CONTRACT_SUITE = "test/contract.test.ts";
 
-type ServerKind = "plain" | "mock" | "sandbox";
-type Load = { p50: number; p99: number; rps: number };
+const TARGETS = { throughput: 0.25, p99Ms: 10, cliStartMs: 1_000, startMockMs: 400, sandbox: 0.8 };
 
-const requests = {
-  "GET /customers": { method: "GET" as const, headers: { "X-API-Key": API_KEY } },
-  "POST /customers": {
-    method: "POST" as const,
-    headers: {
-      "X-API-Key": API_KEY,
-      "IDEMPOTENCY-KEY": "9c2e4a6b-1d3f-4b5a-8c7e-0f2a4c6e8b1d",
-      "content-type": "application/json",
-    },
-    body: JSON.stringify(createCustomerRequest),
-  },
-};
+type ServerKind = "mock" | "plain" | "sandbox";
+type Load = { p99: number; rps: number };
+type Server = { url: string; stop(): Promise<void> };
 
-async function startToFirstAnswer(kind: ServerKind) {
-  let run = 0;
-  return medianOf(START_RUNS, async () => {
-    progress(`mock: start → first answer, ${kind} server, run ${++run}/${START_RUNS}`);
-    const server = await forkServer(kind);
-    await server.stop();
-    return server.startToFirstAnswerMs;
-  });
-}
-
-/**
- * The sandbox would replay one fixed key: each of its POSTs gets a key of its own, so that every
- * one creates a customer.
- */
-function requestOf(kind: ServerKind, name: keyof typeof requests) {
-  const request = requests[name];
-  if (kind !== "sandbox" || request.method !== "POST") return request;
+/** The sandbox would replay one fixed key: each of its POSTs gets its own, so that every one creates. */
+function autocannonRequest(kind: ServerKind, sent: BenchRequest) {
+  const request = { method: sent.method, headers: sent.headers, body: sent.body };
+  if (kind !== "sandbox" || sent.method !== "POST") return request;
   return {
     requests: [
       {
         ...request,
-        setupRequest: (sent: autocannon.Request) => ({
-          ...sent,
-          headers: { ...sent.headers, "IDEMPOTENCY-KEY": randomUUID() },
+        setupRequest: (next: autocannon.Request) => ({
+          ...next,
+          headers: { ...next.headers, "IDEMPOTENCY-KEY": randomUUID() },
         }),
       },
     ],
   };
 }
 
-async function load(
-  url: string,
-  name: keyof typeof requests,
-  kind: ServerKind,
-  seconds: number = LOAD_SECONDS,
-): Promise<Load> {
+async function load(server: Server, kind: ServerKind, name: RequestName, seconds: number) {
+  const sent = benchRequests[name];
   const result = await autocannon({
-    url: `${url}/customers`,
+    url: `${server.url}${sent.path}`,
     connections: CONNECTIONS,
     duration: seconds,
-    ...requestOf(kind, name),
+    ...autocannonRequest(kind, sent),
   });
   const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0)
-    throw new Error(`${name} to ${url}: ${failed} of the requests failed or were not 2xx`);
-  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average };
+  if (failed > 0) {
+    throw new Error(`${name} to the ${kind} server: ${failed} requests failed or were not 2xx`);
+  }
+  return { p99: result.latency.p99, rps: result.requests.average };
 }
 
-async function loadServer(kind: ServerKind): Promise<Record<keyof typeof requests, Load>> {
-  const server = await forkServer(kind);
-  try {
-    await load(server.url, "GET /customers", kind, WARM_UP_SECONDS);
-    await load(server.url, "POST /customers", kind, WARM_UP_SECONDS);
-    progress(`mock: autocannon GET /customers on the ${kind} server (${LOAD_SECONDS} s)`);
-    const get = await load(server.url, "GET /customers", kind);
-    progress(`mock: autocannon POST /customers on the ${kind} server (${LOAD_SECONDS} s)`);
-    const post = await load(server.url, "POST /customers", kind);
-    return { "GET /customers": get, "POST /customers": post };
-  } finally {
-    await server.stop();
+/** The plain server that answers the mock's bytes, in its own process. */
+async function startSameBytes(mockUrl: string): Promise<Server> {
+  const child = fork(new URL("./servers/same-bytes.ts", import.meta.url), [mockUrl], {
+    stdio: "inherit",
+  });
+  const exited = once(child, "exit");
+  const [message] = (await Promise.race([once(child, "message"), exited])) as [unknown];
+  if (message === null || typeof message !== "object") {
+    throw new Error("the same-bytes server exited before it answered");
   }
+  return {
+    url: (message as { url: string }).url,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill();
+        await exited;
+      }
+    },
+  };
+}
+
+/** One request's whole answer as bytes, with the `Date` header (the one thing that varies) left out. */
+async function rawAnswer(url: string, sent: BenchRequest): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const headers = Object.entries(sent.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  const length =
+    sent.body === undefined ? "" : `content-length: ${Buffer.byteLength(sent.body)}\r\n`;
+  socket.end(
+    `${sent.method} ${sent.path} HTTP/1.1\r\nhost: ${hostname}\r\nconnection: close\r\n${headers.join("")}${length}\r\n${sent.body ?? ""}`,
+  );
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString("latin1")
+    .replace(/\r\nDate: [^\r]*/, "");
+}
+
+/** The baseline is only fair if it sends what the mock sends: the section stops if it does not. */
+async function checkSameBytes(mock: Server, plain: Server) {
+  for (const name of requestNames) {
+    const [fromMock, fromPlain] = await Promise.all(
+      [mock, plain].map((server) => rawAnswer(server.url, benchRequests[name])),
+    );
+    if (fromMock !== fromPlain) {
+      throw new Error(
+        `${name}: the plain server's answer differs from the mock's:\n${fromMock}\n---\n${fromPlain}`,
+      );
+    }
+  }
+}
+
+type Samples = Record<ServerKind, Record<RequestName, Load[]>>;
+
+/** Alternating rounds: each round loads every server with each request, in an order that rotates. */
+async function loadRounds(servers: Record<ServerKind, Server>): Promise<Samples> {
+  const kinds: ServerKind[] = ["mock", "plain", "sandbox"];
+  const samples = Object.fromEntries(
+    kinds.map((kind) => [kind, Object.fromEntries(requestNames.map((name) => [name, []]))]),
+  ) as unknown as Samples;
+  for (const kind of kinds) {
+    for (const name of requestNames) {
+      progress(`mock: warm-up ${name} on the ${kind} server (${WARM_UP_SECONDS} s)`);
+      await load(servers[kind], kind, name, WARM_UP_SECONDS);
+    }
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = [...kinds.slice(round % kinds.length), ...kinds.slice(0, round % kinds.length)];
+    for (const name of requestNames) {
+      for (const kind of order) {
+        progress(
+          `mock: round ${round + 1}/${ROUNDS}, ${name} on the ${kind} server (${ROUND_SECONDS} s)`,
+        );
+        samples[kind][name].push(await load(servers[kind], kind, name, ROUND_SECONDS));
+      }
+    }
+  }
+  return samples;
+}
+
+async function loadServers(): Promise<Samples> {
+  const started: Server[] = [];
+  try {
+    const mock: CliServer = await startCli();
+    started.push(mock);
+    const sandbox = await startCli(["--stateful"]);
+    started.push(sandbox);
+    const plain = await startSameBytes(mock.url);
+    started.push(plain);
+    await checkSameBytes(mock, plain);
+    return await loadRounds({ mock, plain, sandbox });
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+  }
+}
+
+/** Process start → first answer, the CLI's and a plain server process's, alternating. */
+async function processStarts() {
+  const cli: number[] = [];
+  const plain: number[] = [];
+  const plainCommand = [new URL("./servers/plain-start.ts", import.meta.url).pathname];
+  for (let run = 1; run <= START_RUNS; run++) {
+    progress(`mock: process start → first answer, run ${run}/${START_RUNS}`);
+    cli.push(await startToFirstAnswer(cliCommand));
+    plain.push(await startToFirstAnswer(plainCommand));
+  }
+  return { cli, plain };
+}
+
+/** startMock() → first answer in a process that has loaded the module, and the same for node:http. */
+async function inProcessStart(kind: "mock" | "plain") {
+  let run = 0;
+  return medianOf(START_RUNS, async () => {
+    progress(`mock: startMock() → first answer, ${kind} server, run ${++run}/${START_RUNS}`);
+    const server = await forkServer(kind);
+    await server.stop();
+    return server.startToFirstAnswerMs;
+  });
 }
 
 async function contractSuite() {
@@ -105,66 +196,96 @@ async function contractSuite() {
   return { suiteMs, floorMs };
 }
 
-export async function measureMock(): Promise<Row[]> {
-  const mockStart = await startToFirstAnswer("mock");
-  const plainStart = await startToFirstAnswer("plain");
-  const mockLoad = await loadServer("mock");
-  const plainLoad = await loadServer("plain");
-  const sandboxLoad = await loadServer("sandbox");
-  const { suiteMs, floorMs } = await contractSuite();
-  const plain = "plain node:http server, fixed JSON";
-  const rows: Row[] = [
-    {
-      figure: `startMock() → first answer to GET /customers (median of ${START_RUNS})`,
-      value: mockStart,
-      unit: "ms",
-      baselineLabel: plain,
-      baseline: plainStart,
-    },
-  ];
-  for (const name of Object.keys(requests) as (keyof typeof requests)[]) {
-    const of = `${name}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s`;
-    const mock = mockLoad[name];
-    const base = plainLoad[name];
+function spreadOf(samples: number[]): [number, number] {
+  return [Math.min(...samples), Math.max(...samples)];
+}
+
+function loadRows(samples: Samples): Row[] {
+  const rows: Row[] = [];
+  const of = `${CONNECTIONS} connections, median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s`;
+  const plain = "plain node:http server, same bytes";
+  for (const name of requestNames) {
+    const mockRps = samples.mock[name].map((sample) => sample.rps);
+    const plainRps = samples.plain[name].map((sample) => sample.rps);
+    const mockP99 = samples.mock[name].map((sample) => sample.p99);
+    const plainP99 = samples.plain[name].map((sample) => sample.p99);
+    const throughput = median(mockRps) / median(plainRps);
     rows.push(
       {
-        figure: `mock ${of}: p50 latency (autocannon, 1 ms steps)`,
-        value: mock.p50,
-        unit: "ms",
-        baselineLabel: plain,
-        baseline: base.p50,
-      },
-      {
-        figure: `mock ${of}: p99 latency (1 ms steps)`,
-        value: mock.p99,
-        unit: "ms",
-        baselineLabel: plain,
-        baseline: base.p99,
-      },
-      {
-        figure: `mock ${of}: throughput`,
-        value: mock.rps,
+        figure: `payments-mock --quiet ${name}, ${of}: throughput`,
+        value: median(mockRps),
+        spread: spreadOf(mockRps),
         unit: "req/s",
         baselineLabel: plain,
-        baseline: base.rps,
+        baseline: median(plainRps),
+        baselineSpread: spreadOf(plainRps),
+        target: { text: `≥ ×${TARGETS.throughput}`, met: throughput >= TARGETS.throughput },
+      },
+      {
+        figure: `payments-mock --quiet ${name}, ${of}: p99 latency (autocannon, 1 ms steps)`,
+        value: median(mockP99),
+        spread: spreadOf(mockP99),
+        unit: "ms",
+        baselineLabel: plain,
+        baseline: median(plainP99),
+        baselineSpread: spreadOf(plainP99),
+        target: { text: `≤ ${TARGETS.p99Ms} ms`, met: median(mockP99) <= TARGETS.p99Ms },
       },
     );
   }
-  for (const name of Object.keys(requests) as (keyof typeof requests)[]) {
+  for (const name of requestNames) {
+    const sandboxRps = samples.sandbox[name].map((sample) => sample.rps);
+    const mockRps = samples.mock[name].map((sample) => sample.rps);
     rows.push({
-      figure: `stateful sandbox ${name}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s: throughput`,
-      value: sandboxLoad[name].rps,
+      figure: `payments-mock --quiet --stateful ${name}, ${of}: throughput`,
+      value: median(sandboxRps),
+      spread: spreadOf(sandboxRps),
       unit: "req/s",
-      baselineLabel: "stateless mock, same requests",
-      baseline: mockLoad[name].rps,
+      baselineLabel: "stateless mock, same rounds",
+      baseline: median(mockRps),
+      baselineSpread: spreadOf(mockRps),
+      target: {
+        text: `≥ ×${TARGETS.sandbox}`,
+        met: median(sandboxRps) / median(mockRps) >= TARGETS.sandbox,
+      },
     });
   }
-  rows.push({
-    figure: `mock contract suite wall time (vitest run ${CONTRACT_SUITE})`,
-    value: suiteMs,
-    unit: "ms",
-    baselineLabel: "same command, no test file (vitest floor)",
-    baseline: floorMs,
-  });
   return rows;
+}
+
+export async function measureMock(): Promise<Row[]> {
+  const starts = await processStarts();
+  const startMockMs = await inProcessStart("mock");
+  const plainStartMs = await inProcessStart("plain");
+  const samples = await loadServers();
+  const { suiteMs, floorMs } = await contractSuite();
+  const cliStartMs = median(starts.cli);
+  return [
+    {
+      figure: `payments-mock --quiet: process start → first answer to GET /customers (median of ${START_RUNS})`,
+      value: cliStartMs,
+      spread: spreadOf(starts.cli),
+      unit: "ms",
+      baselineLabel: "plain node:http server process",
+      baseline: median(starts.plain),
+      baselineSpread: spreadOf(starts.plain),
+      target: { text: `≤ ${TARGETS.cliStartMs} ms`, met: cliStartMs <= TARGETS.cliStartMs },
+    },
+    {
+      figure: `startMock() → first answer to GET /customers, module loaded (median of ${START_RUNS})`,
+      value: startMockMs,
+      unit: "ms",
+      baselineLabel: "plain node:http server, same process",
+      baseline: plainStartMs,
+      target: { text: `≤ ${TARGETS.startMockMs} ms`, met: startMockMs <= TARGETS.startMockMs },
+    },
+    ...loadRows(samples),
+    {
+      figure: `mock contract suite wall time (vitest run ${CONTRACT_SUITE})`,
+      value: suiteMs,
+      unit: "ms",
+      baselineLabel: "same command, no test file (vitest floor)",
+      baseline: floorMs,
+    },
+  ];
 }

@@ -6,8 +6,11 @@ export type Row = {
   figure: string;
   value: number;
   unit: "ms" | "µs" | "B" | "req/s" | "";
+  /** The lowest and highest sample, when the value is a median of several. */
+  spread?: [number, number];
   baselineLabel: string;
   baseline: number;
+  baselineSpread?: [number, number];
   target?: { text: string; met: boolean };
 };
 export type SectionResult = { section: string; rows: Row[] } | { section: string; error: string };
@@ -28,6 +31,13 @@ function ratioText(ratio: number) {
   return ratio.toFixed(ratio < 10 ? 3 : 1);
 }
 
+/** A median with the range of its samples, such as `7,120 req/s (6,900–7,300)`. */
+function withSpread(value: number, unit: Row["unit"], spread: [number, number] | undefined) {
+  if (!spread) return format(value, unit);
+  const bare = (sample: number) => format(sample, unit).replace(` ${unit}`, "");
+  return `${format(value, unit)} (${bare(spread[0])}–${bare(spread[1])})`;
+}
+
 function targetCell(row: Row) {
   if (!row.target) return "";
   return `${row.target.text}: ${row.target.met ? "met" : "NOT met"}`;
@@ -46,7 +56,7 @@ export function resultsTable(results: SectionResult[]) {
     for (const row of result.rows) {
       const ratio = row.baseline === 0 ? "—" : `×${ratioText(row.value / row.baseline)}`;
       lines.push(
-        `| ${result.section} | ${row.figure} | ${format(row.value, row.unit)} | ${row.baselineLabel} | ${format(row.baseline, row.unit)} | ${ratio} | ${targetCell(row)} |`,
+        `| ${result.section} | ${row.figure} | ${withSpread(row.value, row.unit, row.spread)} | ${row.baselineLabel} | ${withSpread(row.baseline, row.unit, row.baselineSpread)} | ${ratio} | ${targetCell(row)} |`,
       );
     }
   }

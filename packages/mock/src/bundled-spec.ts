@@ -4,3 +4,8 @@ import { fileURLToPath } from "node:url";
 export function bundledSpecPath(): string {
   return fileURLToPath(new URL("./partner-payments.yaml", import.meta.url));
 }
+
+/** Prism's reading of that copy, which the build stores next to it (see operations-snapshot.ts). */
+export function bundledOperationsPath(): string {
+  return fileURLToPath(new URL("./partner-payments.operations", import.meta.url));
+}

@@ -1,14 +1,20 @@
 // Runs Prism's HTTP mocker in-process: routing, security and request validation, and the
 // spec's examples (or generated data) as responses. Error bodies are left to the caller.
-import { createLogger } from "@stoplight/prism-core";
-import { createInstance, getHttpOperationsFromSpec } from "@stoplight/prism-http";
-// The validator the engine runs on responses; the package exports it only from this module.
-import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
+// Prism's pipeline and validators, from the modules that hold them: the package's index also
+// loads its OpenAPI reader and its forwarder, which answering a request needs neither of.
+import { factory } from "@stoplight/prism-core/dist/factory.js";
+import type { IHttpConfig, PrismHttpComponents } from "@stoplight/prism-http";
+import { validateOutput, validateSecurity } from "@stoplight/prism-http/dist/validator/index.js";
 import type { PrismDiagnostic } from "./diagnostics.js";
+import { cachedValidateInput } from "./input-validation.js";
+import { cachedMock, cachedValidateOutput } from "./mock-cache.js";
+import type { Operations } from "./operations-snapshot.js";
 import type { Preferences } from "./prefer.js";
+import { readOperations } from "./read-operations.js";
 import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
+import { cachedRoute } from "./route-cache.js";
 
-export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
+export type { Operations };
 
 export interface PrismRequest {
   method: string;
@@ -62,8 +68,43 @@ export interface PrismEngine {
   operations: Operations;
 }
 
+type Components = PrismHttpComponents;
+
+/**
+ * Prism's own logging is replaced by the mock's one line per request. A silent pino logger still
+ * makes a child logger for each request; this one does nothing at all.
+ */
+const silentLogger = {
+  child: () => silentLogger,
+  debug() {},
+  info() {},
+  success() {},
+  warn() {},
+  error() {},
+} as unknown as Components["logger"];
+
+/**
+ * Prism's `createInstance`: its pipeline with its security check and response validator, the
+ * mock's route, request validation and mocker, and no forwarder (the mock never proxies).
+ */
+function createPrism(
+  config: IHttpConfig,
+  components: Pick<Components, "route" | "validateInput" | "mock"> & Partial<Components>,
+) {
+  return factory(config, {
+    logger: silentLogger,
+    // As Prism's createInstance passes it: it reads only a request's headers and URL.
+    validateSecurity: validateSecurity as unknown as Components["validateSecurity"],
+    validateOutput,
+    forward: () => {
+      throw new Error("the mock does not forward requests");
+    },
+    ...components,
+  });
+}
+
 export async function createPrismEngine(spec: string, dynamic: boolean): Promise<PrismEngine> {
-  const operations = await getHttpOperationsFromSpec(spec);
+  const operations = await readOperations(spec);
   if (operations.length === 0) throw new Error(`The spec ${spec} has no operations to mock`);
   const config = {
     mock: { dynamic },
@@ -74,11 +115,14 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     upstreamProxy: undefined,
     isProxy: false as const,
   };
-  const prism = createInstance(
-    config,
-    // Prism's own logging is replaced by the mock's one line per request.
-    { logger: createLogger("payments-mock", { level: "silent" }) },
-  );
+  const route = cachedRoute(operations);
+  const validateInput = cachedValidateInput();
+  const prism = createPrism(config, {
+    route,
+    validateInput,
+    mock: cachedMock(),
+    validateOutput: cachedValidateOutput(),
+  });
 
   async function handle(
     request: PrismRequest,
@@ -106,10 +150,11 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
 
   // The same pipeline with a "mocker" that answers with the operation Prism routed to, so that
   // a request is checked exactly as `handle` checks it and its response against that operation.
-  const checker = createInstance(
+  const checker = createPrism(
     { ...config, validateResponse: false },
     {
-      logger: createLogger("payments-mock", { level: "silent" }),
+      route,
+      validateInput,
       mock:
         ({ resource }) =>
         () => ({ _tag: "Right", right: { statusCode: 200, headers: {}, body: resource } }),

@@ -1,0 +1,137 @@
+// Prism's request validation (`validateInput` of @stoplight/prism-http 5.16.0's
+// dist/validator/index.js), step for step, with the work that depends only on the operation done
+// once: Prism compiles the operation's path template into a new function for every request, and
+// matches the request's media type against the operation's afresh. The checks themselves are
+// Prism's own validators, run in Prism's order, so the diagnostics are Prism's.
+import type { validateInput as prismValidateInput } from "@stoplight/prism-http/dist/validator/index.js";
+import { wildcardMediaTypeMatch } from "@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js";
+import { parseMIMEHeader } from "@stoplight/prism-http/dist/validator/validators/headers.js";
+import validators from "@stoplight/prism-http/dist/validator/validators/index.js";
+// A CommonJS module that sets `exports.URI` in a way Node cannot list as a named export.
+import uriTemplate from "uri-template-lite";
+
+type ValidateInput = typeof prismValidateInput;
+type Options = Parameters<ValidateInput>[0];
+type Result = ReturnType<ValidateInput>;
+type Diagnostic = Extract<Result, { _tag: "Left" }>["left"][number];
+type Contents = NonNullable<NonNullable<Options["resource"]["request"]>["body"]>["contents"];
+type Checked = { _tag: "Left"; left: Diagnostic[] } | { _tag: "Right" };
+
+/** Prism's `ValidationContext.Input` and `DiagnosticSeverity.Error`. */
+const INPUT = 0;
+const ERROR = 0;
+/** Enough for every media type clients send many times over; past it, matches are not remembered. */
+const MAX_MEDIA_TYPES = 1_000;
+
+const { validateBody, validateHeaders, validatePath, validateQuery } = validators;
+
+/** A `validateInput` for Prism's pipeline that finds what Prism's own finds. */
+export function cachedValidateInput(): ValidateInput {
+  const templates = new Map<string, InstanceType<typeof uriTemplate.URI.Template>>();
+  const supported = new WeakMap<object, Map<string, boolean>>();
+
+  /** Prism's `getPathParams`, its template compiled once per path. */
+  function pathParameters(path: string, template: string) {
+    let compiled = templates.get(template);
+    if (compiled === undefined) {
+      compiled = new uriTemplate.URI.Template(template);
+      templates.set(template, compiled);
+    }
+    return compiled.match(path);
+  }
+
+  /** Prism's `isMediaTypeSupportedInContents`, remembered per operation and media type. */
+  function isSupported(mediaType: string | undefined, contents: Contents | undefined): boolean {
+    if (mediaType == null || contents == null) return true;
+    let known = supported.get(contents);
+    if (known === undefined) {
+      known = new Map();
+      supported.set(contents, known);
+    }
+    const remembered = known.get(mediaType);
+    if (remembered !== undefined) return remembered;
+    const found = contents.some(
+      (c) => !c.mediaType || wildcardMediaTypeMatch(mediaType, c.mediaType),
+    );
+    if (known.size < MAX_MEDIA_TYPES) known.set(mediaType, found);
+    return found;
+  }
+
+  /** Prism's `validateInputBody`: a required body, a declared media type, then the body's schema. */
+  function checkBody(
+    requestBody: NonNullable<Options["resource"]["request"]>["body"],
+    bundle: unknown,
+    body: unknown,
+    headers: Record<string, unknown>,
+  ): Checked {
+    if (requestBody?.required && !body) {
+      return failed([{ code: "required", message: "Body parameter is required", severity: ERROR }]);
+    }
+    const contentType = headerOf(headers, "content-type");
+    const [boundary, mediaType] = contentType
+      ? parseMIMEHeader(contentType as string)
+      : [undefined, undefined];
+    // Without a radix, as Prism reads it.
+    // biome-ignore lint/correctness/useParseIntRadix: the same number as Prism's parseInt
+    const contentLength = Number.parseInt(headerOf(headers, "content-length") as string) || 0;
+    if (
+      contentLength !== 0 &&
+      !(requestBody != null && isSupported(mediaType, requestBody.contents))
+    ) {
+      const declared = requestBody?.contents ?? [];
+      const message =
+        requestBody != null && declared.length > 0
+          ? `Supported content types: ${declared.map((c) => c.mediaType).join(",")}`
+          : "No supported content types, but request included a non-empty body";
+      return failed([{ message, code: 415, severity: ERROR }]);
+    }
+    if (body == null || requestBody == null) return { _tag: "Right" };
+    return checked(
+      validateBody(body, requestBody.contents ?? [], INPUT, mediaType, boundary, bundle),
+    );
+  }
+
+  return ({ resource, element }) => {
+    const { request } = resource;
+    if (request == null) return { _tag: "Right", right: element };
+    const bundle = (resource as { __bundled__?: unknown }).__bundled__;
+    const headers = element.headers ?? {};
+    const found = [
+      checkBody(request.body, bundle, element.body, headers),
+      request.headers
+        ? checked(validateHeaders(headers, request.headers, INPUT, bundle))
+        : { _tag: "Right" as const },
+      request.query
+        ? checked(validateQuery(element.url.query ?? {}, request.query, INPUT, bundle))
+        : { _tag: "Right" as const },
+      request.path
+        ? checked(
+            validatePath(
+              pathParameters(element.url.path, resource.path) as Record<string, string>,
+              request.path,
+              INPUT,
+              bundle,
+            ),
+          )
+        : { _tag: "Right" as const },
+    ].flatMap((result) => (result._tag === "Left" ? result.left : []));
+    return found.length > 0
+      ? { _tag: "Left", left: found as [Diagnostic, ...Diagnostic[]] }
+      : { _tag: "Right", right: element };
+  };
+}
+
+function failed(left: Diagnostic[]): Checked {
+  return { _tag: "Left", left };
+}
+
+function checked(result: { _tag: "Left"; left: Diagnostic[] } | { _tag: "Right" }): Checked {
+  return result._tag === "Left" ? failed(result.left) : { _tag: "Right" };
+}
+
+/** A header by name in any case, the last one when there are several, as Prism's `caseless` reads it. */
+function headerOf(headers: Record<string, unknown>, name: string): unknown {
+  let value: unknown;
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) value = headers[key];
+  return value;
+}
