@@ -112,8 +112,14 @@ function typesRoles(doc: OpenApiDocument): (name: string) => ExportRole {
     (REQUEST_SUFFIXES.test(name) ? "request" : name.endsWith("Response") ? "response" : "both");
 }
 
+/**
+ * How each export of the client is judged: the facade by its resources and methods; `ClientPaths`
+ * only by its presence, since it is the types package's `paths` with two headers made optional and
+ * every change to it is already reported there.
+ */
 function clientRole(name: string): ExportRole {
-  return name === "PaymentsResources" ? "facade" : "both";
+  if (name === "PaymentsResources") return "facade";
+  return name === "ClientPaths" ? "presence" : "both";
 }
 
 /** The sides (request, response) each component schema is reached from, through every `$ref`. */
