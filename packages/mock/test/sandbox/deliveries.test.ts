@@ -129,6 +129,16 @@ describe("webhook deliveries", () => {
       customer_id: CUSTOMER,
       data: { id: "9c2e7b14-5a3d-4f81-b6e9-0d4c8a2f7e31", status: "Approved" },
     });
+    // The event is recorded once the receiver's answer is in, which can be after it got the call.
+    await expect
+      .poll(
+        async () => {
+          const events = await call(sandbox.url, "GET", "/_sandbox/events");
+          return events.body.items[0]?.topic;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe("IdentificationStatus");
     // A topic the webhook does not subscribe to is not delivered.
     await call(sandbox.url, "POST", `/_sandbox/customers/${CUSTOMER}/status`, {
       body: { status: "Active" },
