@@ -19,7 +19,7 @@ import {
   type RequestName,
   requestNames,
 } from "./servers/requests.ts";
-import { median, medianOf } from "./stats.ts";
+import { median, medianOf, spreadOf } from "./stats.ts";
 
 const START_RUNS = 5;
 const ROUNDS = 5;
@@ -194,10 +194,6 @@ async function contractSuite() {
   const floorMs = (await runCommand("pnpm", [...mock, "--passWithNoTests", "no-such-test-file"]))
     .ms;
   return { suiteMs, floorMs };
-}
-
-function spreadOf(samples: number[]): [number, number] {
-  return [Math.min(...samples), Math.max(...samples)];
 }
 
 function loadRows(samples: Samples): Row[] {

@@ -16,3 +16,8 @@ export async function medianOf(times: number, measure: () => Promise<number>) {
   for (let i = 0; i < times; i++) samples.push(await measure());
   return median(samples);
 }
+
+/** The lowest and the highest sample. */
+export function spreadOf(samples: number[]): [number, number] {
+  return [Math.min(...samples), Math.max(...samples)];
+}

@@ -108,7 +108,7 @@ function renderOperations({ operations }: Described) {
   const rows = operations
     .map(
       (op) =>
-        `  ${op.operationId}: ["${op.method.toUpperCase()}", "${op.path}", ${op.subPartner}, ${Boolean(op.input)}],`,
+        `  ${op.operationId}: ["${op.method.toUpperCase()}", "${op.path}", ${op.subPartner}, ${Boolean(op.input)}, "${resourceName(op.tag ?? "")}", "${op.name}"],`,
     )
     .join("\n");
   return `${HEADER}
@@ -116,7 +116,8 @@ import type { OperationTable } from "../facade.js";
 
 /**
  * Each operation by operationId: [METHOD, path, whether it takes the \`X-SUB-PARTNER-ID\` header,
- * whether its facade method takes a query or body after the path parameters].
+ * whether its facade method takes a query or body after the path parameters, its facade
+ * resource, its facade method].
  */
 export const operations = {
 ${rows}
@@ -143,7 +144,6 @@ function renderSignature(op: DescribedOperation) {
 }
 
 function renderResources({ tagDocs, resources }: Described) {
-  const table: string[] = [];
   const types: string[] = [];
   for (const [tag, ops] of resources) {
     if (ops.length === 0) continue;
@@ -154,9 +154,6 @@ function renderResources({ tagDocs, resources }: Described) {
       if (names.has(op.name)) throw new Error(`two operations of ${tag} are both named ${op.name}`);
       names.add(op.name);
     }
-    table.push(
-      `  ${name}: {\n${ops.map((op) => `    ${op.name}: "${op.operationId}",`).join("\n")}\n  },`,
-    );
     const tagDoc = docText((tagDocs.get(tag) ?? tag).split("\n")[0] ?? "");
     types.push(`  /** ${tagDoc} */\n  ${name}: {\n${ops.map(renderSignature).join("\n")}\n  };`);
   }
@@ -168,14 +165,8 @@ import type {
   PathParam,
   Query,
   RequestOptions,
-  ResourceTable,
   SubPartnerOption,
 } from "../facade.js";
-
-/** Each facade method's operationId, by resource and method name. */
-export const resources = {
-${table.join("\n")}
-} as const satisfies ResourceTable;
 
 /** The resource facade: one object per tag, one method per operation; returns data, throws PaymentsApiError. */
 export interface PaymentsResources {

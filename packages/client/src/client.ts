@@ -2,7 +2,7 @@
 import { PaymentsApiError } from "./errors.js";
 import { bindResources, type SendCall } from "./facade.js";
 import { operations } from "./generated/operations.js";
-import { type PaymentsResources, resources } from "./generated/resources.js";
+import type { PaymentsResources } from "./generated/resources.js";
 import { createClient } from "./openapi-fetch-interop.js";
 import {
   checkHeaderValue,
@@ -65,11 +65,20 @@ type CoreRequest = (
 
 export function createClientOn(platform: Platform, options: PaymentsClientOptions): PaymentsClient {
   checkOptions(options);
-  const { apiKey, subPartnerId, fetch = (input) => globalThis.fetch(input) } = options;
+  const { apiKey, subPartnerId, fetch: customFetch } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  // Call `fetch` without a receiver: browsers reject `fetch` called as another object's method.
-  const config: TransportConfig = { apiKey, fetch: (input) => fetch(input), ...platform };
+  // A custom fetch sees only the Request, so the attempt's signal goes into the Request. The
+  // platform's fetch takes it beside the Request instead, which spares undici following a second
+  // signal on every call. Either is called without a receiver: browsers reject `fetch` called as
+  // another object's method.
+  const config: TransportConfig = {
+    apiKey,
+    fetch: customFetch
+      ? (request) => customFetch(request)
+      : (request, signal) => globalThis.fetch(request, { signal }),
+    ...platform,
+  };
   // The public types live on PaymentsClient; inside, calls are by runtime method and path.
   const core = createClient({ baseUrl: options.baseUrl }).request as unknown as CoreRequest;
 
@@ -92,7 +101,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       signal: signal as AbortSignal | undefined,
     };
     const { data, error, response } = await perform(config, call, (attemptSignal, fetch) =>
-      core(method, path, { ...rest, signal: attemptSignal, fetch }),
+      core(method, path, { ...rest, signal: customFetch ? attemptSignal : undefined, fetch }),
     );
     if (response.ok) return { data, response };
     const requestId = response.headers.get("x-request-id") ?? response.headers.get("request-id");
@@ -113,7 +122,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       request(name, path, init);
 
   return {
-    ...bindResources(resources, operations, request),
+    ...bindResources(operations, request),
     GET: method("GET"),
     POST: method("POST"),
     PATCH: method("PATCH"),

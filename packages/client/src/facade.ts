@@ -51,7 +51,10 @@ export interface IdempotencyOption {
 
 type FacadeOptions = RequestOptions & SubPartnerOption & IdempotencyOption;
 
-/** Each operation by operationId: [METHOD, path, takes `X-SUB-PARTNER-ID`, takes input after the path parameters]. */
+/**
+ * Each operation by operationId: [METHOD, path, takes `X-SUB-PARTNER-ID`, takes input after the
+ * path parameters, its facade resource, its facade method].
+ */
 export type OperationTable = Record<
   string,
   readonly [
@@ -59,11 +62,10 @@ export type OperationTable = Record<
     path: string,
     takesSubPartner: boolean,
     takesInput: boolean,
+    resource: string,
+    name: string,
   ]
 >;
-
-/** Each facade method's operationId, by resource and method name. */
-export type ResourceTable = Record<string, Record<string, string>>;
 
 /** How the facade sends a call: the client's path-style `request`. */
 export type SendCall = (
@@ -76,18 +78,13 @@ type FacadeMethod = (...args: unknown[]) => Promise<unknown>;
 
 /** Builds the facade's objects from the generated table. */
 export function bindResources(
-  table: ResourceTable,
   operations: OperationTable,
   send: SendCall,
 ): Record<string, Record<string, FacadeMethod>> {
   const facade: Record<string, Record<string, FacadeMethod>> = {};
-  for (const [resource, methods] of Object.entries(table)) {
-    const bound: Record<string, FacadeMethod> = {};
-    for (const [name, operationId] of Object.entries(methods)) {
-      const [method, path, , takesInput] = operations[operationId] as OperationTable[string];
-      bound[name] = facadeMethod(send, method, path, takesInput);
-    }
-    facade[resource] = bound;
+  for (const [method, path, , takesInput, resource, name] of Object.values(operations)) {
+    facade[resource] ??= {};
+    facade[resource][name] = facadeMethod(send, method, path, takesInput);
   }
   return facade;
 }

@@ -1,5 +1,5 @@
 /** When and how long to wait before retrying an attempt. */
-import { attemptSignal } from "./attempt-signal.js";
+import { Attempt } from "./attempt.js";
 
 const BASE_DELAY_MS = 500;
 const MAX_BACKOFF_MS = 8_000;
@@ -30,11 +30,11 @@ export function retryAfterDelay(header: string | null, now: number): number | un
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 export async function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  const wait = attemptSignal(signal, ms);
+  const wait = new Attempt(signal, ms);
   try {
-    await wait.aborted;
+    await wait.settle(new Promise<never>(() => {}));
   } catch (reason) {
-    if (!wait.timedOut()) throw reason;
+    if (!wait.timedOut) throw reason;
   } finally {
     wait.dispose();
   }

@@ -5,7 +5,7 @@
  * retried like any other. The first attempt sends openapi-fetch's own Request untouched but for
  * headers, so a call that succeeds at once costs next to nothing over bare openapi-fetch.
  */
-import { attemptSignal } from "./attempt-signal.js";
+import { Attempt } from "./attempt.js";
 import {
   PaymentsConnectionError,
   PaymentsError,
@@ -22,7 +22,8 @@ import {
 
 export interface TransportConfig {
   apiKey: string;
-  fetch: (input: Request) => Promise<Response>;
+  /** Sends one attempt's Request; `signal` is the attempt's, already in the Request or not. */
+  fetch: (request: Request, signal: AbortSignal) => Promise<Response>;
   /** Seams for tests: how to wait, where randomness and the time come from. */
   sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   random: () => number;
@@ -43,14 +44,6 @@ export interface Call {
   idempotencyKey?: string;
 }
 
-/** What one attempt sent and got, held until the attempt settles. */
-interface InFlight {
-  // undici follows a Request's signal through a weak reference: holding the Request here keeps
-  // the attempt's timeout and the caller's abort wired to the fetch until the attempt is over.
-  request?: Request;
-  response?: Response;
-}
-
 export const IDEMPOTENCY_KEY = "IDEMPOTENCY-KEY";
 export const SUB_PARTNER_ID = "X-SUB-PARTNER-ID";
 
@@ -66,20 +59,18 @@ export async function perform<T extends { response: Response }>(
 ): Promise<T> {
   for (let n = 0; ; n++) {
     const retriesLeft = n < call.maxRetries;
-    const attempt = attemptSignal(call.signal, call.timeoutMs);
-    const inFlight: InFlight = {};
+    const attempt = new Attempt(call.signal, call.timeoutMs);
     let delay: number;
     try {
-      const fetch = (request: Request) => send(config, call, request, inFlight);
-      // The race settles the attempt when its signal aborts, even if the fetch never hears of it.
-      const result = await Promise.race([run(attempt.signal, fetch), attempt.aborted]);
+      const fetch = (request: Request) => send(config, call, request, attempt);
+      const result = await attempt.settle(run(attempt.signal, fetch));
       const { status } = result.response;
       if (!retriesLeft || !isRetryableStatus(status)) return result;
       const asked = retryAfterDelay(result.response.headers.get("Retry-After"), config.now());
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return result;
       delay = asked ?? backoffDelay(n, config.random);
     } catch (error) {
-      const failure = attemptFailure(call, error, attempt.timedOut(), inFlight, config.apiKey);
+      const failure = attemptFailure(call, error, attempt, config.apiKey);
       const retryable =
         failure instanceof PaymentsTimeoutError || failure instanceof PaymentsConnectionError;
       if (!retriesLeft || !retryable) throw failure;
@@ -95,9 +86,9 @@ async function send(
   config: TransportConfig,
   call: Call,
   request: Request,
-  inFlight: InFlight,
+  attempt: Attempt,
 ): Promise<Response> {
-  inFlight.request = request;
+  attempt.request = request;
   const { headers } = request;
   headers.set("X-API-Key", config.apiKey);
   if (call.method === "POST") {
@@ -108,8 +99,8 @@ async function send(
   if (call.subPartnerId !== undefined && !headers.has(SUB_PARTNER_ID)) {
     headers.set(SUB_PARTNER_ID, call.subPartnerId);
   }
-  const response = await config.fetch(request);
-  inFlight.response = response;
+  const response = await config.fetch(request, attempt.signal);
+  attempt.response = response;
   return response.ok ? response : withRedactedBody(response, config.apiKey);
 }
 
@@ -126,19 +117,13 @@ async function withRedactedBody(response: Response, apiKey: string): Promise<Res
 }
 
 /** What an attempt that threw means, as the error the caller would get. */
-function attemptFailure(
-  call: Call,
-  error: unknown,
-  timedOut: boolean,
-  inFlight: InFlight,
-  apiKey: string,
-): unknown {
+function attemptFailure(call: Call, error: unknown, attempt: Attempt, apiKey: string): unknown {
   if (call.signal?.aborted) return call.signal.reason;
-  if (timedOut)
+  if (attempt.timedOut)
     return new PaymentsTimeoutError(call.operation, call.timeoutMs, call.idempotencyKey);
   if (error instanceof PaymentsError) return error;
   redactError(error, apiKey);
-  const { response } = inFlight;
+  const { response } = attempt;
   // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page) is no
   // connection failure: the request arrived, so it is not retried.
   if (response?.ok && error instanceof SyntaxError) {

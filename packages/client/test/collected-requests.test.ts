@@ -65,6 +65,28 @@ describe("under forced garbage collection", () => {
     expect(sent).toBe(60);
   });
 
+  it("closes every timed-out connection of the platform's fetch", async () => {
+    let closed = 0;
+    const upstream = await startUpstream((_, res) => {
+      res.on("close", () => closed++);
+      stallBody(res);
+    });
+    const client = createPaymentsClient({
+      apiKey: "gc-test-key",
+      baseUrl: upstream.baseUrl,
+      timeoutMs: 200,
+      maxRetries: 1,
+    });
+    const calls = Array.from({ length: 10 }, () =>
+      client.GET("/documents").catch((error: unknown) => error),
+    );
+    const outcomes = await collectingUntil(Promise.all(calls));
+    for (const outcome of outcomes) expect(outcome).toBeInstanceOf(PaymentsTimeoutError);
+    // Each abort reached undici's fetch, whatever the collector took: no connection stays open.
+    expect(upstream.arrivals.length).toBeGreaterThan(0);
+    await collectingUntil(expect.poll(() => upstream.arrivals.length - closed).toBe(0));
+  });
+
   it("ends every call when the caller aborts while the body is read", async () => {
     const upstream = await startUpstream((_, res) => stallBody(res));
     const client = createPaymentsClient({

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createClientOn } from "../src/client.js";
-import { PaymentsConnectionError, PaymentsTimeoutError } from "../src/index.js";
+import {
+  createPaymentsClient,
+  PaymentsConnectionError,
+  PaymentsTimeoutError,
+} from "../src/index.js";
 import { sleep } from "../src/retry-policy.js";
-import { json, NOW, refusedBaseUrl, startUpstream, testClient } from "./upstream.js";
+import { API_KEY, json, NOW, refusedBaseUrl, startUpstream, testClient } from "./upstream.js";
 
 const customer = { customer_type: "Person", email: "a@example.com" } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -227,6 +231,49 @@ describe("timeouts", () => {
   it("rejects a bad per-call timeoutMs naming it", async () => {
     const { client } = testClient({ baseUrl: "http://127.0.0.1:1" });
     await expect(client.GET("/documents", { timeoutMs: -1 })).rejects.toThrow(/^timeoutMs must be/);
+  });
+});
+
+describe("the platform's fetch (no `fetch` option)", () => {
+  /** Leaves each request without its answer (or, with `body`, its body) and counts the closed connections. */
+  async function stallingUpstream(body: boolean) {
+    let closed = 0;
+    const upstream = await startUpstream((_, res) => {
+      res.on("close", () => closed++);
+      if (!body) return;
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"items":[');
+    });
+    return { upstream, closed: () => closed };
+  }
+
+  it.each([
+    ["the response", false],
+    ["the body", true],
+  ])("times out a stalled attempt at %s and closes its connection", async (_, body) => {
+    const { upstream, closed } = await stallingUpstream(body);
+    const client = createPaymentsClient({
+      apiKey: API_KEY,
+      baseUrl: upstream.baseUrl,
+      timeoutMs: 250,
+      maxRetries: 1,
+    });
+    const failure = await client.GET("/documents").catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaymentsTimeoutError);
+    // The abort reached the fetch itself: every attempt that arrived had its connection closed.
+    expect(upstream.arrivals.length).toBeGreaterThan(0);
+    await expect.poll(() => upstream.arrivals.length - closed()).toBe(0);
+  });
+
+  it("closes the connection when the caller aborts", async () => {
+    const { upstream, closed } = await stallingUpstream(false);
+    const client = createPaymentsClient({ apiKey: API_KEY, baseUrl: upstream.baseUrl });
+    const controller = new AbortController();
+    const call = client.GET("/documents", { signal: controller.signal });
+    await expect.poll(() => upstream.arrivals.length).toBe(1);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ name: "AbortError" });
+    await expect.poll(closed).toBe(1);
   });
 });
 

@@ -7,58 +7,8 @@ import type {
   PathParam,
   Query,
   RequestOptions,
-  ResourceTable,
   SubPartnerOption,
 } from "../facade.js";
-
-/** Each facade method's operationId, by resource and method name. */
-export const resources = {
-  customers: {
-    list: "listCustomers",
-    create: "createCustomer",
-  },
-  identifications: {
-    createDirect: "createDirectIdentification",
-    createLink: "createLinkIdentification",
-  },
-  signings: {
-    list: "listSignings",
-    create: "createSigning",
-  },
-  documents: {
-    listUnsigned: "listUnsignedDocuments",
-    list: "listDocuments",
-  },
-  autoramps: {
-    create: "createAutoramp",
-    getQuote: "getAutorampQuote",
-    getByExternalId: "getAutorampByExternalId",
-  },
-  autorampTransactions: {
-    list: "listAutorampTransactions",
-    listByIds: "listAutorampTransactionsByIds",
-  },
-  exchangeRates: {
-    get: "getExchangeRate",
-  },
-  fiatAddresses: {
-    list: "listFiatAddresses",
-    listByCustomer: "listFiatAddressesByCustomer",
-    get: "getFiatAddress",
-  },
-  cryptoAddresses: {
-    registerHosted: "registerHostedCryptoAddress",
-    registerSelfHosted: "registerSelfHostedCryptoAddress",
-  },
-  feeProfiles: {
-    list: "listFeeProfiles",
-  },
-  webhooks: {
-    list: "listWebhooks",
-    update: "updateWebhook",
-    ping: "pingWebhook",
-  },
-} as const satisfies ResourceTable;
 
 /** The resource facade: one object per tag, one method per operation; returns data, throws PaymentsApiError. */
 export interface PaymentsResources {
