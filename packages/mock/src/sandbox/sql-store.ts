@@ -71,6 +71,8 @@ export interface SearchIndex {
   pattern(term: string): string;
   /** Indexes a row's search text; `replacing` when the row had one indexed before. */
   write(query: Query, seq: number, search: string, replacing: boolean): Promise<void>;
+  /** Brings the index up to date with the rows before a search reads it. */
+  update(query: Query): Promise<void>;
   clear(query: Query): Promise<void>;
 }
 
@@ -79,6 +81,9 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
   const { lockRows, searchIndex } = dialect;
   const whereOf = (collection: CollectionName, filter: ListFilter) =>
     filtered(collection, filter, searchIndex);
+  const searchable = async (filter: ListFilter) => {
+    if (filter.search !== undefined) await searchIndex?.update(query);
+  };
   const indexed = async (rows: Row[], columns: unknown[], replacing: boolean) => {
     const seq = rows[0]?.seq;
     if (searchIndex && seq !== undefined) {
@@ -120,11 +125,13 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
       await indexed(rows, columns, true);
     },
     async list(collection, filter = {}) {
+      await searchable(filter);
       const where = whereOf(collection, filter);
       const rows = await query(`${select} WHERE ${where.sql} ORDER BY seq`, where.params);
       return rows.map(storedOf);
     },
-    page(collection, filter, pageQuery): Promise<Answer> {
+    async page(collection, filter, pageQuery): Promise<Answer> {
+      await searchable(filter);
       return page(indexedSource(query, whereOf(collection, filter)), pageQuery);
     },
     async newestByExternalId(collection, externalId) {
