@@ -3,8 +3,7 @@
 // that commit: a request's changes still commit together or not at all, and no answer goes out
 // before its changes are committed (in WAL mode, written to the log). A commit costs about the
 // same for one request as for many (the log write, the full-text index's new segment), so the
-// requests that arrive together share one. In memory a commit costs little, and waiting for a
-// group to fill costs each request more than it saves: there every transaction commits alone.
+// requests that arrive together share one.
 
 /** The part of node:sqlite's DatabaseSync this needs. */
 export interface Connection {
@@ -13,7 +12,7 @@ export interface Connection {
 }
 
 /** At most this many requests share a commit, so that none waits long for it. */
-export const GROUP_LIMIT = 64;
+const GROUP_LIMIT = 64;
 
 interface Job {
   work: () => Promise<unknown>;
@@ -30,8 +29,7 @@ export interface GroupCommit {
   alone<T>(work: () => Promise<T>): Promise<T>;
 }
 
-/** @param limit how many requests may share a commit (1: each commits as soon as it is done) */
-export function groupCommit(db: Connection, limit = GROUP_LIMIT): GroupCommit {
+export function groupCommit(db: Connection): GroupCommit {
   const statement = (sql: string) => {
     const prepared = db.prepare(sql);
     // Named, so that a CPU profile tells SQLite's time from the queue's.
@@ -108,7 +106,7 @@ export function groupCommit(db: Connection, limit = GROUP_LIMIT): GroupCommit {
       job.reject(error);
       undoRequest(error);
     }
-    if (done.length >= limit) commit();
+    if (done.length >= GROUP_LIMIT) commit();
   };
 
   const runAlone = async (job: Job) => {

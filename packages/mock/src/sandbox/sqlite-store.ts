@@ -2,7 +2,7 @@
 // memory without one. One process owns it, so its transactions run one after another; WAL mode
 // makes every committed request survive a crash of the process.
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import { GROUP_LIMIT, groupCommit } from "./group-commit.js";
+import { groupCommit } from "./group-commit.js";
 import {
   type Dialect,
   oldestOutboxItem,
@@ -11,6 +11,7 @@ import {
   SCHEMA_VERSION,
   schemaStatements,
   sqlTransaction,
+  UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
 import type { SandboxStore } from "./store.js";
@@ -18,20 +19,13 @@ import type { SandboxStore } from "./store.js";
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
 
-/**
- * A database of this process alone, in memory, through SQLite's memdb file system rather than
- * ":memory:": a ":memory:" database's commit takes longer the more pages it holds (20 µs at
- * 50,000 customers), a memdb one's does not. Without a leading "/", the name is private.
- */
-const IN_MEMORY = "file:sandbox?vfs=memdb";
-
 /** Opens (or creates, filled with `initial`) the database at `path`, or one in memory. */
 export async function openSqliteStore(
   path: string | undefined,
   initial: () => SandboxData,
 ): Promise<SandboxStore> {
   const { DatabaseSync } = await loadNodeSqlite();
-  const db = new DatabaseSync(path ?? IN_MEMORY);
+  const db = new DatabaseSync(path ?? ":memory:");
   let fresh: boolean;
   try {
     fresh = prepareSchema(db, path);
@@ -44,6 +38,7 @@ export async function openSqliteStore(
       // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
       db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
+    if (!fresh) db.exec(UNANSWERED_KEYS_INDEX);
   } catch (error) {
     db.close();
     throw error;
@@ -146,9 +141,8 @@ function sqliteStore(db: DatabaseSync, persistent: boolean): SandboxStore {
     return statement.all(...(params as SQLInputValue[]));
   };
   const tx = sqlTransaction(query, SQLITE);
-  // One connection: a transaction waits for the one before it to end. Only a file's commits,
-  // which write its log, are worth sharing.
-  const queue = groupCommit(db, persistent ? GROUP_LIMIT : 1);
+  // One connection: a transaction waits for the one before it to end.
+  const queue = groupCommit(db);
   // Outbox rows this process has taken; one process owns the file, so nobody else takes them.
   let taken = 0;
   const store: SandboxStore = {

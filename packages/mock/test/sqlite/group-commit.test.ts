@@ -105,17 +105,3 @@ it("runs work queued by an answer as it goes out", async () => {
     .then(() => queue.alone(async () => committed()));
   expect(seen).toEqual(["answered"]);
 });
-
-it("with a limit of one, commits each request before the next one runs", async () => {
-  const queue = groupCommit(recorded(), 1);
-  const seen: string[][] = [];
-  const answered = ["a", "b"].map((text) =>
-    queue.transaction(async () => {
-      seen.push(committed());
-      insert(text);
-    }),
-  );
-  await Promise.all(answered);
-  expect(seen).toEqual([[], ["a"]]);
-  expect(run.filter((sql) => sql === "COMMIT")).toHaveLength(2);
-});
