@@ -113,9 +113,13 @@ const SQLITE: Dialect = {
       await query("INSERT INTO resources_search (rowid, search) VALUES ($1, $2)", [seq, search]);
     },
     async update(query) {
+      const upTo = await indexedUpTo(query);
+      const [last] = await query("SELECT seq FROM resources ORDER BY seq DESC LIMIT 1");
+      // A search with nothing to index writes nothing: the statement would open the index for writing.
+      if (Number(last?.seq ?? 0) <= upTo) return;
       await query(
         "INSERT INTO resources_search (rowid, search) SELECT seq, search FROM resources WHERE seq > $1 ORDER BY seq",
-        [await indexedUpTo(query)],
+        [upTo],
       );
     },
     async clear(query) {
