@@ -1,7 +1,8 @@
-// `pnpm --filter @org/bench profile:mock`: where a request's time goes in the built mock.
-// For each bench request, starts `payments-mock --quiet` under `node --cpu-prof`, loads it with
-// autocannon, stops it, and prints a table of the CPU time per request by what it was spent on
-// (each sample goes to the first kind of work, in the table's order, that its stack shows).
+// `pnpm --filter @org/bench profile:mock [-- --stateful]`: where a request's time goes in the
+// built mock (or, with --stateful, in its in-memory sandbox). For each bench request, starts
+// `payments-mock --quiet` under `node --cpu-prof`, loads it with autocannon as the bench does,
+// stops it, and prints a table of the CPU time per request by what it was spent on (each sample
+// goes to the first kind of work, in the table's order, that its stack shows).
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -9,10 +10,12 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import autocannon from "autocannon";
-import { benchRequests, requestNames } from "../src/servers/requests.ts";
+import { benchRequests, loadOptions, requestNames } from "../src/servers/requests.ts";
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 6);
 const CONNECTIONS = 10;
+/** The mock's own arguments after the script's: `--stateful` profiles the sandbox. */
+const MOCK_ARGS = process.argv.slice(2).filter((arg) => arg !== "--");
 
 const command = join(
   dirname(createRequire(import.meta.url).resolve("@org/payments-mock/package.json")),
@@ -24,6 +27,11 @@ const KINDS: [string, RegExp][] = [
   [
     "start-up (not per request)",
     /node:internal\/modules|compileSourceTextModule|startMock|createPrismEngine/,
+  ],
+  ["sandbox: SQL statements (node:sqlite)", /^(query|sqlStatement) /],
+  [
+    "sandbox: transactions' work (routes, keys, rows as JSON)",
+    /^(runGrouped|pump|settle|claimAndRun|createCustomer|listCustomers|storedOf|indexedColumns) /,
   ],
   ["logging (Prism's log lines, silenced)", /prism-http\/dist\/utils\/logger|\/pino\/|withLogger/],
   ["routing", /prism-http\/dist\/router\/|cachedRoute|operationFor/],
@@ -85,7 +93,7 @@ async function profile(name: (typeof requestNames)[number]) {
   try {
     const child = spawn(
       process.execPath,
-      ["--cpu-prof", `--cpu-prof-dir=${dir}`, command, "--quiet", "--port", "0"],
+      ["--cpu-prof", `--cpu-prof-dir=${dir}`, command, "--quiet", "--port", "0", ...MOCK_ARGS],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     const exited = once(child, "exit");
@@ -102,9 +110,7 @@ async function profile(name: (typeof requestNames)[number]) {
       url: `${url}${sent.path}`,
       connections: CONNECTIONS,
       duration: SECONDS,
-      method: sent.method,
-      headers: sent.headers,
-      body: sent.body,
+      ...loadOptions(sent),
     });
     child.kill("SIGTERM");
     await exited;

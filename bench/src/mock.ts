@@ -4,7 +4,6 @@
 // running process; the stateful sandbox's throughput against the stateless mock's, in the same
 // rounds; and the contract suite's wall time.
 import { fork } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { connect } from "node:net";
 import autocannon from "autocannon";
@@ -16,8 +15,10 @@ import { forkServer } from "./servers/fork-server.ts";
 import {
   type BenchRequest,
   benchRequests,
+  loadOptions,
   type RequestName,
   requestNames,
+  withFreshKey,
 } from "./servers/requests.ts";
 import { median, medianOf, spreadOf } from "./stats.ts";
 
@@ -35,30 +36,13 @@ type ServerKind = "mock" | "plain" | "sandbox";
 type Load = { p99: number; rps: number };
 type Server = { url: string; stop(): Promise<void> };
 
-/** The sandbox would replay one fixed key: each of its POSTs gets its own, so that every one creates. */
-function autocannonRequest(kind: ServerKind, sent: BenchRequest) {
-  const request = { method: sent.method, headers: sent.headers, body: sent.body };
-  if (kind !== "sandbox" || sent.method !== "POST") return request;
-  return {
-    requests: [
-      {
-        ...request,
-        setupRequest: (next: autocannon.Request) => ({
-          ...next,
-          headers: { ...next.headers, "IDEMPOTENCY-KEY": randomUUID() },
-        }),
-      },
-    ],
-  };
-}
-
 async function load(server: Server, kind: ServerKind, name: RequestName, seconds: number) {
   const sent = benchRequests[name];
   const result = await autocannon({
     url: `${server.url}${sent.path}`,
     connections: CONNECTIONS,
     duration: seconds,
-    ...autocannonRequest(kind, sent),
+    ...loadOptions(sent),
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) {
@@ -105,11 +89,18 @@ async function rawAnswer(url: string, sent: BenchRequest): Promise<string> {
     .replace(/\r\nDate: [^\r]*/, "");
 }
 
-/** The baseline is only fair if it sends what the mock sends: the section stops if it does not. */
+/**
+ * The baseline is only fair if it sends what the mock sends: the section stops if it does not.
+ * A POST is sent as the load sends it, with a key of its own (the plain server answers what the
+ * mock answered the fixed key).
+ */
 async function checkSameBytes(mock: Server, plain: Server) {
   for (const name of requestNames) {
+    const fixed = benchRequests[name];
+    const sent =
+      fixed.method === "POST" ? { ...fixed, headers: withFreshKey(fixed.headers) } : fixed;
     const [fromMock, fromPlain] = await Promise.all(
-      [mock, plain].map((server) => rawAnswer(server.url, benchRequests[name])),
+      [mock, plain].map((server) => rawAnswer(server.url, sent)),
     );
     if (fromMock !== fromPlain) {
       throw new Error(

@@ -1,4 +1,6 @@
 // The two requests the mock section sends: a page of customers and a valid create.
+import { randomUUID } from "node:crypto";
+import type autocannon from "autocannon";
 import { API_KEY, createCustomerRequest } from "./fixtures.ts";
 
 export type RequestName = "GET /customers" | "POST /customers";
@@ -25,3 +27,29 @@ export const benchRequests: Record<RequestName, BenchRequest> = {
 };
 
 export const requestNames = Object.keys(benchRequests) as RequestName[];
+
+/**
+ * autocannon's options for sending `sent` to any of the servers. A POST gets a fresh
+ * IDEMPOTENCY-KEY per request (as long as the fixed one), so that each one creates in the sandbox;
+ * every server gets the same, so that making the keys costs the load generator the same for each.
+ */
+export function loadOptions(sent: BenchRequest): Partial<autocannon.Options> {
+  const request = { method: sent.method, headers: sent.headers, body: sent.body };
+  if (sent.method !== "POST") return request;
+  return {
+    requests: [
+      {
+        ...request,
+        setupRequest: (next: autocannon.Request) => ({
+          ...next,
+          headers: withFreshKey(next.headers ?? {}),
+        }),
+      },
+    ],
+  };
+}
+
+/** The headers with a new IDEMPOTENCY-KEY in the place of the fixed one. */
+export function withFreshKey<Headers extends object>(headers: Headers): Headers {
+  return { ...headers, "IDEMPOTENCY-KEY": randomUUID() };
+}

@@ -32,7 +32,9 @@ export interface GroupCommit {
 export function groupCommit(db: Connection): GroupCommit {
   const statement = (sql: string) => {
     const prepared = db.prepare(sql);
-    return () => prepared.run();
+    // Named, so that a CPU profile tells SQLite's time from the queue's.
+    const sqlStatement = () => prepared.run();
+    return sqlStatement;
   };
   const begin = statement("BEGIN");
   const commitAll = statement("COMMIT");

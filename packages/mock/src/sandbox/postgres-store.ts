@@ -11,6 +11,7 @@ import {
   SCHEMA_VERSION,
   schemaStatements,
   sqlTransaction,
+  UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
 import type { SandboxStore, StoreTransaction } from "./store.js";
@@ -58,7 +59,10 @@ export async function openPostgresStore(
             `The sandbox database ${where} was set up by a newer payments-mock (schema ${version}; this one knows up to ${SCHEMA_VERSION}); upgrade payments-mock.`,
           );
         }
-        if (version === SCHEMA_VERSION) return;
+        if (version === SCHEMA_VERSION) {
+          await query(UNANSWERED_KEYS_INDEX);
+          return;
+        }
         for (const statement of schemaStatements(
           "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
         )) {

@@ -23,6 +23,18 @@ export type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
 /** The schema's version; a later release that changes the tables migrates from it. */
 export const SCHEMA_VERSION = 1;
 
+/**
+ * The claims still without an answer, which claimKey purges after a minute: without it, that
+ * purge read every key older than a minute (answered ones included) at every claim. Databases
+ * made before it get it when they are opened (it changes no data, so no schema version).
+ */
+export const UNANSWERED_KEYS_INDEX =
+  "CREATE INDEX IF NOT EXISTS idempotency_unanswered ON idempotency (created_at) WHERE answer IS NULL";
+
+/** Removes the keys past their retention and the claims abandoned without an answer. */
+export const PURGE_KEYS =
+  "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)";
+
 /** The tables, for a database whose auto-increment column is spelled `serial`. */
 export function schemaStatements(serial: string): string[] {
   return [
@@ -51,6 +63,7 @@ export function schemaStatements(serial: string): string[] {
       created_at BIGINT NOT NULL
     )`,
     "CREATE INDEX idempotency_age ON idempotency (created_at)",
+    UNANSWERED_KEYS_INDEX,
     `CREATE TABLE events (seq ${serial}, body TEXT NOT NULL)`,
     `CREATE TABLE outbox (seq ${serial}, webhook_id TEXT NOT NULL, url TEXT NOT NULL, payload TEXT NOT NULL)`,
   ];
@@ -71,6 +84,8 @@ export interface SearchIndex {
   pattern(term: string): string;
   /** Indexes a row's search text; `replacing` when the row had one indexed before. */
   write(query: Query, seq: number, search: string, replacing: boolean): Promise<void>;
+  /** Brings the index up to date with the rows before a search reads it. */
+  update(query: Query): Promise<void>;
   clear(query: Query): Promise<void>;
 }
 
@@ -79,6 +94,9 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
   const { lockRows, searchIndex } = dialect;
   const whereOf = (collection: CollectionName, filter: ListFilter) =>
     filtered(collection, filter, searchIndex);
+  const searchable = async (filter: ListFilter) => {
+    if (filter.search !== undefined) await searchIndex?.update(query);
+  };
   const indexed = async (rows: Row[], columns: unknown[], replacing: boolean) => {
     const seq = rows[0]?.seq;
     if (searchIndex && seq !== undefined) {
@@ -120,11 +138,13 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
       await indexed(rows, columns, true);
     },
     async list(collection, filter = {}) {
+      await searchable(filter);
       const where = whereOf(collection, filter);
       const rows = await query(`${select} WHERE ${where.sql} ORDER BY seq`, where.params);
       return rows.map(storedOf);
     },
-    page(collection, filter, pageQuery): Promise<Answer> {
+    async page(collection, filter, pageQuery): Promise<Answer> {
+      await searchable(filter);
       return page(indexedSource(query, whereOf(collection, filter)), pageQuery);
     },
     async newestByExternalId(collection, externalId) {
@@ -137,10 +157,7 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
     async claimKey(key, first) {
       const now = Date.now();
       // Kept 24 hours; a claim left without an answer (its process died) is given up after a minute.
-      await query(
-        "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)",
-        [now - KEY_RETENTION_MS, now - ABANDONED_CLAIM_MS],
-      );
+      await query(PURGE_KEYS, [now - KEY_RETENTION_MS, now - ABANDONED_CLAIM_MS]);
       // A second transaction inserting the same key waits here until the first one ends
       // (Postgres), or runs after it (SQLite): either way it then finds the first's row.
       const inserted = await query(

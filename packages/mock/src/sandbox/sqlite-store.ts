@@ -11,6 +11,7 @@ import {
   SCHEMA_VERSION,
   schemaStatements,
   sqlTransaction,
+  UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
 import type { SandboxStore } from "./store.js";
@@ -37,11 +38,12 @@ export async function openSqliteStore(
       // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
       db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
+    if (!fresh) db.exec(UNANSWERED_KEYS_INDEX);
   } catch (error) {
     db.close();
     throw error;
   }
-  const store = sqliteStore(db);
+  const store = sqliteStore(db, path !== undefined);
   // The tables and the first data commit together.
   if (fresh) {
     await store.transaction((tx) => {
@@ -92,7 +94,10 @@ function createSchema(db: DatabaseSync): void {
 
 /**
  * search_term through an FTS5 trigram index of the search text (already lower case), keyed by
- * seq: a GLOB for the term finds the rows without reading every customer.
+ * seq: a GLOB for the term finds the rows without reading every customer. The index is written
+ * when a search needs it, not by each create: FTS5 writes a new segment (and merges segments) at
+ * every commit that changed it, which cost a create more than the rest of its work. Rows up to
+ * the highest seq indexed are indexed with their current text; the ones after it, not yet.
  */
 const SQLITE: Dialect = {
   lockRows: "",
@@ -101,9 +106,21 @@ const SQLITE: Dialect = {
       `seq IN (SELECT rowid FROM resources_search WHERE search GLOB ${placeholder})`,
     pattern: (term) => `*${term.replace(/[*?[]/g, (character) => `[${character}]`)}*`,
     async write(query, seq, search, replacing) {
-      // A new row's seq was never used before (AUTOINCREMENT): nothing to remove.
-      if (replacing) await query("DELETE FROM resources_search WHERE rowid = $1", [seq]);
+      // A new row (its seq was never used before) waits for the next search, as does a changed
+      // one that is not indexed yet.
+      if (!replacing || seq > (await indexedUpTo(query))) return;
+      await query("DELETE FROM resources_search WHERE rowid = $1", [seq]);
       await query("INSERT INTO resources_search (rowid, search) VALUES ($1, $2)", [seq, search]);
+    },
+    async update(query) {
+      const upTo = await indexedUpTo(query);
+      const [last] = await query("SELECT seq FROM resources ORDER BY seq DESC LIMIT 1");
+      // A search with nothing to index writes nothing: the statement would open the index for writing.
+      if (Number(last?.seq ?? 0) <= upTo) return;
+      await query(
+        "INSERT INTO resources_search (rowid, search) SELECT seq, search FROM resources WHERE seq > $1 ORDER BY seq",
+        [upTo],
+      );
     },
     async clear(query) {
       await query("DELETE FROM resources_search");
@@ -111,7 +128,13 @@ const SQLITE: Dialect = {
   },
 };
 
-function sqliteStore(db: DatabaseSync): SandboxStore {
+/** The highest seq in the search index (0 when it is empty). */
+async function indexedUpTo(query: Query): Promise<number> {
+  const [row] = await query("SELECT rowid FROM resources_search ORDER BY rowid DESC LIMIT 1");
+  return Number(row?.rowid ?? 0);
+}
+
+function sqliteStore(db: DatabaseSync, persistent: boolean): SandboxStore {
   const statements = new Map<string, StatementSync>();
   const query: Query = async (text, params = []) => {
     let statement = statements.get(text);
@@ -141,7 +164,14 @@ function sqliteStore(db: DatabaseSync): SandboxStore {
       return true;
     },
     async close() {
-      await queue.alone(async () => db.close());
+      await queue.alone(async () => {
+        // A file is left fully indexed, as payments-mock versions that index at each create expect.
+        try {
+          if (persistent) await SQLITE.searchIndex?.update(query);
+        } finally {
+          db.close();
+        }
+      });
     },
   };
   return store;
