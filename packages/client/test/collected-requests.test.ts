@@ -4,7 +4,7 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { createPaymentsClient, PaymentsTimeoutError } from "../src/index.js";
-import { startUpstream } from "./upstream.js";
+import { startUpstream, whenClosed } from "./upstream.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -68,7 +68,7 @@ describe("under forced garbage collection", () => {
   it("closes every timed-out connection of the platform's fetch", async () => {
     let closed = 0;
     const upstream = await startUpstream((_, res) => {
-      res.on("close", () => closed++);
+      whenClosed(res, () => closed++);
       stallBody(res);
     });
     const client = createPaymentsClient({

@@ -6,7 +6,15 @@ import {
   PaymentsTimeoutError,
 } from "../src/index.js";
 import { sleep } from "../src/retry-policy.js";
-import { API_KEY, json, NOW, refusedBaseUrl, startUpstream, testClient } from "./upstream.js";
+import {
+  API_KEY,
+  json,
+  NOW,
+  refusedBaseUrl,
+  startUpstream,
+  testClient,
+  whenClosed,
+} from "./upstream.js";
 
 const customer = { customer_type: "Person", email: "a@example.com" } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -239,7 +247,7 @@ describe("the platform's fetch (no `fetch` option)", () => {
   async function stallingUpstream(body: boolean) {
     let closed = 0;
     const upstream = await startUpstream((_, res) => {
-      res.on("close", () => closed++);
+      whenClosed(res, () => closed++);
       if (!body) return;
       res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
       res.write('{"items":[');

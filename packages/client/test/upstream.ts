@@ -69,6 +69,15 @@ export async function refusedBaseUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+/**
+ * Calls `closed` once the request's connection is closed, also when the client closed it before
+ * the handler ran (an attempt that timed out as its request arrived).
+ */
+export function whenClosed(res: ServerResponse, closed: () => void): void {
+  if (res.socket === null || res.socket.destroyed) closed();
+  else res.on("close", closed);
+}
+
 export function json(res: ServerResponse, status: number, body: unknown, headers = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
