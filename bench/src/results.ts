@@ -26,9 +26,14 @@ function format(value: number, unit: Row["unit"]) {
   return unit === "" ? text : `${text} ${unit}`;
 }
 
-/** Three decimals near 1, where a target like ≤ 1.05 is decided; fewer for large ratios. */
-function ratioText(ratio: number) {
-  return ratio.toFixed(ratio < 10 ? 3 : 1);
+/**
+ * `×value/baseline`: three decimals near 1, where a target like ≤ 1.05 is decided, fewer for
+ * large ratios; "—" when the baseline is 0 (a p99 under the 1 ms step), where no ratio exists.
+ */
+function ratioText(row: Row) {
+  if (row.baseline === 0) return "—";
+  const ratio = row.value / row.baseline;
+  return `×${ratio.toFixed(ratio < 10 ? 3 : 1)}`;
 }
 
 /** A median with the range of its samples, such as `7,120 req/s (6,900–7,300)`. */
@@ -54,9 +59,8 @@ export function resultsTable(results: SectionResult[]) {
       continue;
     }
     for (const row of result.rows) {
-      const ratio = row.baseline === 0 ? "—" : `×${ratioText(row.value / row.baseline)}`;
       lines.push(
-        `| ${result.section} | ${row.figure} | ${withSpread(row.value, row.unit, row.spread)} | ${row.baselineLabel} | ${withSpread(row.baseline, row.unit, row.baselineSpread)} | ${ratio} | ${targetCell(row)} |`,
+        `| ${result.section} | ${row.figure} | ${withSpread(row.value, row.unit, row.spread)} | ${row.baselineLabel} | ${withSpread(row.baseline, row.unit, row.baselineSpread)} | ${ratioText(row)} | ${targetCell(row)} |`,
       );
     }
   }
@@ -103,7 +107,7 @@ export function resultsMarkdown(results: SectionResult[], date: Date) {
     "",
     ...targets.map(
       (row) =>
-        `- ${row.target?.text} (${row.figure}: ${format(row.value, row.unit)}, ratio ×${ratioText(row.value / row.baseline)}): **${row.target?.met ? "met" : "not met"}**`,
+        `- ${row.target?.text} (${row.figure}: ${format(row.value, row.unit)}, ratio ${ratioText(row)}): **${row.target?.met ? "met" : "not met"}**`,
     ),
     ...(failures.length === 0
       ? []
