@@ -34,18 +34,20 @@ export interface PaymentsClient extends PaymentsResources {
 
 type OperationId = keyof typeof operations;
 
-/** Each operation's operationId by `METHOD /path`, as path-style calls name operations. */
-const operationIdOf = new Map(
-  Object.entries(operations).map(([id, [method, path]]) => [
-    `${method} ${path}`,
-    id as OperationId,
-  ]),
-);
+/** Each operation's operationId by method, then path, as path-style calls name operations. */
+const operationIds = new Map<string, Map<string, OperationId>>();
+for (const [id, [method, path]] of Object.entries(operations)) {
+  const byPath = operationIds.get(method) ?? new Map<string, OperationId>();
+  operationIds.set(method, byPath.set(path, id as OperationId));
+}
 
 /** The operationId of `method path`, or `METHOD /path` for a path the spec does not have. */
 function operationName(method: string, path: string): string {
-  return operationIdOf.get(`${method} ${path}`) ?? `${method} ${path}`;
+  return operationIds.get(method)?.get(path) ?? `${method} ${path}`;
 }
+
+/** The options of a call made without any, shared rather than allocated per call. */
+const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
 /** What the client takes from the platform; tests replace it to control waiting and time. */
 export type Platform = Pick<TransportConfig, "sleep" | "random" | "now">;
@@ -77,6 +79,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
     fetch: customFetch
       ? (request) => customFetch(request)
       : (request, signal) => globalThis.fetch(request, { signal }),
+    settlesOnAbort: customFetch === undefined,
     ...platform,
   };
   // The public types live on PaymentsClient; inside, calls are by runtime method and path.
@@ -100,10 +103,12 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       maxRetries: callRetries,
       signal: signal as AbortSignal | undefined,
     };
-    const { data, error, response } = await perform(config, call, (attemptSignal, fetch) =>
+    const result = await perform(config, call, (attemptSignal, fetch) =>
       core(method, path, { ...rest, signal: customFetch ? attemptSignal : undefined, fetch }),
     );
-    if (response.ok) return { data, response };
+    const { error, response } = result;
+    // openapi-fetch's own result: on a 2xx it holds no error.
+    if (response.ok) return result as { data?: unknown; response: Response };
     const requestId = response.headers.get("x-request-id") ?? response.headers.get("request-id");
     const apiError = new PaymentsApiError({
       status: response.status,
@@ -116,10 +121,8 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
     return { error: apiError, response };
   };
 
-  const method =
-    (name: string) =>
-    (path: string, init = {}) =>
-      request(name, path, init);
+  const method = (name: string) => (path: string, init?: Record<string, unknown>) =>
+    request(name, path, init ?? NO_OPTIONS);
 
   return {
     ...bindResources(operations, request),

@@ -24,6 +24,11 @@ export interface TransportConfig {
   apiKey: string;
   /** Sends one attempt's Request; `signal` is the attempt's, already in the Request or not. */
   fetch: (request: Request, signal: AbortSignal) => Promise<Response>;
+  /**
+   * Whether `fetch` and the body it returns give up as soon as the attempt's signal aborts, as the
+   * platform's fetch does. A custom fetch may not, so the attempt then stops waiting by itself.
+   */
+  settlesOnAbort: boolean;
   /** Seams for tests: how to wait, where randomness and the time come from. */
   sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   random: () => number;
@@ -63,7 +68,8 @@ export async function perform<T extends { response: Response }>(
     let delay: number;
     try {
       const fetch = (request: Request) => send(config, call, request, attempt);
-      const result = await attempt.settle(run(attempt.signal, fetch));
+      const work = run(attempt.signal, fetch);
+      const result = await (config.settlesOnAbort ? work : attempt.settle(work));
       const { status } = result.response;
       if (!retriesLeft || !isRetryableStatus(status)) return result;
       const asked = retryAfterDelay(result.response.headers.get("Retry-After"), config.now());

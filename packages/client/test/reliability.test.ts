@@ -224,6 +224,18 @@ describe("timeouts", () => {
     expect(failure).toMatchObject({ operation: "listDocuments" });
   });
 
+  it("ends an attempt whose custom fetch never hears of the timeout", async () => {
+    const { client, attempts } = testClient({
+      baseUrl: "http://127.0.0.1:9",
+      fetch: () => new Promise<Response>(() => {}),
+      timeoutMs: 20,
+      maxRetries: 1,
+    });
+    const failure = await client.GET("/documents").catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaymentsTimeoutError);
+    expect(attempts).toHaveLength(2);
+  });
+
   it("takes timeoutMs per call", async () => {
     const upstream = await startUpstream(() => undefined);
     const { client } = testClient({ baseUrl: upstream.baseUrl });
