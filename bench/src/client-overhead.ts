@@ -13,8 +13,8 @@ import { median } from "./stats.ts";
 // Short rounds, each variant's turn rotating: the machine's load changes by the second, and every
 // variant should meet the same load.
 const REQUESTS_PER_ROUND = 20;
-const WARM_UP_ROUNDS = 50;
-const ROUNDS = 250;
+const WARM_UP_ROUNDS = 100;
+const ROUNDS = 1_000;
 const TARGET_CLIENT_VS_OPENAPI_FETCH = 1.05;
 
 type Send = () => Promise<unknown>;
@@ -84,7 +84,7 @@ export async function measureClientOverhead(): Promise<Row[]> {
         if (i > WARM_UP_ROUNDS) samples[name]?.push(...times);
       }
       if (i === WARM_UP_ROUNDS) progress(`client overhead: warmed up`);
-      else if (i > WARM_UP_ROUNDS && (i - WARM_UP_ROUNDS) % 50 === 0) {
+      else if (i > WARM_UP_ROUNDS && (i - WARM_UP_ROUNDS) % 200 === 0) {
         progress(`client overhead: round ${i - WARM_UP_ROUNDS}/${ROUNDS}`);
       }
     }
