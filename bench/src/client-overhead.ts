@@ -1,12 +1,13 @@
 // Client overhead: the same GET through raw fetch, bare openapi-fetch and @org/payments-client,
-// in interleaved rounds against a fixed-JSON node:http server in another process. A fourth
-// variant, bare openapi-fetch with a per-request AbortSignal and timer, prices the client's
-// default per-attempt timeout on its own: undici charges for following any request signal.
-import { createPaymentsClient } from "@org/payments-client";
-import createClient from "openapi-fetch";
+// each in a process of its own, in interleaved rounds against a fixed-JSON node:http server in
+// another process. A fourth variant, bare openapi-fetch with a per-request AbortSignal and timer,
+// prices a per-attempt timeout whose signal goes into openapi-fetch's Request.
+import { execFileSync, fork } from "node:child_process";
+import { once } from "node:events";
+import { availableParallelism } from "node:os";
+import { VARIANTS, type Variant } from "./client-overhead-variant.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
-import { API_KEY } from "./servers/fixtures.ts";
 import { forkServer } from "./servers/fork-server.ts";
 import { median } from "./stats.ts";
 
@@ -17,71 +18,59 @@ const WARM_UP_ROUNDS = 100;
 const ROUNDS = 1_000;
 const TARGET_CLIENT_VS_OPENAPI_FETCH = 1.05;
 
-type Send = () => Promise<unknown>;
-
-function senders(
-  url: string,
-): Record<"fetch" | "openapiFetch" | "openapiFetchTimeout" | "client", Send> {
-  const bare: import("openapi-fetch").Client<import("@org/payments-types").paths> = createClient({
-    baseUrl: url,
-    headers: { "X-API-Key": API_KEY },
-  });
-  const client = createPaymentsClient({ apiKey: API_KEY, baseUrl: url });
-  return {
-    fetch: async () => {
-      const response = await fetch(`${url}/customers`, { headers: { "X-API-Key": API_KEY } });
-      return checked(response.ok, await response.json());
-    },
-    openapiFetch: async () => {
-      const { data, response } = await bare.GET("/customers");
-      return checked(response.ok, data);
-    },
-    openapiFetchTimeout: async () => {
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(), 30_000);
-      try {
-        const { data, response } = await bare.GET("/customers", { signal: controller.signal });
-        return checked(response.ok, data);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    client: async () => {
-      const { data, response } = await client.GET("/customers");
-      return checked(response.ok, data);
-    },
-  };
-}
-
-/** A failed request would be timed as a cheap one: stop instead. */
-function checked(ok: boolean, data: unknown) {
-  if (!ok || data === undefined) throw new Error("a benchmark request did not get its JSON page");
-  return data;
-}
-
-/** Each request's time in microseconds, over one round of sequential requests. */
-async function round(send: Send) {
-  const times = [];
-  for (let i = 0; i < REQUESTS_PER_ROUND; i++) {
-    const started = performance.now();
-    await send();
-    times.push((performance.now() - started) * 1000);
+/**
+ * Keeps a process on one CPU (Linux's `taskset`): the server on the first, every variant on the
+ * second, so that no variant's rounds share a core with the server by the scheduler's chance.
+ * Without `taskset` or a second CPU the processes run where the scheduler puts them.
+ */
+function pin(pid: number | undefined, cpu: number): boolean {
+  if (pid === undefined || availableParallelism() < 2) return false;
+  try {
+    execFileSync("taskset", ["-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
   }
-  return times;
+}
+
+/** A variant's process, which times a round of requests when asked. */
+async function startVariant(variant: Variant, url: string) {
+  const child = fork(new URL("./client-overhead-variant.ts", import.meta.url), [variant, url], {
+    stdio: "inherit",
+  });
+  const exited = once(child, "exit").then(([code]) => {
+    throw new Error(`the client-overhead process of ${variant} exited (${code}) mid-benchmark`);
+  });
+  // Reported by the reply it cuts short; once the benchmark stops the process, nothing waits.
+  exited.catch(() => {});
+  const reply = async <T>() => ((await Promise.race([once(child, "message"), exited])) as [T])[0];
+  await reply();
+  return {
+    variant,
+    pid: child.pid,
+    round: (requests: number) => {
+      child.send(requests);
+      return reply<number[]>();
+    },
+    stop: () => child.kill(),
+  };
 }
 
 export async function measureClientOverhead(): Promise<Row[]> {
   const server = await forkServer("plain");
+  const variants = [];
   try {
-    const variants = Object.entries(senders(server.url));
-    const samples: Record<string, number[]> = Object.fromEntries(
-      variants.map(([name]) => [name, []]),
+    for (const variant of VARIANTS) variants.push(await startVariant(variant, server.url));
+    const pinned = [pin(server.pid, 0), ...variants.map(({ pid }) => pin(pid, 1))].every(Boolean);
+    progress(
+      `client overhead: ${pinned ? "server on CPU 0, variants on CPU 1" : "not pinned to CPUs"}`,
     );
+    const samples = Object.fromEntries(VARIANTS.map((name) => [name, [] as number[]]));
     for (let i = 1; i <= WARM_UP_ROUNDS + ROUNDS; i++) {
       const turn = i % variants.length;
-      for (const [name, send] of [...variants.slice(turn), ...variants.slice(0, turn)]) {
-        const times = await round(send);
-        if (i > WARM_UP_ROUNDS) samples[name]?.push(...times);
+      for (const { variant, round } of [...variants.slice(turn), ...variants.slice(0, turn)]) {
+        const times = await round(REQUESTS_PER_ROUND);
+        if (i > WARM_UP_ROUNDS) samples[variant]?.push(...times);
       }
       if (i === WARM_UP_ROUNDS) progress(`client overhead: warmed up`);
       else if (i > WARM_UP_ROUNDS && (i - WARM_UP_ROUNDS) % 200 === 0) {
@@ -128,6 +117,7 @@ export async function measureClientOverhead(): Promise<Row[]> {
       },
     ];
   } finally {
+    for (const { stop } of variants) stop();
     await server.stop();
   }
 }

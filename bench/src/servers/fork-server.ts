@@ -2,7 +2,12 @@
 import { fork } from "node:child_process";
 import { once } from "node:events";
 
-type ForkedServer = { url: string; startToFirstAnswerMs: number; stop: () => Promise<void> };
+type ForkedServer = {
+  url: string;
+  startToFirstAnswerMs: number;
+  pid: number | undefined;
+  stop: () => Promise<void>;
+};
 
 export async function forkServer(kind: "plain" | "mock" | "sandbox"): Promise<ForkedServer> {
   const child = fork(new URL("./serve.ts", import.meta.url), [kind], { stdio: "inherit" });
@@ -15,6 +20,7 @@ export async function forkServer(kind: "plain" | "mock" | "sandbox"): Promise<Fo
   }
   return {
     ...message,
+    pid: child.pid,
     async stop() {
       if (child.exitCode === null) {
         child.kill();
