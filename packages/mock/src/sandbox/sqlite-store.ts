@@ -1,6 +1,7 @@
 // The sandbox in SQLite through Node's built-in node:sqlite: a database file (--state), or
 // memory without one. One process owns it, so its transactions run one after another; WAL mode
 // makes every committed request survive a crash of the process.
+import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { groupCommit } from "./group-commit.js";
 import {
@@ -25,7 +26,7 @@ export async function openSqliteStore(
   initial: () => SandboxData,
 ): Promise<SandboxStore> {
   const { DatabaseSync } = await loadNodeSqlite();
-  const db = new DatabaseSync(path ?? ":memory:");
+  const db = new DatabaseSync(path ?? inMemory());
   let fresh: boolean;
   try {
     fresh = prepareSchema(db, path);
@@ -52,6 +53,17 @@ export async function openSqliteStore(
     });
   }
   return store;
+}
+
+/**
+ * A database in memory, in SQLite's memdb file system rather than `:memory:`: a `:memory:`
+ * database's inserts and commits grow slower as it fills (a create took four times as long at
+ * 90,000 customers as at 1,000), memdb's do not. memdb holds at most 1 GiB (about 650,000 creates
+ * with their idempotency keys). Connections of a process that open one name share its database,
+ * so each sandbox gets a name of its own.
+ */
+function inMemory(): string {
+  return `file:/payments-sandbox-${randomUUID()}?vfs=memdb`;
 }
 
 async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
