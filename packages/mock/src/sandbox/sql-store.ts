@@ -312,16 +312,25 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** A stored resource as a page lists it: its id, and its JSON as stored. */
+interface StoredText {
+  id: string;
+  json: string;
+}
+
 /** A page source reading windows of the filtered list through the indexes, by `seq`. */
 function indexedSource(
   query: Query,
   where: { sql: string; params: unknown[] },
-): PageSource<Resource> {
+): PageSource<StoredText> {
   const next = `$${where.params.length + 1}`;
   const limit = `$${where.params.length + 2}`;
-  const select = `SELECT seq, body FROM resources WHERE ${where.sql}`;
-  const positioned = (rows: Row[]): Positioned<Resource>[] =>
-    rows.map((row) => ({ position: Number(row.seq), item: JSON.parse(String(row.body)) }));
+  const select = `SELECT seq, id, body FROM resources WHERE ${where.sql}`;
+  const positioned = (rows: Row[]): Positioned<StoredText>[] =>
+    rows.map((row) => ({
+      position: Number(row.seq),
+      item: { id: String(row.id), json: String(row.body) },
+    }));
   return {
     async position(id) {
       const [row] = await query(`SELECT seq FROM resources WHERE ${where.sql} AND id = ${next}`, [
@@ -346,5 +355,7 @@ function indexedSource(
       ]);
       return positioned(rows).reverse();
     },
+    // Stored by JSON.stringify (indexedColumns), so the text is what serialising it again makes.
+    json: (item) => item.json,
   };
 }
