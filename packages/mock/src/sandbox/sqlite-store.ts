@@ -7,6 +7,7 @@ import { groupCommit } from "./group-commit.js";
 import {
   type Dialect,
   oldestOutboxItem,
+  purgeSchedule,
   type Query,
   removeOutboxItem,
   SCHEMA_VERSION,
@@ -156,7 +157,7 @@ function sqliteStore(db: DatabaseSync, persistent: boolean): SandboxStore {
     }
     return statement.all(...(params as SQLInputValue[]));
   };
-  const tx = sqlTransaction(query, SQLITE);
+  const tx = sqlTransaction(query, SQLITE, purgeSchedule());
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);
   // Outbox rows this process has taken; one process owns the file, so nobody else takes them.
