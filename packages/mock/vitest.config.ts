@@ -15,7 +15,7 @@ export default defineConfig({
         test: {
           name: "mock",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/sandbox/**", "test/sqlite/**", "test/postgres/**"],
+          exclude: ["test/sandbox/**", "test/memory/**", "test/sqlite/**", "test/postgres/**"],
           // One mock for the whole run; its URL reaches the tests through inject("mockUrl").
           globalSetup: ["test/support/global-setup.ts"],
         },
@@ -24,7 +24,7 @@ export default defineConfig({
         extends: true as const,
         test: {
           name: `sandbox-${store}`,
-          // Each store's own tests (test/sqlite, test/postgres) run in its project only.
+          // Each store's own tests (test/memory, test/sqlite, test/postgres) run in its project only.
           include: ["test/sandbox/**/*.test.ts", `test/${store}/**/*.test.ts`],
           provide: { sandboxStore: store },
           globalSetup: store === "postgres" ? ["test/support/postgres-setup.ts"] : [],

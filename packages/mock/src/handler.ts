@@ -7,7 +7,7 @@ import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 import { ClientGoneError, readRequest } from "./read-request.js";
 import { requestProblems, requestRefusal } from "./request-problems.js";
-import type { Answer } from "./sandbox/answer.js";
+import { type Answer, bodyText } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 
 /** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
@@ -195,8 +195,6 @@ function sendAnswer(
   answer: Answer,
 ): { status: number; mismatch: string } {
   const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
-  response
-    .writeHead(answer.status, { "content-type": contentType })
-    .end(JSON.stringify(answer.body));
+  response.writeHead(answer.status, { "content-type": contentType }).end(bodyText(answer));
   return { status: answer.status, mismatch: "" };
 }

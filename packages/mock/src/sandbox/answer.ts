@@ -6,6 +6,28 @@ export interface Answer {
   body: unknown;
 }
 
+/**
+ * A body already serialised: a page of stored resources, made of their stored JSON text (what
+ * JSON.stringify made of them) rather than parsed and serialised again. Serialised anywhere else,
+ * it is the same JSON.
+ */
+export class JsonText {
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/** The answer's body as the client gets it. */
+export function bodyText(answer: Answer): string {
+  return answer.body instanceof JsonText ? answer.body.text : JSON.stringify(answer.body);
+}
+
 export function ok(body: unknown): Answer {
   return { status: 200, body };
 }

@@ -1,7 +1,7 @@
 // Real cursor pagination over a stored list. A `cursor` is the id of the first item of the next
 // page; a `prev_cursor` is the id of the first item of the current page (passing it back gives
 // the page before it). Lists keep creation order, so walking the pages sees every item once.
-import { type Answer, ok, problemAnswer } from "./answer.js";
+import { type Answer, JsonText, ok, problemAnswer } from "./answer.js";
 
 export const DEFAULT_PAGE_SIZE = 10;
 
@@ -19,6 +19,8 @@ export interface PageSource<T extends { id: string }> {
   from(position: number | undefined, limit: number): Promise<Positioned<T>[]>;
   /** Up to `limit` items just before `position`, in order. */
   before(position: number, limit: number): Promise<Positioned<T>[]>;
+  /** The item as JSON.stringify writes it. */
+  json(item: T): string;
 }
 
 export interface Positioned<T> {
@@ -53,11 +55,11 @@ export async function page<T extends { id: string }>(
   const paged = query.cursor !== undefined || query.prev_cursor !== undefined;
   const hasEarlier =
     paged && first !== undefined && (await source.before(first.position, 1)).length > 0;
-  return ok({
-    items: window.map(({ item }) => item),
-    ...(next !== undefined && { cursor: next }),
-    prev_cursor: hasEarlier ? first.item.id : null,
-  });
+  // JSON.stringify({ items, cursor, prev_cursor }), cursor left out when there is none.
+  const items = window.map(({ item }) => source.json(item)).join(",");
+  const cursor = next === undefined ? "" : `,"cursor":${JSON.stringify(next)}`;
+  const prevCursor = hasEarlier ? JSON.stringify(first.item.id) : "null";
+  return ok(new JsonText(`{"items":[${items}]${cursor},"prev_cursor":${prevCursor}}`));
 }
 
 /** A page source over a list already in memory. */
@@ -71,6 +73,7 @@ export function arraySource<T extends { id: string }>(items: T[]): PageSource<T>
     },
     from: async (position, limit) => positioned(position ?? 0, (position ?? 0) + limit),
     before: async (position, limit) => positioned(Math.max(0, position - limit), position),
+    json: (item) => JSON.stringify(item),
   };
 }
 

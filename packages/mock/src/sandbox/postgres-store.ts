@@ -6,6 +6,7 @@ import type { Pool, PoolClient } from "pg";
 import {
   type Dialect,
   oldestOutboxItem,
+  purgeSchedule,
   type Query,
   removeOutboxItem,
   SCHEMA_VERSION,
@@ -69,7 +70,7 @@ export async function openPostgresStore(
           await query(statement);
         }
         await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [SCHEMA_VERSION]);
-        await sqlTransaction(query, { lockRows: "" }).replaceAll(initial());
+        await sqlTransaction(query, { lockRows: "" }, purgeSchedule()).replaceAll(initial());
       });
     });
   } catch (error) {
@@ -79,11 +80,12 @@ export async function openPostgresStore(
     throw new Error(`The sandbox database ${where} cannot be used: ${message}`, { cause: error });
   }
 
+  const purgeDue = purgeSchedule();
   const store: SandboxStore = {
     shared: true,
     transaction: (work) =>
       withClient(pool, (client) =>
-        inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES))),
+        inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue))),
       ),
     deliverNext: (send, record) =>
       withClient(pool, (client) =>
@@ -91,7 +93,7 @@ export async function openPostgresStore(
           const next = await oldestOutboxItem(query, " FOR UPDATE SKIP LOCKED");
           if (next === undefined) return false;
           const outcome = await send(next.item);
-          const tx: StoreTransaction = sqlTransaction(query, POSTGRES);
+          const tx: StoreTransaction = sqlTransaction(query, POSTGRES, purgeDue);
           await record(tx, next.item, outcome);
           await removeOutboxItem(query, next.seq);
           return true;

@@ -35,6 +35,31 @@ export const UNANSWERED_KEYS_INDEX =
 export const PURGE_KEYS =
   "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)";
 
+/**
+ * Takes a key: a new row, or the row of a key past its retention or abandoned ($6 and $7 as in
+ * PURGE_KEYS), which the purge may not have removed yet. Returns no row when the key is taken.
+ */
+export const CLAIM_KEY = `INSERT INTO idempotency (idem_key, method, path, fingerprint, created_at) VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
+    fingerprint = excluded.fingerprint, answer = NULL, created_at = excluded.created_at
+  WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)
+  RETURNING idem_key`;
+
+/** A store's claims purge old keys at most this often, rather than each claim. */
+const PURGE_EVERY_MS = 1_000;
+
+/** Whether a claim at `now` purges: once per PURGE_EVERY_MS for the store that made it. */
+export type PurgeSchedule = (now: number) => boolean;
+
+export function purgeSchedule(): PurgeSchedule {
+  let last = Number.NEGATIVE_INFINITY;
+  return (now) => {
+    if (now >= last && now - last < PURGE_EVERY_MS) return false;
+    last = now;
+    return true;
+  };
+}
+
 /** The tables, for a database whose auto-increment column is spelled `serial`. */
 export function schemaStatements(serial: string): string[] {
   return [
@@ -90,7 +115,11 @@ export interface SearchIndex {
 }
 
 /** The store's operations, inside the transaction `query` belongs to. */
-export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction {
+export function sqlTransaction(
+  query: Query,
+  dialect: Dialect,
+  purgeDue: PurgeSchedule,
+): StoreTransaction {
   const { lockRows, searchIndex } = dialect;
   const whereOf = (collection: CollectionName, filter: ListFilter) =>
     filtered(collection, filter, searchIndex);
@@ -157,14 +186,21 @@ export function sqlTransaction(query: Query, dialect: Dialect): StoreTransaction
     async claimKey(key, first) {
       const now = Date.now();
       // Kept 24 hours; a claim left without an answer (its process died) is given up after a minute.
-      await query(PURGE_KEYS, [now - KEY_RETENTION_MS, now - ABANDONED_CLAIM_MS]);
+      const expired = now - KEY_RETENTION_MS;
+      const abandoned = now - ABANDONED_CLAIM_MS;
+      // The purge only frees the space: CLAIM_KEY itself treats this key's old row as gone.
+      if (purgeDue(now)) await query(PURGE_KEYS, [expired, abandoned]);
       // A second transaction inserting the same key waits here until the first one ends
       // (Postgres), or runs after it (SQLite): either way it then finds the first's row.
-      const inserted = await query(
-        `INSERT INTO idempotency (idem_key, method, path, fingerprint, created_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (idem_key) DO NOTHING RETURNING idem_key`,
-        [key, first.method, first.path, first.fingerprint, now],
-      );
+      const inserted = await query(CLAIM_KEY, [
+        key,
+        first.method,
+        first.path,
+        first.fingerprint,
+        now,
+        expired,
+        abandoned,
+      ]);
       if (inserted.length > 0) return { claimed: true };
       const [row] = await query(
         "SELECT method, path, fingerprint, answer FROM idempotency WHERE idem_key = $1",
@@ -312,16 +348,34 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** A stored resource as a page lists it: its id, and its JSON as stored. */
+interface StoredText {
+  id: string;
+  json: string;
+}
+
+/**
+ * The row's id, as its body has it: Postgres keeps a U+0000 in the id column as U+FFFD (see
+ * postgres-store.ts), but the JSON body keeps it escaped.
+ */
+function idOf(row: Row): string {
+  const id = String(row.id);
+  return id.includes("\uFFFD") ? String(JSON.parse(String(row.body)).id) : id;
+}
+
 /** A page source reading windows of the filtered list through the indexes, by `seq`. */
 function indexedSource(
   query: Query,
   where: { sql: string; params: unknown[] },
-): PageSource<Resource> {
+): PageSource<StoredText> {
   const next = `$${where.params.length + 1}`;
   const limit = `$${where.params.length + 2}`;
-  const select = `SELECT seq, body FROM resources WHERE ${where.sql}`;
-  const positioned = (rows: Row[]): Positioned<Resource>[] =>
-    rows.map((row) => ({ position: Number(row.seq), item: JSON.parse(String(row.body)) }));
+  const select = `SELECT seq, id, body FROM resources WHERE ${where.sql}`;
+  const positioned = (rows: Row[]): Positioned<StoredText>[] =>
+    rows.map((row) => ({
+      position: Number(row.seq),
+      item: { id: idOf(row), json: String(row.body) },
+    }));
   return {
     async position(id) {
       const [row] = await query(`SELECT seq FROM resources WHERE ${where.sql} AND id = ${next}`, [
@@ -346,5 +400,7 @@ function indexedSource(
       ]);
       return positioned(rows).reverse();
     },
+    // Stored by JSON.stringify (indexedColumns), so the text is what serialising it again makes.
+    json: (item) => item.json,
   };
 }

@@ -1,6 +1,7 @@
 // Values a client can send that a database may choke on get the API's answers, never a 5xx.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { API_KEY } from "../support/spec-requests.js";
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -14,6 +15,37 @@ describe("hostile values in the sandbox's store", () => {
     const created = await createCustomer(sandbox.url, { name: "nul\u0000name" }, scope);
     const listed = await call(sandbox.url, "GET", "/customers", { headers: scope });
     expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([created.id]);
+  });
+
+  it("lists customers in the bytes their creates answered with, escapes and all", async () => {
+    const scope = { "X-SUB-PARTNER-ID": crypto.randomUUID() };
+    const names = [
+      'quote " backslash \\ slash /',
+      "line\u2028sep \u00e9 \ud83d\ude00",
+      "</script>\u0001",
+    ];
+    const created = [];
+    for (const name of names) {
+      const response = await fetch(`${sandbox.url}/customers`, {
+        method: "POST",
+        headers: {
+          "X-API-Key": API_KEY,
+          "IDEMPOTENCY-KEY": crypto.randomUUID(),
+          "Content-Type": "application/json",
+          ...scope,
+        },
+        body: JSON.stringify({ customer_type: "Person", email: "x@example.com", name }),
+      });
+      created.push(await response.text());
+    }
+    // The next page starts at the third, so its id is the cursor.
+    const listed = await fetch(`${sandbox.url}/customers?page_size=2`, {
+      headers: { "X-API-Key": API_KEY, ...scope },
+    });
+    const third = JSON.parse(created[2] ?? "{}").id;
+    expect(await listed.text()).toBe(
+      `{"items":[${created[0]},${created[1]}],"cursor":${JSON.stringify(third)},"prev_cursor":null}`,
+    );
   });
 
   it.each([

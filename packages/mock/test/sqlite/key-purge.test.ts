@@ -1,16 +1,19 @@
-// Every claim purges old keys: it must read only the keys it removes, through indexes, or each
-// claim would read every key older than a minute. A database made before the index gets it.
+// Claims purge old keys (at most once a second): the purge must read only the keys it removes,
+// through indexes, or it would read every key older than a minute. A database made before the
+// index gets it. Between purges, a key past its time is still claimed anew.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { PURGE_KEYS } from "../../src/sandbox/sql-store.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
 import { COLLECTIONS, type SandboxData } from "../../src/sandbox/state.js";
+import { KEY_RETENTION_MS, type SandboxStore } from "../../src/sandbox/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-key-purge-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => vi.useRealTimers());
 
 const empty = (): SandboxData => ({
   collections: Object.fromEntries(COLLECTIONS.map((name) => [name, []])) as never,
@@ -52,4 +55,81 @@ it("adds the index of unanswered claims to a database made without it", async ()
   expect(purgePlan(path)).toContain(
     "SEARCH idempotency USING INDEX idempotency_unanswered (created_at<?)",
   );
+});
+
+const first = { method: "POST", path: "/customers", fingerprint: "f" };
+
+/** Claims `key` and, when it was free, answers it with `id`. */
+function claim(store: SandboxStore, key: string, id = key) {
+  return store.transaction(async (tx) => {
+    const taken = await tx.claimKey(key, first);
+    if (taken.claimed) await tx.answerKey(key, { status: 200, body: { id } });
+    return taken;
+  });
+}
+
+/** The keys in the database file, read by a connection of its own. */
+function storedKeys(path: string): string[] {
+  const db = new DatabaseSync(path);
+  try {
+    return db
+      .prepare("SELECT idem_key FROM idempotency ORDER BY idem_key")
+      .all()
+      .map((row) => String(row.idem_key));
+  } finally {
+    db.close();
+  }
+}
+
+it("removes the keys past their retention at a later claim", async () => {
+  const path = join(dir, "purged.db");
+  const store = await openSqliteStore(path, empty);
+  try {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await claim(store, "old");
+    await claim(store, "recent");
+    vi.setSystemTime(Date.now() + KEY_RETENTION_MS + 60_000);
+    await claim(store, "later");
+    expect(storedKeys(path)).toEqual(["later"]);
+  } finally {
+    await store.close();
+  }
+});
+
+it("claims anew a key past its retention that no purge has removed yet", async () => {
+  const path = join(dir, "unpurged.db");
+  const store = await openSqliteStore(path, empty);
+  try {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    // This claim purges; the clock stands still, so the next ones do not.
+    await claim(store, "first");
+    const writer = new DatabaseSync(path);
+    writer
+      .prepare(
+        "INSERT INTO idempotency (idem_key, method, path, fingerprint, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .run(
+        "expired",
+        "POST",
+        "/customers",
+        "f",
+        '{"status":200,"body":{"id":"before"}}',
+        Date.now() - KEY_RETENTION_MS - 1,
+      );
+    writer
+      .prepare(
+        "INSERT INTO idempotency (idem_key, method, path, fingerprint, created_at) VALUES (?, ?, ?, ?, ?)",
+      )
+      .run("abandoned", "POST", "/customers", "f", Date.now() - 61_000);
+    writer.close();
+    expect(await claim(store, "expired", "after")).toEqual({ claimed: true });
+    expect(await claim(store, "abandoned")).toEqual({ claimed: true });
+    expect(await claim(store, "expired")).toEqual({
+      claimed: false,
+      first: { ...first, answer: { status: 200, body: { id: "after" } } },
+    });
+    expect(storedKeys(path)).toEqual(["abandoned", "expired", "first"]);
+  } finally {
+    await store.close();
+  }
 });
