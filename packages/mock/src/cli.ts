@@ -3,6 +3,7 @@
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { parseArgs } from "node:util";
 import { parsePort, usageFailure } from "./cli-args.js";
+import { deferPrismModules } from "./defer-prism-modules.js";
 
 const USAGE = `Usage: payments-mock [options]
 
@@ -54,6 +55,7 @@ function parseCli() {
   }
 }
 
+deferPrismModules();
 if (process.argv[2] === "proxy") {
   const { runProxyCli } = await import("./proxy/proxy-cli.js");
   await runProxyCli(process.argv.slice(3));

@@ -26,6 +26,24 @@ describe.concurrent("payments-mock CLI", () => {
     },
   );
 
+  it("generates data with --dynamic, loading the deferred generator at its first use", async (context) => {
+    const mock = run(context, ["--port", "0", "--dynamic"]);
+    const url = await mock.url;
+    expect(mock.output().stdout).toContain("(dynamic data)");
+    const bodies = [];
+    for (let call = 0; call < 2; call++) {
+      const response = await fetch(`${url}/webhooks`, {
+        headers: { "X-API-Key": API_KEY },
+        signal: AbortSignal.timeout(5000),
+      });
+      expect(response.status).toBe(200);
+      bodies.push(await response.text());
+    }
+    // Generated, not the spec's example: each answer is new data.
+    expect(bodies[0]).not.toBe(bodies[1]);
+    expect(JSON.parse(bodies[0] ?? "")).toHaveProperty("items");
+  });
+
   it("takes PORT and HOST from the environment", async (context) => {
     const mock = run(context, [], { PORT: "0", HOST: "127.0.0.1" });
     expect(await mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
