@@ -1,5 +1,5 @@
 // Prism's mocker loads, as it loads, modules it calls only for some answers: its JSON Schema
-// data generator (json-schema-faker and Faker with all its locales, about a third of the CLI's
+// data generator (json-schema-faker and Faker with all its 77 locales, about a third of the CLI's
 // start-up), used with --dynamic or for a response the spec gives no example, and its callback
 // runner (an HTTP client and a logger), used by operations with callbacks. The CLI registers
 // stand-ins for them first, each loading its module at its first use; the mocker reads their
