@@ -4,4 +4,7 @@ export const timeLimits = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
   teardownTimeout: 30_000,
+  // expect.poll gives up after 1 s by default: a connection's close, say, can take longer to be
+  // seen when the machine is busy and the test forces garbage collections.
+  expect: { poll: { timeout: 30_000 } },
 } as const;
