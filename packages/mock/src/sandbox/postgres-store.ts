@@ -48,6 +48,7 @@ export async function openPostgresStore(
   // An idle connection that breaks is replaced at its next use; it must not crash the process.
   pool.on("error", () => {});
   const where = redactedUrl(url);
+  const purgeDue = purgeSchedule();
   try {
     await withClient(pool, async (client) => {
       await inTransaction(client, async (query) => {
@@ -70,7 +71,7 @@ export async function openPostgresStore(
           await query(statement);
         }
         await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [SCHEMA_VERSION]);
-        await sqlTransaction(query, { lockRows: "" }, purgeSchedule()).replaceAll(initial());
+        await sqlTransaction(query, { lockRows: "" }, purgeDue).replaceAll(initial());
       });
     });
   } catch (error) {
@@ -80,7 +81,6 @@ export async function openPostgresStore(
     throw new Error(`The sandbox database ${where} cannot be used: ${message}`, { cause: error });
   }
 
-  const purgeDue = purgeSchedule();
   const store: SandboxStore = {
     shared: true,
     transaction: (work) =>

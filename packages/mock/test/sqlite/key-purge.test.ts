@@ -104,23 +104,12 @@ it("claims anew a key past its retention that no purge has removed yet", async (
     // This claim purges; the clock stands still, so the next ones do not.
     await claim(store, "first");
     const writer = new DatabaseSync(path);
-    writer
-      .prepare(
-        "INSERT INTO idempotency (idem_key, method, path, fingerprint, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      .run(
-        "expired",
-        "POST",
-        "/customers",
-        "f",
-        '{"status":200,"body":{"id":"before"}}',
-        Date.now() - KEY_RETENTION_MS - 1,
-      );
-    writer
-      .prepare(
-        "INSERT INTO idempotency (idem_key, method, path, fingerprint, created_at) VALUES (?, ?, ?, ?, ?)",
-      )
-      .run("abandoned", "POST", "/customers", "f", Date.now() - 61_000);
+    const insert = writer.prepare(
+      "INSERT INTO idempotency (idem_key, method, path, fingerprint, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    const answered = '{"status":200,"body":{"id":"before"}}';
+    insert.run("expired", "POST", "/customers", "f", answered, Date.now() - KEY_RETENTION_MS - 1);
+    insert.run("abandoned", "POST", "/customers", "f", null, Date.now() - 61_000);
     writer.close();
     expect(await claim(store, "expired", "after")).toEqual({ claimed: true });
     expect(await claim(store, "abandoned")).toEqual({ claimed: true });
