@@ -95,7 +95,7 @@ async function respond(
   }
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
-    return sendAnswer(response, await sandbox.answer(request));
+    return sendAnswer(response, await sandbox.answer(request, operation));
   }
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
   // gets the mock's own problem body rather than an empty one.

@@ -150,19 +150,19 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
 
   // The same pipeline with a "mocker" that answers with the operation Prism routed to, so that
   // a request is checked exactly as `handle` checks it and its response against that operation.
-  const checker = createPrism(
-    { ...config, validateResponse: false },
-    {
-      route,
-      validateInput,
-      mock:
-        ({ resource }) =>
-        () => ({ _tag: "Right", right: { statusCode: 200, headers: {}, body: resource } }),
-    },
-  );
+  // Prism reads `validateResponse` from each request's config: with the mock's, it would check
+  // that stand-in answer against the spec at every request and throw the finding away.
+  const checkConfig = { ...config, validateResponse: false };
+  const checker = createPrism(checkConfig, {
+    route,
+    validateInput,
+    mock:
+      ({ resource }) =>
+      () => ({ _tag: "Right", right: { statusCode: 200, headers: {}, body: resource } }),
+  });
 
   async function check(request: PrismRequest): Promise<PrismCheck> {
-    const result = await checker.request(toPrismInput(request), operations, config)();
+    const result = await checker.request(toPrismInput(request), operations, checkConfig)();
     if (result._tag === "Left") return errorOf(result.left);
     return {
       kind: "checked",

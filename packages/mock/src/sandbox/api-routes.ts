@@ -1,6 +1,7 @@
 // The API's operations over the stored data. Requests reach these only after Prism has
 // validated them against the spec, so fields have the types and formats the spec gives.
 import { randomUUID } from "node:crypto";
+import type { operations } from "@org/payments-types";
 import { decoded } from "../read-request.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
@@ -21,11 +22,8 @@ export interface RouteContext {
   facts: SpecFacts;
 }
 
-type Route = [
-  method: string,
-  pattern: RegExp,
-  answer: (context: RouteContext) => Promise<WorkResult>,
-];
+/** The sandbox's answer to one operation of the spec. */
+type Handler = (context: RouteContext) => Promise<WorkResult>;
 
 /** The partner every created resource belongs to: the one of the spec's examples. */
 export const SANDBOX_PARTNER_ID = "0b7e3c52-6d1f-4a8e-9c3b-5f2a7d9e1c40";
@@ -35,55 +33,54 @@ const resources = (list: Stored[]) => list.map((stored) => stored.resource);
 /** A page of a list filtered in memory: for the lists that only the seed fills. */
 const pageOf = (items: Resource[], query: PageQuery) => page(arraySource(items), query);
 
-const routes: Route[] = [
-  ["POST", /^\/customers$/, createCustomer],
-  ["GET", /^\/customers$/, listCustomers],
-  [
-    "POST",
-    /^\/customers\/(?<id>[^/]+)\/identifications$/,
-    (c) => createIdentification(c, "Direct"),
-  ],
-  [
-    "POST",
-    /^\/customers\/(?<id>[^/]+)\/identifications\/v2$/,
-    (c) => createIdentification(c, "Link"),
-  ],
-  ["POST", /^\/customers\/(?<id>[^/]+)\/signings$/, createSigning],
-  ["GET", /^\/customers\/(?<id>[^/]+)\/signings$/, listSignings],
-  ["GET", /^\/customers\/(?<id>[^/]+)\/unsigned-documents$/, listUnsignedDocuments],
-  ["GET", /^\/documents$/, (c) => c.store.page("documents", {}, c.query)],
-  ["POST", /^\/autoramps$/, createAutoramp],
-  ["GET", /^\/autoramps\/quote$/, getQuote],
-  ["GET", /^\/autoramps\/(?<external_id>[^/]+)\/external$/, getAutorampByExternalId],
-  ["GET", /^\/autoramp-transactions$/, listTransactions],
-  ["GET", /^\/autoramp-transactions\/ids$/, listTransactionsByIds],
-  ["GET", /^\/exchange-rate$/, getExchangeRate],
-  ["GET", /^\/addresses\/fiat$/, listFiatAddresses],
-  ["GET", /^\/addresses\/fiat\/(?<customer_id>[^/]+)$/, listFiatAddressesByCustomer],
-  ["GET", /^\/addresses\/fiat\/(?<customer_id>[^/]+)\/(?<fiat_address_id>[^/]+)$/, getFiatAddress],
-  ["POST", /^\/addresses\/crypto\/hosted$/, registerHosted],
-  ["POST", /^\/addresses\/crypto\/selfhosted$/, registerSelfHosted],
-  ["GET", /^\/fee-profiles$/, (c) => c.store.page("fee_profiles", { scope: c.scope }, c.query)],
-  ["GET", /^\/webhooks$/, (c) => c.store.page("webhooks", {}, c.query)],
-  ["PATCH", /^\/webhooks\/(?<id>[^/]+)$/, updateWebhook],
-  ["POST", /^\/webhooks\/(?<id>[^/]+)\/ping$/, pingWebhook],
-];
+/**
+ * Every operation of the spec by its operationId: Prism has routed the request to one already, so
+ * the sandbox dispatches on it rather than matching the path again. An operation the spec gains or
+ * renames fails to compile here until the sandbox answers it.
+ */
+const handlers = {
+  createCustomer,
+  listCustomers,
+  createDirectIdentification: (c) => createIdentification(c, "Direct"),
+  createLinkIdentification: (c) => createIdentification(c, "Link"),
+  createSigning,
+  listSignings,
+  listUnsignedDocuments,
+  listDocuments: (c) => c.store.page("documents", {}, c.query),
+  createAutoramp,
+  getAutorampQuote,
+  getAutorampByExternalId,
+  listAutorampTransactions,
+  listAutorampTransactionsByIds,
+  getExchangeRate,
+  listFiatAddresses,
+  listFiatAddressesByCustomer,
+  getFiatAddress,
+  registerHostedCryptoAddress,
+  registerSelfHostedCryptoAddress,
+  listFeeProfiles: (c) => c.store.page("fee_profiles", { scope: c.scope }, c.query),
+  listWebhooks: (c) => c.store.page("webhooks", {}, c.query),
+  updateWebhook,
+  pingWebhook,
+} satisfies Record<keyof operations, Handler>;
 
-/** The route of a request, with its decoded path parameters; undefined when none matches. */
-export function matchRoute(
-  method: string,
-  path: string,
-): { answer: Route[2]; params: Record<string, string> } | undefined {
-  for (const [routeMethod, pattern, answer] of routes) {
-    const match = routeMethod === method.toUpperCase() ? pattern.exec(path) : null;
-    if (match) {
-      const params = Object.fromEntries(
-        Object.entries(match.groups ?? {}).map(([name, value]) => [name, decoded(value) ?? value]),
-      );
-      return { answer, params };
-    }
-  }
-  return undefined;
+/** The handler of the operation with this operationId; undefined for one the sandbox does not know. */
+export function handlerOf(operationId: string | undefined): Handler | undefined {
+  return operationId !== undefined && Object.hasOwn(handlers, operationId)
+    ? handlers[operationId as keyof typeof handlers]
+    : undefined;
+}
+
+/** The request path's parameters, named by the operation's path template, each decoded. */
+export function pathParams(template: string, path: string): Record<string, string> {
+  const params: Record<string, string> = {};
+  const segments = path.split("/");
+  template.split("/").forEach((part, index) => {
+    const name = /^\{(.+)\}$/.exec(part)?.[1];
+    const segment = segments[index];
+    if (name !== undefined && segment !== undefined) params[name] = decoded(segment) ?? segment;
+  });
+  return params;
 }
 
 async function createCustomer({ body, scope, store }: RouteContext): Promise<Answer> {
@@ -273,7 +270,7 @@ async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
   return found ? ok(found.resource) : notFound("path", "external_id", `no autoramp ${externalId}`);
 }
 
-async function getQuote(context: RouteContext): Promise<Answer> {
+async function getAutorampQuote(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
   const quote = context.facts.example("getAutorampQuote") as Record<string, unknown>;
@@ -286,7 +283,7 @@ async function getExchangeRate(context: RouteContext): Promise<Answer> {
   return ok(context.facts.example("getExchangeRate"));
 }
 
-async function listTransactions(context: RouteContext): Promise<Answer> {
+async function listAutorampTransactions(context: RouteContext): Promise<Answer> {
   const { query } = context;
   const term = query.search_term?.toLowerCase();
   const filter = {
@@ -315,7 +312,7 @@ function rampTypeOf(transaction: Resource): string | undefined {
   return undefined;
 }
 
-async function listTransactionsByIds(context: RouteContext): Promise<Answer> {
+async function listAutorampTransactionsByIds(context: RouteContext): Promise<Answer> {
   const ids = new Set((context.query.ids ?? "").split(","));
   const transactions = resources(await context.store.list("autoramp_transactions"));
   return pageOf(
@@ -354,7 +351,7 @@ async function getFiatAddress(context: RouteContext): Promise<Answer> {
     : notFound("path", "fiat_address_id", `no fiat address ${id} of customer ${customer.id}`);
 }
 
-async function registerHosted(context: RouteContext): Promise<Answer> {
+async function registerHostedCryptoAddress(context: RouteContext): Promise<Answer> {
   const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
   const { body } = context;
@@ -370,7 +367,7 @@ async function registerHosted(context: RouteContext): Promise<Answer> {
   return ok(await context.store.insert("crypto_addresses", address, context.scope, customer.id));
 }
 
-async function registerSelfHosted(context: RouteContext): Promise<Answer> {
+async function registerSelfHostedCryptoAddress(context: RouteContext): Promise<Answer> {
   const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
   const { body } = context;

@@ -2,9 +2,9 @@
 // request validation as the stateless mock. handler.ts hands it each validated request.
 
 import { isObject } from "../is-object.js";
-import type { Operations, PrismRequest } from "../prism.js";
+import type { Operation, Operations, PrismRequest } from "../prism.js";
 import { type Answer, problemAnswer } from "./answer.js";
-import { matchRoute } from "./api-routes.js";
+import { handlerOf, pathParams } from "./api-routes.js";
 import { answerControl, CONTROL_PREFIX } from "./control.js";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./deliveries.js";
 import { Events } from "./events.js";
@@ -31,8 +31,8 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** The answer to an API request that Prism has validated. */
-  answer(request: PrismRequest): Promise<Answer>;
+  /** The answer to an API request that Prism has validated and routed to `operation`. */
+  answer(request: PrismRequest, operation: Operation | undefined): Promise<Answer>;
   /** The answer to a request under /_sandbox/. */
   control(request: PrismRequest): Promise<Answer>;
   close(): Promise<void>;
@@ -51,9 +51,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const idempotency = new Idempotency(store);
 
   return {
-    async answer(request) {
-      const route = matchRoute(request.method, request.path);
-      if (route === undefined) {
+    async answer(request, operation) {
+      const handler = handlerOf(operation?.iid);
+      if (operation === undefined || handler === undefined) {
         return problemAnswer(404, "not-found", "Not found", [
           {
             location: "route",
@@ -63,10 +63,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
           },
         ]);
       }
+      const params = pathParams(operation.path, request.path);
       const scope = header(request, "x-sub-partner-id");
       const work = (tx: StoreTransaction) =>
-        route.answer({
-          params: route.params,
+        handler({
+          params,
           query: request.query,
           body: isObject(request.body) ? request.body : {},
           scope,
