@@ -7,7 +7,8 @@
 // script and the changesets: those are inputs too, and touching them changes the task's hash.
 // For `lint` and `test`: every file the package's TypeScript project reads (its own, or another
 // folder's, such as a script shared by several packages' tests) is an input of the task, a global
-// dependency, or an input of a workspace dependency's `build`, whose hash the task includes.
+// dependency, or an input or output (dist/, made from those inputs) of a workspace dependency's
+// `build`, whose hash the task includes.
 import { execFileSync } from "node:child_process";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -23,6 +24,8 @@ type DryTask = {
   directory: string;
   hash: string;
   inputs: Record<string, string>;
+  /** Globs relative to the package's folder, such as `dist/**`; null for a task without outputs. */
+  outputs: string[] | null;
   dependencies: string[];
 };
 
@@ -138,15 +141,22 @@ describe("turbo inputs", () => {
     const { tasks, globalCacheInputs } = dryRunOutput(["lint", "test"]);
     const byId = new Map(tasks.map((task) => [task.taskId, task]));
     const globals = new Set(Object.keys(globalCacheInputs.files));
-    const covering = (task: DryTask, seen = new Set<string>()): Set<string> => {
+    /** The files a task's hash covers, and the output globs of the tasks it depends on. */
+    const covering = (task: DryTask, seen = new Set<string>()) => {
       const paths = inputPaths(task);
+      const outputs: string[] = [];
       for (const id of task.dependencies) {
         const dependency = byId.get(id);
         if (!dependency || seen.has(id)) continue;
         seen.add(id);
-        for (const file of covering(dependency, seen)) paths.add(file);
+        outputs.push(
+          ...(dependency.outputs ?? []).map((glob) => path.join(dependency.directory, glob)),
+        );
+        const inner = covering(dependency, seen);
+        for (const file of inner.paths) paths.add(file);
+        outputs.push(...inner.outputs);
       }
-      return paths;
+      return { paths, outputs };
     };
     const missing: string[] = [];
     const directories = new Set(
@@ -160,8 +170,11 @@ describe("turbo inputs", () => {
       for (const task of tasks.filter(
         (t) => t.directory === directory && (t.task === "lint" || t.task === "test"),
       )) {
-        const inputs = covering(task);
-        for (const file of read) if (!inputs.has(file)) missing.push(`${task.taskId}: ${file}`);
+        const { paths, outputs } = covering(task);
+        for (const file of read) {
+          const covered = paths.has(file) || outputs.some((glob) => path.matchesGlob(file, glob));
+          if (!covered) missing.push(`${task.taskId}: ${file}`);
+        }
       }
     }
     expect(missing).toEqual([]);
