@@ -9,6 +9,7 @@ import { ClientGoneError, readRequest } from "./read-request.js";
 import { requestProblems, requestRefusal } from "./request-problems.js";
 import { type Answer, bodyText } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
+import { StoreFullError } from "./sandbox/store.js";
 
 /** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
 export type RequestLogger = (line: string) => void;
@@ -41,13 +42,18 @@ export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }:
       if (error instanceof ClientGoneError || (incoming.destroyed && !incoming.complete)) {
         return { status: "client disconnected", mismatch: "" };
       }
-      sendProblem(
-        response,
-        problem(500, "mock-error", "The mock failed", [
-          { location: "route", field: "", rule: "mock", message: (error as Error).message },
-        ]),
+      // A sandbox with no room left says so; anything else is a bug of the mock.
+      const [status, kind, title, rule] =
+        error instanceof StoreFullError
+          ? [507, "sandbox-full", "Sandbox full", "storage"]
+          : [500, "mock-error", "The mock failed", "mock"];
+      const message = (error as Error).message;
+      return rejected(
+        sendProblem(
+          response,
+          problem(status, kind, title, [{ location: "route", field: "", rule, message }]),
+        ),
       );
-      return { status: 500, mismatch: "" };
     });
     log?.(`${incoming.method} ${incoming.url} → ${result.status}${result.mismatch}`);
   };

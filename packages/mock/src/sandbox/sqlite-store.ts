@@ -16,21 +16,32 @@ import {
   UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
-import type { SandboxStore } from "./store.js";
+import { type SandboxStore, StoreFullError } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
 
-/** Opens (or creates, filled with `initial`) the database at `path`, or one in memory. */
+/** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
+export const MEMORY_LIMIT_BYTES = 1024 ** 3;
+
+/**
+ * Opens (or creates, filled with `initial`) the database at `path`, or one in memory of at most
+ * `memoryLimitBytes` (lower only in tests).
+ */
 export async function openSqliteStore(
   path: string | undefined,
   initial: () => SandboxData,
+  memoryLimitBytes = MEMORY_LIMIT_BYTES,
 ): Promise<SandboxStore> {
   const { DatabaseSync } = await loadNodeSqlite();
   const db = new DatabaseSync(path ?? inMemory());
   let fresh: boolean;
   try {
     fresh = prepareSchema(db, path);
+    if (path === undefined) {
+      const pageSize = Number(db.prepare("PRAGMA page_size").get()?.page_size);
+      db.exec(`PRAGMA max_page_count = ${Math.floor(memoryLimitBytes / pageSize)}`);
+    }
     // A request's savepoint journals the pages it changes; in memory rather than a temporary file.
     db.exec("PRAGMA temp_store = MEMORY");
     if (path !== undefined) {
@@ -45,7 +56,7 @@ export async function openSqliteStore(
     db.close();
     throw error;
   }
-  const store = sqliteStore(db, path !== undefined);
+  const store = sqliteStore(db, path);
   // The tables and the first data commit together.
   if (fresh) {
     await store.transaction((tx) => {
@@ -147,7 +158,21 @@ async function indexedUpTo(query: Query): Promise<number> {
   return Number(row?.rowid ?? 0);
 }
 
-function sqliteStore(db: DatabaseSync, persistent: boolean): SandboxStore {
+/** SQLite's result code for a database that cannot grow. */
+const SQLITE_FULL = 13;
+
+/** The error a change that did not fit failed with, in the words a user can act on. */
+function fullOr(error: unknown, path: string | undefined): unknown {
+  if ((error as { errcode?: unknown } | null)?.errcode !== SQLITE_FULL) return error;
+  const message =
+    path === undefined
+      ? `The in-memory sandbox is full: it holds at most ${MEMORY_LIMIT_BYTES / 1024 ** 3} GiB (about 650,000 creates). POST /_sandbox/reset empties it; --state <file> keeps the data in a SQLite file, without this limit.`
+      : `The disk that holds the sandbox's state file ${path} is full.`;
+  return new StoreFullError(message, { cause: error });
+}
+
+function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
+  const persistent = path !== undefined;
   const statements = new Map<string, StatementSync>();
   const query: Query = async (text, params = []) => {
     let statement = statements.get(text);
@@ -164,7 +189,12 @@ function sqliteStore(db: DatabaseSync, persistent: boolean): SandboxStore {
   let taken = 0;
   const store: SandboxStore = {
     shared: false,
-    transaction: (work) => queue.transaction(() => work(tx)),
+    transaction: (work) =>
+      queue
+        .transaction(() => work(tx))
+        .catch((error: unknown) => {
+          throw fullOr(error, path);
+        }),
     async deliverNext(send, record) {
       const next = await queue.alone(() => oldestOutboxItem(query, "", taken));
       if (next === undefined) return false;

@@ -90,6 +90,14 @@ export interface SandboxStore {
   close(): Promise<void>;
 }
 
+/**
+ * A change the store has no room for: the in-memory database is at its limit, or the disk that
+ * holds the database is full. The mock answers 507 with the message.
+ */
+export class StoreFullError extends Error {
+  override name = "StoreFullError";
+}
+
 /** Idempotency keys are kept this long (as Stripe keeps its keys). */
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** The event log keeps at least this many of the newest deliveries. */
