@@ -28,6 +28,12 @@ export function bodyText(answer: Answer): string {
   return answer.body instanceof JsonText ? answer.body.text : JSON.stringify(answer.body);
 }
 
+/** The answer as JSON.stringify writes it, its body as bodyText has it (a JsonText's not parsed again). */
+export function answerJson(answer: Answer): string {
+  if (answer.body === undefined) return JSON.stringify({ status: answer.status });
+  return `{"status":${answer.status},"body":${bodyText(answer)}}`;
+}
+
 export function ok(body: unknown): Answer {
   return { status: 200, body };
 }

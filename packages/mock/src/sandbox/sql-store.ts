@@ -1,7 +1,7 @@
 // The sandbox's data in SQL, the same for SQLite and Postgres: one table of resources (their JSON
 // with the columns listing needs, each indexed), the idempotency keys, the event log and the
 // outbox of events waiting for delivery. The databases differ only in how a query is sent.
-import type { Answer } from "./answer.js";
+import { type Answer, answerJson, JsonText } from "./answer.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
 import type { CollectionName, DeliveryEvent, IdempotentAnswer, Resource, Stored } from "./state.js";
 import {
@@ -75,10 +75,14 @@ export function schemaStatements(serial: string): string[] {
       body TEXT NOT NULL,
       UNIQUE (collection, id)
     )`,
-    "CREATE INDEX resources_scope ON resources (collection, sub_partner_id, seq)",
+    // Each filter's index holds only the rows that have its column (a filter on it implies NOT
+    // NULL), so a resource without them, such as a customer created without a sub-partner or an
+    // external_id, writes two index entries rather than five. Databases made before keep indexes
+    // of every row, which the same queries read.
+    "CREATE INDEX resources_scope ON resources (collection, sub_partner_id, seq) WHERE sub_partner_id IS NOT NULL",
     "CREATE INDEX resources_order ON resources (collection, seq)",
-    "CREATE INDEX resources_customer ON resources (collection, customer_id, seq)",
-    "CREATE INDEX resources_external ON resources (collection, external_id, seq)",
+    "CREATE INDEX resources_customer ON resources (collection, customer_id, seq) WHERE customer_id IS NOT NULL",
+    "CREATE INDEX resources_external ON resources (collection, external_id, seq) WHERE external_id IS NOT NULL",
     `CREATE TABLE idempotency (
       idem_key TEXT PRIMARY KEY,
       method TEXT NOT NULL,
@@ -126,10 +130,10 @@ export function sqlTransaction(
   const searchable = async (filter: ListFilter) => {
     if (filter.search !== undefined) await searchIndex?.update(query);
   };
-  const indexed = async (rows: Row[], columns: unknown[], replacing: boolean) => {
+  const indexed = async (rows: Row[], search: string, replacing: boolean) => {
     const seq = rows[0]?.seq;
     if (searchIndex && seq !== undefined) {
-      await searchIndex.write(query, Number(seq), String(columns[2]), replacing);
+      await searchIndex.write(query, Number(seq), search, replacing);
     }
   };
   const select = `SELECT seq, id, sub_partner_id, linked_customer, body FROM resources`;
@@ -149,8 +153,8 @@ export function sqlTransaction(
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`,
         [collection, resource.id, scope ?? null, customerId ?? null, ...columns],
       );
-      await indexed(rows, columns, false);
-      return resource;
+      await indexed(rows, columns[2], false);
+      return new JsonText(columns[3]);
     },
     async update(collection, resource) {
       const linked = await query(
@@ -164,7 +168,7 @@ export function sqlTransaction(
          WHERE collection = $1 AND id = $2 RETURNING seq`,
         [collection, resource.id, ...columns],
       );
-      await indexed(rows, columns, true);
+      await indexed(rows, columns[2], true);
     },
     async list(collection, filter = {}) {
       await searchable(filter);
@@ -223,7 +227,7 @@ export function sqlTransaction(
     async answerKey(key, answer) {
       await query("UPDATE idempotency SET answer = $2 WHERE idem_key = $1", [
         key,
-        JSON.stringify(answer),
+        answerJson(answer),
       ]);
     },
     async releaseKey(key) {
@@ -303,7 +307,10 @@ export async function removeOutboxItem(query: Query, seq: number): Promise<void>
 }
 
 /** customer_id, external_id, search and body: what the indexes and the listing read. */
-function indexedColumns(resource: Resource, linkedCustomer: string | undefined): unknown[] {
+function indexedColumns(
+  resource: Resource,
+  linkedCustomer: string | undefined,
+): [customerId: string | null, externalId: string | null, search: string, body: string] {
   const own = typeof resource.customer_id === "string" ? resource.customer_id : undefined;
   const externalId = typeof resource.external_id === "string" ? resource.external_id : null;
   const search = ["id", "name", "email", "external_id"]

@@ -71,8 +71,8 @@ export async function openSqliteStore(
  * A database in memory, in SQLite's memdb file system rather than `:memory:`: a `:memory:`
  * database's inserts and commits grow slower as it fills (a create cost three times the CPU after
  * 200,000 creates as in the first 60,000), memdb's do not. memdb holds at most 1 GiB (about
- * 650,000 creates with their idempotency keys). Connections of a process that open one name share
- * its database, so each sandbox gets a name of its own.
+ * 850,000 customer creates with their idempotency keys). Connections of a process that open one
+ * name share its database, so each sandbox gets a name of its own.
  */
 function inMemory(): string {
   return `file:/payments-sandbox-${randomUUID()}?vfs=memdb`;
@@ -166,7 +166,7 @@ function fullOr(error: unknown, path: string | undefined): unknown {
   if ((error as { errcode?: unknown } | null)?.errcode !== SQLITE_FULL) return error;
   const message =
     path === undefined
-      ? `The in-memory sandbox is full: it holds at most ${MEMORY_LIMIT_BYTES / 1024 ** 3} GiB (about 650,000 creates). POST /_sandbox/reset empties it; --state <file> keeps the data in a SQLite file, without this limit.`
+      ? `The in-memory sandbox is full: it holds at most ${MEMORY_LIMIT_BYTES / 1024 ** 3} GiB. POST /_sandbox/reset empties it; --state <file> keeps the data in a SQLite file, without this limit.`
       : `The disk that holds the sandbox's state file ${path} is full.`;
   return new StoreFullError(message, { cause: error });
 }

@@ -1,7 +1,7 @@
 // What the sandbox keeps its data in. One interface, two databases behind it: SQLite (a file, or
 // in memory without --state) and Postgres (a sandbox shared by several processes). Every request's
 // changes happen in one transaction.
-import type { Answer } from "./answer.js";
+import type { Answer, JsonText } from "./answer.js";
 import type { PageQuery } from "./pages.js";
 import type {
   CollectionName,
@@ -43,12 +43,13 @@ export type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAn
 
 export interface StoreTransaction {
   find(collection: CollectionName, id: string, scope: Scope): Promise<Stored | undefined>;
+  /** Stores a new resource; resolves to its JSON as stored, which its create answers with. */
   insert(
     collection: CollectionName,
     resource: Resource,
     scope: Scope,
     customerId?: string,
-  ): Promise<Resource>;
+  ): Promise<JsonText>;
   /** Writes a changed resource back. */
   update(collection: CollectionName, resource: Resource): Promise<void>;
   /** Every matching resource, oldest first. */

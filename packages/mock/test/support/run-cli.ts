@@ -22,7 +22,8 @@ export function runCli(context: TestContext, args: string[], env: Record<string,
   child.stderr?.on("data", (chunk) => {
     stderr += chunk;
   });
-  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  // "close", not "exit": a process's output may still be in its pipes when it has exited.
+  const exited = once(child, "close") as Promise<[number | null, NodeJS.Signals | null]>;
   const url = new Promise<string>((resolve, reject) => {
     child.stdout?.on("data", () => {
       const match = /listening on (http:\/\/\S+)/.exec(stdout);
