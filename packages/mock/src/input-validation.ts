@@ -15,6 +15,8 @@ type Options = Parameters<ValidateInput>[0];
 type Result = ReturnType<ValidateInput>;
 type Diagnostic = Extract<Result, { _tag: "Left" }>["left"][number];
 type Contents = NonNullable<NonNullable<Options["resource"]["request"]>["body"]>["contents"];
+/** What the shortcut reads of a list of header or query parameters. */
+type Params = readonly { name: string; required?: boolean; style?: string; schema?: unknown }[];
 type Checked = { _tag: "Left"; left: Diagnostic[] } | { _tag: "Right" };
 
 /** Prism's `ValidationContext.Input` and `DiagnosticSeverity.Error`. */
@@ -29,6 +31,8 @@ const { validateBody, validateHeaders, validatePath, validateQuery } = validator
 export function cachedValidateInput(): ValidateInput {
   const templates = new Map<string, InstanceType<typeof uriTemplate.URI.Template>>();
   const supported = new WeakMap<object, Map<string, boolean>>();
+  /** Per parameter list: its lower-case names when every one is optional and named plainly, else null. */
+  const optionalNames = new WeakMap<Params, Set<string> | null>();
 
   /** Prism's `getPathParams`, its template compiled once per path. */
   function pathParameters(path: string, template: string) {
@@ -91,6 +95,32 @@ export function cachedValidateInput(): ValidateInput {
     );
   }
 
+  /**
+   * True when Prism's `validateParams` can find nothing: none of the parameters is required and
+   * none is in the request. Prism matches names in any case; it would validate `{}`, which an
+   * object schema with no required property accepts, and warn only of deprecated parameters that
+   * are present. Only for parameters whose value comes from their own name: not an object (a form
+   * object reads its properties' names) and not `deepObject` (`name[key]`).
+   */
+  function noneGiven(specs: Params, target: Record<string, unknown>): boolean {
+    let names = optionalNames.get(specs);
+    if (names === undefined) {
+      const plain = specs.every(
+        (spec) =>
+          !spec.required &&
+          spec.style !== "deepObject" &&
+          ["string", "number", "integer", "boolean", "array"].includes(
+            String((spec.schema as { type?: unknown } | undefined)?.type),
+          ),
+      );
+      names = plain ? new Set(specs.map((spec) => spec.name.toLowerCase())) : null;
+      optionalNames.set(specs, names);
+    }
+    if (names === null) return false;
+    for (const key of Object.keys(target)) if (names.has(key.toLowerCase())) return false;
+    return true;
+  }
+
   return ({ resource, element }) => {
     const { request } = resource;
     if (request == null) return { _tag: "Right", right: element };
@@ -98,10 +128,10 @@ export function cachedValidateInput(): ValidateInput {
     const headers = element.headers ?? {};
     const found = [
       checkBody(request.body, bundle, element.body, headers),
-      request.headers
+      request.headers && !noneGiven(request.headers, headers)
         ? checked(validateHeaders(headers, request.headers, INPUT, bundle))
         : { _tag: "Right" as const },
-      request.query
+      request.query && !noneGiven(request.query, element.url.query ?? {})
         ? checked(validateQuery(element.url.query ?? {}, request.query, INPUT, bundle))
         : { _tag: "Right" as const },
       request.path
