@@ -1,7 +1,25 @@
 // The API's operations over the stored data. Requests reach these only after Prism has
-// validated them against the spec, so fields have the types and formats the spec gives.
+// validated them against the spec, so a body has its request type, and what the sandbox creates is
+// typed as the spec's resource: a spec change the sandbox does not follow fails to compile here.
 import { randomUUID } from "node:crypto";
-import type { operations } from "@org/payments-types";
+import type {
+  Autoramp,
+  CreateAutorampRequest,
+  CreateCustomerRequest,
+  CreateSigningRequest,
+  Customer,
+  IbanDepositInfo,
+  Identification,
+  operations,
+  RegisterHostedCryptoAddressRequest,
+  RegisterSelfHostedWalletRequest,
+  SelfHostedWallet,
+  Signing,
+  UpdateWebhookRequest,
+  VerifiedCryptoAddress,
+  Webhook,
+} from "@org/payments-types";
+import type { ProblemLocation } from "../problem.js";
 import { decoded } from "../read-request.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
@@ -83,9 +101,10 @@ export function pathParams(template: string, path: string): Record<string, strin
   return params;
 }
 
-async function createCustomer({ body, scope, store }: RouteContext): Promise<Answer> {
+async function createCustomer({ body: sent, scope, store }: RouteContext): Promise<Answer> {
+  const body = sent as CreateCustomerRequest;
   const at = now();
-  const customer: Resource = {
+  const customer: Customer = {
     id: randomUUID(),
     created_at: at,
     updated_at: at,
@@ -107,26 +126,33 @@ function listCustomers({ query, scope, store }: RouteContext): Promise<Answer> {
   return store.page("customers", { scope, ...(search !== undefined && { search }) }, query);
 }
 
-/** The customer named by the path, in scope, or the 404 answer. */
-async function customerOf(context: RouteContext, param = "id"): Promise<Resource | Answer> {
-  const id = context.params[param] ?? "";
+/**
+ * The customer with the id, in the request's scope, or the 404 answer naming where the id was.
+ * Stored customers are the sandbox's own creates and the seed (the spec's examples).
+ */
+async function customerNamed(
+  context: RouteContext,
+  location: ProblemLocation,
+  field: string,
+  id: string,
+): Promise<Customer | Answer> {
   const found = await context.store.find("customers", id, context.scope);
-  return found?.resource ?? notFound("path", param, `no customer ${id}`);
+  return (
+    (found?.resource as Customer | undefined) ?? notFound(location, field, `no customer ${id}`)
+  );
 }
 
-async function customerInBody(context: RouteContext): Promise<Resource | Answer> {
-  const id = String(context.body.customer_id ?? "");
-  const found = await context.store.find("customers", id, context.scope);
-  return found?.resource ?? notFound("body", "customer_id", `no customer ${id}`);
-}
+/** The customer named by the path. */
+const customerOf = (context: RouteContext, param = "id") =>
+  customerNamed(context, "path", param, context.params[param] ?? "");
 
-async function customerInQuery(context: RouteContext): Promise<Resource | Answer> {
-  const id = context.query.customer_id ?? "";
-  const found = await context.store.find("customers", id, context.scope);
-  return found?.resource ?? notFound("query", "customer_id", `no customer ${id}`);
-}
+const customerInBody = (context: RouteContext) =>
+  customerNamed(context, "body", "customer_id", String(context.body.customer_id ?? ""));
 
-const isAnswer = (value: Resource | Answer): value is Answer =>
+const customerInQuery = (context: RouteContext) =>
+  customerNamed(context, "query", "customer_id", context.query.customer_id ?? "");
+
+const isAnswer = <T extends { id: string }>(value: T | Answer): value is Answer =>
   "status" in value && "body" in value && !("id" in value);
 
 async function createIdentification(
@@ -138,7 +164,7 @@ async function createIdentification(
   const at = now();
   const id = randomUUID();
   const pending = { result: "Pending", retry: false };
-  const identification: Resource = {
+  const identification: Identification = {
     id,
     customer_id: customer.id,
     created_at: at,
@@ -162,11 +188,12 @@ async function createIdentification(
 async function createSigning(context: RouteContext): Promise<Answer> {
   const customer = await customerOf(context);
   if (isAnswer(customer)) return customer;
-  const documentId = String(context.body.document_id);
+  const body = context.body as CreateSigningRequest;
+  const documentId = body.document_id;
   if (!(await context.store.find("documents", documentId, undefined))) {
     return notFound("body", "document_id", `no document ${documentId}`);
   }
-  if (context.body.signed !== true) {
+  if (body.signed !== true) {
     return problemAnswer(422, "not-signed", "Signing without consent", [
       {
         location: "body",
@@ -177,7 +204,7 @@ async function createSigning(context: RouteContext): Promise<Answer> {
     ]);
   }
   const at = now();
-  const signing: Resource = {
+  const signing: Signing = {
     id: randomUUID(),
     customer_id: customer.id,
     document_id: documentId,
@@ -190,12 +217,13 @@ async function createSigning(context: RouteContext): Promise<Answer> {
 
 async function touch(
   context: RouteContext,
-  customer: Resource,
-  field: string,
+  customer: Customer,
+  field: "identification_ids" | "signing_ids",
   id: string,
   at: string,
 ): Promise<void> {
-  const ids = Array.isArray(customer[field]) ? (customer[field] as string[]) : [];
+  // A seed customer may lack the list.
+  const ids = Array.isArray(customer[field]) ? customer[field] : [];
   customer[field] = [...ids, id];
   customer.updated_at = at;
   await context.store.update("customers", customer);
@@ -222,11 +250,11 @@ async function listUnsignedDocuments(context: RouteContext): Promise<Answer> {
 async function createAutoramp(context: RouteContext): Promise<Answer> {
   const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
-  const { body, store, scope } = context;
-  const recipientAccount = body.recipient_account as { account_identifier?: { iban?: string } };
-  const iban = recipientAccount.account_identifier?.iban ?? "";
+  const { store, scope } = context;
+  const body = context.body as CreateAutorampRequest;
+  const iban = body.recipient_account.account_identifier?.iban ?? "";
   const isThirdParty = body.source_is_third_party === true;
-  const autoramp: Resource = {
+  const autoramp: Autoramp = {
     id: randomUUID(),
     created_at: now(),
     deposit_rails: [sandboxDepositRail(customer)],
@@ -246,7 +274,7 @@ async function createAutoramp(context: RouteContext): Promise<Answer> {
 }
 
 /** The sandbox's deposit instructions: an IBAN that is clearly not a real account. */
-function sandboxDepositRail(customer: Resource) {
+function sandboxDepositRail(customer: Customer): IbanDepositInfo {
   return {
     address: "Sandbox Street 1, Sandbox City",
     beneficiary_name: String(customer.name),
@@ -257,10 +285,11 @@ function sandboxDepositRail(customer: Resource) {
   };
 }
 
-function pick(source: Record<string, unknown>, fields: string[]): Record<string, unknown> {
+/** The fields of `source` that it has. */
+function pick<T extends object, K extends keyof T>(source: T, fields: K[]): Pick<T, K> {
   return Object.fromEntries(
     fields.filter((f) => source[f] !== undefined).map((f) => [f, source[f]]),
-  );
+  ) as Pick<T, K>;
 }
 
 async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
@@ -354,8 +383,8 @@ async function getFiatAddress(context: RouteContext): Promise<Answer> {
 async function registerHostedCryptoAddress(context: RouteContext): Promise<Answer> {
   const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
-  const { body } = context;
-  const address: Resource = {
+  const body = context.body as RegisterHostedCryptoAddressRequest;
+  const address: VerifiedCryptoAddress = {
     id: randomUUID(),
     address_type: "Hosted",
     blockchain: body.blockchain,
@@ -370,8 +399,8 @@ async function registerHostedCryptoAddress(context: RouteContext): Promise<Answe
 async function registerSelfHostedCryptoAddress(context: RouteContext): Promise<Answer> {
   const customer = await customerInBody(context);
   if (isAnswer(customer)) return customer;
-  const { body } = context;
-  const wallet: Resource = {
+  const body = context.body as RegisterSelfHostedWalletRequest;
+  const wallet: SelfHostedWallet = {
     id: randomUUID(),
     customer_id: customer.id,
     address: body.address,
@@ -382,16 +411,17 @@ async function registerSelfHostedCryptoAddress(context: RouteContext): Promise<A
   return ok(await context.store.insert("crypto_addresses", wallet, context.scope, customer.id));
 }
 
-async function webhookOf(context: RouteContext): Promise<Resource | Answer> {
+async function webhookOf(context: RouteContext): Promise<Webhook | Answer> {
   const id = context.params.id ?? "";
   const found = await context.store.find("webhooks", id, undefined);
-  return found?.resource ?? notFound("path", "id", `no webhook ${id}`);
+  return (found?.resource as Webhook | undefined) ?? notFound("path", "id", `no webhook ${id}`);
 }
 
 async function updateWebhook(context: RouteContext): Promise<Answer> {
   const webhook = await webhookOf(context);
   if (isAnswer(webhook)) return webhook;
-  Object.assign(webhook, pick(context.body, ["enabled", "label", "topics", "url"]), {
+  const body = context.body as UpdateWebhookRequest;
+  Object.assign(webhook, pick(body, ["enabled", "label", "topics", "url"]), {
     updated_at: now(),
   });
   await context.store.update("webhooks", webhook);
