@@ -1,14 +1,14 @@
 // Runs Prism's HTTP mocker in-process: routing, security and request validation, and the
 // spec's examples (or generated data) as responses. Error bodies are left to the caller.
-// Prism's pipeline and validators, from the modules that hold them: the package's index also
-// loads its OpenAPI reader and its forwarder, which answering a request needs neither of.
-import { factory } from "@stoplight/prism-core/dist/factory.js";
-import type { IHttpConfig, PrismHttpComponents } from "@stoplight/prism-http";
+// Prism's validators, from the module that holds them: the package's index also loads its
+// OpenAPI reader and its forwarder, which answering a request needs neither of.
+import type { PrismHttpComponents } from "@stoplight/prism-http";
 import { validateOutput, validateSecurity } from "@stoplight/prism-http/dist/validator/index.js";
 import type { PrismDiagnostic } from "./diagnostics.js";
 import { cachedValidateInput } from "./input-validation.js";
 import { cachedMock, cachedValidateOutput } from "./mock-cache.js";
 import type { Operations } from "./operations-snapshot.js";
+import { pipeline } from "./pipeline.js";
 import type { Preferences } from "./prefer.js";
 import { readOperations } from "./read-operations.js";
 import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
@@ -74,7 +74,7 @@ type Components = PrismHttpComponents;
  * Prism's own logging is replaced by the mock's one line per request. A silent pino logger still
  * makes a child logger for each request; this one does nothing at all.
  */
-const silentLogger = {
+export const silentLogger = {
   child: () => silentLogger,
   debug() {},
   info() {},
@@ -84,21 +84,17 @@ const silentLogger = {
 } as unknown as Components["logger"];
 
 /**
- * Prism's `createInstance`: its pipeline with its security check and response validator, the
- * mock's route, request validation and mocker, and no forwarder (the mock never proxies).
+ * Prism's `createInstance` without a forwarder (the mock never proxies): its pipeline with its
+ * security check and response validator, and the mock's route, request validation and mocker.
  */
 function createPrism(
-  config: IHttpConfig,
   components: Pick<Components, "route" | "validateInput" | "mock"> & Partial<Components>,
 ) {
-  return factory(config, {
+  return pipeline({
     logger: silentLogger,
     // As Prism's createInstance passes it: it reads only a request's headers and URL.
     validateSecurity: validateSecurity as unknown as Components["validateSecurity"],
     validateOutput,
-    forward: () => {
-      throw new Error("the mock does not forward requests");
-    },
     ...components,
   });
 }
@@ -117,7 +113,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   };
   const route = cachedRoute(operations);
   const validateInput = cachedValidateInput();
-  const prism = createPrism(config, {
+  const prism = createPrism({
     route,
     validateInput,
     mock: cachedMock(),
@@ -130,7 +126,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   ): Promise<PrismOutcome> {
     const mock = { ...config.mock, ...preferences };
     const operation = operationFor(operations, request.method, request.path);
-    const result = await prism.request(toPrismInput(request), operations, { ...config, mock })();
+    const result = await prism.request(toPrismInput(request), operations, { ...config, mock });
     if (result._tag === "Left") return { operation, ...errorOf(result.left) };
     const { output, validations } = result.right;
     const example =
@@ -153,7 +149,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   // Prism reads `validateResponse` from each request's config: with the mock's, it would check
   // that stand-in answer against the spec at every request and throw the finding away.
   const checkConfig = { ...config, validateResponse: false };
-  const checker = createPrism(checkConfig, {
+  const checker = createPrism({
     route,
     validateInput,
     mock:
@@ -162,7 +158,7 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   });
 
   async function check(request: PrismRequest): Promise<PrismCheck> {
-    const result = await checker.request(toPrismInput(request), operations, checkConfig)();
+    const result = await checker.request(toPrismInput(request), operations, checkConfig);
     if (result._tag === "Left") return errorOf(result.left);
     return {
       kind: "checked",
