@@ -10,16 +10,13 @@ import { expect, it } from "vitest";
 import { createHandler } from "../../src/handler.js";
 import { createPrismEngine } from "../../src/prism.js";
 import type { Sandbox } from "../../src/sandbox/sandbox.js";
+import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
-import { COLLECTIONS, type SandboxData } from "../../src/sandbox/state.js";
 import { StoreFullError } from "../../src/sandbox/store.js";
 import { API_KEY } from "../support/spec-requests.js";
 
-const empty = (): SandboxData => ({
-  collections: Object.fromEntries(COLLECTIONS.map((name) => [name, []])) as never,
-  idempotency: {},
-  events: [],
-});
+/** Sandbox data with nothing in it. */
+const empty = () => dataFromSeed({});
 
 const customer = () => ({ id: randomUUID(), email: `${randomUUID()}@example.com` });
 

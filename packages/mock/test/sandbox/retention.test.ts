@@ -4,16 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../src/sandbox/open-store.js";
-import type { DeliveryEvent, SandboxData } from "../../src/sandbox/state.js";
+import { dataFromSeed } from "../../src/sandbox/seed.js";
+import type { DeliveryEvent } from "../../src/sandbox/state.js";
 import { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore } from "../../src/sandbox/store.js";
 import { newState } from "../support/sandbox.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-retention-"));
-const empty = (): SandboxData => ({
-  collections: {} as SandboxData["collections"],
-  idempotency: {},
-  events: [],
-});
+/** Sandbox data with nothing in it. */
+const empty = () => dataFromSeed({});
 const stores: SandboxStore[] = [];
 afterAll(async () => {
   await Promise.all(stores.map((store) => store.close()));

@@ -5,17 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, expect, it } from "vitest";
+import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
-import { COLLECTIONS, type SandboxData } from "../../src/sandbox/state.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-filter-indexes-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const empty = (): SandboxData => ({
-  collections: Object.fromEntries(COLLECTIONS.map((name) => [name, []])) as never,
-  idempotency: {},
-  events: [],
-});
+/** Sandbox data with nothing in it. */
+const empty = () => dataFromSeed({});
 
 /** The page of a filtered list and the newest by external id, as sql-store.ts reads them. */
 const reads = {

@@ -6,20 +6,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, expect, it, vi } from "vitest";
+import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { PURGE_KEYS } from "../../src/sandbox/sql-store.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
-import { COLLECTIONS, type SandboxData } from "../../src/sandbox/state.js";
 import { KEY_RETENTION_MS, type SandboxStore } from "../../src/sandbox/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-key-purge-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.useRealTimers());
 
-const empty = (): SandboxData => ({
-  collections: Object.fromEntries(COLLECTIONS.map((name) => [name, []])) as never,
-  idempotency: {},
-  events: [],
-});
+/** Sandbox data with nothing in it. */
+const empty = () => dataFromSeed({});
 
 function purgePlan(path: string): string[] {
   const db = new DatabaseSync(path);

@@ -6,18 +6,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
+import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
-import { COLLECTIONS, type SandboxData } from "../../src/sandbox/state.js";
 import type { SandboxStore } from "../../src/sandbox/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-search-index-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const empty = (): SandboxData => ({
-  collections: Object.fromEntries(COLLECTIONS.map((name) => [name, []])) as never,
-  idempotency: {},
-  events: [],
-});
+/** Sandbox data with nothing in it. */
+const empty = () => dataFromSeed({});
 
 const customer = (id: string, name: string) => ({ id, name, email: `${id}@example.com` });
 
