@@ -2,30 +2,32 @@
 // `@org/payments-types` and call `@org/payments-client`: their exported names come from the
 // component schemas, the facade's methods from the tags and operationIds, the enum arrays from the
 // enums. Both packages' generators run in memory on each spec, with the packages' hand-written
-// sources beside what they generate, and diff/surface.ts compares the two versions' exports.
+// sources beside what they generate, and surface.ts compares the two versions' exports.
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { listOperations, type OpenApiDocument, resolveRef } from "../index.ts";
-import { createReport } from "./report.ts";
+import { pathToFileURL } from "node:url";
+import { listOperations, type OpenApiDocument, resolveRef } from "@org/payments-spec";
+import { createReport, type Report, type SpecDiff } from "@org/payments-spec/diff";
 import {
   compareSurfaces,
   type ExportRole,
   type SurfaceFinding,
   type SurfaceVersion,
 } from "./surface.ts";
-import type { Json, Report, SpecDiff } from "./types.ts";
 
 export const TYPES_PACKAGE = "@org/payments-types";
 export const CLIENT_PACKAGE = "@org/payments-client";
+type GuardedPackage = typeof TYPES_PACKAGE | typeof CLIENT_PACKAGE;
 
-const root = fileURLToPath(new URL("../../packages/", import.meta.url));
-
-/** Each package: its folder, and its generator's module and function. */
-const PACKAGES = {
-  [TYPES_PACKAGE]: { dir: path.join(root, "types"), generator: "types/scripts/generate.ts" },
-  [CLIENT_PACKAGE]: { dir: path.join(root, "client"), generator: "client/scripts/generate.ts" },
-} as const;
+/**
+ * A package's folder, found through this package's dependency on it. The generators are not
+ * published (their `files` hold only `dist`), so no export names them: the guard reads them, and
+ * the hand-written sources, from the workspace package itself.
+ */
+function packageDir(pkg: GuardedPackage): string {
+  return path.dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`));
+}
 
 type TypesGenerator = {
   generateSchema(source: unknown): Promise<string>;
@@ -71,7 +73,7 @@ async function surfaceOf(doc: OpenApiDocument, version: string): Promise<Surface
     [TYPES_PACKAGE, typesGenerated],
     [CLIENT_PACKAGE, client.render(doc)],
   ] as const) {
-    const source = path.join(PACKAGES[pkg].dir, "src");
+    const source = path.join(packageDir(pkg), "src");
     // Beside the real sources, so that their dependencies resolve from the package's node_modules.
     const virtual = path.join(source, `.spec-diff-${version}`);
     for (const file of readdirSync(source).filter((name) => name.endsWith(".ts"))) {
@@ -85,8 +87,9 @@ async function surfaceOf(doc: OpenApiDocument, version: string): Promise<Surface
   return { files, entries };
 }
 
-function generatorUrl(pkg: keyof typeof PACKAGES): string {
-  return new URL(`../../packages/${PACKAGES[pkg].generator}`, import.meta.url).href;
+/** The module of a package's generator: `scripts/generate.ts`, which its `generate` task runs. */
+function generatorUrl(pkg: GuardedPackage): string {
+  return pathToFileURL(path.join(packageDir(pkg), "scripts/generate.ts")).href;
 }
 
 const REQUEST_SUFFIXES = /(Body|Query|PathParams|Headers|Cookies)$/;
@@ -131,7 +134,7 @@ function schemaSides(doc: OpenApiDocument): Map<string, Set<"request" | "respons
       return;
     }
     if (typeof node !== "object" || node === null) return;
-    const ref = (node as Json).$ref;
+    const ref = (node as { $ref?: unknown }).$ref;
     if (typeof ref === "string" && !seen.has(ref)) {
       seen.add(ref);
       const schema = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];

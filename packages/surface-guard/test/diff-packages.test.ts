@@ -1,10 +1,11 @@
 // The guard over what @org/payments-types and @org/payments-client export: single spec changes,
 // each labelled with whether it breaks anything and with the package rules it must raise. The
-// wire-only rules are in diff-rules.test.ts; here each change goes through both guards, as
-// `npm run spec:diff` runs them.
+// wire-only rules are in the spec package's test/diff-rules.test.ts; here each change goes through
+// both guards, as `npm run spec:diff` runs them.
+import type { OpenApiDocument } from "@org/payments-spec";
+import { diffSpecs, RULES } from "@org/payments-spec/diff";
 import { describe, expect, it } from "vitest";
-import { diffPackages, diffSpecs, RULES } from "../diff.ts";
-import type { OpenApiDocument } from "../index.js";
+import { diffPackages } from "../src/index.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests edit specs as loose JSON
 type Json = Record<string, any>;
