@@ -2,13 +2,13 @@
 // the upstream, and its answer streamed back and checked against the spec. What breaks the spec
 // is reported; with `errors`, it is refused (a request) or replaced by a 502 (a response).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { answerPreflight, isPreflight, setCorsHeaders } from "../cors.js";
-import { type RequestLogger, routeProblem, sendProblem } from "../handler.js";
-import type { Operation, PrismEngine } from "../prism.js";
-import { type Problem, type ProblemError, problem } from "../problem.js";
-import { ClientGoneError, type ReadResult, readForwardable } from "../read-request.js";
-import { requestProblems, requestRefusal } from "../request-problems.js";
-import { operationFor } from "../response-shaping.js";
+import type { Operation, PrismEngine } from "../engine/prism.js";
+import { requestProblems, requestRefusal } from "../engine/request-problems.js";
+import { answerPreflight, isPreflight, setCorsHeaders } from "../http/cors.js";
+import { type Problem, type ProblemError, problem } from "../http/problem.js";
+import { ClientGoneError, type ReadResult, readForwardable } from "../http/read-request.js";
+import { routeProblem, sendProblem } from "../http/refusal.js";
+import type { RequestLogger } from "../http/serve.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 import { redactor } from "./redact.js";
 import { responseFindings } from "./response-check.js";
@@ -84,7 +84,7 @@ async function proxy(
     if (cors) setCorsHeaders(incoming, response);
     return sendProblem(response, body);
   };
-  const forwardable = await readForwardable(incoming, engine.operations);
+  const forwardable = await readForwardable(incoming, engine.segmentName);
   if (!forwardable.ok) {
     const { refusal } = forwardable;
     if (refusal.status === 413) response.setHeader("connection", "close");
@@ -101,7 +101,7 @@ async function proxy(
     location: "request",
   });
 
-  const checked = await checkRequest(engine, read, method, target.path);
+  const checked = checkRequest(engine, read, method, target.path);
   const requestViolations = checked.findings.map((finding) =>
     toViolation(finding, context(checked.operation), redact),
   );
@@ -202,28 +202,28 @@ type RequestCheck = {
 };
 
 /** The request checked as the mock checks it. */
-async function checkRequest(
+function checkRequest(
   engine: PrismEngine,
   read: ReadResult,
   method: string,
   path: string,
-): Promise<RequestCheck> {
+): RequestCheck {
   if (!read.ok) {
     return {
-      operation: operationFor(engine.operations, method === "HEAD" ? "GET" : method, path),
+      operation: engine.route(method, path),
       findings: [read.error],
       refusal: problem(read.status, read.kind, read.title, [read.error]),
     };
   }
   const { request, repeated } = read;
-  const checked = await engine.check(request);
+  const checked = engine.check(request);
   if (checked.kind === "error") {
     const refusal = routeProblem(checked, request.method, request.path);
     return { operation: undefined, findings: refusal.errors, refusal };
   }
   const errors = requestProblems(
     engine,
-    checked.operation,
+    checked.routed.operation,
     request,
     repeated,
     checked.inputProblems,
@@ -244,7 +244,7 @@ async function checkRequest(
       ? 415
       : 422;
   return {
-    operation: checked.operation,
+    operation: checked.routed.operation,
     findings,
     refusal: errors.length > 0 ? requestRefusal(status, errors) : undefined,
   };

@@ -19,8 +19,7 @@ import type {
   VerifiedCryptoAddress,
   Webhook,
 } from "@org/payments-types";
-import type { ProblemLocation } from "../problem.js";
-import { decoded } from "../read-request.js";
+import type { ProblemLocation } from "../http/problem.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
 import type { WorkResult } from "./idempotency.js";
@@ -87,18 +86,6 @@ export function handlerOf(operationId: string | undefined): Handler | undefined 
   return operationId !== undefined && Object.hasOwn(handlers, operationId)
     ? handlers[operationId as keyof typeof handlers]
     : undefined;
-}
-
-/** The request path's parameters, named by the operation's path template, each decoded. */
-export function pathParams(template: string, path: string): Record<string, string> {
-  const params: Record<string, string> = {};
-  const segments = path.split("/");
-  template.split("/").forEach((part, index) => {
-    const name = /^\{(.+)\}$/.exec(part)?.[1];
-    const segment = segments[index];
-    if (name !== undefined && segment !== undefined) params[name] = decoded(segment) ?? segment;
-  });
-  return params;
 }
 
 async function createCustomer({ body: sent, scope, store }: RouteContext): Promise<Answer> {

@@ -1,7 +1,7 @@
 // Sandbox-only routes under /_sandbox/, not part of the API: change a resource's status (which
 // delivers the matching webhook event), list the deliveries made, reset to the seed.
-import { isObject } from "../is-object.js";
-import { decoded } from "../read-request.js";
+import { isObject } from "../http/is-object.js";
+import { decoded } from "../http/url.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
 import type { SpecFacts } from "./spec-facts.js";

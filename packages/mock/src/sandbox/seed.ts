@@ -1,7 +1,7 @@
 // The data a fresh sandbox starts from: by default the spec's own examples, or a seed file.
 // A seed is a JSON object of resource arrays, each optional: { "customers": [...], ... }.
 import { readFileSync } from "node:fs";
-import { isObject } from "../is-object.js";
+import { isObject } from "../http/is-object.js";
 import type { SpecFacts } from "./spec-facts.js";
 import {
   COLLECTIONS,

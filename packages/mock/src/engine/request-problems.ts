@@ -1,8 +1,10 @@
 // What is wrong with a request, in the mock's words: the mock refuses it, the proxy reports it.
+
+import { type Problem, type ProblemError, problem } from "../http/problem.js";
+import type { ApiRequest } from "../http/read-request.js";
 import { nonDecimalIntegers } from "./decimal-integers.js";
 import { type PrismDiagnostic, toProblemErrors } from "./diagnostics.js";
-import type { Operation, PrismEngine, PrismRequest } from "./prism.js";
-import { type Problem, type ProblemError, problem } from "./problem.js";
+import type { Operation, PrismEngine } from "./prism.js";
 
 /**
  * Prism's diagnostics of the request as problem errors, then the mock's own checks. A query
@@ -12,7 +14,7 @@ import { type Problem, type ProblemError, problem } from "./problem.js";
 export function requestProblems(
   engine: PrismEngine,
   operation: Operation | undefined,
-  request: PrismRequest,
+  request: ApiRequest,
   repeated: readonly string[],
   diagnostics: readonly PrismDiagnostic[],
 ): ProblemError[] {

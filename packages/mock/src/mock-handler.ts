@@ -1,18 +1,18 @@
-// The HTTP side of the mock: every request goes through Prism; every rejection gets a problem body.
+// The HTTP side of the mock and the sandbox: every request goes through Prism; every rejection
+// gets a problem body; a valid request to a sandbox gets its answer.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { answerPreflight, isPreflight, setCorsHeaders } from "./cors.js";
-import { ERROR_SEVERITY } from "./diagnostics.js";
-import { hasPreferences, parsePrefer } from "./prefer.js";
-import type { PrismEngine } from "./prism.js";
-import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
-import { ClientGoneError, readRequest } from "./read-request.js";
-import { requestProblems, requestRefusal } from "./request-problems.js";
+import { ERROR_SEVERITY } from "./engine/diagnostics.js";
+import type { PrismEngine } from "./engine/prism.js";
+import { requestProblems, requestRefusal } from "./engine/request-problems.js";
+import { answerPreflight, isPreflight, setCorsHeaders } from "./http/cors.js";
+import { hasPreferences, parsePrefer } from "./http/prefer.js";
+import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./http/problem.js";
+import { ClientGoneError, readRequest } from "./http/read-request.js";
+import { routeProblem, sendProblem } from "./http/refusal.js";
+import type { RequestLogger } from "./http/serve.js";
 import { type Answer, bodyText } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 import { StoreFullError } from "./sandbox/store.js";
-
-/** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
-export type RequestLogger = (line: string) => void;
 
 export interface HandlerOptions {
   log?: RequestLogger;
@@ -65,7 +65,7 @@ async function respond(
   response: ServerResponse,
   sandbox: Sandbox | undefined,
 ): Promise<{ status: number; mismatch: string }> {
-  const read = await readRequest(incoming, engine.operations);
+  const read = await readRequest(incoming, engine.segmentName);
   if (!read.ok) {
     // A body past the limit is not read on: the connection closes after the answer.
     if (read.status === 413) response.setHeader("connection", "close");
@@ -80,17 +80,16 @@ async function respond(
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
   const outcome = await engine.handle(request, preferences);
-  const { operation } = outcome;
   if (outcome.kind === "error") {
     // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
     const refused =
-      outcome.status === 404 && operation && hasPreferences(preferences)
+      outcome.status === 404 && outcome.routed && hasPreferences(preferences)
         ? preferProblem(422, "invalid-request", "Invalid request", "prefer", outcome.detail)
         : routeProblem(outcome, request.method, request.path);
     return rejected(sendProblem(response, refused));
   }
   const errors = [
-    ...requestProblems(engine, operation, request, repeated, outcome.inputProblems),
+    ...requestProblems(engine, outcome.routed.operation, request, repeated, outcome.inputProblems),
     ...(prefer.ok ? [] : [prefer.error]),
   ];
   if (errors.length > 0) {
@@ -101,7 +100,7 @@ async function respond(
   }
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
-    return sendAnswer(response, await sandbox.answer(request, operation));
+    return sendAnswer(response, await sandbox.answer(request, outcome.routed));
   }
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
   // gets the mock's own problem body rather than an empty one.
@@ -155,44 +154,6 @@ function preferProblem(
 
 function rejected(status: number): { status: number; mismatch: string } {
   return { status, mismatch: "" };
-}
-
-/** A request Prism could not route or negotiate, in the mock's words (Prism's are about itself). */
-export function routeProblem(
-  outcome: { status: number; title: string; detail: string },
-  method: string,
-  path: string,
-): Problem {
-  if (outcome.status === 406) {
-    return problem(406, "not-acceptable", "Not acceptable", [
-      {
-        location: "header",
-        field: "Accept",
-        rule: "mediaType",
-        message: "accepts none of the media types the operation answers with",
-      },
-    ]);
-  }
-  const [kind, title, message] =
-    outcome.status === 404
-      ? ["not-found", "Not found", `no operation of the API has the path ${path}`]
-      : outcome.status === 405
-        ? ["method-not-allowed", "Method not allowed", `${method} is not an operation of ${path}`]
-        : ["mock-error", outcome.title, outcome.detail];
-  return problem(outcome.status, kind, title, [
-    { location: "route", field: "", rule: "route", message },
-  ]);
-}
-
-export function sendProblem(response: ServerResponse, body: Problem): number {
-  if (response.headersSent) {
-    response.destroy();
-  } else {
-    response
-      .writeHead(body.status, { "content-type": PROBLEM_CONTENT_TYPE })
-      .end(JSON.stringify(body));
-  }
-  return body.status;
 }
 
 /** A sandbox answer: JSON, or a problem in the mock's format when it is an error. */

@@ -4,20 +4,9 @@
 // time. Requests that differ in none of those share one answer, and its check against the spec.
 // Rejected requests, generated data and operations with callbacks (which send requests made from
 // the request's body) go through Prism's mocker each time.
-// The mocker and the validator the pipeline runs; the package exports them only from these modules.
-import { createRequire } from "node:module";
-import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
+import { type Mock, prismMock, type ValidateOutput, validateOutput } from "./prism-adapter.js";
 
-type Mocker = typeof import("@stoplight/prism-http/dist/mocker/index.js");
-type Mock = Mocker["default"];
-type ValidateOutput = typeof validateOutput;
 type MockOptions = Parameters<Mock>[0];
-
-// Required, not imported: an import reads every export of the module, and the mocker's
-// `resetJSONSchemaGenerator` would load the generator that the CLI defers (defer-prism-modules.ts).
-const prismMock: Mock = (
-  createRequire(import.meta.url)("@stoplight/prism-http/dist/mocker/index.js") as Mocker
-).default;
 
 /** Enough for every answer of a spec many times over; past it, answers are not remembered. */
 const MAX_ANSWERS = 10_000;

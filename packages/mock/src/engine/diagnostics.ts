@@ -1,5 +1,5 @@
 // Turns Prism's validation diagnostics into the mock's problem errors.
-import type { ProblemError, ProblemLocation } from "./problem.js";
+import type { ProblemError, ProblemLocation } from "../http/problem.js";
 
 /** What Prism reports for one broken rule (a subset of its `IPrismDiagnostic`). */
 export interface PrismDiagnostic {

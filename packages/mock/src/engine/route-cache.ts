@@ -2,13 +2,9 @@
 // request; its answer depends only on the method and on which path segments equal one of the
 // spec's own, so requests that agree on those share it. Refusals are not remembered: their
 // messages name the request's path, so Prism makes each one afresh.
-// The router the pipeline runs; the package exports it only from this module.
-import router from "@stoplight/prism-http/dist/router/index.js";
-import { decoded } from "./read-request.js";
+import { decoded } from "../http/url.js";
+import { prismRoute, type Route } from "./prism-adapter.js";
 
-type Route = (typeof router)["default"];
-// A CommonJS module: Node's import gives its exports, whose `default` is the router; Vite's gives the router.
-const prismRoute: Route = typeof router === "function" ? router : router.default;
 type Resource = Parameters<Route>[0]["resources"][number];
 
 /** A segment that equals none of the spec's: no path segment of a request can hold a NUL. */

@@ -5,9 +5,9 @@ import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { validateInput } from "@stoplight/prism-http/dist/validator/index.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cachedValidateInput } from "../src/input-validation.js";
-import { fuzzRequest } from "./support/fuzz-requests.js";
-import { bodyHeaders, prismInput } from "./support/prism-input.js";
+import { cachedValidateInput } from "../../src/engine/input-validation.js";
+import { fuzzRequest } from "../support/fuzz-requests.js";
+import { bodyHeaders, prismInput } from "../support/prism-input.js";
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 

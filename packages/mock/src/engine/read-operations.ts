@@ -3,15 +3,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { bundledOperationsPath, bundledSpecPath } from "./bundled-spec.js";
-import { type Operations, operationsFromSnapshot } from "./operations-snapshot.js";
+import { operationsFromSnapshot } from "./operations-snapshot.js";
+import { type Operations, readSpecOperations } from "./prism-adapter.js";
 
 export async function readOperations(spec: string): Promise<Operations> {
   const stored = await storedOperations(spec);
   if (stored !== undefined) return stored;
-  const { getHttpOperationsFromSpec } = await import(
-    "@stoplight/prism-http/dist/utils/operations.js"
-  );
-  return getHttpOperationsFromSpec(spec);
+  return readSpecOperations(spec);
 }
 
 /** The snapshot's operations when `spec` is the shipped spec, unchanged since the build. */

@@ -1,35 +1,39 @@
 // Runs Prism's HTTP mocker in-process: routing, security and request validation, and the
-// spec's examples (or generated data) as responses. Error bodies are left to the caller.
-// Prism's validators, from the module that holds them: the package's index also loads its
-// OpenAPI reader and its forwarder, which answering a request needs neither of.
-import type { PrismHttpComponents } from "@stoplight/prism-http";
-import { validateOutput, validateSecurity } from "@stoplight/prism-http/dist/validator/index.js";
+// spec's examples (or generated data) as responses. Error bodies are left to the caller. The
+// request is routed once, by Prism's router: what follows works with the operation it matched
+// and the path parameters read with that operation's template.
+import type { Preferences } from "../http/prefer.js";
+import type { ApiRequest } from "../http/read-request.js";
 import type { PrismDiagnostic } from "./diagnostics.js";
 import { cachedValidateInput } from "./input-validation.js";
 import { cachedMock, cachedValidateOutput } from "./mock-cache.js";
-import type { Operations } from "./operations-snapshot.js";
+import { pathParameters } from "./path-template.js";
 import { pipeline } from "./pipeline.js";
-import type { Preferences } from "./prefer.js";
+import {
+  type Components,
+  type Operation,
+  type Operations,
+  validateOutput,
+  validateSecurity,
+} from "./prism-adapter.js";
 import { readOperations } from "./read-operations.js";
-import { endOfListWhenFollowed, exampleMatchingBody, operationFor } from "./response-shaping.js";
+import { endOfListWhenFollowed, exampleMatchingBody } from "./response-shaping.js";
 import { cachedRoute } from "./route-cache.js";
 
-export type { Operations };
+export type { Operation, Operations };
 
-export interface PrismRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: unknown;
+/** The operation Prism's router matched, and the request's path parameters by its template. */
+export interface Routed {
+  operation: Operation;
+  /** Each path parameter's value, percent-decoded. */
+  params: Record<string, string>;
 }
 
-export type Operation = Operations[number];
-
-/** Prism's answer, with the spec's operation the request reached (undefined when none). */
-export type PrismOutcome = { operation: Operation | undefined } & (
+/** Prism's answer, with where the request was routed. */
+export type PrismOutcome =
   | {
       kind: "response";
+      routed: Routed;
       status: number;
       headers: Record<string, string>;
       body: unknown;
@@ -38,13 +42,15 @@ export type PrismOutcome = { operation: Operation | undefined } & (
       /** Where the mocked response does not match the spec. */
       outputProblems: PrismDiagnostic[];
     }
-  | { kind: "error"; status: number; title: string; detail: string }
-);
+  | ({ routed: Routed | undefined } & PrismRefusal);
+
+/** Prism's refusal of a request it cannot route or negotiate. */
+export type PrismRefusal = { kind: "error"; status: number; title: string; detail: string };
 
 /** What Prism finds in a request without answering it: for the proxy, which forwards it instead. */
 export type PrismCheck =
-  | { kind: "checked"; operation: Operation; inputProblems: PrismDiagnostic[] }
-  | { kind: "error"; status: number; title: string; detail: string };
+  | { kind: "checked"; routed: Routed; inputProblems: PrismDiagnostic[] }
+  | PrismRefusal;
 
 /** A response as the proxy received it, its body parsed as the mock's requests are. */
 export interface PrismResponse {
@@ -55,9 +61,16 @@ export interface PrismResponse {
 
 export interface PrismEngine {
   /** Answers one request; `preferences` (from its `Prefer` header) override the mock's config. */
-  handle(request: PrismRequest, preferences?: Preferences): Promise<PrismOutcome>;
+  handle(request: ApiRequest, preferences?: Preferences): Promise<PrismOutcome>;
   /** Routes and validates one request (security included) as `handle` does, without answering it. */
-  check(request: PrismRequest): Promise<PrismCheck>;
+  check(request: ApiRequest): PrismCheck;
+  /** The operation Prism's router matches to `method` and `path`, if any (HEAD is read as GET). */
+  route(method: string, path: string): Operation | undefined;
+  /**
+   * The name of the path parameter that segment `index` of `path` stands in, by the operation
+   * Prism routes it to with `method` or, failing that, any method of the spec; "" when none.
+   */
+  segmentName(method: string, path: string, index: number): string;
   /** Prism's diagnostics of a response to `operation`: status, media type, headers and body. */
   checkResponse(operation: Operation, response: PrismResponse): PrismDiagnostic[];
   /** Lower-case header name → its spelling in the spec. */
@@ -67,8 +80,6 @@ export interface PrismEngine {
   /** The spec's operations as Prism read them (the sandbox takes its examples and enums from them). */
   operations: Operations;
 }
-
-type Components = PrismHttpComponents;
 
 /**
  * Prism's own logging is replaced by the mock's one line per request. A silent pino logger still
@@ -111,30 +122,30 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     upstreamProxy: undefined,
     isProxy: false as const,
   };
-  const route = cachedRoute(operations);
-  const validateInput = cachedValidateInput();
+  const cachedRouter = cachedRoute(operations);
   const prism = createPrism({
-    route,
-    validateInput,
+    route: cachedRouter,
+    validateInput: cachedValidateInput(),
     mock: cachedMock(),
     validateOutput: cachedValidateOutput(),
   });
 
-  async function handle(
-    request: PrismRequest,
-    preferences: Preferences = {},
-  ): Promise<PrismOutcome> {
+  async function handle(request: ApiRequest, preferences: Preferences = {}): Promise<PrismOutcome> {
     const mock = { ...config.mock, ...preferences };
-    const operation = operationFor(operations, request.method, request.path);
     const result = await prism.request(toPrismInput(request), operations, { ...config, mock });
-    if (result._tag === "Left") return { operation, ...errorOf(result.left) };
+    if (result._tag === "Left") {
+      return {
+        routed: result.operation && routedTo(result.operation, request.path),
+        ...errorOf(result.left),
+      };
+    }
     const { output, validations } = result.right;
     const example =
       mock.dynamic || mock.exampleKey !== undefined
         ? undefined
-        : exampleMatchingBody(operation, output.statusCode, request.body);
+        : exampleMatchingBody(result.operation, output.statusCode, request.body);
     return {
-      operation,
+      routed: routedTo(result.operation, request.path),
       kind: "response",
       status: output.statusCode,
       headers: output.headers ?? {},
@@ -144,27 +155,35 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
     };
   }
 
-  // The same pipeline with a "mocker" that answers with the operation Prism routed to, so that
-  // a request is checked exactly as `handle` checks it and its response against that operation.
-  // Prism reads `validateResponse` from each request's config: with the mock's, it would check
-  // that stand-in answer against the spec at every request and throw the finding away.
+  // Prism reads `validateResponse` from each request's config; a check answers nothing.
   const checkConfig = { ...config, validateResponse: false };
-  const checker = createPrism({
-    route,
-    validateInput,
-    mock:
-      ({ resource }) =>
-      () => ({ _tag: "Right", right: { statusCode: 200, headers: {}, body: resource } }),
-  });
 
-  async function check(request: PrismRequest): Promise<PrismCheck> {
-    const result = await checker.request(toPrismInput(request), operations, checkConfig);
+  function check(request: ApiRequest): PrismCheck {
+    const result = prism.check(toPrismInput(request), operations, checkConfig);
     if (result._tag === "Left") return errorOf(result.left);
     return {
       kind: "checked",
-      operation: result.right.output.body as Operation,
-      inputProblems: result.right.validations.input,
+      routed: routedTo(result.operation, request.path),
+      inputProblems: result.right.input,
     };
+  }
+
+  function route(method: string, path: string): Operation | undefined {
+    const input = {
+      method: (method === "HEAD" ? "get" : method.toLowerCase()) as "get",
+      url: { path },
+    };
+    const routed = cachedRouter({ resources: operations, input });
+    return routed._tag === "Right" ? routed.right : undefined;
+  }
+
+  const methods = [...new Set(operations.map((operation) => operation.method))];
+  function segmentName(method: string, path: string, index: number): string {
+    for (const tried of [method, ...methods]) {
+      const template = route(tried, path)?.path.split("/")[index];
+      if (template !== undefined) return /^\{(.+)\}$/.exec(template)?.[1] ?? "";
+    }
+    return "";
   }
 
   function checkResponse(operation: Operation, response: PrismResponse): PrismDiagnostic[] {
@@ -179,6 +198,8 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   return {
     handle,
     check,
+    route,
+    segmentName,
     checkResponse,
     headerNames: headerNamesOf(operations, apiKeyHeader),
     apiKeyHeader,
@@ -186,7 +207,11 @@ export async function createPrismEngine(spec: string, dynamic: boolean): Promise
   };
 }
 
-function toPrismInput(request: PrismRequest) {
+function routedTo(operation: Operation, path: string): Routed {
+  return { operation, params: pathParameters(path, operation.path) };
+}
+
+function toPrismInput(request: ApiRequest) {
   return {
     method: request.method.toLowerCase() as "get",
     url: { path: request.path, query: request.query },
@@ -195,8 +220,7 @@ function toPrismInput(request: PrismRequest) {
   };
 }
 
-/** Prism's refusal of a request it cannot route or negotiate. */
-function errorOf(left: Error): { kind: "error"; status: number; title: string; detail: string } {
+function errorOf(left: Error): PrismRefusal {
   const error = left as Error & { status?: number; detail?: string };
   return {
     kind: "error",

@@ -3,14 +3,17 @@
 // once: Prism compiles the operation's path template into a new function for every request, and
 // matches the request's media type against the operation's afresh. The checks themselves are
 // Prism's own validators, run in Prism's order, so the diagnostics are Prism's.
-import type { validateInput as prismValidateInput } from "@stoplight/prism-http/dist/validator/index.js";
-import { wildcardMediaTypeMatch } from "@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js";
-import { parseMIMEHeader } from "@stoplight/prism-http/dist/validator/validators/headers.js";
-import validators from "@stoplight/prism-http/dist/validator/validators/index.js";
-// A CommonJS module that sets `exports.URI` in a way Node cannot list as a named export.
-import uriTemplate from "uri-template-lite";
+import { pathParameters } from "./path-template.js";
+import {
+  parseMIMEHeader,
+  type ValidateInput,
+  validateBody,
+  validateHeaders,
+  validatePath,
+  validateQuery,
+  wildcardMediaTypeMatch,
+} from "./prism-adapter.js";
 
-type ValidateInput = typeof prismValidateInput;
 type Options = Parameters<ValidateInput>[0];
 type Result = ReturnType<ValidateInput>;
 type Diagnostic = Extract<Result, { _tag: "Left" }>["left"][number];
@@ -25,24 +28,11 @@ const ERROR = 0;
 /** Enough for every media type clients send many times over; past it, matches are not remembered. */
 const MAX_MEDIA_TYPES = 1_000;
 
-const { validateBody, validateHeaders, validatePath, validateQuery } = validators;
-
 /** A `validateInput` for Prism's pipeline that finds what Prism's own finds. */
 export function cachedValidateInput(): ValidateInput {
-  const templates = new Map<string, InstanceType<typeof uriTemplate.URI.Template>>();
   const supported = new WeakMap<object, Map<string, boolean>>();
   /** Per parameter list: its lower-case names when every one is optional and named plainly, else null. */
   const optionalNames = new WeakMap<Params, Set<string> | null>();
-
-  /** Prism's `getPathParams`, its template compiled once per path. */
-  function pathParameters(path: string, template: string) {
-    let compiled = templates.get(template);
-    if (compiled === undefined) {
-      compiled = new uriTemplate.URI.Template(template);
-      templates.set(template, compiled);
-    }
-    return compiled.match(path);
-  }
 
   /** Prism's `isMediaTypeSupportedInContents`, remembered per operation and media type. */
   function isSupported(mediaType: string | undefined, contents: Contents | undefined): boolean {
@@ -137,7 +127,7 @@ export function cachedValidateInput(): ValidateInput {
       request.path
         ? checked(
             validatePath(
-              pathParameters(element.url.path, resource.path) as Record<string, string>,
+              pathParameters(element.url.path, resource.path),
               request.path,
               INPUT,
               bundle,

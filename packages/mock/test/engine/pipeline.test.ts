@@ -8,16 +8,17 @@ import {
   type IHttpMockConfig,
   type PrismHttpComponents,
 } from "@stoplight/prism-http";
-import { validateOutput, validateSecurity } from "@stoplight/prism-http/dist/validator/index.js";
+import router from "@stoplight/prism-http/dist/router/index.js";
+import { validateSecurity } from "@stoplight/prism-http/dist/validator/index.js";
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { cachedValidateInput } from "../src/input-validation.js";
-import { cachedMock, cachedValidateOutput } from "../src/mock-cache.js";
-import { pipeline } from "../src/pipeline.js";
-import { silentLogger } from "../src/prism.js";
-import { cachedRoute } from "../src/route-cache.js";
-import { fuzzRequest } from "./support/fuzz-requests.js";
-import { bodyHeaders, prismInput } from "./support/prism-input.js";
+import { cachedValidateInput } from "../../src/engine/input-validation.js";
+import { cachedMock, cachedValidateOutput } from "../../src/engine/mock-cache.js";
+import { pipeline } from "../../src/engine/pipeline.js";
+import { silentLogger } from "../../src/engine/prism.js";
+import { cachedRoute } from "../../src/engine/route-cache.js";
+import { fuzzRequest } from "../support/fuzz-requests.js";
+import { bodyHeaders, prismInput } from "../support/prism-input.js";
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 type Components = PrismHttpComponents;
@@ -25,6 +26,9 @@ type Diagnostic = Extract<
   ReturnType<Components["validateOutput"]>,
   { _tag: "Left" }
 >["left"][number];
+
+// A CommonJS module: Node's import gives its exports, whose `default` is the router; Vite's gives the router.
+const prismRoute: Components["route"] = typeof router === "function" ? router : router.default;
 
 let operations: Operations;
 beforeAll(async () => {
@@ -109,12 +113,19 @@ it("gives what Prism's pipeline gives, for every operation and config", async ()
             : to === "other method"
               ? { ...sent, method: "delete" as const }
               : sent;
-        const mine = await outcome(() => ours.request(input, operations, config));
+        const { operation, ...mine } = (await outcome(() =>
+          ours.request(input, operations, config),
+        )) as { operation?: unknown };
         const theirs = await outcome(() => prisms.request(input, operations, config)());
         const result = theirs as { _tag?: string; right?: { validations: { input: unknown[] } } };
         if (result._tag === "Left") refused++;
         if ((result.right?.validations.input.length ?? 0) > 0) rejected++;
         expect(mine).toEqual(theirs);
+        // The operation it keeps is the one Prism's own router matches.
+        const routed = prismRoute({ resources: operations, input });
+        if (!("threw" in mine)) {
+          expect(operation).toBe(routed._tag === "Right" ? routed.right : undefined);
+        }
       },
     ),
     { numRuns: 1_000 },

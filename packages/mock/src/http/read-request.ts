@@ -1,8 +1,17 @@
 // Reads a Node request into what Prism validates: path, query, headers and the parsed body.
 import type { IncomingMessage } from "node:http";
 import { parse as parseMediaType } from "content-type";
-import type { PrismRequest } from "./prism.js";
 import type { ProblemError } from "./problem.js";
+import { decoded, splitTarget, type Target } from "./url.js";
+
+/** A request as the mock reads it: what Prism routes and validates, and the sandbox answers. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+}
 
 /** The client closed the connection before its request was complete: nobody is left to answer. */
 export class ClientGoneError extends Error {
@@ -23,16 +32,19 @@ export type Refusal = {
 };
 
 /** A request read whole; `repeated` names the query parameters it sent more than once. */
-export type ReadResult = { ok: true; request: PrismRequest; repeated: string[] } | Refusal;
+export type ReadResult = { ok: true; request: ApiRequest; repeated: string[] } | Refusal;
 
-/** Request templates by segment, for naming the path parameter a malformed escape stands in. */
-export type PathTemplates = readonly { path: string }[];
+/**
+ * The name of the path parameter that segment `index` of a request's path stands in, or "" when
+ * none does: a malformed escape there is named after it.
+ */
+export type SegmentName = (method: string, path: string, index: number) => string;
 
 export async function readRequest(
   incoming: IncomingMessage,
-  templates: PathTemplates,
+  nameOf: SegmentName,
 ): Promise<ReadResult> {
-  const head = readHead(incoming, templates);
+  const head = readHead(incoming, nameOf);
   return head.ok ? readBodyOf(incoming, head, await readBody(incoming)) : head;
 }
 
@@ -48,17 +60,15 @@ export type ForwardableRead =
  */
 export async function readForwardable(
   incoming: IncomingMessage,
-  templates: PathTemplates,
+  nameOf: SegmentName,
 ): Promise<ForwardableRead> {
   const bytes = await readBody(incoming);
-  const head = readHead(incoming, templates);
+  const head = readHead(incoming, nameOf);
   const target = splitTarget(incoming.url ?? "");
   if (!target) return { ok: false, refusal: head.ok ? notAPath() : head };
   if (bytes === undefined) return { ok: false, refusal: tooLarge() };
   return { ok: true, target, bytes, read: head.ok ? readBodyOf(incoming, head, bytes) : head };
 }
-
-type Target = { path: string; query: string };
 
 type Head = {
   ok: true;
@@ -68,7 +78,7 @@ type Head = {
 };
 
 /** The request line and headers, checked as far as they can be without the body. */
-function readHead(incoming: IncomingMessage, templates: PathTemplates): Head | Refusal {
+function readHead(incoming: IncomingMessage, nameOf: SegmentName): Head | Refusal {
   const target = splitTarget(incoming.url ?? "");
   if (!target) return notAPath();
   const badSegment = target.path.split("/").findIndex((segment) => decoded(segment) === undefined);
@@ -78,7 +88,7 @@ function readHead(incoming: IncomingMessage, templates: PathTemplates): Head | R
       "malformed-escape",
       "Malformed percent-encoding",
       "path",
-      pathParameterAt(templates, target.path, badSegment),
+      nameOf(incoming.method ?? "GET", target.path, badSegment),
       "encoding",
       "is not valid percent-encoding",
     );
@@ -183,51 +193,6 @@ function refuse(
   message: string,
 ): Refusal {
   return { ok: false, status, kind, title, error: { location, field, rule, message } };
-}
-
-/** The scheme and authority of an absolute-form target (`http://host:port`). */
-const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
-
-/**
- * The request target taken literally, with no folding of `//` or dot segments, so
- * `//evil.example/customers` is not `/customers`. Origin-form (`/path?query`) and, as RFC 9112
- * §3.2.2 requires of a server, absolute-form (`http://host/path?query`, what a client sends to
- * an HTTP proxy), whose authority is disregarded: the path is the API's either way.
- */
-function splitTarget(target: string): Target | undefined {
-  const authority = ABSOLUTE_FORM.exec(target)?.[0];
-  if (authority !== undefined) {
-    const rest = target.slice(authority.length);
-    return splitTarget(rest.startsWith("/") ? rest : `/${rest}`);
-  }
-  if (!target.startsWith("/")) return undefined;
-  const mark = target.indexOf("?");
-  return mark === -1
-    ? { path: target, query: "" }
-    : { path: target.slice(0, mark), query: target.slice(mark + 1) };
-}
-
-/** `text` percent-decoded, or undefined when an escape in it is malformed. */
-export function decoded(text: string): string | undefined {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The name of the `{parameter}` that segment `index` of `path` stands in, or "" when none does. */
-function pathParameterAt(templates: PathTemplates, path: string, index: number): string {
-  const segments = path.split("/");
-  for (const { path: template } of templates) {
-    const parts = template.split("/");
-    const fits =
-      parts.length === segments.length &&
-      parts.every((part, i) => i === index || /^\{.+\}$/.test(part) || part === segments[i]);
-    const name = /^\{(.+)\}$/.exec(parts[index] ?? "")?.[1];
-    if (fits && name) return name;
-  }
-  return "";
 }
 
 type ParsedQuery =

@@ -1,9 +1,8 @@
 // Decisions the mock makes about a successful answer that the spec alone cannot make for it.
 // Both are the mock's own behaviour (see the README's "Examples and lists"), not the API's.
-import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-import { isObject } from "./is-object.js";
+import { isObject } from "../http/is-object.js";
+import type { Operation } from "./prism-adapter.js";
 
-type Operation = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>[number];
 type Example = { key: string; value: unknown };
 
 /**
@@ -45,21 +44,4 @@ export function endOfListWhenFollowed(query: Record<string, string>, body: unkno
     ...(query.cursor === undefined && cursor !== undefined && { cursor }),
     ...(query.prev_cursor === undefined && prev_cursor !== undefined && { prev_cursor }),
   };
-}
-
-/** The spec's operation that serves `method` on `path`, matching path templates segment by segment. */
-export function operationFor(
-  operations: readonly Operation[],
-  method: string,
-  path: string,
-): Operation | undefined {
-  const segments = path.split("/");
-  return operations.find((operation) => {
-    if (operation.method !== method.toLowerCase()) return false;
-    const template = operation.path.split("/");
-    return (
-      template.length === segments.length &&
-      template.every((part, i) => /^\{.+\}$/.test(part) || part === segments[i])
-    );
-  });
 }

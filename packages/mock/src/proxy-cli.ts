@@ -1,8 +1,8 @@
 // payments-mock proxy <upstream-url>: the validating proxy until Ctrl-C or SIGTERM, then a
 // summary of the violations found (exit code 1 with --fail-on-violation if there were any).
 import { parseArgs } from "node:util";
-import { parsePort, usageFailure } from "../cli-args.js";
-import type { ViolationSummary } from "./start-proxy.js";
+import { parsePort, usageFailure } from "./cli-args.js";
+import type { ViolationSummary } from "./proxy/start-proxy.js";
 
 const USAGE = `Usage: payments-mock proxy <upstream-url> [options]
 
@@ -79,7 +79,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
   const log = (line: string) => console.log(line);
   // Loaded only now, so that --help and flag errors answer without loading Prism.
-  const { startProxy } = await import("./start-proxy.js");
+  const { startProxy } = await import("./proxy/start-proxy.js");
   const proxy = await startProxy({
     upstream,
     host: args.host ?? (process.env.HOST || "127.0.0.1"),

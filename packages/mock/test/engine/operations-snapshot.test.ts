@@ -4,9 +4,12 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { describe, expect, it } from "vitest";
-import { operationsFromSnapshot, operationsSnapshot } from "../src/operations-snapshot.js";
+import {
+  operationsFromSnapshot,
+  operationsSnapshot,
+} from "../../src/engine/operations-snapshot.js";
 
-const dist = (file: string) => fileURLToPath(new URL(`../dist/${file}`, import.meta.url));
+const dist = (file: string) => fileURLToPath(new URL(`../../dist/${file}`, import.meta.url));
 
 describe("the operations snapshot", () => {
   it("the build's holds exactly what Prism reads from the shipped spec", async () => {

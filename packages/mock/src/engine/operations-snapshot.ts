@@ -4,9 +4,7 @@
 // serialisation keeps the objects that several operations share shared, as Prism read them.
 import { createHash } from "node:crypto";
 import { deserialize, serialize } from "node:v8";
-import type { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-
-export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
+import type { Operations } from "./prism-adapter.js";
 
 type Snapshot = { specSha256: string; operations: Operations };
 

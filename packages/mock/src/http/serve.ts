@@ -6,6 +6,9 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { PROBLEM_CONTENT_TYPE, problem } from "./problem.js";
 
+/** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
+export type RequestLogger = (line: string) => void;
+
 export interface ConnectionLimits {
   /** A request whose headers are not complete by then gets a 408 and its connection closes. */
   headersMs: number;
