@@ -532,7 +532,7 @@ describe("faults", () => {
     const client = new AbortController();
     const sent = send(proxy.url, { target: "/webhooks", headers: auth, signal: client.signal });
     sent.catch(() => {});
-    while (fake.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => fake.received.length, { interval: 10 }).toBeGreaterThan(0);
     client.abort();
     await fake.received[0]?.closed;
     await expect(sent).rejects.toThrow();
