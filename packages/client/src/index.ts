@@ -5,6 +5,7 @@ export {
   PaymentsError,
   PaymentsResponseError,
   PaymentsTimeoutError,
+  type TimeoutCircumstances,
 } from "./errors.js";
 export type {
   IdempotencyOption,
@@ -14,4 +15,4 @@ export type {
 export type { PaymentsResources } from "./generated/resources.js";
 export type { PaymentsClientOptions } from "./options.js";
 export type { ListPath, Page, PageItem, PaginateOptions, Paginator } from "./paginate.js";
-export type { CallOptions, ClientPaths, PaymentsResult } from "./types.js";
+export type { CallOptions, ClientPaths, PaymentsResult, ResultMeta } from "./types.js";
