@@ -1,4 +1,4 @@
-import { bodyDetail, causeChain, quoted } from "./error-detail.js";
+import { bodyDetail, causeOf, quoted } from "./error-detail.js";
 
 /**
  * Errors the client raises. None of them holds the request or its headers; the client scrubs the
@@ -34,8 +34,7 @@ export class PaymentsApiError extends PaymentsError {
 
   /**
    * The message reads `createCustomer failed with HTTP 422: body email: must be an email address
-   * (request id …)`: the first thing the body says went wrong (its first `errors` entry, else its
-   * `detail`, `title` or `message`), bounded in length.
+   * (request id …)`: the first thing the body says went wrong, bounded in length.
    */
   constructor(init: {
     status: number;
@@ -46,50 +45,39 @@ export class PaymentsApiError extends PaymentsError {
     replayed?: boolean | undefined;
   }) {
     const detail = bodyDetail(init.body);
-    const notes = [
-      ...(init.requestId ? [`request id ${quoted(init.requestId, 100)}`] : []),
-      ...(init.replayed ? ["replayed"] : []),
-    ];
+    const { requestId, replayed = false } = init;
+    const id = requestId ? `request id ${quoted(requestId)}` : "";
+    const noted = replayed ? (id ? `${id}, replayed` : "replayed") : id;
     super(
-      `${init.operation} failed with HTTP ${init.status}${
-        detail === undefined ? "" : `: ${quoted(detail)}`
-      }${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`,
+      `${init.operation} failed with HTTP ${init.status}${detail ? `: ${quoted(detail)}` : ""}${
+        noted && ` (${noted})`
+      }`,
       init.operation,
       init.idempotencyKey,
     );
     this.status = init.status;
     this.body = init.body;
-    this.requestId = init.requestId;
-    this.replayed = init.replayed ?? false;
+    this.requestId = requestId;
+    this.replayed = replayed;
   }
-}
-
-/** Which limit fired, and when: what a timeout's message explains. */
-export interface TimeoutCircumstances {
-  /** `timeoutMs` came from the call's options, or from the client's (or its default). */
-  limit: "call" | "client";
-  /** The attempt was waiting for the response's status and headers, or reading its body. */
-  phase: "response" | "body";
-  /** Attempts made in all, this one included. */
-  attempts: number;
-  /** Where the request went: scheme, host and port. */
-  origin?: string | undefined;
 }
 
 /** An attempt took longer than `timeoutMs`, and no retry was left. */
 export class PaymentsTimeoutError extends PaymentsError {
   declare readonly timeoutMs: number;
 
+  /**
+   * `circumstances` says which limit fired and when, after the time: `waiting for the response
+   * from https://api.example.com:443 (the call's timeoutMs, per attempt; 3 attempts)`.
+   */
   constructor(
     operation: string,
     timeoutMs: number,
     idempotencyKey?: string,
-    circumstances?: TimeoutCircumstances,
+    circumstances?: string,
   ) {
     super(
-      circumstances === undefined
-        ? `${operation} timed out after ${timeoutMs} ms`
-        : timeoutMessage(operation, timeoutMs, circumstances),
+      `${operation} timed out after ${timeoutMs} ms${circumstances ? ` ${circumstances}` : ""}`,
       operation,
       idempotencyKey,
     );
@@ -97,34 +85,22 @@ export class PaymentsTimeoutError extends PaymentsError {
   }
 }
 
-function timeoutMessage(
-  operation: string,
-  timeoutMs: number,
-  { limit, phase, attempts, origin }: TimeoutCircumstances,
-): string {
-  const waiting = phase === "body" ? "reading the response body" : "waiting for the response";
-  const from = origin === undefined ? "" : ` from ${origin}`;
-  const option = limit === "call" ? "the call's timeoutMs" : "the client's timeoutMs";
-  const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
-  return `${operation} timed out after ${timeoutMs} ms ${waiting}${from} (${option}, per attempt; ${tries})`;
-}
-
 /** The API could not be reached (refused, reset, DNS…), and no retry was left. */
 export class PaymentsConnectionError extends PaymentsError {
   /**
-   * The message names where the request went, the system error code when the platform gives one,
-   * and the cause's messages: `listCustomers could not reach http://127.0.0.1:4010
+   * The message names `origin` (where the request went), the system error code when the platform
+   * gives one, and the cause's messages: `listCustomers could not reach http://127.0.0.1:4010
    * (ECONNREFUSED): fetch failed: connect ECONNREFUSED 127.0.0.1:4010`.
    */
   constructor(
     operation: string,
     cause: unknown,
     idempotencyKey: string | undefined,
-    where?: { origin?: string | undefined; code?: string | undefined },
+    origin = "the API",
   ) {
-    const code = where?.code === undefined ? "" : ` (${where.code})`;
+    const { code, text } = causeOf(cause);
     super(
-      `${operation} could not reach ${where?.origin ?? "the API"}${code}: ${causeChain(cause)}`,
+      `${operation} could not reach ${origin}${code ? ` (${code})` : ""}: ${text}`,
       operation,
       idempotencyKey,
       cause,

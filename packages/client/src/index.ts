@@ -5,7 +5,6 @@ export {
   PaymentsError,
   PaymentsResponseError,
   PaymentsTimeoutError,
-  type TimeoutCircumstances,
 } from "./errors.js";
 export type {
   IdempotencyOption,

@@ -6,7 +6,7 @@
  * headers, so a call that succeeds at once costs next to nothing over bare openapi-fetch.
  */
 import { Attempt } from "./attempt.js";
-import { originOf, systemCode } from "./error-detail.js";
+import { originOf } from "./error-detail.js";
 import {
   PaymentsConnectionError,
   PaymentsError,
@@ -125,24 +125,26 @@ async function withRedactedBody(response: Response, apiKey: string): Promise<Res
   });
 }
 
-/** What attempt number `attempts` that threw means, as the error the caller would get. */
+/** What an attempt that threw, the `made`-th of the call, means as the error the caller gets. */
 function attemptFailure(
   call: Call,
   error: unknown,
   attempt: Attempt,
-  attempts: number,
+  made: number,
   apiKey: string,
 ): unknown {
   if (call.signal?.aborted) return call.signal.reason;
   const { request, response } = attempt;
-  const origin = originOf(request?.url);
+  const origin = request ? originOf(request.url) : "the API";
   if (attempt.timedOut) {
-    return new PaymentsTimeoutError(call.operation, call.timeoutMs, call.idempotencyKey, {
-      limit: call.timeoutLimit,
-      phase: response === undefined ? "response" : "body",
-      attempts,
-      origin,
-    });
+    const phase = response ? "reading the response body" : "waiting for the response";
+    const attempts = made === 1 ? "1 attempt" : `${made} attempts`;
+    return new PaymentsTimeoutError(
+      call.operation,
+      call.timeoutMs,
+      call.idempotencyKey,
+      `${phase} from ${origin} (the ${call.timeoutLimit}'s timeoutMs, per attempt; ${attempts})`,
+    );
   }
   if (error instanceof PaymentsError) return error;
   redactError(error, apiKey);
@@ -151,11 +153,8 @@ function attemptFailure(
   if (response?.ok && error instanceof SyntaxError) {
     return new PaymentsResponseError(call.operation, response.status, call.idempotencyKey, error);
   }
-  const failure = new PaymentsConnectionError(call.operation, error, call.idempotencyKey, {
-    origin,
-    code: systemCode(error),
-  });
-  // The message quotes the cause chain, already redacted; a base URL could still hold the key.
+  const failure = new PaymentsConnectionError(call.operation, error, call.idempotencyKey, origin);
+  // The message quotes the cause, which was redacted above only if it is an Error.
   redactError(failure, apiKey);
   return failure;
 }
