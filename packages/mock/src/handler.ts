@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { answerPreflight, isPreflight, setCorsHeaders } from "./cors.js";
 import { ERROR_SEVERITY } from "./diagnostics.js";
+import { loggedId, tagAnswer } from "./http/request-id.js";
 import { hasPreferences, parsePrefer } from "./prefer.js";
 import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
@@ -11,7 +12,10 @@ import { type Answer, bodyText } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
 import { StoreFullError } from "./sandbox/store.js";
 
-/** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
+/**
+ * One line per request for the log: method, path, status and request id. Headers (and so the API
+ * key) are never logged.
+ */
 export type RequestLogger = (line: string) => void;
 
 export interface HandlerOptions {
@@ -24,11 +28,12 @@ export interface HandlerOptions {
 
 export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }: HandlerOptions) {
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const id = loggedId(tagAnswer(incoming, response, engine().apiKeyHeader));
     if (cors) {
       setCorsHeaders(incoming, response);
       if (isPreflight(incoming)) {
         answerPreflight(incoming, response);
-        log?.(`${incoming.method} ${incoming.url} → 204 (CORS preflight)`);
+        log?.(`${incoming.method} ${incoming.url} → 204${id} (CORS preflight)`);
         return;
       }
     }
@@ -55,7 +60,7 @@ export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }:
         ),
       );
     });
-    log?.(`${incoming.method} ${incoming.url} → ${result.status}${result.mismatch}`);
+    log?.(`${incoming.method} ${incoming.url} → ${result.status}${id}${result.mismatch}`);
   };
 }
 
@@ -201,6 +206,12 @@ function sendAnswer(
   answer: Answer,
 ): { status: number; mismatch: string } {
   const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
-  response.writeHead(answer.status, { "content-type": contentType }).end(bodyText(answer));
+  response
+    .writeHead(answer.status, {
+      "content-type": contentType,
+      // As Stripe marks it: the first answer to this IDEMPOTENCY-KEY, sent again.
+      ...(answer.replayed && { "idempotent-replayed": "true" }),
+    })
+    .end(bodyText(answer));
   return { status: answer.status, mismatch: "" };
 }
