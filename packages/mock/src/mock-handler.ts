@@ -9,6 +9,7 @@ import { hasPreferences, parsePrefer } from "./http/prefer.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./http/problem.js";
 import { ClientGoneError, readRequest } from "./http/read-request.js";
 import { routeProblem, sendProblem } from "./http/refusal.js";
+import { loggedId, tagAnswer } from "./http/request-id.js";
 import type { RequestLogger } from "./http/serve.js";
 import { type Answer, bodyText } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
@@ -24,11 +25,12 @@ export interface HandlerOptions {
 
 export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }: HandlerOptions) {
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const id = loggedId(tagAnswer(incoming, response, engine().apiKeyHeader));
     if (cors) {
       setCorsHeaders(incoming, response);
       if (isPreflight(incoming)) {
         answerPreflight(incoming, response);
-        log?.(`${incoming.method} ${incoming.url} → 204 (CORS preflight)`);
+        log?.(`${incoming.method} ${incoming.url} → 204${id} (CORS preflight)`);
         return;
       }
     }
@@ -55,7 +57,7 @@ export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }:
         ),
       );
     });
-    log?.(`${incoming.method} ${incoming.url} → ${result.status}${result.mismatch}`);
+    log?.(`${incoming.method} ${incoming.url} → ${result.status}${id}${result.mismatch}`);
   };
 }
 
@@ -162,6 +164,12 @@ function sendAnswer(
   answer: Answer,
 ): { status: number; mismatch: string } {
   const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
-  response.writeHead(answer.status, { "content-type": contentType }).end(bodyText(answer));
+  response
+    .writeHead(answer.status, {
+      "content-type": contentType,
+      // As Stripe marks it: the first answer to this IDEMPOTENCY-KEY, sent again.
+      ...(answer.replayed && { "idempotent-replayed": "true" }),
+    })
+    .end(bodyText(answer));
   return { status: answer.status, mismatch: "" };
 }

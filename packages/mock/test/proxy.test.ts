@@ -303,8 +303,8 @@ describe("validation and the report", () => {
         message: "listCustomers response: body items.0.id: must be string (got number)",
       }),
     ]);
-    expect(logged.at(-1)).toContain(
-      "GET /customers → 200 — 1 violation: listCustomers response: body items.0.id",
+    expect(logged.at(-1)).toMatch(
+      /^GET \/customers → 200 request-id=\S+ — 1 violation: listCustomers response: body items\.0\.id/,
     );
   });
 

@@ -103,7 +103,9 @@ describe("startMock", () => {
     const lines: string[] = [];
     const mock = await start({ port: 0, log: (line) => lines.push(line) });
     await send(mock.url, validRequest("listWebhooks"));
-    expect(lines).toEqual(["GET /webhooks → 200"]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^GET \/webhooks → 200 request-id=[\da-f-]{36}$/),
+    ]);
     expect(lines.join("\n")).not.toContain(API_KEY);
   });
 });

@@ -1,12 +1,16 @@
 // The HTTP server under the mock and the proxy: connection limits, problem bodies for what Node's
 // parser refuses, a clear error for a busy port, and a stop that closes every connection.
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { PROBLEM_CONTENT_TYPE, problem } from "./problem.js";
 
-/** One line per request for the log: method, path, status. Headers (and so the API key) are never logged. */
+/**
+ * One line per request for the log: method, path, status and request id. Headers (and so the API
+ * key) are never logged.
+ */
 export type RequestLogger = (line: string) => void;
 
 export interface ConnectionLimits {
@@ -99,9 +103,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: b
     problem(status, "bad-http", reason, [{ location: "route", field: "", rule: "http", message }]),
   );
   // The request's Origin is unknown here, so any origin may read the answer.
-  const corsHeader = cors ? "access-control-allow-origin: *\r\n" : "";
+  const corsHeader = cors
+    ? "access-control-allow-origin: *\r\naccess-control-expose-headers: *\r\n"
+    : "";
+  // No request was read, so none sent an id to keep: this answer gets a new one.
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${corsHeader}connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${randomUUID()}\r\n${corsHeader}connection: close\r\n\r\n${body}`,
   );
 }
 

@@ -8,6 +8,7 @@ import { answerPreflight, isPreflight, setCorsHeaders } from "../http/cors.js";
 import { type Problem, type ProblemError, problem } from "../http/problem.js";
 import { ClientGoneError, type ReadResult, readForwardable } from "../http/read-request.js";
 import { routeProblem, sendProblem } from "../http/refusal.js";
+import { loggedId, REQUEST_ID, tagAnswer } from "../http/request-id.js";
 import type { RequestLogger } from "../http/serve.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 import { redactor } from "./redact.js";
@@ -41,9 +42,10 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
   let requests = 0;
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const number = ++requests;
+    const requestId = tagAnswer(incoming, response, options.engine.apiKeyHeader);
     const key = incoming.headers[options.engine.apiKeyHeader.toLowerCase()];
     const redact = redactor(Array.isArray(key) ? key : [key]);
-    const outcome = await proxy(options, incoming, response, number, redact).catch(
+    const outcome = await proxy(options, incoming, response, { number, requestId }, redact).catch(
       (error: unknown): Outcome => {
         if (error instanceof ClientGoneError)
           return { status: "client disconnected", violations: [] };
@@ -56,9 +58,11 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
       found.length === 0
         ? ""
         : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${found.join("; ")}`;
+    // The upstream's own id, when it sends one, is the one its answer carries and the log names.
+    const id = loggedId(String(response.getHeader(REQUEST_ID) ?? requestId));
     log?.(
       redact(
-        `${incoming.method} ${incoming.url} → ${outcome.status}${outcome.note ?? ""}${violations}`,
+        `${incoming.method} ${incoming.url} → ${outcome.status}${id}${outcome.note ?? ""}${violations}`,
       ),
     );
     // A relayed body ends only now, so that whoever has read a whole answer finds its violations
@@ -71,7 +75,7 @@ async function proxy(
   options: ProxyHandlerOptions,
   incoming: IncomingMessage,
   response: ServerResponse,
-  number: number,
+  { number, requestId }: { number: number; requestId: string },
   redact: (text: string) => string,
 ): Promise<Outcome> {
   const { engine, cors } = options;
@@ -118,6 +122,7 @@ async function proxy(
     incoming,
     `${target.path}${target.query === "" ? "" : `?${target.query}`}`,
     bytes,
+    requestId,
   );
   // A client that goes away takes its upstream request with it.
   response.once("close", () => {

@@ -4,6 +4,8 @@ import { type Problem, type ProblemError, type ProblemLocation, problem } from "
 export interface Answer {
   status: number;
   body: unknown;
+  /** The first answer to an `IDEMPOTENCY-KEY`, given again to a repeat of its request. */
+  replayed?: boolean;
 }
 
 /**
