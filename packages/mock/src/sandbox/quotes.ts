@@ -180,7 +180,7 @@ function quoteTimes(
   const errors: ProblemError[] = [];
   const after = (field: string, count: number, unit: number) => {
     const at = now + count * unit;
-    if (!Number.isSafeInteger(count) || count < 1) {
+    if (!(count >= 1)) {
       errors.push({
         location: "query",
         field,

@@ -2,14 +2,27 @@
 // rules (test/support/reference-pricing.ts), echoes, times from the sandbox's now, the signature,
 // rates from the seed and the control route, and the sandbox's own 422s.
 import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { specPath } from "@org/payments-spec";
 import type { FeeProfile } from "@org/payments-types";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock } from "../../src/index.js";
 import { CURRENCIES } from "../../src/sandbox/currencies.js";
+import { DEFAULT_RATES } from "../../src/sandbox/rates.js";
 import { referencePrice } from "../support/reference-pricing.js";
 import { responseProblems } from "../support/response-validator.js";
-import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import {
+  call,
+  createCustomer,
+  persistentState,
+  sandboxStore,
+  startSandbox,
+  type TestSandbox,
+} from "../support/sandbox.js";
 
 let sandbox: TestSandbox;
 let customerId: string;
@@ -296,6 +309,70 @@ describe("GET /exchange-rate", () => {
     });
   });
 });
+
+describe("rates and the signing secret in the store", () => {
+  const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-pricing-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("survive a restart: the changed rates price, and an earlier quote still verifies", async () => {
+    const state = await persistentState(dir, "restart.db");
+    const first = await startSandbox({ state });
+    let quote: Record<string, unknown>;
+    try {
+      const customer = (await createCustomer(first.url)).id;
+      await call(first.url, "POST", "/_sandbox/rates", { body: { rates: { SOL: "150.5" } } });
+      quote = (await getQuote(first.url, { customer_id: customer })).body;
+    } finally {
+      await first.stop();
+    }
+    const second = await startSandbox({ state });
+    try {
+      expect((await ratesOf(second.url)).SOL).toBe("150.5");
+      const verified = await call(second.url, "POST", "/_sandbox/quotes/verify", { body: quote });
+      expect(verified.body).toEqual({ valid: true });
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("work on a database made before the settings table: it is added, with the default rates", async () => {
+    const state = await persistentState(dir, "before-settings.db");
+    await (await startSandbox({ state })).stop();
+    await dropSettingsTable(state);
+    const again = await startSandbox({ state });
+    try {
+      expect(await ratesOf(again.url)).toEqual(DEFAULT_RATES);
+      const customer = (await createCustomer(again.url)).id;
+      expect((await getQuote(again.url, { customer_id: customer })).status).toBe(200);
+      const changed = await call(again.url, "POST", "/_sandbox/rates", {
+        body: { rates: { EUR: "1.1" } },
+      });
+      expect(changed.body.rates.EUR).toBe("1.1");
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+/** Makes the database look like one written before the settings table existed. */
+async function dropSettingsTable(state: string): Promise<void> {
+  if (sandboxStore === "postgres") {
+    const client = new pg.Client({ connectionString: state });
+    await client.connect();
+    try {
+      await client.query("DROP TABLE sandbox_settings");
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new DatabaseSync(state);
+  try {
+    db.exec("DROP TABLE sandbox_settings");
+  } finally {
+    db.close();
+  }
+}
 
 describe("the rate table", () => {
   it("moves the market between two quotes through POST /_sandbox/rates, and reset brings the seed's back", async () => {
