@@ -25,7 +25,6 @@ import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
 import type { WorkResult } from "./idempotency.js";
 import { arraySource, type PageQuery, page } from "./pages.js";
-import { answerExchangeRate, answerQuote } from "./quotes.js";
 import type { SpecFacts } from "./spec-facts.js";
 import type { Resource, Stored } from "./state.js";
 import type { Scope, StoreTransaction } from "./store.js";
@@ -300,16 +299,19 @@ async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
   return found ? ok(found.resource) : notFound("path", "external_id", `no autoramp ${externalId}`);
 }
 
+/** Pricing (and decimal.js, some 25 ms of a start) loads at the first price, as the mock's start skips it. */
+const quotes = () => import("./quotes.js");
+
 async function getAutorampQuote(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  return answerQuote(context, customer.id, new Date(now()));
+  return (await quotes()).answerQuote(context, customer.id, new Date(now()));
 }
 
 async function getExchangeRate(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  return answerExchangeRate(context);
+  return (await quotes()).answerExchangeRate(context);
 }
 
 async function listAutorampTransactions(context: RouteContext): Promise<Answer> {
