@@ -286,17 +286,19 @@ async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
   return found ? ok(found.resource) : notFound("path", "external_id", `no autoramp ${externalId}`);
 }
 
+/** Pricing (and decimal.js, some 25 ms of a start) loads at the first price, as the mock's start skips it. */
+const quotes = () => import("./quotes.js");
+
 async function getAutorampQuote(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  const quote = context.facts.example("getAutorampQuote") as Record<string, unknown>;
-  return ok({ ...quote, customer_id: customer.id, quote_id: randomUUID() });
+  return (await quotes()).answerQuote(context, customer.id, new Date(now()));
 }
 
 async function getExchangeRate(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  return ok(context.facts.example("getExchangeRate"));
+  return (await quotes()).answerExchangeRate(context);
 }
 
 async function listAutorampTransactions(context: RouteContext): Promise<Answer> {

@@ -1,9 +1,12 @@
 // Sandbox-only routes under /_sandbox/, not part of the API: change a resource's status (which
-// delivers the matching webhook event), list the deliveries made, reset to the seed.
+// delivers the matching webhook event), list the deliveries made, reset to the seed, read and
+// change the rate table, check a quote's signature.
 import { isObject } from "../http/is-object.js";
 import { decoded } from "../http/url.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { Events } from "./events.js";
+import { signatureValid, signingSecret } from "./quote-signature.js";
+import { changeRates, readRateChanges, readRates } from "./rates.js";
 import type { SpecFacts } from "./spec-facts.js";
 import type { CollectionName } from "./state.js";
 import type { StoreTransaction } from "./store.js";
@@ -57,6 +60,17 @@ export async function answerControl(
   if (route === "events") {
     return only("GET", method, async () => ok({ items: await context.store.events() }));
   }
+  if (route === "rates") {
+    return method.toUpperCase() === "GET"
+      ? ok({ rates: await readRates(context.store) })
+      : only("POST", method, () => setRates(context, body));
+  }
+  if (route === "quotes/verify") return only("POST", method, () => verifyQuote(context, body));
+  if (route === "quotes/signing-key") {
+    return only("GET", method, async () =>
+      ok({ algorithm: "HMAC-SHA256", key: await signingSecret(context.store) }),
+    );
+  }
   const status = /^(?<collection>.+)\/(?<id>[^/]+)\/status$/.exec(route)?.groups;
   const target = status && STATUS_TARGETS[status.collection ?? ""];
   if (status && target) {
@@ -65,7 +79,7 @@ export async function answerControl(
   return notFound(
     "route",
     "",
-    `no sandbox route ${path}; there are POST /_sandbox/reset, GET /_sandbox/events and POST /_sandbox/{${Object.keys(STATUS_TARGETS).join("|")}}/{id}/status`,
+    `no sandbox route ${path}; there are POST /_sandbox/reset, GET /_sandbox/events, GET and POST /_sandbox/rates, POST /_sandbox/quotes/verify, GET /_sandbox/quotes/signing-key and POST /_sandbox/{${Object.keys(STATUS_TARGETS).join("|")}}/{id}/status`,
   );
 }
 
@@ -78,6 +92,40 @@ async function only(
   return problemAnswer(405, "method-not-allowed", "Method not allowed", [
     { location: "route", field: "", rule: "method", message: `use ${allowed}` },
   ]);
+}
+
+/** Changes the values of the currencies `{ "rates": { code: value in USD } }` names; answers the table. */
+async function setRates(context: ControlContext, body: unknown): Promise<Answer> {
+  const read = readRateChanges(isObject(body) ? body.rates : undefined);
+  if ("problems" in read) {
+    return problemAnswer(
+      422,
+      "invalid-request",
+      "Invalid request",
+      read.problems.map((problem) => ({
+        location: "body",
+        field: problem.code === "" ? "rates" : `rates.${problem.code}`,
+        rule: "rate",
+        message: problem.message,
+      })),
+    );
+  }
+  return ok({ rates: await changeRates(context.store, read.changes) });
+}
+
+/** Whether the body is a quote the sandbox signed, unchanged since. */
+async function verifyQuote(context: ControlContext, body: unknown): Promise<Answer> {
+  if (!isObject(body) || typeof body.signature !== "string") {
+    return problemAnswer(422, "invalid-request", "Invalid request", [
+      {
+        location: "body",
+        field: "signature",
+        rule: "required",
+        message: "send the quote as GET /autoramps/quote answered it, signature included",
+      },
+    ]);
+  }
+  return ok({ valid: signatureValid(await signingSecret(context.store), body) });
 }
 
 async function reset(context: ControlContext): Promise<Answer> {

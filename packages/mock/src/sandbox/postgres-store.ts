@@ -3,6 +3,7 @@
 // idempotency key waits on the first's row; each outbox event is taken by one process with
 // FOR UPDATE SKIP LOCKED and stays locked until its outcome is recorded.
 import type { Pool, PoolClient } from "pg";
+import { SETTINGS_TABLE } from "./settings.js";
 import {
   type Dialect,
   oldestOutboxItem,
@@ -63,6 +64,7 @@ export async function openPostgresStore(
         }
         if (version === SCHEMA_VERSION) {
           await query(UNANSWERED_KEYS_INDEX);
+          await query(SETTINGS_TABLE);
           return;
         }
         for (const statement of schemaStatements(

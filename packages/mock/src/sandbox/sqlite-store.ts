@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { groupCommit } from "./group-commit.js";
+import { SETTINGS_TABLE } from "./settings.js";
 import {
   type Dialect,
   oldestOutboxItem,
@@ -51,7 +52,10 @@ export async function openSqliteStore(
       // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
       db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
-    if (!fresh) db.exec(UNANSWERED_KEYS_INDEX);
+    if (!fresh) {
+      db.exec(UNANSWERED_KEYS_INDEX);
+      db.exec(SETTINGS_TABLE);
+    }
   } catch (error) {
     db.close();
     throw error;

@@ -3,6 +3,7 @@
 // changes happen in one transaction.
 import type { Answer, JsonText } from "./answer.js";
 import type { PageQuery } from "./pages.js";
+import type { SettingName } from "./settings.js";
 import type {
   CollectionName,
   DeliveryEvent,
@@ -69,7 +70,13 @@ export interface StoreTransaction {
   recordEvent(event: DeliveryEvent): Promise<void>;
   /** The recorded deliveries, newest first. */
   events(): Promise<DeliveryEvent[]>;
-  /** Replaces everything (resources, keys, events, outbox) with the data. */
+  /** A sandbox-wide value; undefined when none is stored. `lock` holds it until the transaction ends. */
+  setting(name: SettingName, lock?: boolean): Promise<string | undefined>;
+  /** Stores a sandbox-wide value, replacing the one there. */
+  setSetting(name: SettingName, value: string): Promise<void>;
+  /** Stores the value unless one is there already (a concurrent first write keeps one of them). */
+  initSetting(name: SettingName, value: string): Promise<void>;
+  /** Replaces everything (resources, keys, events, outbox, settings) with the data. */
   replaceAll(data: SandboxData): Promise<void>;
 }
 
