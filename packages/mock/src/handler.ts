@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { answerPreflight, isPreflight, setCorsHeaders } from "./cors.js";
 import { ERROR_SEVERITY } from "./diagnostics.js";
 import { loggedId, tagAnswer } from "./http/request-id.js";
-import { hasPreferences, parsePrefer } from "./prefer.js";
+import { hasPreferences, parsePrefer, unavailablePreference } from "./prefer.js";
 import type { PrismEngine } from "./prism.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 import { ClientGoneError, readRequest } from "./read-request.js";
@@ -90,7 +90,13 @@ async function respond(
     // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
     const refused =
       outcome.status === 404 && operation && hasPreferences(preferences)
-        ? preferProblem(422, "invalid-request", "Invalid request", "prefer", outcome.detail)
+        ? preferProblem(
+            422,
+            "invalid-request",
+            "Invalid request",
+            "prefer",
+            unavailablePreference(operation, preferences),
+          )
         : routeProblem(outcome, request.method, request.path);
     return rejected(sendProblem(response, refused));
   }

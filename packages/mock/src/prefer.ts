@@ -1,5 +1,6 @@
 // The `Prefer` request header, as Prism reads it: `code=404`, `example=person`, `dynamic=true` and
 // `seed=…` choose the status, the named example, or generated data for one request.
+import type { Operation } from "./prism.js";
 import type { ProblemError } from "./problem.js";
 
 export interface Preferences {
@@ -55,4 +56,32 @@ function refuse(name: string, message: string): ParsedPreferences {
     ok: false,
     error: { location: "header", field: "Prefer", rule: name, message: `${name}: ${message}` },
   };
+}
+
+/**
+ * Why the operation has no answer for `preferences` (Prism found none), naming what it has: the
+ * examples of the status asked for (or of every status), or the statuses it declares.
+ */
+export function unavailablePreference(operation: Operation, preferences: Preferences): string {
+  const { code, exampleKey } = preferences;
+  const responses = operation.responses.filter(
+    (response) => code === undefined || response.code === String(code),
+  );
+  if (exampleKey !== undefined) {
+    const names = [
+      ...new Set(
+        responses.flatMap((response) =>
+          (response.contents ?? []).flatMap((content) =>
+            (content.examples ?? []).map((example) => example.key),
+          ),
+        ),
+      ),
+    ];
+    const has =
+      names.length === 0 ? "it has no named examples" : `its examples are ${names.join(", ")}`;
+    const of = code === undefined ? "" : ` for status ${code}`;
+    return `example: no example is named ${JSON.stringify(exampleKey)}${of}; ${has}`;
+  }
+  const declared = operation.responses.map((response) => response.code).join(", ");
+  return `code: the operation declares no answer with status ${code}; it declares ${declared}`;
 }

@@ -50,8 +50,8 @@ describe.concurrent("payments-mock proxy", () => {
       proxy.child.kill(signal);
       expect(await proxy.exited).toEqual([1, null]);
       const { stdout } = proxy.output();
-      expect(stdout).toContain(
-        "GET /customers?page_size=1000 → 422 — 1 violation: listCustomers request: query page_size: must be <= 100",
+      expect(stdout).toMatch(
+        /GET \/customers\?page_size=1000 → 422 request-id=\S+ — 1 violation: listCustomers request: query page_size: must be at most 100; got 1000\n/,
       );
       expect(stdout).toContain(
         "payments-mock proxy: 2 violations\n  listCustomers: 1\n  (no operation): 1",
