@@ -58,7 +58,10 @@ describe.concurrent("payments-mock CLI", () => {
   });
 
   it.for<[string[], string]>([
-    [["--colour"], "--colour"],
+    [["--colour"], "unknown option --colour; the options are listed below"],
+    [["--qiet"], "unknown option --qiet; did you mean --quiet?"],
+    [["--stateful", "--stat", "x.db"], "unknown option --stat; did you mean --state?"],
+    [["--no-cros"], "unknown option --no-cros; did you mean --no-cors?"],
     [["--port", "http"], '--port must be an integer from 0 to 65535, got "http"'],
     [["--port", "70000"], "--port must be an integer"],
     [["extra"], "extra"],
