@@ -21,13 +21,10 @@ import type {
 } from "@org/payments-types";
 import type { ProblemLocation } from "../http/problem.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
-import type { Events } from "./events.js";
 import type { WorkResult } from "./idempotency.js";
 import { arraySource, type PageQuery, page } from "./pages.js";
 import type { RouteContext } from "./route-context.js";
-import type { SpecFacts } from "./spec-facts.js";
 import type { Resource, Stored } from "./state.js";
-import type { Scope, StoreTransaction } from "./store.js";
 
 /** The sandbox's answer to one operation of the spec. */
 type Handler = (context: RouteContext) => Promise<WorkResult>;
