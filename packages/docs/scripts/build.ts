@@ -7,7 +7,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { listOperations, loadSpec, type OpenApiDocument } from "@org/payments-spec";
-import { withCodeSamples } from "./code-samples.ts";
+import { buildConsole } from "./build-console.ts";
+import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples.ts";
+import { consoleOperations } from "./console-operations.ts";
 import {
   INIT_SCRIPT,
   localRedocBundle,
@@ -38,6 +40,7 @@ export function buildSite() {
   renderWithRedocly(builtSpecPath, rendered, {
     title: `${doc.info.title} reference`,
     description: String(doc.info.summary ?? doc.info.title),
+    sandboxUrl: defaultBaseUrl(doc),
   });
 
   const staging = path.join(buildDir, "site");
@@ -48,6 +51,7 @@ export function buildSite() {
   writeFileSync(path.join(staging, INIT_SCRIPT), initScript);
   const bundle = readFileSync(path.join(redoclyDir, "lib/chunks/redoc.standalone.js"), "utf8");
   writeFileSync(path.join(staging, REDOC_SCRIPT), localRedocBundle(bundle));
+  buildConsole(staging, consoleOperations(doc), { apiKey: SANDBOX_API_KEY });
   for (const asset of ["favicon.svg", "logo.svg", "redoc-logo.svg", "redoc-logo-full.svg"]) {
     copyFileSync(
       path.join(packageDir, "template/assets", asset),
@@ -72,7 +76,7 @@ function writeSampleFiles(doc: OpenApiDocument) {
 function renderWithRedocly(
   specFile: string,
   output: string,
-  { title, description }: { title: string; description: string },
+  { title, description, sandboxUrl }: { title: string; description: string; sandboxUrl: string },
 ) {
   const result = spawnSync(
     process.execPath,
@@ -90,6 +94,8 @@ function renderWithRedocly(
       title,
       "--templateOptions.description",
       description,
+      "--templateOptions.sandboxUrl",
+      sandboxUrl,
     ],
     {
       cwd: packageDir,
@@ -110,6 +116,6 @@ function renderWithRedocly(
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { operations } = buildSite();
   console.log(
-    `\u2714 built ${path.relative(process.cwd(), distDir) || "."}/index.html (${operations} operations, each with TypeScript and curl samples)`,
+    `\u2714 built ${path.relative(process.cwd(), distDir) || "."}/index.html (${operations} operations, each with TypeScript and curl samples and a console)`,
   );
 }

@@ -28,11 +28,11 @@ function rebuild(reason: string) {
 }
 
 /**
- * Builds the site, serves it on $HOST:$PORT and rebuilds it on every change.
- * Default: $PORT (4020) and $HOST (127.0.0.1).
+ * Builds the site, serves it on $HOST:$PORT and rebuilds it on every change; the console sends
+ * to `sandbox` through the server. Default: $PORT (4020), $HOST (127.0.0.1), $SANDBOX_URL.
  */
 export async function startDocsDev(
-  options: { port?: number; host?: string } = {},
+  options: { port?: number; host?: string; sandbox?: string } = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
   rebuild("start");
   const server =
