@@ -102,8 +102,9 @@ export function createConsole(
         "p",
         { class: "pp-console-where" },
         h("code", { "data-console-operation-id": true }, operationId),
-        ` \u00b7 sends to the sandbox at ${target.sandboxUrl}`,
-        target.proxied ? " (through this site)" : "",
+        target.proxied
+          ? ` \u00b7 sends to the sandbox at ${target.sandboxUrl} (through this site)`
+          : " \u00b7 sends to the sandbox at the Sandbox URL below",
       ),
     ),
     form,
@@ -224,7 +225,7 @@ function settingsFieldset(
         "sandboxUrl",
         "Sandbox URL",
         { type: "url", placeholder: target.sandboxUrl },
-        "Where a sandbox runs (`npm start` serves one); it must answer CORS, as the mock does.",
+        "Where a sandbox runs (npm start serves one); it must answer CORS, as the mock does.",
       ),
     input("apiKey", "X-API-Key", { type: "text", required: true }),
     operation.subPartnerHeader
@@ -440,7 +441,7 @@ function showUnreachable(element: HTMLElement, url: string, target: Target, erro
       { class: "pp-console-note" },
       target.proxied
         ? "The docs server could not be reached: is it still running?"
-        : "Is a sandbox running there (`npm start` serves one at http://127.0.0.1:4010)? This page's Content-Security-Policy lets it call only its own site and 127.0.0.1 or localhost.",
+        : `Is a sandbox running there (npm start serves one at ${target.sandboxUrl})? This page's Content-Security-Policy lets it call only its own site and 127.0.0.1 or localhost.`,
     ),
   );
 }
