@@ -10,6 +10,7 @@ import { listOperations, loadSpec, type OpenApiDocument } from "@org/payments-sp
 import { buildConsole } from "./build-console.ts";
 import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples.ts";
 import { consoleOperations } from "./console-operations.ts";
+import { withConsoleSection } from "./console-section.ts";
 import {
   INIT_SCRIPT,
   localRedocBundle,
@@ -30,7 +31,7 @@ const redoclyDir = path.dirname(require.resolve("@redocly/cli/package.json"));
 
 /** Builds into a fresh folder and swaps it in, so a server reading dist/ never sees half a site. */
 export function buildSite() {
-  const doc = withCodeSamples(loadSpec());
+  const doc = withConsoleSection(withCodeSamples(loadSpec()));
   doc.info["x-logo"] = { url: "assets/logo.svg", altText: `${doc.info.title} logo` };
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(builtSpecPath, `${JSON.stringify(doc, null, 2)}\n`);

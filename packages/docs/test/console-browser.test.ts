@@ -84,6 +84,20 @@ const shownEventIds = (console: Locator) =>
     .evaluateAll((items) => items.map((item) => item.getAttribute("data-event-id")));
 
 describe("the console, on the docs served beside the sandbox", () => {
+  it("is listed in the overview, one link per operation", async () => {
+    await page.goto(`${docs.url}#/section/try-it-in-the-sandbox`);
+    await page.getByRole("heading", { name: "Try it in the sandbox" }).first().waitFor();
+    const links = new Map(
+      await page
+        .locator("table a[href^='#/']")
+        .evaluateAll((anchors) =>
+          anchors.map((a) => [a.textContent ?? "", a.getAttribute("href") ?? ""] as const),
+        ),
+    );
+    expect(links.size).toBe(operations.length);
+    for (const entry of operations) expect(links.get(entry.operationId)).toBe(route(entry));
+  }, 60_000);
+
   it("is on every operation's page, labelled with its operationId, method and path", async () => {
     for (const entry of operations) {
       const method = entry.method.toUpperCase();
