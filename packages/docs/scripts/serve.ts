@@ -118,6 +118,14 @@ export function serveOnConfiguredPort(root: string) {
   });
 }
 
+/** What the CLIs print about where the console sends. */
+export function consoleTarget() {
+  const sandbox = process.env.SANDBOX_URL;
+  return sandbox
+    ? ` (the console sends to the sandbox at ${sandbox} through /sandbox/)`
+    : " (no SANDBOX_URL: the console asks for the sandbox's URL)";
+}
+
 /** The file a request path names, or undefined when there is none or it lies outside `base`. */
 function resolveFile(base: string, url: string): string | undefined {
   let pathname: string;
@@ -142,7 +150,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     process.exit(1);
   }
   const { url, close } = await serveOnConfiguredPort(root);
-  console.log(`\u25b8 API docs: ${url}`);
+  console.log(`\u25b8 API docs: ${url}${consoleTarget()}`);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => close().then(() => process.exit(0)));
   }
