@@ -13,6 +13,7 @@ import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
 import { distDir } from "../scripts/build.ts";
 import { startStaticServer } from "../scripts/serve.ts";
+import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
 
 const artifactsDir = path.resolve(import.meta.dirname, "../test-artifacts");
 const operations = listOperations(loadSpec());
@@ -22,6 +23,7 @@ let sandbox: Awaited<ReturnType<typeof startMock>>;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
 let staticDocs: Awaited<ReturnType<typeof startStaticServer>>;
 let chromiumRun: Awaited<ReturnType<typeof launchChromium<BrowserContext>>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let page: Page;
 const requests: string[] = [];
 const errors: string[] = [];
@@ -30,6 +32,9 @@ beforeAll(async () => {
   sandbox = await startMock({ stateful: true, port: 0 });
   docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
   staticDocs = await startStaticServer({ root: distDir });
+  // Deliveries go to a receiver here, not to the seed's webhook host on the internet.
+  receiver = await startWebhookReceiver();
+  await pointWebhooksAt(sandbox.url, receiver.url);
   chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
   page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());
   page.on("request", (request) => requests.push(request.url()));
@@ -45,6 +50,7 @@ afterAll(async () => {
   await docs?.close();
   await staticDocs?.close();
   await sandbox?.stop();
+  await receiver?.stop();
 });
 
 /** Redoc's route of an operation: `#/<tag as a slug>/<operationid>`. */
@@ -222,6 +228,32 @@ describe("the console, on the docs served beside the sandbox", () => {
     const again = await openConsole(page, docs.url, "listCustomers");
     expect(await again.getByLabel("X-SUB-PARTNER-ID").inputValue()).toBe(subPartner);
     await again.getByLabel("X-SUB-PARTNER-ID").fill("");
+  }, 60_000);
+
+  it("updates the webhook and pings it, and shows the ping's delivery among the events", async () => {
+    const update = await openConsole(page, docs.url, "updateWebhook");
+    await update
+      .locator("[data-console-body]")
+      .fill(JSON.stringify({ label: "Console test", enabled: true }));
+    const updated = await send(update);
+    expect(updated.status).toBe(200);
+    expect(JSON.parse(updated.body)).toMatchObject({ label: "Console test", url: receiver.url });
+
+    const ping = await openConsole(page, docs.url, "pingWebhook");
+    const delivered = receiver.deliveries.length;
+    const { status, body } = await send(ping);
+    expect(status).toBe(200);
+    expect(JSON.parse(body)).toBe(true);
+    await ping.locator('[data-console-events][data-state="done"]').waitFor({ timeout: 30_000 });
+    const shown = ping.locator("[data-event-id]");
+    expect(await shown.count()).toBe(1);
+    expect(await shown.getAttribute("data-event-topic")).toBe("Ping");
+    expect(await shown.getAttribute("data-event-delivered")).toBe("true");
+    expect(await shown.textContent()).toContain(`Ping \u2192 ${receiver.url}`);
+    expect(receiver.deliveries.slice(delivered).map((delivery) => delivery.id)).toEqual([
+      await shown.getAttribute("data-event-id"),
+    ]);
+    await ping.screenshot({ path: path.join(artifactsDir, "console-ping-events.png") });
   }, 60_000);
 
   it("shows the field and rule of each problem of an invalid body", async () => {

@@ -12,21 +12,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distDir } from "../scripts/build.ts";
 import { INIT_SCRIPT } from "../scripts/self-contained.ts";
 import { startStaticServer } from "../scripts/serve.ts";
+import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
 
 const run = promisify(execFile);
 
 let sandbox: Awaited<ReturnType<typeof startMock>>;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const log: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startMock({ stateful: true, port: 0, log: (line) => log.push(line) });
   docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
+  receiver = await startWebhookReceiver();
+  // The pingWebhook sample delivers to the seed's webhook: here, not to the seed's internet host.
+  await pointWebhooksAt(sandbox.url, receiver.url);
 }, 60_000);
 
 afterAll(async () => {
   await docs?.close();
   await sandbox?.stop();
+  await receiver?.stop();
 });
 
 /** The curl samples of the spec that Redoc's init script holds (what the page shows), in order. */
@@ -52,6 +58,7 @@ async function runSample(source: string, env: Record<string, string> = {}) {
   return log.slice(from);
 }
 
+/** Every sample answered 2xx (the sandbox's log has one such line per sample). */
 async function expectEverySampleAnswered2xx(
   samples: { operationId: string; source: string }[],
   env?: Record<string, string>,
@@ -79,6 +86,7 @@ describe("the curl samples", () => {
       method: "POST",
       headers: { "X-API-Key": "test" },
     });
+    await pointWebhooksAt(sandbox.url, receiver.url);
     const samples = curlSamples(readFileSync(path.join(distDir, INIT_SCRIPT), "utf8"));
     for (const { source } of samples) {
       // The printed default is the local sandbox's usual address.
