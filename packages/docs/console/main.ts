@@ -1,7 +1,7 @@
 // The page's console script: reads how to reach the sandbox from the page's meta tags, makes a
-// console for each operation when Redoc first shows it, and keeps it in the operation's page.
+// console for each operation when Redoc first shows it, and keeps it in the operation.
 import type { ConsoleConfig, ConsoleOperation } from "./operation.ts";
-import { followRedocRoutes } from "./routes.ts";
+import { placeConsoles } from "./placement.ts";
 import { SharedSettings } from "./settings.ts";
 import { createConsole, type Target } from "./view.ts";
 
@@ -36,7 +36,7 @@ export function startConsoles(operations: ConsoleOperation[], { apiKey }: { apiK
     operations.map((operation) => [operation.operationId.toLowerCase(), operation]),
   );
   const made = new Map<string, HTMLElement>();
-  followRedocRoutes(root, (key) => {
+  placeConsoles(root, (key) => {
     const operation = byKey.get(key);
     if (!operation) return undefined;
     let element = made.get(key);
