@@ -14,7 +14,6 @@ export interface ReadAnswer {
   headers: [name: string, value: string][];
   /** The body as shown: indented JSON, or the text as it came. */
   body: string;
-  json?: unknown;
   /** A problem body's `title` and `detail`, when it has them. */
   title?: string;
   detail?: string;
@@ -30,7 +29,6 @@ export async function readAnswer(response: Response): Promise<ReadAnswer> {
     statusText: response.statusText,
     headers,
     body: json === undefined ? text : JSON.stringify(json.value, null, 2),
-    ...(json && { json: json.value }),
     ...problemOf(json?.value),
   };
 }

@@ -16,7 +16,7 @@ export interface SandboxEvent {
 
 export const EVENTS_PATH = "/_sandbox/events";
 
-/** The ids of the events in a `GET /_sandbox/events` answer body. */
+/** The events of a `GET /_sandbox/events` answer body. */
 export function eventsOf(body: unknown): SandboxEvent[] {
   const items = (body as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) throw new Error("the answer has no `items` list");

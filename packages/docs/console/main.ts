@@ -6,7 +6,7 @@ import { SharedSettings } from "./settings.ts";
 import { createConsole, type Target } from "./view.ts";
 
 /** Meta tags the build writes (`payments-sandbox-url`) and the docs server fills (`-proxy`). */
-export function readConfig(page: Document): ConsoleConfig {
+function readConfig(page: Document): ConsoleConfig {
   const meta = (name: string) =>
     page.querySelector(`meta[name="${name}"]`)?.getAttribute("content")?.trim() ?? "";
   return { proxy: meta("payments-sandbox-proxy"), sandboxUrl: meta("payments-sandbox-url") };

@@ -38,10 +38,9 @@ export class SharedSettings {
     for (const listener of this.listeners) listener(this.current);
   }
 
-  /** Calls `listener` on every change; returns the function that stops it. */
+  /** Calls `listener` on every change (consoles live as long as the page: no unsubscribing). */
   subscribe(listener: Listener) {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 }
 
