@@ -8,8 +8,8 @@ const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
 /** Each flag as `--name` or `--name <value>` (the value's first word), sorted. */
 function flagsIn(text: string, pattern: RegExp): string[] {
-  const flags = [...text.matchAll(pattern)].map(([, flag, value]) =>
-    value === undefined ? `${flag}` : `${flag} <${/^[\w-]+/.exec(value)?.[0]}>`,
+  const flags = [...text.matchAll(pattern)].map(([, flag = "", value]) =>
+    value === undefined ? flag : `${flag} <${/^[\w-]+/.exec(value)?.[0]}>`,
   );
   return [...new Set(flags)].sort();
 }
