@@ -1,9 +1,8 @@
 // The console in headless Chromium (Debian's `chromium`), on the built site served as `npm start`
 // serves it: the docs server forwarding to a stateful sandbox started here. It finds a console on
 // every operation's page, sends through them, and reads the answers and events on the page; then
-// the static build, where the console asks for the sandbox's URL. Screenshots go to
-// test-artifacts/ (gitignored).
-import { mkdirSync } from "node:fs";
+// the static build, where the console asks for the sandbox's URL. Screenshots: see
+// support/artifacts.ts.
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { listOperations, loadSpec } from "@org/payments-spec";
@@ -13,9 +12,10 @@ import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
 import { distDir } from "../scripts/build.ts";
 import { startStaticServer } from "../scripts/serve.ts";
+import { artifactsFolder } from "./support/artifacts.ts";
 import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
 
-const artifactsDir = path.resolve(import.meta.dirname, "../test-artifacts");
+const artifactsDir = artifactsFolder();
 const operations = listOperations(loadSpec());
 const apiKey = "console-test-key";
 
@@ -42,7 +42,6 @@ beforeAll(async () => {
     if (message.type() === "error") errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(error.message));
-  mkdirSync(artifactsDir, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
