@@ -4,18 +4,20 @@
 // FOR UPDATE SKIP LOCKED and stays locked until its outcome is recorded.
 import type { Pool, PoolClient } from "pg";
 import {
+  adoptOutbox,
   type Dialect,
-  oldestOutboxItem,
+  nextDueJob,
   purgeSchedule,
   type Query,
-  removeOutboxItem,
+  removeJob,
   SCHEMA_VERSION,
   schemaStatements,
   sqlTransaction,
   UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
-import type { SandboxStore, StoreTransaction } from "./store.js";
+import type { SandboxStore } from "./store.js";
+import { testModeStatements } from "./test-mode-schema.js";
 
 /** Whether `state` names a Postgres database rather than a file. */
 export function isPostgresUrl(state: string): boolean {
@@ -34,7 +36,10 @@ export function redactedUrl(url: string): string {
 }
 
 /** Rows a transaction reads and then changes are locked; search scans (no trigram extension needed). */
-const POSTGRES: Dialect = { lockRows: " FOR UPDATE" };
+const POSTGRES: Dialect = { lockRows: " FOR UPDATE", skipLocked: " FOR UPDATE SKIP LOCKED" };
+
+/** An auto-increment primary key column, as Postgres spells it. */
+const SERIAL = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
 
 /** Any fixed number: the advisory lock that lets one starting process create the schema. */
 const SCHEMA_LOCK = 4_823_017;
@@ -63,15 +68,17 @@ export async function openPostgresStore(
         }
         if (version === SCHEMA_VERSION) {
           await query(UNANSWERED_KEYS_INDEX);
+          for (const statement of testModeStatements(SERIAL)) await query(statement);
+          await adoptOutbox(query);
           return;
         }
-        for (const statement of schemaStatements(
-          "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
-        )) {
+        for (const statement of [...schemaStatements(SERIAL), ...testModeStatements(SERIAL)]) {
           await query(statement);
         }
         await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [SCHEMA_VERSION]);
-        await sqlTransaction(query, { lockRows: "" }, purgeDue).replaceAll(initial());
+        await sqlTransaction(query, { lockRows: "", skipLocked: "" }, purgeDue).replaceAll(
+          initial(),
+        );
       });
     });
   } catch (error) {
@@ -87,15 +94,16 @@ export async function openPostgresStore(
       withClient(pool, (client) =>
         inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue))),
       ),
-    deliverNext: (send, record) =>
+    // The job stays locked (FOR UPDATE SKIP LOCKED) until its transaction ends: other processes
+    // pass it by, and when this one dies its connection's end unlocks it for them.
+    runNext: (upTo, perform) =>
       withClient(pool, (client) =>
         inTransaction(client, async (query) => {
-          const next = await oldestOutboxItem(query, " FOR UPDATE SKIP LOCKED");
-          if (next === undefined) return false;
-          const outcome = await send(next.item);
-          const tx: StoreTransaction = sqlTransaction(query, POSTGRES, purgeDue);
-          await record(tx, next.item, outcome);
-          await removeOutboxItem(query, next.seq);
+          const job = await nextDueJob(query, upTo, POSTGRES.skipLocked);
+          if (job === undefined) return false;
+          const finish = await perform(job);
+          await finish(sqlTransaction(query, POSTGRES, purgeDue));
+          await removeJob(query, job.seq);
           return true;
         }),
       ),

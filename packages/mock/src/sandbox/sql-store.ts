@@ -8,7 +8,7 @@ import {
   EVENTS_KEPT,
   KEY_RETENTION_MS,
   type ListFilter,
-  type OutboxItem,
+  type ScheduledJob,
   type StoreTransaction,
 } from "./store.js";
 
@@ -102,6 +102,8 @@ export function schemaStatements(serial: string): string[] {
 export interface Dialect {
   /** Appended to a read that the transaction goes on to change: " FOR UPDATE" or nothing. */
   lockRows: string;
+  /** Appended to a read of rows that the transaction takes unless another holds them. */
+  skipLocked: string;
   /** An index of the `search` column, where the database has one; otherwise `LIKE` scans. */
   searchIndex?: SearchIndex;
 }
@@ -233,14 +235,58 @@ export function sqlTransaction(
     async releaseKey(key) {
       await query("DELETE FROM idempotency WHERE idem_key = $1 AND answer IS NULL", [key]);
     },
-    async enqueue(items) {
-      for (const item of items) {
-        await query("INSERT INTO outbox (webhook_id, url, payload) VALUES ($1, $2, $3)", [
-          item.webhookId,
-          item.url,
-          JSON.stringify(item.payload),
-        ]);
-      }
+    async schedule(job) {
+      await query(
+        "INSERT INTO scheduled_work (due_at, kind, subject, body) VALUES ($1, $2, $3, $4)",
+        [job.dueAt, job.kind, job.subject, JSON.stringify(job.body)],
+      );
+    },
+    async cancelScheduled(subject, kind) {
+      await query(
+        `DELETE FROM scheduled_work WHERE seq IN (SELECT seq FROM scheduled_work WHERE subject = $1 AND kind = $2${dialect.skipLocked})`,
+        [subject, kind],
+      );
+    },
+    async hasDue(upTo) {
+      const rows = await query("SELECT seq FROM scheduled_work WHERE due_at <= $1 LIMIT 1", [upTo]);
+      return rows.length > 0;
+    },
+    async clockOffset() {
+      const [row] = await query("SELECT offset_ms FROM sandbox_clock WHERE id = 1");
+      return Number(row?.offset_ms ?? 0);
+    },
+    async moveClock(offsetMs) {
+      await query("UPDATE sandbox_clock SET offset_ms = $1 WHERE id = 1 AND offset_ms < $1", [
+        Math.round(offsetMs),
+      ]);
+      return tx.clockOffset();
+    },
+    async saveWebhookEvent(eventId, webhookId, payload) {
+      const [row] = await query(
+        "INSERT INTO webhook_events (event_id, webhook_id, attempts, payload) VALUES ($1, $2, 0, $3) RETURNING seq",
+        [eventId, webhookId, JSON.stringify(payload)],
+      );
+      await query("DELETE FROM webhook_events WHERE seq <= $1", [Number(row?.seq) - EVENTS_KEPT]);
+    },
+    async webhookEvent(eventId) {
+      const [row] = await query(
+        "SELECT webhook_id, attempts, payload FROM webhook_events WHERE event_id = $1",
+        [eventId],
+      );
+      return (
+        row && {
+          webhookId: String(row.webhook_id),
+          attempts: Number(row.attempts),
+          payload: JSON.parse(String(row.payload)),
+        }
+      );
+    },
+    async countAttempt(eventId) {
+      const [row] = await query(
+        "UPDATE webhook_events SET attempts = attempts + 1 WHERE event_id = $1 RETURNING attempts",
+        [eventId],
+      );
+      return Number(row?.attempts ?? 1);
     },
     async recordEvent(event) {
       const [row] = await query("INSERT INTO events (body) VALUES ($1) RETURNING seq", [
@@ -253,7 +299,14 @@ export function sqlTransaction(
       return rows.map((row) => JSON.parse(String(row.body)) as DeliveryEvent);
     },
     async replaceAll(data) {
-      for (const table of ["resources", "idempotency", "events", "outbox"]) {
+      for (const table of [
+        "resources",
+        "idempotency",
+        "events",
+        "outbox",
+        "scheduled_work",
+        "webhook_events",
+      ]) {
         await query(`DELETE FROM ${table}`);
       }
       await searchIndex?.clear(query);
@@ -281,29 +334,48 @@ export function sqlTransaction(
   return tx;
 }
 
-/** The oldest outbox row, locked with `lockRows` where the database can. */
-export async function oldestOutboxItem(
+/** The earliest work due by `upTo`, taken with `skipLocked` where the database can. */
+export async function nextDueJob(
   query: Query,
-  lockRows: string,
-  after = 0,
-): Promise<{ seq: number; item: OutboxItem } | undefined> {
+  upTo: number,
+  skipLocked: string,
+): Promise<ScheduledJob | undefined> {
   const [row] = await query(
-    `SELECT seq, webhook_id, url, payload FROM outbox WHERE seq > $1 ORDER BY seq LIMIT 1${lockRows}`,
-    [after],
+    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE due_at <= $1 ORDER BY due_at, seq LIMIT 1${skipLocked}`,
+    [upTo],
   );
   if (row === undefined) return undefined;
   return {
     seq: Number(row.seq),
-    item: {
-      webhookId: String(row.webhook_id),
-      url: String(row.url),
-      payload: JSON.parse(String(row.payload)),
-    },
+    dueAt: Number(row.due_at),
+    kind: String(row.kind) as ScheduledJob["kind"],
+    subject: String(row.subject),
+    body: JSON.parse(String(row.body)),
   };
 }
 
-export async function removeOutboxItem(query: Query, seq: number): Promise<void> {
-  await query("DELETE FROM outbox WHERE seq = $1", [seq]);
+export async function removeJob(query: Query, seq: number): Promise<void> {
+  await query("DELETE FROM scheduled_work WHERE seq = $1", [seq]);
+}
+
+/**
+ * Events that an earlier release queued in its outbox and did not send: each becomes a first
+ * delivery attempt, due at once.
+ */
+export async function adoptOutbox(query: Query): Promise<void> {
+  const rows = await query("SELECT seq, webhook_id, url, payload FROM outbox ORDER BY seq");
+  for (const row of rows) {
+    const payload = JSON.parse(String(row.payload)) as { id: string };
+    await query(
+      "INSERT INTO webhook_events (event_id, webhook_id, attempts, payload) VALUES ($1, $2, 0, $3) ON CONFLICT (event_id) DO NOTHING",
+      [payload.id, row.webhook_id, row.payload],
+    );
+    await query(
+      "INSERT INTO scheduled_work (due_at, kind, subject, body) VALUES (0, 'deliver', $1, $2)",
+      [payload.id, JSON.stringify({ webhook_id: row.webhook_id, url: row.url, event: payload })],
+    );
+    await query("DELETE FROM outbox WHERE seq = $1", [row.seq]);
+  }
 }
 
 /** customer_id, external_id, search and body: what the indexes and the listing read. */

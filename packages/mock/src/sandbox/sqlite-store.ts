@@ -5,11 +5,12 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { groupCommit } from "./group-commit.js";
 import {
+  adoptOutbox,
   type Dialect,
-  oldestOutboxItem,
+  nextDueJob,
   purgeSchedule,
   type Query,
-  removeOutboxItem,
+  removeJob,
   SCHEMA_VERSION,
   schemaStatements,
   sqlTransaction,
@@ -17,6 +18,7 @@ import {
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
 import { type SandboxStore, StoreFullError } from "./store.js";
+import { testModeStatements } from "./test-mode-schema.js";
 
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
@@ -51,7 +53,10 @@ export async function openSqliteStore(
       // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
       db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
-    if (!fresh) db.exec(UNANSWERED_KEYS_INDEX);
+    if (!fresh) {
+      db.exec(UNANSWERED_KEYS_INDEX);
+      for (const statement of testModeStatements(SERIAL)) db.exec(statement);
+    }
   } catch (error) {
     db.close();
     throw error;
@@ -63,6 +68,8 @@ export async function openSqliteStore(
       createSchema(db);
       return tx.replaceAll(initial());
     });
+  } else {
+    await store.transaction(() => adoptOutbox(sqliteQuery(db)));
   }
   return store;
 }
@@ -106,8 +113,11 @@ function prepareSchema(db: DatabaseSync, path: string | undefined): boolean {
   return version < SCHEMA_VERSION;
 }
 
+/** An auto-increment primary key column, as SQLite spells it. */
+const SERIAL = "INTEGER PRIMARY KEY AUTOINCREMENT";
+
 function createSchema(db: DatabaseSync): void {
-  for (const statement of schemaStatements("INTEGER PRIMARY KEY AUTOINCREMENT")) {
+  for (const statement of [...schemaStatements(SERIAL), ...testModeStatements(SERIAL)]) {
     db.exec(statement);
   }
   db.exec(
@@ -125,6 +135,7 @@ function createSchema(db: DatabaseSync): void {
  */
 const SQLITE: Dialect = {
   lockRows: "",
+  skipLocked: "",
   searchIndex: {
     matches: (placeholder) =>
       `seq IN (SELECT rowid FROM resources_search WHERE search GLOB ${placeholder})`,
@@ -171,10 +182,10 @@ function fullOr(error: unknown, path: string | undefined): unknown {
   return new StoreFullError(message, { cause: error });
 }
 
-function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
-  const persistent = path !== undefined;
+/** Statements with `$1`-style parameters on the connection, each prepared once. */
+function sqliteQuery(db: DatabaseSync): Query {
   const statements = new Map<string, StatementSync>();
-  const query: Query = async (text, params = []) => {
+  return async (text, params = []) => {
     let statement = statements.get(text);
     if (statement === undefined) {
       statement = db.prepare(text.replace(/\$(\d+)/g, "?$1"));
@@ -182,11 +193,14 @@ function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
     }
     return statement.all(...(params as SQLInputValue[]));
   };
+}
+
+function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
+  const persistent = path !== undefined;
+  const query = sqliteQuery(db);
   const tx = sqlTransaction(query, SQLITE, purgeSchedule());
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);
-  // Outbox rows this process has taken; one process owns the file, so nobody else takes them.
-  let taken = 0;
   const store: SandboxStore = {
     shared: false,
     transaction: (work) =>
@@ -195,14 +209,15 @@ function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
         .catch((error: unknown) => {
           throw fullOr(error, path);
         }),
-    async deliverNext(send, record) {
-      const next = await queue.alone(() => oldestOutboxItem(query, "", taken));
-      if (next === undefined) return false;
-      taken = next.seq;
-      const outcome = await send(next.item);
+    // One process owns the file, and its scheduler runs one job at a time: the job it reads is
+    // its own until it is removed.
+    async runNext(upTo, perform) {
+      const job = await queue.alone(() => nextDueJob(query, upTo, ""));
+      if (job === undefined) return false;
+      const finish = await perform(job);
       await store.transaction(async (inner) => {
-        await record(inner, next.item, outcome);
-        await removeOutboxItem(query, next.seq);
+        await finish(inner);
+        await removeJob(query, job.seq);
       });
       return true;
     },
