@@ -23,14 +23,14 @@ export function readFields<T extends Record<string, unknown>>(
   checks: {
     [K in keyof T]: Checked<T[K]>;
   },
-): { fields: T } | { answer: Answer } {
+): { fields: T } | { errors: ProblemError[] } {
   const errors: ProblemError[] = [];
   const fields: Record<string, unknown> = {};
   for (const [name, checked] of Object.entries(checks) as [string, Checked<unknown>][]) {
     if ("error" in checked) errors.push(checked.error);
     else fields[name] = checked.value;
   }
-  return errors.length > 0 ? { answer: invalidBody(errors) } : { fields: fields as T };
+  return errors.length > 0 ? { errors } : { fields: fields as T };
 }
 
 /** Refuses fields the route does not take. */

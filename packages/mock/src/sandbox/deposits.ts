@@ -49,7 +49,7 @@ export async function deposit(
     rail: optionalEnum(body, "rail", DEPOSIT_ACCOUNT_TYPES),
     outcome: optionalEnum(body, "outcome", outcomes),
   });
-  if ("answer" in read) return read.answer;
+  if ("errors" in read) return invalidBody(read.errors);
   const extra = unknownFields(body, DEPOSIT_FIELDS);
   if (extra.length > 0) return invalidBody(extra);
   const fields = read.fields;

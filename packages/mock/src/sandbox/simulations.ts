@@ -8,6 +8,7 @@ import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import { SANDBOX_PARTNER_ID } from "./api-routes.js";
 import { announceCreated, type ChangeContext, forceStatus, walkTo } from "./changes.js";
 import {
+  type Checked,
   invalidBody,
   invalidField,
   optionalBoolean,
@@ -39,7 +40,7 @@ export async function changeStatus(
     status: requiredString(body, "status"),
     force: optionalBoolean(body, "force"),
   });
-  if ("answer" in read) return read.answer;
+  if ("errors" in read) return invalidBody(read.errors);
   const { status, force } = read.fields;
   const extra = unknownFields(body, ["status", "force"]);
   // A transaction's statuses are open in the API: forced, any value goes.
@@ -113,7 +114,7 @@ export async function addFiatAddress(
     is_third_party: optionalBoolean(body, "is_third_party"),
     outcome: optionalEnum(body, "outcome", outcomesOf(FIAT_ADDRESS)),
   });
-  if ("answer" in read) return read.answer;
+  if ("errors" in read) return invalidBody(read.errors);
   const fields = read.fields;
   const problems = unknownFields(body, FIAT_ADDRESS_FIELDS);
   if (!IBAN.test(fields.iban)) {
@@ -168,20 +169,17 @@ export async function addWebhook(
   body: Record<string, unknown>,
 ): Promise<Answer> {
   const read = readFields({
-    url: requiredString(body, "url"),
+    url: webhookUrl(body),
     label: optionalString(body, "label"),
     enabled: optionalBoolean(body, "enabled"),
   });
-  const problems = [...unknownFields(body, WEBHOOK_FIELDS), ...topicProblems(body.topics)];
-  if ("answer" in read) {
-    const listed = (read.answer.body as { errors: typeof problems }).errors;
-    return invalidBody([...listed, ...problems]);
-  }
+  const problems = [
+    ...("errors" in read ? read.errors : []),
+    ...topicProblems(body.topics),
+    ...unknownFields(body, WEBHOOK_FIELDS),
+  ];
+  if ("errors" in read || problems.length > 0) return invalidBody(problems);
   const { url, label, enabled } = read.fields;
-  if (!/^https?:\/\/[^/\s]+/i.test(url)) {
-    problems.push(invalidField("url", "format", "must be an http:// or https:// URL"));
-  }
-  if (problems.length > 0) return invalidBody(problems);
   const at = context.clock.now().toISOString();
   const webhook: Webhook = {
     id: randomUUID(),
@@ -195,6 +193,12 @@ export async function addWebhook(
   };
   await context.tx.insert("webhooks", webhook, undefined);
   return ok(webhook);
+}
+
+function webhookUrl(body: Record<string, unknown>): Checked<string> {
+  const checked = requiredString(body, "url");
+  if ("error" in checked || /^https?:\/\/[^/\s]+/i.test(checked.value)) return checked;
+  return { error: invalidField("url", "format", "must be an http:// or https:// URL") };
 }
 
 function topicProblems(topics: unknown) {
