@@ -1,6 +1,6 @@
 // Claims purge old keys (at most once a second): the purge must read only the keys it removes,
-// through indexes, or it would read every key older than a minute. A database made before the
-// index gets it. Between purges, a key past its time is still claimed anew.
+// through indexes, or it would read every key older than a minute. A schema-1 database made
+// before the index gets it. Between purges, a key past its time is still claimed anew.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,11 +39,12 @@ it("purges keys through the age index and the index of unanswered claims", async
   expect(plan).toContain("SEARCH idempotency USING INDEX idempotency_unanswered (created_at<?)");
 });
 
-it("adds the index of unanswered claims to a database made without it", async () => {
+it("adds the index of unanswered claims to a schema-1 database made without it", async () => {
   const path = join(dir, "older.db");
   await (await openSqliteStore(path, empty)).close();
   const older = new DatabaseSync(path);
   older.exec("DROP INDEX idempotency_unanswered");
+  older.exec("PRAGMA user_version = 1");
   older.close();
   expect(purgePlan(path)).not.toContain(
     "SEARCH idempotency USING INDEX idempotency_unanswered (created_at<?)",
