@@ -10,6 +10,7 @@ import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
 import { measureSandboxStores } from "./sandbox-store.ts";
+import { measureStatefulMocks } from "./stateful-mocks.ts";
 import { measureTypeCheck } from "./type-check.ts";
 
 const resultsFile = new URL("../RESULTS.md", import.meta.url);
@@ -21,6 +22,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Compilers", measureCompilers],
   ["Mock", measureMock],
   ["Sandbox stores", measureSandboxStores],
+  ["Stateful mocks", measureStatefulMocks],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],
 ];

@@ -1,23 +1,20 @@
 // The sandbox in Postgres through node-postgres (pg), so that any number of mock processes share
 // one sandbox. Each request is one transaction on a pooled connection; a second request with an
-// idempotency key waits on the first's row; each outbox event is taken by one process with
-// FOR UPDATE SKIP LOCKED and stays locked until its outcome is recorded.
+// idempotency key waits on the first's row; each job scheduled on the sandbox clock (a timed
+// step, a webhook delivery attempt) is taken by one process with FOR UPDATE SKIP LOCKED and stays
+// locked until its outcome is recorded.
 import type { Pool, PoolClient } from "pg";
+import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
 import {
-  adoptOutbox,
   type Dialect,
   nextDueJob,
   purgeSchedule,
   type Query,
   removeJob,
-  SCHEMA_VERSION,
-  schemaStatements,
   sqlTransaction,
-  UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
 import type { SandboxStore } from "./store.js";
-import { testModeStatements } from "./test-mode-schema.js";
 
 /** Whether `state` names a Postgres database rather than a file. */
 export function isPostgresUrl(state: string): boolean {
@@ -38,54 +35,49 @@ export function redactedUrl(url: string): string {
 /** Rows a transaction reads and then changes are locked; search scans (no trigram extension needed). */
 const POSTGRES: Dialect = { lockRows: " FOR UPDATE", skipLocked: " FOR UPDATE SKIP LOCKED" };
 
-/** An auto-increment primary key column, as Postgres spells it. */
-const SERIAL = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY";
+const POSTGRES_DDL: Ddl = {
+  dialect: "postgres",
+  serial: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+};
 
-/** Any fixed number: the advisory lock that lets one starting process create the schema. */
-const SCHEMA_LOCK = 4_823_017;
+/** Any fixed number: the advisory lock that lets one starting process migrate the schema. */
+export const SCHEMA_LOCK = 4_823_017;
 
+/**
+ * @param log where the line saying that an existing database was migrated goes
+ */
 export async function openPostgresStore(
   url: string,
   initial: () => SandboxData,
+  log: (line: string) => void = () => {},
 ): Promise<SandboxStore> {
   const { default: pg } = await import("pg");
   const pool: Pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection that breaks is replaced at its next use; it must not crash the process.
   pool.on("error", () => {});
-  const where = redactedUrl(url);
+  const what = `sandbox database ${redactedUrl(url)}`;
   const purgeDue = purgeSchedule();
   try {
-    await withClient(pool, async (client) => {
-      await inTransaction(client, async (query) => {
+    const migrated = await withClient(pool, (client) =>
+      inTransaction(client, async (query) => {
+        // Processes starting together migrate one after another; the later ones find it done.
         await query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
         await query("CREATE TABLE IF NOT EXISTS sandbox_schema (version INTEGER NOT NULL)");
-        const [row] = await query("SELECT version FROM sandbox_schema");
-        const version = row === undefined ? 0 : Number(row.version);
-        if (version > SCHEMA_VERSION) {
-          throw new Error(
-            `The sandbox database ${where} was set up by a newer payments-mock (schema ${version}; this one knows up to ${SCHEMA_VERSION}); upgrade payments-mock.`,
-          );
+        const done = await migrate(query, POSTGRES_DDL, schemaTable(query), what);
+        if (done.from === 0) {
+          const unlocked = { lockRows: "", skipLocked: "" };
+          await sqlTransaction(query, unlocked, purgeDue).replaceAll(initial());
         }
-        if (version === SCHEMA_VERSION) {
-          await query(UNANSWERED_KEYS_INDEX);
-          for (const statement of testModeStatements(SERIAL)) await query(statement);
-          await adoptOutbox(query);
-          return;
-        }
-        for (const statement of [...schemaStatements(SERIAL), ...testModeStatements(SERIAL)]) {
-          await query(statement);
-        }
-        await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [SCHEMA_VERSION]);
-        await sqlTransaction(query, { lockRows: "", skipLocked: "" }, purgeDue).replaceAll(
-          initial(),
-        );
-      });
-    });
+        return done;
+      }),
+    );
+    const line = migratedLine(what, migrated);
+    if (line !== undefined) log(line);
   } catch (error) {
     await pool.end();
     const message = (error as Error).message;
-    if (message.startsWith("The sandbox database")) throw error;
-    throw new Error(`The sandbox database ${where} cannot be used: ${message}`, { cause: error });
+    if (message.startsWith(`The ${what}`)) throw error;
+    throw new Error(`The ${what} cannot be used: ${message}`, { cause: error });
   }
 
   const store: SandboxStore = {
@@ -110,6 +102,20 @@ export async function openPostgresStore(
     close: () => pool.end(),
   };
   return store;
+}
+
+/** Postgres keeps the schema version in a table of one row. */
+function schemaTable(query: Query): VersionRecord {
+  return {
+    async read() {
+      const [row] = await query("SELECT version FROM sandbox_schema");
+      return row === undefined ? 0 : Number(row.version);
+    },
+    async write(version) {
+      await query("DELETE FROM sandbox_schema");
+      await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [version]);
+    },
+  };
 }
 
 async function withClient<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {

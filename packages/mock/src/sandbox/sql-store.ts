@@ -1,6 +1,6 @@
 // The sandbox's data in SQL, the same for SQLite and Postgres: one table of resources (their JSON
-// with the columns listing needs, each indexed), the idempotency keys, the event log and the
-// outbox of events waiting for delivery. The databases differ only in how a query is sent.
+// with the columns listing needs, each indexed), the idempotency keys, the event log, the sandbox
+// clock and the work scheduled on it. The databases differ only in how a query is sent.
 import { type Answer, answerJson, JsonText } from "./answer.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
 import type { CollectionName, DeliveryEvent, IdempotentAnswer, Resource, Stored } from "./state.js";
@@ -19,17 +19,6 @@ export type Row = Record<string, unknown>;
 
 /** Sends one statement with `$1`-style parameters inside the current transaction. */
 export type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
-
-/** The schema's version; a later release that changes the tables migrates from it. */
-export const SCHEMA_VERSION = 1;
-
-/**
- * The claims still without an answer, which claimKey purges after a minute: without it, that
- * purge read every key older than a minute (answered ones included) at every claim. Databases
- * made before it get it when they are opened (it changes no data, so no schema version).
- */
-export const UNANSWERED_KEYS_INDEX =
-  "CREATE INDEX IF NOT EXISTS idempotency_unanswered ON idempotency (created_at) WHERE answer IS NULL";
 
 /** Removes the keys past their retention and the claims abandoned without an answer. */
 export const PURGE_KEYS =
@@ -58,44 +47,6 @@ export function purgeSchedule(): PurgeSchedule {
     last = now;
     return true;
   };
-}
-
-/** The tables, for a database whose auto-increment column is spelled `serial`. */
-export function schemaStatements(serial: string): string[] {
-  return [
-    `CREATE TABLE resources (
-      seq ${serial},
-      collection TEXT NOT NULL,
-      id TEXT NOT NULL,
-      sub_partner_id TEXT,
-      linked_customer TEXT,
-      customer_id TEXT,
-      external_id TEXT,
-      search TEXT NOT NULL,
-      body TEXT NOT NULL,
-      UNIQUE (collection, id)
-    )`,
-    // Each filter's index holds only the rows that have its column (a filter on it implies NOT
-    // NULL), so a resource without them, such as a customer created without a sub-partner or an
-    // external_id, writes two index entries rather than five. Databases made before keep indexes
-    // of every row, which the same queries read.
-    "CREATE INDEX resources_scope ON resources (collection, sub_partner_id, seq) WHERE sub_partner_id IS NOT NULL",
-    "CREATE INDEX resources_order ON resources (collection, seq)",
-    "CREATE INDEX resources_customer ON resources (collection, customer_id, seq) WHERE customer_id IS NOT NULL",
-    "CREATE INDEX resources_external ON resources (collection, external_id, seq) WHERE external_id IS NOT NULL",
-    `CREATE TABLE idempotency (
-      idem_key TEXT PRIMARY KEY,
-      method TEXT NOT NULL,
-      path TEXT NOT NULL,
-      fingerprint TEXT NOT NULL,
-      answer TEXT,
-      created_at BIGINT NOT NULL
-    )`,
-    "CREATE INDEX idempotency_age ON idempotency (created_at)",
-    UNANSWERED_KEYS_INDEX,
-    `CREATE TABLE events (seq ${serial}, body TEXT NOT NULL)`,
-    `CREATE TABLE outbox (seq ${serial}, webhook_id TEXT NOT NULL, url TEXT NOT NULL, payload TEXT NOT NULL)`,
-  ];
 }
 
 /** Where the databases differ. */
@@ -303,7 +254,6 @@ export function sqlTransaction(
         "resources",
         "idempotency",
         "events",
-        "outbox",
         "scheduled_work",
         "webhook_events",
       ]) {
@@ -356,26 +306,6 @@ export async function nextDueJob(
 
 export async function removeJob(query: Query, seq: number): Promise<void> {
   await query("DELETE FROM scheduled_work WHERE seq = $1", [seq]);
-}
-
-/**
- * Events that an earlier release queued in its outbox and did not send: each becomes a first
- * delivery attempt, due at once.
- */
-export async function adoptOutbox(query: Query): Promise<void> {
-  const rows = await query("SELECT seq, webhook_id, url, payload FROM outbox ORDER BY seq");
-  for (const row of rows) {
-    const payload = JSON.parse(String(row.payload)) as { id: string };
-    await query(
-      "INSERT INTO webhook_events (event_id, webhook_id, attempts, payload) VALUES ($1, $2, 0, $3) ON CONFLICT (event_id) DO NOTHING",
-      [payload.id, row.webhook_id, row.payload],
-    );
-    await query(
-      "INSERT INTO scheduled_work (due_at, kind, subject, body) VALUES (0, 'deliver', $1, $2)",
-      [payload.id, JSON.stringify({ webhook_id: row.webhook_id, url: row.url, event: payload })],
-    );
-    await query("DELETE FROM outbox WHERE seq = $1", [row.seq]);
-  }
 }
 
 /** customer_id, external_id, search and body: what the indexes and the listing read. */

@@ -5,20 +5,22 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { groupCommit } from "./group-commit.js";
 import {
-  adoptOutbox,
+  type Ddl,
+  migrate,
+  migratedLine,
+  refuseNewer,
+  type VersionRecord,
+} from "./schema-migrations.js";
+import {
   type Dialect,
   nextDueJob,
   purgeSchedule,
   type Query,
   removeJob,
-  SCHEMA_VERSION,
-  schemaStatements,
   sqlTransaction,
-  UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
 import { type SandboxStore, StoreFullError } from "./store.js";
-import { testModeStatements } from "./test-mode-schema.js";
 
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
@@ -26,20 +28,28 @@ export const SQLITE_HEADER = "SQLite format 3\0";
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
 export const MEMORY_LIMIT_BYTES = 1024 ** 3;
 
+export interface SqliteStoreOptions {
+  /** Where the line saying that an existing database was migrated goes. */
+  log?: (line: string) => void;
+  /** In memory, at most this many bytes (lower only in tests). */
+  memoryLimitBytes?: number;
+}
+
 /**
- * Opens (or creates, filled with `initial`) the database at `path`, or one in memory of at most
- * `memoryLimitBytes` (lower only in tests).
+ * Opens (or creates, filled with `initial`) the database at `path`, or one in memory, and
+ * applies the schema migrations it lacks.
  */
 export async function openSqliteStore(
   path: string | undefined,
   initial: () => SandboxData,
-  memoryLimitBytes = MEMORY_LIMIT_BYTES,
+  { log = () => {}, memoryLimitBytes = MEMORY_LIMIT_BYTES }: SqliteStoreOptions = {},
 ): Promise<SandboxStore> {
   const { DatabaseSync } = await loadNodeSqlite();
   const db = new DatabaseSync(path ?? inMemory());
-  let fresh: boolean;
+  const what = path === undefined ? "in-memory sandbox" : `sandbox state file ${path}`;
   try {
-    fresh = prepareSchema(db, path);
+    // Before anything writes to the file.
+    refuseForeign(db, what);
     if (path === undefined) {
       const pageSize = Number(db.prepare("PRAGMA page_size").get()?.page_size);
       db.exec(`PRAGMA max_page_count = ${Math.floor(memoryLimitBytes / pageSize)}`);
@@ -53,25 +63,26 @@ export async function openSqliteStore(
       // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
       db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
-    if (!fresh) {
-      db.exec(UNANSWERED_KEYS_INDEX);
-      for (const statement of testModeStatements(SERIAL)) db.exec(statement);
-    }
   } catch (error) {
     db.close();
     throw error;
   }
   const store = sqliteStore(db, path);
-  // The tables and the first data commit together.
-  if (fresh) {
-    await store.transaction((tx) => {
-      createSchema(db);
-      return tx.replaceAll(initial());
+  try {
+    // The migrations and a new database's first data commit together.
+    const migrated = await store.transaction(async (tx) => {
+      const exec = async (statement: string) => db.exec(statement);
+      const done = await migrate(exec, SQLITE_DDL, userVersion(db), what);
+      if (done.from === 0) await tx.replaceAll(initial());
+      return done;
     });
-  } else {
-    await store.transaction(() => adoptOutbox(sqliteQuery(db)));
+    const line = migratedLine(what, migrated);
+    if (line !== undefined) log(line);
+    return store;
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
   }
-  return store;
 }
 
 /**
@@ -96,34 +107,28 @@ async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
   }
 }
 
-/** True when the database is empty and needs the tables. Refuses a database that is not the sandbox's. */
-function prepareSchema(db: DatabaseSync, path: string | undefined): boolean {
+const SQLITE_DDL: Ddl = { dialect: "sqlite", serial: "INTEGER PRIMARY KEY AUTOINCREMENT" };
+
+/** SQLite keeps the schema version in its file header. */
+function userVersion(db: DatabaseSync): VersionRecord {
+  return {
+    read: async () => Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0),
+    write: async (version) => {
+      db.exec(`PRAGMA user_version = ${version}`);
+    },
+  };
+}
+
+/** Refuses a database that is not a sandbox's, or one a newer payments-mock set up. */
+function refuseForeign(db: DatabaseSync, what: string): void {
   const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
   const tables = Number(db.prepare("SELECT count(*) AS n FROM sqlite_master").get()?.n ?? 0);
   if (version === 0 && tables > 0) {
     throw new Error(
-      `The sandbox state file ${path} is a SQLite database, but not a sandbox's: it has tables but no sandbox schema version. It was left untouched; choose another --state file.`,
+      `The ${what} is a SQLite database, but not a sandbox's: it has tables but no sandbox schema version. It was left untouched; choose another --state file.`,
     );
   }
-  if (version > SCHEMA_VERSION) {
-    throw new Error(
-      `The sandbox state file ${path} was written by a newer payments-mock (schema ${version}; this one knows up to ${SCHEMA_VERSION}). It was left untouched; upgrade payments-mock.`,
-    );
-  }
-  return version < SCHEMA_VERSION;
-}
-
-/** An auto-increment primary key column, as SQLite spells it. */
-const SERIAL = "INTEGER PRIMARY KEY AUTOINCREMENT";
-
-function createSchema(db: DatabaseSync): void {
-  for (const statement of [...schemaStatements(SERIAL), ...testModeStatements(SERIAL)]) {
-    db.exec(statement);
-  }
-  db.exec(
-    `CREATE VIRTUAL TABLE resources_search USING fts5(search, tokenize = "trigram case_sensitive 1")`,
-  );
-  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  refuseNewer(version, what);
 }
 
 /**
@@ -182,10 +187,10 @@ function fullOr(error: unknown, path: string | undefined): unknown {
   return new StoreFullError(message, { cause: error });
 }
 
-/** Statements with `$1`-style parameters on the connection, each prepared once. */
-function sqliteQuery(db: DatabaseSync): Query {
+function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
+  const persistent = path !== undefined;
   const statements = new Map<string, StatementSync>();
-  return async (text, params = []) => {
+  const query: Query = async (text, params = []) => {
     let statement = statements.get(text);
     if (statement === undefined) {
       statement = db.prepare(text.replace(/\$(\d+)/g, "?$1"));
@@ -193,11 +198,6 @@ function sqliteQuery(db: DatabaseSync): Query {
     }
     return statement.all(...(params as SQLInputValue[]));
   };
-}
-
-function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
-  const persistent = path !== undefined;
-  const query = sqliteQuery(db);
   const tx = sqlTransaction(query, SQLITE, purgeSchedule());
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);

@@ -77,7 +77,7 @@ describe("test mode on a sandbox two processes share", () => {
     });
     const unsigned = await call(b, "GET", `/customers/${customer.id}/unsigned-documents`);
     for (const [index, document] of unsigned.body.items.entries()) {
-      await post(urls[index % 2], `/customers/${customer.id}/signings`, {
+      await post(urls[index % 2] as string, `/customers/${customer.id}/signings`, {
         document_id: document.id,
         signed: true,
       });
