@@ -28,6 +28,7 @@ import type { Events } from "./events.js";
 import type { WorkResult } from "./idempotency.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "./lifecycles.js";
 import { arraySource, type PageQuery, page } from "./pages.js";
+import { answerExchangeRate, answerQuote } from "./quotes.js";
 import type { SpecFacts } from "./spec-facts.js";
 import type { Resource, Stored } from "./state.js";
 import type { Scope, StoreTransaction } from "./store.js";
@@ -334,14 +335,13 @@ async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
 async function getAutorampQuote(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  const quote = context.facts.example("getAutorampQuote") as Record<string, unknown>;
-  return ok({ ...quote, customer_id: customer.id, quote_id: randomUUID() });
+  return answerQuote(context, customer.id, context.clock.now());
 }
 
 async function getExchangeRate(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  return ok(context.facts.example("getExchangeRate"));
+  return answerExchangeRate(context);
 }
 
 async function listAutorampTransactions(context: RouteContext): Promise<Answer> {

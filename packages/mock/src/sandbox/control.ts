@@ -1,5 +1,6 @@
 // Sandbox-only routes under /_sandbox/, not part of the API: the clock, the simulations
-// (simulations.ts, deposits.ts), the webhook event log and redelivery, and reset.
+// (simulations.ts, deposits.ts), the webhook event log and redelivery, reset, the rate table and
+// the check of a quote's signature.
 import { decoded } from "../read-request.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { ChangeContext } from "./changes.js";
@@ -8,6 +9,8 @@ import { invalidBody, invalidField } from "./control-input.js";
 import { deposit } from "./deposits.js";
 import type { Events } from "./events.js";
 import { LIFECYCLES, lifecycleOfRoute } from "./lifecycles.js";
+import { signatureValid, signingSecret } from "./quote-signature.js";
+import { changeRates, readRateChanges, readRates } from "./rates.js";
 import type { Scheduler } from "./scheduler.js";
 import { addFiatAddress, addWebhook, changeStatus, objectBody } from "./simulations.js";
 import type { SandboxStore, StoreTransaction } from "./store.js";
@@ -110,6 +113,34 @@ const ROUTES: Route[] = [
     },
   },
   {
+    method: "GET",
+    name: "rates",
+    pattern: /^rates$/,
+    answer: (services) =>
+      services.store.transaction(async (tx) => ok({ rates: await readRates(tx) })),
+  },
+  {
+    method: "POST",
+    name: "rates",
+    pattern: /^rates$/,
+    answer: (services, _, body) => services.store.transaction((tx) => setRates(tx, body)),
+  },
+  {
+    method: "POST",
+    name: "quotes/verify",
+    pattern: /^quotes\/verify$/,
+    answer: (services, _, body) => services.store.transaction((tx) => verifyQuote(tx, body)),
+  },
+  {
+    method: "GET",
+    name: "quotes/signing-key",
+    pattern: /^quotes\/signing-key$/,
+    answer: (services) =>
+      services.store.transaction(async (tx) =>
+        ok({ algorithm: "HMAC-SHA256", key: await signingSecret(tx) }),
+      ),
+  },
+  {
     method: "POST",
     name: "reset",
     pattern: /^reset$/,
@@ -145,6 +176,37 @@ export async function answerControl(
   const object = objectBody(body);
   if ("answer" in object) return object.answer;
   return chosen.candidate.answer(services, chosen.params, object.body);
+}
+
+/** Changes the values of the currencies `{ "rates": { code: value in USD } }` names; answers the table. */
+async function setRates(tx: StoreTransaction, body: Record<string, unknown>): Promise<Answer> {
+  const read = readRateChanges(body.rates);
+  if ("problems" in read) {
+    return invalidBody(
+      read.problems.map((problem) =>
+        invalidField(
+          problem.code === "" ? "rates" : `rates.${problem.code}`,
+          "rate",
+          problem.message,
+        ),
+      ),
+    );
+  }
+  return ok({ rates: await changeRates(tx, read.changes) });
+}
+
+/** Whether the body is a quote the sandbox signed, unchanged since. */
+async function verifyQuote(tx: StoreTransaction, body: Record<string, unknown>): Promise<Answer> {
+  if (typeof body.signature !== "string") {
+    return invalidBody([
+      invalidField(
+        "signature",
+        "required",
+        "send the quote as GET /autoramps/quote answered it, signature included",
+      ),
+    ]);
+  }
+  return ok({ valid: signatureValid(await signingSecret(tx), body) });
 }
 
 function clockBody(clock: SandboxClock) {

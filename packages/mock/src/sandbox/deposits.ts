@@ -8,7 +8,6 @@ import {
   type Blockchain,
   DEPOSIT_ACCOUNT_TYPES,
   type DepositAccountType,
-  type FeeProfile,
 } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import { announceCreated, type ChangeContext } from "./changes.js";
@@ -24,8 +23,7 @@ import {
 import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "./currencies.js";
 import { outcomesOf, TRANSACTION } from "./lifecycles.js";
 import { type PriceCurrency, type PriceInput, PricingError, price } from "./pricing.js";
-import { DEFAULT_RATES } from "./rates.js";
-import type { StoreTransaction } from "./store.js";
+import { pricingData } from "./quotes.js";
 
 const DEPOSIT_FIELDS = ["amount", "currency", "rail", "outcome"] as const;
 
@@ -140,13 +138,6 @@ function priceCurrency(listed: ListedCurrency): PriceCurrency {
 function defaultRail(source: PriceCurrency): DepositAccountType {
   const facts = currencyFacts(source.code);
   return facts?.type === "Fiat" ? facts.deposit_account_type : CRYPTO_DEPOSIT_ACCOUNT_TYPE;
-}
-
-/** The rate table and the fee profile a quote is priced with now. */
-async function pricingData(tx: StoreTransaction): Promise<Pick<PriceInput, "rates" | "profile">> {
-  const [first] = await tx.list("fee_profiles");
-  const profile = first?.resource as FeeProfile | undefined;
-  return profile === undefined ? { rates: DEFAULT_RATES } : { rates: DEFAULT_RATES, profile };
 }
 
 /** The price, or the 422 naming the body field that keeps the deposit from one. */

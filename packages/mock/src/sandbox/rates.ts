@@ -2,6 +2,7 @@
 // derives the rate of every pair. The defaults below; a seed's `rates` and the control route
 // POST /_sandbox/rates change them (a value each, the others kept).
 import { BASE_CURRENCY, CURRENCY_CODES, currencyFacts } from "./currencies.js";
+import type { StoreTransaction } from "./store.js";
 
 /** Each supported currency's value in BASE_CURRENCY: a positive decimal string, by code. */
 export type RateTable = Readonly<Record<string, string>>;
@@ -71,4 +72,23 @@ function rateProblem(code: string, rate: unknown): string | undefined {
 /** The table with the changes made (each a value checked by readRateChanges). */
 export function changedRates(table: RateTable, changes: Record<string, string>): RateTable {
   return { ...table, ...changes };
+}
+
+/** The sandbox's rate table now: the stored one, or the defaults. `lock` holds it until the transaction ends. */
+export async function readRates(store: StoreTransaction, lock = false): Promise<RateTable> {
+  const stored = await store.setting("rates", lock);
+  // A table stored before a currency was added lacks it: the default stands in.
+  return stored === undefined ? DEFAULT_RATES : { ...DEFAULT_RATES, ...JSON.parse(stored) };
+}
+
+/** Makes the changes (checked by readRateChanges) to the stored table; resolves to the new table. */
+export async function changeRates(
+  store: StoreTransaction,
+  changes: Record<string, string>,
+): Promise<RateTable> {
+  // A row to lock, so that concurrent changes (Postgres) apply one after the other.
+  await store.initSetting("rates", JSON.stringify(DEFAULT_RATES));
+  const table = changedRates(await readRates(store, true), changes);
+  await store.setSetting("rates", JSON.stringify(table));
+  return table;
 }

@@ -5,6 +5,8 @@
 // next, never in between. A change to the tables is one more entry at the end of MIGRATIONS,
 // with its statements for both databases; a released entry never changes.
 
+import { SETTINGS_TABLE } from "./settings.js";
+
 /** The words in which the two databases' DDL differs. */
 export interface Ddl {
   dialect: "sqlite" | "postgres";
@@ -136,6 +138,11 @@ export const MIGRATIONS: readonly Migration[] = [
         "DROP TABLE outbox",
       ];
     },
+  },
+  {
+    version: 4,
+    name: "sandbox settings: the rate table and the secret quotes are signed with",
+    statements: () => [SETTINGS_TABLE],
   },
 ];
 

@@ -1,7 +1,9 @@
 // The data a fresh sandbox starts from: by default the spec's own examples, or a seed file.
-// A seed is a JSON object of resource arrays, each optional: { "customers": [...], ... }.
+// A seed is a JSON object of resource arrays, each optional: { "customers": [...], ... }, and
+// optionally `rates`, changes to the default rate table: { "rates": { "EUR": "1.10" } }.
 import { readFileSync } from "node:fs";
 import { isObject } from "../is-object.js";
+import { changedRates, DEFAULT_RATES, readRateChanges } from "./rates.js";
 import type { SpecFacts } from "./spec-facts.js";
 import {
   COLLECTIONS,
@@ -11,7 +13,10 @@ import {
   type Stored,
 } from "./state.js";
 
-export type Seed = Partial<Record<CollectionName, Resource[]>>;
+export type Seed = Partial<Record<CollectionName, Resource[]>> & {
+  /** Each currency's value in USD, for the currencies whose default it changes. */
+  rates?: Record<string, string>;
+};
 
 export function defaultSeed(facts: SpecFacts): Seed {
   const items = (operationId: string): Resource[] => {
@@ -51,10 +56,20 @@ export function readSeed(seed: string | object): Seed {
     }
   }
   if (!isObject(value)) throw new Error(`The sandbox ${source} is not a JSON object`);
-  for (const [name, list] of Object.entries(value)) {
+  const { rates, ...collections } = value;
+  if (rates !== undefined) {
+    const read = readRateChanges(rates);
+    if ("problems" in read) {
+      const listed = read.problems.map((problem) =>
+        problem.code === "" ? problem.message : `"${problem.code}" ${problem.message}`,
+      );
+      throw new Error(`The sandbox ${source}: "rates" ${listed.join("; ")}`);
+    }
+  }
+  for (const [name, list] of Object.entries(collections)) {
     if (!(COLLECTIONS as readonly string[]).includes(name)) {
       throw new Error(
-        `The sandbox ${source} has an unknown collection "${name}"; known: ${COLLECTIONS.join(", ")}`,
+        `The sandbox ${source} has an unknown collection "${name}"; known: ${COLLECTIONS.join(", ")} (and "rates")`,
       );
     }
     if (
@@ -75,7 +90,11 @@ export function dataFromSeed(seed: Seed): SandboxData {
     COLLECTIONS.map((name) => [name, (seed[name] ?? []).map(storedFromSeed)]),
   ) as Record<CollectionName, Stored[]>;
   linkAutorampsToCustomers(collections);
-  return { collections, idempotency: {}, events: [] };
+  const settings =
+    seed.rates === undefined
+      ? {}
+      : { rates: JSON.stringify(changedRates(DEFAULT_RATES, seed.rates)) };
+  return { collections, idempotency: {}, events: [], settings };
 }
 
 function storedFromSeed(resource: Resource): Stored {

@@ -3,6 +3,7 @@
 // clock and the work scheduled on it. The databases differ only in how a query is sent.
 import { type Answer, answerJson, JsonText } from "./answer.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
+import type { SettingName } from "./settings.js";
 import type { CollectionName, DeliveryEvent, IdempotentAnswer, Resource, Stored } from "./state.js";
 import {
   EVENTS_KEPT,
@@ -249,6 +250,25 @@ export function sqlTransaction(
       const rows = await query("SELECT body FROM events ORDER BY seq DESC");
       return rows.map((row) => JSON.parse(String(row.body)) as DeliveryEvent);
     },
+    async setting(name, lock = false) {
+      const [row] = await query(
+        `SELECT value FROM sandbox_settings WHERE name = $1${lock ? lockRows : ""}`,
+        [name],
+      );
+      return row === undefined ? undefined : String(row.value);
+    },
+    async setSetting(name, value) {
+      await query(
+        "INSERT INTO sandbox_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+        [name, value],
+      );
+    },
+    async initSetting(name, value) {
+      await query(
+        "INSERT INTO sandbox_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+        [name, value],
+      );
+    },
     async replaceAll(data) {
       for (const table of [
         "resources",
@@ -256,6 +276,7 @@ export function sqlTransaction(
         "events",
         "scheduled_work",
         "webhook_events",
+        "sandbox_settings",
       ]) {
         await query(`DELETE FROM ${table}`);
       }
@@ -279,6 +300,9 @@ export function sqlTransaction(
         );
       }
       for (const event of data.events) await tx.recordEvent(event);
+      for (const [name, value] of Object.entries(data.settings ?? {})) {
+        await tx.setSetting(name as SettingName, value);
+      }
     },
   };
   return tx;

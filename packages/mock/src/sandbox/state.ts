@@ -2,6 +2,7 @@
 // and the webhook deliveries it has made. This is what the state file holds.
 import { isObject } from "../is-object.js";
 import type { Answer } from "./answer.js";
+import type { Settings } from "./settings.js";
 
 export const COLLECTIONS = [
   "customers",
@@ -60,6 +61,8 @@ export interface SandboxData {
   idempotency: Record<string, IdempotentAnswer>;
   /** Oldest first; the control route lists them newest first. */
   events: DeliveryEvent[];
+  /** Sandbox-wide values such as the seed's rates (absent in a 0.1 state file). */
+  settings?: Settings;
 }
 
 export const STATE_FORMAT = "payments-mock-sandbox/1";

@@ -3,6 +3,7 @@
 // changes happen in one transaction.
 import type { Answer, JsonText } from "./answer.js";
 import type { PageQuery } from "./pages.js";
+import type { SettingName } from "./settings.js";
 import type {
   CollectionName,
   DeliveryEvent,
@@ -96,7 +97,16 @@ export interface StoreTransaction {
   recordEvent(event: DeliveryEvent): Promise<void>;
   /** The recorded deliveries, newest first. */
   events(): Promise<DeliveryEvent[]>;
-  /** Replaces everything (resources, keys, events, scheduled work) with the data; keeps the clock. */
+  /** A sandbox-wide value; undefined when none is stored. `lock` holds it until the transaction ends. */
+  setting(name: SettingName, lock?: boolean): Promise<string | undefined>;
+  /** Stores a sandbox-wide value, replacing the one there. */
+  setSetting(name: SettingName, value: string): Promise<void>;
+  /** Stores the value unless one is there already (a concurrent first write keeps one of them). */
+  initSetting(name: SettingName, value: string): Promise<void>;
+  /**
+   * Replaces everything (resources, keys, events, scheduled work, settings) with the data; keeps
+   * the clock.
+   */
   replaceAll(data: SandboxData): Promise<void>;
 }
 

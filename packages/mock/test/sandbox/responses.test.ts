@@ -9,11 +9,15 @@ import {
   send,
 } from "../support/spec-requests.js";
 
-/** The spec's example request, with a key of its own: the sandbox refuses a key used for another request. */
+/**
+ * The spec's example request, with a key of its own (the sandbox refuses a key used for another
+ * request), and a quote with its (optional) amount: the sandbox prices a quote only with one.
+ */
 function validRequest(operationId: string): SpecRequest {
   const request = exampleRequest(operationId);
   if ("IDEMPOTENCY-KEY" in request.headers)
     request.headers["IDEMPOTENCY-KEY"] = crypto.randomUUID();
+  if (operationId === "getAutorampQuote") request.query.amount_in = "1000.00";
   return request;
 }
 

@@ -64,6 +64,11 @@ function plain(x: Fraction): string {
   }
 }
 
+/** Rule 1: value(from) ÷ value(to), 12 significant digits, half up, as the shortest decimal. */
+export function referenceRate(rates: Record<string, string>, from: string, to: string): string {
+  return plain(significant(div(fraction(rates[from] ?? "0"), fraction(rates[to] ?? "0")), 12));
+}
+
 export interface ReferenceInput {
   source: string;
   sourceType: "Fiat" | "Crypto";
