@@ -22,6 +22,8 @@ interface DeliveryJob {
   webhook_id: string;
   url: string;
   event: EventPayload;
+  /** In the opt-in delivery mode: a delivery that arrives is sent a second time at once. */
+  duplicate?: true;
 }
 
 /**
@@ -32,9 +34,10 @@ export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 86_400] as c
 
 /**
  * The opt-in delivery mode for testing a receiver's handling of duplicates and disorder: of the
- * deliveries that succeed, DUPLICATE_RATE are sent a second time at once; of the events queued,
- * REORDER_RATE wait REORDER_DELAY_SECONDS of sandbox time, so that later events overtake them.
- * The same seed makes the same choices for the same sequence of events.
+ * events queued, DUPLICATE_RATE are sent a second time right after their first delivery that
+ * arrives, and REORDER_RATE wait REORDER_DELAY_SECONDS of sandbox time, so that later events
+ * overtake them. Both are chosen as an event is queued, so the same seed makes the same choices
+ * for the same sequence of events.
  */
 export interface DeliveryChaos {
   seed: number;
@@ -76,12 +79,14 @@ export class Events {
       if (webhook.enabled !== true || !subscribed) continue;
       const event = this.eventOf(topic, customerId, data);
       await tx.saveWebhookEvent(event.id, webhook.id, event);
+      const duplicate = this.chance(DUPLICATE_RATE);
       const delay = this.chance(REORDER_RATE) ? REORDER_DELAY_SECONDS * 1000 : 0;
+      const job: DeliveryJob = { webhook_id: webhook.id, url: String(webhook.url), event };
       await tx.schedule({
         dueAt: this.clock.now().getTime() + delay,
         kind: "deliver",
         subject: event.id,
-        body: { webhook_id: webhook.id, url: String(webhook.url), event } satisfies DeliveryJob,
+        body: duplicate ? { ...job, duplicate } : job,
       });
       this.queued = true;
     }
@@ -115,7 +120,7 @@ export class Events {
     const delivery = job.body as DeliveryJob;
     const outcome = await deliver(delivery.url, delivery.event, this.limits);
     const again =
-      outcome.delivered && this.chance(DUPLICATE_RATE)
+      outcome.delivered && delivery.duplicate === true
         ? await deliver(delivery.url, delivery.event, this.limits)
         : undefined;
     return async (tx) => {
@@ -154,6 +159,7 @@ export class Events {
     };
   }
 
+  /** In the opt-in delivery mode, true at `rate`; otherwise false (and nothing is drawn). */
   private chance(rate: number): boolean {
     return this.random !== undefined && this.random() < rate;
   }
