@@ -21,7 +21,7 @@ import type {
 import type { ProblemLocation } from "../problem.js";
 import { decoded } from "../read-request.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
-import { settleCustomer, unsignedDocumentCount } from "./cascades.js";
+import { settleCustomer } from "./cascades.js";
 import { announceCreated, type ChangeContext, walkTo } from "./changes.js";
 import type { Clock } from "./clock.js";
 import type { Events } from "./events.js";
@@ -118,7 +118,8 @@ async function createCustomer(context: RouteContext): Promise<Answer> {
   const at = now(context);
   const id = randomUUID();
   const changes = changeContext(context);
-  const unsigned = await unsignedDocumentCount(changes, id);
+  // A new customer has signed nothing: every document waits for its signature.
+  const documents = await context.store.list("documents");
   const customer: Customer = {
     id,
     created_at: at,
@@ -130,7 +131,7 @@ async function createCustomer(context: RouteContext): Promise<Answer> {
     partner_id: SANDBOX_PARTNER_ID,
     identification_ids: [],
     signing_ids: [],
-    status: unsigned > 0 ? "SigningsRequired" : "IdentificationRequired",
+    status: documents.length > 0 ? "SigningsRequired" : "IdentificationRequired",
     ...(body.external_id !== undefined && { external_id: body.external_id }),
   };
   const json = await context.store.insert("customers", customer, context.scope);
@@ -192,7 +193,7 @@ async function createIdentification(
           company_beneficiaries: pending,
           company_data: pending,
           company_documents: pending,
-          questionnaire: { ...pending },
+          questionnaire: pending,
         };
   const identification: Identification = {
     id,
@@ -201,7 +202,7 @@ async function createIdentification(
     updated_at: at,
     status: "Pending",
     ...(kind === "Direct"
-      ? { step_status: structuredClone(steps) }
+      ? { step_status: steps }
       : { url: `https://verify.sandbox.invalid/session/${id}` }),
   };
   await touch(context, customer, "identification_ids", id, at);

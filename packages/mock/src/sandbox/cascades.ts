@@ -84,10 +84,7 @@ export async function settleCustomer(context: ChangeContext, customerId: string)
 }
 
 /** How many documents the customer has not signed. */
-export async function unsignedDocumentCount(
-  context: ChangeContext,
-  customerId: string,
-): Promise<number> {
+async function unsignedDocumentCount(context: ChangeContext, customerId: string): Promise<number> {
   const signings = await context.tx.list("signings", { customerId });
   const signed = new Set(signings.map((signing) => signing.resource.document_id));
   const documents = await context.tx.list("documents");
@@ -103,7 +100,7 @@ async function hasApprovedIdentification(
 }
 
 /** An active customer's autoramps that wait for it go to Approved. */
-export async function approveAutoramps(context: ChangeContext, customerId: string): Promise<void> {
+async function approveAutoramps(context: ChangeContext, customerId: string): Promise<void> {
   for (const stored of await context.tx.list("autoramps", { customerId })) {
     if (stored.resource.status === "Created") await walkTo(context, AUTORAMP, stored, "Approved");
   }

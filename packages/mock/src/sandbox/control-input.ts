@@ -1,5 +1,6 @@
 // Checks of what a client sends to the sandbox's own routes: each failure is a 422 problem naming
 // the body field and the rule it breaks, as the API's request validation answers.
+import { isObject } from "../is-object.js";
 import type { ProblemError } from "../problem.js";
 import { type Answer, problemAnswer } from "./answer.js";
 
@@ -105,4 +106,11 @@ export function positiveDecimal(body: Record<string, unknown>, field: string): C
     };
   }
   return checked;
+}
+
+/** The body as an object (none is an empty one), or the 422 saying it must be one. */
+export function objectBody(body: unknown): { body: Record<string, unknown> } | { answer: Answer } {
+  if (body === undefined) return { body: {} };
+  if (isObject(body)) return { body };
+  return { answer: invalidBody([invalidField("", "type", "the body must be a JSON object")]) };
 }

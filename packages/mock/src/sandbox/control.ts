@@ -5,14 +5,14 @@ import { decoded } from "../read-request.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { ChangeContext } from "./changes.js";
 import type { SandboxClock } from "./clock.js";
-import { invalidBody, invalidField } from "./control-input.js";
+import { invalidBody, invalidField, objectBody } from "./control-input.js";
 import { deposit } from "./deposits.js";
 import type { Events } from "./events.js";
 import { LIFECYCLES, lifecycleOfRoute } from "./lifecycles.js";
 import { signatureValid, signingSecret } from "./quote-signature.js";
 import { changeRates, readRateChanges, readRates } from "./rates.js";
 import type { Scheduler } from "./scheduler.js";
-import { addFiatAddress, addWebhook, changeStatus, objectBody } from "./simulations.js";
+import { addFiatAddress, addWebhook, changeStatus } from "./simulations.js";
 import type { SandboxStore, StoreTransaction } from "./store.js";
 
 export const CONTROL_PREFIX = "/_sandbox/";

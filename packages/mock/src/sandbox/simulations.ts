@@ -3,7 +3,6 @@
 // or made, and sends the events the change sends.
 import { randomUUID } from "node:crypto";
 import { type FiatAddress, WEBHOOK_TOPICS, type Webhook } from "@org/payments-types";
-import { isObject } from "../is-object.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import { SANDBOX_PARTNER_ID } from "./api-routes.js";
 import { announceCreated, type ChangeContext, forceStatus, walkTo } from "./changes.js";
@@ -211,11 +210,4 @@ function topicProblems(topics: unknown) {
       ? []
       : [invalidField(`topics.${index}`, "enum", `must be one of ${WEBHOOK_TOPICS.join(", ")}`)],
   );
-}
-
-/** The body as an object (none is an empty one), or the 422 saying it must be one. */
-export function objectBody(body: unknown): { body: Record<string, unknown> } | { answer: Answer } {
-  if (body === undefined) return { body: {} };
-  if (isObject(body)) return { body };
-  return { answer: invalidBody([invalidField("", "type", "the body must be a JSON object")]) };
 }

@@ -126,6 +126,20 @@ describe("test mode", () => {
     });
   });
 
+  it("expires an approved identification after a year, and its customer needs another", async () => {
+    const { url, receiver } = await sandboxWithReceiver();
+    const { customer, identification } = await onboard(url);
+    await advance(url, 364 * 24 * 3600);
+    expect(await customerOf(url, customer.id)).toMatchObject({ status: "Active" });
+    await advance(url, 2 * 24 * 3600);
+    expect(await customerOf(url, customer.id)).toMatchObject({ status: "IdentificationRequired" });
+    const last = receiver.deliveries.map((delivery) => delivery.body).slice(-2);
+    expect(last.map((event) => `${event.topic}:${event.data.id}:${event.data.status}`)).toEqual([
+      `IdentificationStatus:${identification.id}:Expired`,
+      `CustomerStatus:${customer.id}:IdentificationRequired`,
+    ]);
+  });
+
   it("funds an autoramp with a simulated deposit, priced as a quote is, and settles it on the clock", async () => {
     const { url, receiver } = await sandboxWithReceiver();
     const { customer } = await onboard(url);
