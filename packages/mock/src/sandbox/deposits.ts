@@ -9,9 +9,11 @@ import {
   DEPOSIT_ACCOUNT_TYPES,
   type DepositAccountType,
 } from "@org/payments-types";
+import { isObject } from "../is-object.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import { announceCreated, type ChangeContext } from "./changes.js";
 import {
+  type Checked,
   invalidBody,
   invalidField,
   optionalEnum,
@@ -25,7 +27,21 @@ import { outcomesOf, TRANSACTION } from "./lifecycles.js";
 import { type PriceCurrency, type PriceInput, PricingError, price } from "./pricing.js";
 import { pricingData } from "./quotes.js";
 
-const DEPOSIT_FIELDS = ["amount", "currency", "rail", "outcome"] as const;
+const DEPOSIT_FIELDS = [
+  "amount",
+  "currency",
+  "source_currency",
+  "rail",
+  "deposit_account_type",
+  "outcome",
+] as const;
+
+/** Words an outcome may also be given in, as the issue that asked for it put them. */
+const OUTCOME_WORDS: Readonly<Record<string, string>> = {
+  completed: "Completed",
+  failed: "PayoutFailed",
+  rejected: "FundsRejected",
+};
 
 /** A currency as an autoramp lists it: fiat with `code`, crypto with `token` and `blockchain`. */
 interface ListedCurrency {
@@ -40,12 +56,11 @@ export async function deposit(
   autorampId: string,
   body: Record<string, unknown>,
 ): Promise<Answer> {
-  const outcomes = ["Completed", ...outcomesOf(TRANSACTION)];
   const read = readFields({
     amount: positiveDecimal(body, "amount"),
-    currency: optionalString(body, "currency"),
-    rail: optionalEnum(body, "rail", DEPOSIT_ACCOUNT_TYPES),
-    outcome: optionalEnum(body, "outcome", outcomes),
+    currency: currencyField(body),
+    rail: optionalEnum(body, railField(body), DEPOSIT_ACCOUNT_TYPES),
+    outcome: outcomeField(body),
   });
   if ("errors" in read) return invalidBody(read.errors);
   const extra = unknownFields(body, DEPOSIT_FIELDS);
@@ -72,7 +87,11 @@ export async function deposit(
   if (sourceListed === undefined) {
     const names = listed.map((currency) => currency.code ?? currency.token).join(", ");
     return invalidBody([
-      invalidField("currency", "enum", `must be one of the autoramp's source currencies: ${names}`),
+      invalidField(
+        body.source_currency === undefined ? "currency" : "source_currency",
+        "enum",
+        `must be one of the autoramp's source currencies: ${names}`,
+      ),
     ]);
   }
   const source = priceCurrency(sourceListed);
@@ -124,6 +143,50 @@ export async function deposit(
   const outcome = fields.outcome === "Completed" ? undefined : fields.outcome;
   await announceCreated(context, TRANSACTION, created, outcome);
   return ok(transaction);
+}
+
+/**
+ * The source currency's code: `currency` (a code or token), or `source_currency` (the same, or a
+ * currency object as the autoramp lists it).
+ */
+function currencyField(body: Record<string, unknown>): Checked<string | undefined> {
+  if (body.currency !== undefined && body.source_currency !== undefined) {
+    return {
+      error: invalidField("source_currency", "oneOf", "send currency or source_currency, not both"),
+    };
+  }
+  const field = body.source_currency === undefined ? "currency" : "source_currency";
+  const value = body[field];
+  if (isObject(value)) {
+    const code = value.code ?? value.token;
+    if (typeof code === "string" && code !== "") return { value: code };
+    return { error: invalidField(field, "type", "must have a code (fiat) or a token (crypto)") };
+  }
+  return optionalString(body, field);
+}
+
+/** The rail's field: `rail`, or `deposit_account_type` as a quote names it. */
+function railField(body: Record<string, unknown>): string {
+  return body.rail === undefined && body.deposit_account_type !== undefined
+    ? "deposit_account_type"
+    : "rail";
+}
+
+/** The outcome: a status the transaction may end in, or completed, failed or rejected. */
+function outcomeField(body: Record<string, unknown>): Checked<string | undefined> {
+  const outcomes = ["Completed", ...outcomesOf(TRANSACTION)];
+  const value = body.outcome;
+  if (value === undefined) return { value: undefined };
+  const named =
+    typeof value === "string"
+      ? (outcomes.find((outcome) => outcome.toLowerCase() === value.toLowerCase()) ??
+        OUTCOME_WORDS[value.toLowerCase()])
+      : undefined;
+  if (named !== undefined) return { value: named };
+  const words = Object.keys(OUTCOME_WORDS).join(", ");
+  return {
+    error: invalidField("outcome", "enum", `must be one of ${outcomes.join(", ")} (or ${words})`),
+  };
 }
 
 /** The pricing of a currency listed by an autoramp: its code (fiat) or token and chain (crypto). */

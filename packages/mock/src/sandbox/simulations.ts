@@ -104,8 +104,11 @@ export async function addFiatAddress(
   customerId: string,
   body: Record<string, unknown>,
 ): Promise<Answer> {
+  // Spaces (as IBANs are printed) and lower case are taken; the IBAN is stored without them.
+  const iban =
+    typeof body.iban === "string" ? body.iban.replace(/\s+/g, "").toUpperCase() : body.iban;
   const read = readFields({
-    iban: requiredString(body, "iban"),
+    iban: requiredString({ iban }, "iban"),
     bank_name: optionalString(body, "bank_name"),
     country: optionalString(body, "country"),
     currency: optionalString(body, "currency"),
@@ -121,7 +124,7 @@ export async function addFiatAddress(
       invalidField(
         "iban",
         "pattern",
-        "must be an IBAN without spaces: a country code, two check digits, then 10 to 30 capital letters or digits",
+        "must be an IBAN: a country code, two check digits, then 10 to 30 letters or digits",
       ),
     );
   }

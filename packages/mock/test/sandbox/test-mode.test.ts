@@ -207,12 +207,19 @@ describe("test mode", () => {
       recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
       source_currencies: [{ code: "EUR", type: "Fiat" }],
     });
-    const deposit = (outcome: string) =>
+    const deposit = (body: object) =>
       call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, {
-        body: { amount: "250.00", outcome },
+        body: { amount: "250.00", ...body },
       });
-    const failed = (await deposit("PayoutFailed")).body;
-    const rejected = (await deposit("FundsRejected")).body;
+    // "failed" is PayoutFailed; the currency may be given as the autoramp lists it.
+    const failed = (await deposit({ outcome: "failed" })).body;
+    const rejected = (
+      await deposit({ outcome: "FundsRejected", source_currency: { code: "EUR", type: "Fiat" } })
+    ).body;
+    expect(rejected.source_amount).toEqual({
+      amount: "250.00",
+      currency: { code: "EUR", type: "Fiat" },
+    });
     await advance(url, 24 * 3600);
     const listed = await call(url, "GET", `/autoramp-transactions?autoramp_id=${autoramp.id}`);
     const byId = new Map(listed.body.items.map((item: { id: string }) => [item.id, item]));
@@ -263,7 +270,7 @@ describe("test mode", () => {
       body: { amount: "100.00" },
     });
     const address = await call(url, "POST", `/_sandbox/customers/${customer.id}/fiat-addresses`, {
-      body: { iban: "DE89370400440532013000" },
+      body: { iban: "de89 3704 0044 0532 0130 00" },
     });
     expect(address.body).toMatchObject({
       status: "AuthorizationRequired",
