@@ -25,3 +25,8 @@ export const webhookTopics = (
 /** The spec's example webhook. */
 export const exampleWebhook = (example("WebhookPage") as { items: Record<string, unknown>[] })
   .items[0] as Record<string, unknown>;
+
+/** The documents customers sign, as the spec's example lists them. */
+export const exampleDocuments = (example("DocumentPage") as { items: unknown[] }).items;
+/** The body of a valid POST /autoramps (its customer_id to be replaced). */
+export const createAutorampRequest = example("CreateAutorampRequest") as Record<string, unknown>;
