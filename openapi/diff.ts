@@ -8,9 +8,10 @@ import { compareServers, type Server } from "./diff/servers.ts";
 import type { SpecDiff } from "./diff/types.ts";
 import { listOperations, type OpenApiDocument, type OperationEntry } from "./index.ts";
 
-export { diffPackages } from "./diff/packages.ts";
+// The report and the rules serve @org/payments-surface-guard too: its package rules are in RULES.
+export { createReport } from "./diff/report.ts";
 export { type Breaks, RULES, type Rule } from "./diff/rules.ts";
-export type { SpecChange, SpecDiff } from "./diff/types.ts";
+export type { Report, SpecChange, SpecDiff } from "./diff/types.ts";
 
 /** Every change on the wire from `base` to `head`, breaking ones apart from the others. */
 export function diffSpecs(base: OpenApiDocument, head: OpenApiDocument): SpecDiff {

@@ -4,7 +4,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import readChangesets from "@changesets/read";
 import { loadSpec, specPath } from "@org/payments-spec";
-import { diffPackages, diffSpecs, type SpecChange } from "@org/payments-spec/diff";
+import { diffSpecs, type SpecChange } from "@org/payments-spec/diff";
+import { diffPackages } from "@org/payments-surface-guard";
 
 const root = path.resolve(import.meta.dirname, "..");
 const releasedPath = path.join(root, "openapi/released/partner-payments.yaml");

@@ -3,8 +3,12 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import type { Row } from "./results.ts";
 
-/** The client's budget, in bytes after gzip (6 kB = 6,000 bytes). */
-export const BUNDLE_BUDGET_BYTES = 6000;
+/**
+ * The client's budget, in bytes after gzip: 6,000 B (issue 22), raised by 700 B for the error
+ * messages that say why (issue 38: the body's first problem, the origin and system error code of a
+ * connection failure, which timeout fired, the request id and replay flag on every result).
+ */
+export const BUNDLE_BUDGET_BYTES = 6700;
 
 export const apps = {
   client: new URL("./apps/client-app.ts", import.meta.url),

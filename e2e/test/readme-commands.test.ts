@@ -6,11 +6,13 @@ import {
   constants,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,14 +31,14 @@ const hasPnpm = (dir: string) => {
     return false;
   }
 };
-const mirrors = path.resolve(import.meta.dirname, "../test-artifacts/path-without-pnpm");
+const mirrors = mkdtempSync(path.join(tmpdir(), "payments-path-without-pnpm-"));
+afterAll(() => rmSync(mirrors, { recursive: true, force: true }));
 
 /**
  * PATH as it is, but with no pnpm: a directory that holds one (often /usr/bin, beside node and npm)
  * is replaced by a mirror of its other entries.
  */
 function pathWithoutPnpm(): string {
-  rmSync(mirrors, { recursive: true, force: true });
   return (process.env.PATH ?? "")
     .split(path.delimiter)
     .filter((dir) => dir !== "")

@@ -1,7 +1,7 @@
 // Every ```ts block of every README is real code: each example is type-checked as a file of its
 // own against the built packages, and each example that creates a client runs against the mock.
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -16,8 +16,9 @@ const tsc = path.join(
   "bin/tsc",
 );
 const root = path.resolve(import.meta.dirname, "../..");
-// Inside e2e/, so that the examples' imports resolve to this workspace's built packages.
-const work = path.resolve(import.meta.dirname, "../test-artifacts/readme-examples");
+// Inside e2e/, so that the examples' imports resolve to this workspace's built packages; removed
+// after the run.
+const work = mkdtempSync(path.resolve(import.meta.dirname, "../.readme-examples-"));
 const examples = findReadmes(root).flatMap((readme) =>
   examplesOf(readme, readFileSync(path.join(root, readme), "utf8")),
 );
@@ -83,10 +84,9 @@ describe("finding README examples", () => {
 
 describe("README examples", () => {
   beforeAll(() => {
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(work, { recursive: true });
     for (const example of examples) writeFileSync(fileOf(example), `${example.code}\n`);
   });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it("type-check with TypeScript 7, each as a file of its own, against the built packages", async () => {
     const base = JSON.parse(readFileSync(path.join(root, "tsconfig.base.json"), "utf8"));

@@ -192,7 +192,7 @@ export const RULES: Record<string, Rule> = {
   "response-property-write-only": rule("wire", `keep returning the property, ${MAJOR}`),
   "response-additional-properties-changed": rule("no"),
 
-  // The packages' TypeScript (diff/packages.ts): names partners import, the facade they call.
+  // The packages' TypeScript (the surface guard): names partners import, methods they call.
   "package-generation-failed": rule(
     "packages",
     "the packages cannot be generated from this spec: fix the spec (the generators' error says how)",

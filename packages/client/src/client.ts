@@ -46,6 +46,12 @@ function operationName(method: string, path: string): string {
   return operationIds.get(method)?.get(path) ?? `${method} ${path}`;
 }
 
+/** The answer's `x-request-id` (or `request-id`), with the API key taken out should it echo it. */
+function requestIdOf(response: Response, apiKey: string): string | undefined {
+  const id = response.headers.get("x-request-id") ?? response.headers.get("request-id");
+  return id === null ? undefined : redactText(id, apiKey);
+}
+
 /** The options of a call made without any, shared rather than allocated per call. */
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
@@ -100,6 +106,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       operation,
       subPartnerId: operations[operation as OperationId]?.[2] ? subPartnerId : undefined,
       timeoutMs: callTimeout,
+      timeoutLimit: init.timeoutMs === undefined ? "client" : "call",
       maxRetries: callRetries,
       signal: signal as AbortSignal | undefined,
     };
@@ -107,18 +114,22 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       core(method, path, { ...rest, signal: customFetch ? attemptSignal : undefined, fetch }),
     );
     const { error, response } = result;
+    const requestId = requestIdOf(response, apiKey);
+    const replayed = response.headers.get("idempotent-replayed") === "true";
     // openapi-fetch's own result: on a 2xx it holds no error.
-    if (response.ok) return result as { data?: unknown; response: Response };
-    const requestId = response.headers.get("x-request-id") ?? response.headers.get("request-id");
+    if (response.ok) {
+      return { ...(result as { data?: unknown; response: Response }), requestId, replayed };
+    }
     const apiError = new PaymentsApiError({
       status: response.status,
       // The transport already took the API key out of the body's text.
       body: error,
       operation: call.operation,
       idempotencyKey: call.idempotencyKey,
-      requestId: requestId === null ? undefined : redactText(requestId, apiKey),
+      requestId,
+      replayed,
     });
-    return { error: apiError, response };
+    return { error: apiError, response, requestId, replayed };
   };
 
   const method = (name: string) => (path: string, init?: Record<string, unknown>) =>

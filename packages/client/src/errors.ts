@@ -1,3 +1,5 @@
+import { bodyDetail, causeOf, quoted } from "./error-detail.js";
+
 /**
  * Errors the client raises. None of them holds the request or its headers; the client scrubs the
  * API key out of what they take from the response or the platform (body, request id, cause)
@@ -27,26 +29,36 @@ export class PaymentsApiError extends PaymentsError {
   declare readonly body: unknown;
   /** The response's `x-request-id` (or `request-id`) header, to quote to support. */
   declare readonly requestId: string | undefined;
+  /** True when the answer was replayed for a repeated `IDEMPOTENCY-KEY` (`Idempotent-Replayed`). */
+  declare readonly replayed: boolean;
 
+  /**
+   * The message reads `createCustomer failed with HTTP 422: body email: must be an email address
+   * (request id …)`: the first thing the body says went wrong, bounded in length.
+   */
   constructor(init: {
     status: number;
     body: unknown;
     operation: string;
     idempotencyKey?: string | undefined;
     requestId?: string | undefined;
+    replayed?: boolean | undefined;
   }) {
-    // The body's `message`, if it has one, is the likeliest human summary of what went wrong.
-    const message = (init.body as { message?: unknown } | undefined)?.message;
+    const detail = bodyDetail(init.body);
+    const { requestId, replayed = false } = init;
+    const id = requestId ? `request id ${quoted(requestId)}` : "";
+    const noted = replayed ? (id ? `${id}, replayed` : "replayed") : id;
     super(
-      `${init.operation} failed with HTTP ${init.status}${
-        typeof message === "string" ? `: ${message.slice(0, 200)}` : ""
-      }${init.requestId ? ` (request id ${init.requestId})` : ""}`,
+      `${init.operation} failed with HTTP ${init.status}${detail ? `: ${quoted(detail)}` : ""}${
+        noted && ` (${noted})`
+      }`,
       init.operation,
       init.idempotencyKey,
     );
     this.status = init.status;
     this.body = init.body;
-    this.requestId = init.requestId;
+    this.requestId = requestId;
+    this.replayed = replayed;
   }
 }
 
@@ -54,17 +66,41 @@ export class PaymentsApiError extends PaymentsError {
 export class PaymentsTimeoutError extends PaymentsError {
   declare readonly timeoutMs: number;
 
-  constructor(operation: string, timeoutMs: number, idempotencyKey?: string) {
-    super(`${operation} timed out after ${timeoutMs} ms`, operation, idempotencyKey);
+  /**
+   * `circumstances` says which limit fired and when, after the time: `waiting for the response
+   * from https://api.example.com:443 (the call's timeoutMs, per attempt; 3 attempts)`.
+   */
+  constructor(
+    operation: string,
+    timeoutMs: number,
+    idempotencyKey?: string,
+    circumstances?: string,
+  ) {
+    super(
+      `${operation} timed out after ${timeoutMs} ms${circumstances ? ` ${circumstances}` : ""}`,
+      operation,
+      idempotencyKey,
+    );
     this.timeoutMs = timeoutMs;
   }
 }
 
 /** The API could not be reached (refused, reset, DNS…), and no retry was left. */
 export class PaymentsConnectionError extends PaymentsError {
-  constructor(operation: string, cause: unknown, idempotencyKey: string | undefined) {
+  /**
+   * The message names `origin` (where the request went), the system error code when the platform
+   * gives one, and the cause's messages: `listCustomers could not reach http://127.0.0.1:4010
+   * (ECONNREFUSED): fetch failed: connect ECONNREFUSED 127.0.0.1:4010`.
+   */
+  constructor(
+    operation: string,
+    cause: unknown,
+    idempotencyKey: string | undefined,
+    origin = "the API",
+  ) {
+    const { code, text } = causeOf(cause);
     super(
-      `${operation} could not reach the API: ${String(cause)}`,
+      `${operation} could not reach ${origin}${code ? ` (${code})` : ""}: ${text}`,
       operation,
       idempotencyKey,
       cause,

@@ -14,4 +14,4 @@ export type {
 export type { PaymentsResources } from "./generated/resources.js";
 export type { PaymentsClientOptions } from "./options.js";
 export type { ListPath, Page, PageItem, PaginateOptions, Paginator } from "./paginate.js";
-export type { CallOptions, ClientPaths, PaymentsResult } from "./types.js";
+export type { CallOptions, ClientPaths, PaymentsResult, ResultMeta } from "./types.js";

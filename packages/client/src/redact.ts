@@ -13,12 +13,16 @@ export function redactText(text: string, secret: string): string {
  * Scrubs `secret` from an error's message and stack and from those of its causes, in place,
  * so that neither `String(error)` nor `util.inspect(error)` can show it.
  */
-export function redactError(error: unknown, secret: string): void {
+export function redactError(error: unknown, secret: string, depth = 0): void {
   let current = error;
   // A bounded walk: a cause chain is rarely more than two deep, and could be a cycle.
-  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+  for (let level = depth; level < 8 && current instanceof Error; level++) {
     current.message = redactText(current.message, secret);
     current.stack &&= redactText(current.stack, secret);
+    // An AggregateError (undici's, for a host with several addresses) holds the real causes.
+    if (current instanceof AggregateError) {
+      for (const inner of current.errors) redactError(inner, secret, level + 1);
+    }
     current = current.cause;
   }
 }

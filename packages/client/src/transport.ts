@@ -6,6 +6,7 @@
  * headers, so a call that succeeds at once costs next to nothing over bare openapi-fetch.
  */
 import { Attempt } from "./attempt.js";
+import { originOf } from "./error-detail.js";
 import {
   PaymentsConnectionError,
   PaymentsError,
@@ -42,6 +43,8 @@ export interface Call {
   /** Sent when the operation takes the header and the caller did not set it. */
   subPartnerId: string | undefined;
   timeoutMs: number;
+  /** Where `timeoutMs` came from, for the message of a timeout. */
+  timeoutLimit: "call" | "client";
   maxRetries: number;
   /** The caller's signal. */
   signal: AbortSignal | undefined;
@@ -76,7 +79,7 @@ export async function perform<T extends { response: Response }>(
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return result;
       delay = asked ?? backoffDelay(n, config.random);
     } catch (error) {
-      const failure = attemptFailure(call, error, attempt, config.apiKey);
+      const failure = attemptFailure(call, error, attempt, n + 1, config.apiKey);
       const retryable =
         failure instanceof PaymentsTimeoutError || failure instanceof PaymentsConnectionError;
       if (!retriesLeft || !retryable) throw failure;
@@ -122,18 +125,36 @@ async function withRedactedBody(response: Response, apiKey: string): Promise<Res
   });
 }
 
-/** What an attempt that threw means, as the error the caller would get. */
-function attemptFailure(call: Call, error: unknown, attempt: Attempt, apiKey: string): unknown {
+/** What an attempt that threw, the `made`-th of the call, means as the error the caller gets. */
+function attemptFailure(
+  call: Call,
+  error: unknown,
+  attempt: Attempt,
+  made: number,
+  apiKey: string,
+): unknown {
   if (call.signal?.aborted) return call.signal.reason;
-  if (attempt.timedOut)
-    return new PaymentsTimeoutError(call.operation, call.timeoutMs, call.idempotencyKey);
+  const { request, response } = attempt;
+  const origin = request ? originOf(request.url) : "the API";
+  if (attempt.timedOut) {
+    const phase = response ? "reading the response body" : "waiting for the response";
+    const attempts = made === 1 ? "1 attempt" : `${made} attempts`;
+    return new PaymentsTimeoutError(
+      call.operation,
+      call.timeoutMs,
+      call.idempotencyKey,
+      `${phase} from ${origin} (the ${call.timeoutLimit}'s timeoutMs, per attempt; ${attempts})`,
+    );
+  }
   if (error instanceof PaymentsError) return error;
   redactError(error, apiKey);
-  const { response } = attempt;
   // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page) is no
   // connection failure: the request arrived, so it is not retried.
   if (response?.ok && error instanceof SyntaxError) {
     return new PaymentsResponseError(call.operation, response.status, call.idempotencyKey, error);
   }
-  return new PaymentsConnectionError(call.operation, error, call.idempotencyKey);
+  const failure = new PaymentsConnectionError(call.operation, error, call.idempotencyKey, origin);
+  // The message quotes the cause, which was redacted above only if it is an Error.
+  redactError(failure, apiKey);
+  return failure;
 }

@@ -29,10 +29,22 @@ export type SuccessData<Op, Init = Empty> =
     ? Exclude<FetchResponse<Op, Init, MediaType>, { data?: never }>["data"]
     : never;
 
-/** What a path-style call resolves to: `data` on 2xx, else `error`; always the `response`. */
+/** What every path-style result carries besides `data` or `error`. */
+export interface ResultMeta {
+  response: Response;
+  /** The answer's `x-request-id` (or `request-id`) header, to quote to support. */
+  requestId: string | undefined;
+  /** True when the answer was replayed for a repeated `IDEMPOTENCY-KEY` (`Idempotent-Replayed`). */
+  replayed: boolean;
+}
+
+/**
+ * What a path-style call resolves to: `data` on 2xx, else `error`; always the `response`, its
+ * request id and whether it was replayed.
+ */
 export type PaymentsResult<Op, Init> =
-  | { data: SuccessData<Op, Init>; error?: never; response: Response }
-  | { data?: never; error: PaymentsApiError; response: Response };
+  | ({ data: SuccessData<Op, Init>; error?: never } & ResultMeta)
+  | ({ data?: never; error: PaymentsApiError } & ResultMeta);
 
 /** The `init` argument: optional exactly when nothing in it is required. */
 export type InitArg<Init, Extra = CallOptions> = [RequiredKeys<Init>] extends [never]

@@ -100,7 +100,7 @@ describe("under forced garbage collection", () => {
     );
     // Abort once every request has arrived and its body stalls.
     const aborted = (async () => {
-      while (upstream.arrivals.length < 10) await new Promise((r) => setTimeout(r, 5));
+      await expect.poll(() => upstream.arrivals.length, { interval: 5 }).toBe(10);
       gc?.();
       controller.abort();
     })();

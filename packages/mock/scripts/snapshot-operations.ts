@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-import { operationsSnapshot } from "../src/operations-snapshot.ts";
+import { operationsSnapshot } from "../src/engine/operations-snapshot.ts";
 
 const spec = fileURLToPath(new URL("../dist/partner-payments.yaml", import.meta.url));
 const operations = await getHttpOperationsFromSpec(spec);

@@ -3,7 +3,6 @@
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { parseArgs } from "node:util";
 import { parsePort, usageFailure } from "./cli-args.js";
-import { deferPrismModules } from "./defer-prism-modules.js";
 
 const USAGE = `Usage: payments-mock [options]
 
@@ -59,9 +58,8 @@ function parseCli() {
   }
 }
 
-deferPrismModules();
 if (process.argv[2] === "proxy") {
-  const { runProxyCli } = await import("./proxy/proxy-cli.js");
+  const { runProxyCli } = await import("./proxy-cli.js");
   await runProxyCli(process.argv.slice(3));
 } else {
   await runMock();

@@ -1,6 +1,6 @@
-export { bundledSpecPath } from "./bundled-spec.js";
-export type { Problem, ProblemError, ProblemLocation } from "./problem.js";
-export { PROBLEM_CONTENT_TYPE } from "./problem.js";
+export { bundledSpecPath } from "./engine/bundled-spec.js";
+export type { Problem, ProblemError, ProblemLocation } from "./http/problem.js";
+export { PROBLEM_CONTENT_TYPE } from "./http/problem.js";
 export type {
   ProxyOptions,
   RunningProxy,

@@ -1,11 +1,11 @@
 // startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
-import { bundledSpecPath } from "./bundled-spec.js";
-import { createHandler, type RequestLogger } from "./handler.js";
-import { createPrismEngine, type PrismEngine } from "./prism.js";
+import { bundledSpecPath } from "./engine/bundled-spec.js";
+import { createPrismEngine, type PrismEngine } from "./engine/prism.js";
+import { type ConnectionLimits, type RequestLogger, serve } from "./http/serve.js";
+import { createHandler } from "./mock-handler.js";
 import { type SandboxControls, sandboxControls } from "./sandbox/controls.js";
 import type { DeliveryChaos } from "./sandbox/events.js";
 import { createSandbox } from "./sandbox/sandbox.js";
-import { type ConnectionLimits, serve } from "./serve.js";
 import { watchFile } from "./watch-file.js";
 
 export interface MockOptions {
@@ -77,6 +77,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         ...(log !== undefined && { log }),
       })
     : undefined;
+  // A mock that cannot listen (the port taken, say) closes the sandbox it opened: its store holds
+  // a file, a Postgres pool and delivery timers that would otherwise keep the process alive.
   const served = await serve(
     createHandler(() => engine, { log, sandbox, cors }),
     {
@@ -85,7 +87,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       cors,
       limits: options.limits,
     },
-  );
+  ).catch(async (error: unknown) => {
+    await sandbox?.close();
+    throw error;
+  });
 
   const unwatch = options.watch
     ? watchFile(spec, async () => {

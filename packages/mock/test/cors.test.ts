@@ -10,14 +10,16 @@ import { type RunningMock, startMock } from "../src/index.js";
 
 let mock: RunningMock;
 let mockWithoutCors: RunningMock;
+let sandbox: RunningMock;
 
 beforeAll(async () => {
-  [mock, mockWithoutCors] = await Promise.all([
+  [mock, mockWithoutCors, sandbox] = await Promise.all([
     startMock({ spec: specPath }),
     startMock({ spec: specPath, cors: false }),
+    startMock({ spec: specPath, stateful: true }),
   ]);
 });
-afterAll(() => Promise.all([mock?.stop(), mockWithoutCors?.stop()]));
+afterAll(() => Promise.all([mock?.stop(), mockWithoutCors?.stop(), sandbox?.stop()]));
 
 const ORIGIN = "http://app.example.test";
 
@@ -124,6 +126,27 @@ describe("CORS from a page in Chromium", () => {
       body: JSON.stringify({ customer_type: "Person", email: "ada@example.com" }),
     });
     expect(result).toMatchObject({ status: 200, body: { customer_type: "Person" } });
+  });
+
+  it("the page can read x-request-id and Idempotent-Replayed", async () => {
+    const read = () =>
+      page.evaluate(async (url) => {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: {
+            "X-API-Key": "k",
+            "IDEMPOTENCY-KEY": "7a1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
+            "Content-Type": "application/json",
+          },
+          body: JSON.stringify({ customer_type: "Person", email: "ada@example.com" }),
+        });
+        return [response.headers.get("x-request-id"), response.headers.get("idempotent-replayed")];
+      }, `${sandbox.url}/customers`);
+    const [firstId, firstMark] = await read();
+    const [againId, againMark] = await read();
+    expect(firstId).toMatch(/^[\da-f-]{36}$/);
+    expect(againId).toMatch(/^[\da-f-]{36}$/);
+    expect([firstMark, againMark]).toEqual([null, "true"]);
   });
 
   it("the page can read an error's body", async () => {

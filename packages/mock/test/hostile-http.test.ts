@@ -142,8 +142,10 @@ describe("bodies", () => {
       'POST /customers HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
       (socket) => setTimeout(() => socket.destroy(), 100),
     );
-    await expect.poll(() => logged.some((line) => line.endsWith("client disconnected"))).toBe(true);
-    expect(logged.filter((line) => line.includes("500"))).toEqual([]);
+    await expect
+      .poll(() => logged.some((line) => / → client disconnected request-id=\S+$/.test(line)))
+      .toBe(true);
+    expect(logged.filter((line) => line.includes("→ 500"))).toEqual([]);
   });
 });
 

@@ -303,8 +303,8 @@ describe("validation and the report", () => {
         message: "listCustomers response: body items.0.id: must be string (got number)",
       }),
     ]);
-    expect(logged.at(-1)).toContain(
-      "GET /customers → 200 — 1 violation: listCustomers response: body items.0.id",
+    expect(logged.at(-1)).toMatch(
+      /^GET \/customers → 200 request-id=\S+ — 1 violation: listCustomers response: body items\.0\.id/,
     );
   });
 
@@ -532,7 +532,7 @@ describe("faults", () => {
     const client = new AbortController();
     const sent = send(proxy.url, { target: "/webhooks", headers: auth, signal: client.signal });
     sent.catch(() => {});
-    while (fake.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => fake.received.length, { interval: 10 }).toBeGreaterThan(0);
     client.abort();
     await fake.received[0]?.closed;
     await expect(sent).rejects.toThrow();

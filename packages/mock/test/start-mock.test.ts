@@ -1,4 +1,11 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { specPath } from "@org/payments-spec";
@@ -37,6 +44,22 @@ describe("startMock", () => {
     await expect(startMock({ spec: specPath, port: mock.port })).rejects.toThrow(
       `Port ${mock.port} on 127.0.0.1 is already in use`,
     );
+  });
+
+  it("closes the sandbox it opened when it cannot listen", async () => {
+    const mock = await start({ port: 0 });
+    const folder = mkdtempSync(path.join(tmpdir(), "payments-start-mock-"));
+    try {
+      const state = path.join(folder, "sandbox.db");
+      await expect(
+        startMock({ spec: specPath, port: mock.port, stateful: true, state }),
+      ).rejects.toThrow("already in use");
+      // SQLite removes a database's write-ahead log when its last connection closes.
+      expect(existsSync(`${state}-wal`)).toBe(false);
+      expect(existsSync(state)).toBe(true);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("rejects a spec it cannot read", async () => {
@@ -80,7 +103,9 @@ describe("startMock", () => {
     const lines: string[] = [];
     const mock = await start({ port: 0, log: (line) => lines.push(line) });
     await send(mock.url, validRequest("listWebhooks"));
-    expect(lines).toEqual(["GET /webhooks → 200"]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^GET \/webhooks → 200 request-id=[\da-f-]{36}$/),
+    ]);
     expect(lines.join("\n")).not.toContain(API_KEY);
   });
 });

@@ -2,13 +2,14 @@
 // the upstream, and its answer streamed back and checked against the spec. What breaks the spec
 // is reported; with `errors`, it is refused (a request) or replaced by a 502 (a response).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { answerPreflight, isPreflight, setCorsHeaders } from "../cors.js";
-import { type RequestLogger, routeProblem, sendProblem } from "../handler.js";
-import type { Operation, PrismEngine } from "../prism.js";
-import { type Problem, type ProblemError, problem } from "../problem.js";
-import { ClientGoneError, type ReadResult, readForwardable } from "../read-request.js";
-import { requestProblems, requestRefusal } from "../request-problems.js";
-import { operationFor } from "../response-shaping.js";
+import type { Operation, PrismEngine } from "../engine/prism.js";
+import { requestProblems, requestRefusal } from "../engine/request-problems.js";
+import { answerPreflight, isPreflight, setCorsHeaders } from "../http/cors.js";
+import { type Problem, type ProblemError, problem } from "../http/problem.js";
+import { ClientGoneError, type ReadResult, readForwardable } from "../http/read-request.js";
+import { routeProblem, sendProblem } from "../http/refusal.js";
+import { loggedId, REQUEST_ID, tagAnswer } from "../http/request-id.js";
+import type { RequestLogger } from "../http/serve.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 import { redactor } from "./redact.js";
 import { responseFindings } from "./response-check.js";
@@ -41,9 +42,10 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
   let requests = 0;
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const number = ++requests;
+    const requestId = tagAnswer(incoming, response, options.engine.apiKeyHeader);
     const key = incoming.headers[options.engine.apiKeyHeader.toLowerCase()];
     const redact = redactor(Array.isArray(key) ? key : [key]);
-    const outcome = await proxy(options, incoming, response, number, redact).catch(
+    const outcome = await proxy(options, incoming, response, { number, requestId }, redact).catch(
       (error: unknown): Outcome => {
         if (error instanceof ClientGoneError)
           return { status: "client disconnected", violations: [] };
@@ -56,9 +58,11 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
       found.length === 0
         ? ""
         : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${found.join("; ")}`;
+    // The upstream's own id, when it sends one, is the one its answer carries and the log names.
+    const id = loggedId(String(response.getHeader(REQUEST_ID) ?? requestId));
     log?.(
       redact(
-        `${incoming.method} ${incoming.url} → ${outcome.status}${outcome.note ?? ""}${violations}`,
+        `${incoming.method} ${incoming.url} → ${outcome.status}${id}${outcome.note ?? ""}${violations}`,
       ),
     );
     // A relayed body ends only now, so that whoever has read a whole answer finds its violations
@@ -71,7 +75,7 @@ async function proxy(
   options: ProxyHandlerOptions,
   incoming: IncomingMessage,
   response: ServerResponse,
-  number: number,
+  { number, requestId }: { number: number; requestId: string },
   redact: (text: string) => string,
 ): Promise<Outcome> {
   const { engine, cors } = options;
@@ -84,7 +88,7 @@ async function proxy(
     if (cors) setCorsHeaders(incoming, response);
     return sendProblem(response, body);
   };
-  const forwardable = await readForwardable(incoming, engine.operations);
+  const forwardable = await readForwardable(incoming, engine.segmentName);
   if (!forwardable.ok) {
     const { refusal } = forwardable;
     if (refusal.status === 413) response.setHeader("connection", "close");
@@ -101,7 +105,7 @@ async function proxy(
     location: "request",
   });
 
-  const checked = await checkRequest(engine, read, method, target.path);
+  const checked = checkRequest(engine, read, method, target.path);
   const requestViolations = checked.findings.map((finding) =>
     toViolation(finding, context(checked.operation), redact),
   );
@@ -118,6 +122,7 @@ async function proxy(
     incoming,
     `${target.path}${target.query === "" ? "" : `?${target.query}`}`,
     bytes,
+    requestId,
   );
   // A client that goes away takes its upstream request with it.
   response.once("close", () => {
@@ -202,28 +207,28 @@ type RequestCheck = {
 };
 
 /** The request checked as the mock checks it. */
-async function checkRequest(
+function checkRequest(
   engine: PrismEngine,
   read: ReadResult,
   method: string,
   path: string,
-): Promise<RequestCheck> {
+): RequestCheck {
   if (!read.ok) {
     return {
-      operation: operationFor(engine.operations, method === "HEAD" ? "GET" : method, path),
+      operation: engine.route(method, path),
       findings: [read.error],
       refusal: problem(read.status, read.kind, read.title, [read.error]),
     };
   }
   const { request, repeated } = read;
-  const checked = await engine.check(request);
+  const checked = engine.check(request);
   if (checked.kind === "error") {
     const refusal = routeProblem(checked, request.method, request.path);
     return { operation: undefined, findings: refusal.errors, refusal };
   }
   const errors = requestProblems(
     engine,
-    checked.operation,
+    checked.routed.operation,
     request,
     repeated,
     checked.inputProblems,
@@ -244,7 +249,7 @@ async function checkRequest(
       ? 415
       : 422;
   return {
-    operation: checked.operation,
+    operation: checked.routed.operation,
     findings,
     refusal: errors.length > 0 ? requestRefusal(status, errors) : undefined,
   };

@@ -2,9 +2,9 @@
 // says what broke in plain words: the status, the media type, a header or a body field.
 import type { IncomingHttpHeaders } from "node:http";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { toProblemErrors } from "../diagnostics.js";
-import type { Operation, PrismEngine } from "../prism.js";
-import { flattenHeaders } from "../read-request.js";
+import { toProblemErrors } from "../engine/diagnostics.js";
+import type { Operation, PrismEngine } from "../engine/prism.js";
+import { flattenHeaders } from "../http/read-request.js";
 import { bodyFinding, type Finding } from "./violations.js";
 
 export interface ReceivedResponse {

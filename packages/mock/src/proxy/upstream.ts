@@ -7,6 +7,7 @@ import {
   type IncomingMessage,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { REQUEST_ID } from "../http/request-id.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 
 export interface Upstream {
@@ -34,18 +35,23 @@ export interface UpstreamCall {
   answer: Promise<UpstreamAnswer>;
 }
 
-/** Sends a request on unchanged but for Host, Content-Length, the hop-by-hop headers and Via. */
+/**
+ * Sends a request on unchanged but for Host, Content-Length, the hop-by-hop headers, Via and
+ * `x-request-id` (the id the proxy's answer carries, so the upstream can log the same one).
+ */
 export function callUpstream(
   upstream: Upstream,
   incoming: IncomingMessage,
   pathAndQuery: string,
   body: Buffer,
+  requestId: string,
 ): UpstreamCall {
   const headers: HeaderPair[] = [
     ["host", upstream.url.host],
     ...endToEndHeaders(incoming.rawHeaders).filter(
-      ([name]) => !["host", "content-length"].includes(name.toLowerCase()),
+      ([name]) => !["host", "content-length", REQUEST_ID].includes(name.toLowerCase()),
     ),
+    [REQUEST_ID, requestId],
   ];
   if (body.length > 0 || incoming.headers["content-length"] !== undefined) {
     headers.push(["content-length", String(body.length)]);

@@ -1,7 +1,7 @@
 // A violation: one rule of the spec that a request or a response broke, in the words the proxy
 // logs, reports and (with `errors`) answers with.
-import { isObject } from "../is-object.js";
-import type { ProblemError, ProblemLocation } from "../problem.js";
+import { isObject } from "../http/is-object.js";
+import type { ProblemError, ProblemLocation } from "../http/problem.js";
 
 /** One line of the report (`--report`): a rule of the spec that a request or response broke. */
 export interface Violation {

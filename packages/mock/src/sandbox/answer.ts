@@ -1,9 +1,11 @@
 // What the sandbox answers: a status and a JSON body, or a problem in the mock's own format.
-import { type Problem, type ProblemError, type ProblemLocation, problem } from "../problem.js";
+import { type Problem, type ProblemError, type ProblemLocation, problem } from "../http/problem.js";
 
 export interface Answer {
   status: number;
   body: unknown;
+  /** The first answer to an `IDEMPOTENCY-KEY`, given again to a repeat of its request. */
+  replayed?: boolean;
 }
 
 /**

@@ -18,33 +18,15 @@ import type {
   VerifiedCryptoAddress,
   Webhook,
 } from "@org/payments-types";
-import type { ProblemLocation } from "../problem.js";
-import { decoded } from "../read-request.js";
+import type { ProblemLocation } from "../http/problem.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import { settleCustomer } from "./cascades.js";
 import { announceCreated, type ChangeContext, walkTo } from "./changes.js";
-import type { Clock } from "./clock.js";
-import type { Events } from "./events.js";
 import type { WorkResult } from "./idempotency.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "./lifecycles.js";
 import { arraySource, type PageQuery, page } from "./pages.js";
-import { answerExchangeRate, answerQuote } from "./quotes.js";
-import type { SpecFacts } from "./spec-facts.js";
+import type { RouteContext } from "./route-context.js";
 import type { Resource, Stored } from "./state.js";
-import type { Scope, StoreTransaction } from "./store.js";
-
-export interface RouteContext {
-  params: Record<string, string>;
-  query: Record<string, string>;
-  body: Record<string, unknown>;
-  scope: Scope;
-  /** The request's transaction. */
-  store: StoreTransaction;
-  events: Events;
-  facts: SpecFacts;
-  /** Sandbox time: what every timestamp and quote is made from. */
-  clock: Clock;
-}
 
 /** The sandbox's answer to one operation of the spec. */
 type Handler = (context: RouteContext) => Promise<WorkResult>;
@@ -99,18 +81,6 @@ export function handlerOf(operationId: string | undefined): Handler | undefined 
   return operationId !== undefined && Object.hasOwn(handlers, operationId)
     ? handlers[operationId as keyof typeof handlers]
     : undefined;
-}
-
-/** The request path's parameters, named by the operation's path template, each decoded. */
-export function pathParams(template: string, path: string): Record<string, string> {
-  const params: Record<string, string> = {};
-  const segments = path.split("/");
-  template.split("/").forEach((part, index) => {
-    const name = /^\{(.+)\}$/.exec(part)?.[1];
-    const segment = segments[index];
-    if (name !== undefined && segment !== undefined) params[name] = decoded(segment) ?? segment;
-  });
-  return params;
 }
 
 async function createCustomer(context: RouteContext): Promise<Answer> {
@@ -333,16 +303,19 @@ async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
   return found ? ok(found.resource) : notFound("path", "external_id", `no autoramp ${externalId}`);
 }
 
+/** Pricing (and decimal.js, some 25 ms of a start) loads at the first price, as the mock's start skips it. */
+const quotes = () => import("./quotes.js");
+
 async function getAutorampQuote(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  return answerQuote(context, customer.id, context.clock.now());
+  return (await quotes()).answerQuote(context, customer.id, context.clock.now());
 }
 
 async function getExchangeRate(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  return answerExchangeRate(context);
+  return (await quotes()).answerExchangeRate(context);
 }
 
 async function listAutorampTransactions(context: RouteContext): Promise<Answer> {

@@ -4,7 +4,7 @@
 // are approved). The transitions themselves are data in lifecycles.ts.
 import { randomBytes } from "node:crypto";
 import type { IbanDepositInfo } from "@org/payments-types";
-import { isObject } from "../is-object.js";
+import { isObject } from "../http/is-object.js";
 import { type ChangeContext, customerIdOf, walkTo } from "./changes.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION, type Lifecycle, TRANSACTION } from "./lifecycles.js";
 import type { Resource, Stored } from "./state.js";

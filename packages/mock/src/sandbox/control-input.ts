@@ -1,7 +1,7 @@
 // Checks of what a client sends to the sandbox's own routes: each failure is a 422 problem naming
 // the body field and the rule it breaks, as the API's request validation answers.
-import { isObject } from "../is-object.js";
-import type { ProblemError } from "../problem.js";
+import { isObject } from "../http/is-object.js";
+import type { ProblemError } from "../http/problem.js";
 import { type Answer, problemAnswer } from "./answer.js";
 
 /** A body field's value, checked: the value, or the problem with it. */

@@ -1,7 +1,7 @@
 // Sandbox-only routes under /_sandbox/, not part of the API: the clock, the simulations
 // (simulations.ts, deposits.ts), the webhook event log and redelivery, reset, the rate table and
 // the check of a quote's signature.
-import { decoded } from "../read-request.js";
+import { decoded } from "../http/url.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import type { ChangeContext } from "./changes.js";
 import type { SandboxClock } from "./clock.js";

@@ -9,7 +9,7 @@ import {
   DEPOSIT_ACCOUNT_TYPES,
   type DepositAccountType,
 } from "@org/payments-types";
-import { isObject } from "../is-object.js";
+import { isObject } from "../http/is-object.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import { announceCreated, type ChangeContext } from "./changes.js";
 import {

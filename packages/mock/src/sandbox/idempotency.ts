@@ -65,7 +65,7 @@ export class Idempotency {
       if (!claim.claimed) {
         if (claim.first === "pending") return inFlight(request);
         return claim.first.fingerprint === fingerprint
-          ? claim.first.answer
+          ? { ...claim.first.answer, replayed: true }
           : reused(request, claim.first);
       }
       const done = await work(tx);

@@ -135,6 +135,11 @@ interface Charge {
   settlement: FeeSettlement;
 }
 
+/**
+ * Prices one payment by the README's rules. Throws a PricingError naming the request's field when
+ * it cannot: an unsupported currency, chain or pair, a missing or unusable amount, an amount the
+ * deducted fees eat, a fee profile it cannot read (named as `customer_id`).
+ */
 export function price(input: PriceInput): Priced {
   const source = side("source", input.source, input.rates);
   const destination = side("destination", input.destination, input.rates);

@@ -11,12 +11,12 @@ import type {
   RecipientAccount,
   SignedAutorampQuote,
 } from "@org/payments-types";
-import type { ProblemError } from "../problem.js";
+import type { ProblemError } from "../http/problem.js";
 import { type Answer, ok, problemAnswer } from "./answer.js";
-import type { RouteContext } from "./api-routes.js";
 import { type PricedCurrency, type PriceInput, PricingError, price } from "./pricing.js";
 import { signatureOf, signingSecret } from "./quote-signature.js";
 import { readRates } from "./rates.js";
+import type { RouteContext } from "./route-context.js";
 import type { StoreTransaction } from "./store.js";
 
 /** The rate lock of a quote that asks for none. */

@@ -1,10 +1,11 @@
 // The stateful sandbox: the API's operations over data that persists, behind the same Prism
 // request validation as the stateless mock. handler.ts hands it each validated request.
 
-import { isObject } from "../is-object.js";
-import type { Operation, Operations, PrismRequest } from "../prism.js";
+import type { Operations, Routed } from "../engine/prism.js";
+import { isObject } from "../http/is-object.js";
+import type { ApiRequest } from "../http/read-request.js";
 import { type Answer, problemAnswer } from "./answer.js";
-import { handlerOf, pathParams } from "./api-routes.js";
+import { handlerOf } from "./api-routes.js";
 import { type ChangeContext, performStep } from "./changes.js";
 import { SandboxClock } from "./clock.js";
 import { answerControl, CONTROL_PREFIX, type ControlServices } from "./control.js";
@@ -36,10 +37,10 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** The answer to an API request that Prism has validated and routed to `operation`. */
-  answer(request: PrismRequest, operation: Operation | undefined): Promise<Answer>;
+  /** The answer to an API request that Prism has validated and routed. */
+  answer(request: ApiRequest, routed: Routed): Promise<Answer>;
   /** The answer to a request under /_sandbox/. */
-  control(request: PrismRequest): Promise<Answer>;
+  control(request: ApiRequest): Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -80,9 +81,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
 
   return {
-    async answer(request, operation) {
-      const handler = handlerOf(operation?.iid);
-      if (operation === undefined || handler === undefined) {
+    async answer(request, { operation, params }) {
+      const handler = handlerOf(operation.iid);
+      if (handler === undefined) {
         return problemAnswer(404, "not-found", "Not found", [
           {
             location: "route",
@@ -92,7 +93,6 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
           },
         ]);
       }
-      const params = pathParams(operation.path, request.path);
       const scope = header(request, "x-sub-partner-id");
       const work = async (tx: StoreTransaction) => {
         await syncClock(tx);
@@ -130,7 +130,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
 }
 
-function header(request: PrismRequest, name: string): string | undefined {
+function header(request: ApiRequest, name: string): string | undefined {
   const value = request.headers[name];
   return value === undefined || value === "" ? undefined : value;
 }

@@ -2,7 +2,7 @@
 // A seed is a JSON object of resource arrays, each optional: { "customers": [...], ... }, and
 // optionally `rates`, changes to the default rate table: { "rates": { "EUR": "1.10" } }.
 import { readFileSync } from "node:fs";
-import { isObject } from "../is-object.js";
+import { isObject } from "../http/is-object.js";
 import { changedRates, DEFAULT_RATES, readRateChanges } from "./rates.js";
 import type { SpecFacts } from "./spec-facts.js";
 import {

@@ -67,7 +67,7 @@ export async function openSqliteStore(
     db.close();
     throw error;
   }
-  const store = sqliteStore(db, path);
+  const store = sqliteStore(db, path, memoryLimitBytes);
   try {
     // The migrations and a new database's first data commit together.
     const migrated = await store.transaction(async (tx) => {
@@ -178,16 +178,30 @@ async function indexedUpTo(query: Query): Promise<number> {
 const SQLITE_FULL = 13;
 
 /** The error a change that did not fit failed with, in the words a user can act on. */
-function fullOr(error: unknown, path: string | undefined): unknown {
+function fullOr(error: unknown, path: string | undefined, memoryLimitBytes: number): unknown {
   if ((error as { errcode?: unknown } | null)?.errcode !== SQLITE_FULL) return error;
   const message =
     path === undefined
-      ? `The in-memory sandbox is full: it holds at most ${MEMORY_LIMIT_BYTES / 1024 ** 3} GiB. POST /_sandbox/reset empties it; --state <file> keeps the data in a SQLite file, without this limit.`
+      ? `The in-memory sandbox is full: it holds at most ${sizeInWords(memoryLimitBytes)}. POST /_sandbox/reset empties it; --state <file> keeps the data in a SQLite file, without this limit.`
       : `The disk that holds the sandbox's state file ${path} is full.`;
   return new StoreFullError(message, { cause: error });
 }
 
-function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
+/** A size in the largest binary unit that gives a whole number or one decimal: `1 GiB`, `256 KiB`. */
+function sizeInWords(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB"];
+  const power = Math.min(
+    units.length - 1,
+    Math.floor(Math.log(Math.max(bytes, 1)) / Math.log(1024)),
+  );
+  return `${Number((bytes / 1024 ** power).toFixed(1))} ${units[power]}`;
+}
+
+function sqliteStore(
+  db: DatabaseSync,
+  path: string | undefined,
+  memoryLimitBytes: number,
+): SandboxStore {
   const persistent = path !== undefined;
   const statements = new Map<string, StatementSync>();
   const query: Query = async (text, params = []) => {
@@ -207,7 +221,7 @@ function sqliteStore(db: DatabaseSync, path: string | undefined): SandboxStore {
       queue
         .transaction(() => work(tx))
         .catch((error: unknown) => {
-          throw fullOr(error, path);
+          throw fullOr(error, path, memoryLimitBytes);
         }),
     // One process owns the file, and its scheduler runs one job at a time: the job it reads is
     // its own until it is removed.

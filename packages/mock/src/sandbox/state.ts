@@ -1,6 +1,6 @@
 // The sandbox's data: every collection of stored resources, the idempotency keys it has answered
 // and the webhook deliveries it has made. This is what the state file holds.
-import { isObject } from "../is-object.js";
+import { isObject } from "../http/is-object.js";
 import type { Answer } from "./answer.js";
 import type { Settings } from "./settings.js";
 

@@ -7,8 +7,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { specPath } from "@org/payments-spec";
 import { expect, it } from "vitest";
-import { createHandler } from "../../src/handler.js";
-import { createPrismEngine } from "../../src/prism.js";
+import { createPrismEngine } from "../../src/engine/prism.js";
+import { createHandler } from "../../src/mock-handler.js";
 import type { Sandbox } from "../../src/sandbox/sandbox.js";
 import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
@@ -34,7 +34,10 @@ it("refuses a change past its limit with a StoreFullError, keeps what it has, an
         );
     }
     expect(failure).toBeInstanceOf(StoreFullError);
-    expect((failure as Error).message).toMatch(/in-memory sandbox is full.*1 GiB/);
+    // The limit it names is the one the store was opened with.
+    expect((failure as Error).message).toMatch(
+      /in-memory sandbox is full: it holds at most 256 KiB\./,
+    );
     expect((failure as Error).message).toContain("POST /_sandbox/reset");
     expect((failure as Error).message).toContain("--state <file>");
     expect(stored).toBeGreaterThan(100);

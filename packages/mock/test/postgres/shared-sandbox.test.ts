@@ -157,7 +157,7 @@ describe("a sandbox shared through Postgres", () => {
       }
     };
     const bursts = [burst(urls[0]), burst(urls[1])];
-    while (acknowledged.length < 20) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect.poll(() => acknowledged.length, { interval: 10 }).toBeGreaterThanOrEqual(20);
     a.child.kill("SIGKILL");
     await Promise.all(bursts);
     const listed = await allCustomers(urls[1], scope);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { API_KEY } from "../support/spec-requests.js";
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -73,5 +74,53 @@ describe("IDEMPOTENCY-KEY in the sandbox", () => {
     const first = await call(sandbox.url, "POST", path, { body, headers });
     expect(first.status).toBe(404);
     expect(await call(sandbox.url, "POST", path, { body, headers })).toEqual(first);
+  });
+
+  it("marks a replayed answer with Idempotent-Replayed: true, and only a replayed one", async () => {
+    const headers = {
+      "X-API-Key": API_KEY,
+      "Content-Type": "application/json",
+      ...scope(),
+      "IDEMPOTENCY-KEY": crypto.randomUUID(),
+    };
+    const post = () =>
+      fetch(`${sandbox.url}/customers`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(customer),
+        signal: AbortSignal.timeout(10_000),
+      });
+    const answers = await Promise.all([post(), post(), post()]);
+    const again = await post();
+    const marks = [...answers, again].map((answer) => answer.headers.get("idempotent-replayed"));
+    // One request did the work; each of the others got its answer again, and says so.
+    expect(marks.filter((mark) => mark === null)).toHaveLength(1);
+    expect(marks.filter((mark) => mark === "true")).toHaveLength(3);
+    const ids = [...answers, again].map((answer) => answer.headers.get("x-request-id"));
+    expect(new Set(ids).size).toBe(4);
+    const bodies = await Promise.all([...answers, again].map((answer) => answer.text()));
+    expect(new Set(bodies).size).toBe(1);
+  });
+
+  it("marks a replayed error answer too, and never a request without a key", async () => {
+    const headers = {
+      "X-API-Key": API_KEY,
+      "Content-Type": "application/json",
+      "IDEMPOTENCY-KEY": crypto.randomUUID(),
+    };
+    const path = `${sandbox.url}/customers/${crypto.randomUUID()}/signings`;
+    const body = JSON.stringify({ document_id: crypto.randomUUID(), signed: true });
+    const post = (sent: Record<string, string>) =>
+      fetch(path, { method: "POST", headers: sent, body, signal: AbortSignal.timeout(10_000) });
+    const first = await post(headers);
+    const again = await post(headers);
+    expect([first.status, again.status]).toEqual([404, 404]);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const listed = await fetch(`${sandbox.url}/customers`, {
+      headers: { "X-API-Key": API_KEY },
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(listed.headers.get("idempotent-replayed")).toBeNull();
   });
 });

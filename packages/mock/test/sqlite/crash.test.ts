@@ -27,7 +27,7 @@ it("loses no acknowledged create to kill -9, and replays keys after the restart"
       }
     }
   })();
-  while (acknowledged.length < 30) await new Promise((resolve) => setTimeout(resolve, 5));
+  await expect.poll(() => acknowledged.length, { interval: 5 }).toBeGreaterThanOrEqual(30);
   first.child.kill("SIGKILL");
   await burst;
 

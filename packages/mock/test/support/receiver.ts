@@ -32,9 +32,24 @@ export async function startReceiver(reply: Reply = (_, response) => response.wri
     answerWith(next: Reply) {
       current = next;
     },
-    /** Resolves once at least `count` deliveries have arrived. */
-    async waitFor(count: number): Promise<Delivery[]> {
-      while (deliveries.length < count) await new Promise<void>((wake) => waiters.push(wake));
+    /**
+     * Resolves once at least `count` deliveries have arrived; fails after `timeoutMs` naming the
+     * topics of those that did.
+     */
+    async waitFor(count: number, timeoutMs = 30_000): Promise<Delivery[]> {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      while (deliveries.length < count) {
+        if (deadline.aborted) {
+          const topics = deliveries.map((delivery) => delivery.body?.topic);
+          throw new Error(
+            `${deliveries.length} of ${count} deliveries arrived within ${timeoutMs} ms: ${JSON.stringify(topics)}`,
+          );
+        }
+        await new Promise<void>((wake) => {
+          waiters.push(wake);
+          deadline.addEventListener("abort", () => wake(), { once: true });
+        });
+      }
       return deliveries;
     },
     stop(): Promise<void> {

@@ -1,0 +1,157 @@
+// Prism's request validation (`validateInput` of @stoplight/prism-http 5.16.0's
+// dist/validator/index.js), step for step, with the work that depends only on the operation done
+// once: Prism compiles the operation's path template into a new function for every request, and
+// matches the request's media type against the operation's afresh. The checks themselves are
+// Prism's own validators, run in Prism's order, so the diagnostics are Prism's.
+import { pathParameters } from "./path-template.js";
+import {
+  parseMIMEHeader,
+  type ValidateInput,
+  validateBody,
+  validateHeaders,
+  validatePath,
+  validateQuery,
+  wildcardMediaTypeMatch,
+} from "./prism-adapter.js";
+
+type Options = Parameters<ValidateInput>[0];
+type Result = ReturnType<ValidateInput>;
+type Diagnostic = Extract<Result, { _tag: "Left" }>["left"][number];
+type Contents = NonNullable<NonNullable<Options["resource"]["request"]>["body"]>["contents"];
+/** What the shortcut reads of a list of header or query parameters. */
+type Params = readonly { name: string; required?: boolean; style?: string; schema?: unknown }[];
+type Checked = { _tag: "Left"; left: Diagnostic[] } | { _tag: "Right" };
+
+/** Prism's `ValidationContext.Input` and `DiagnosticSeverity.Error`. */
+const INPUT = 0;
+const ERROR = 0;
+/** Enough for every media type clients send many times over; past it, matches are not remembered. */
+const MAX_MEDIA_TYPES = 1_000;
+
+/** A `validateInput` for Prism's pipeline that finds what Prism's own finds. */
+export function cachedValidateInput(): ValidateInput {
+  const supported = new WeakMap<object, Map<string, boolean>>();
+  /** Per parameter list: its lower-case names when every one is optional and named plainly, else null. */
+  const optionalNames = new WeakMap<Params, Set<string> | null>();
+
+  /** Prism's `isMediaTypeSupportedInContents`, remembered per operation and media type. */
+  function isSupported(mediaType: string | undefined, contents: Contents | undefined): boolean {
+    if (mediaType == null || contents == null) return true;
+    let known = supported.get(contents);
+    if (known === undefined) {
+      known = new Map();
+      supported.set(contents, known);
+    }
+    const remembered = known.get(mediaType);
+    if (remembered !== undefined) return remembered;
+    const found = contents.some(
+      (c) => !c.mediaType || wildcardMediaTypeMatch(mediaType, c.mediaType),
+    );
+    if (known.size < MAX_MEDIA_TYPES) known.set(mediaType, found);
+    return found;
+  }
+
+  /** Prism's `validateInputBody`: a required body, a declared media type, then the body's schema. */
+  function checkBody(
+    requestBody: NonNullable<Options["resource"]["request"]>["body"],
+    bundle: unknown,
+    body: unknown,
+    headers: Record<string, unknown>,
+  ): Checked {
+    if (requestBody?.required && !body) {
+      return failed([{ code: "required", message: "Body parameter is required", severity: ERROR }]);
+    }
+    const contentType = headerOf(headers, "content-type");
+    const [boundary, mediaType] = contentType
+      ? parseMIMEHeader(contentType as string)
+      : [undefined, undefined];
+    // Without a radix, as Prism reads it.
+    // biome-ignore lint/correctness/useParseIntRadix: the same number as Prism's parseInt
+    const contentLength = Number.parseInt(headerOf(headers, "content-length") as string) || 0;
+    if (
+      contentLength !== 0 &&
+      !(requestBody != null && isSupported(mediaType, requestBody.contents))
+    ) {
+      const declared = requestBody?.contents ?? [];
+      const message =
+        requestBody != null && declared.length > 0
+          ? `Supported content types: ${declared.map((c) => c.mediaType).join(",")}`
+          : "No supported content types, but request included a non-empty body";
+      return failed([{ message, code: 415, severity: ERROR }]);
+    }
+    if (body == null || requestBody == null) return { _tag: "Right" };
+    return checked(
+      validateBody(body, requestBody.contents ?? [], INPUT, mediaType, boundary, bundle),
+    );
+  }
+
+  /**
+   * True when Prism's `validateParams` can find nothing: none of the parameters is required and
+   * none is in the request. Prism matches names in any case; it would validate `{}`, which an
+   * object schema with no required property accepts, and warn only of deprecated parameters that
+   * are present. Only for parameters whose value comes from their own name: not an object (a form
+   * object reads its properties' names) and not `deepObject` (`name[key]`).
+   */
+  function noneGiven(specs: Params, target: Record<string, unknown>): boolean {
+    let names = optionalNames.get(specs);
+    if (names === undefined) {
+      const plain = specs.every(
+        (spec) =>
+          !spec.required &&
+          spec.style !== "deepObject" &&
+          ["string", "number", "integer", "boolean", "array"].includes(
+            String((spec.schema as { type?: unknown } | undefined)?.type),
+          ),
+      );
+      names = plain ? new Set(specs.map((spec) => spec.name.toLowerCase())) : null;
+      optionalNames.set(specs, names);
+    }
+    if (names === null) return false;
+    for (const key of Object.keys(target)) if (names.has(key.toLowerCase())) return false;
+    return true;
+  }
+
+  return ({ resource, element }) => {
+    const { request } = resource;
+    if (request == null) return { _tag: "Right", right: element };
+    const bundle = (resource as { __bundled__?: unknown }).__bundled__;
+    const headers = element.headers ?? {};
+    const found = [
+      checkBody(request.body, bundle, element.body, headers),
+      request.headers && !noneGiven(request.headers, headers)
+        ? checked(validateHeaders(headers, request.headers, INPUT, bundle))
+        : { _tag: "Right" as const },
+      request.query && !noneGiven(request.query, element.url.query ?? {})
+        ? checked(validateQuery(element.url.query ?? {}, request.query, INPUT, bundle))
+        : { _tag: "Right" as const },
+      request.path
+        ? checked(
+            validatePath(
+              pathParameters(element.url.path, resource.path),
+              request.path,
+              INPUT,
+              bundle,
+            ),
+          )
+        : { _tag: "Right" as const },
+    ].flatMap((result) => (result._tag === "Left" ? result.left : []));
+    return found.length > 0
+      ? { _tag: "Left", left: found as [Diagnostic, ...Diagnostic[]] }
+      : { _tag: "Right", right: element };
+  };
+}
+
+function failed(left: Diagnostic[]): Checked {
+  return { _tag: "Left", left };
+}
+
+function checked(result: { _tag: "Left"; left: Diagnostic[] } | { _tag: "Right" }): Checked {
+  return result._tag === "Left" ? failed(result.left) : { _tag: "Right" };
+}
+
+/** A header by name in any case, the last one when there are several, as Prism's `caseless` reads it. */
+function headerOf(headers: Record<string, unknown>, name: string): unknown {
+  let value: unknown;
+  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) value = headers[key];
+  return value;
+}

@@ -1,0 +1,112 @@
+// The one place the mock reaches into @stoplight/prism-http: its router, validators, mocker and
+// OpenAPI reader live in its dist/ modules, which are not a public API and may move in any
+// release. Written against PRISM_HTTP_VERSION; test/engine/prism-adapter.test.ts fails, saying
+// so, when another version is installed. Everything else of the mock imports Prism from here.
+//
+// Modules are required, not imported, and in this order: first the stand-ins for the modules the
+// mocker loads as it loads but calls only for some answers (its JSON Schema data generator,
+// json-schema-faker and Faker with all its locales, about a third of the CLI's start-up, used with
+// --dynamic or for a response the spec gives no example; and its callback runner), each loading
+// its module at its first use; then Prism. An import would read every export of the mocker, and
+// its `resetJSONSchemaGenerator` would load the generator at once.
+import { createRequire, Module } from "node:module";
+import type {
+  getHttpOperationsFromSpec,
+  IHttpConfig,
+  PrismHttpComponents,
+} from "@stoplight/prism-http";
+
+/** The version of @stoplight/prism-http whose internals this file was written against. */
+export const PRISM_HTTP_VERSION = "5.16.0";
+
+const require = createRequire(import.meta.url);
+const DIST = "@stoplight/prism-http/dist";
+
+/** The modules deferred, as the mocker requires them. */
+export const DEFERRED_MODULES = [
+  `${DIST}/mocker/generator/JSONSchema.js`,
+  `${DIST}/mocker/callback/callbacks.js`,
+].map((name) => require.resolve(name));
+
+for (const path of DEFERRED_MODULES) {
+  // A module already loaded (by whoever loaded Prism before us) is left alone.
+  if (require.cache[path] === undefined) require.cache[path] = standIn(path);
+}
+
+/** A loaded module whose exports are `path`'s, read from it (loading it) when first used. */
+function standIn(path: string): Module {
+  let loaded: Record<string | symbol, unknown> | undefined;
+  const target = () => {
+    if (loaded === undefined) {
+      delete require.cache[path];
+      loaded = require(path) as Record<string | symbol, unknown>;
+    }
+    return loaded;
+  };
+  const module = new Module(path);
+  module.filename = path;
+  module.loaded = true;
+  module.exports = new Proxy(
+    {},
+    {
+      get: (_, name) => target()[name],
+      has: (_, name) => name in target(),
+      ownKeys: () => Reflect.ownKeys(target()),
+      getOwnPropertyDescriptor: (_, name) => {
+        const descriptor = Reflect.getOwnPropertyDescriptor(target(), name);
+        // A proxy may not report a property non-configurable that its own target lacks.
+        return descriptor && { ...descriptor, configurable: true };
+      },
+    },
+  );
+  return module;
+}
+
+type RouterModule = typeof import("@stoplight/prism-http/dist/router/index.js");
+type ValidatorModule = typeof import("@stoplight/prism-http/dist/validator/index.js");
+type ValidatorsModule = typeof import("@stoplight/prism-http/dist/validator/validators/index.js");
+type HeadersModule = typeof import("@stoplight/prism-http/dist/validator/validators/headers.js");
+type MediaTypeModule =
+  typeof import("@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js");
+type MockerModule = typeof import("@stoplight/prism-http/dist/mocker/index.js");
+type OperationsModule = typeof import("@stoplight/prism-http/dist/utils/operations.js");
+
+export type Components = PrismHttpComponents;
+export type HttpConfig = IHttpConfig;
+export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
+export type Operation = Operations[number];
+export type Route = Components["route"];
+export type ValidateInput = ValidatorModule["validateInput"];
+export type ValidateOutput = ValidatorModule["validateOutput"];
+export type Mock = MockerModule["default"];
+
+/** A CommonJS module's default export: Node's require gives its exports, whose `default` it is. */
+function defaultOf<T>(module: T | { default: T }): T {
+  return typeof module === "function" ? (module as T) : (module as { default: T }).default;
+}
+
+const router = require(`${DIST}/router/index.js`) as RouterModule;
+const validator = require(`${DIST}/validator/index.js`) as ValidatorModule;
+const validators = require(`${DIST}/validator/validators/index.js`) as ValidatorsModule;
+const headers = require(`${DIST}/validator/validators/headers.js`) as HeadersModule;
+const mediaTypes = require(`${DIST}/validator/utils/wildcardMediaTypeMatch.js`) as MediaTypeModule;
+const mocker = require(`${DIST}/mocker/index.js`) as MockerModule;
+
+/** Prism's router: the operation of `resources` that serves a request, or its refusal. */
+export const prismRoute: Route = defaultOf(router as unknown as Route);
+/** Prism's mocker: the answer to a request that reached an operation. */
+export const prismMock: Mock = mocker.default;
+export const validateOutput: ValidateOutput = validator.validateOutput;
+export const validateSecurity: ValidatorModule["validateSecurity"] = validator.validateSecurity;
+export const validateBody: ValidatorsModule["validateBody"] = validators.validateBody;
+export const validateHeaders: ValidatorsModule["validateHeaders"] = validators.validateHeaders;
+export const validatePath: ValidatorsModule["validatePath"] = validators.validatePath;
+export const validateQuery: ValidatorsModule["validateQuery"] = validators.validateQuery;
+export const { parseMIMEHeader } = headers;
+export const { wildcardMediaTypeMatch } = mediaTypes;
+
+/** Prism's reading of a spec into its operations; its OpenAPI reader loads only when called. */
+export async function readSpecOperations(spec: string): Promise<Operations> {
+  const { getHttpOperationsFromSpec } = require(`${DIST}/utils/operations.js`) as OperationsModule;
+  return getHttpOperationsFromSpec(spec);
+}

@@ -1,0 +1,47 @@
+// Decisions the mock makes about a successful answer that the spec alone cannot make for it.
+// Both are the mock's own behaviour (see the README's "Examples and lists"), not the API's.
+import { isObject } from "../http/is-object.js";
+import type { Operation } from "./prism-adapter.js";
+
+type Example = { key: string; value: unknown };
+
+/**
+ * Of the named examples of the answer, the one that agrees with the request's body on the most
+ * fields (`customer_type: Person` gets the Person example); undefined when there is no choice.
+ * Prism itself always answers with the first example.
+ */
+export function exampleMatchingBody(
+  operation: Operation | undefined,
+  status: number,
+  body: unknown,
+): unknown {
+  if (!isObject(body)) return undefined;
+  const response = operation?.responses.find((r) => r.code === String(status));
+  const content = response?.contents?.find((c) => /json/i.test(c.mediaType));
+  const examples = (content?.examples ?? []) as Example[];
+  if (examples.length < 2) return undefined;
+  const agreements = (example: Example) =>
+    isObject(example.value)
+      ? Object.entries(body).filter(
+          ([field, value]) => isObject(example.value) && example.value[field] === value,
+        ).length
+      : 0;
+  return examples.reduce((best, example) =>
+    agreements(example) > agreements(best) ? example : best,
+  ).value;
+}
+
+/**
+ * Without state the mock cannot page: every list answer is the spec's example, cursors included,
+ * so a client that follows them would be sent the same page forever. A request that follows a
+ * cursor therefore gets the example page as the last one in that direction.
+ */
+export function endOfListWhenFollowed(query: Record<string, string>, body: unknown): unknown {
+  if (!isObject(body) || !Array.isArray(body.items)) return body;
+  const { cursor, prev_cursor, ...page } = body;
+  return {
+    ...page,
+    ...(query.cursor === undefined && cursor !== undefined && { cursor }),
+    ...(query.prev_cursor === undefined && prev_cursor !== undefined && { prev_cursor }),
+  };
+}

@@ -1,0 +1,292 @@
+// Reads a Node request into what Prism validates: path, query, headers and the parsed body.
+import type { IncomingMessage } from "node:http";
+import { parse as parseMediaType } from "content-type";
+import type { ProblemError } from "./problem.js";
+import { decoded, splitTarget, type Target } from "./url.js";
+
+/** A request as the mock reads it: what Prism routes and validates, and the sandbox answers. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** The client closed the connection before its request was complete: nobody is left to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super("the client closed the connection");
+  }
+}
+
+/** Bodies larger than this are refused (413) rather than buffered without end. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export type Refusal = {
+  ok: false;
+  status: 400 | 404 | 413 | 415;
+  kind: string;
+  title: string;
+  error: ProblemError;
+};
+
+/** A request read whole; `repeated` names the query parameters it sent more than once. */
+export type ReadResult = { ok: true; request: ApiRequest; repeated: string[] } | Refusal;
+
+/**
+ * The name of the path parameter that segment `index` of a request's path stands in, or "" when
+ * none does: a malformed escape there is named after it.
+ */
+export type SegmentName = (method: string, path: string, index: number) => string;
+
+export async function readRequest(
+  incoming: IncomingMessage,
+  nameOf: SegmentName,
+): Promise<ReadResult> {
+  const head = readHead(incoming, nameOf);
+  return head.ok ? readBodyOf(incoming, head, await readBody(incoming)) : head;
+}
+
+/** A request the proxy can send on (its target and body bytes), and how the mock reads it. */
+export type ForwardableRead =
+  | { ok: true; target: Target; bytes: Buffer; read: ReadResult }
+  | { ok: false; refusal: Refusal };
+
+/**
+ * For the proxy, which sends the body on as it came: the body's bytes, read before anything
+ * else, and the request as the mock reads it. A target that is no path, or a body past
+ * MAX_BODY_BYTES, cannot be sent on and is refused.
+ */
+export async function readForwardable(
+  incoming: IncomingMessage,
+  nameOf: SegmentName,
+): Promise<ForwardableRead> {
+  const bytes = await readBody(incoming);
+  const head = readHead(incoming, nameOf);
+  const target = splitTarget(incoming.url ?? "");
+  if (!target) return { ok: false, refusal: head.ok ? notAPath() : head };
+  if (bytes === undefined) return { ok: false, refusal: tooLarge() };
+  return { ok: true, target, bytes, read: head.ok ? readBodyOf(incoming, head, bytes) : head };
+}
+
+type Head = {
+  ok: true;
+  target: Target;
+  query: { values: Record<string, string>; repeated: string[] };
+  headers: Record<string, string>;
+};
+
+/** The request line and headers, checked as far as they can be without the body. */
+function readHead(incoming: IncomingMessage, nameOf: SegmentName): Head | Refusal {
+  const target = splitTarget(incoming.url ?? "");
+  if (!target) return notAPath();
+  const badSegment = target.path.split("/").findIndex((segment) => decoded(segment) === undefined);
+  if (badSegment !== -1) {
+    return refuse(
+      400,
+      "malformed-escape",
+      "Malformed percent-encoding",
+      "path",
+      nameOf(incoming.method ?? "GET", target.path, badSegment),
+      "encoding",
+      "is not valid percent-encoding",
+    );
+  }
+  const query = parseQuery(target.query);
+  if (!query.ok) {
+    return refuse(
+      400,
+      "malformed-escape",
+      "Malformed percent-encoding",
+      "query",
+      query.field,
+      "encoding",
+      "is not valid percent-encoding",
+    );
+  }
+  const headers = flattenHeaders(incoming.headers);
+  // Prism parses both headers with `content-type` and fails on what that parser refuses.
+  const contentType = headers["content-type"];
+  if (contentType !== undefined && !isMediaType(contentType)) {
+    return refuse(
+      400,
+      "invalid-request",
+      "Malformed Content-Type",
+      "header",
+      "Content-Type",
+      "mediaType",
+      "is not a media type such as application/json",
+    );
+  }
+  if (headers.accept !== undefined) headers.accept = acceptableMediaTypes(headers.accept);
+  return { ok: true, target, query, headers };
+}
+
+function readBodyOf(
+  incoming: IncomingMessage,
+  { target, query, headers }: Head,
+  bytes: Buffer | undefined,
+): ReadResult {
+  if (bytes === undefined) return tooLarge();
+  const raw = bytes.toString("utf8");
+  if (raw !== "" && !headers["content-type"]) {
+    return refuse(
+      415,
+      "invalid-request",
+      "Unsupported media type",
+      "header",
+      "Content-Type",
+      "mediaType",
+      "is required with a body: send application/json",
+    );
+  }
+  const parsed = parseBody(raw, headers["content-type"]);
+  if (!parsed.ok) {
+    return refuse(400, "malformed-json", "Malformed JSON body", "body", "", "json", parsed.message);
+  }
+  return {
+    ok: true,
+    request: {
+      // HEAD is answered as GET; Node leaves the body out of a HEAD response.
+      method: incoming.method === "HEAD" ? "GET" : (incoming.method ?? "GET"),
+      path: target.path,
+      query: query.values,
+      headers,
+      body: parsed.body,
+    },
+    repeated: query.repeated,
+  };
+}
+
+function notAPath(): Refusal {
+  return refuse(
+    404,
+    "not-found",
+    "Not found",
+    "route",
+    "",
+    "route",
+    "the request target is not a path of the API",
+  );
+}
+
+function tooLarge(): Refusal {
+  return refuse(
+    413,
+    "payload-too-large",
+    "Request body too large",
+    "body",
+    "",
+    "maxBytes",
+    `must be at most ${MAX_BODY_BYTES} bytes`,
+  );
+}
+
+function refuse(
+  status: Refusal["status"],
+  kind: string,
+  title: string,
+  location: ProblemError["location"],
+  field: string,
+  rule: string,
+  message: string,
+): Refusal {
+  return { ok: false, status, kind, title, error: { location, field, rule, message } };
+}
+
+type ParsedQuery =
+  | { ok: true; values: Record<string, string>; repeated: string[] }
+  | { ok: false; field: string };
+
+/**
+ * Query parameters as `application/x-www-form-urlencoded`, refusing a malformed escape instead of
+ * passing it on. Repeated parameters (`ids=a&ids=b`) are joined with commas: Prism 5.12 reads
+ * every form-style array as if `explode` were false, so it would validate only the last of the
+ * repeated values, and splits a comma-joined value into all of them. The repeated names are
+ * listed, so that a parameter that takes one value can be refused for being repeated.
+ */
+function parseQuery(query: string): ParsedQuery {
+  // A Map, so that names such as `__proto__` or `valueOf` are names like any other.
+  const values = new Map<string, string[]>();
+  for (const pair of query.split("&")) {
+    if (pair === "") continue;
+    const equals = pair.indexOf("=");
+    const rawName = equals === -1 ? pair : pair.slice(0, equals);
+    const name = decoded(rawName.replaceAll("+", " "));
+    const value = decoded((equals === -1 ? "" : pair.slice(equals + 1)).replaceAll("+", " "));
+    if (name === undefined || value === undefined) return { ok: false, field: name ?? rawName };
+    values.set(name, [...(values.get(name) ?? []), value]);
+  }
+  return {
+    ok: true,
+    values: Object.fromEntries([...values].map(([name, all]) => [name, all.join(",")])),
+    repeated: [...values].filter(([, all]) => all.length > 1).map(([name]) => name),
+  };
+}
+
+function isMediaType(text: string): boolean {
+  try {
+    parseMediaType(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Accept without its malformed entries, which RFC 9110 lets a server disregard (any type when none is left). */
+function acceptableMediaTypes(accept: string): string {
+  const entries = accept
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(isMediaType);
+  return entries.length > 0 ? entries.join(", ") : "*/*";
+}
+
+export function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
+      .map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : value]),
+  );
+}
+
+/**
+ * The body's bytes, or undefined as soon as it passes MAX_BODY_BYTES: a body that never ends is
+ * not read on (the 413 that follows closes the connection). Rejects when the client disconnects.
+ */
+function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      incoming.off("data", onData);
+      incoming.pause();
+      resolve(undefined);
+    };
+    incoming.on("data", onData);
+    incoming.once("end", () => resolve(Buffer.concat(chunks)));
+    incoming.once("error", reject);
+    incoming.once("close", () => {
+      if (!incoming.complete) reject(new ClientGoneError());
+    });
+  });
+}
+
+type ParsedBody = { ok: true; body: unknown } | { ok: false; message: string };
+
+/** JSON bodies are parsed here so that malformed JSON gets its own clear 400. */
+function parseBody(raw: string, contentType: string | undefined): ParsedBody {
+  if (raw === "") return { ok: true, body: undefined };
+  if (contentType !== undefined && !/[/+]json\b/i.test(contentType)) return { ok: true, body: raw };
+  try {
+    return { ok: true, body: JSON.parse(raw) };
+  } catch (error) {
+    return { ok: false, message: `is not valid JSON (${(error as Error).message})` };
+  }
+}

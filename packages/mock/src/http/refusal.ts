@@ -1,0 +1,41 @@
+// Refusals in the mock's words, written as problem bodies: the mock and the proxy send them alike.
+import type { ServerResponse } from "node:http";
+import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
+
+/** A request Prism could not route or negotiate, in the mock's words (Prism's are about itself). */
+export function routeProblem(
+  outcome: { status: number; title: string; detail: string },
+  method: string,
+  path: string,
+): Problem {
+  if (outcome.status === 406) {
+    return problem(406, "not-acceptable", "Not acceptable", [
+      {
+        location: "header",
+        field: "Accept",
+        rule: "mediaType",
+        message: "accepts none of the media types the operation answers with",
+      },
+    ]);
+  }
+  const [kind, title, message] =
+    outcome.status === 404
+      ? ["not-found", "Not found", `no operation of the API has the path ${path}`]
+      : outcome.status === 405
+        ? ["method-not-allowed", "Method not allowed", `${method} is not an operation of ${path}`]
+        : ["mock-error", outcome.title, outcome.detail];
+  return problem(outcome.status, kind, title, [
+    { location: "route", field: "", rule: "route", message },
+  ]);
+}
+
+export function sendProblem(response: ServerResponse, body: Problem): number {
+  if (response.headersSent) {
+    response.destroy();
+  } else {
+    response
+      .writeHead(body.status, { "content-type": PROBLEM_CONTENT_TYPE })
+      .end(JSON.stringify(body));
+  }
+  return body.status;
+}

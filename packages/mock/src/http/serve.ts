@@ -1,0 +1,125 @@
+// The HTTP server under the mock and the proxy: connection limits, problem bodies for what Node's
+// parser refuses, a clear error for a busy port, and a stop that closes every connection.
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { PROBLEM_CONTENT_TYPE, problem } from "./problem.js";
+
+/**
+ * One line per request for the log: method, path, status and request id. Headers (and so the API
+ * key) are never logged.
+ */
+export type RequestLogger = (line: string) => void;
+
+export interface ConnectionLimits {
+  /** A request whose headers are not complete by then gets a 408 and its connection closes. */
+  headersMs: number;
+  /** Likewise for a request (headers and body) that is not complete by then. */
+  requestMs: number;
+  /** An idle keep-alive connection closes after this long. */
+  keepAliveMs: number;
+}
+
+const DEFAULT_LIMITS: ConnectionLimits = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+};
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  cors: boolean;
+  limits?: Partial<ConnectionLimits> | undefined;
+}
+
+export interface Served {
+  url: string;
+  port: number;
+  /** Stops listening and closes every open connection. */
+  close(): Promise<void>;
+}
+
+/** Listens with `handler` and resolves once the server answers. */
+export async function serve(handler: RequestListener, options: ServeOptions): Promise<Served> {
+  const { port, host, cors } = options;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      keepAliveTimeout: limits.keepAliveMs,
+      // How often Node checks the two timeouts above; its default (30 s) would blur them.
+      connectionsCheckingInterval: Math.min(1_000, limits.headersMs),
+    },
+    handler,
+  );
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, cors),
+  );
+
+  server.listen(port, host);
+  try {
+    await once(server, "listening");
+  } catch (error) {
+    throw listenError(error as NodeJS.ErrnoException, host, port);
+  }
+
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * What Node's HTTP parser refuses before a request exists (headers too large, a request that
+ * timed out, malformed HTTP) still gets a problem body, then the connection closes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: boolean): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [
+          431,
+          "Request Header Fields Too Large",
+          "the request line and headers must be at most 16 KiB",
+        ]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "the request was not complete in time"]
+        : [400, "Bad Request", "the request is not valid HTTP/1.1"];
+  const body = JSON.stringify(
+    problem(status, "bad-http", reason, [{ location: "route", field: "", rule: "http", message }]),
+  );
+  // The request's Origin is unknown here, so any origin may read the answer.
+  const corsHeader = cors
+    ? "access-control-allow-origin: *\r\naccess-control-expose-headers: *\r\n"
+    : "";
+  // No request was read, so none sent an id to keep: this answer gets a new one.
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${randomUUID()}\r\n${corsHeader}connection: close\r\n\r\n${body}`,
+  );
+}
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error.code === "EADDRINUSE") {
+    return new Error(`Port ${port} on ${host} is already in use; choose another with --port`, {
+      cause: error,
+    });
+  }
+  if (error.code === "EACCES") {
+    return new Error(`No permission to listen on ${host}:${port}`, { cause: error });
+  }
+  return error;
+}

@@ -1,0 +1,175 @@
+// The HTTP side of the mock and the sandbox: every request goes through Prism; every rejection
+// gets a problem body; a valid request to a sandbox gets its answer.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ERROR_SEVERITY } from "./engine/diagnostics.js";
+import type { PrismEngine } from "./engine/prism.js";
+import { requestProblems, requestRefusal } from "./engine/request-problems.js";
+import { answerPreflight, isPreflight, setCorsHeaders } from "./http/cors.js";
+import { hasPreferences, parsePrefer } from "./http/prefer.js";
+import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./http/problem.js";
+import { ClientGoneError, readRequest } from "./http/read-request.js";
+import { routeProblem, sendProblem } from "./http/refusal.js";
+import { loggedId, tagAnswer } from "./http/request-id.js";
+import type { RequestLogger } from "./http/serve.js";
+import { type Answer, bodyText } from "./sandbox/answer.js";
+import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
+import { StoreFullError } from "./sandbox/store.js";
+
+export interface HandlerOptions {
+  log?: RequestLogger;
+  /** With a sandbox, validated requests get its stateful answers instead of Prism's examples. */
+  sandbox?: Sandbox;
+  /** Answer CORS preflights and put CORS headers on every answer. */
+  cors: boolean;
+}
+
+export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }: HandlerOptions) {
+  return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const id = loggedId(tagAnswer(incoming, response, engine().apiKeyHeader));
+    if (cors) {
+      setCorsHeaders(incoming, response);
+      if (isPreflight(incoming)) {
+        answerPreflight(incoming, response);
+        log?.(`${incoming.method} ${incoming.url} → 204${id} (CORS preflight)`);
+        return;
+      }
+    }
+    const result: { status: number | string; mismatch: string } = await respond(
+      engine(),
+      incoming,
+      response,
+      sandbox,
+    ).catch((error: unknown) => {
+      // A client that went away mid-request is no failure of the mock, and has no one to answer.
+      if (error instanceof ClientGoneError || (incoming.destroyed && !incoming.complete)) {
+        return { status: "client disconnected", mismatch: "" };
+      }
+      // A sandbox with no room left says so; anything else is a bug of the mock.
+      const [status, kind, title, rule] =
+        error instanceof StoreFullError
+          ? [507, "sandbox-full", "Sandbox full", "storage"]
+          : [500, "mock-error", "The mock failed", "mock"];
+      const message = (error as Error).message;
+      return rejected(
+        sendProblem(
+          response,
+          problem(status, kind, title, [{ location: "route", field: "", rule, message }]),
+        ),
+      );
+    });
+    log?.(`${incoming.method} ${incoming.url} → ${result.status}${id}${result.mismatch}`);
+  };
+}
+
+async function respond(
+  engine: PrismEngine,
+  incoming: IncomingMessage,
+  response: ServerResponse,
+  sandbox: Sandbox | undefined,
+): Promise<{ status: number; mismatch: string }> {
+  const read = await readRequest(incoming, engine.segmentName);
+  if (!read.ok) {
+    // A body past the limit is not read on: the connection closes after the answer.
+    if (read.status === 413) response.setHeader("connection", "close");
+    return rejected(
+      sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
+    );
+  }
+  const { request, repeated } = read;
+  if (sandbox && isControlPath(request.path)) {
+    return sendAnswer(response, await sandbox.control(request));
+  }
+  const prefer = parsePrefer(request.headers.prefer);
+  const preferences = prefer.ok ? prefer.preferences : {};
+  const outcome = await engine.handle(request, preferences);
+  if (outcome.kind === "error") {
+    // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
+    const refused =
+      outcome.status === 404 && outcome.routed && hasPreferences(preferences)
+        ? preferProblem(422, "invalid-request", "Invalid request", "prefer", outcome.detail)
+        : routeProblem(outcome, request.method, request.path);
+    return rejected(sendProblem(response, refused));
+  }
+  const errors = [
+    ...requestProblems(engine, outcome.routed.operation, request, repeated, outcome.inputProblems),
+    ...(prefer.ok ? [] : [prefer.error]),
+  ];
+  if (errors.length > 0) {
+    // Prism has chosen the status when it found a problem itself (401 before all else).
+    const prismFound = outcome.inputProblems.some((p) => p.severity === ERROR_SEVERITY);
+    const status = prismFound ? outcome.status : 422;
+    return rejected(sendProblem(response, requestRefusal(status, errors)));
+  }
+  // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
+  if (sandbox && !hasPreferences(preferences)) {
+    return sendAnswer(response, await sandbox.answer(request, outcome.routed));
+  }
+  // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
+  // gets the mock's own problem body rather than an empty one.
+  if (outcome.status >= 400 && outcome.body == null) {
+    const asked = `code=${outcome.status} asked for this status`;
+    return rejected(
+      sendProblem(
+        response,
+        preferProblem(
+          outcome.status,
+          "preferred-status",
+          "Status chosen with Prefer",
+          "code",
+          asked,
+        ),
+      ),
+    );
+  }
+  // Prism spells some header names with capitals; one spelling avoids sending a header twice.
+  const headers = Object.fromEntries(
+    Object.entries(outcome.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  const contentType = headers["content-type"] ?? "application/json";
+  const body =
+    outcome.body === undefined
+      ? undefined
+      : typeof outcome.body === "string" && !/json/i.test(contentType)
+        ? outcome.body
+        : JSON.stringify(outcome.body);
+  if (body !== undefined) headers["content-type"] = contentType;
+  response.writeHead(outcome.status, headers).end(body);
+  // A response that breaks the spec is a bug in the spec's examples: say so in the log.
+  const mismatch = outcome.outputProblems.map((p) => `${p.path?.join(".") ?? ""} ${p.message}`);
+  return {
+    status: outcome.status,
+    mismatch:
+      mismatch.length > 0 ? ` (response differs from the spec: ${mismatch.join("; ")})` : "",
+  };
+}
+
+/** A problem with one error, about the request's `Prefer` header. */
+function preferProblem(
+  status: number,
+  kind: string,
+  title: string,
+  rule: string,
+  message: string,
+): Problem {
+  return problem(status, kind, title, [{ location: "header", field: "Prefer", rule, message }]);
+}
+
+function rejected(status: number): { status: number; mismatch: string } {
+  return { status, mismatch: "" };
+}
+
+/** A sandbox answer: JSON, or a problem in the mock's format when it is an error. */
+function sendAnswer(
+  response: ServerResponse,
+  answer: Answer,
+): { status: number; mismatch: string } {
+  const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
+  response
+    .writeHead(answer.status, {
+      "content-type": contentType,
+      // As Stripe marks it: the first answer to this IDEMPOTENCY-KEY, sent again.
+      ...(answer.replayed && { "idempotent-replayed": "true" }),
+    })
+    .end(bodyText(answer));
+  return { status: answer.status, mismatch: "" };
+}

@@ -1,0 +1,130 @@
+// The package's rooms and which may use which (see the README's "Layout"): http at the bottom,
+// the engine on it, the sandbox and the proxy on both and never on each other, the entry points
+// on top. Read from the sources' imports, so a new import that breaks the house fails here.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const src = fileURLToPath(new URL("../src/", import.meta.url));
+const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+
+type Room = "http" | "engine" | "sandbox" | "proxy" | "entry";
+/** The rooms each room may import from, besides itself. */
+const MAY_USE: Record<Room, readonly Room[]> = {
+  http: [],
+  engine: ["http"],
+  sandbox: ["engine", "http"],
+  proxy: ["engine", "http"],
+  entry: ["sandbox", "proxy", "engine", "http"],
+};
+
+const SPECIFIER =
+  /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)|\brequire(?:\.resolve)?\(\s*[`"]([^`"]+)[`"]/g;
+
+/** Every module a source or built file names: imports, exports from, dynamic imports, requires. */
+function specifiers(text: string): string[] {
+  return [...text.matchAll(SPECIFIER)].map((match) => match[1] ?? match[2] ?? match[3] ?? "");
+}
+
+const sources = readdirSync(src, { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".ts"))
+  .map((file) => path.join(src, file));
+
+function roomOf(file: string): Room {
+  const [first, ...rest] = path.relative(src, file).split(path.sep);
+  return rest.length === 0 ? "entry" : (first as Room);
+}
+
+/** The source files a file imports, resolved (`./x.js` is `./x.ts`). */
+function localImports(file: string): string[] {
+  return specifiers(readFileSync(file, "utf8"))
+    .filter((name) => name.startsWith("."))
+    .map((name) => path.resolve(path.dirname(file), name.replace(/\.js$/, ".ts")));
+}
+
+describe("the rooms of src/", () => {
+  it("are the ones the house names", () => {
+    expect(new Set(sources.map(roomOf))).toEqual(
+      new Set(["http", "engine", "sandbox", "proxy", "entry"]),
+    );
+  });
+
+  it("use only the rooms below them", () => {
+    const wrong = sources.flatMap((file) =>
+      localImports(file)
+        .filter((target) => {
+          const [from, to] = [roomOf(file), roomOf(target)];
+          return from !== to && !MAY_USE[from].includes(to);
+        })
+        .map((target) => `${path.relative(src, file)} → ${path.relative(src, target)}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it("import each other in no circle", () => {
+    const graph = new Map(sources.map((file) => [file, localImports(file)]));
+    const done = new Set<string>();
+    const circles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      if (trail.includes(file)) {
+        circles.push(
+          [...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(src, f)).join(" → "),
+        );
+        return;
+      }
+      if (done.has(file)) return;
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      done.add(file);
+    };
+    for (const file of sources) visit(file, []);
+    expect(circles).toEqual([]);
+  });
+
+  it("reach into Prism from one adapter only", () => {
+    const importers = sources
+      .filter((file) =>
+        specifiers(readFileSync(file, "utf8")).some((name) => name.startsWith("@stoplight/")),
+      )
+      .map((file) => path.relative(src, file));
+    expect(importers).toEqual([path.join("engine", "prism-adapter.ts")]);
+  });
+
+  it("route a request once, with Prism's router", () => {
+    const matchers = sources.filter((file) =>
+      /\b(operationFor|pathParameterAt|pathParams)\b/.test(readFileSync(file, "utf8")),
+    );
+    expect(matchers).toEqual([]);
+  });
+});
+
+describe("the built proxy", () => {
+  /** The built files a built file loads, statically or when it runs, and theirs. */
+  function loadedBy(entry: string): Set<string> {
+    const seen = new Set<string>();
+    const load = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const name of specifiers(readFileSync(path.join(dist, file), "utf8"))) {
+        if (name.startsWith("./")) load(name.slice(2));
+      }
+    };
+    load(entry);
+    return seen;
+  }
+
+  it("does not load the sandbox's stores", () => {
+    const proxyCli = readdirSync(dist).find((file) => /^proxy-cli-.*\.mjs$/.test(file));
+    expect(proxyCli, "the build has a proxy CLI chunk").toBeDefined();
+    const loaded = [...loadedBy(proxyCli as string)];
+    const externals = loaded.flatMap((file) =>
+      specifiers(readFileSync(path.join(dist, file), "utf8")).filter(
+        (name) => !name.startsWith("."),
+      ),
+    );
+    expect(loaded.some((file) => /^start-proxy-/.test(file))).toBe(true);
+    expect(externals).not.toContain("node:sqlite");
+    expect(externals).not.toContain("pg");
+    expect(loaded.filter((file) => /store/.test(file))).toEqual([]);
+  });
+});
