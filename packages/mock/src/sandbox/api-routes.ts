@@ -21,7 +21,8 @@ import type {
 import type { ProblemLocation } from "../http/problem.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import { settleCustomer } from "./cascades.js";
-import { announceCreated, type ChangeContext, walkTo } from "./changes.js";
+import type { ChangeContext } from "./change-context.js";
+import { announceCreated, walkTo } from "./changes.js";
 import type { WorkResult } from "./idempotency.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "./lifecycles.js";
 import { arraySource, type PageQuery, page } from "./pages.js";
@@ -219,7 +220,7 @@ async function createSigning(context: RouteContext): Promise<Answer> {
   };
   await touch(context, customer, "signing_ids", signing.id, at);
   const json = await context.store.insert("signings", signing, context.scope);
-  await settleCustomer(changeContext(context), customer.id);
+  await settleCustomer(changeContext(context), customer.id, walkTo);
   return ok(json);
 }
 

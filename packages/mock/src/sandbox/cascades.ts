@@ -5,9 +5,17 @@
 import { randomBytes } from "node:crypto";
 import type { IbanDepositInfo } from "@org/payments-types";
 import { isObject } from "../http/is-object.js";
-import { type ChangeContext, customerIdOf, walkTo } from "./changes.js";
+import { type ChangeContext, customerIdOf } from "./change-context.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION, type Lifecycle, TRANSACTION } from "./lifecycles.js";
 import type { Resource, Stored } from "./state.js";
+
+/** Walks a resource along its lifecycle to a status (changes.ts's walkTo). */
+export type Walk = (
+  context: ChangeContext,
+  lifecycle: Lifecycle,
+  stored: Stored,
+  target: string,
+) => Promise<boolean>;
 
 /** Identification statuses that settle its steps, and whether the customer may retry them. */
 const STEP_RESULTS: Readonly<Record<string, boolean>> = {
@@ -47,12 +55,13 @@ export async function afterStep(
   lifecycle: Lifecycle,
   stored: Stored,
   from: string,
+  walk: Walk,
 ): Promise<void> {
   const status = String(stored.resource.status);
   if (lifecycle === IDENTIFICATION && (status === "Approved" || from === "Approved")) {
-    await settleCustomer(context, String(stored.resource.customer_id));
+    await settleCustomer(context, String(stored.resource.customer_id), walk);
   } else if (lifecycle === CUSTOMER && status === "Active") {
-    await approveAutoramps(context, stored.resource.id);
+    await approveAutoramps(context, stored.resource.id, walk);
   } else if (lifecycle === AUTORAMP && status === "DepositAccountAdded") {
     const customerId = customerIdOf(AUTORAMP, stored);
     await context.events.broadcast(
@@ -69,7 +78,11 @@ export async function afterStep(
  * document is unsigned, then IdentificationRequired until an identification is approved, then
  * Active. A customer that a simulation suspended (or set to UserRequired) stays so.
  */
-export async function settleCustomer(context: ChangeContext, customerId: string): Promise<void> {
+export async function settleCustomer(
+  context: ChangeContext,
+  customerId: string,
+  walk: Walk,
+): Promise<void> {
   const stored = await context.tx.find("customers", customerId, undefined);
   if (stored === undefined) return;
   const status = String(stored.resource.status);
@@ -80,7 +93,7 @@ export async function settleCustomer(context: ChangeContext, customerId: string)
       : (await hasApprovedIdentification(context, customerId))
         ? "Active"
         : "IdentificationRequired";
-  if (target !== status) await walkTo(context, CUSTOMER, stored, target);
+  if (target !== status) await walk(context, CUSTOMER, stored, target);
 }
 
 /** How many documents the customer has not signed. */
@@ -100,9 +113,13 @@ async function hasApprovedIdentification(
 }
 
 /** An active customer's autoramps that wait for it go to Approved. */
-async function approveAutoramps(context: ChangeContext, customerId: string): Promise<void> {
+async function approveAutoramps(
+  context: ChangeContext,
+  customerId: string,
+  walk: Walk,
+): Promise<void> {
   for (const stored of await context.tx.list("autoramps", { customerId })) {
-    if (stored.resource.status === "Created") await walkTo(context, AUTORAMP, stored, "Approved");
+    if (stored.resource.status === "Created") await walk(context, AUTORAMP, stored, "Approved");
   }
 }
 

@@ -2,10 +2,8 @@
 // status event and causes what it causes elsewhere (cascades.ts); after the last step, the next
 // timed step is scheduled on the sandbox clock. Everything happens in the transaction of the
 // change that caused it.
-
 import { afterStep, enterStatus } from "./cascades.js";
-import type { Clock } from "./clock.js";
-import type { Events } from "./events.js";
+import { type ChangeContext, customerIdOf } from "./change-context.js";
 import {
   type Lifecycle,
   lifecycleOf,
@@ -17,13 +15,6 @@ import {
 import type { CollectionName, Resource, Stored } from "./state.js";
 import type { JobFinish, ScheduledJob, StoreTransaction } from "./store.js";
 
-/** What a change works with: the transaction it happens in, the clock, the event queue. */
-export interface ChangeContext {
-  tx: StoreTransaction;
-  clock: Clock;
-  events: Events;
-}
-
 /** The body of a scheduled timed step. */
 interface StepJob {
   collection: CollectionName;
@@ -32,13 +23,6 @@ interface StepJob {
   to: string;
   /** The outcome chosen for the resource, which its later timed steps follow. */
   outcome?: string;
-}
-
-/** The customer an event about the resource is for. */
-export function customerIdOf(lifecycle: Lifecycle, stored: Stored): string | null {
-  if (lifecycle.collection === "customers") return stored.resource.id;
-  const own = stored.resource.customer_id;
-  return typeof own === "string" ? own : (stored.customer_id ?? null);
 }
 
 /** Sends a new resource's creation event and schedules its first timed step. */
@@ -112,7 +96,7 @@ async function step(
   enterStatus(context, lifecycle, stored.resource);
   await context.tx.update(lifecycle.collection, stored.resource);
   await sendStatus(context, lifecycle, stored);
-  await afterStep(context, lifecycle, stored, from);
+  await afterStep(context, lifecycle, stored, from, walkTo);
 }
 
 function setStatus(

@@ -3,7 +3,7 @@
 // the check of a quote's signature.
 import { decoded } from "../http/url.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
-import type { ChangeContext } from "./changes.js";
+import type { ChangeContext } from "./change-context.js";
 import type { SandboxClock } from "./clock.js";
 import { invalidBody, invalidField, objectBody } from "./control-input.js";
 import { deposit } from "./deposits.js";

@@ -11,7 +11,8 @@ import {
 } from "@org/payments-types";
 import { isObject } from "../http/is-object.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
-import { announceCreated, type ChangeContext } from "./changes.js";
+import type { ChangeContext } from "./change-context.js";
+import { announceCreated } from "./changes.js";
 import {
   type Checked,
   invalidBody,

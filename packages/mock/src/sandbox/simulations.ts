@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import { type FiatAddress, WEBHOOK_TOPICS, type Webhook } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
 import { SANDBOX_PARTNER_ID } from "./api-routes.js";
-import { announceCreated, type ChangeContext, forceStatus, walkTo } from "./changes.js";
+import type { ChangeContext } from "./change-context.js";
+import { announceCreated, forceStatus, walkTo } from "./changes.js";
 import {
   type Checked,
   invalidBody,
