@@ -9,7 +9,9 @@ import { measureMock } from "./mock.ts";
 import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
+import { measureSandboxClock } from "./sandbox-clock.ts";
 import { measureSandboxStores } from "./sandbox-store.ts";
+import { measureStatefulMocks } from "./stateful-mocks.ts";
 import { measureTypeCheck } from "./type-check.ts";
 
 const resultsFile = new URL("../RESULTS.md", import.meta.url);
@@ -21,6 +23,8 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Compilers", measureCompilers],
   ["Mock", measureMock],
   ["Sandbox stores", measureSandboxStores],
+  ["Stateful mocks", measureStatefulMocks],
+  ["Sandbox clock", measureSandboxClock],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],
 ];

@@ -65,10 +65,10 @@ async function startCli(args: string[]): Promise<Sandbox> {
   };
 }
 
-/** A seed file of `count` customers (the sandbox's seed takes any number). */
-function seedFile(dir: string, count: number): string {
+/** `count` customers as the sandbox's seed (or another mock's data) holds them. */
+export function seedCustomers(count: number) {
   const at = new Date().toISOString();
-  const customers = Array.from({ length: count }, (_, index) => ({
+  return Array.from({ length: count }, (_, index) => ({
     id: randomUUID(),
     created_at: at,
     updated_at: at,
@@ -80,8 +80,12 @@ function seedFile(dir: string, count: number): string {
     signing_ids: [],
     status: "IdentificationRequired",
   }));
+}
+
+/** A seed file of `count` customers (the sandbox's seed takes any number). */
+function seedFile(dir: string, count: number): string {
   const path = join(dir, `seed-${count}.json`);
-  writeFileSync(path, JSON.stringify({ customers }));
+  writeFileSync(path, JSON.stringify({ customers: seedCustomers(count) }));
   return path;
 }
 

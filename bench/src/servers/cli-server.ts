@@ -47,7 +47,7 @@ async function stop(child: ChildProcess, exited: Promise<unknown>) {
 }
 
 /** A port nothing listens on now (the OS's pick for port 0). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer().listen(0, "127.0.0.1");
   await once(server, "listening");
   const address = server.address();

@@ -16,3 +16,17 @@ export const customerPage = example("CustomerPage");
 /** The body of a valid POST /customers, and the customer it creates. */
 export const createCustomerRequest = example("CreateCustomerRequest");
 export const createdCustomer = example("CreatedCustomer");
+
+/** Every topic a webhook can subscribe to, as the spec lists them. */
+export const webhookTopics = (
+  resolveRef(spec, "#/components/schemas/WebhookTopic") as { enum: string[] }
+).enum;
+
+/** The spec's example webhook. */
+export const exampleWebhook = (example("WebhookPage") as { items: Record<string, unknown>[] })
+  .items[0] as Record<string, unknown>;
+
+/** The documents customers sign, as the spec's example lists them. */
+export const exampleDocuments = (example("DocumentPage") as { items: unknown[] }).items;
+/** The body of a valid POST /autoramps (its customer_id to be replaced). */
+export const createAutorampRequest = example("CreateAutorampRequest") as Record<string, unknown>;

@@ -23,6 +23,9 @@ Options:
                   (a 0.1 JSON state file is migrated into one), or a Postgres database that
                   several mocks share (default: memory only)
   --seed <file>   with --stateful: JSON seed data (default: made of the spec's examples)
+  --delivery-chaos <n>
+                  with --stateful: duplicate and reorder webhook deliveries, the same way
+                  for the same number n (see the README)
   --no-cors       do not answer CORS preflights or send CORS headers
   --quiet         do not log requests
   -h, --help      show this help`;
@@ -38,6 +41,7 @@ const OPTIONS = {
   stateful: { type: "boolean", default: false },
   state: { type: "string" },
   seed: { type: "string" },
+  "delivery-chaos": { type: "string" },
   cors: { type: "boolean", default: true },
   quiet: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
@@ -70,13 +74,17 @@ async function runMock() {
     process.exit(0);
   }
 
-  for (const flag of ["state", "seed"] as const) {
+  for (const flag of ["state", "seed", "delivery-chaos"] as const) {
     if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
   }
 
   // An empty PORT or HOST counts as unset.
   const portSource = args.port !== undefined ? "--port" : "PORT";
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
+  const chaos = args["delivery-chaos"];
+  if (chaos !== undefined && !/^\d{1,9}$/.test(chaos)) {
+    fail(`--delivery-chaos must be a whole number (the seed of its choices), got "${chaos}"`);
+  }
   // Loaded only now, so that --help and flag errors answer without loading Prism.
   const { startMock } = await import("./start-mock.js");
   const { isPostgresUrl, redactedUrl } = await import("./sandbox/postgres-store.js");
@@ -91,6 +99,7 @@ async function runMock() {
     watch: args.watch,
     cors: args.cors,
     ...(args.stateful && { stateful: true, state: args.state, seed: args.seed }),
+    ...(chaos !== undefined && { deliveryChaos: { seed: Number(chaos) } }),
     ...(!args.quiet && { log: (line: string) => console.log(line) }),
   }).catch((error: Error) => {
     console.error(`payments-mock: ${error.message}`);

@@ -8,5 +8,25 @@ export type {
 } from "./proxy/start-proxy.js";
 export { startProxy } from "./proxy/start-proxy.js";
 export type { Violation } from "./proxy/violations.js";
-export type { ConnectionLimits, MockOptions, RunningMock } from "./start-mock.js";
+export type {
+  DeliveryAttempt,
+  DepositOptions,
+  FiatAddressOptions,
+  SandboxClockReading,
+  SandboxCollection,
+  SandboxControls,
+  SandboxControlsOptions,
+  SandboxEvent,
+  SandboxResource,
+  SandboxTopic,
+  WebhookOptions,
+} from "./sandbox/controls.js";
+export { SandboxControlError, sandboxControls } from "./sandbox/controls.js";
+export type {
+  ConnectionLimits,
+  DeliveryChaos,
+  MockOptions,
+  RunningMock,
+  RunningSandbox,
+} from "./start-mock.js";
 export { startMock } from "./start-mock.js";

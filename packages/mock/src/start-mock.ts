@@ -3,6 +3,8 @@ import { bundledSpecPath } from "./engine/bundled-spec.js";
 import { createPrismEngine, type PrismEngine } from "./engine/prism.js";
 import { type ConnectionLimits, type RequestLogger, serve } from "./http/serve.js";
 import { createHandler } from "./mock-handler.js";
+import { type SandboxControls, sandboxControls } from "./sandbox/controls.js";
+import type { DeliveryChaos } from "./sandbox/events.js";
 import { createSandbox } from "./sandbox/sandbox.js";
 import { watchFile } from "./watch-file.js";
 
@@ -29,13 +31,18 @@ export interface MockOptions {
   state?: string;
   /** Sandbox only: a seed file's path or a seed object. Default: a seed made of the spec's examples. */
   seed?: string | object;
+  /**
+   * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
+   * delivery"), the same way for the same `seed`. Default: off.
+   */
+  deliveryChaos?: DeliveryChaos;
   /** Answer CORS preflights and put CORS headers on every answer, so browser apps can call the mock. Default true. */
   cors?: boolean;
   /** Connection time limits in ms; see the README's "Limits". Defaults: headers 10 000, whole request 30 000, keep-alive idle 5 000. */
   limits?: Partial<ConnectionLimits>;
 }
 
-export type { ConnectionLimits };
+export type { ConnectionLimits, DeliveryChaos };
 
 export interface RunningMock {
   /** Base URL, such as `http://127.0.0.1:4010`; pass it as the client's `baseUrl`. */
@@ -45,7 +52,12 @@ export interface RunningMock {
   stop(): Promise<void>;
 }
 
+/** A running sandbox, with typed functions for its clock, simulations and event log. */
+export interface RunningSandbox extends RunningMock, SandboxControls {}
+
 /** Starts the mock and resolves once it answers requests. */
+export function startMock(options: MockOptions & { stateful: true }): Promise<RunningSandbox>;
+export function startMock(options?: MockOptions): Promise<RunningMock>;
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const {
     port = 0,
@@ -61,6 +73,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         operations: engine.operations,
         state: options.state,
         seed: options.seed,
+        ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })
     : undefined;
@@ -91,7 +104,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     : () => {};
 
   let stopped: Promise<void> | undefined;
-  return {
+  const running: RunningMock = {
     url: served.url,
     port: served.port,
     stop() {
@@ -102,4 +115,5 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       return stopped;
     },
   };
+  return sandbox ? { ...running, ...sandboxControls(served.url) } : running;
 }

@@ -8,7 +8,6 @@ import type {
   CreateCustomerRequest,
   CreateSigningRequest,
   Customer,
-  IbanDepositInfo,
   Identification,
   operations,
   RegisterHostedCryptoAddressRequest,
@@ -21,7 +20,11 @@ import type {
 } from "@org/payments-types";
 import type { ProblemLocation } from "../http/problem.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
+import { settleCustomer } from "./cascades.js";
+import type { ChangeContext } from "./change-context.js";
+import { announceCreated, walkTo } from "./changes.js";
 import type { WorkResult } from "./idempotency.js";
+import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "./lifecycles.js";
 import { arraySource, type PageQuery, page } from "./pages.js";
 import type { RouteContext } from "./route-context.js";
 import type { Resource, Stored } from "./state.js";
@@ -32,7 +35,13 @@ type Handler = (context: RouteContext) => Promise<WorkResult>;
 /** The partner every created resource belongs to: the one of the spec's examples. */
 export const SANDBOX_PARTNER_ID = "0b7e3c52-6d1f-4a8e-9c3b-5f2a7d9e1c40";
 
-const now = () => new Date().toISOString();
+const now = (context: RouteContext) => context.clock.now().toISOString();
+/** What a change made by the request works with. */
+export const changeContext = (context: RouteContext): ChangeContext => ({
+  tx: context.store,
+  clock: context.clock,
+  events: context.events,
+});
 const resources = (list: Stored[]) => list.map((stored) => stored.resource);
 /** A page of a list filtered in memory: for the lists that only the seed fills. */
 const pageOf = (items: Resource[], query: PageQuery) => page(arraySource(items), query);
@@ -75,11 +84,15 @@ export function handlerOf(operationId: string | undefined): Handler | undefined 
     : undefined;
 }
 
-async function createCustomer({ body: sent, scope, store }: RouteContext): Promise<Answer> {
-  const body = sent as CreateCustomerRequest;
-  const at = now();
+async function createCustomer(context: RouteContext): Promise<Answer> {
+  const body = context.body as CreateCustomerRequest;
+  const at = now(context);
+  const id = randomUUID();
+  const changes = changeContext(context);
+  // A new customer has signed nothing: every document waits for its signature.
+  const documents = await context.store.list("documents");
   const customer: Customer = {
-    id: randomUUID(),
+    id,
     created_at: at,
     updated_at: at,
     customer_type: body.customer_type,
@@ -89,10 +102,12 @@ async function createCustomer({ body: sent, scope, store }: RouteContext): Promi
     partner_id: SANDBOX_PARTNER_ID,
     identification_ids: [],
     signing_ids: [],
-    status: "IdentificationRequired",
+    status: documents.length > 0 ? "SigningsRequired" : "IdentificationRequired",
     ...(body.external_id !== undefined && { external_id: body.external_id }),
   };
-  return ok(await store.insert("customers", customer, scope));
+  const json = await context.store.insert("customers", customer, context.scope);
+  await announceCreated(changes, CUSTOMER, { resource: customer, sub_partner_id: null });
+  return ok(json);
 }
 
 function listCustomers({ query, scope, store }: RouteContext): Promise<Answer> {
@@ -129,15 +144,28 @@ const customerInQuery = (context: RouteContext) =>
 const isAnswer = <T extends { id: string }>(value: T | Answer): value is Answer =>
   "status" in value && "body" in value && !("id" in value);
 
+/** The email's local part ending in this makes the customer's identifications Declined. */
+export const DECLINED_EMAIL_SUFFIX = "+declined";
+
 async function createIdentification(
   context: RouteContext,
   kind: "Direct" | "Link",
 ): Promise<Answer> {
   const customer = await customerOf(context);
   if (isAnswer(customer)) return customer;
-  const at = now();
+  const at = now(context);
   const id = randomUUID();
   const pending = { result: "Pending", retry: false };
+  // A Person has no company to check: only the questionnaire.
+  const steps =
+    customer.customer_type === "Person"
+      ? { questionnaire: pending }
+      : {
+          company_beneficiaries: pending,
+          company_data: pending,
+          company_documents: pending,
+          questionnaire: pending,
+        };
   const identification: Identification = {
     id,
     customer_id: customer.id,
@@ -145,18 +173,19 @@ async function createIdentification(
     updated_at: at,
     status: "Pending",
     ...(kind === "Direct"
-      ? {
-          step_status: {
-            company_beneficiaries: pending,
-            company_data: pending,
-            company_documents: pending,
-            questionnaire: pending,
-          },
-        }
+      ? { step_status: steps }
       : { url: `https://verify.sandbox.invalid/session/${id}` }),
   };
   await touch(context, customer, "identification_ids", id, at);
-  return ok(await context.store.insert("identifications", identification, context.scope));
+  const json = await context.store.insert("identifications", identification, context.scope);
+  const declined = String(customer.email).split("@")[0]?.endsWith(DECLINED_EMAIL_SUFFIX);
+  await announceCreated(
+    changeContext(context),
+    IDENTIFICATION,
+    { resource: identification, sub_partner_id: null },
+    declined ? "Declined" : undefined,
+  );
+  return ok(json);
 }
 
 async function createSigning(context: RouteContext): Promise<Answer> {
@@ -177,7 +206,11 @@ async function createSigning(context: RouteContext): Promise<Answer> {
       },
     ]);
   }
-  const at = now();
+  // A document is signed once: signing it again answers the first signing.
+  const signings = await context.store.list("signings", { customerId: customer.id });
+  const earlier = signings.find((stored) => stored.resource.document_id === documentId);
+  if (earlier !== undefined) return ok(earlier.resource);
+  const at = now(context);
   const signing: Signing = {
     id: randomUUID(),
     customer_id: customer.id,
@@ -186,7 +219,9 @@ async function createSigning(context: RouteContext): Promise<Answer> {
     updated_at: at,
   };
   await touch(context, customer, "signing_ids", signing.id, at);
-  return ok(await context.store.insert("signings", signing, context.scope));
+  const json = await context.store.insert("signings", signing, context.scope);
+  await settleCustomer(changeContext(context), customer.id, walkTo);
+  return ok(json);
 }
 
 async function touch(
@@ -230,8 +265,9 @@ async function createAutoramp(context: RouteContext): Promise<Answer> {
   const isThirdParty = body.source_is_third_party === true;
   const autoramp: Autoramp = {
     id: randomUUID(),
-    created_at: now(),
-    deposit_rails: [sandboxDepositRail(customer)],
+    created_at: now(context),
+    // Issued once the autoramp is authorized (its customer Active): see cascades.ts.
+    deposit_rails: [],
     destination_currency: body.destination_currency,
     is_third_party: isThirdParty,
     recipient: {
@@ -244,19 +280,14 @@ async function createAutoramp(context: RouteContext): Promise<Answer> {
     status: "Created",
     ...pick(body, ["external_id", "name", "wire_message", "additional_partner_fee_in_bips"]),
   };
-  return ok(await store.insert("autoramps", autoramp, scope, customer.id));
-}
-
-/** The sandbox's deposit instructions: an IBAN that is clearly not a real account. */
-function sandboxDepositRail(customer: Customer): IbanDepositInfo {
-  return {
-    address: "Sandbox Street 1, Sandbox City",
-    beneficiary_name: String(customer.name),
-    bic: "SANDBOXXXXX",
-    iban: "XX00SANDBOX0000000000",
-    name: "Sandbox Settlement Bank",
-    phone: "+00 000 000000",
-  };
+  const json = await store.insert("autoramps", autoramp, scope, customer.id);
+  const stored = { resource: autoramp, sub_partner_id: null, customer_id: customer.id };
+  const changes = changeContext(context);
+  await announceCreated(changes, AUTORAMP, stored);
+  if (customer.status !== "Active") return ok(json);
+  // An active customer's autoramp is approved at once: the answer is as it is then.
+  await walkTo(changes, AUTORAMP, stored, "Approved");
+  return ok(autoramp);
 }
 
 /** The fields of `source` that it has. */
@@ -279,7 +310,7 @@ const quotes = () => import("./quotes.js");
 async function getAutorampQuote(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);
   if (isAnswer(customer)) return customer;
-  return (await quotes()).answerQuote(context, customer.id, new Date(now()));
+  return (await quotes()).answerQuote(context, customer.id, context.clock.now());
 }
 
 async function getExchangeRate(context: RouteContext): Promise<Answer> {
@@ -364,12 +395,12 @@ async function registerHostedCryptoAddress(context: RouteContext): Promise<Answe
     id: randomUUID(),
     address_type: "Hosted",
     blockchain: body.blockchain,
-    created_at: now(),
+    created_at: now(context),
     disabled: false,
     wallet_address: body.wallet_address,
     vasp_did: body.vasp_did,
   };
-  return ok(await context.store.insert("crypto_addresses", address, context.scope, customer.id));
+  return addressRegistered(context, address, customer.id);
 }
 
 async function registerSelfHostedCryptoAddress(context: RouteContext): Promise<Answer> {
@@ -382,9 +413,20 @@ async function registerSelfHostedCryptoAddress(context: RouteContext): Promise<A
     address: body.address,
     signature: body.signature,
     disabled: false,
-    created_at: now(),
+    created_at: now(context),
   };
-  return ok(await context.store.insert("crypto_addresses", wallet, context.scope, customer.id));
+  return addressRegistered(context, wallet, customer.id);
+}
+
+/** Stores a registered crypto address and sends DepositAddressCreated for it. */
+async function addressRegistered(
+  context: RouteContext,
+  address: VerifiedCryptoAddress | SelfHostedWallet,
+  customerId: string,
+): Promise<Answer> {
+  const json = await context.store.insert("crypto_addresses", address, context.scope, customerId);
+  await context.events.broadcast(context.store, "DepositAddressCreated", customerId, address);
+  return ok(json);
 }
 
 async function webhookOf(context: RouteContext): Promise<Webhook | Answer> {
@@ -398,7 +440,7 @@ async function updateWebhook(context: RouteContext): Promise<Answer> {
   if (isAnswer(webhook)) return webhook;
   const body = context.body as UpdateWebhookRequest;
   Object.assign(webhook, pick(body, ["enabled", "label", "topics", "url"]), {
-    updated_at: now(),
+    updated_at: now(context),
   });
   await context.store.update("webhooks", webhook);
   return ok(webhook);

@@ -23,6 +23,12 @@ export async function deliver(
   if (!/^https?:\/\//i.test(url)) {
     return { delivered: false, failure_reason: `the url ${url} is not http(s)` };
   }
+  if (isReservedExampleHost(url)) {
+    return {
+      delivered: false,
+      failure_reason: `${url} is a reserved example domain (RFC 2606): the sandbox sends nothing there`,
+    };
+  }
   // A timer (not AbortSignal.timeout) holds the controller strongly until the call settles.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), limits.timeoutMs);
@@ -54,6 +60,15 @@ export async function deliver(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether the url's host is a name reserved for examples (RFC 2606), such as the seed webhook's
+ * hooks.example.com: no receiver of the partner's is there, so no time is spent on a lookup.
+ */
+function isReservedExampleHost(url: string): boolean {
+  const host = URL.parse(url)?.hostname.toLowerCase().replace(/\.$/, "") ?? "";
+  return /(^|\.)(example\.(com|net|org)|example|invalid)$/.test(host);
 }
 
 /** Reads up to `max` bytes of the body, then lets the rest go. */

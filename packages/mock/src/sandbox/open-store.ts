@@ -8,7 +8,7 @@ import type { SandboxStore } from "./store.js";
 
 /**
  * @param initial the data an empty store starts with (the seed)
- * @param log where the line about a migrated JSON state file goes
+ * @param log where the line about a migrated database or JSON state file goes
  */
 export async function openStore(
   state: string | undefined,
@@ -16,7 +16,7 @@ export async function openStore(
   log: (line: string) => void,
 ): Promise<SandboxStore> {
   if (state === undefined) return openSqliteStore(undefined, initial);
-  if (isPostgresUrl(state)) return openPostgresStore(state, initial);
+  if (isPostgresUrl(state)) return openPostgresStore(state, initial, log);
   if (stateFileKind(state) === "json") {
     const data = readJsonStateFile(state);
     const backup = await replaceJsonWithDatabase(state, async (temporary) => {
@@ -26,7 +26,7 @@ export async function openStore(
       `payments-mock: ${state} was a payments-mock 0.1 JSON state file; its data (${countOf(data)}) is now in a SQLite database at ${state}, and the JSON file is kept unchanged as ${backup}.`,
     );
   }
-  return openSqliteStore(state, initial);
+  return openSqliteStore(state, initial, { log });
 }
 
 function countOf(data: SandboxData): string {

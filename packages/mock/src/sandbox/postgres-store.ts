@@ -1,22 +1,20 @@
 // The sandbox in Postgres through node-postgres (pg), so that any number of mock processes share
 // one sandbox. Each request is one transaction on a pooled connection; a second request with an
-// idempotency key waits on the first's row; each outbox event is taken by one process with
-// FOR UPDATE SKIP LOCKED and stays locked until its outcome is recorded.
+// idempotency key waits on the first's row; each job scheduled on the sandbox clock (a timed
+// step, a webhook delivery attempt) is taken by one process with FOR UPDATE SKIP LOCKED and stays
+// locked until its outcome is recorded.
 import type { Pool, PoolClient } from "pg";
-import { SETTINGS_TABLE } from "./settings.js";
+import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
 import {
   type Dialect,
-  oldestOutboxItem,
+  nextDueJob,
   purgeSchedule,
   type Query,
-  removeOutboxItem,
-  SCHEMA_VERSION,
-  schemaStatements,
+  removeJob,
   sqlTransaction,
-  UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
-import type { SandboxStore, StoreTransaction } from "./store.js";
+import type { SandboxStore } from "./store.js";
 
 /** Whether `state` names a Postgres database rather than a file. */
 export function isPostgresUrl(state: string): boolean {
@@ -35,52 +33,51 @@ export function redactedUrl(url: string): string {
 }
 
 /** Rows a transaction reads and then changes are locked; search scans (no trigram extension needed). */
-const POSTGRES: Dialect = { lockRows: " FOR UPDATE" };
+const POSTGRES: Dialect = { lockRows: " FOR UPDATE", skipLocked: " FOR UPDATE SKIP LOCKED" };
 
-/** Any fixed number: the advisory lock that lets one starting process create the schema. */
-const SCHEMA_LOCK = 4_823_017;
+const POSTGRES_DDL: Ddl = {
+  dialect: "postgres",
+  serial: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+};
 
+/** Any fixed number: the advisory lock that lets one starting process migrate the schema. */
+export const SCHEMA_LOCK = 4_823_017;
+
+/**
+ * @param log where the line saying that an existing database was migrated goes
+ */
 export async function openPostgresStore(
   url: string,
   initial: () => SandboxData,
+  log: (line: string) => void = () => {},
 ): Promise<SandboxStore> {
   const { default: pg } = await import("pg");
   const pool: Pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection that breaks is replaced at its next use; it must not crash the process.
   pool.on("error", () => {});
-  const where = redactedUrl(url);
+  const what = `sandbox database ${redactedUrl(url)}`;
   const purgeDue = purgeSchedule();
   try {
-    await withClient(pool, async (client) => {
-      await inTransaction(client, async (query) => {
+    const migrated = await withClient(pool, (client) =>
+      inTransaction(client, async (query) => {
+        // Processes starting together migrate one after another; the later ones find it done.
         await query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
         await query("CREATE TABLE IF NOT EXISTS sandbox_schema (version INTEGER NOT NULL)");
-        const [row] = await query("SELECT version FROM sandbox_schema");
-        const version = row === undefined ? 0 : Number(row.version);
-        if (version > SCHEMA_VERSION) {
-          throw new Error(
-            `The sandbox database ${where} was set up by a newer payments-mock (schema ${version}; this one knows up to ${SCHEMA_VERSION}); upgrade payments-mock.`,
-          );
+        const done = await migrate(query, POSTGRES_DDL, schemaTable(query), what);
+        if (done.from === 0) {
+          const unlocked = { lockRows: "", skipLocked: "" };
+          await sqlTransaction(query, unlocked, purgeDue).replaceAll(initial());
         }
-        if (version === SCHEMA_VERSION) {
-          await query(UNANSWERED_KEYS_INDEX);
-          await query(SETTINGS_TABLE);
-          return;
-        }
-        for (const statement of schemaStatements(
-          "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
-        )) {
-          await query(statement);
-        }
-        await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [SCHEMA_VERSION]);
-        await sqlTransaction(query, { lockRows: "" }, purgeDue).replaceAll(initial());
-      });
-    });
+        return done;
+      }),
+    );
+    const line = migratedLine(what, migrated);
+    if (line !== undefined) log(line);
   } catch (error) {
     await pool.end();
     const message = (error as Error).message;
-    if (message.startsWith("The sandbox database")) throw error;
-    throw new Error(`The sandbox database ${where} cannot be used: ${message}`, { cause: error });
+    if (message.startsWith(`The ${what}`)) throw error;
+    throw new Error(`The ${what} cannot be used: ${message}`, { cause: error });
   }
 
   const store: SandboxStore = {
@@ -89,21 +86,36 @@ export async function openPostgresStore(
       withClient(pool, (client) =>
         inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue))),
       ),
-    deliverNext: (send, record) =>
+    // The job stays locked (FOR UPDATE SKIP LOCKED) until its transaction ends: other processes
+    // pass it by, and when this one dies its connection's end unlocks it for them.
+    runNext: (upTo, perform) =>
       withClient(pool, (client) =>
         inTransaction(client, async (query) => {
-          const next = await oldestOutboxItem(query, " FOR UPDATE SKIP LOCKED");
-          if (next === undefined) return false;
-          const outcome = await send(next.item);
-          const tx: StoreTransaction = sqlTransaction(query, POSTGRES, purgeDue);
-          await record(tx, next.item, outcome);
-          await removeOutboxItem(query, next.seq);
+          const job = await nextDueJob(query, upTo, POSTGRES.skipLocked);
+          if (job === undefined) return false;
+          const finish = await perform(job);
+          await finish(sqlTransaction(query, POSTGRES, purgeDue));
+          await removeJob(query, job.seq);
           return true;
         }),
       ),
     close: () => pool.end(),
   };
   return store;
+}
+
+/** Postgres keeps the schema version in a table of one row. */
+function schemaTable(query: Query): VersionRecord {
+  return {
+    async read() {
+      const [row] = await query("SELECT version FROM sandbox_schema");
+      return row === undefined ? 0 : Number(row.version);
+    },
+    async write(version) {
+      await query("DELETE FROM sandbox_schema");
+      await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [version]);
+    },
+  };
 }
 
 async function withClient<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {

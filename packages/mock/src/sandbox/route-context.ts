@@ -1,4 +1,5 @@
 // What an operation's handler is given: the request, read and routed, and the sandbox it works in.
+import type { Clock } from "./clock.js";
 import type { Events } from "./events.js";
 import type { SpecFacts } from "./spec-facts.js";
 import type { Scope, StoreTransaction } from "./store.js";
@@ -12,4 +13,6 @@ export interface RouteContext {
   store: StoreTransaction;
   events: Events;
   facts: SpecFacts;
+  /** Sandbox time: what every timestamp and quote is made from. */
+  clock: Clock;
 }

@@ -6,11 +6,15 @@ import { isObject } from "../http/is-object.js";
 import type { ApiRequest } from "../http/read-request.js";
 import { type Answer, problemAnswer } from "./answer.js";
 import { handlerOf } from "./api-routes.js";
-import { answerControl, CONTROL_PREFIX } from "./control.js";
+import type { ChangeContext } from "./change-context.js";
+import { performStep } from "./changes.js";
+import { SandboxClock } from "./clock.js";
+import { answerControl, CONTROL_PREFIX, type ControlServices } from "./control.js";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./deliveries.js";
-import { Events } from "./events.js";
+import { type DeliveryChaos, Events } from "./events.js";
 import { Idempotency, settled } from "./idempotency.js";
 import { openStore } from "./open-store.js";
+import { Scheduler } from "./scheduler.js";
 import { dataFromSeed, defaultSeed, readSeed } from "./seed.js";
 import { readSpecFacts } from "./spec-facts.js";
 import type { StoreTransaction } from "./store.js";
@@ -27,6 +31,8 @@ export interface SandboxOptions {
   /** A seed file's path or a seed object, instead of the one made from the spec's examples. */
   seed?: string | object;
   delivery?: Partial<DeliveryLimits>;
+  /** Duplicate and reorder webhook deliveries, deterministically from the seed (see events.ts). */
+  deliveryChaos?: DeliveryChaos;
   /** Gets the line saying that a 0.1 JSON state file was migrated. Default: stderr. */
   log?: (line: string) => void;
 }
@@ -48,8 +54,32 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
   const log = options.log ?? ((line: string) => console.error(line));
   const store = await openStore(options.state, () => dataFromSeed(seed), log);
-  const events = new Events(store, { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery });
+  const clock = new SandboxClock(await store.transaction((tx) => tx.clockOffset()));
+  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery };
+  const events = new Events(store, limits, clock, options.deliveryChaos);
+  const changes = (tx: StoreTransaction): ChangeContext => ({ tx, clock, events });
+  const scheduler = new Scheduler(store, clock, {
+    step: performStep(changes),
+    deliver: events.perform,
+  });
   const idempotency = new Idempotency(store);
+  const services: ControlServices = {
+    store,
+    clock,
+    events,
+    scheduler,
+    changes,
+    reset: (tx) => tx.replaceAll(dataFromSeed(seed)),
+  };
+  /** Sends what the request queued, once its transaction has committed. */
+  const sendQueued = <T>(answer: T): T => {
+    if (events.takeQueued()) scheduler.kick();
+    return answer;
+  };
+  /** Another process may have moved a shared sandbox's clock. */
+  const syncClock = async (tx: StoreTransaction) => {
+    if (store.shared) clock.observe(await tx.clockOffset());
+  };
 
   return {
     async answer(request, { operation, params }) {
@@ -65,8 +95,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         ]);
       }
       const scope = header(request, "x-sub-partner-id");
-      const work = (tx: StoreTransaction) =>
-        handler({
+      const work = async (tx: StoreTransaction) => {
+        await syncClock(tx);
+        return handler({
           params,
           query: request.query,
           body: isObject(request.body) ? request.body : {},
@@ -74,13 +105,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
           store: tx,
           events,
           facts,
+          clock,
         });
+      };
       const key = header(request, "idempotency-key");
       if (request.method.toUpperCase() !== "POST" || key === undefined) {
-        return settled(await store.transaction(work));
+        return sendQueued(await settled(await store.transaction(work)));
       }
       const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
-      return idempotency.run(keyed, work);
+      return sendQueued(await idempotency.run(keyed, work));
     },
     async control(request) {
       if (!header(request, "x-api-key")) {
@@ -88,20 +121,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
           { location: "security", field: "X-API-Key", rule: "required", message: "is required" },
         ]);
       }
-      const answer = await store.transaction((tx) =>
-        answerControl(
-          { store: tx, events, facts, reset: () => tx.replaceAll(dataFromSeed(seed)) },
-          request.method,
-          request.path,
-          request.body,
-        ),
-      );
-      // A status change has queued its events; they go out now that they are committed.
-      events.drain();
-      return answer;
+      if (store.shared) await scheduler.syncClock();
+      return sendQueued(await answerControl(services, request.method, request.path, request.body));
     },
     async close() {
-      await events.close();
+      await scheduler.close();
       await store.close();
     },
   };

@@ -1,7 +1,6 @@
 // Sandbox-wide values kept beside the resources, one row each: the rate table (rates.ts) and the
-// secret quotes are signed with (quote-signature.ts). This file holds the table's DDL; every store
-// runs it when it opens (IF NOT EXISTS), so a database made before the table gets it without a
-// schema version change: the table only adds, and a missing row means the default.
+// secret quotes are signed with (quote-signature.ts). This file holds the table's DDL, which a
+// schema migration applies (schema-migrations.ts); a missing row means the default.
 export const SETTINGS_TABLE =
   "CREATE TABLE IF NOT EXISTS sandbox_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)";
 

@@ -1,15 +1,15 @@
 // The sandbox's data in SQL, the same for SQLite and Postgres: one table of resources (their JSON
-// with the columns listing needs, each indexed), the idempotency keys, the event log and the
-// outbox of events waiting for delivery. The databases differ only in how a query is sent.
+// with the columns listing needs, each indexed), the idempotency keys, the event log, the sandbox
+// clock and the work scheduled on it. The databases differ only in how a query is sent.
 import { type Answer, answerJson, JsonText } from "./answer.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
-import { SETTINGS_TABLE, type SettingName } from "./settings.js";
+import type { SettingName } from "./settings.js";
 import type { CollectionName, DeliveryEvent, IdempotentAnswer, Resource, Stored } from "./state.js";
 import {
   EVENTS_KEPT,
   KEY_RETENTION_MS,
   type ListFilter,
-  type OutboxItem,
+  type ScheduledJob,
   type StoreTransaction,
 } from "./store.js";
 
@@ -20,17 +20,6 @@ export type Row = Record<string, unknown>;
 
 /** Sends one statement with `$1`-style parameters inside the current transaction. */
 export type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
-
-/** The schema's version; a later release that changes the tables migrates from it. */
-export const SCHEMA_VERSION = 1;
-
-/**
- * The claims still without an answer, which claimKey purges after a minute: without it, that
- * purge read every key older than a minute (answered ones included) at every claim. Databases
- * made before it get it when they are opened (it changes no data, so no schema version).
- */
-export const UNANSWERED_KEYS_INDEX =
-  "CREATE INDEX IF NOT EXISTS idempotency_unanswered ON idempotency (created_at) WHERE answer IS NULL";
 
 /** Removes the keys past their retention and the claims abandoned without an answer. */
 export const PURGE_KEYS =
@@ -61,49 +50,12 @@ export function purgeSchedule(): PurgeSchedule {
   };
 }
 
-/** The tables, for a database whose auto-increment column is spelled `serial`. */
-export function schemaStatements(serial: string): string[] {
-  return [
-    `CREATE TABLE resources (
-      seq ${serial},
-      collection TEXT NOT NULL,
-      id TEXT NOT NULL,
-      sub_partner_id TEXT,
-      linked_customer TEXT,
-      customer_id TEXT,
-      external_id TEXT,
-      search TEXT NOT NULL,
-      body TEXT NOT NULL,
-      UNIQUE (collection, id)
-    )`,
-    // Each filter's index holds only the rows that have its column (a filter on it implies NOT
-    // NULL), so a resource without them, such as a customer created without a sub-partner or an
-    // external_id, writes two index entries rather than five. Databases made before keep indexes
-    // of every row, which the same queries read.
-    "CREATE INDEX resources_scope ON resources (collection, sub_partner_id, seq) WHERE sub_partner_id IS NOT NULL",
-    "CREATE INDEX resources_order ON resources (collection, seq)",
-    "CREATE INDEX resources_customer ON resources (collection, customer_id, seq) WHERE customer_id IS NOT NULL",
-    "CREATE INDEX resources_external ON resources (collection, external_id, seq) WHERE external_id IS NOT NULL",
-    `CREATE TABLE idempotency (
-      idem_key TEXT PRIMARY KEY,
-      method TEXT NOT NULL,
-      path TEXT NOT NULL,
-      fingerprint TEXT NOT NULL,
-      answer TEXT,
-      created_at BIGINT NOT NULL
-    )`,
-    "CREATE INDEX idempotency_age ON idempotency (created_at)",
-    UNANSWERED_KEYS_INDEX,
-    `CREATE TABLE events (seq ${serial}, body TEXT NOT NULL)`,
-    `CREATE TABLE outbox (seq ${serial}, webhook_id TEXT NOT NULL, url TEXT NOT NULL, payload TEXT NOT NULL)`,
-    SETTINGS_TABLE,
-  ];
-}
-
 /** Where the databases differ. */
 export interface Dialect {
   /** Appended to a read that the transaction goes on to change: " FOR UPDATE" or nothing. */
   lockRows: string;
+  /** Appended to a read of rows that the transaction takes unless another holds them. */
+  skipLocked: string;
   /** An index of the `search` column, where the database has one; otherwise `LIKE` scans. */
   searchIndex?: SearchIndex;
 }
@@ -235,14 +187,58 @@ export function sqlTransaction(
     async releaseKey(key) {
       await query("DELETE FROM idempotency WHERE idem_key = $1 AND answer IS NULL", [key]);
     },
-    async enqueue(items) {
-      for (const item of items) {
-        await query("INSERT INTO outbox (webhook_id, url, payload) VALUES ($1, $2, $3)", [
-          item.webhookId,
-          item.url,
-          JSON.stringify(item.payload),
-        ]);
-      }
+    async schedule(job) {
+      await query(
+        "INSERT INTO scheduled_work (due_at, kind, subject, body) VALUES ($1, $2, $3, $4)",
+        [job.dueAt, job.kind, job.subject, JSON.stringify(job.body)],
+      );
+    },
+    async cancelScheduled(subject, kind) {
+      await query(
+        `DELETE FROM scheduled_work WHERE seq IN (SELECT seq FROM scheduled_work WHERE subject = $1 AND kind = $2${dialect.skipLocked})`,
+        [subject, kind],
+      );
+    },
+    async hasDue(upTo) {
+      const rows = await query("SELECT seq FROM scheduled_work WHERE due_at <= $1 LIMIT 1", [upTo]);
+      return rows.length > 0;
+    },
+    async clockOffset() {
+      const [row] = await query("SELECT offset_ms FROM sandbox_clock WHERE id = 1");
+      return Number(row?.offset_ms ?? 0);
+    },
+    async moveClock(offsetMs) {
+      await query("UPDATE sandbox_clock SET offset_ms = $1 WHERE id = 1 AND offset_ms < $1", [
+        Math.round(offsetMs),
+      ]);
+      return tx.clockOffset();
+    },
+    async saveWebhookEvent(eventId, webhookId, payload) {
+      const [row] = await query(
+        "INSERT INTO webhook_events (event_id, webhook_id, attempts, payload) VALUES ($1, $2, 0, $3) RETURNING seq",
+        [eventId, webhookId, JSON.stringify(payload)],
+      );
+      await query("DELETE FROM webhook_events WHERE seq <= $1", [Number(row?.seq) - EVENTS_KEPT]);
+    },
+    async webhookEvent(eventId) {
+      const [row] = await query(
+        "SELECT webhook_id, attempts, payload FROM webhook_events WHERE event_id = $1",
+        [eventId],
+      );
+      return (
+        row && {
+          webhookId: String(row.webhook_id),
+          attempts: Number(row.attempts),
+          payload: JSON.parse(String(row.payload)),
+        }
+      );
+    },
+    async countAttempt(eventId) {
+      const [row] = await query(
+        "UPDATE webhook_events SET attempts = attempts + 1 WHERE event_id = $1 RETURNING attempts",
+        [eventId],
+      );
+      return Number(row?.attempts ?? 1);
     },
     async recordEvent(event) {
       const [row] = await query("INSERT INTO events (body) VALUES ($1) RETURNING seq", [
@@ -274,7 +270,14 @@ export function sqlTransaction(
       );
     },
     async replaceAll(data) {
-      for (const table of ["resources", "idempotency", "events", "outbox", "sandbox_settings"]) {
+      for (const table of [
+        "resources",
+        "idempotency",
+        "events",
+        "scheduled_work",
+        "webhook_events",
+        "sandbox_settings",
+      ]) {
         await query(`DELETE FROM ${table}`);
       }
       await searchIndex?.clear(query);
@@ -305,29 +308,28 @@ export function sqlTransaction(
   return tx;
 }
 
-/** The oldest outbox row, locked with `lockRows` where the database can. */
-export async function oldestOutboxItem(
+/** The earliest work due by `upTo`, taken with `skipLocked` where the database can. */
+export async function nextDueJob(
   query: Query,
-  lockRows: string,
-  after = 0,
-): Promise<{ seq: number; item: OutboxItem } | undefined> {
+  upTo: number,
+  skipLocked: string,
+): Promise<ScheduledJob | undefined> {
   const [row] = await query(
-    `SELECT seq, webhook_id, url, payload FROM outbox WHERE seq > $1 ORDER BY seq LIMIT 1${lockRows}`,
-    [after],
+    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE due_at <= $1 ORDER BY due_at, seq LIMIT 1${skipLocked}`,
+    [upTo],
   );
   if (row === undefined) return undefined;
   return {
     seq: Number(row.seq),
-    item: {
-      webhookId: String(row.webhook_id),
-      url: String(row.url),
-      payload: JSON.parse(String(row.payload)),
-    },
+    dueAt: Number(row.due_at),
+    kind: String(row.kind) as ScheduledJob["kind"],
+    subject: String(row.subject),
+    body: JSON.parse(String(row.body)),
   };
 }
 
-export async function removeOutboxItem(query: Query, seq: number): Promise<void> {
-  await query("DELETE FROM outbox WHERE seq = $1", [seq]);
+export async function removeJob(query: Query, seq: number): Promise<void> {
+  await query("DELETE FROM scheduled_work WHERE seq = $1", [seq]);
 }
 
 /** customer_id, external_id, search and body: what the indexes and the listing read. */

@@ -4,17 +4,20 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { groupCommit } from "./group-commit.js";
-import { SETTINGS_TABLE } from "./settings.js";
+import {
+  type Ddl,
+  migrate,
+  migratedLine,
+  refuseNewer,
+  type VersionRecord,
+} from "./schema-migrations.js";
 import {
   type Dialect,
-  oldestOutboxItem,
+  nextDueJob,
   purgeSchedule,
   type Query,
-  removeOutboxItem,
-  SCHEMA_VERSION,
-  schemaStatements,
+  removeJob,
   sqlTransaction,
-  UNANSWERED_KEYS_INDEX,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
 import { type SandboxStore, StoreFullError } from "./store.js";
@@ -25,20 +28,28 @@ export const SQLITE_HEADER = "SQLite format 3\0";
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
 export const MEMORY_LIMIT_BYTES = 1024 ** 3;
 
+export interface SqliteStoreOptions {
+  /** Where the line saying that an existing database was migrated goes. */
+  log?: (line: string) => void;
+  /** In memory, at most this many bytes (lower only in tests). */
+  memoryLimitBytes?: number;
+}
+
 /**
- * Opens (or creates, filled with `initial`) the database at `path`, or one in memory of at most
- * `memoryLimitBytes` (lower only in tests).
+ * Opens (or creates, filled with `initial`) the database at `path`, or one in memory, and
+ * applies the schema migrations it lacks.
  */
 export async function openSqliteStore(
   path: string | undefined,
   initial: () => SandboxData,
-  memoryLimitBytes = MEMORY_LIMIT_BYTES,
+  { log = () => {}, memoryLimitBytes = MEMORY_LIMIT_BYTES }: SqliteStoreOptions = {},
 ): Promise<SandboxStore> {
   const { DatabaseSync } = await loadNodeSqlite();
   const db = new DatabaseSync(path ?? inMemory());
-  let fresh: boolean;
+  const what = path === undefined ? "in-memory sandbox" : `sandbox state file ${path}`;
   try {
-    fresh = prepareSchema(db, path);
+    // Before anything writes to the file.
+    refuseForeign(db, what);
     if (path === undefined) {
       const pageSize = Number(db.prepare("PRAGMA page_size").get()?.page_size);
       db.exec(`PRAGMA max_page_count = ${Math.floor(memoryLimitBytes / pageSize)}`);
@@ -52,23 +63,26 @@ export async function openSqliteStore(
       // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
       db.exec("PRAGMA wal_autocheckpoint = 10000");
     }
-    if (!fresh) {
-      db.exec(UNANSWERED_KEYS_INDEX);
-      db.exec(SETTINGS_TABLE);
-    }
   } catch (error) {
     db.close();
     throw error;
   }
   const store = sqliteStore(db, path, memoryLimitBytes);
-  // The tables and the first data commit together.
-  if (fresh) {
-    await store.transaction((tx) => {
-      createSchema(db);
-      return tx.replaceAll(initial());
+  try {
+    // The migrations and a new database's first data commit together.
+    const migrated = await store.transaction(async (tx) => {
+      const exec = async (statement: string) => db.exec(statement);
+      const done = await migrate(exec, SQLITE_DDL, userVersion(db), what);
+      if (done.from === 0) await tx.replaceAll(initial());
+      return done;
     });
+    const line = migratedLine(what, migrated);
+    if (line !== undefined) log(line);
+    return store;
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
   }
-  return store;
 }
 
 /**
@@ -93,31 +107,28 @@ async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
   }
 }
 
-/** True when the database is empty and needs the tables. Refuses a database that is not the sandbox's. */
-function prepareSchema(db: DatabaseSync, path: string | undefined): boolean {
+const SQLITE_DDL: Ddl = { dialect: "sqlite", serial: "INTEGER PRIMARY KEY AUTOINCREMENT" };
+
+/** SQLite keeps the schema version in its file header. */
+function userVersion(db: DatabaseSync): VersionRecord {
+  return {
+    read: async () => Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0),
+    write: async (version) => {
+      db.exec(`PRAGMA user_version = ${version}`);
+    },
+  };
+}
+
+/** Refuses a database that is not a sandbox's, or one a newer payments-mock set up. */
+function refuseForeign(db: DatabaseSync, what: string): void {
   const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
   const tables = Number(db.prepare("SELECT count(*) AS n FROM sqlite_master").get()?.n ?? 0);
   if (version === 0 && tables > 0) {
     throw new Error(
-      `The sandbox state file ${path} is a SQLite database, but not a sandbox's: it has tables but no sandbox schema version. It was left untouched; choose another --state file.`,
+      `The ${what} is a SQLite database, but not a sandbox's: it has tables but no sandbox schema version. It was left untouched; choose another --state file.`,
     );
   }
-  if (version > SCHEMA_VERSION) {
-    throw new Error(
-      `The sandbox state file ${path} was written by a newer payments-mock (schema ${version}; this one knows up to ${SCHEMA_VERSION}). It was left untouched; upgrade payments-mock.`,
-    );
-  }
-  return version < SCHEMA_VERSION;
-}
-
-function createSchema(db: DatabaseSync): void {
-  for (const statement of schemaStatements("INTEGER PRIMARY KEY AUTOINCREMENT")) {
-    db.exec(statement);
-  }
-  db.exec(
-    `CREATE VIRTUAL TABLE resources_search USING fts5(search, tokenize = "trigram case_sensitive 1")`,
-  );
-  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  refuseNewer(version, what);
 }
 
 /**
@@ -129,6 +140,7 @@ function createSchema(db: DatabaseSync): void {
  */
 const SQLITE: Dialect = {
   lockRows: "",
+  skipLocked: "",
   searchIndex: {
     matches: (placeholder) =>
       `seq IN (SELECT rowid FROM resources_search WHERE search GLOB ${placeholder})`,
@@ -203,8 +215,6 @@ function sqliteStore(
   const tx = sqlTransaction(query, SQLITE, purgeSchedule());
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);
-  // Outbox rows this process has taken; one process owns the file, so nobody else takes them.
-  let taken = 0;
   const store: SandboxStore = {
     shared: false,
     transaction: (work) =>
@@ -213,14 +223,15 @@ function sqliteStore(
         .catch((error: unknown) => {
           throw fullOr(error, path, memoryLimitBytes);
         }),
-    async deliverNext(send, record) {
-      const next = await queue.alone(() => oldestOutboxItem(query, "", taken));
-      if (next === undefined) return false;
-      taken = next.seq;
-      const outcome = await send(next.item);
+    // One process owns the file, and its scheduler runs one job at a time: the job it reads is
+    // its own until it is removed.
+    async runNext(upTo, perform) {
+      const job = await queue.alone(() => nextDueJob(query, upTo, ""));
+      if (job === undefined) return false;
+      const finish = await perform(job);
       await store.transaction(async (inner) => {
-        await record(inner, next.item, outcome);
-        await removeOutboxItem(query, next.seq);
+        await finish(inner);
+        await removeJob(query, job.seq);
       });
       return true;
     },

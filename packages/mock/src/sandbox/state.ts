@@ -37,15 +37,22 @@ export interface IdempotentAnswer {
   answer: Answer;
 }
 
+/** One delivery attempt of a webhook event, as GET /_sandbox/events lists it. */
 export interface DeliveryEvent {
+  /** The event's id: the same in every attempt to deliver it. */
   id: string;
   topic: string;
   webhook_id: string;
   url: string;
+  /** When the attempt was made (sandbox time). */
   created_at: string;
+  /** 1 for the first attempt; absent in a log written before attempts were counted. */
+  attempt?: number;
   delivered: boolean;
   status_code?: number;
   failure_reason?: string;
+  /** When the next attempt is due, after a failure that is retried. */
+  next_attempt_at?: string;
   payload: unknown;
 }
 

@@ -26,18 +26,32 @@ export interface ListFilter {
   externalId?: string;
 }
 
-/** A webhook event waiting in the outbox for its delivery. */
-export interface OutboxItem {
-  webhookId: string;
-  url: string;
-  payload: {
-    id: string;
-    topic: string;
-    created_at: string;
-    customer_id: string | null;
-    data: unknown;
-  };
+/** What the sandbox schedules on its clock: a timed lifecycle step, or a webhook delivery attempt. */
+export type JobKind = "step" | "deliver";
+
+export interface NewJob {
+  /** Sandbox time (ms since the epoch) from which it is due. */
+  dueAt: number;
+  kind: JobKind;
+  /** The resource (a step) or event (a delivery) it is about. */
+  subject: string;
+  body: unknown;
 }
+
+export interface ScheduledJob extends NewJob {
+  seq: number;
+}
+
+/** A webhook event as it was first sent, kept for redelivery. */
+export interface StoredWebhookEvent {
+  webhookId: string;
+  /** Attempts made so far. */
+  attempts: number;
+  payload: unknown;
+}
+
+/** What a job's work commits, in the transaction that removes the job. */
+export type JobFinish = (tx: StoreTransaction) => Promise<void>;
 
 /** The first answer to an idempotency key, or `pending` while its request has not finished. */
 export type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
@@ -65,8 +79,21 @@ export interface StoreTransaction {
   answerKey(key: string, answer: Answer): Promise<void>;
   /** Gives a key up, so that the next request with it does the work. */
   releaseKey(key: string): Promise<void>;
-  /** Queues events for delivery once the transaction commits. */
-  enqueue(items: OutboxItem[]): Promise<void>;
+  /** Schedules work on the sandbox clock. */
+  schedule(job: NewJob): Promise<void>;
+  /** Drops the subject's pending work of the kind (not what a runner holds at the moment). */
+  cancelScheduled(subject: string, kind: JobKind): Promise<void>;
+  /** Whether any work is due by `upTo`, held by a runner or not. */
+  hasDue(upTo: number): Promise<boolean>;
+  /** How far (ms) sandbox time is ahead of real time. */
+  clockOffset(): Promise<number>;
+  /** Moves the clock's offset forward to `offsetMs`, never back; resolves to the offset stored. */
+  moveClock(offsetMs: number): Promise<number>;
+  /** Keeps a webhook event, sent or about to be, for redelivery. */
+  saveWebhookEvent(eventId: string, webhookId: string, payload: unknown): Promise<void>;
+  webhookEvent(eventId: string): Promise<StoredWebhookEvent | undefined>;
+  /** Counts one more attempt to deliver the event; resolves to its number (1 for the first). */
+  countAttempt(eventId: string): Promise<number>;
   recordEvent(event: DeliveryEvent): Promise<void>;
   /** The recorded deliveries, newest first. */
   events(): Promise<DeliveryEvent[]>;
@@ -76,7 +103,10 @@ export interface StoreTransaction {
   setSetting(name: SettingName, value: string): Promise<void>;
   /** Stores the value unless one is there already (a concurrent first write keeps one of them). */
   initSetting(name: SettingName, value: string): Promise<void>;
-  /** Replaces everything (resources, keys, events, outbox, settings) with the data. */
+  /**
+   * Replaces everything (resources, keys, events, scheduled work, settings) with the data; keeps
+   * the clock.
+   */
   replaceAll(data: SandboxData): Promise<void>;
 }
 
@@ -86,15 +116,13 @@ export interface SandboxStore {
   /** Runs `work` in one transaction: all its changes commit together, or none on a throw. */
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
-   * Takes the oldest undelivered event that no process holds, `send`s it, then `record`s the
-   * outcome and removes the event from the outbox in one transaction. A process that dies
-   * before that transaction commits leaves the event in the outbox, to be sent again (same
-   * event id). Resolves false when there was nothing to take.
+   * Takes the earliest work due by `upTo` that no process holds, `perform`s it (a webhook delivery
+   * sends its request there), then runs what `perform` resolved to and removes the work, in one
+   * transaction. Work whose process dies before that transaction commits stays scheduled, to be
+   * taken again (a delivery then goes out again, with the same event id). Resolves false when
+   * nothing was due.
    */
-  deliverNext<O>(
-    send: (item: OutboxItem) => Promise<O>,
-    record: (tx: StoreTransaction, item: OutboxItem, outcome: O) => Promise<void>,
-  ): Promise<boolean>;
+  runNext(upTo: number, perform: (job: ScheduledJob) => Promise<JobFinish>): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -108,5 +136,5 @@ export class StoreFullError extends Error {
 
 /** Idempotency keys are kept this long (as Stripe keeps its keys). */
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** The event log keeps at least this many of the newest deliveries. */
+/** The event log keeps at least this many of the newest delivery attempts (and their events). */
 export const EVENTS_KEPT = 10_000;

@@ -21,7 +21,7 @@ const empty = () => dataFromSeed({});
 const customer = () => ({ id: randomUUID(), email: `${randomUUID()}@example.com` });
 
 it("refuses a change past its limit with a StoreFullError, keeps what it has, and has room after a reset", async () => {
-  const store = await openSqliteStore(undefined, empty, 256 * 1024);
+  const store = await openSqliteStore(undefined, empty, { memoryLimitBytes: 256 * 1024 });
   try {
     let failure: unknown;
     let stored = 0;

@@ -84,7 +84,8 @@ describe("a sandbox shared through Postgres", () => {
         urls[index % 2] as string,
         "POST",
         `/_sandbox/customers/${target.id}/status`,
-        { body: { status: statuses[index % 2] } },
+        // Forced: one direct change, so one event, each time.
+        { body: { status: statuses[index % 2], force: true } },
       );
       expect(changed.status).toBe(200);
     }
@@ -123,7 +124,7 @@ describe("a sandbox shared through Postgres", () => {
     });
     const target = await createCustomer(url);
     await call(url, "POST", `/_sandbox/customers/${target.id}/status`, {
-      body: { status: "Active" },
+      body: { status: "Active", force: true },
     });
     const [held] = await receiver.waitFor(1);
     first.child.kill("SIGKILL");

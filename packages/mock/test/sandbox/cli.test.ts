@@ -28,6 +28,11 @@ describe.concurrent("payments-mock --stateful", () => {
   it.for<[string[], string]>([
     [["--state", "x.json"], "--state needs --stateful"],
     [["--seed", "x.json"], "--seed needs --stateful"],
+    [["--delivery-chaos", "7"], "--delivery-chaos needs --stateful"],
+    [
+      ["--stateful", "--delivery-chaos", "often"],
+      '--delivery-chaos must be a whole number (the seed of its choices), got "often"',
+    ],
   ])("rejects %j with exit code 2", async ([args, message], context) => {
     const mock = run(context, args);
     expect((await mock.exited)[0]).toBe(2);

@@ -112,39 +112,48 @@ describe("webhook deliveries", () => {
     expect(receiver.deliveries.length).toBe(before);
   });
 
-  it("a status change delivers its event to subscribed webhooks, listed newest first", async () => {
+  it("a status change delivers an event per step to subscribed webhooks, listed newest first", async () => {
     receiver.answerWith((_, response) => response.writeHead(200).end("ok"));
     await pointWebhook({ url: `${receiver.url}/events`, topics: ["IdentificationStatus"] });
     const before = receiver.deliveries.length;
+    const identification = "9c2e7b14-5a3d-4f81-b6e9-0d4c8a2f7e31";
     const changed = await call(
       sandbox.url,
       "POST",
-      "/_sandbox/identifications/9c2e7b14-5a3d-4f81-b6e9-0d4c8a2f7e31/status",
+      `/_sandbox/identifications/${identification}/status`,
       { body: { status: "Approved" } },
     );
     expect(changed.body).toMatchObject({ status: "Approved" });
-    const [delivery] = (await receiver.waitFor(before + 1)).slice(before);
-    expect(delivery?.body).toMatchObject({
+    // The seed's identification is Pending: the walk to Approved takes three steps.
+    const walked = (await receiver.waitFor(before + 3)).slice(before);
+    expect(walked.map((delivery) => delivery.body.data.status)).toEqual([
+      "Processed",
+      "PendingReview",
+      "Approved",
+    ]);
+    expect(walked[2]?.body).toMatchObject({
       topic: "IdentificationStatus",
       customer_id: CUSTOMER,
-      data: { id: "9c2e7b14-5a3d-4f81-b6e9-0d4c8a2f7e31", status: "Approved" },
+      data: { id: identification, status: "Approved" },
     });
-    // The event is recorded once the receiver's answer is in, which can be after it got the call.
+    // An event is recorded once the receiver's answer is in, which can be after it got the call.
     await expect
       .poll(
         async () => {
           const events = await call(sandbox.url, "GET", "/_sandbox/events");
-          return events.body.items[0]?.topic;
+          return events.body.items[0]?.payload.data.status;
         },
         { timeout: 10_000 },
       )
-      .toBe("IdentificationStatus");
+      .toBe("Approved");
     // A topic the webhook does not subscribe to is not delivered.
     await call(sandbox.url, "POST", `/_sandbox/customers/${CUSTOMER}/status`, {
-      body: { status: "Active" },
+      body: { status: "Suspended" },
     });
     await ping();
     expect(receiver.deliveries.slice(before).map((d) => d.body.topic)).toEqual([
+      "IdentificationStatus",
+      "IdentificationStatus",
       "IdentificationStatus",
       "Ping",
     ]);
@@ -153,7 +162,7 @@ describe("webhook deliveries", () => {
       "Ping",
       "IdentificationStatus",
     ]);
-    expect(events.body.items[0]).toMatchObject({ delivered: true, status_code: 200 });
+    expect(events.body.items[0]).toMatchObject({ delivered: true, status_code: 200, attempt: 1 });
   });
 });
 

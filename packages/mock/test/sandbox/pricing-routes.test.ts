@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock } from "../../src/index.js";
 import { CURRENCIES } from "../../src/sandbox/currencies.js";
 import { DEFAULT_RATES } from "../../src/sandbox/rates.js";
+import { MIGRATIONS } from "../../src/sandbox/schema-migrations.js";
 import { referencePrice } from "../support/reference-pricing.js";
 import { responseProblems } from "../support/response-validator.js";
 import {
@@ -354,13 +355,24 @@ describe("rates and the signing secret in the store", () => {
   });
 });
 
-/** Makes the database look like one written before the settings table existed. */
+const settingsMigration = MIGRATIONS.find((migration) =>
+  migration
+    .statements({ dialect: "sqlite", serial: "" })
+    .some((sql) => sql.includes("sandbox_settings ")),
+) as (typeof MIGRATIONS)[number];
+
+/**
+ * Makes the database look like one written before the settings table existed: without it, at the
+ * schema version before the migration that adds it.
+ */
 async function dropSettingsTable(state: string): Promise<void> {
+  const before = settingsMigration.version - 1;
   if (sandboxStore === "postgres") {
     const client = new pg.Client({ connectionString: state });
     await client.connect();
     try {
       await client.query("DROP TABLE sandbox_settings");
+      await client.query("UPDATE sandbox_schema SET version = $1", [before]);
     } finally {
       await client.end();
     }
@@ -369,6 +381,7 @@ async function dropSettingsTable(state: string): Promise<void> {
   const db = new DatabaseSync(state);
   try {
     db.exec("DROP TABLE sandbox_settings");
+    db.exec(`PRAGMA user_version = ${before}`);
   } finally {
     db.close();
   }

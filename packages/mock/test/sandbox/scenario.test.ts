@@ -34,7 +34,8 @@ it("onboards, identifies, signs, ramps, pages, delivers webhooks and survives a 
     name: "Lumen Sandbox GmbH",
     external_id: "crm-sandbox-1",
   });
-  expect(customer).toMatchObject({ name: "Lumen Sandbox GmbH", status: "IdentificationRequired" });
+  // Two documents of the seed wait for its signature.
+  expect(customer).toMatchObject({ name: "Lumen Sandbox GmbH", status: "SigningsRequired" });
 
   const identification = await scoped.identifications.createDirect(customer.id, { type: "Direct" });
   const link = await scoped.identifications.createLink(customer.id, { type: "Link" });
@@ -83,7 +84,12 @@ it("onboards, identifies, signs, ramps, pages, delivers webhooks and survives a 
     body: JSON.stringify({ status: "Active" }),
   });
   expect(changed.status).toBe(200);
-  const [, event] = await receiver.waitFor(2);
+  // The walk from SigningsRequired passes IdentificationRequired: one event per step.
+  const [, passed, event] = await receiver.waitFor(3);
+  expect(passed?.body).toMatchObject({
+    topic: "CustomerStatus",
+    data: { status: "IdentificationRequired" },
+  });
   expect(event?.body).toMatchObject({
     topic: "CustomerStatus",
     customer_id: customer.id,
@@ -104,7 +110,11 @@ it("onboards, identifies, signs, ramps, pages, delivers webhooks and survives a 
     });
     const signings = await again.signings.list(customer.id, {}, { subPartnerId });
     expect(signings.items).toEqual([signing]);
-    expect(await again.autoramps.getByExternalId("ramp-sandbox-1")).toEqual(autoramp);
+    // The customer's activation approved its autoramp, whose deposit rails were then issued.
+    const approved = await again.autoramps.getByExternalId("ramp-sandbox-1");
+    expect(autoramp).toMatchObject({ status: "Created", deposit_rails: [] });
+    expect(approved).toMatchObject({ id: autoramp.id, status: "Approved" });
+    expect(approved.deposit_rails).toHaveLength(1);
     const webhooks = await again.webhooks.list();
     expect(webhooks.items[0]?.url).toBe(`${receiver.url}/payments`);
   } finally {

@@ -1,10 +1,11 @@
 // Claims purge old keys (at most once a second): the purge must read only the keys it removes,
-// through indexes, or it would read every key older than a minute. A database made before the
-// index gets it. Between purges, a key past its time is still claimed anew.
-import { mkdtempSync, rmSync } from "node:fs";
+// through indexes, or it would read every key older than a minute. A schema-1 database made
+// before the index gets it. Between purges, a key past its time is still claimed anew.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, expect, it, vi } from "vitest";
 import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { PURGE_KEYS } from "../../src/sandbox/sql-store.js";
@@ -12,6 +13,7 @@ import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
 import { KEY_RETENTION_MS, type SandboxStore } from "../../src/sandbox/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-key-purge-"));
+const schemaOneFixture = fileURLToPath(new URL("../fixtures/sqlite-schema-1.sql", import.meta.url));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.useRealTimers());
 
@@ -39,11 +41,11 @@ it("purges keys through the age index and the index of unanswered claims", async
   expect(plan).toContain("SEARCH idempotency USING INDEX idempotency_unanswered (created_at<?)");
 });
 
-it("adds the index of unanswered claims to a database made without it", async () => {
+it("adds the index of unanswered claims to a schema-1 database made without it", async () => {
   const path = join(dir, "older.db");
-  await (await openSqliteStore(path, empty)).close();
   const older = new DatabaseSync(path);
-  older.exec("DROP INDEX idempotency_unanswered");
+  older.exec(readFileSync(schemaOneFixture, "utf8"));
+  older.exec("DROP INDEX IF EXISTS idempotency_unanswered");
   older.close();
   expect(purgePlan(path)).not.toContain(
     "SEARCH idempotency USING INDEX idempotency_unanswered (created_at<?)",

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specPath } from "@org/payments-spec";
 import { inject } from "vitest";
-import { type MockOptions, type RunningMock, startMock } from "../../src/index.js";
+import { type MockOptions, type RunningSandbox, startMock } from "../../src/index.js";
 import { createDatabase } from "./postgres.js";
 import { API_KEY } from "./spec-requests.js";
 
@@ -32,7 +32,7 @@ export async function persistentState(dir: string, name: string): Promise<string
 }
 
 export interface TestSandbox {
-  mock: RunningMock;
+  mock: RunningSandbox;
   url: string;
   /** Where its data is: undefined (memory), a SQLite file or a Postgres URL. */
   state: string | undefined;
@@ -43,7 +43,7 @@ export interface TestSandbox {
 export async function startSandbox(options: MockOptions = {}): Promise<TestSandbox> {
   const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-"));
   const state = "state" in options ? options.state : await newState(dir);
-  const mock = await startMock({ spec: specPath, stateful: true, state, ...options });
+  const mock = await startMock({ spec: specPath, state, ...options, stateful: true });
   return {
     mock,
     url: mock.url,

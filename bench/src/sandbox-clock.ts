@@ -1,0 +1,265 @@
+// Advancing the sandbox clock over a day of scheduled work (issue 35, point 9): customers
+// onboarded through the API (documents signed, an autoramp waiting for its customer, a Direct
+// identification reviewed on the clock, which makes the customer Active and approves the
+// autoramp) and one simulated deposit each, settled on the clock, with a webhook on every topic
+// delivered to a receiver of the bench. Three sandboxes on SQLite files: 500 customers and
+// transactions, 1,000, and 1,000 with 100,000 more customers stored. The time should grow with
+// the work (twice the work, twice the time at most) and not with the stored data.
+//
+// Sandbox time runs with real time, so work that starts a timed step (an identification, a
+// deposit) is sent just before the advance that runs it, and each advance waits until its
+// sandbox has delivered what the requests before it sent; the other sandboxes are idle meanwhile.
+// The three take turns, so that the machine's load changes (other processes on its cores) are
+// spread over them.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { progress } from "./progress.ts";
+import type { Row } from "./results.ts";
+import { seedCustomers } from "./sandbox-store.ts";
+import { API_KEY, createAutorampRequest, exampleDocuments } from "./servers/fixtures.ts";
+import { type Receiver, startReceiver, webhookOnEveryTopic } from "./servers/receiver.ts";
+import { type Peer, startSandbox } from "./servers/stateful-peers.ts";
+
+const WORK = 1_000;
+const STORED = 100_000;
+/** Requests at a time while a sandbox is set up (untimed). */
+const SETUP_CONNECTIONS = 10;
+/** The first advance: the identifications' reviews (5 minutes) and the autoramps they approve. */
+const REVIEWS_SECONDS = 3_600;
+const DAY_SECONDS = 86_400;
+const TARGETS = { work: 2.5, stored: 1.5 };
+/** Deliveries have settled when none arrived for this long… */
+const QUIET_MS = 1_000;
+/** …which must happen within this long. */
+const SETTLE_MS = 120_000;
+
+interface Setup {
+  label: string;
+  work: number;
+  stored: number;
+  dir: string;
+  sandbox?: Peer;
+  receiver?: Receiver;
+  /** Each onboarded customer's id and its autoramp's. */
+  customers: { customer: string; autoramp: string }[];
+  advanceMs: number;
+  jobs: number;
+}
+
+/** An API or control call; a POST to the API carries a fresh IDEMPOTENCY-KEY. */
+async function call(
+  url: string,
+  method: "GET" | "POST",
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown> & { id: string; items: { id: string }[] }> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      "X-API-Key": API_KEY,
+      "content-type": "application/json",
+      ...(method === "POST" &&
+        !path.startsWith("/_sandbox/") && {
+          "IDEMPOTENCY-KEY": crypto.randomUUID(),
+        }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+/** `count` calls of `work`, SETUP_CONNECTIONS at a time, in index order. */
+async function inParallel<T>(count: number, work: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      results[index] = await work(index);
+    }
+  };
+  await Promise.all(Array.from({ length: SETUP_CONNECTIONS }, worker));
+  return results;
+}
+
+/** A customer with its documents signed and an autoramp, which waits for the customer. */
+async function onboard(
+  url: string,
+  index: number,
+): Promise<{ customer: string; autoramp: string }> {
+  const customer = await call(url, "POST", "/customers", {
+    customer_type: "Person",
+    email: `clock${index}@example.com`,
+    name: `Clock ${index}`,
+  });
+  const unsigned = await call(url, "GET", `/customers/${customer.id}/unsigned-documents`);
+  for (const document of unsigned.items) {
+    await call(url, "POST", `/customers/${customer.id}/signings`, {
+      document_id: document.id,
+      signed: true,
+    });
+  }
+  const autoramp = await call(url, "POST", "/autoramps", {
+    ...createAutorampRequest,
+    customer_id: customer.id,
+  });
+  return { customer: customer.id, autoramp: autoramp.id };
+}
+
+/** Moves the sandbox's clock; adds the time it took and the jobs it ran to `setup`. */
+async function advance(setup: Setup, seconds: number) {
+  progress(`sandbox clock: ${setup.label}, advancing ${seconds.toLocaleString("en-US")} s`);
+  const url = setup.sandbox?.url ?? "";
+  const started = performance.now();
+  const answer = await call(url, "POST", "/_sandbox/clock/advance", { seconds });
+  setup.advanceMs += performance.now() - started;
+  setup.jobs += Number(answer.ran);
+}
+
+async function startSetup(setup: Setup) {
+  setup.receiver = await startReceiver();
+  const seed = join(setup.dir, "seed.json");
+  writeFileSync(
+    seed,
+    JSON.stringify({
+      customers: seedCustomers(setup.stored),
+      documents: exampleDocuments,
+      webhooks: [webhookOnEveryTopic(setup.receiver.url)],
+    }),
+  );
+  setup.sandbox = await startSandbox(setup.dir, seed);
+  const clock = await fetch(`${setup.sandbox.url}/_sandbox/clock`, {
+    headers: { "X-API-Key": API_KEY },
+  });
+  await clock.arrayBuffer();
+  if (clock.status !== 200) {
+    throw new Error(
+      `this sandbox has no clock (GET /_sandbox/clock answers ${clock.status}): it comes with issue 35's test mode`,
+    );
+  }
+}
+
+/** The receiver's count once none has arrived for QUIET_MS: the sandbox's deliveries are done. */
+async function settledDeliveries(receiver: Receiver): Promise<number> {
+  const deadline = performance.now() + SETTLE_MS;
+  let count = await receiver.deliveries();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    const now = await receiver.deliveries();
+    if (now === count) return now;
+    if (performance.now() > deadline) {
+      throw new Error(`webhook deliveries still arriving after ${SETTLE_MS} ms (${now} so far)`);
+    }
+    count = now;
+  }
+}
+
+/**
+ * Sends `start(index)` for each of the setup's customers (work that starts timed steps), waits
+ * for the sandbox to deliver its events, then advances its clock by `seconds`.
+ */
+async function startAndAdvance(
+  setup: Setup,
+  what: string,
+  start: (url: string, index: number) => Promise<unknown>,
+  seconds: number,
+) {
+  progress(`sandbox clock: ${setup.label}, ${setup.work} ${what}`);
+  const url = setup.sandbox?.url ?? "";
+  await inParallel(setup.work, (index) => start(url, index));
+  await settledDeliveries(setup.receiver as Receiver);
+  await advance(setup, seconds);
+  await settledDeliveries(setup.receiver as Receiver);
+}
+
+function describe(setup: Setup, deliveries: number): string {
+  const stored = setup.stored === 0 ? "" : `, ${setup.stored.toLocaleString("en-US")} more stored`;
+  return `${setup.work.toLocaleString("en-US")} customers and transactions${stored} (${setup.jobs.toLocaleString("en-US")} jobs run, ${deliveries.toLocaleString("en-US")} webhook deliveries received)`;
+}
+
+export async function measureSandboxClock(): Promise<Row[]> {
+  const setups = [
+    { label: "half the work", work: WORK / 2, stored: 0 },
+    { label: "the work", work: WORK, stored: 0 },
+    { label: "the work, more stored", work: WORK, stored: STORED },
+  ].map(
+    (setup): Setup => ({
+      ...setup,
+      dir: mkdtempSync(join(tmpdir(), "bench-sandbox-clock-")),
+      customers: [],
+      advanceMs: 0,
+      jobs: 0,
+    }),
+  );
+  try {
+    for (const setup of setups) {
+      progress(`sandbox clock: ${setup.label}, onboarding ${setup.work} customers`);
+      await startSetup(setup);
+      const url = setup.sandbox?.url ?? "";
+      setup.customers = await inParallel(setup.work, (index) => onboard(url, index));
+      await settledDeliveries(setup.receiver as Receiver);
+    }
+    for (const setup of setups) {
+      await startAndAdvance(
+        setup,
+        "identifications",
+        (url, index) =>
+          call(url, "POST", `/customers/${setup.customers[index]?.customer}/identifications`, {
+            type: "Direct",
+          }),
+        REVIEWS_SECONDS,
+      );
+    }
+    for (const setup of [...setups].reverse()) {
+      await startAndAdvance(
+        setup,
+        "deposits",
+        (url, index) =>
+          call(url, "POST", `/_sandbox/autoramps/${setup.customers[index]?.autoramp}/deposits`, {
+            amount: "1000.00",
+          }),
+        DAY_SECONDS - REVIEWS_SECONDS,
+      );
+    }
+    const [half, full, stored] = await Promise.all(
+      setups.map(async (setup) => ({
+        setup,
+        text: describe(setup, await (setup.receiver as Receiver).deliveries()),
+      })),
+    );
+    if (!half || !full || !stored) throw new Error("three sandboxes were set up");
+    return [
+      {
+        figure: `POST /_sandbox/clock/advance over a day (two calls: ${REVIEWS_SECONDS / 60} minutes, then the rest), SQLite file, a webhook on every topic: ${full.text}`,
+        value: full.setup.advanceMs,
+        unit: "ms",
+        baselineLabel: `half the work: ${half.text}`,
+        baseline: half.setup.advanceMs,
+        target: {
+          text: `≤ ×${TARGETS.work} (twice the work)`,
+          met: full.setup.advanceMs / half.setup.advanceMs <= TARGETS.work,
+        },
+      },
+      {
+        figure: `the same with ${STORED.toLocaleString("en-US")} more customers stored: ${stored.text}`,
+        value: stored.setup.advanceMs,
+        unit: "ms",
+        baselineLabel: "the same work, nothing more stored",
+        baseline: full.setup.advanceMs,
+        target: {
+          text: `≤ ×${TARGETS.stored}`,
+          met: stored.setup.advanceMs / full.setup.advanceMs <= TARGETS.stored,
+        },
+      },
+    ];
+  } finally {
+    for (const setup of setups) {
+      await setup.sandbox?.stop();
+      await setup.receiver?.stop();
+      rmSync(setup.dir, { recursive: true, force: true });
+    }
+  }
+}

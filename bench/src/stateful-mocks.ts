@@ -1,0 +1,225 @@
+// The stateful sandbox (SQLite file) against the stateful mocks a partner would otherwise pick,
+// json-server and Mockoon CLI's CRUD route: the same POST /customers and first-page GET /customers,
+// each in its own paging words, in alternated rounds of counted requests, so that every server
+// holds the same customers at every moment and a change in the machine's load hits all alike.
+// The sandbox runs with a webhook subscribed to every topic, delivered to a receiver of the bench:
+// whatever events the sandbox sends on a create are in its figure.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { progress } from "./progress.ts";
+import type { Row } from "./results.ts";
+import { seedCustomers } from "./sandbox-store.ts";
+import { API_KEY, webhookTopics } from "./servers/fixtures.ts";
+import { startReceiver, webhookOnEveryTopic } from "./servers/receiver.ts";
+import {
+  type BenchRequest,
+  benchRequests,
+  loadOptions,
+  type RequestName,
+} from "./servers/requests.ts";
+import {
+  type Peer,
+  startJsonServer,
+  startMockoon,
+  startSandbox,
+} from "./servers/stateful-peers.ts";
+import { median, spreadOf } from "./stats.ts";
+
+/** Customers every server starts with. */
+const SEEDED = 100;
+const CONNECTIONS = 10;
+const ROUNDS = 5;
+/** Requests per server in each round; fewer creates, which add customers to every server. */
+const SLICE: Record<RequestName, number> = { "POST /customers": 500, "GET /customers": 2_000 };
+/** Unmeasured requests of each kind to each server first, so that the JIT has compiled their code. */
+const WARM_UP = 100;
+/** At least this many times the faster peer's throughput, on both requests (issue 35, point 9). */
+const TARGET = 5;
+const PAGE_SIZE = 10;
+
+type Name = "sandbox" | "json-server" | "Mockoon CLI";
+
+interface Contender extends Peer {
+  name: Name;
+  /** Its words for the first page of PAGE_SIZE customers. */
+  firstPage: string;
+}
+
+const requestNames: RequestName[] = ["POST /customers", "GET /customers"];
+
+/** The request `name` as `contender` is sent it: the same create, or its own first page. */
+function requestFor(contender: Contender, name: RequestName): BenchRequest {
+  const sent = benchRequests[name];
+  return sent.method === "GET" ? { ...sent, path: contender.firstPage } : sent;
+}
+
+/**
+ * Milliseconds from the first request to the last answer of `amount` requests, CONNECTIONS at a
+ * time (autocannon itself ends a run on its next one-second sample); any non-2xx answer stops the
+ * section.
+ */
+function timed(contender: Contender, name: RequestName, amount: number): Promise<number> {
+  const sent = requestFor(contender, name);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let answered = started;
+    const instance = autocannon(
+      {
+        url: `${contender.url}${sent.path}`,
+        connections: CONNECTIONS,
+        amount,
+        ...loadOptions(sent),
+      },
+      (error, result) => {
+        const failed = error ? 1 : result.non2xx + result.errors + result.timeouts;
+        if (failed > 0) {
+          reject(
+            new Error(`${name} to ${contender.name}: ${failed} requests failed or were not 2xx`, {
+              cause: error,
+            }),
+          );
+        } else {
+          resolve(answered - started);
+        }
+      },
+    );
+    instance.on("response", () => {
+      answered = performance.now();
+    });
+  });
+}
+
+/** The first page's customers, and the count the server says it holds (where it says one). */
+async function firstPage(contender: Contender): Promise<{ items: number; total?: number }> {
+  const response = await fetch(`${contender.url}${contender.firstPage}`, {
+    headers: { "X-API-Key": API_KEY },
+  });
+  const body = (await response.json()) as unknown[] | { items: unknown[] };
+  const total = response.headers.get("x-total-count");
+  return {
+    items: (Array.isArray(body) ? body : body.items).length,
+    ...(total !== null && { total: Number(total) }),
+  };
+}
+
+/** Each contender answers a first page of PAGE_SIZE, and a peer holds `stored` customers. */
+async function checkPages(contenders: Contender[], stored: number) {
+  for (const contender of contenders) {
+    const page = await firstPage(contender);
+    if (page.items !== PAGE_SIZE || (page.total !== undefined && page.total !== stored)) {
+      throw new Error(
+        `${contender.name}'s first page has ${page.items} customers of ${page.total ?? "?"}, not ${PAGE_SIZE} of ${stored}`,
+      );
+    }
+  }
+}
+
+/** A seed file of `customers` and a webhook on every topic, delivered to `receiver`. */
+function sandboxSeed(dir: string, customers: object[], receiver: string): string {
+  const path = join(dir, "sandbox-seed.json");
+  writeFileSync(path, JSON.stringify({ customers, webhooks: [webhookOnEveryTopic(receiver)] }));
+  return path;
+}
+
+type Times = Record<Name, Record<RequestName, number[]>>;
+
+/** ROUNDS rounds: each sends every request to every contender, in an order that rotates. */
+async function alternatedRounds(contenders: Contender[]): Promise<Times> {
+  const times = Object.fromEntries(
+    contenders.map(({ name }) => [name, { "POST /customers": [], "GET /customers": [] }]),
+  ) as unknown as Times;
+  for (const name of requestNames) {
+    for (const contender of contenders) await timed(contender, name, WARM_UP);
+  }
+  let stored = SEEDED + WARM_UP;
+  await checkPages(contenders, stored);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = [...contenders.slice(round % 3), ...contenders.slice(0, round % 3)];
+    for (const name of requestNames) {
+      for (const contender of order) {
+        progress(`stateful mocks: round ${round + 1}/${ROUNDS}, ${name} on ${contender.name}`);
+        times[contender.name][name].push(await timed(contender, name, SLICE[name]));
+      }
+    }
+    stored += SLICE["POST /customers"];
+  }
+  await checkPages(contenders, stored);
+  return times;
+}
+
+function versionOf(name: string): string {
+  const require = createRequire(import.meta.url);
+  return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), "utf8")).version;
+}
+
+function rows(times: Times, deliveries: number): Row[] {
+  const rps = (name: Name, request: RequestName) =>
+    times[name][request].map((ms) => (SLICE[request] * 1000) / ms);
+  // The median round, as the Mock section reports: a busy moment of the shared machine moves one
+  // round, not the figure.
+  const overall = (name: Name, request: RequestName) => median(rps(name, request));
+  const peers: { name: Name; label: string }[] = [
+    {
+      name: "json-server",
+      label: `json-server ${versionOf("json-server")} (db.json; first page ?_page=1&_limit=${PAGE_SIZE})`,
+    },
+    {
+      name: "Mockoon CLI",
+      label: `Mockoon CLI ${versionOf("@mockoon/cli")} CRUD route (data bucket; first page ?page=1&limit=${PAGE_SIZE})`,
+    },
+  ];
+  const of = (request: RequestName) =>
+    `${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${SLICE[request].toLocaleString("en-US")} requests to each, ${SEEDED} customers seeded, ${(SEEDED + WARM_UP + ROUNDS * SLICE["POST /customers"]).toLocaleString("en-US")} at the end`;
+  return requestNames.flatMap((request) => {
+    const faster = Math.max(...peers.map((peer) => overall(peer.name, request)));
+    const sandbox = overall("sandbox", request);
+    return peers.map((peer): Row => {
+      const roundRatios = times[peer.name][request].map(
+        (ms, round) => ms / (times.sandbox[request][round] ?? Number.NaN),
+      );
+      const spread = `${Math.min(...roundRatios).toFixed(1)}–${Math.max(...roundRatios).toFixed(1)}`;
+      const baseline = overall(peer.name, request);
+      return {
+        figure: `payments-mock --stateful --state <file> ${request} throughput, a webhook on all ${webhookTopics.length} topics (${deliveries.toLocaleString("en-US")} deliveries received) (${of(request)}; each round's ratio ${spread})`,
+        value: sandbox,
+        spread: spreadOf(rps("sandbox", request)),
+        unit: "req/s",
+        baselineLabel: `${peer.label}, same requests`,
+        baseline,
+        baselineSpread: spreadOf(rps(peer.name, request)),
+        ...(baseline === faster && {
+          target: { text: `≥ ×${TARGET} of the faster peer`, met: sandbox / faster >= TARGET },
+        }),
+      };
+    });
+  });
+}
+
+export async function measureStatefulMocks(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-stateful-mocks-"));
+  const started: { stop(): Promise<void> }[] = [];
+  try {
+    const customers = seedCustomers(SEEDED);
+    progress("stateful mocks: starting the sandbox, json-server and Mockoon CLI");
+    const receiver = await startReceiver();
+    started.push(receiver);
+    const sandbox = await startSandbox(dir, sandboxSeed(dir, customers, receiver.url));
+    started.push(sandbox);
+    const jsonServer = await startJsonServer(dir, customers);
+    started.push(jsonServer);
+    const mockoon = await startMockoon(dir, customers);
+    started.push(mockoon);
+    const times = await alternatedRounds([
+      { ...sandbox, name: "sandbox", firstPage: `/customers?page_size=${PAGE_SIZE}` },
+      { ...jsonServer, name: "json-server", firstPage: `/customers?_page=1&_limit=${PAGE_SIZE}` },
+      { ...mockoon, name: "Mockoon CLI", firstPage: `/customers?page=1&limit=${PAGE_SIZE}` },
+    ]);
+    return rows(times, await receiver.deliveries());
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
