@@ -3,8 +3,9 @@
 // identification reviewed on the clock, which makes the customer Active and approves the
 // autoramp) and one simulated deposit each, settled on the clock, with a webhook on every topic
 // delivered to a receiver of the bench. Three sandboxes on SQLite files: 500 customers and
-// transactions, 1,000, and 1,000 with 100,000 more customers stored. The time should grow with
-// the work (twice the work, twice the time at most) and not with the stored data.
+// transactions, 1,000, and 1,000 with 100,000 more customers stored. The cost (the sandbox
+// process's CPU time, which the machine's other work moves far less than wall time) should grow
+// with the work, twice for twice, and not with the stored data.
 //
 // Sandbox time runs with real time, so work that starts a timed step (an identification, a
 // deposit) is sent just before the advance that runs it, and each advance waits until its
