@@ -89,18 +89,20 @@ describe("a sandbox shared through Postgres", () => {
       );
       expect(changed.status).toBe(200);
     }
-    await receiver.waitFor(10);
-    // Give a duplicate, if any, time to arrive before counting.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Every attempt either process makes is in the shared log once answered: when it holds ten
+    // delivered ones, the receiver has had what was sent, and a second delivery of an event would
+    // be an eleventh attempt there, not a guess after a wait.
+    const delivered = async () =>
+      (await call(urls[1], "GET", "/_sandbox/events")).body.items.filter(
+        (attempt: { delivered: boolean }) => attempt.delivered,
+      );
+    await expect.poll(async () => (await delivered()).length).toBeGreaterThanOrEqual(10);
+    const logged = await delivered();
+    expect(logged).toHaveLength(10);
+    expect(new Set(logged.map((attempt: { id: string }) => attempt.id)).size).toBe(10);
     const ids = receiver.deliveries.map((delivery) => delivery.body.id);
     expect(ids).toHaveLength(10);
-    expect(new Set(ids).size).toBe(10);
-    let logged: unknown[] = [];
-    for (let tries = 0; tries < 100 && logged.length < 10; tries++) {
-      logged = (await call(urls[1], "GET", "/_sandbox/events")).body.items;
-      if (logged.length < 10) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(logged).toHaveLength(10);
+    expect(new Set(ids)).toEqual(new Set(logged.map((attempt: { id: string }) => attempt.id)));
 
     expect((await call(urls[0], "POST", "/_sandbox/reset")).status).toBe(200);
     expect((await call(urls[1], "GET", "/_sandbox/events")).body.items).toEqual([]);
