@@ -1,25 +1,12 @@
 // Test mode on a sandbox that two built CLIs share through one Postgres database: one clock for
 // both, and each scheduled step and each delivery attempt made once, whichever process advances
 // the clock or notices that work has come due.
+import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { describe, expect, inject, it, type TestContext } from "vitest";
 import { createDatabase } from "../support/postgres.js";
 import { type Reply, startReceiver } from "../support/receiver.js";
 import { runCli } from "../support/run-cli.js";
 import { call, newKey } from "../support/sandbox.js";
-
-const ALL_TOPICS = [
-  "Transaction",
-  "NewBankAccount",
-  "NewAutoramp",
-  "DepositAddressCreated",
-  "RegisterFiatAddressStatus",
-  "RegisterAutorampStatus",
-  "TransactionStatus",
-  "CustomerCreated",
-  "CustomerStatus",
-  "IdentificationStatus",
-  "Ping",
-];
 
 async function twoMocksAndReceiver(context: TestContext, reply?: Reply) {
   const state = await createDatabase(inject("postgresUrl"));
@@ -30,7 +17,7 @@ async function twoMocksAndReceiver(context: TestContext, reply?: Reply) {
   const receiver = await startReceiver(reply);
   context.onTestFinished(() => receiver.stop());
   const added = await call(urls[0], "POST", "/_sandbox/webhooks", {
-    body: { url: `${receiver.url}/hook`, topics: ALL_TOPICS },
+    body: { url: `${receiver.url}/hook`, topics: WEBHOOK_TOPICS },
   });
   expect(added.status).toBe(200);
   return { urls, receiver, webhook: added.body };
@@ -117,7 +104,7 @@ describe("test mode on a sandbox two processes share", () => {
     const transaction = await call(b, "GET", `/autoramp-transactions/ids?ids=${deposited.body.id}`);
     expect(transaction.body.items[0]).toMatchObject({ status: "Completed", state: "Completed" });
     const events = receiver.deliveries.map((delivery) => delivery.body);
-    expect(new Set(events.map((event) => event.topic))).toEqual(new Set(ALL_TOPICS));
+    expect(new Set(events.map((event) => event.topic))).toEqual(new Set(WEBHOOK_TOPICS));
     // Every event arrived once: no step and no delivery was made by both processes.
     const ids = events.map((event) => event.id);
     expect(new Set(ids).size).toBe(ids.length);
