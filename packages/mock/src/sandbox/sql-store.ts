@@ -142,6 +142,8 @@ export function sqlTransaction(
       return rows[0] && storedOf(rows[0]);
     },
     async claimKey(key, first) {
+      // Keys age on the wall clock, not the sandbox clock: a claim is abandoned when its process
+      // died, which only real time tells, and advancing the sandbox must not forget a replay.
       const now = Date.now();
       // Kept 24 hours; a claim left without an answer (its process died) is given up after a minute.
       const expired = now - KEY_RETENTION_MS;
@@ -291,7 +293,7 @@ export function sqlTransaction(
           );
         }
       }
-      const now = Date.now();
+      const now = Date.now(); // keys age on the wall clock (see claimKey)
       for (const [key, first] of Object.entries(data.idempotency)) {
         await query(
           `INSERT INTO idempotency (idem_key, method, path, fingerprint, answer, created_at)
