@@ -142,9 +142,9 @@ export function sqlTransaction(
       return rows[0] && storedOf(rows[0]);
     },
     async claimKey(key, first) {
-      // Keys age on the wall clock, not the sandbox clock: a claim is abandoned when its process
-      // died, which only real time tells, and advancing the sandbox must not forget a replay.
-      const now = Date.now();
+      // A claim is abandoned when its process died, which only real time tells, and advancing the
+      // sandbox must not forget a replay.
+      const now = Date.now(); // keys age on the wall clock, not the sandbox's
       // Kept 24 hours; a claim left without an answer (its process died) is given up after a minute.
       const expired = now - KEY_RETENTION_MS;
       const abandoned = now - ABANDONED_CLAIM_MS;
