@@ -1,25 +1,14 @@
 // Test mode on a sandbox that two built CLIs share through one Postgres database: one clock for
 // both, and each scheduled step and each delivery attempt made once, whichever process advances
 // the clock or notices that work has come due.
+import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { describe, expect, inject, it, type TestContext } from "vitest";
 import { createDatabase } from "../support/postgres.js";
 import { type Reply, startReceiver } from "../support/receiver.js";
 import { runCli } from "../support/run-cli.js";
 import { call, newKey } from "../support/sandbox.js";
 
-const ALL_TOPICS = [
-  "Transaction",
-  "NewBankAccount",
-  "NewAutoramp",
-  "DepositAddressCreated",
-  "RegisterFiatAddressStatus",
-  "RegisterAutorampStatus",
-  "TransactionStatus",
-  "CustomerCreated",
-  "CustomerStatus",
-  "IdentificationStatus",
-  "Ping",
-];
+const ALL_TOPICS = WEBHOOK_TOPICS;
 
 async function twoMocksAndReceiver(context: TestContext, reply?: Reply) {
   const state = await createDatabase(inject("postgresUrl"));

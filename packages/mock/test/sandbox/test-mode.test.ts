@@ -1,23 +1,12 @@
 // The sandbox as the service's test mode, on every store: a customer onboarded with clock advances
 // only, an autoramp funded by a simulated deposit and settled, every topic sent, illegal
 // transitions refused, failed deliveries retried on the clock with the same event id.
+import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Reply, startReceiver } from "../support/receiver.js";
 import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
-const ALL_TOPICS = [
-  "Transaction",
-  "NewBankAccount",
-  "NewAutoramp",
-  "DepositAddressCreated",
-  "RegisterFiatAddressStatus",
-  "RegisterAutorampStatus",
-  "TransactionStatus",
-  "CustomerCreated",
-  "CustomerStatus",
-  "IdentificationStatus",
-  "Ping",
-];
+const ALL_TOPICS = WEBHOOK_TOPICS;
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -71,6 +60,15 @@ async function onboard(url: string, fields: Record<string, unknown> = {}) {
   await advance(url, 3600);
   return { customer, identification };
 }
+
+/** An EUR → USDC (Polygon) autoramp of the customer. */
+const eurToUsdc = (url: string, customerId: string) =>
+  post(url, "/autoramps", {
+    customer_id: customerId,
+    destination_currency: { blockchain: "Polygon", token: "USDC" },
+    recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+    source_currencies: [{ code: "EUR", type: "Fiat" }],
+  });
 
 const customerOf = async (url: string, id: string) =>
   (await call(url, "GET", `/customers?search_term=${id}`)).body.items[0];
@@ -143,12 +141,7 @@ describe("test mode", () => {
   it("funds an autoramp with a simulated deposit, priced as a quote is, and settles it on the clock", async () => {
     const { url, receiver } = await sandboxWithReceiver();
     const { customer } = await onboard(url);
-    const autoramp = await post(url, "/autoramps", {
-      customer_id: customer.id,
-      destination_currency: { blockchain: "Polygon", token: "USDC" },
-      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
-      source_currencies: [{ code: "EUR", type: "Fiat" }],
-    });
+    const autoramp = await eurToUsdc(url, customer.id);
     // Its customer is Active: approved at once, its deposit rails issued.
     expect(autoramp.status).toBe("Approved");
     expect(autoramp.deposit_rails[0]).toMatchObject({ iban: "XX00SANDBOX0000000000" });
@@ -201,12 +194,7 @@ describe("test mode", () => {
   it("fails a deposit at the step its outcome names, and refunds rejected funds", async () => {
     const { url } = await sandboxWithReceiver();
     const { customer } = await onboard(url);
-    const autoramp = await post(url, "/autoramps", {
-      customer_id: customer.id,
-      destination_currency: { blockchain: "Polygon", token: "USDC" },
-      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
-      source_currencies: [{ code: "EUR", type: "Fiat" }],
-    });
+    const autoramp = await eurToUsdc(url, customer.id);
     const deposit = (body: object) =>
       call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, {
         body: { amount: "250.00", ...body },
@@ -260,12 +248,7 @@ describe("test mode", () => {
   it("sends all 11 topics, each from the change that causes it", async () => {
     const { url, receiver, webhook } = await sandboxWithReceiver();
     const { customer } = await onboard(url);
-    const autoramp = await post(url, "/autoramps", {
-      customer_id: customer.id,
-      destination_currency: { blockchain: "Polygon", token: "USDC" },
-      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
-      source_currencies: [{ code: "EUR", type: "Fiat" }],
-    });
+    const autoramp = await eurToUsdc(url, customer.id);
     await call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, {
       body: { amount: "100.00" },
     });
