@@ -1,10 +1,12 @@
 import { defineConfig } from "vitest/config";
 import { timeLimits } from "../vitest.shared.js";
 
-// Installing tarballs, two Node binaries and type-checking take seconds, not milliseconds.
+// Installing tarballs, Node binaries and runtimes, and type-checking take seconds, not milliseconds.
 export default defineConfig({
   test: {
     ...timeLimits,
+    // The packed packages, installed once into a fresh npm project with the tools beside it.
+    globalSetup: ["test/support/consumer-setup.ts"],
     testTimeout: 120_000,
     hookTimeout: 600_000,
   },

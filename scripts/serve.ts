@@ -47,10 +47,13 @@ const mock = await startMock({
 }).catch((error: Error) =>
   fail(`cannot start the mock API: ${error.message.replace(/--port/, "MOCK_PORT")}`),
 );
+// The docs forward /sandbox/… to the sandbox, so that the console calls the page's own origin,
+// and their samples show the sandbox's URL.
 const docs = await startDocs({
   root: docsRoot,
   host,
   port: portFrom("DOCS_PORT", "4020"),
+  sandbox: mock.url,
 }).catch((error: Error) =>
   fail(`cannot serve the docs: ${error.message} (choose another port with DOCS_PORT)`),
 );
@@ -58,7 +61,9 @@ const docs = await startDocs({
 console.log(
   `\u25b8 mock API: ${mock.url}/  (a stateful sandbox; every request needs an X-API-Key header)`,
 );
-console.log(`\u25b8 API docs: ${docs.url}${watch ? "  (both follow edits of the spec)" : ""}`);
+console.log(
+  `\u25b8 API docs: ${docs.url}  (a console on every operation sends to the sandbox)${watch ? "; both follow edits of the spec" : ""}`,
+);
 console.log("\u25b8 press Ctrl-C to stop");
 
 let stopping = false;

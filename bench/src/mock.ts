@@ -3,15 +3,13 @@
 // process start → first answer against a plain server process; startMock() → first answer in a
 // running process; the stateful sandbox's throughput against the stateless mock's, in the same
 // rounds; and the contract suite's wall time.
-import { fork } from "node:child_process";
-import { once } from "node:events";
 import { connect } from "node:net";
 import autocannon from "autocannon";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { runCommand } from "./run-command.ts";
 import { type CliServer, cliCommand, startCli, startToFirstAnswer } from "./servers/cli-server.ts";
-import { forkServer } from "./servers/fork-server.ts";
+import { forkReporting, forkServer } from "./servers/fork-server.ts";
 import {
   type BenchRequest,
   benchRequests,
@@ -53,23 +51,12 @@ async function load(server: Server, kind: ServerKind, name: RequestName, seconds
 
 /** The plain server that answers the mock's bytes, in its own process. */
 async function startSameBytes(mockUrl: string): Promise<Server> {
-  const child = fork(new URL("./servers/same-bytes.ts", import.meta.url), [mockUrl], {
-    stdio: "inherit",
-  });
-  const exited = once(child, "exit");
-  const [message] = (await Promise.race([once(child, "message"), exited])) as [unknown];
-  if (message === null || typeof message !== "object") {
-    throw new Error("the same-bytes server exited before it answered");
-  }
-  return {
-    url: (message as { url: string }).url,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill();
-        await exited;
-      }
-    },
-  };
+  const { message, stop } = await forkReporting<{ url: string }>(
+    new URL("./servers/same-bytes.ts", import.meta.url),
+    [mockUrl],
+    "the same-bytes server",
+  );
+  return { url: message.url, stop };
 }
 
 /** One request's whole answer as bytes, with the `Date` header (the one thing that varies) left out. */

@@ -34,11 +34,16 @@ const CONNECTIONS = 10;
 const ROUNDS = 5;
 /** Requests per server in each round; fewer creates, which add customers to every server. */
 const SLICE: Record<RequestName, number> = { "POST /customers": 500, "GET /customers": 2_000 };
-/** Unmeasured requests of each kind to each server first, so that the JIT has compiled their code. */
-const WARM_UP = 100;
+/**
+ * Unmeasured requests of each kind to each server first, so that the JIT has compiled their code
+ * (a server's CPU time per request still falls by a third over its first few thousand reads).
+ */
+const WARM_UP: Record<RequestName, number> = { "POST /customers": 500, "GET /customers": 3_000 };
 /** At least this many times the faster peer's throughput, on both requests (issue 35, point 9). */
 const TARGET = 5;
 const PAGE_SIZE = 10;
+/** How long after a slice's last answer its server's CPU time is read. */
+const CPU_TAIL_MS = 250;
 
 type Name = "sandbox" | "json-server" | "Mockoon CLI";
 
@@ -56,14 +61,23 @@ function requestFor(contender: Contender, name: RequestName): BenchRequest {
   return sent.method === "GET" ? { ...sent, path: contender.firstPage } : sent;
 }
 
+/** What a slice of requests took: wall time, and the server's CPU time. */
+interface Slice {
+  /** From the first request to the last answer (autocannon itself ends a run on its next one-second sample). */
+  ms: number;
+  /** The server process's CPU time from the first request to CPU_TAIL_MS after the last answer. */
+  cpuMs: number;
+}
+
 /**
- * Milliseconds from the first request to the last answer of `amount` requests, CONNECTIONS at a
- * time (autocannon itself ends a run on its next one-second sample); any non-2xx answer stops the
- * section.
+ * `amount` requests, CONNECTIONS at a time; any non-2xx answer stops the section. The server's
+ * CPU time is read CPU_TAIL_MS after the last answer, so that what it does after answering (a
+ * webhook delivery) is counted too.
  */
-function timed(contender: Contender, name: RequestName, amount: number): Promise<number> {
+async function timed(contender: Contender, name: RequestName, amount: number): Promise<Slice> {
   const sent = requestFor(contender, name);
-  return new Promise((resolve, reject) => {
+  const cpuBefore = contender.cpuMs();
+  const ms = await new Promise<number>((resolve, reject) => {
     const started = performance.now();
     let answered = started;
     const instance = autocannon(
@@ -90,6 +104,8 @@ function timed(contender: Contender, name: RequestName, amount: number): Promise
       answered = performance.now();
     });
   });
+  await new Promise((resolve) => setTimeout(resolve, CPU_TAIL_MS));
+  return { ms, cpuMs: contender.cpuMs() - cpuBefore };
 }
 
 /** The first page's customers, and the count the server says it holds (where it says one). */
@@ -124,7 +140,7 @@ function sandboxSeed(dir: string, customers: object[], receiver: string): string
   return path;
 }
 
-type Times = Record<Name, Record<RequestName, number[]>>;
+type Times = Record<Name, Record<RequestName, Slice[]>>;
 
 /** ROUNDS rounds: each sends every request to every contender, in an order that rotates. */
 async function alternatedRounds(contenders: Contender[]): Promise<Times> {
@@ -132,9 +148,9 @@ async function alternatedRounds(contenders: Contender[]): Promise<Times> {
     contenders.map(({ name }) => [name, { "POST /customers": [], "GET /customers": [] }]),
   ) as unknown as Times;
   for (const name of requestNames) {
-    for (const contender of contenders) await timed(contender, name, WARM_UP);
+    for (const contender of contenders) await timed(contender, name, WARM_UP[name]);
   }
-  let stored = SEEDED + WARM_UP;
+  let stored = SEEDED + WARM_UP["POST /customers"];
   await checkPages(contenders, stored);
   for (let round = 0; round < ROUNDS; round++) {
     const order = [...contenders.slice(round % 3), ...contenders.slice(0, round % 3)];
@@ -157,7 +173,11 @@ function versionOf(name: string): string {
 
 function rows(times: Times, deliveries: number): Row[] {
   const rps = (name: Name, request: RequestName) =>
-    times[name][request].map((ms) => (SLICE[request] * 1000) / ms);
+    times[name][request].map(({ ms }) => (SLICE[request] * 1000) / ms);
+  // CPU time does not depend on what else the machine runs: the total over the rounds.
+  const cpuPerRequest = (name: Name, request: RequestName) =>
+    (times[name][request].reduce((sum, { cpuMs }) => sum + cpuMs, 0) * 1000) /
+    (ROUNDS * SLICE[request]);
   // The median round, as the Mock section reports: a busy moment of the shared machine moves one
   // round, not the figure.
   const overall = (name: Name, request: RequestName) => median(rps(name, request));
@@ -172,17 +192,17 @@ function rows(times: Times, deliveries: number): Row[] {
     },
   ];
   const of = (request: RequestName) =>
-    `${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${SLICE[request].toLocaleString("en-US")} requests to each, ${SEEDED} customers seeded, ${(SEEDED + WARM_UP + ROUNDS * SLICE["POST /customers"]).toLocaleString("en-US")} at the end`;
+    `${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${SLICE[request].toLocaleString("en-US")} requests to each, ${SEEDED} customers seeded, ${(SEEDED + WARM_UP["POST /customers"] + ROUNDS * SLICE["POST /customers"]).toLocaleString("en-US")} at the end`;
   return requestNames.flatMap((request) => {
     const faster = Math.max(...peers.map((peer) => overall(peer.name, request)));
     const sandbox = overall("sandbox", request);
-    return peers.map((peer): Row => {
+    return peers.flatMap((peer): Row[] => {
       const roundRatios = times[peer.name][request].map(
-        (ms, round) => ms / (times.sandbox[request][round] ?? Number.NaN),
+        ({ ms }, round) => ms / (times.sandbox[request][round]?.ms ?? Number.NaN),
       );
       const spread = `${Math.min(...roundRatios).toFixed(1)}–${Math.max(...roundRatios).toFixed(1)}`;
       const baseline = overall(peer.name, request);
-      return {
+      const throughput: Row = {
         figure: `payments-mock --stateful --state <file> ${request} throughput, a webhook on all ${webhookTopics.length} topics (${deliveries.toLocaleString("en-US")} deliveries received) (${of(request)}; each round's ratio ${spread})`,
         value: sandbox,
         spread: spreadOf(rps("sandbox", request)),
@@ -194,6 +214,14 @@ function rows(times: Times, deliveries: number): Row[] {
           target: { text: `≥ ×${TARGET} of the faster peer`, met: sandbox / faster >= TARGET },
         }),
       };
+      const cpu: Row = {
+        figure: `payments-mock --stateful --state <file> ${request}, CPU time per request (its process, every thread, until ${CPU_TAIL_MS} ms after the last answer; the same rounds)`,
+        value: cpuPerRequest("sandbox", request),
+        unit: "µs",
+        baselineLabel: `${peer.label}, same requests`,
+        baseline: cpuPerRequest(peer.name, request),
+      };
+      return [throughput, cpu];
     });
   });
 }

@@ -1,67 +1,26 @@
-// Packs the published packages, installs the tarballs into a fresh npm project and uses them
-// there as a partner would: type-checked by TypeScript 5.9, 6 and 7, run as ESM and CommonJS on
-// every Node line the packages' `engines` declare, bundled for the browser, and calling a real
-// `payments-mock`.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Uses the packed packages in a fresh npm project (test/support/consumer-setup.ts) as a partner
+// would: type-checked by TypeScript 5.9, 6 and 7 (also each package README's examples, under the
+// tsconfig.json that README shows), run as ESM and CommonJS on every Node line the packages'
+// `engines` declare, bundled for the browser, and calling a real `payments-mock`.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { loadSpec } from "@org/payments-spec";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { packPublishedPackages } from "../../scripts/pack.ts";
+import { consumer, ENGINES, NODE_LINES, run, TYPESCRIPTS } from "./support/consumer.js";
+import { examplesOf } from "./support/readme-examples.js";
 
-const execFileAsync = promisify(execFile);
 const require = createRequire(import.meta.url);
-const fixtures = path.resolve(import.meta.dirname, "../fixtures");
-const work = mkdtempSync(path.join(tmpdir(), "payments-consumer-"));
-const app = path.join(work, "app");
+const root = path.resolve(import.meta.dirname, "../..");
+const { app, node: runtime, tsc: compiler } = consumer();
 const expectedCustomerId = (
   loadSpec().components.examples as Record<string, { value: { items: { id: string }[] } }>
 ).CustomerPage?.value.items[0]?.id;
 
-// The Node lines each published package declares in `engines`, each one tested below.
-const NODE_LINES = { "types and client": [22, 24, 26], mock: [24, 26] } as const;
-const ENGINES = {
-  "@org/payments-types": ">=22",
-  "@org/payments-client": ">=22",
-  "@org/payments-mock": ">=24.18",
-};
-// The compilers a partner may type-check with; 7 is the native one.
-const TYPESCRIPTS = ["5.9.3", "6.0.3", "7.0.2"] as const;
-
-const aside = path.join(work, "aside");
-const runtime = (major: number) => path.join(aside, `node_modules/node${major}/bin/node`);
-const compiler = (version: string) =>
-  path.join(aside, `node_modules/typescript-${version}/bin/tsc`);
 let mock: ChildProcess | undefined;
 let mockUrl = "";
-
-async function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-) {
-  try {
-    const { stdout } = await execFileAsync(command, args, {
-      ...options,
-      env: { ...process.env, npm_config_update_notifier: "false", ...options.env },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return stdout;
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(
-      `${command} ${args.join(" ")} failed:\n${failure.stdout ?? ""}${failure.stderr ?? failure.message}`,
-    );
-  }
-}
-
-function npmInstall(cwd: string, specs: string[]) {
-  return run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], { cwd });
-}
 
 /** Starts the installed `payments-mock` CLI on a free port and resolves with the URL it prints. */
 function startInstalledMock(): Promise<string> {
@@ -86,39 +45,91 @@ function startInstalledMock(): Promise<string> {
 }
 
 beforeAll(async () => {
-  const packed = packPublishedPackages(path.join(work, "tarballs"));
-  mkdirSync(app);
-  cpSync(fixtures, app, { recursive: true });
-  const dependencies = Object.fromEntries(packed.map((pkg) => [pkg.name, `file:${pkg.tarball}`]));
-  writeFileSync(
-    path.join(app, "package.json"),
-    JSON.stringify({ name: "consumer-app", private: true, type: "module", dependencies }, null, 2),
-  );
-  // The other Node lines and compilers, side by side under aliases in one folder of their own:
-  // one npm install, so that a loaded machine does not run seven at once.
-  mkdirSync(aside);
-  writeFileSync(path.join(aside, "package.json"), "{}");
-  const tools = [
-    ...NODE_LINES["types and client"].map((major) => `node${major}@npm:node@${major}`),
-    ...TYPESCRIPTS.map((version) => `typescript-${version}@npm:typescript@${version}`),
-  ];
-  await Promise.all([npmInstall(app, []), npmInstall(aside, tools)]);
   mockUrl = await startInstalledMock();
-}, 600_000);
+}, 120_000);
 
 afterAll(() => {
   mock?.kill("SIGTERM");
-  rmSync(work, { recursive: true, force: true });
+});
+
+const PACKAGE_DIRS = {
+  "@org/payments-types": "types",
+  "@org/payments-client": "client",
+  "@org/payments-mock": "mock",
+};
+const readmeOf = (dir: string) => readFileSync(path.join(root, dir, "README.md"), "utf8");
+
+/** The `tsconfig.json` a README shows: its ```json block with `compilerOptions`. */
+function shownTsconfig(readme: string, text: string): unknown {
+  for (const [, block = ""] of text.matchAll(/^```json\n([\s\S]*?)^```$/gm)) {
+    if (block.includes('"compilerOptions"')) return JSON.parse(block);
+  }
+  throw new Error(`${readme} shows no tsconfig.json (a \`\`\`json block with compilerOptions)`);
+}
+
+/**
+ * Each package README's examples in a folder with the tsconfig.json that README shows: one folder
+ * per distinct tsconfig, so that READMEs that show the same one are checked in one run.
+ */
+function readmeProjects(): string[] {
+  const folders = new Map<string, string>();
+  for (const dir of Object.values(PACKAGE_DIRS)) {
+    const readme = `packages/${dir}/README.md`;
+    const text = readmeOf(`packages/${dir}`);
+    const tsconfig = JSON.stringify(shownTsconfig(readme, text), null, 2);
+    let folder = folders.get(tsconfig);
+    if (folder === undefined) {
+      folder = path.join(app, `readme-project-${folders.size}`);
+      mkdirSync(folder);
+      writeFileSync(path.join(folder, "tsconfig.json"), tsconfig);
+      folders.set(tsconfig, folder);
+    }
+    for (const example of examplesOf(readme, text)) {
+      writeFileSync(path.join(folder, `${dir}-L${example.line}.ts`), `${example.code}\n`);
+    }
+  }
+  return [...folders.values()];
+}
+
+describe("one Node story", () => {
+  const minimum = (range: string) => range.replace(/^>=/, "");
+  /** The cells of the row for `name` in the root README's "Which Node" table. */
+  const rootRow = (name: string) =>
+    readmeOf(".")
+      .split("## Which Node")[1]
+      ?.split("\n")
+      .find((line) => line.startsWith(`| ${name}`))
+      ?.split("|")
+      .map((cell) => cell.trim());
+
+  it.each(Object.entries(ENGINES))(
+    "%s: engines, its README and the root README's table name the same Node",
+    (name, engines) => {
+      const manifest = require(path.join(app, "node_modules", name, "package.json"));
+      expect(manifest.engines).toEqual({ node: engines });
+      const readme = readmeOf(`packages/${PACKAGE_DIRS[name as keyof typeof PACKAGE_DIRS]}`);
+      expect(readme).toContain(`Node ${minimum(engines)} or later`);
+      expect(rootRow(`\`${name}\``)?.[2]).toBe(`${minimum(engines)} or later`);
+    },
+  );
+
+  it("the root README's table names the Node lines tested here, and the repository's own Node", () => {
+    const lines = (majors: readonly number[]) =>
+      `Node ${majors.slice(0, -1).join(", ")} and ${majors.at(-1)}`;
+    for (const name of ["`@org/payments-types`", "`@org/payments-client`"]) {
+      expect(rootRow(name)?.[3]).toMatch(
+        new RegExp(`^${lines(NODE_LINES["types and client"])}\\b`),
+      );
+    }
+    expect(rootRow("`@org/payments-mock`")?.[3]).toMatch(
+      new RegExp(`^${lines(NODE_LINES.mock)}\\b`),
+    );
+    const own = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).engines.node;
+    expect(rootRow("Working in this repository")?.[2]).toBe(`${minimum(own)} or later`);
+  });
 });
 
 describe("a fresh npm project with the packed packages", () => {
-  it("declares in engines exactly the Node lines tested here", () => {
-    for (const [name, engines] of Object.entries(ENGINES)) {
-      const manifest = require(path.join(app, "node_modules", name, "package.json"));
-      expect(manifest.engines, name).toEqual({ node: engines });
-    }
-  });
-
   describe.each(TYPESCRIPTS)("with TypeScript %s", (version) => {
     it.each(["node16", "bundler"])(
       "type-checks an integration of all three packages under moduleResolution %s",
@@ -128,6 +139,23 @@ describe("a fresh npm project with the packed packages", () => {
         ).resolves.toBeDefined();
       },
     );
+  });
+
+  describe("each package README's examples, under the tsconfig.json the README shows", () => {
+    let projects: string[] = [];
+    beforeAll(() => {
+      projects = readmeProjects();
+    });
+
+    it.each(TYPESCRIPTS)("type-check with TypeScript %s", async (version) => {
+      for (const project of projects) {
+        await expect(
+          run(process.execPath, [compiler(version), "-p", project, "--pretty", "false"], {
+            cwd: app,
+          }),
+        ).resolves.toBeDefined();
+      }
+    });
   });
 
   it("fails the type check when a request body breaks the spec", async () => {

@@ -1,6 +1,38 @@
-// Starts a server of src/servers/serve.ts in a child process.
-import { fork } from "node:child_process";
+// Starts a server of src/servers/serve.ts in a child process; forkReporting starts any of the
+// bench's child processes that report themselves (their URL) in a first message.
+import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
+
+export interface Reported<Message> {
+  child: ChildProcess;
+  /** The child's first message. */
+  message: Message;
+  stop(): Promise<void>;
+}
+
+/** Forks `script` with `args` and waits for its first message; `what` names it in the error. */
+export async function forkReporting<Message extends object>(
+  script: URL,
+  args: string[],
+  what: string,
+): Promise<Reported<Message>> {
+  const child = fork(script, args, { stdio: "inherit" });
+  const exited = once(child, "exit");
+  const [message] = (await Promise.race([once(child, "message"), exited])) as [unknown];
+  if (message === null || typeof message !== "object") {
+    throw new Error(`${what} exited before it answered`);
+  }
+  return {
+    child,
+    message: message as Message,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill();
+        await exited;
+      }
+    },
+  };
+}
 
 type ForkedServer = {
   url: string;
@@ -10,22 +42,9 @@ type ForkedServer = {
 };
 
 export async function forkServer(kind: "plain" | "mock" | "sandbox"): Promise<ForkedServer> {
-  const child = fork(new URL("./serve.ts", import.meta.url), [kind], { stdio: "inherit" });
-  const exited = once(child, "exit");
-  const ready = once(child, "message") as Promise<[{ url: string; startToFirstAnswerMs: number }]>;
-  const first = await Promise.race([ready, exited]);
-  const message = first[0];
-  if (message === null || typeof message !== "object") {
-    throw new Error(`the ${kind} server exited before it answered`);
-  }
-  return {
-    ...message,
-    pid: child.pid,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill();
-        await exited;
-      }
-    },
-  };
+  const { child, message, stop } = await forkReporting<{
+    url: string;
+    startToFirstAnswerMs: number;
+  }>(new URL("./serve.ts", import.meta.url), [kind], `the ${kind} server`);
+  return { ...message, pid: child.pid, stop };
 }

@@ -1,8 +1,8 @@
 // The bench's webhook receiver (webhook-receiver.ts, in a process of its own) and the webhook a
 // sandbox's seed points at it, subscribed to every topic.
-import { fork } from "node:child_process";
 import { once } from "node:events";
 import { exampleWebhook, webhookTopics } from "./fixtures.ts";
+import { forkReporting } from "./fork-server.ts";
 
 export interface Receiver {
   url: string;
@@ -11,27 +11,19 @@ export interface Receiver {
 }
 
 export async function startReceiver(): Promise<Receiver> {
-  const child = fork(new URL("./webhook-receiver.ts", import.meta.url), {
-    stdio: "inherit",
-  });
-  const exited = once(child, "exit");
-  const [message] = (await Promise.race([once(child, "message"), exited])) as [unknown];
-  if (message === null || typeof message !== "object") {
-    throw new Error("the webhook receiver exited before it listened");
-  }
+  const { child, message, stop } = await forkReporting<{ url: string }>(
+    new URL("./webhook-receiver.ts", import.meta.url),
+    [],
+    "the webhook receiver",
+  );
   return {
-    url: (message as { url: string }).url,
+    url: message.url,
     async deliveries() {
       const answer = once(child, "message") as Promise<[{ deliveries: number }]>;
       child.send("count");
       return (await answer)[0].deliveries;
     },
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill();
-        await exited;
-      }
-    },
+    stop,
   };
 }
 

@@ -7,7 +7,10 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { listOperations, loadSpec, type OpenApiDocument } from "@org/payments-spec";
-import { withCodeSamples } from "./code-samples.ts";
+import { buildConsole } from "./build-console.ts";
+import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples.ts";
+import { consoleOperations } from "./console-operations.ts";
+import { withConsoleSection } from "./console-section.ts";
 import {
   INIT_SCRIPT,
   localRedocBundle,
@@ -28,7 +31,7 @@ const redoclyDir = path.dirname(require.resolve("@redocly/cli/package.json"));
 
 /** Builds into a fresh folder and swaps it in, so a server reading dist/ never sees half a site. */
 export function buildSite() {
-  const doc = withCodeSamples(loadSpec());
+  const doc = withConsoleSection(withCodeSamples(loadSpec()));
   doc.info["x-logo"] = { url: "assets/logo.svg", altText: `${doc.info.title} logo` };
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(builtSpecPath, `${JSON.stringify(doc, null, 2)}\n`);
@@ -38,6 +41,7 @@ export function buildSite() {
   renderWithRedocly(builtSpecPath, rendered, {
     title: `${doc.info.title} reference`,
     description: String(doc.info.summary ?? doc.info.title),
+    sandboxUrl: defaultBaseUrl(doc),
   });
 
   const staging = path.join(buildDir, "site");
@@ -48,6 +52,7 @@ export function buildSite() {
   writeFileSync(path.join(staging, INIT_SCRIPT), initScript);
   const bundle = readFileSync(path.join(redoclyDir, "lib/chunks/redoc.standalone.js"), "utf8");
   writeFileSync(path.join(staging, REDOC_SCRIPT), localRedocBundle(bundle));
+  buildConsole(staging, consoleOperations(doc), { apiKey: SANDBOX_API_KEY });
   for (const asset of ["favicon.svg", "logo.svg", "redoc-logo.svg", "redoc-logo-full.svg"]) {
     copyFileSync(
       path.join(packageDir, "template/assets", asset),
@@ -72,7 +77,7 @@ function writeSampleFiles(doc: OpenApiDocument) {
 function renderWithRedocly(
   specFile: string,
   output: string,
-  { title, description }: { title: string; description: string },
+  { title, description, sandboxUrl }: { title: string; description: string; sandboxUrl: string },
 ) {
   const result = spawnSync(
     process.execPath,
@@ -90,6 +95,8 @@ function renderWithRedocly(
       title,
       "--templateOptions.description",
       description,
+      "--templateOptions.sandboxUrl",
+      sandboxUrl,
     ],
     {
       cwd: packageDir,
@@ -110,6 +117,6 @@ function renderWithRedocly(
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { operations } = buildSite();
   console.log(
-    `\u2714 built ${path.relative(process.cwd(), distDir) || "."}/index.html (${operations} operations, each with TypeScript and curl samples)`,
+    `\u2714 built ${path.relative(process.cwd(), distDir) || "."}/index.html (${operations} operations, each with TypeScript and curl samples and a console)`,
   );
 }

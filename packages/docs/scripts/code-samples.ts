@@ -12,6 +12,18 @@ import { deref, listOperations, parameterExample, requestBodyExample } from "@or
 
 type CodeSample = { lang: string; label: string; source: string };
 
+/**
+ * The key a sample sends when `PAYMENTS_API_KEY` is unset: the sandbox takes any non-empty key,
+ * so a sample copied without setting one still runs there (the real API answers it 401).
+ */
+export const SANDBOX_API_KEY = "sandbox-key";
+
+/**
+ * A shell command that prints a fresh UUID on any machine with Node (every reader of these
+ * samples has it; `uuidgen` is missing on many Linux installs, and an empty key is a 422).
+ */
+export const NEW_UUID_COMMAND = "node -e 'console.log(crypto.randomUUID())'";
+
 /** A deep copy of `doc` in which every operation carries its TypeScript and curl samples. */
 export function withCodeSamples(doc: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(doc);
@@ -62,7 +74,7 @@ export function typescriptSample(doc: OpenApiDocument, entry: OperationEntry): s
     'import { createPaymentsClient } from "@org/payments-client";',
     "",
     "const client = createPaymentsClient({",
-    '  apiKey: process.env.PAYMENTS_API_KEY ?? "",',
+    `  apiKey: process.env.PAYMENTS_API_KEY ?? ${JSON.stringify(SANDBOX_API_KEY)},`,
     `  baseUrl: process.env.PAYMENTS_BASE_URL ?? ${JSON.stringify(defaultBaseUrl(doc))},`,
     "});",
     "",
@@ -99,9 +111,10 @@ function tsLiteral(value: unknown) {
 }
 
 /**
- * A runnable curl command: the base URL from $PAYMENTS_BASE_URL (else the spec's default), the path with its example path parameters, the
- * required query parameters and those with an example, the API key from $PAYMENTS_API_KEY, a
- * fresh idempotency key on POST and the request body's first example.
+ * A curl command that runs as copied: the base URL from $PAYMENTS_BASE_URL (else the spec's
+ * default), the path with its example path parameters, the required query parameters and those
+ * with an example, the API key from $PAYMENTS_API_KEY (else the sandbox key), a fresh
+ * idempotency key on POST and the request body's first example.
  */
 export function curlSample(doc: OpenApiDocument, entry: OperationEntry): string {
   const { method, path: apiPath, operation, parameters, operationId } = entry;
@@ -118,9 +131,12 @@ export function curlSample(doc: OpenApiDocument, entry: OperationEntry): string 
 
   const lines = [
     method === "get" ? `curl "${url}"` : `curl -X ${method.toUpperCase()} "${url}"`,
-    '-H "X-API-Key: $PAYMENTS_API_KEY"',
+    `-H "X-API-Key: \${PAYMENTS_API_KEY:-${SANDBOX_API_KEY}}"`,
   ];
-  if (method === "post") lines.push('-H "IDEMPOTENCY-KEY: $(uuidgen)"');
+  const idempotencyKey = parameters.find(
+    (p) => p.in === "header" && p.name.toLowerCase() === "idempotency-key",
+  );
+  if (idempotencyKey) lines.push(`-H "${idempotencyKey.name}: $(${NEW_UUID_COMMAND})"`);
   const body = bodyExampleOf(doc, operation, operationId);
   if (body !== undefined) {
     lines.push('-H "Content-Type: application/json; charset=utf-8"');

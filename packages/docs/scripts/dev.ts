@@ -1,18 +1,19 @@
 // Development loop: builds the site, serves dist/ on $HOST:$PORT (127.0.0.1:4020) and rebuilds
-// when the spec, the template or the Redocly config changes. A failed rebuild is
+// when the spec, the console, the template or the Redocly config changes. A failed rebuild is
 // reported and the last good site stays up.
 import { watch } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { specPath } from "@org/payments-spec";
 import { buildSite, distDir } from "./build.ts";
-import { serveOnConfiguredPort, startStaticServer } from "./serve.ts";
+import { consoleTarget, serveOnConfiguredPort, startStaticServer } from "./serve.ts";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
 // Folders, not files: editors that save by renaming would end a watch on the file itself.
 const watched: [string, (file: string) => boolean][] = [
   [path.dirname(specPath), (file) => file === path.basename(specPath)],
   [path.join(packageDir, "template"), () => true],
+  [path.join(packageDir, "console"), () => true],
   [packageDir, (file) => file === "redocly.yaml"],
 ];
 
@@ -28,11 +29,11 @@ function rebuild(reason: string) {
 }
 
 /**
- * Builds the site, serves it on $HOST:$PORT and rebuilds it on every change.
- * Default: $PORT (4020) and $HOST (127.0.0.1).
+ * Builds the site, serves it on $HOST:$PORT and rebuilds it on every change; the console sends
+ * to `sandbox` through the server. Default: $PORT (4020), $HOST (127.0.0.1), $SANDBOX_URL.
  */
 export async function startDocsDev(
-  options: { port?: number; host?: string } = {},
+  options: { port?: number; host?: string; sandbox?: string } = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
   rebuild("start");
   const server =
@@ -60,7 +61,7 @@ export async function startDocsDev(
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { url, close } = await startDocsDev();
-  console.log(`\u25b8 API docs: ${url} (rebuilding on changes to the spec and template)`);
+  console.log(`\u25b8 API docs: ${url}${consoleTarget()}; rebuilding on changes`);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => close().then(() => process.exit(0)));
   }

@@ -67,7 +67,15 @@ export function localRedocBundle(source: string) {
 }
 
 /**
- * Everything from this origin only. The one inline script Redoc renders (it picks the colour mode
+ * Where the page may send requests when it is served as static files: its own origin, and a
+ * sandbox on this machine, which the console then calls directly (the mock answers CORS). The
+ * docs server, which forwards to its sandbox on the page's own origin, serves `'self'` alone.
+ */
+export const STATIC_CONNECT_SRC = "connect-src 'self' http://127.0.0.1:* http://localhost:*";
+
+/**
+ * Everything from this origin only (requests also to a sandbox on this machine, see
+ * STATIC_CONNECT_SRC). The one inline script Redoc renders (it picks the colour mode
  * before first paint, inside the server-rendered markup that React hydrates, so it cannot move
  * to a file) is allowed by its hash. Styles need 'unsafe-inline': Redoc's styled-components
  * insert <style> elements and React renders style attributes at runtime.
@@ -85,7 +93,7 @@ export function contentSecurityPolicy(html: string) {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    STATIC_CONNECT_SRC,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

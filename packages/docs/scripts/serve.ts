@@ -1,10 +1,15 @@
 // A small static file server for dist/ on node:http: GET and HEAD only, files inside the root
-// only, `/` serves index.html. Run directly, it serves dist/ on $HOST:$PORT (127.0.0.1:4020).
-import { createReadStream, existsSync, statSync } from "node:fs";
+// only, `/` serves index.html. Given a sandbox, it also forwards /sandbox/… to it for the
+// console (sandbox-proxy.ts) and serves the page set up for it (served-page.ts). Run directly, it
+// serves dist/ on $HOST:$PORT (127.0.0.1:4020), with the sandbox at $SANDBOX_URL if set.
+import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { forwardToSandbox, PROXY_PREFIX } from "./sandbox-proxy.ts";
+import { INIT_SCRIPT } from "./self-contained.ts";
+import { builtSandboxUrl, initScriptWithSandbox, pageWithSandbox } from "./served-page.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -17,18 +22,28 @@ const CONTENT_TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
-/** Serves the files under `root` until `close()` is called; port 0 picks a free port. */
+/**
+ * Serves the files under `root` until `close()` is called; port 0 picks a free port. With
+ * `sandbox` (the sandbox's URL), the console sends through this server to it.
+ */
 export async function startStaticServer({
   root,
   port = 0,
   host = "127.0.0.1",
+  sandbox,
 }: {
   root: string;
   port?: number;
   host?: string;
+  sandbox?: string | undefined;
 }): Promise<{ url: string; close: () => Promise<void> }> {
   const base = path.resolve(root);
+  const sandboxUrl = sandbox === undefined ? undefined : new URL(sandbox);
   const server = createServer((req, res) => {
+    if (sandboxUrl && req.url?.startsWith(PROXY_PREFIX)) {
+      forwardToSandbox(req, res, sandboxUrl);
+      return;
+    }
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD" }).end();
       return;
@@ -38,14 +53,24 @@ export async function startStaticServer({
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found\n");
       return;
     }
+    let rewritten: string | undefined;
+    try {
+      rewritten = sandbox === undefined ? undefined : servedWithSandbox(base, file, sandbox);
+    } catch (error) {
+      res
+        .writeHead(500, { "Content-Type": "text/plain; charset=utf-8" })
+        .end(`Cannot serve ${file}: ${error instanceof Error ? error.message : error}\n`);
+      return;
+    }
     res.writeHead(200, {
       "Content-Type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
-      "Content-Length": statSync(file).size,
+      "Content-Length": rewritten ? Buffer.byteLength(rewritten) : statSync(file).size,
       // The site is rebuilt in place during development: always revalidate.
       "Cache-Control": "no-cache",
       "X-Content-Type-Options": "nosniff",
     });
     if (req.method === "HEAD") res.end();
+    else if (rewritten !== undefined) res.end(rewritten);
     else createReadStream(file).pipe(res);
   });
   await new Promise((resolve, reject) => {
@@ -64,16 +89,41 @@ export async function startStaticServer({
   };
 }
 
-/** Serves `root` on $HOST:$PORT (default 127.0.0.1:4020); exits with a clear message when it cannot. */
+/**
+ * The page and Redoc's init script as served beside `sandbox` (read per request: `dev` rebuilds
+ * them in place); other files as they are (undefined).
+ */
+function servedWithSandbox(base: string, file: string, sandbox: string): string | undefined {
+  const name = path.relative(base, file).split(path.sep).join("/");
+  if (name !== "index.html" && name !== INIT_SCRIPT) return undefined;
+  const page = readFileSync(path.join(base, "index.html"), "utf8");
+  const sandboxUrl = sandbox.replace(/\/+$/, "");
+  if (name === "index.html") return pageWithSandbox(page, sandboxUrl);
+  return initScriptWithSandbox(readFileSync(file, "utf8"), builtSandboxUrl(page), sandboxUrl);
+}
+
+/**
+ * Serves `root` on $HOST:$PORT (default 127.0.0.1:4020), forwarding to the sandbox at
+ * $SANDBOX_URL when it is set; exits with a clear message when it cannot.
+ */
 export function serveOnConfiguredPort(root: string) {
   return startStaticServer({
     root,
     port: Number(process.env.PORT ?? 4020),
     host: process.env.HOST ?? "127.0.0.1",
+    sandbox: process.env.SANDBOX_URL || undefined,
   }).catch((error: Error) => {
     console.error(`\u2716 cannot serve the docs: ${error.message} (set PORT to use another port)`);
     process.exit(1);
   });
+}
+
+/** What the CLIs print about where the console sends. */
+export function consoleTarget() {
+  const sandbox = process.env.SANDBOX_URL;
+  return sandbox
+    ? ` (the console sends to the sandbox at ${sandbox} through /sandbox/)`
+    : " (no SANDBOX_URL: the console asks for the sandbox's URL)";
 }
 
 /** The file a request path names, or undefined when there is none or it lies outside `base`. */
@@ -100,7 +150,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     process.exit(1);
   }
   const { url, close } = await serveOnConfiguredPort(root);
-  console.log(`\u25b8 API docs: ${url}`);
+  console.log(`\u25b8 API docs: ${url}${consoleTarget()}`);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => close().then(() => process.exit(0)));
   }

@@ -1,6 +1,6 @@
 // Opens the built site in headless Chromium (Debian's `chromium`, as scripts/ensure-chromium.ts
 // installs it) served from 127.0.0.1, and checks what a reader sees and what the page fetches.
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { listOperations, loadSpec } from "@org/payments-spec";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { builtSamplesDir, distDir } from "../scripts/build.ts";
 import { startStaticServer } from "../scripts/serve.ts";
+import { artifactsFolder } from "./support/artifacts.ts";
 
-const artifactsDir = path.resolve(import.meta.dirname, "../test-artifacts");
+const artifactsDir = artifactsFolder();
 const operations = listOperations(loadSpec());
 
 let server: Awaited<ReturnType<typeof startStaticServer>>;
@@ -72,13 +73,13 @@ describe("the docs site in Chromium", () => {
 
     await pickSample(panel, "curl");
     await expect.poll(() => code.textContent()).toContain('curl -X POST "${PAYMENTS_BASE_URL:-');
-    expect(await code.textContent()).toContain('-H "X-API-Key: $PAYMENTS_API_KEY"');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
+    expect(await code.textContent()).toContain('-H "X-API-Key: ${PAYMENTS_API_KEY:-sandbox-key}"');
 
     await pickSample(panel, "TypeScript");
     const source = readFileSync(path.join(builtSamplesDir, `${operationId}.ts`), "utf8").trim();
     await expect.poll(async () => (await code.textContent())?.trim()).toBe(source);
 
-    mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: path.join(artifactsDir, "docs-create-customer.png") });
   }, 60_000);
 

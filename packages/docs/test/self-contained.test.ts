@@ -3,12 +3,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { distDir } from "../scripts/build.ts";
+import { CONSOLE_SCRIPT } from "../scripts/build-console.ts";
 import {
   externalResources,
   hashRoutedLinks,
   INIT_SCRIPT,
   localRedocBundle,
   REDOC_SCRIPT,
+  STATIC_CONNECT_SRC,
   selfContainedPage,
 } from "../scripts/self-contained.ts";
 
@@ -43,6 +45,15 @@ describe("the built page", () => {
     expect(externalResources(html)).toEqual([]);
   });
 
+  it("loads the console from its own files and lets it call only a sandbox on this machine", () => {
+    expect(html).toContain('<script type="module" src="assets/console.js"></script>');
+    expect(html).toContain('<link rel="stylesheet" href="assets/console.css">');
+    expect(policy).toContain(`${STATIC_CONNECT_SRC};`);
+    expect(html).toContain('<meta name="payments-sandbox-url" content="http://127.0.0.1:4010">');
+    expect(html).toContain('<meta name="payments-sandbox-proxy" content="">');
+    expect(readdirSync(path.join(distDir, "assets"))).toContain(path.basename(CONSOLE_SCRIPT));
+  });
+
   it("ships Redoc's script and logo itself instead of loading them from Redocly's CDN", () => {
     const initScript = readFileSync(path.join(distDir, INIT_SCRIPT), "utf8");
     const bundle = readFileSync(path.join(distDir, REDOC_SCRIPT), "utf8");
@@ -51,7 +62,7 @@ describe("the built page", () => {
     expect(initScript).toMatch(/^import \{ hydrate \} from "\.\/redoc\.standalone\.js";/);
     expect(bundle.match(/https:\/\/cdn\.redoc\.ly\/[^`"]*/g)).toBeNull();
     for (const asset of readdirSync(path.join(distDir, "assets"))) {
-      expect(asset).toMatch(/\.(js|svg)$/);
+      expect(asset).toMatch(/\.(js|css|svg)$/);
     }
   });
 

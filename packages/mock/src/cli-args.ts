@@ -1,5 +1,7 @@
-// What both commands of the CLI (the mock and `proxy`) do with a bad flag: say so, show the
-// usage and exit with code 2.
+// What both commands of the CLI (the mock and `proxy`) do with a bad flag: say so, suggest the
+// flag that was probably meant, show the usage and exit with code 2.
+import type { ParseArgsConfig } from "node:util";
+import { closest, distance } from "fastest-levenshtein";
 
 /** A function that prints `message` and `usage` on stderr and exits with code 2. */
 export function usageFailure(usage: string): (message: string) => never {
@@ -7,6 +9,32 @@ export function usageFailure(usage: string): (message: string) => never {
     console.error(`payments-mock: ${message}\n\n${usage}`);
     process.exit(2);
   };
+}
+
+/** The flags a `parseArgs` options table accepts: `--name`, `-x`, and `--no-name` for booleans. */
+export function flagsOf(options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  return Object.entries(options).flatMap(([name, option]) => [
+    `--${name}`,
+    ...(option.type === "boolean" ? [`--no-${name}`] : []),
+    ...(option.short === undefined ? [] : [`-${option.short}`]),
+  ]);
+}
+
+/**
+ * `parseArgs`'s complaint in the CLI's words: an unknown flag is named with the closest known one
+ * when it is a likely typo (`--reportt` → `--report`), instead of advice about positionals.
+ */
+export function argsProblem(error: unknown, flags: readonly string[]): string {
+  const { code, message } = error as { code?: string; message: string };
+  const unknown =
+    code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'([^']+)'/.exec(message)?.[1] : undefined;
+  if (unknown === undefined) return message;
+  const likely = closest(unknown, flags);
+  // A typo is a letter or two, or a third of a long flag's letters.
+  const near = distance(unknown, likely) <= Math.max(2, Math.floor(unknown.length / 3));
+  return near
+    ? `unknown option ${unknown}; did you mean ${likely}?`
+    : `unknown option ${unknown}; the options are listed below`;
 }
 
 /** The port in `value` (from `source`, such as `--port` or `PORT`), or a usage failure. */

@@ -2,7 +2,7 @@
 // payments-mock: serves the partner payments spec with Prism until Ctrl-C or SIGTERM;
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { parseArgs } from "node:util";
-import { parsePort, usageFailure } from "./cli-args.js";
+import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
 
 const USAGE = `Usage: payments-mock [options]
 
@@ -32,29 +32,31 @@ Options:
 
 const fail: (message: string) => never = usageFailure(USAGE);
 
+const OPTIONS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  dynamic: { type: "boolean", default: false },
+  spec: { type: "string" },
+  watch: { type: "boolean", default: false },
+  stateful: { type: "boolean", default: false },
+  state: { type: "string" },
+  seed: { type: "string" },
+  "delivery-chaos": { type: "string" },
+  cors: { type: "boolean", default: true },
+  quiet: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 function parseCli() {
   try {
     return parseArgs({
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        dynamic: { type: "boolean", default: false },
-        spec: { type: "string" },
-        watch: { type: "boolean", default: false },
-        stateful: { type: "boolean", default: false },
-        state: { type: "string" },
-        seed: { type: "string" },
-        "delivery-chaos": { type: "string" },
-        cors: { type: "boolean", default: true },
-        quiet: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
+      options: OPTIONS,
       strict: true,
       allowNegative: true,
       allowPositionals: false,
     }).values;
   } catch (error) {
-    fail((error as Error).message);
+    fail(argsProblem(error, flagsOf(OPTIONS)));
   }
 }
 

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ERROR_SEVERITY } from "./engine/diagnostics.js";
 import type { PrismEngine } from "./engine/prism.js";
 import { requestProblems, requestRefusal } from "./engine/request-problems.js";
+import { unavailablePreference } from "./engine/response-shaping.js";
 import { answerPreflight, isPreflight, setCorsHeaders } from "./http/cors.js";
 import { hasPreferences, parsePrefer } from "./http/prefer.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./http/problem.js";
@@ -86,7 +87,13 @@ async function respond(
     // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
     const refused =
       outcome.status === 404 && outcome.routed && hasPreferences(preferences)
-        ? preferProblem(422, "invalid-request", "Invalid request", "prefer", outcome.detail)
+        ? preferProblem(
+            422,
+            "invalid-request",
+            "Invalid request",
+            "prefer",
+            unavailablePreference(outcome.routed.operation, preferences),
+          )
         : routeProblem(outcome, request.method, request.path);
     return rejected(sendProblem(response, refused));
   }

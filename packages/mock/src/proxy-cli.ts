@@ -1,7 +1,7 @@
 // payments-mock proxy <upstream-url>: the validating proxy until Ctrl-C or SIGTERM, then a
 // summary of the violations found (exit code 1 with --fail-on-violation if there were any).
 import { parseArgs } from "node:util";
-import { parsePort, usageFailure } from "./cli-args.js";
+import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
 
 const USAGE = `Usage: payments-mock proxy <upstream-url> [options]
@@ -24,28 +24,30 @@ Options:
 
 const fail: (message: string) => never = usageFailure(USAGE);
 
+const OPTIONS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  spec: { type: "string" },
+  errors: { type: "boolean", default: false },
+  report: { type: "string" },
+  "fail-on-violation": { type: "boolean", default: false },
+  "upstream-timeout": { type: "string" },
+  cors: { type: "boolean", default: true },
+  quiet: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 function parseCli(argv: string[]) {
   try {
     return parseArgs({
       args: argv,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        spec: { type: "string" },
-        errors: { type: "boolean", default: false },
-        report: { type: "string" },
-        "fail-on-violation": { type: "boolean", default: false },
-        "upstream-timeout": { type: "string" },
-        cors: { type: "boolean", default: true },
-        quiet: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
+      options: OPTIONS,
       strict: true,
       allowNegative: true,
       allowPositionals: true,
     });
   } catch (error) {
-    fail((error as Error).message);
+    fail(argsProblem(error, flagsOf(OPTIONS)));
   }
 }
 

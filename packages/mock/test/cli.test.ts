@@ -15,7 +15,8 @@ describe.concurrent("payments-mock CLI", () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const response = await fetch(`${url}/webhooks`, {
         headers: { "X-API-Key": API_KEY },
-        signal: AbortSignal.timeout(5000),
+        // The first answer loads the generator (Faker and its locales): slow on a loaded machine.
+        signal: AbortSignal.timeout(30_000),
       });
       expect(response.status).toBe(200);
 
@@ -34,7 +35,8 @@ describe.concurrent("payments-mock CLI", () => {
     for (let call = 0; call < 2; call++) {
       const response = await fetch(`${url}/webhooks`, {
         headers: { "X-API-Key": API_KEY },
-        signal: AbortSignal.timeout(5000),
+        // The first answer loads the generator (Faker and its locales): slow on a loaded machine.
+        signal: AbortSignal.timeout(30_000),
       });
       expect(response.status).toBe(200);
       bodies.push(await response.text());
@@ -56,7 +58,10 @@ describe.concurrent("payments-mock CLI", () => {
   });
 
   it.for<[string[], string]>([
-    [["--colour"], "--colour"],
+    [["--colour"], "unknown option --colour; the options are listed below"],
+    [["--qiet"], "unknown option --qiet; did you mean --quiet?"],
+    [["--stateful", "--stat", "x.db"], "unknown option --stat; did you mean --state?"],
+    [["--no-cros"], "unknown option --no-cros; did you mean --no-cors?"],
     [["--port", "http"], '--port must be an integer from 0 to 65535, got "http"'],
     [["--port", "70000"], "--port must be an integer"],
     [["extra"], "extra"],

@@ -50,8 +50,8 @@ describe.concurrent("payments-mock proxy", () => {
       proxy.child.kill(signal);
       expect(await proxy.exited).toEqual([1, null]);
       const { stdout } = proxy.output();
-      expect(stdout).toContain(
-        "GET /customers?page_size=1000 → 422 — 1 violation: listCustomers request: query page_size: must be <= 100",
+      expect(stdout).toMatch(
+        /GET \/customers\?page_size=1000 → 422 request-id=\S+ — 1 violation: listCustomers request: query page_size: must be at most 100; got 1000\n/,
       );
       expect(stdout).toContain(
         "payments-mock proxy: 2 violations\n  listCustomers: 1\n  (no operation): 1",
@@ -122,7 +122,15 @@ describe.concurrent("payments-mock proxy", () => {
       ["proxy", "http://a.example", "--upstream-timeout", "soon"],
       "--upstream-timeout must be a positive number of seconds",
     ],
-    [["proxy", "http://a.example", "--dynamic"], "--dynamic"],
+    [["proxy", "http://a.example", "--dynamic"], "unknown option --dynamic; the options are"],
+    [
+      ["proxy", "http://a.example", "--reportt", "r.jsonl"],
+      "unknown option --reportt; did you mean --report?",
+    ],
+    [
+      ["proxy", "http://a.example", "--fail-on-violations"],
+      "unknown option --fail-on-violations; did you mean --fail-on-violation?",
+    ],
   ])("rejects %j with a clear message and exit code 2", async ([args, message], context) => {
     const proxy = runCli(context, args);
     expect((await proxy.exited)[0]).toBe(2);

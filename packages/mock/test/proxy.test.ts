@@ -279,7 +279,7 @@ describe("validation and the report", () => {
       ]),
     );
     expect(found.find((v) => v.field === "email")?.message).toBe(
-      "createCustomer request: body email: must be string (got number)",
+      "createCustomer request: body email: must be a string; got a number",
     );
   });
 
@@ -300,7 +300,7 @@ describe("validation and the report", () => {
         rule: "type",
         actual: "number",
         excerpt: "5",
-        message: "listCustomers response: body items.0.id: must be string (got number)",
+        message: "listCustomers response: body items.0.id: must be a string; got a number",
       }),
     ]);
     expect(logged.at(-1)).toMatch(
@@ -487,7 +487,7 @@ describe("with errors", () => {
           location: "body",
           field: "items.0.id",
           rule: "type",
-          message: "must be string (got number)",
+          message: "must be a string; got a number",
         }),
         expect.objectContaining({ location: "body", field: "items.0.email", rule: "required" }),
       ]),

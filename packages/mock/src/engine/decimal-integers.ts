@@ -24,7 +24,7 @@ export function nonDecimalIntegers(
       location: "query",
       field: parameter.name,
       rule: "type",
-      message: "must be a decimal integer",
+      message: "must be a whole number in decimal digits, such as 10",
     });
   }
   return problems;

@@ -1,5 +1,6 @@
-// Turns Prism's validation diagnostics into the mock's problem errors.
+// Turns Prism's validation diagnostics into the mock's problem errors, in plain words.
 import type { ProblemError, ProblemLocation } from "../http/problem.js";
+import { plainMessage, type Received } from "./schema-messages.js";
 
 /** What Prism reports for one broken rule (a subset of its `IPrismDiagnostic`). */
 export interface PrismDiagnostic {
@@ -15,24 +16,39 @@ export const ERROR_SEVERITY = 0;
 const LOCATIONS = new Set<string>(["header", "path", "query", "body"]);
 const REQUIRED_PROPERTY = /required property '([^']+)'/;
 
+/** What was received at a location and field path (as Prism's diagnostic has it), when known. */
+export type ReceivedAt = (location: ProblemLocation, path: readonly string[]) => Received;
+
+const UNKNOWN: ReceivedAt = () => ({ known: false });
+
 /**
+ * Each diagnostic that rejects, once: Ajv reports a rule broken in each branch of an `anyOf`, so
+ * the same words at the same field are said once.
+ *
  * @param headerNames lower-case header name → the spelling the spec uses (Prism lower-cases them)
  * @param apiKeyHeader the header the security scheme reads, to name it in a 401
+ * @param received what the request or response had there, for the message to name it
  */
 export function toProblemErrors(
   diagnostics: readonly PrismDiagnostic[],
   headerNames: ReadonlyMap<string, string>,
   apiKeyHeader: string,
+  received: ReceivedAt = UNKNOWN,
 ): ProblemError[] {
-  return diagnostics
-    .filter((diagnostic) => diagnostic.severity === ERROR_SEVERITY)
-    .map((diagnostic) => toProblemError(diagnostic, headerNames, apiKeyHeader));
+  const said = new Map<string, ProblemError>();
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.severity !== ERROR_SEVERITY) continue;
+    const error = toProblemError(diagnostic, headerNames, apiKeyHeader, received);
+    said.set(`${error.location} ${error.field} ${error.message}`, error);
+  }
+  return [...said.values()];
 }
 
 function toProblemError(
   diagnostic: PrismDiagnostic,
   headerNames: ReadonlyMap<string, string>,
   apiKeyHeader: string,
+  received: ReceivedAt,
 ): ProblemError {
   if (diagnostic.code === 401) {
     return {
@@ -43,11 +59,15 @@ function toProblemError(
     };
   }
   if (diagnostic.code === 415) {
+    const takes = /^Supported content types: (.*)$/.exec(diagnostic.message)?.[1];
     return {
       location: "header",
       field: "Content-Type",
       rule: "mediaType",
-      message: `is not supported (${diagnostic.message})`,
+      message:
+        takes === undefined
+          ? "names a body this operation does not take"
+          : `is not a media type this operation takes (it takes ${takes.split(",").join(", ")})`,
     };
   }
   const [first = "body", ...rest] = diagnostic.path ?? [];
@@ -59,7 +79,10 @@ function toProblemError(
   if (missing !== undefined) fieldPath.push(missing);
   let field = fieldPath.join(".");
   if (location === "header") field = headerNames.get(field.toLowerCase()) ?? field;
-  const message = missing !== undefined ? "is required" : stripPrismPrefix(diagnostic.message);
+  const message =
+    missing !== undefined
+      ? "is required"
+      : plainMessage(rule, stripPrismPrefix(diagnostic.message), received(location, rest));
   return { location, field, rule, message };
 }
 

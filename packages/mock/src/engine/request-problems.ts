@@ -2,14 +2,17 @@
 
 import { type Problem, type ProblemError, problem } from "../http/problem.js";
 import type { ApiRequest } from "../http/read-request.js";
+import { valueAt } from "../http/value-at.js";
 import { nonDecimalIntegers } from "./decimal-integers.js";
-import { type PrismDiagnostic, toProblemErrors } from "./diagnostics.js";
+import { type PrismDiagnostic, type ReceivedAt, toProblemErrors } from "./diagnostics.js";
 import type { Operation, PrismEngine } from "./prism.js";
+import type { Received } from "./schema-messages.js";
 
 /**
  * Prism's diagnostics of the request as problem errors, then the mock's own checks. A query
  * parameter that takes one value and was sent more than once gets one problem that says so,
- * instead of what its comma-joined values break.
+ * instead of what its comma-joined values break; an integer parameter that is not written in
+ * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be.
  */
 export function requestProblems(
   engine: PrismEngine,
@@ -19,13 +22,53 @@ export function requestProblems(
   diagnostics: readonly PrismDiagnostic[],
 ): ProblemError[] {
   const repeatedSingles = repeatedSingleValues(operation, repeated);
-  const isRepeated = (error: ProblemError) =>
-    error.location === "query" && repeatedSingles.some((single) => single.field === error.field);
-  const found = [
-    ...toProblemErrors(diagnostics, engine.headerNames, engine.apiKeyHeader),
-    ...nonDecimalIntegers(operation, request.query),
-  ];
-  return [...found.filter((error) => !isRepeated(error)), ...repeatedSingles];
+  const nonDecimal = nonDecimalIntegers(operation, request.query);
+  const replaced = (error: ProblemError) =>
+    error.location === "query" &&
+    [...repeatedSingles, ...(error.rule === "type" ? nonDecimal : [])].some(
+      (other) => other.field === error.field,
+    );
+  const found = toProblemErrors(
+    diagnostics,
+    engine.headerNames,
+    engine.apiKeyHeader,
+    receivedIn(request, request.headers[engine.apiKeyHeader.toLowerCase()]),
+  ).map((error) => (isSentEmpty(error, request) ? sentEmpty(error) : error));
+  const ownNonDecimal = nonDecimal.filter(
+    (error) => !repeatedSingles.some((single) => single.field === error.field),
+  );
+  return [...found.filter((error) => !replaced(error)), ...ownNonDecimal, ...repeatedSingles];
+}
+
+/**
+ * What the request had at a diagnostic's location and path. A value that holds the API key is
+ * never quoted: a problem body must not carry it.
+ */
+function receivedIn(request: ApiRequest, apiKey: string | undefined): ReceivedAt {
+  const quotable = (value: unknown): Received =>
+    apiKey && JSON.stringify(value)?.includes(apiKey) ? { known: false } : { known: true, value };
+  return (location, path) => {
+    const [name = "", index] = path;
+    if (location === "body") return quotable(valueAt(request.body, path.join(".")));
+    if (location === "header") return quotable(request.headers[name.toLowerCase()]);
+    if (location !== "query" || request.query[name] === undefined) return { known: false };
+    const value = request.query[name];
+    return quotable(index === undefined ? value : value.split(",")[Number(index)]);
+  };
+}
+
+/** A header the request sent with no value, which Prism reports as missing. */
+function isSentEmpty(error: ProblemError, request: ApiRequest): boolean {
+  return (
+    (error.location === "header" || error.location === "security") &&
+    error.rule === "required" &&
+    request.headers[error.field.toLowerCase()]?.trim() === ""
+  );
+}
+
+function sentEmpty(error: ProblemError): ProblemError {
+  const what = error.location === "security" ? "the partner's API key" : "a value";
+  return { ...error, message: `was sent empty; it must have ${what}` };
 }
 
 function repeatedSingleValues(

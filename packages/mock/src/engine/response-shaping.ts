@@ -1,6 +1,7 @@
 // Decisions the mock makes about a successful answer that the spec alone cannot make for it.
 // Both are the mock's own behaviour (see the README's "Examples and lists"), not the API's.
 import { isObject } from "../http/is-object.js";
+import type { Preferences } from "../http/prefer.js";
 import type { Operation } from "./prism-adapter.js";
 
 type Example = { key: string; value: unknown };
@@ -44,4 +45,32 @@ export function endOfListWhenFollowed(query: Record<string, string>, body: unkno
     ...(query.cursor === undefined && cursor !== undefined && { cursor }),
     ...(query.prev_cursor === undefined && prev_cursor !== undefined && { prev_cursor }),
   };
+}
+
+/**
+ * Why the operation has no answer for `preferences` (Prism found none), naming what it has: the
+ * examples of the status asked for (or of every status), or the statuses it declares.
+ */
+export function unavailablePreference(operation: Operation, preferences: Preferences): string {
+  const { code, exampleKey } = preferences;
+  const responses = operation.responses.filter(
+    (response) => code === undefined || response.code === String(code),
+  );
+  if (exampleKey !== undefined) {
+    const names = [
+      ...new Set(
+        responses.flatMap((response) =>
+          (response.contents ?? []).flatMap((content) =>
+            (content.examples ?? []).map((example) => example.key),
+          ),
+        ),
+      ),
+    ];
+    const has =
+      names.length === 0 ? "it has no named examples" : `its examples are ${names.join(", ")}`;
+    const of = code === undefined ? "" : ` for status ${code}`;
+    return `example: no example is named ${JSON.stringify(exampleKey)}${of}; ${has}`;
+  }
+  const declared = operation.responses.map((response) => response.code).join(", ");
+  return `code: the operation declares no answer with status ${code}; it declares ${declared}`;
 }

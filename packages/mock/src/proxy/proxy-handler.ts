@@ -18,6 +18,7 @@ import {
   bodyFinding,
   type Finding,
   type FindingContext,
+  gotText,
   toViolation,
   type Violation,
 } from "./violations.js";
@@ -182,11 +183,11 @@ async function proxy(
       502,
       "invalid-response",
       "The upstream's response breaks the spec",
-      findings.map(({ location, field, rule, message, actual }) => ({
-        location,
-        field,
-        rule,
-        message: actual === undefined ? message : `${message} (got ${actual})`,
+      findings.map((finding) => ({
+        location: finding.location,
+        field: finding.field,
+        rule: finding.rule,
+        message: `${finding.message}${gotText(finding)}`,
       })),
     );
     return {

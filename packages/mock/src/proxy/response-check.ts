@@ -2,9 +2,10 @@
 // says what broke in plain words: the status, the media type, a header or a body field.
 import type { IncomingHttpHeaders } from "node:http";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { toProblemErrors } from "../engine/diagnostics.js";
+import { type ReceivedAt, toProblemErrors } from "../engine/diagnostics.js";
 import type { Operation, PrismEngine } from "../engine/prism.js";
 import { flattenHeaders } from "../http/read-request.js";
+import { valueAt } from "../http/value-at.js";
 import { bodyFinding, type Finding } from "./violations.js";
 
 export interface ReceivedResponse {
@@ -67,7 +68,11 @@ export function responseFindings(
   // checked against the declared schema: that would only repeat the one violation.
   const checkBody = !response.bodyless && !mediaTypeBroken && body.ok && !body.unread;
   const located = diagnostics.filter((diagnostic) => (diagnostic.path ?? []).length > 0);
-  for (const error of toProblemErrors(located, engine.headerNames, engine.apiKeyHeader)) {
+  const received: ReceivedAt = (location, path) =>
+    location === "body"
+      ? { known: body.ok, value: body.ok ? valueAt(body.body, path.join(".")) : undefined }
+      : { known: true, value: headers[(path[0] ?? "").toLowerCase()] };
+  for (const error of toProblemErrors(located, engine.headerNames, engine.apiKeyHeader, received)) {
     if (error.location === "body") {
       if (checkBody) findings.push(bodyFinding(error, body.ok ? body.body : undefined));
     } else if (error.field !== "") {

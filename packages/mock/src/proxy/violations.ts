@@ -1,7 +1,7 @@
 // A violation: one rule of the spec that a request or a response broke, in the words the proxy
 // logs, reports and (with `errors`) answers with.
-import { isObject } from "../http/is-object.js";
 import type { ProblemError, ProblemLocation } from "../http/problem.js";
+import { valueAt } from "../http/value-at.js";
 
 /** One line of the report (`--report`): a rule of the spec that a request or response broke. */
 export interface Violation {
@@ -58,7 +58,7 @@ export function toViolation(
   redact: (text: string) => string,
 ): Violation {
   const where = finding.field === "" ? finding.location : `${finding.location} ${finding.field}`;
-  const got = finding.actual === undefined ? "" : ` (got ${finding.actual})`;
+  const got = gotText(finding);
   const excerpt = finding.value === undefined ? undefined : excerptOf(finding.value, redact);
   return {
     time: new Date().toISOString(),
@@ -79,6 +79,16 @@ export function toViolation(
   };
 }
 
+/**
+ * What a finding's message adds about what came: a status or a media type, which its words do not
+ * name. A schema rule's words already say what came where it is short ("must be a string, not a
+ * number"), so its JSON type is in `actual` only.
+ */
+export function gotText(finding: Finding): string {
+  const named = finding.rule === "status" || finding.rule === "mediaType";
+  return named && finding.actual !== undefined ? ` (got ${finding.actual})` : "";
+}
+
 function excerptOf(value: unknown, redact: (text: string) => string): string {
   const json = redact(JSON.stringify(value) ?? String(value));
   return json.length > EXCERPT_CHARACTERS ? `${json.slice(0, EXCERPT_CHARACTERS)}…` : json;
@@ -89,18 +99,6 @@ export function bodyFinding(error: ProblemError, body: unknown): Finding {
   if (error.rule === "required") return error;
   const value = valueAt(body, error.field);
   return value === undefined ? error : { ...error, actual: jsonType(value), value };
-}
-
-/** The value at a dotted path (`items.0.id`; "" for the root), or undefined. */
-function valueAt(root: unknown, path: string): unknown {
-  if (path === "") return root;
-  let value = root;
-  for (const key of path.split(".")) {
-    if (Array.isArray(value)) value = value[Number(key)];
-    else if (isObject(value)) value = Object.hasOwn(value, key) ? value[key] : undefined;
-    else return undefined;
-  }
-  return value;
 }
 
 function jsonType(value: unknown): string {

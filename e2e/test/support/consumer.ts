@@ -1,0 +1,83 @@
+// The consumer project the e2e suite installs the packed packages into (see consumer-setup.ts),
+// and the tools installed beside it: Node lines, TypeScript compilers and other runtimes.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { inject } from "vitest";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The temporary folder that holds the consumer project (`app/`) and the tools (`aside/`). */
+    consumerWork: string;
+  }
+}
+
+/** The Node lines each published package declares in `engines`, each one tested. */
+export const NODE_LINES = { "types and client": [22, 24, 26], mock: [24, 26] } as const;
+export const ENGINES = {
+  "@org/payments-types": ">=22",
+  "@org/payments-client": ">=22",
+  "@org/payments-mock": ">=24.18",
+};
+/** The compilers a partner may type-check with; 7 is the native one. */
+export const TYPESCRIPTS = ["5.9.3", "6.0.3", "7.0.2"] as const;
+/** The other runtimes the client is run on, each from the npm registry (binaries inside). */
+export const RUNTIMES = { bun: "1.4.4", deno: "2.9.6", miniflare: "4.20260730.0" } as const;
+/** What a consumer of the mock tests with (the mock README's test examples import it). */
+export const VITEST = "5.1.1";
+export const TYPES_NODE = "24.19.2";
+
+/** Every tool installed in `aside/`, as npm install specs. */
+export function asideTools(): string[] {
+  return [
+    ...NODE_LINES["types and client"].map((major) => `node${major}@npm:node@${major}`),
+    ...TYPESCRIPTS.map((version) => `typescript-${version}@npm:typescript@${version}`),
+    ...Object.entries(RUNTIMES).map(([name, version]) => `${name}@${version}`),
+  ];
+}
+
+export function consumer() {
+  const work = inject("consumerWork");
+  const app = path.join(work, "app");
+  const aside = path.join(work, "aside");
+  return {
+    work,
+    app,
+    aside,
+    node: (major: number) => path.join(aside, `node_modules/node${major}/bin/node`),
+    tsc: (version: string) => path.join(aside, `node_modules/typescript-${version}/bin/tsc`),
+    bin: (name: string) => path.join(aside, "node_modules/.bin", name),
+    module: (name: string) => path.join(aside, "node_modules", name),
+  };
+}
+
+const execFileAsync = promisify(execFile);
+
+/** Runs a command to its end; its stdout, or an error with its output. */
+export async function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number },
+): Promise<string> {
+  try {
+    const { stdout } = await execFileAsync(command, args, {
+      ...options,
+      env: { ...process.env, npm_config_update_notifier: "false", ...options.env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(
+      `${command} ${args.join(" ")} failed:\n${failure.stdout ?? ""}${failure.stderr ?? failure.message}`,
+    );
+  }
+}
+
+/** npm install in `cwd`, with Scarf's install-time telemetry off (see the mock's README). */
+export function npmInstall(cwd: string, specs: string[]): Promise<string> {
+  return run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
+    cwd,
+    env: { SCARF_ANALYTICS: "false" },
+  });
+}

@@ -1,0 +1,323 @@
+// The console in headless Chromium (Debian's `chromium`), on the built site served as `npm start`
+// serves it: the docs server forwarding to a stateful sandbox started here. It finds a console on
+// every operation's page, sends through them, and reads the answers and events on the page; then
+// the static build, where the console asks for the sandbox's URL. Screenshots: see
+// support/artifacts.ts.
+import path from "node:path";
+import { startMock } from "@org/payments-mock";
+import { listOperations, loadSpec } from "@org/payments-spec";
+import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../../../scripts/launch-chromium.ts";
+import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
+import { distDir } from "../scripts/build.ts";
+import { startStaticServer } from "../scripts/serve.ts";
+import { artifactsFolder } from "./support/artifacts.ts";
+import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
+
+const artifactsDir = artifactsFolder();
+const operations = listOperations(loadSpec());
+const apiKey = "console-test-key";
+
+let sandbox: Awaited<ReturnType<typeof startMock>>;
+let docs: Awaited<ReturnType<typeof startStaticServer>>;
+let staticDocs: Awaited<ReturnType<typeof startStaticServer>>;
+let chromiumRun: Awaited<ReturnType<typeof launchChromium<BrowserContext>>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let page: Page;
+const requests: string[] = [];
+const errors: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startMock({ stateful: true, port: 0 });
+  docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
+  staticDocs = await startStaticServer({ root: distDir });
+  // Deliveries go to a receiver here, not to the seed's webhook host on the internet.
+  receiver = await startWebhookReceiver();
+  await pointWebhooksAt(sandbox.url, receiver.url);
+  chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
+  page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());
+  page.on("request", (request) => requests.push(request.url()));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+}, 60_000);
+
+afterAll(async () => {
+  await chromiumRun?.close();
+  await docs?.close();
+  await staticDocs?.close();
+  await sandbox?.stop();
+  await receiver?.stop();
+});
+
+/** Redoc's route of an operation: `#/<tag as a slug>/<operationid>`. */
+function route({ tag, operationId }: { tag: string | undefined; operationId: string }) {
+  return `#/${(tag ?? "").toLowerCase().replaceAll(" ", "-")}/${operationId.toLowerCase()}`;
+}
+
+/** Opens the operation's page and returns its console, once it shows. */
+async function openConsole(on: Page, base: string, operationId: string): Promise<Locator> {
+  const entry = operations.find((candidate) => candidate.operationId === operationId);
+  if (!entry) throw new Error(`no operation ${operationId}`);
+  await on.goto(`${base}${route(entry)}`);
+  const console = on.locator(`section[data-console-operation="${operationId}"]`);
+  await console.waitFor({ timeout: 30_000 });
+  return console;
+}
+
+/** Sends the console's request and waits for its answer (and, unless told, for its events). */
+async function send(console: Locator) {
+  await console.locator("[data-console-send]").click();
+  await console.locator('[data-console-response][data-state="done"]').waitFor({ timeout: 30_000 });
+  const status = Number(
+    await console.locator("[data-console-response]").getAttribute("data-status"),
+  );
+  const body = (await console.locator("[data-console-response-body]").textContent()) ?? "";
+  return { status, body };
+}
+
+async function sandboxEvents(): Promise<SandboxEvent[]> {
+  const answer = await fetch(`${sandbox.url}/_sandbox/events`, { headers: { "X-API-Key": "t" } });
+  return eventsOf(await answer.json());
+}
+
+const shownEventIds = (console: Locator) =>
+  console
+    .locator("[data-event-id]")
+    .evaluateAll((items) => items.map((item) => item.getAttribute("data-event-id")));
+
+describe("the console, on the docs served beside the sandbox", () => {
+  it("is listed in the overview, one link per operation", async () => {
+    await page.goto(`${docs.url}#/section/try-it-in-the-sandbox`);
+    await page.getByRole("heading", { name: "Try it in the sandbox" }).first().waitFor();
+    const links = new Map(
+      await page
+        .locator("table a[href^='#/']")
+        .evaluateAll((anchors) =>
+          anchors.map((a) => [a.textContent ?? "", a.getAttribute("href") ?? ""] as const),
+        ),
+    );
+    expect(links.size).toBe(operations.length);
+    for (const entry of operations) expect(links.get(entry.operationId)).toBe(route(entry));
+  }, 60_000);
+
+  it("is on every operation's page, labelled with its operationId, method and path", async () => {
+    for (const entry of operations) {
+      const method = entry.method.toUpperCase();
+      const console = await openConsole(page, docs.url, entry.operationId);
+      expect(await console.getAttribute("data-method")).toBe(method);
+      expect(await console.getAttribute("data-path")).toBe(entry.path);
+      await page.getByRole("region", { name: `Try it: ${method} ${entry.path}` }).waitFor();
+      await console.getByRole("button", { name: `Send ${method} ${entry.path}` }).waitFor();
+      expect(await console.locator("[data-console-operation-id]").textContent()).toBe(
+        entry.operationId,
+      );
+      // Redoc renders the tag's operations on the route: each has its own console, inside it.
+      await page
+        .locator(
+          `[id="${route(entry).slice(2)}"] section[data-console-operation="${entry.operationId}"]`,
+        )
+        .waitFor();
+      const shown = await page
+        .locator("[data-console-operation]")
+        .evaluateAll((consoles) => consoles.map((c) => c.getAttribute("data-console-operation")));
+      expect(new Set(shown).size).toBe(shown.length);
+      expect(
+        shown.every((id) => operations.some((o) => o.operationId === id && o.tag === entry.tag)),
+      ).toBe(true);
+      for (const parameter of entry.parameters.filter((p) => p.in === "path")) {
+        const field = console.locator(
+          `[data-param-in="path"][data-param-name="${parameter.name}"]`,
+        );
+        expect(await field.inputValue(), `${entry.operationId} ${parameter.name}`).toBe(
+          String(parameter.example),
+        );
+      }
+    }
+  }, 180_000);
+
+  it("sends POST /customers: 200, the new customer, and the webhook events it caused", async () => {
+    const console = await openConsole(page, docs.url, "createCustomer");
+    await console.getByLabel("X-API-Key").fill(apiKey);
+    const email = `console-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await console
+      .locator("[data-console-body]")
+      .fill(JSON.stringify({ customer_type: "Person", email, name: "Console Test" }, null, 2));
+    const before = new Set((await sandboxEvents()).map((event) => event.id));
+    const sent = page.waitForRequest((request) => request.url().endsWith("/sandbox/customers"));
+
+    const { status, body } = await send(console);
+    const request = await sent;
+    expect(status).toBe(200);
+    const customer = JSON.parse(body) as { id: string; email: string };
+    expect(customer.email).toBe(email);
+    expect(await console.locator("[data-console-status]").textContent()).toMatch(/^200 OK/);
+    expect(
+      await console.locator('[data-console-headers] [data-header="content-type"]').textContent(),
+    ).toContain("application/json");
+    const headers = await request.allHeaders();
+    expect(headers["x-api-key"]).toBe(apiKey);
+    expect(headers["idempotency-key"]).toBe(
+      await console.locator("[data-console-idempotency-key]").textContent(),
+    );
+
+    const listed = await fetch(`${sandbox.url}/customers?search_term=${email}`, {
+      headers: { "X-API-Key": "t" },
+    }).then((answer) => answer.json() as Promise<{ items: { id: string }[] }>);
+    expect(listed.items.map((item) => item.id)).toEqual([customer.id]);
+
+    // The events panel shows what the sandbox's log gained since the request. A create sends
+    // events only where the sandbox does so; when it does, a CustomerCreated for this customer
+    // must be among them.
+    const events = console.locator("[data-console-events]");
+    await console.locator('[data-console-events][data-state="done"]').waitFor({ timeout: 30_000 });
+    let caused = eventsSince(before, await sandboxEvents());
+    for (let check = 0; check < 3; check++) {
+      if (JSON.stringify(await shownEventIds(console)) === JSON.stringify(caused.map((e) => e.id)))
+        break;
+      // A delivery recorded after the console stopped watching: ask it to look again.
+      await events.getByRole("button", { name: "Check again" }).click();
+      await console
+        .locator('[data-console-events][data-state="done"]')
+        .waitFor({ timeout: 30_000 });
+      caused = eventsSince(before, await sandboxEvents());
+    }
+    expect(await shownEventIds(console)).toEqual(caused.map((event) => event.id));
+    if (caused.length > 0) {
+      const forCustomer = caused.filter(
+        (event) => (event.payload as { customer_id?: string })?.customer_id === customer.id,
+      );
+      expect(forCustomer.map((event) => event.topic)).toContain("CustomerCreated");
+      expect(await console.locator('[data-event-topic="CustomerCreated"]').count()).toBeGreaterThan(
+        0,
+      );
+    }
+    await console.screenshot({ path: path.join(artifactsDir, "console-create-customer.png") });
+
+    // A second send gets a new idempotency key, so it creates a second customer.
+    const again = await send(console);
+    expect(again.status).toBe(200);
+    expect((JSON.parse(again.body) as { id: string }).id).not.toBe(customer.id);
+    expect(await console.locator("[data-console-idempotency-key]").textContent()).not.toBe(
+      headers["idempotency-key"],
+    );
+  }, 120_000);
+
+  it("sends GET /customers with the key entered once, and lists the new customers", async () => {
+    const console = await openConsole(page, docs.url, "listCustomers");
+    expect(await console.getByLabel("X-API-Key").inputValue()).toBe(apiKey);
+    await console.locator('[data-param-name="search_term"]').fill("console-");
+    const sent = page.waitForRequest((request) => request.url().includes("/sandbox/customers?"));
+    const { status, body } = await send(console);
+    expect(status).toBe(200);
+    expect((await (await sent).allHeaders())["x-api-key"]).toBe(apiKey);
+    const listed = JSON.parse(body) as { items: { email: string; name: string }[] };
+    expect(listed.items).toHaveLength(2);
+    expect(listed.items.every((item) => item.name === "Console Test")).toBe(true);
+    await console.screenshot({ path: path.join(artifactsDir, "console-list-customers.png") });
+  }, 60_000);
+
+  it("sends the sub-partner entered once to the operations that take it", async () => {
+    const subPartner = "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58";
+    const list = await openConsole(page, docs.url, "listCustomers");
+    await list.getByLabel("X-SUB-PARTNER-ID").fill(subPartner);
+    const sent = page.waitForRequest((request) => request.url().includes("/sandbox/customers"));
+    const { status, body } = await send(list);
+    expect(status).toBe(200);
+    expect((await (await sent).allHeaders())["x-sub-partner-id"]).toBe(subPartner);
+    // The seed's and the test's customers belong to the partner, not to this sub-partner.
+    expect((JSON.parse(body) as { items: unknown[] }).items).toEqual([]);
+
+    const documents = await openConsole(page, docs.url, "listDocuments");
+    expect(await documents.locator('[data-console-setting="subPartnerId"]').count()).toBe(0);
+    const unscoped = page.waitForRequest((request) => request.url().includes("/sandbox/documents"));
+    expect((await send(documents)).status).toBe(200);
+    expect((await (await unscoped).allHeaders())["x-sub-partner-id"]).toBeUndefined();
+
+    const again = await openConsole(page, docs.url, "listCustomers");
+    expect(await again.getByLabel("X-SUB-PARTNER-ID").inputValue()).toBe(subPartner);
+    await again.getByLabel("X-SUB-PARTNER-ID").fill("");
+  }, 60_000);
+
+  it("updates the webhook and pings it, and shows the ping's delivery among the events", async () => {
+    const update = await openConsole(page, docs.url, "updateWebhook");
+    await update
+      .locator("[data-console-body]")
+      .fill(JSON.stringify({ label: "Console test", enabled: true }));
+    const updated = await send(update);
+    expect(updated.status).toBe(200);
+    expect(JSON.parse(updated.body)).toMatchObject({ label: "Console test", url: receiver.url });
+
+    const ping = await openConsole(page, docs.url, "pingWebhook");
+    const delivered = receiver.deliveries.length;
+    const { status, body } = await send(ping);
+    expect(status).toBe(200);
+    expect(JSON.parse(body)).toBe(true);
+    await ping.locator('[data-console-events][data-state="done"]').waitFor({ timeout: 30_000 });
+    const shown = ping.locator("[data-event-id]");
+    expect(await shown.count()).toBe(1);
+    expect(await shown.getAttribute("data-event-topic")).toBe("Ping");
+    expect(await shown.getAttribute("data-event-delivered")).toBe("true");
+    expect(await shown.textContent()).toContain(`Ping \u2192 ${receiver.url}`);
+    expect(receiver.deliveries.slice(delivered).map((delivery) => delivery.id)).toEqual([
+      await shown.getAttribute("data-event-id"),
+    ]);
+    await ping.screenshot({ path: path.join(artifactsDir, "console-ping-events.png") });
+  }, 60_000);
+
+  it("shows the field and rule of each problem of an invalid body", async () => {
+    const console = await openConsole(page, docs.url, "createCustomer");
+    await console
+      .locator("[data-console-body]")
+      .fill(JSON.stringify({ customer_type: "Robot", name: "No email" }));
+    const { status } = await send(console);
+    expect(status).toBe(422);
+    const problems = console.locator("[data-console-problems] li");
+    const shown = await problems.evaluateAll((items) =>
+      items.map((item) => ({
+        field: item.getAttribute("data-problem-field"),
+        rule: item.getAttribute("data-problem-rule"),
+        text: item.textContent,
+      })),
+    );
+    expect(shown).toContainEqual(expect.objectContaining({ field: "email", rule: "required" }));
+    expect(shown).toContainEqual(expect.objectContaining({ field: "customer_type", rule: "enum" }));
+    for (const { field, rule, text } of shown) {
+      expect(text).toContain(field);
+      expect(text).toContain(rule);
+    }
+    await console.screenshot({ path: path.join(artifactsDir, "console-invalid-body.png") });
+  }, 60_000);
+
+  it("logs no errors and sends every request to the page's own origin", () => {
+    // Chromium logs every answer of 400 or more as a failed load: the invalid body's is expected.
+    const expected = "Failed to load resource: the server responded with a status of 422";
+    expect(errors.filter((message) => !message.startsWith(expected))).toEqual([]);
+    const origin = new URL(docs.url).origin;
+    expect(requests.filter((url) => url.includes("/sandbox/")).length).toBeGreaterThan(0);
+    expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+  });
+});
+
+describe("the console of the static build", () => {
+  it("asks for the sandbox's URL and calls the sandbox there", async () => {
+    const tab = await chromiumRun.context.newPage();
+    try {
+      const console = await openConsole(tab, staticDocs.url, "listWebhooks");
+      const url = console.getByLabel("Sandbox URL");
+      expect(await url.inputValue()).toBe("http://127.0.0.1:4010");
+      await url.fill(sandbox.url);
+      const sent = tab.waitForRequest((request) => request.url().includes("/webhooks"));
+      const { status, body } = await send(console);
+      expect(status).toBe(200);
+      const { origin, pathname } = new URL((await sent).url());
+      expect(`${origin}${pathname}`).toBe(`${sandbox.url}/webhooks`);
+      expect((JSON.parse(body) as { items: unknown[] }).items).toHaveLength(1);
+      await console.screenshot({ path: path.join(artifactsDir, "console-static-build.png") });
+    } finally {
+      await tab.close();
+    }
+  }, 60_000);
+});

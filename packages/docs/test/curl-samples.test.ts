@@ -1,0 +1,98 @@
+// Runs every curl sample of the built site, as printed, against a sandbox started here: the
+// samples the docs server serves beside that sandbox (no environment set: their defaults must
+// work), and those of the static build with $PAYMENTS_BASE_URL pointing at it. Each must be
+// answered with a 2xx, which the sandbox's request log shows.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { startMock } from "@org/payments-mock";
+import { listOperations, type OpenApiDocument } from "@org/payments-spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { distDir } from "../scripts/build.ts";
+import { INIT_SCRIPT } from "../scripts/self-contained.ts";
+import { startStaticServer } from "../scripts/serve.ts";
+import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
+
+const run = promisify(execFile);
+
+let sandbox: Awaited<ReturnType<typeof startMock>>;
+let docs: Awaited<ReturnType<typeof startStaticServer>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+const log: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startMock({ stateful: true, port: 0, log: (line) => log.push(line) });
+  docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
+  receiver = await startWebhookReceiver();
+  // The pingWebhook sample delivers to the seed's webhook: here, not to the seed's internet host.
+  await pointWebhooksAt(sandbox.url, receiver.url);
+}, 60_000);
+
+afterAll(async () => {
+  await docs?.close();
+  await sandbox?.stop();
+  await receiver?.stop();
+});
+
+/** The curl samples of the spec that Redoc's init script holds (what the page shows), in order. */
+function curlSamples(initScript: string) {
+  const json = /^const __redoc_definition = (.*);$/m.exec(initScript)?.[1];
+  if (!json) throw new Error(`no __redoc_definition in ${INIT_SCRIPT}`);
+  return listOperations(JSON.parse(json) as OpenApiDocument).map(({ operationId, operation }) => {
+    const samples = operation["x-codeSamples"] as { lang: string; source: string }[];
+    const curl = samples.find((sample) => sample.lang === "curl");
+    if (!curl) throw new Error(`${operationId} has no curl sample`);
+    return { operationId, source: curl.source };
+  });
+}
+
+/** Runs a sample in bash as printed, with only PATH (and `env`) set, and returns the log lines it caused. */
+async function runSample(source: string, env: Record<string, string> = {}) {
+  const from = log.length;
+  await run("bash", ["-c", source], {
+    // `node` (for the idempotency key) is the one running this test.
+    env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...env },
+    timeout: 30_000,
+  });
+  return log.slice(from);
+}
+
+/** Every sample answered 2xx (the sandbox's log has one such line per sample). */
+async function expectEverySampleAnswered2xx(
+  samples: { operationId: string; source: string }[],
+  env?: Record<string, string>,
+) {
+  expect(samples).toHaveLength(23);
+  for (const { operationId, source } of samples) {
+    const lines = await runSample(source, env);
+    expect(lines, `${operationId}: ${source}`).toHaveLength(1);
+    expect(lines[0], `${operationId}: ${source}`).toMatch(/ → 2\d\d( |$)/);
+  }
+}
+
+describe("the curl samples", () => {
+  it("run as printed from the page the docs server serves beside the sandbox", async () => {
+    const served = await fetch(new URL(INIT_SCRIPT, docs.url)).then((answer) => answer.text());
+    const samples = curlSamples(served);
+    for (const { source } of samples) {
+      expect(source).toContain(`\${PAYMENTS_BASE_URL:-${sandbox.url}}`);
+    }
+    await expectEverySampleAnswered2xx(samples);
+  }, 120_000);
+
+  it("run as printed from the static build, with PAYMENTS_BASE_URL set", async () => {
+    await fetch(`${sandbox.url}/_sandbox/reset`, {
+      method: "POST",
+      headers: { "X-API-Key": "test" },
+    });
+    await pointWebhooksAt(sandbox.url, receiver.url);
+    const samples = curlSamples(readFileSync(path.join(distDir, INIT_SCRIPT), "utf8"));
+    for (const { source } of samples) {
+      // The printed default is the local sandbox's usual address.
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
+      expect(source).toContain("${PAYMENTS_BASE_URL:-http://127.0.0.1:4010}");
+    }
+    await expectEverySampleAnswered2xx(samples, { PAYMENTS_BASE_URL: sandbox.url });
+  }, 120_000);
+});

@@ -1,0 +1,76 @@
+// Reading a request without a server or a spec: a stream that carries the request line's parts,
+// its headers and its body, and a stand-in for the engine's naming of path segments.
+import type { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES, readRequest, type SegmentName } from "../../src/http/read-request.js";
+
+function incoming(
+  url: string,
+  headers: Record<string, string> = {},
+  body = "",
+  method = "POST",
+): IncomingMessage {
+  const stream = Readable.from(body === "" ? [] : [Buffer.from(body)]);
+  return Object.assign(stream, {
+    url,
+    method,
+    headers,
+    complete: true,
+  }) as unknown as IncomingMessage;
+}
+
+/** Names segment 2 `id`, as an engine would for `/customers/{id}`. */
+const nameOf: SegmentName = (_, __, index) => (index === 2 ? "id" : "");
+
+describe("readRequest", () => {
+  it("reads the path, the decoded query (repeats joined and listed), headers and the JSON body", async () => {
+    const read = await readRequest(
+      incoming("/customers?ids=a&ids=b&q=x%20y", { "content-type": "application/json" }, '{"a":1}'),
+      nameOf,
+    );
+    expect(read).toEqual({
+      ok: true,
+      request: {
+        method: "POST",
+        path: "/customers",
+        query: { ids: "a,b", q: "x y" },
+        headers: { "content-type": "application/json" },
+        body: { a: 1 },
+      },
+      repeated: ["ids"],
+    });
+  });
+
+  it("names the path parameter a malformed escape stands in, as the engine names it", async () => {
+    const read = await readRequest(incoming("/customers/%ZZ/signings"), nameOf);
+    expect(read).toMatchObject({
+      ok: false,
+      status: 400,
+      error: { location: "path", field: "id", rule: "encoding" },
+    });
+  });
+
+  it.each([
+    ["/customers", { "content-type": "application/json" }, "{", 400, "json"],
+    ["/customers", {}, '{"a":1}', 415, "mediaType"],
+    ["/customers", { "content-type": "not a type" }, "", 400, "mediaType"],
+    ["/customers?q=%ZZ", {}, "", 400, "encoding"],
+    ["customers", {}, "", 404, "route"],
+  ])("refuses %s %j %j with %i (%s)", async (url, headers, body, status, rule) => {
+    const read = await readRequest(incoming(url, headers, body), nameOf);
+    expect(read).toMatchObject({ ok: false, status, error: { rule } });
+  });
+
+  it("refuses a body past its limit without reading it all", async () => {
+    const read = await readRequest(
+      incoming(
+        "/customers",
+        { "content-type": "application/json" },
+        "x".repeat(MAX_BODY_BYTES + 1),
+      ),
+      nameOf,
+    );
+    expect(read).toMatchObject({ ok: false, status: 413, error: { rule: "maxBytes" } });
+  });
+});
