@@ -124,7 +124,7 @@ async function scheduleNextStep(
   resource: Resource,
   outcome: string | undefined,
 ): Promise<void> {
-  await context.tx.cancelScheduled(resource.id, "step");
+  await context.tx.cancelSteps(resource.id);
   await scheduleStep(context, lifecycle, resource, outcome);
 }
 

@@ -2,6 +2,8 @@
 // event log): what startMock({ stateful: true }) returns beside the URL, and what
 // sandboxControls(url) gives for a sandbox in another process. Each is one HTTP call to the
 // same route a test could call itself.
+import type { DeliveryEvent } from "./state.js";
+
 /** A webhook topic, as the API names it (a test holds it to the spec's). */
 export type SandboxTopic =
   | "Transaction"
@@ -41,21 +43,8 @@ export interface SandboxEvent {
 }
 
 /** One attempt to deliver an event, as GET /_sandbox/events lists them (newest first). */
-export interface DeliveryAttempt {
-  /** The event's id, the same in every attempt. */
-  id: string;
+export interface DeliveryAttempt extends Omit<DeliveryEvent, "topic" | "payload"> {
   topic: SandboxTopic;
-  webhook_id: string;
-  url: string;
-  /** When the attempt was made, in sandbox time. */
-  created_at: string;
-  /** 1 for the first attempt. */
-  attempt?: number;
-  delivered: boolean;
-  status_code?: number;
-  failure_reason?: string;
-  /** When the next attempt is due, after a failure that is retried. */
-  next_attempt_at?: string;
   payload: SandboxEvent;
 }
 

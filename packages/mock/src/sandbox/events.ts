@@ -21,6 +21,8 @@ export interface EventPayload {
 interface DeliveryJob {
   webhook_id: string;
   url: string;
+  /** 1 for the first attempt. */
+  attempt: number;
   event: EventPayload;
   /** In the opt-in delivery mode: a delivery that arrives is sent a second time at once. */
   duplicate?: true;
@@ -78,10 +80,14 @@ export class Events {
       const subscribed = Array.isArray(webhook.topics) && webhook.topics.includes(topic);
       if (webhook.enabled !== true || !subscribed) continue;
       const event = this.eventOf(topic, customerId, data);
-      await tx.saveWebhookEvent(event.id, webhook.id, event);
       const duplicate = this.chance(DUPLICATE_RATE);
       const delay = this.chance(REORDER_RATE) ? REORDER_DELAY_SECONDS * 1000 : 0;
-      const job: DeliveryJob = { webhook_id: webhook.id, url: String(webhook.url), event };
+      const job: DeliveryJob = {
+        webhook_id: webhook.id,
+        url: String(webhook.url),
+        attempt: 1,
+        event,
+      };
       await tx.schedule({
         dueAt: this.clock.now().getTime() + delay,
         kind: "deliver",
@@ -108,8 +114,7 @@ export class Events {
   ): Promise<boolean> {
     if (webhook.enabled !== true) return false;
     const event = this.eventOf(topic, customerId, data);
-    await this.store.transaction((tx) => tx.saveWebhookEvent(event.id, webhook.id, event));
-    const job = { webhook_id: webhook.id, url: String(webhook.url), event };
+    const job = { webhook_id: webhook.id, url: String(webhook.url), attempt: 1, event };
     const outcome = await deliver(job.url, event, this.limits);
     await this.store.transaction((tx) => this.record(tx, job, outcome, false));
     return outcome.delivered;
@@ -125,25 +130,29 @@ export class Events {
         : undefined;
     return async (tx) => {
       await this.record(tx, delivery, outcome, true);
-      if (again !== undefined) await this.record(tx, delivery, again, false);
+      if (again !== undefined) {
+        await this.record(tx, { ...delivery, attempt: delivery.attempt + 1 }, again, false);
+      }
     };
   };
 
   /**
-   * Sends a recorded event again now, to its webhook's current url (one attempt, not retried);
-   * resolves to the attempt, or undefined when the event or its webhook is not known.
+   * Sends an event the log holds an attempt of again now, to its webhook's current url (one
+   * attempt, not retried); resolves to the attempt, or undefined when the log holds none or the
+   * webhook is gone.
    */
   async redeliver(eventId: string): Promise<DeliveryEvent | undefined> {
     const found = await this.store.transaction(async (tx) => {
-      const event = await tx.webhookEvent(eventId);
-      const webhook = event && (await tx.find("webhooks", event.webhookId, undefined));
-      return event && webhook && { event, webhook: webhook.resource };
+      const latest = await tx.latestAttempt(eventId);
+      const webhook = latest && (await tx.find("webhooks", latest.webhook_id, undefined));
+      return latest && webhook && { latest, webhook: webhook.resource };
     });
     if (found === undefined) return undefined;
-    const job = {
+    const job: DeliveryJob = {
       webhook_id: found.webhook.id,
       url: String(found.webhook.url),
-      event: found.event.payload as EventPayload,
+      attempt: (found.latest.attempt ?? 1) + 1,
+      event: found.latest.payload as EventPayload,
     };
     const outcome = await deliver(job.url, job.event, this.limits);
     return this.store.transaction((tx) => this.record(tx, job, outcome, false));
@@ -176,7 +185,7 @@ export class Events {
   ): Promise<DeliveryEvent> {
     const nowMs = this.clock.now().getTime();
     const now = new Date(nowMs).toISOString();
-    const attempt = await tx.countAttempt(job.event.id);
+    const attempt = job.attempt;
     const webhook = (await tx.find("webhooks", job.webhook_id, undefined))?.resource;
     if (webhook !== undefined && !outcome.delivered) {
       webhook.last_failure = now;
@@ -193,7 +202,7 @@ export class Events {
         dueAt: retry,
         kind: "deliver",
         subject: job.event.id,
-        body: { ...job, url: String(webhook.url) } satisfies DeliveryJob,
+        body: { ...job, attempt: attempt + 1, url: String(webhook.url) } satisfies DeliveryJob,
       });
     }
     const event: DeliveryEvent = {

@@ -7,7 +7,7 @@ import type { Pool, PoolClient } from "pg";
 import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
 import {
   type Dialect,
-  nextDueJob,
+  dueJobs,
   purgeSchedule,
   type Query,
   removeJob,
@@ -87,16 +87,17 @@ export async function openPostgresStore(
         inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue))),
       ),
     // The job stays locked (FOR UPDATE SKIP LOCKED) until its transaction ends: other processes
-    // pass it by, and when this one dies its connection's end unlocks it for them.
+    // pass it by, and when this one dies its connection's end unlocks it for them. One job per
+    // transaction, so that a slow delivery holds no other job from the other processes.
     runNext: (upTo, perform) =>
       withClient(pool, (client) =>
         inTransaction(client, async (query) => {
-          const job = await nextDueJob(query, upTo, POSTGRES.skipLocked);
-          if (job === undefined) return false;
+          const [job] = await dueJobs(query, upTo, 1, POSTGRES.skipLocked);
+          if (job === undefined) return 0;
           const finish = await perform(job);
           await finish(sqlTransaction(query, POSTGRES, purgeDue));
           await removeJob(query, job.seq);
-          return true;
+          return 1;
         }),
       ),
     close: () => pool.end(),

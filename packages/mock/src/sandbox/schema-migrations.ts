@@ -95,17 +95,17 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: "test mode: the sandbox clock, the work scheduled on it and webhook events kept for redelivery; events left in the outbox become scheduled deliveries",
+    name: "test mode: the sandbox clock and the work scheduled on it; events left in the outbox become scheduled deliveries",
     statements: ({ dialect, serial }) => {
       const json =
         dialect === "sqlite"
           ? {
               id: "json_extract(payload, '$.id')",
-              job: "json_object('webhook_id', webhook_id, 'url', url, 'event', json(payload))",
+              job: "json_object('webhook_id', webhook_id, 'url', url, 'attempt', 1, 'event', json(payload))",
             }
           : {
               id: "payload::json->>'id'",
-              job: "json_build_object('webhook_id', webhook_id, 'url', url, 'event', payload::json)::text",
+              job: "json_build_object('webhook_id', webhook_id, 'url', url, 'attempt', 1, 'event', payload::json)::text",
             };
       return [
         // How far (ms) sandbox time is ahead of real time: one row.
@@ -119,20 +119,10 @@ export const MIGRATIONS: readonly Migration[] = [
           subject TEXT NOT NULL,
           body TEXT NOT NULL
         )`,
-        // The runner reads the earliest due work; a change cancels its resource's pending steps.
+        // The runner reads the earliest due work; a change cancels its resource's pending steps
+        // (deliveries, most of the work, are never cancelled: they write no entry here).
         "CREATE INDEX scheduled_work_due ON scheduled_work (due_at, seq)",
-        "CREATE INDEX scheduled_work_subject ON scheduled_work (subject, kind)",
-        `CREATE TABLE webhook_events (
-          seq ${serial},
-          event_id TEXT NOT NULL UNIQUE,
-          webhook_id TEXT NOT NULL,
-          attempts INTEGER NOT NULL,
-          payload TEXT NOT NULL
-        )`,
-        // "WHERE true" tells SQLite's parser that ON CONFLICT is no join's.
-        `INSERT INTO webhook_events (event_id, webhook_id, attempts, payload)
-          SELECT ${json.id}, webhook_id, 0, payload FROM outbox WHERE true ORDER BY seq
-          ON CONFLICT (event_id) DO NOTHING`,
+        "CREATE INDEX scheduled_work_steps ON scheduled_work (subject) WHERE kind = 'step'",
         `INSERT INTO scheduled_work (due_at, kind, subject, body)
           SELECT 0, 'deliver', ${json.id}, ${json.job} FROM outbox ORDER BY seq`,
         "DROP TABLE outbox",

@@ -195,10 +195,10 @@ export function sqlTransaction(
         [job.dueAt, job.kind, job.subject, JSON.stringify(job.body)],
       );
     },
-    async cancelScheduled(subject, kind) {
+    async cancelSteps(subject) {
       await query(
-        `DELETE FROM scheduled_work WHERE seq IN (SELECT seq FROM scheduled_work WHERE subject = $1 AND kind = $2${dialect.skipLocked})`,
-        [subject, kind],
+        `DELETE FROM scheduled_work WHERE seq IN (SELECT seq FROM scheduled_work WHERE subject = $1 AND kind = 'step'${dialect.skipLocked})`,
+        [subject],
       );
     },
     async hasDue(upTo) {
@@ -215,33 +215,6 @@ export function sqlTransaction(
       ]);
       return tx.clockOffset();
     },
-    async saveWebhookEvent(eventId, webhookId, payload) {
-      const [row] = await query(
-        "INSERT INTO webhook_events (event_id, webhook_id, attempts, payload) VALUES ($1, $2, 0, $3) RETURNING seq",
-        [eventId, webhookId, JSON.stringify(payload)],
-      );
-      await query("DELETE FROM webhook_events WHERE seq <= $1", [Number(row?.seq) - EVENTS_KEPT]);
-    },
-    async webhookEvent(eventId) {
-      const [row] = await query(
-        "SELECT webhook_id, attempts, payload FROM webhook_events WHERE event_id = $1",
-        [eventId],
-      );
-      return (
-        row && {
-          webhookId: String(row.webhook_id),
-          attempts: Number(row.attempts),
-          payload: JSON.parse(String(row.payload)),
-        }
-      );
-    },
-    async countAttempt(eventId) {
-      const [row] = await query(
-        "UPDATE webhook_events SET attempts = attempts + 1 WHERE event_id = $1 RETURNING attempts",
-        [eventId],
-      );
-      return Number(row?.attempts ?? 1);
-    },
     async recordEvent(event) {
       const [row] = await query("INSERT INTO events (body) VALUES ($1) RETURNING seq", [
         JSON.stringify(event),
@@ -251,6 +224,15 @@ export function sqlTransaction(
     async events() {
       const rows = await query("SELECT body FROM events ORDER BY seq DESC");
       return rows.map((row) => JSON.parse(String(row.body)) as DeliveryEvent);
+    },
+    async latestAttempt(eventId) {
+      // A record's JSON starts with the event's id (record in events.ts writes it first); no
+      // index: redelivery is rare, and the log holds at most EVENTS_KEPT records.
+      const [row] = await query(
+        "SELECT body FROM events WHERE body LIKE $1 ESCAPE '\\' ORDER BY seq DESC LIMIT 1",
+        [`${escapeLike(JSON.stringify({ id: eventId }).slice(0, -1))},%`],
+      );
+      return row && (JSON.parse(String(row.body)) as DeliveryEvent);
     },
     async setting(name, lock = false) {
       const [row] = await query(
@@ -277,7 +259,6 @@ export function sqlTransaction(
         "idempotency",
         "events",
         "scheduled_work",
-        "webhook_events",
         "sandbox_settings",
       ]) {
         await query(`DELETE FROM ${table}`);
@@ -310,24 +291,24 @@ export function sqlTransaction(
   return tx;
 }
 
-/** The earliest work due by `upTo`, taken with `skipLocked` where the database can. */
-export async function nextDueJob(
+/** The earliest work due by `upTo`, at most `limit` jobs in order, taken with `skipLocked` where the database can. */
+export async function dueJobs(
   query: Query,
   upTo: number,
+  limit: number,
   skipLocked: string,
-): Promise<ScheduledJob | undefined> {
-  const [row] = await query(
-    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE due_at <= $1 ORDER BY due_at, seq LIMIT 1${skipLocked}`,
-    [upTo],
+): Promise<ScheduledJob[]> {
+  const rows = await query(
+    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE due_at <= $1 ORDER BY due_at, seq LIMIT $2${skipLocked}`,
+    [upTo, limit],
   );
-  if (row === undefined) return undefined;
-  return {
+  return rows.map((row) => ({
     seq: Number(row.seq),
     dueAt: Number(row.due_at),
     kind: String(row.kind) as ScheduledJob["kind"],
     subject: String(row.subject),
     body: JSON.parse(String(row.body)),
-  };
+  }));
 }
 
 export async function removeJob(query: Query, seq: number): Promise<void> {

@@ -42,14 +42,6 @@ export interface ScheduledJob extends NewJob {
   seq: number;
 }
 
-/** A webhook event as it was first sent, kept for redelivery. */
-export interface StoredWebhookEvent {
-  webhookId: string;
-  /** Attempts made so far. */
-  attempts: number;
-  payload: unknown;
-}
-
 /** What a job's work commits, in the transaction that removes the job. */
 export type JobFinish = (tx: StoreTransaction) => Promise<void>;
 
@@ -81,22 +73,19 @@ export interface StoreTransaction {
   releaseKey(key: string): Promise<void>;
   /** Schedules work on the sandbox clock. */
   schedule(job: NewJob): Promise<void>;
-  /** Drops the subject's pending work of the kind (not what a runner holds at the moment). */
-  cancelScheduled(subject: string, kind: JobKind): Promise<void>;
+  /** Drops the resource's pending timed steps (not one a runner holds at the moment). */
+  cancelSteps(subject: string): Promise<void>;
   /** Whether any work is due by `upTo`, held by a runner or not. */
   hasDue(upTo: number): Promise<boolean>;
   /** How far (ms) sandbox time is ahead of real time. */
   clockOffset(): Promise<number>;
   /** Moves the clock's offset forward to `offsetMs`, never back; resolves to the offset stored. */
   moveClock(offsetMs: number): Promise<number>;
-  /** Keeps a webhook event, sent or about to be, for redelivery. */
-  saveWebhookEvent(eventId: string, webhookId: string, payload: unknown): Promise<void>;
-  webhookEvent(eventId: string): Promise<StoredWebhookEvent | undefined>;
-  /** Counts one more attempt to deliver the event; resolves to its number (1 for the first). */
-  countAttempt(eventId: string): Promise<number>;
   recordEvent(event: DeliveryEvent): Promise<void>;
   /** The recorded deliveries, newest first. */
   events(): Promise<DeliveryEvent[]>;
+  /** The newest recorded attempt to deliver the event, if the log still holds one. */
+  latestAttempt(eventId: string): Promise<DeliveryEvent | undefined>;
   /** A sandbox-wide value; undefined when none is stored. `lock` holds it until the transaction ends. */
   setting(name: SettingName, lock?: boolean): Promise<string | undefined>;
   /** Stores a sandbox-wide value, replacing the one there. */
@@ -119,10 +108,15 @@ export interface SandboxStore {
    * Takes the earliest work due by `upTo` that no process holds, `perform`s it (a webhook delivery
    * sends its request there), then runs what `perform` resolved to and removes the work, in one
    * transaction. Work whose process dies before that transaction commits stays scheduled, to be
-   * taken again (a delivery then goes out again, with the same event id). Resolves false when
-   * nothing was due.
+   * taken again (a delivery then goes out again, with the same event id). With `deliveries` above
+   * 1, a store may take up to that many delivery attempts due in a row, each performed in turn,
+   * and finish them in one transaction. Resolves to the number of jobs run: 0 when nothing was due.
    */
-  runNext(upTo: number, perform: (job: ScheduledJob) => Promise<JobFinish>): Promise<boolean>;
+  runNext(
+    upTo: number,
+    perform: (job: ScheduledJob) => Promise<JobFinish>,
+    deliveries: number,
+  ): Promise<number>;
   close(): Promise<void>;
 }
 
