@@ -3,6 +3,7 @@
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
+import { stdoutLines } from "./line-writer.js";
 
 const USAGE = `Usage: payments-mock [options]
 
@@ -100,7 +101,7 @@ async function runMock() {
     cors: args.cors,
     ...(args.stateful && { stateful: true, state: args.state, seed: args.seed }),
     ...(chaos !== undefined && { deliveryChaos: { seed: Number(chaos) } }),
-    ...(!args.quiet && { log: (line: string) => console.log(line) }),
+    ...(!args.quiet && { log: stdoutLines() }),
   }).catch((error: Error) => {
     console.error(`payments-mock: ${error.message}`);
     process.exit(1);

@@ -5,12 +5,14 @@ import { ERROR_SEVERITY } from "./engine/diagnostics.js";
 import type { PrismEngine } from "./engine/prism.js";
 import { requestProblems, requestRefusal } from "./engine/request-problems.js";
 import { unavailablePreference } from "./engine/response-shaping.js";
+import { VerdictMemo } from "./engine/verdict-memo.js";
 import { answerPreflight, isPreflight, setCorsHeaders } from "./http/cors.js";
 import { hasPreferences, parsePrefer } from "./http/prefer.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./http/problem.js";
 import { ClientGoneError, readRequest } from "./http/read-request.js";
 import { routeProblem, sendProblem } from "./http/refusal.js";
 import { loggedId, tagAnswer } from "./http/request-id.js";
+import { bodilessKey } from "./http/request-key.js";
 import type { RequestLogger } from "./http/serve.js";
 import { type Answer, bodyText } from "./sandbox/answer.js";
 import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
@@ -25,6 +27,7 @@ export interface HandlerOptions {
 }
 
 export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }: HandlerOptions) {
+  const verdicts = new VerdictMemo();
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const id = loggedId(tagAnswer(incoming, response, engine().apiKeyHeader));
     if (cors) {
@@ -40,6 +43,7 @@ export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }:
       incoming,
       response,
       sandbox,
+      verdicts,
     ).catch((error: unknown) => {
       // A client that went away mid-request is no failure of the mock, and has no one to answer.
       if (error instanceof ClientGoneError || (incoming.destroyed && !incoming.complete)) {
@@ -67,7 +71,14 @@ async function respond(
   incoming: IncomingMessage,
   response: ServerResponse,
   sandbox: Sandbox | undefined,
+  verdicts: VerdictMemo,
 ): Promise<{ status: number; mismatch: string }> {
+  // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
+  const key = sandbox && bodilessKey(incoming);
+  const known = key && verdicts.get(engine, key);
+  if (sandbox && known) {
+    return sendAnswer(response, await sandbox.answer(known.request, known.routed));
+  }
   const read = await readRequest(incoming, engine.segmentName);
   if (!read.ok) {
     // A body past the limit is not read on: the connection closes after the answer.
@@ -109,6 +120,7 @@ async function respond(
   }
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
+    if (key) verdicts.set(engine, key, { request, routed: outcome.routed });
     return sendAnswer(response, await sandbox.answer(request, outcome.routed));
   }
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`

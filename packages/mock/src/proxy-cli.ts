@@ -2,6 +2,7 @@
 // summary of the violations found (exit code 1 with --fail-on-violation if there were any).
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
+import { stdoutLines } from "./line-writer.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
 
 const USAGE = `Usage: payments-mock proxy <upstream-url> [options]
@@ -79,7 +80,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   }
   const portSource = args.port !== undefined ? "--port" : "PORT";
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
-  const log = (line: string) => console.log(line);
+  const log = stdoutLines();
   // Loaded only now, so that --help and flag errors answer without loading Prism.
   const { startProxy } = await import("./proxy/start-proxy.js");
   const proxy = await startProxy({
@@ -102,6 +103,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
       proxy.stop().then(() => {
+        log.flush();
         const summary = proxy.summary();
         console.log(summaryLines(summary));
         process.exit(args["fail-on-violation"] && summary.total > 0 ? 1 : 0);

@@ -129,7 +129,8 @@ const ROUTES: Route[] = [
     method: "POST",
     name: "quotes/verify",
     pattern: /^quotes\/verify$/,
-    answer: (services, _, body) => services.store.transaction((tx) => verifyQuote(tx, body)),
+    answer: (services, _, body) =>
+      services.store.transaction((tx) => verifyQuote(tx, services.clock, body)),
   },
   {
     method: "GET",
@@ -195,8 +196,15 @@ async function setRates(tx: StoreTransaction, body: Record<string, unknown>): Pr
   return ok({ rates: await changeRates(tx, read.changes) });
 }
 
-/** Whether the body is a quote the sandbox signed, unchanged since. */
-async function verifyQuote(tx: StoreTransaction, body: Record<string, unknown>): Promise<Answer> {
+/**
+ * Whether the body is a quote the sandbox signed, unchanged since; for one that is, whether its
+ * `valid_until` and its rate lock's `rate_lock_valid_until` have passed on the sandbox clock.
+ */
+async function verifyQuote(
+  tx: StoreTransaction,
+  clock: SandboxClock,
+  body: Record<string, unknown>,
+): Promise<Answer> {
   if (typeof body.signature !== "string") {
     return invalidBody([
       invalidField(
@@ -206,7 +214,14 @@ async function verifyQuote(tx: StoreTransaction, body: Record<string, unknown>):
       ),
     ]);
   }
-  return ok({ valid: signatureValid(await signingSecret(tx), body) });
+  if (!signatureValid(await signingSecret(tx), body)) return ok({ valid: false });
+  // A signed quote holds both times as the sandbox wrote them.
+  const passed = (time: unknown) => clock.nowMs() >= Date.parse(String(time));
+  return ok({
+    valid: true,
+    expired: passed(body.valid_until),
+    rate_lock_expired: passed(body.rate_lock_valid_until),
+  });
 }
 
 function clockBody(clock: SandboxClock) {

@@ -186,7 +186,10 @@ export class Events {
     const nowMs = this.clock.now().getTime();
     const now = new Date(nowMs).toISOString();
     const attempt = job.attempt;
-    const webhook = (await tx.find("webhooks", job.webhook_id, undefined))?.resource;
+    // Only a failure changes the webhook or is retried: a delivery that arrived needs no lookup.
+    const webhook = outcome.delivered
+      ? undefined
+      : (await tx.find("webhooks", job.webhook_id, undefined))?.resource;
     if (webhook !== undefined && !outcome.delivered) {
       webhook.last_failure = now;
       webhook.last_failure_reason = outcome.failure_reason;

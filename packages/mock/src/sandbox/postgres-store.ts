@@ -82,6 +82,7 @@ export async function openPostgresStore(
 
   const store: SandboxStore = {
     shared: true,
+    version: () => undefined,
     transaction: (work) =>
       withClient(pool, (client) =>
         inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue))),

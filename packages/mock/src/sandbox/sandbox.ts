@@ -14,6 +14,7 @@ import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./deliveries.js";
 import { type DeliveryChaos, Events } from "./events.js";
 import { Idempotency, settled } from "./idempotency.js";
 import { openStore } from "./open-store.js";
+import { ReadCache } from "./read-cache.js";
 import { Scheduler } from "./scheduler.js";
 import { dataFromSeed, defaultSeed, readSeed } from "./seed.js";
 import { readSpecFacts } from "./spec-facts.js";
@@ -63,6 +64,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     deliver: events.perform,
   });
   const idempotency = new Idempotency(store);
+  const reads = new ReadCache(store);
   const services: ControlServices = {
     store,
     clock,
@@ -110,7 +112,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       };
       const key = header(request, "idempotency-key");
       if (request.method.toUpperCase() !== "POST" || key === undefined) {
-        return sendQueued(await settled(await store.transaction(work)));
+        const read = { operationId: operation.iid, params, query: request.query, scope };
+        return sendQueued(
+          await reads.answer(read, async () => settled(await store.transaction(work))),
+        );
       }
       const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
       return sendQueued(await idempotency.run(keyed, work));

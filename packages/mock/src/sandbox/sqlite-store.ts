@@ -31,6 +31,9 @@ import {
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
 
+/** A statement that only reads: the sandbox's SELECTs (PRAGMAs are run once, at opening). */
+const READ_ONLY = /^\s*SELECT\b/i;
+
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
 export const MEMORY_LIMIT_BYTES = 1024 ** 3;
 
@@ -209,14 +212,20 @@ function sqliteStore(
   memoryLimitBytes: number,
 ): SandboxStore {
   const persistent = path !== undefined;
-  const statements = new Map<string, StatementSync>();
+  const statements = new Map<string, { statement: StatementSync; writes: boolean }>();
+  /** Moves with every statement that may change the data; reads keep their answers while it stands. */
+  let version = 0;
   const query: Query = async (text, params = []) => {
-    let statement = statements.get(text);
-    if (statement === undefined) {
-      statement = db.prepare(text.replace(/\$(\d+)/g, "?$1"));
-      statements.set(text, statement);
+    let prepared = statements.get(text);
+    if (prepared === undefined) {
+      prepared = {
+        statement: db.prepare(text.replace(/\$(\d+)/g, "?$1")),
+        writes: !READ_ONLY.test(text),
+      };
+      statements.set(text, prepared);
     }
-    return statement.all(...(params as SQLInputValue[]));
+    if (prepared.writes) version++;
+    return prepared.statement.all(...(params as SQLInputValue[]));
   };
   const due = new DueJobs();
   const base = sqlTransaction(query, SQLITE, purgeSchedule());
@@ -240,10 +249,13 @@ function sqliteStore(
   const queue = groupCommit(db);
   const store: SandboxStore = {
     shared: false,
+    version: () => version,
     transaction: (work) =>
       queue
         .transaction(() => work(tx))
         .catch((error: unknown) => {
+          // Whatever a failed transaction undid, nothing read before it is kept.
+          version++;
           throw fullOr(error, path, memoryLimitBytes);
         }),
     // One process owns the file, and its scheduler runs one job at a time: the jobs it reads are

@@ -102,6 +102,11 @@ export interface StoreTransaction {
 export interface SandboxStore {
   /** True when other processes may use the same data (Postgres). */
   readonly shared: boolean;
+  /**
+   * A number that moves whenever this process may have changed the data (a write, a failed
+   * transaction); undefined where other processes change it too, unseen (Postgres).
+   */
+  version(): number | undefined;
   /** Runs `work` in one transaction: all its changes commit together, or none on a throw. */
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**

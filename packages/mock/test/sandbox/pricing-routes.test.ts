@@ -222,10 +222,11 @@ describe("GET /autoramps/quote", () => {
     const quote = (await getQuote(sandbox.url)).body;
     const verify = (body: unknown) =>
       call(sandbox.url, "POST", "/_sandbox/quotes/verify", { body });
-    expect((await verify(quote)).body).toEqual({ valid: true });
+    const fresh = { valid: true, expired: false, rate_lock_expired: false };
+    expect((await verify(quote)).body).toEqual(fresh);
     // Key order does not matter: the signature covers the canonical JSON.
     const reordered = Object.fromEntries(Object.entries(quote).reverse());
-    expect((await verify(reordered)).body).toEqual({ valid: true });
+    expect((await verify(reordered)).body).toEqual(fresh);
     const changed = { ...quote, amount_out: { ...quote.amount_out, amount: "999999.000000" } };
     expect((await verify(changed)).body).toEqual({ valid: false });
     expect((await verify({ ...quote, signature: undefined })).status).toBe(422);
@@ -236,6 +237,38 @@ describe("GET /autoramps/quote", () => {
     expect(createHmac("sha256", key.key).update(sortedJson(fields)).digest("base64")).toBe(
       signature,
     );
+  });
+});
+
+describe("a quote's expiry on the sandbox clock", () => {
+  it("passes its rate lock, then its valid_until, as the clock is advanced", async () => {
+    const own = await startSandbox();
+    try {
+      const customer = (await createCustomer(own.url)).id;
+      const quote = (await getQuote(own.url, { customer_id: customer })).body;
+      const verify = async () =>
+        (await call(own.url, "POST", "/_sandbox/quotes/verify", { body: quote })).body;
+      const advanceTo = (to: string) =>
+        call(own.url, "POST", "/_sandbox/clock/advance", { body: { to } });
+      const justBefore = (time: string) => new Date(Date.parse(time) - 1_000).toISOString();
+
+      await advanceTo(justBefore(quote.rate_lock_valid_until));
+      expect(await verify()).toEqual({ valid: true, expired: false, rate_lock_expired: false });
+      await advanceTo(quote.rate_lock_valid_until);
+      expect(await verify()).toEqual({ valid: true, expired: false, rate_lock_expired: true });
+      await advanceTo(quote.valid_until);
+      expect(await verify()).toEqual({ valid: true, expired: true, rate_lock_expired: true });
+      // A changed quote is not the sandbox's: nothing more is said of it.
+      expect(
+        (
+          await call(own.url, "POST", "/_sandbox/quotes/verify", {
+            body: { ...quote, rate: "1" },
+          })
+        ).body,
+      ).toEqual({ valid: false });
+    } finally {
+      await own.stop();
+    }
   });
 });
 
@@ -330,7 +363,7 @@ describe("rates and the signing secret in the store", () => {
     try {
       expect((await ratesOf(second.url)).SOL).toBe("150.5");
       const verified = await call(second.url, "POST", "/_sandbox/quotes/verify", { body: quote });
-      expect(verified.body).toEqual({ valid: true });
+      expect(verified.body).toMatchObject({ valid: true });
     } finally {
       await second.stop();
     }

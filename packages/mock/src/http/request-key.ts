@@ -1,0 +1,24 @@
+// A request without a body, as a string that holds everything it sent: two requests with the
+// same key are the same request to anything that reads their method, target and headers.
+import type { IncomingMessage } from "node:http";
+import { REQUEST_ID } from "./request-id.js";
+
+/**
+ * The method, target and headers (as sent, in their order; the request id aside, which differs
+ * from one request to the next and is only echoed); undefined for a request that may have a body.
+ */
+export function bodilessKey(incoming: IncomingMessage): string | undefined {
+  const length = incoming.headers["content-length"];
+  if (incoming.headers["transfer-encoding"] !== undefined || (length ?? "0") !== "0") {
+    return undefined;
+  }
+  const raw = incoming.rawHeaders;
+  let key = `${incoming.method} ${incoming.url}`;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index] ?? "";
+    if (name.length !== REQUEST_ID.length || name.toLowerCase() !== REQUEST_ID) {
+      key += `\n${name}: ${raw[index + 1]}`;
+    }
+  }
+  return key;
+}

@@ -1,0 +1,72 @@
+// Answers of reads, kept until the data changes. A sandbox whose data only this process changes
+// (memory, a SQLite file) knows every change to it: the store's version moves with each write. The
+// same read with nothing written since gets the same answer without a transaction, as a partner's
+// test that polls a list until a status shows costs a lookup per poll.
+import type { operations } from "@org/payments-types";
+import type { Answer } from "./answer.js";
+import type { SandboxStore } from "./store.js";
+
+/**
+ * The operations whose answer is made from the stored data alone: not from the clock (a quote,
+ * a rate), and changing nothing an answer shows.
+ */
+const READS = new Set<keyof operations>([
+  "listCustomers",
+  "listSignings",
+  "listUnsignedDocuments",
+  "listDocuments",
+  "getAutorampByExternalId",
+  "listAutorampTransactions",
+  "listAutorampTransactionsByIds",
+  "listFiatAddresses",
+  "listFiatAddressesByCustomer",
+  "getFiatAddress",
+  "listFeeProfiles",
+  "listWebhooks",
+]);
+
+/** At most this many answers are kept; a read past it starts the cache afresh. */
+const MAX_ANSWERS = 1_000;
+
+/** A read as its answer depends on it: the operation, its parameters and the caller's scope. */
+export interface Read {
+  operationId: string | undefined;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  scope: string | undefined;
+}
+
+export class ReadCache {
+  private readonly store: SandboxStore;
+  private readonly answers = new Map<string, Answer>();
+  /** The store's version the kept answers were read at. */
+  private version: number | undefined;
+
+  constructor(store: SandboxStore) {
+    this.store = store;
+  }
+
+  /** `read`'s answer: the kept one while the data stands, else what `work` answers. */
+  async answer(read: Read, work: () => Promise<Answer>): Promise<Answer> {
+    const before = this.store.version();
+    if (before === undefined || !READS.has(read.operationId as keyof operations)) return work();
+    if (before !== this.version) {
+      this.answers.clear();
+      this.version = before;
+    }
+    const key = keyOf(read);
+    const kept = this.answers.get(key);
+    if (kept !== undefined) return kept;
+    const answer = await work();
+    // Kept only when nothing was written while it was read, and so it is what the data answers.
+    if (this.store.version() === before && this.version === before) {
+      if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+      this.answers.set(key, answer);
+    }
+    return answer;
+  }
+}
+
+function keyOf({ operationId, params, query, scope }: Read): string {
+  return JSON.stringify([operationId, params, query, scope ?? null]);
+}

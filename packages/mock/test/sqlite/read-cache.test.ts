@@ -1,0 +1,126 @@
+// Reads kept until the data changes, on a SQLite file (the memory store is SQLite too): a kept
+// answer is given while nothing is written, and never once a write, a failed transaction or
+// another process may have changed the data.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type Answer, ok } from "../../src/sandbox/answer.js";
+import { openStore } from "../../src/sandbox/open-store.js";
+import { type Read, ReadCache } from "../../src/sandbox/read-cache.js";
+import { dataFromSeed } from "../../src/sandbox/seed.js";
+import type { SandboxStore } from "../../src/sandbox/store.js";
+
+const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-read-cache-"));
+const stores: SandboxStore[] = [];
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(name: string): Promise<SandboxStore> {
+  const store = await openStore(
+    join(dir, name),
+    () => dataFromSeed({}),
+    () => {},
+  );
+  stores.push(store);
+  return store;
+}
+
+const listCustomers: Read = {
+  operationId: "listCustomers",
+  params: {},
+  query: { page_size: "10" },
+  scope: undefined,
+};
+
+/** A read of the stored customers' count, and how many times it really read. */
+function countingRead(store: SandboxStore) {
+  const counted = { reads: 0 };
+  const work = async (): Promise<Answer> => {
+    counted.reads++;
+    return store.transaction(async (tx) => ok({ customers: (await tx.list("customers")).length }));
+  };
+  return { counted, work };
+}
+
+const addCustomer = (store: SandboxStore) =>
+  store.transaction((tx) =>
+    tx.insert("customers", { id: crypto.randomUUID(), name: "Kept" }, undefined),
+  );
+
+describe("ReadCache", () => {
+  it("gives the kept answer while nothing is written, and reads again after a write", async () => {
+    const store = await open("writes.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    const version = store.version();
+    expect(await cache.answer(listCustomers, work)).toEqual(ok({ customers: 0 }));
+    expect(await cache.answer(listCustomers, work)).toEqual(ok({ customers: 0 }));
+    expect(counted.reads).toBe(1);
+    await addCustomer(store);
+    expect(store.version()).not.toBe(version);
+    expect(await cache.answer(listCustomers, work)).toEqual(ok({ customers: 1 }));
+    expect(counted.reads).toBe(2);
+  });
+
+  it("keeps answers apart by parameters, query and scope", async () => {
+    const store = await open("keys.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    await cache.answer(listCustomers, work);
+    await cache.answer({ ...listCustomers, query: { page_size: "11" } }, work);
+    await cache.answer({ ...listCustomers, scope: crypto.randomUUID() }, work);
+    await cache.answer({ ...listCustomers, params: { id: "a" } }, work);
+    expect(counted.reads).toBe(4);
+  });
+
+  it("does not keep an answer read while a write went on", async () => {
+    const store = await open("overlap.db");
+    const cache = new ReadCache(store);
+    let reads = 0;
+    const overlapped = async () => {
+      reads++;
+      await addCustomer(store);
+      return ok({ read: reads });
+    };
+    await cache.answer(listCustomers, overlapped);
+    expect(await cache.answer(listCustomers, overlapped)).toEqual(ok({ read: 2 }));
+  });
+
+  it("reads again after a transaction failed", async () => {
+    const store = await open("failed.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    await cache.answer(listCustomers, work);
+    await expect(
+      store.transaction(async () => {
+        throw new Error("the request failed");
+      }),
+    ).rejects.toThrow("the request failed");
+    await cache.answer(listCustomers, work);
+    expect(counted.reads).toBe(2);
+  });
+
+  it("keeps nothing for an operation that reads the clock or writes", async () => {
+    const store = await open("clock.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    for (const operationId of ["getAutorampQuote", "getExchangeRate", "createCustomer"]) {
+      await cache.answer({ ...listCustomers, operationId }, work);
+      await cache.answer({ ...listCustomers, operationId }, work);
+    }
+    expect(counted.reads).toBe(6);
+  });
+
+  it("keeps nothing where other processes change the data unseen", async () => {
+    const store = await open("shared.db");
+    const shared: SandboxStore = { ...store, version: () => undefined };
+    const cache = new ReadCache(shared);
+    const { counted, work } = countingRead(store);
+    await cache.answer(listCustomers, work);
+    await cache.answer(listCustomers, work);
+    expect(counted.reads).toBe(2);
+  });
+});
