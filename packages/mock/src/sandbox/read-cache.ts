@@ -3,7 +3,7 @@
 // same read with nothing written since gets the same answer without a transaction, as a partner's
 // test that polls a list until a status shows costs a lookup per poll.
 import type { operations } from "@org/payments-types";
-import type { Answer } from "./answer.js";
+import { type Answer, JsonText } from "./answer.js";
 import type { SandboxStore } from "./store.js";
 
 /**
@@ -25,8 +25,11 @@ const READS = new Set<keyof operations>([
   "listWebhooks",
 ]);
 
-/** At most this many answers are kept; a read past it starts the cache afresh. */
+/** At most this many answers, of about this many characters in all, are kept; past either, the cache starts afresh. */
 const MAX_ANSWERS = 1_000;
+const MAX_CHARACTERS = 16 * 1024 * 1024;
+/** What an answer whose body is not yet text is counted as. */
+const OBJECT_CHARACTERS = 1_024;
 
 /** A read as its answer depends on it: the operation, its parameters and the caller's scope. */
 export interface Read {
@@ -39,6 +42,7 @@ export interface Read {
 export class ReadCache {
   private readonly store: SandboxStore;
   private readonly answers = new Map<string, Answer>();
+  private characters = 0;
   /** The store's version the kept answers were read at. */
   private version: number | undefined;
 
@@ -51,7 +55,7 @@ export class ReadCache {
     const before = this.store.version();
     if (before === undefined || !READS.has(read.operationId as keyof operations)) return work();
     if (before !== this.version) {
-      this.answers.clear();
+      this.clear();
       this.version = before;
     }
     const key = keyOf(read);
@@ -60,10 +64,20 @@ export class ReadCache {
     const answer = await work();
     // Kept only when nothing was written while it was read, and so it is what the data answers.
     if (this.store.version() === before && this.version === before) {
-      if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+      const characters =
+        answer.body instanceof JsonText ? answer.body.text.length : OBJECT_CHARACTERS;
+      if (this.answers.size >= MAX_ANSWERS || this.characters + characters > MAX_CHARACTERS) {
+        this.clear();
+      }
       this.answers.set(key, answer);
+      this.characters += characters;
     }
     return answer;
+  }
+
+  private clear(): void {
+    this.answers.clear();
+    this.characters = 0;
   }
 }
 

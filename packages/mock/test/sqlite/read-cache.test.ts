@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Answer, ok } from "../../src/sandbox/answer.js";
+import { type Answer, JsonText, ok } from "../../src/sandbox/answer.js";
 import { openStore } from "../../src/sandbox/open-store.js";
 import { type Read, ReadCache } from "../../src/sandbox/read-cache.js";
 import { dataFromSeed } from "../../src/sandbox/seed.js";
@@ -112,6 +112,24 @@ describe("ReadCache", () => {
       await cache.answer({ ...listCustomers, operationId }, work);
     }
     expect(counted.reads).toBe(6);
+  });
+
+  it("starts afresh rather than keep more than 16 MiB of answers", async () => {
+    const store = await open("size.db");
+    const cache = new ReadCache(store);
+    let reads = 0;
+    const large = async () => {
+      reads++;
+      return ok(new JsonText(JSON.stringify("x".repeat(9 * 1024 * 1024))));
+    };
+    const first = { ...listCustomers, query: { page_size: "1" } };
+    const second = { ...listCustomers, query: { page_size: "2" } };
+    await cache.answer(first, large);
+    await cache.answer(first, large);
+    expect(reads).toBe(1);
+    await cache.answer(second, large);
+    await cache.answer(first, large);
+    expect(reads).toBe(3);
   });
 
   it("keeps nothing where other processes change the data unseen", async () => {
