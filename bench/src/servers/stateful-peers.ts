@@ -136,7 +136,6 @@ export async function startMockoon(dir: string, customers: object[]): Promise<Pe
       String(port),
       "--hostname",
       "127.0.0.1",
-      "--disable-log-to-file",
     ],
     port,
     "/customers?page=1&limit=1",
