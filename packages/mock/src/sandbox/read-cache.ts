@@ -25,7 +25,10 @@ const READS = new Set<keyof operations>([
   "listWebhooks",
 ]);
 
-/** At most this many answers, of about this many characters in all, are kept; past either, the cache starts afresh. */
+/**
+ * At most this many answers, of about this many characters in all, are kept; past either, the
+ * cache starts afresh.
+ */
 const MAX_ANSWERS = 1_000;
 const MAX_CHARACTERS = 16 * 1024 * 1024;
 /** What an answer whose body is not yet text is counted as. */

@@ -213,7 +213,7 @@ function sqliteStore(
 ): SandboxStore {
   const persistent = path !== undefined;
   const statements = new Map<string, { statement: StatementSync; writes: boolean }>();
-  /** Moves with every statement that may change the data; reads keep their answers while it stands. */
+  /** Moves with every statement that may change the data: kept reads hold while it stands. */
   let version = 0;
   const query: Query = async (text, params = []) => {
     let prepared = statements.get(text);
