@@ -128,15 +128,7 @@ export async function startMockoon(dir: string, customers: object[]): Promise<Pe
   return startPeer(
     "Mockoon CLI",
     binOf("@mockoon/cli", "bin/run.js"),
-    [
-      "start",
-      "--data",
-      data,
-      "--port",
-      String(port),
-      "--hostname",
-      "127.0.0.1",
-    ],
+    ["start", "--data", data, "--port", String(port), "--hostname", "127.0.0.1"],
     port,
     "/customers?page=1&limit=1",
     dir,
