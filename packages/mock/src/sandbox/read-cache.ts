@@ -65,8 +65,9 @@ export class ReadCache {
     const kept = this.answers.get(key);
     if (kept !== undefined) return kept;
     const answer = await work();
-    // Kept only when nothing was written while it was read, and so it is what the data answers.
-    if (this.store.version() === before && this.version === before) {
+    // Kept only when nothing was written while it was read, and so it is what the data answers
+    // (the version only grows: a read that started the cache afresh since has moved it too).
+    if (this.store.version() === before) {
       const characters =
         answer.body instanceof JsonText ? answer.body.text.length : OBJECT_CHARACTERS;
       if (this.answers.size >= MAX_ANSWERS || this.characters + characters > MAX_CHARACTERS) {
