@@ -17,11 +17,17 @@ export type {
   SandboxControls,
   SandboxControlsOptions,
   SandboxEvent,
+  SandboxPartner,
   SandboxResource,
   SandboxTopic,
   WebhookOptions,
 } from "./sandbox/controls.js";
-export { SandboxControlError, sandboxControls } from "./sandbox/controls.js";
+export {
+  newApiKey,
+  SandboxControlError,
+  sandboxControls,
+  sandboxPartner,
+} from "./sandbox/controls.js";
 export type {
   ConnectionLimits,
   DeliveryChaos,

@@ -69,6 +69,7 @@ export async function afterStep(
       "DepositAddressCreated",
       customerId,
       stored.resource,
+      context.clock,
     );
   }
 }

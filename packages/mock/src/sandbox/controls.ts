@@ -2,6 +2,7 @@
 // event log): what startMock({ stateful: true }) returns beside the URL, and what
 // sandboxControls(url) gives for a sandbox in another process. Each is one HTTP call to the
 // same route a test could call itself.
+import { randomUUID } from "node:crypto";
 import type { DeliveryEvent } from "./state.js";
 
 /** A webhook topic, as the API names it (a test holds it to the spec's). */
@@ -111,8 +112,16 @@ export interface SandboxControls {
   events(): Promise<DeliveryAttempt[]>;
   /** Sends the event again now; resolves to the attempt. */
   redeliver(eventId: string): Promise<DeliveryAttempt>;
-  /** Back to the seed (the clock stays where it is). */
+  /** The partner back to what it started with (its clock stays where it is). */
   reset(): Promise<void>;
+}
+
+/** A partner of a test's own: a fresh API key, and the sandbox's routes under it. */
+export interface SandboxPartner extends SandboxControls {
+  /** The partner's API key: send it as X-API-Key (the client's `apiKey`). */
+  apiKey: string;
+  /** The sandbox's base URL. */
+  url: string;
 }
 
 /** A sandbox route refused the call: its status and the problem body it answered with. */
@@ -130,14 +139,31 @@ export class SandboxControlError extends Error {
 }
 
 export interface SandboxControlsOptions {
-  /** Sent as X-API-Key; the sandbox takes any. Default "sandbox-controls". */
+  /**
+   * Sent as X-API-Key: the partner whose clock, simulations and event log these are (each key is
+   * a partner of its own). Default "sandbox-key", the key of the example data.
+   */
   apiKey?: string;
+}
+
+/** A new API key, which no other test has: a partner of its own. */
+export function newApiKey(): string {
+  return `sandbox-test-${randomUUID()}`;
+}
+
+/**
+ * A partner of its own, for one test, on the sandbox at `baseUrl` (this process's or another's):
+ * a fresh API key and the sandbox's routes bound to it. Its data is made at its first request.
+ */
+export function sandboxPartner(baseUrl: string): SandboxPartner {
+  const apiKey = newApiKey();
+  return { apiKey, url: baseUrl.replace(/\/+$/, ""), ...sandboxControls(baseUrl, { apiKey }) };
 }
 
 /** The typed sandbox routes of the sandbox at `baseUrl` (this process's or another's). */
 export function sandboxControls(
   baseUrl: string,
-  { apiKey = "sandbox-controls" }: SandboxControlsOptions = {},
+  { apiKey = "sandbox-key" }: SandboxControlsOptions = {},
 ): SandboxControls {
   const base = baseUrl.replace(/\/+$/, "");
   const send = async <T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> => {

@@ -4,7 +4,6 @@
 import { randomUUID } from "node:crypto";
 import { type FiatAddress, WEBHOOK_TOPICS, type Webhook } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
-import { SANDBOX_PARTNER_ID } from "./api-routes.js";
 import type { ChangeContext } from "./change-context.js";
 import { announceCreated, forceStatus, walkTo } from "./changes.js";
 import {
@@ -186,7 +185,7 @@ export async function addWebhook(
   const at = context.clock.now().toISOString();
   const webhook: Webhook = {
     id: randomUUID(),
-    partner_id: SANDBOX_PARTNER_ID,
+    partner_id: context.partnerId,
     created_at: at,
     updated_at: at,
     enabled: enabled ?? true,
