@@ -143,6 +143,20 @@ describe("invalid requests are rejected with a problem that names them", () => {
     expect(problem.detail).toContain(path);
     expect(problem.detail).not.toMatch(/route not resolved|no path matched/i);
   });
+
+  it.each([
+    ["GET", "/_sandbox/clock"],
+    ["POST", "/_sandbox/clock/advance"],
+    ["GET", "/_sandbox/no-such-route"],
+  ])("%s %s → 404 that says only the stateful sandbox has test mode", async (method, path) => {
+    const response = await send(mockUrl, { ...validRequest("listCustomers"), method, path });
+    expect(response.status).toBe(404);
+    const [error] = (response.body as Problem).errors;
+    expect(error).toMatchObject({ location: "route", rule: "stateful" });
+    expect(error?.message).toContain(path);
+    expect(error?.message).toContain("--stateful");
+    expect(error?.message).toContain("startMock({ stateful: true })");
+  });
 });
 
 describe("examples and lists", () => {
