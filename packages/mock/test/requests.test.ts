@@ -47,7 +47,7 @@ const invalid: Case[] = [
   ["malformed JSON", "createCustomer", 400, "body", "", "json", (r) => { r.rawBody = '{"customer_type": "Business",'; }],
   ["malformed JSON", "updateWebhook", 400, "body", "", "json", (r) => { r.rawBody = "{enabled: false}"; }],
   ["malformed JSON", "createAutoramp", 400, "body", "", "json", (r) => { r.rawBody = "not json"; }],
-  ["no body", "createSigning", 422, "body", "", "required", (r) => { r.body = undefined; }],
+  ["no body", "createSigning", 422, "body", "document_id", "required", (r) => { r.body = undefined; }],
   ["text/plain body", "registerHostedCryptoAddress", 415, "header", "Content-Type", "mediaType", (r) => { r.headers["Content-Type"] = "text/plain"; }],
   // Required fields
   ["missing email", "createCustomer", 422, "body", "email", "required", (_, b) => delete b.email],
