@@ -42,11 +42,15 @@ export function requestProblems(
 
 /**
  * What the request had at a diagnostic's location and path. A value that holds the API key is
- * never quoted: a problem body must not carry it.
+ * never quoted: a problem body must not carry it. An array or an object is only ever named by its
+ * kind (schema-messages.ts), so only a scalar is looked into: serialising a whole body here, once
+ * for every problem, cost time and overflowed the stack on a deeply nested one.
  */
 function receivedIn(request: ApiRequest, apiKey: string | undefined): ReceivedAt {
   const quotable = (value: unknown): Received =>
-    apiKey && JSON.stringify(value)?.includes(apiKey) ? { known: false } : { known: true, value };
+    apiKey && !isComposite(value) && String(value).includes(apiKey)
+      ? { known: false }
+      : { known: true, value };
   return (location, path) => {
     const [name = "", index] = path;
     if (location === "body") return quotable(valueAt(request.body, path.join(".")));
@@ -55,6 +59,10 @@ function receivedIn(request: ApiRequest, apiKey: string | undefined): ReceivedAt
     const value = request.query[name];
     return quotable(index === undefined ? value : value.split(",")[Number(index)]);
   };
+}
+
+function isComposite(value: unknown): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 /** A header the request sent with no value, which Prism reports as missing. */
