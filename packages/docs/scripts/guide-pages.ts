@@ -12,8 +12,8 @@ import {
   type Heading,
   renderMarkdown,
 } from "./guides.ts";
-import { LIFECYCLES } from "./lifecycle-data.ts";
 import { lifecycleSvgs } from "./lifecycle-diagrams.ts";
+import { LIFECYCLES } from "./sandbox-data.ts";
 
 export const GUIDES_STYLES = "assets/guides.css";
 

@@ -3,12 +3,13 @@
 // run by test/guides.test.ts as printed, so what a page shows is what CI ran. A guide may hold
 // markers the build fills from the sandbox's code:
 //   <!-- lifecycle:<collection> -->  the lifecycle's state diagram (SVG, lifecycle-diagrams.ts)
-//                                    and its transitions as a table.
+//                                    and its transitions as a table;
+//   <!-- transaction-states -->      each transaction status and the state it sets.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Marked, type Tokens } from "marked";
-import { LIFECYCLES, type Lifecycle } from "./lifecycle-data.ts";
 import { CAUSE_COLOURS, diagramFile, duration } from "./lifecycle-diagrams.ts";
+import { LIFECYCLES, type Lifecycle, TRANSACTION_STATES } from "./sandbox-data.ts";
 
 export interface Guide {
   /** The file name in guides/ and of the page, without extension. */
@@ -93,16 +94,34 @@ export const guideSource = (slug: string) =>
 export const guidePage = (slug: string) => `guides/${slug}.html`;
 
 const LIFECYCLE_MARKER = /<!-- lifecycle:([a-z_]+) -->/g;
+const TRANSACTION_STATES_MARKER = "<!-- transaction-states -->";
+
+/** Each transaction `status` of the sandbox and the `state` it sets, as a Markdown table. */
+function transactionStates(): string {
+  const byState = new Map<string, string[]>();
+  for (const [status, state] of Object.entries(TRANSACTION_STATES)) {
+    byState.set(state, [...(byState.get(state) ?? []), status]);
+  }
+  return [
+    "| `status` | `state` |",
+    "| --- | --- |",
+    ...[...byState].map(
+      ([state, statuses]) => `| ${statuses.map((s) => `\`${s}\``).join(", ")} | \`${state}\` |`,
+    ),
+  ].join("\n");
+}
 
 /** The guide's Markdown with its markers filled in from the sandbox's code. */
 export function expandMarkers(markdown: string, slug: string): string {
-  return markdown.replace(LIFECYCLE_MARKER, (_, collection: string) => {
-    const lifecycle = LIFECYCLES.find((candidate) => candidate.collection === collection);
-    if (!lifecycle) {
-      throw new Error(`guides/${slug}.md: no lifecycle "${collection}" in the sandbox's code`);
-    }
-    return lifecycleSection(lifecycle);
-  });
+  return markdown
+    .replace(TRANSACTION_STATES_MARKER, transactionStates)
+    .replace(LIFECYCLE_MARKER, (_, collection: string) => {
+      const lifecycle = LIFECYCLES.find((candidate) => candidate.collection === collection);
+      if (!lifecycle) {
+        throw new Error(`guides/${slug}.md: no lifecycle "${collection}" in the sandbox's code`);
+      }
+      return lifecycleSection(lifecycle);
+    });
 }
 
 /** The diagram of a lifecycle and its transitions as a table (each a row). */
@@ -157,7 +176,7 @@ export function renderMarkdown(markdown: string): { html: string; headings: Head
       code(token) {
         const [language = "", ...flags] = (token.lang ?? "").split(/\s+/);
         const label = CODE_LABELS[language] ?? language;
-        const kind = flags.includes("server") ? " (starts the sandbox: leave it running)" : "";
+        const kind = flags.includes("server") ? " (starts a server: leave it running)" : "";
         return `<div class="code code-${language}">${label ? `<span class="code-label">${escapeHtml(label)}${kind}</span>` : ""}<pre><code${language ? ` class="language-${language}"` : ""}>${escapeHtml(token.text)}\n</code></pre></div>\n`;
       },
     },

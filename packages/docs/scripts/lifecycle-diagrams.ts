@@ -4,7 +4,7 @@
 // host. Each state is a node with id `state-<name>`, each transition an edge with id
 // `transition-<from>-<to>` (`initial-<to>` for a start), which the tests read back.
 import { instance } from "@viz-js/viz";
-import type { Lifecycle, Transition } from "./lifecycle-data.ts";
+import type { Lifecycle, Transition } from "./sandbox-data.ts";
 
 /** The colour of each cause, as the guide's legend names them. */
 export const CAUSE_COLOURS: Record<Transition["cause"], string> = {
@@ -33,8 +33,9 @@ export function duration(seconds: number): string {
 
 /** A transition's label: its cause (and delay), then what makes it happen, wrapped. */
 export function transitionLabel(t: Pick<Transition, "cause" | "when" | "afterSeconds">) {
-  const cause = t.afterSeconds === undefined ? t.cause : `${t.cause}, after ${duration(t.afterSeconds)}`;
-  return [cause, ...wrap(t.when, 30)].join("\n");
+  const cause =
+    t.afterSeconds === undefined ? t.cause : `${t.cause}, after ${duration(t.afterSeconds)}`;
+  return [cause, ...wrap(t.when, 24)].join("\n");
 }
 
 function wrap(text: string, width: number): string[] {
@@ -53,13 +54,14 @@ function wrap(text: string, width: number): string[] {
 }
 
 /** A DOT string literal. */
-const quoted = (text: string) => `"${text.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n")}"`;
+const quoted = (text: string) =>
+  `"${text.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n")}"`;
 
 /** The lifecycle as a Graphviz graph, top to bottom. */
 export function lifecycleDot(lifecycle: Lifecycle): string {
   const lines = [
     `digraph ${quoted(lifecycle.resource)} {`,
-    `  graph [rankdir=TB, nodesep=0.5, ranksep=0.45, fontname=${quoted(FONT)}, bgcolor="transparent", id=${quoted(`lifecycle-${lifecycle.collection}`)}];`,
+    `  graph [rankdir=TB, nodesep=0.9, ranksep=0.7, pad=0.3, fontname=${quoted(FONT)}, bgcolor="transparent", id=${quoted(`lifecycle-${lifecycle.collection}`)}];`,
     `  node [shape=box, style="rounded,filled", fillcolor="#f8fafc", color="#334155", fontname=${quoted(FONT)}, fontsize=13, margin="0.18,0.08"];`,
     `  edge [fontname=${quoted(FONT)}, fontsize=10, arrowsize=0.7];`,
   ];
@@ -88,7 +90,9 @@ export function lifecycleDot(lifecycle: Lifecycle): string {
  * Each lifecycle as an SVG document (file name → text), without Graphviz's XML prolog, DOCTYPE
  * and comments, with a title and description for screen readers.
  */
-export async function lifecycleSvgs(lifecycles: readonly Lifecycle[]): Promise<Map<string, string>> {
+export async function lifecycleSvgs(
+  lifecycles: readonly Lifecycle[],
+): Promise<Map<string, string>> {
   const viz = await instance();
   const svgs = new Map<string, string>();
   for (const lifecycle of lifecycles) {
@@ -107,10 +111,12 @@ function cleanSvg(svg: string, lifecycle: Lifecycle): string {
     .replace(/ xmlns:xlink="[^"]*"/, "");
   const title = `The ${lifecycle.resource} lifecycle of the sandbox`;
   const description = `States: ${lifecycle.states.join(", ")}.`;
-  return `${body.replace(
-    /<svg\b([^>]*)>/,
-    `<svg$1 role="img" aria-labelledby="title desc">\n<title id="title">${escapeXml(title)}</title>\n<desc id="desc">${escapeXml(description)}</desc>`,
-  ).trimEnd()}\n`;
+  return `${body
+    .replace(
+      /<svg\b([^>]*)>/,
+      `<svg$1 role="img" aria-labelledby="title desc">\n<title id="title">${escapeXml(title)}</title>\n<desc id="desc">${escapeXml(description)}</desc>`,
+    )
+    .trimEnd()}\n`;
 }
 
 function escapeXml(text: string) {
