@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
+export { loadBundledSpec } from "./bundle.ts";
+
 export type OpenApiDocument = {
   openapi: string;
   info: Record<string, unknown> & { title: string; version: string };

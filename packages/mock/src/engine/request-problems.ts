@@ -5,6 +5,7 @@ import type { ApiRequest } from "../http/read-request.js";
 import { valueAt } from "../http/value-at.js";
 import { nonDecimalIntegers } from "./decimal-integers.js";
 import { type PrismDiagnostic, type ReceivedAt, toProblemErrors } from "./diagnostics.js";
+import { isMissingBody, missingBodyErrors } from "./missing-body.js";
 import type { Operation, PrismEngine } from "./prism.js";
 import type { Received } from "./schema-messages.js";
 
@@ -12,7 +13,8 @@ import type { Received } from "./schema-messages.js";
  * Prism's diagnostics of the request as problem errors, then the mock's own checks. A query
  * parameter that takes one value and was sent more than once gets one problem that says so,
  * instead of what its comma-joined values break; an integer parameter that is not written in
- * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be.
+ * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be; a
+ * missing body names the fields it must have.
  */
 export function requestProblems(
   engine: PrismEngine,
@@ -33,7 +35,13 @@ export function requestProblems(
     engine.headerNames,
     engine.apiKeyHeader,
     receivedIn(request, request.headers[engine.apiKeyHeader.toLowerCase()]),
-  ).map((error) => (isSentEmpty(error, request) ? sentEmpty(error) : error));
+  ).flatMap((error) =>
+    isSentEmpty(error, request)
+      ? [sentEmpty(error)]
+      : isMissingBody(error)
+        ? missingBodyErrors(operation, request.body)
+        : [error],
+  );
   const ownNonDecimal = nonDecimal.filter(
     (error) => !repeatedSingles.some((single) => single.field === error.field),
   );

@@ -1,5 +1,11 @@
-// Bodies nested far past any limit, and every operation that takes a body: the API's (from its
-// spec) and the test mode's POST routes. Each must answer them with a prompt 4xx problem.
+// Bodies nested far past any limit, and every operation that takes a body: the API's and the test
+// mode's, each from its OpenAPI document. Each must answer them with a prompt 4xx problem.
+import {
+  listOperations,
+  loadSpec,
+  type OperationEntry,
+  testModeSpecPath,
+} from "@org/payments-spec";
 import { expect } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/json-depth.js";
 import { API_KEY, operations, type SpecRequest, send, validRequest } from "./spec-requests.js";
@@ -10,42 +16,32 @@ export const DEEP_BODIES: Array<[string, string]> = [
   ["a 50,000-deep object", `${'{"a":'.repeat(50_000)}1${"}".repeat(50_000)}`],
 ];
 
-/** The test mode's POST routes, with an id where the route takes one. */
-const TEST_MODE_POSTS = [
-  "/_sandbox/clock/advance",
-  "/_sandbox/customers/{id}/status",
-  "/_sandbox/identifications/{id}/status",
-  "/_sandbox/autoramps/{id}/status",
-  "/_sandbox/addresses/fiat/{id}/status",
-  "/_sandbox/autoramp-transactions/{id}/status",
-  "/_sandbox/autoramps/{id}/deposits",
-  "/_sandbox/customers/{id}/fiat-addresses",
-  "/_sandbox/webhooks",
-  "/_sandbox/events/{id}/redeliver",
-  "/_sandbox/rates",
-  "/_sandbox/quotes/verify",
-  "/_sandbox/reset",
-];
+/** An operation that declares a body, or whose method sends one. */
+const takesBody = (entry: OperationEntry) =>
+  entry.operation.requestBody !== undefined || ["post", "put", "patch"].includes(entry.method);
 
 /** Every operation with a body, as a valid request whose body is still to be set. */
 export function operationsWithBodies(): Array<[string, SpecRequest]> {
-  const api = operations
-    .filter((entry) => entry.operation.requestBody !== undefined)
-    .map((entry): [string, SpecRequest] => {
-      const request = validRequest(entry.operationId);
-      return [`${request.method} ${entry.path}`, request];
-    });
-  const testMode = TEST_MODE_POSTS.map((path): [string, SpecRequest] => [
-    `POST ${path}`,
-    {
-      operationId: "",
-      method: "POST",
-      path,
-      pathParams: { id: crypto.randomUUID() },
-      query: {},
-      headers: { "X-API-Key": API_KEY },
-    },
-  ]);
+  const api = operations.filter(takesBody).map((entry): [string, SpecRequest] => {
+    const request = validRequest(entry.operationId);
+    return [`${request.method} ${entry.path}`, request];
+  });
+  // The test mode's: each route of its document that takes a body, any id in its path.
+  const testMode = listOperations(loadSpec(testModeSpecPath))
+    .filter(takesBody)
+    .map((entry): [string, SpecRequest] => [
+      `${entry.method.toUpperCase()} ${entry.path}`,
+      {
+        operationId: entry.operationId,
+        method: entry.method.toUpperCase(),
+        path: entry.path,
+        pathParams: Object.fromEntries(
+          entry.parameters.filter((p) => p.in === "path").map((p) => [p.name, crypto.randomUUID()]),
+        ),
+        query: {},
+        headers: { "X-API-Key": API_KEY },
+      },
+    ]);
   return [...api, ...testMode];
 }
 
@@ -54,7 +50,12 @@ export function operationsWithBodies(): Array<[string, SpecRequest]> {
  * limit (send() fails a request that gets no answer in time).
  */
 export async function expectEveryOperationRefuses(baseUrl: string, text: string): Promise<void> {
-  for (const [name, request] of operationsWithBodies()) {
+  const all = operationsWithBodies();
+  // Both documents were read: the list holds the API's and the test mode's operations.
+  expect(all.map(([name]) => name)).toEqual(
+    expect.arrayContaining(["POST /webhooks/{id}/ping", "POST /_sandbox/clock/advance"]),
+  );
+  for (const [name, request] of all) {
     const headers = { ...request.headers, "Content-Type": "application/json" };
     const answer = await send(baseUrl, { ...request, headers, rawBody: text });
     expect({
