@@ -88,8 +88,10 @@ async function respond(
     );
   }
   const { request, repeated } = read;
-  if (sandbox && isControlPath(request.path)) {
-    return sendAnswer(response, await sandbox.control(request));
+  if (isControlPath(request.path)) {
+    return sandbox
+      ? sendAnswer(response, await sandbox.control(request))
+      : rejected(sendProblem(response, testModeOnly(request.path)));
   }
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
@@ -171,6 +173,18 @@ function preferProblem(
   message: string,
 ): Problem {
   return problem(status, kind, title, [{ location: "header", field: "Prefer", rule, message }]);
+}
+
+/** A test-mode route asked of the stateless mock: it names the way to the sandbox that has it. */
+function testModeOnly(path: string): Problem {
+  return problem(404, "not-found", "Not found", [
+    {
+      location: "route",
+      field: "",
+      rule: "stateful",
+      message: `${path} is a test-mode route, which only the stateful sandbox serves: start the mock with --stateful (payments-mock --stateful, or startMock({ stateful: true }))`,
+    },
+  ]);
 }
 
 function rejected(status: number): { status: number; mismatch: string } {
