@@ -1,13 +1,9 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { specPath } from "@org/payments-spec";
+import { specPath, testModeSpecPath } from "@org/payments-spec";
 import { defineConfig } from "tsdown";
 
 // The spec package is private, so the published server carries its own copy of both documents:
 // its resources, and what its tools were generated from.
-const documents = [specPath, path.join(path.dirname(specPath), "test-mode.yaml")]
-  .filter((file) => existsSync(file))
-  .map((from) => ({ from, to: "dist" }));
+const documents = [specPath, testModeSpecPath].map((from) => ({ from, to: "dist" }));
 
 export default defineConfig([
   {

@@ -1,16 +1,15 @@
 // Generates src/generated/tools.ts: one MCP tool per operation of the API's spec and of the
 // sandbox's test-mode document. Run: `pnpm generate`.
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   deref,
   listOperations,
+  loadBundledSpec,
   loadSpec,
   type OpenApiDocument,
   type OperationEntry,
   type Parameter,
-  specPath,
+  testModeSpecPath,
 } from "@org/payments-spec";
 import { emitGenerated } from "@org/payments-spec/codegen";
 import { ALL_PAGES_MAX_ITEMS, ALLOW_WRITES_FLAG, IDEMPOTENCY_WINDOW_MS } from "../src/limits.ts";
@@ -22,16 +21,14 @@ import type {
 } from "../src/tool-definition.ts";
 import { SchemaConverter } from "./json-schema.ts";
 
-/** The sandbox's test-mode document, beside the API's spec. */
-export const testModePath = path.join(path.dirname(specPath), "test-mode.yaml");
-
 export type Source = { group: ToolGroup; doc: OpenApiDocument };
 
-/** The documents tools are made from: the API's, and the test-mode document once it exists. */
+/** The documents tools are made from: the API's, and the sandbox's test mode (made whole). */
 export function loadSources(): Source[] {
-  const sources: Source[] = [{ group: "api", doc: loadSpec() }];
-  if (existsSync(testModePath)) sources.push({ group: "test-mode", doc: loadSpec(testModePath) });
-  return sources;
+  return [
+    { group: "api", doc: loadSpec() },
+    { group: "test-mode", doc: loadBundledSpec(testModeSpecPath) },
+  ];
 }
 
 /** `X-SUB-PARTNER-ID` → `sub_partner_id`, `IDEMPOTENCY-KEY` → `idempotency_key`. */
@@ -43,14 +40,16 @@ export const headerArgument = (header: string): string =>
 
 const IDEMPOTENCY_HEADER = "idempotency-key";
 const minutes = IDEMPOTENCY_WINDOW_MS / 60_000;
+/** POSTs that destroy rather than add: the method cannot tell. */
+const DESTRUCTIVE_POSTS = new Set(["resetSandbox"]);
 
-function annotationsOf(method: string, title: string, group: ToolGroup) {
+function annotationsOf(operationId: string, method: string, title: string, group: ToolGroup) {
   const read = method === "GET";
   return {
     title,
     readOnlyHint: read,
     // A PATCH overwrites what it names; a POST adds (or, in test mode, moves a simulation on).
-    destructiveHint: method === "PATCH" || method === "DELETE",
+    destructiveHint: method === "PATCH" || method === "DELETE" || DESTRUCTIVE_POSTS.has(operationId),
     idempotentHint: read || method === "PATCH" || method === "PUT" || method === "DELETE",
     // The API is a service beyond this machine; the test-mode routes act on the sandbox alone.
     openWorldHint: group === "api",
@@ -114,7 +113,12 @@ function outputOf(doc: OpenApiDocument, entry: OperationEntry) {
   };
 }
 
-function describeTool(entry: OperationEntry, pages: boolean, idempotent: boolean): string {
+function describeTool(
+  entry: OperationEntry,
+  group: ToolGroup,
+  pages: boolean,
+  idempotent: boolean,
+): string {
   const { operation } = entry;
   const text = [String(operation.description ?? operation.summary ?? "").trim()];
   if (pages) {
@@ -122,7 +126,9 @@ function describeTool(entry: OperationEntry, pages: boolean, idempotent: boolean
       `Pages with \`cursor\` and \`page_size\`; \`all_pages: true\` follows the cursors and returns every item, stopping once it holds ${ALL_PAGES_MAX_ITEMS} or more (whole pages; the answer's \`cursor\` then continues).`,
     );
   }
-  if (entry.method !== "get") {
+  if (group === "test-mode") {
+    text.push("A test-mode operation: listed and sent only when the base URL is a sandbox.");
+  } else if (entry.method !== "get") {
     text.push(
       `A write: refused unless the base URL is a sandbox or the server was started with \`${ALLOW_WRITES_FLAG}\`.` +
         (idempotent
@@ -179,9 +185,13 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
     const body = converter.convert(bodySchema);
     const bodyRequired = requestBody.required === true;
     const fields = body.properties as Record<string, JsonSchema> | undefined;
+    // A body that says it takes any other field (a whole quote, say) stays one argument: its
+    // fields flattened into the arguments could not be told from mistyped arguments.
+    const open = body.additionalProperties !== undefined && body.additionalProperties !== false;
     const flat =
       body.type === "object" &&
       fields !== undefined &&
+      !open &&
       !["allOf", "anyOf", "oneOf", "not", "if"].some((keyword) => keyword in body) &&
       Object.keys(fields).every((name) => !(name in properties) && name !== "all_pages");
     if (flat) {
@@ -214,10 +224,10 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
     name: operationId,
     group,
     tag: entry.tag ?? group,
-    description: describeTool(entry, pages, idempotencyArgument !== undefined),
+    description: describeTool(entry, group, pages, idempotencyArgument !== undefined),
     method,
     path: entry.path,
-    annotations: annotationsOf(method, title, group),
+    annotations: annotationsOf(operationId, method, title, group),
     inputSchema: {
       type: "object",
       properties,

@@ -110,6 +110,10 @@ function problemOf(error: ErrorObject, root: JsonSchema): string {
     case "anyOf":
     case "oneOf":
       return named("must match one of the shapes its schema allows");
+    case "not": {
+      const described = (error.parentSchema as JsonSchema | undefined)?.description;
+      return named(`is a value its schema excludes${described ? ` (${described})` : ""}`);
+    }
     default:
       return named(error.message ?? `breaks the rule ${error.keyword}`);
   }

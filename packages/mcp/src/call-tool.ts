@@ -28,6 +28,8 @@ export interface ToolResult {
 }
 
 const IDEMPOTENCY_HEADER = "IDEMPOTENCY-KEY";
+/** Arguments nested deeper than this are refused before anything walks them recursively. */
+const MAX_DEPTH = 64;
 
 const failure = (text: string): ToolResult => ({ content: [{ type: "text", text }], isError: true });
 
@@ -42,6 +44,12 @@ export async function callTool(
   rawArgs: Record<string, unknown> | undefined,
 ): Promise<ToolResult> {
   const args = rawArgs ?? {};
+  const deep = tooDeep(args);
+  if (deep !== undefined) {
+    return failure(
+      `${tool.name} was not called: \`${deep}\` is nested deeper than ${MAX_DEPTH} levels, more than any request of the API holds.`,
+    );
+  }
   const problems = await argumentProblems(tool.inputSchema, args);
   const emptyPath = Object.entries(tool.arguments)
     .filter(([name, place]) => place.in === "path" && args[name] === "")
@@ -92,6 +100,20 @@ export async function callTool(
       : "";
     return failure(`${message}.${retry}`);
   }
+}
+
+/** The first argument (as a field path) nested deeper than MAX_DEPTH, walked without recursion. */
+function tooDeep(args: Record<string, unknown>): string | undefined {
+  const stack: [unknown, string, number][] = Object.entries(args).map(([k, v]) => [v, k, 1]);
+  while (stack.length > 0) {
+    const [value, field, depth] = stack.pop() as [unknown, string, number];
+    if (value === null || typeof value !== "object") continue;
+    if (depth > MAX_DEPTH) return field;
+    for (const [key, item] of Object.entries(value)) {
+      stack.push([item, Array.isArray(value) ? `${field}[${key}]` : `${field}.${key}`, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 async function refusalOf(
@@ -152,10 +174,10 @@ async function allPages(context: CallContext, tool: ToolDefinition, request: Req
     const next = page.cursor;
     const done = next === undefined || next === null || seen.has(next);
     if (done || items.length >= ALL_PAGES_MAX_ITEMS) {
-      const capped = !done;
-      const note = capped
-        ? `all_pages: ${pages} pages, ${items.length} items; stopped at the cap of ${ALL_PAGES_MAX_ITEMS} items: pass the answer's cursor to go on`
-        : `all_pages: ${pages} pages, ${items.length} items, the last page included`;
+      const read = `${pages} page${pages === 1 ? "" : "s"}, ${items.length} item${items.length === 1 ? "" : "s"}`;
+      const note = done
+        ? `all_pages: ${read}, the last page included`
+        : `all_pages: ${read}; stopped at the cap of ${ALL_PAGES_MAX_ITEMS} items: pass the answer's cursor to go on`;
       return { result: { ...result, data: { ...page, items } }, note };
     }
     seen.add(next);

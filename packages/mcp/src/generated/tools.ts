@@ -6316,5 +6316,3295 @@ export const tools: readonly ToolDefinition[] = [
     },
     "pages": false,
     "idempotencyArgument": "idempotency_key"
+  },
+  {
+    "name": "getClock",
+    "group": "test-mode",
+    "tag": "Clock",
+    "description": "Where sandbox time is, and how far it is ahead of real time.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "GET",
+    "path": "/_sandbox/clock",
+    "annotations": {
+      "title": "Read the sandbox clock",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "Where the sandbox clock is.",
+      "required": [
+        "now",
+        "ahead_by_seconds"
+      ],
+      "properties": {
+        "now": {
+          "type": "string",
+          "format": "date-time",
+          "description": "Sandbox now."
+        },
+        "ahead_by_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "How far sandbox time is ahead of real time, in whole seconds."
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "advanceClock",
+    "group": "test-mode",
+    "tag": "Clock",
+    "description": "Moves the clock forward by `seconds` (at least 0, at most a century) or `to` a later\ndate-time, and runs, in order of their due time, everything scheduled until then\n(lifecycle steps, webhook deliveries and their retries); answers once that is done, with\nthe clock and `ran`, the number of jobs run. The clock never goes back: a `to` before now\nis `422` naming now. `{ \"seconds\": 0 }` runs what is due now.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/clock/advance",
+    "annotations": {
+      "title": "Move the sandbox clock forward",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "description": "Exactly one of `seconds` or `to`.",
+          "oneOf": [
+            {
+              "type": "object",
+              "title": "By seconds",
+              "required": [
+                "seconds"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "seconds": {
+                  "type": "number",
+                  "minimum": 0,
+                  "maximum": 3153600000,
+                  "description": "Seconds to move forward, at least 0, at most a century."
+                }
+              }
+            },
+            {
+              "type": "object",
+              "title": "To a time",
+              "required": [
+                "to"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "to": {
+                  "type": "string",
+                  "format": "date-time",
+                  "description": "The time to move to, not before now and within a century of now."
+                }
+              }
+            }
+          ]
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The clock after a move, and the number of jobs the move ran.",
+      "required": [
+        "now",
+        "ahead_by_seconds",
+        "ran"
+      ],
+      "properties": {
+        "now": {
+          "type": "string",
+          "format": "date-time",
+          "description": "Sandbox now."
+        },
+        "ahead_by_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "How far sandbox time is ahead of real time, in whole seconds."
+        },
+        "ran": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "The scheduled jobs run (lifecycle steps and delivery attempts)."
+        }
+      }
+    },
+    "arguments": {
+      "body": {
+        "in": "body-whole"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "setCustomerStatus",
+    "group": "test-mode",
+    "tag": "Simulations",
+    "description": "Walks the customer along the shortest legal path of its lifecycle to `status`, one step\nand one `CustomerStatus` event at a time, each step with its cascades. A status it already\nhas changes nothing. One it cannot reach is `422` `illegal-transition`. `\"force\": true`\nsets the status directly: one event, no cascade.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/customers/{id}/status",
+    "annotations": {
+      "title": "Walk a customer to a status",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The customer's id.",
+          "examples": [
+            "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f"
+          ]
+        },
+        "status": {
+          "type": "string",
+          "description": "A customer's status. Transitions are not specified.",
+          "enum": [
+            "UserRequired",
+            "SigningsRequired",
+            "IdentificationRequired",
+            "Active",
+            "Suspended"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "created_at",
+        "updated_at",
+        "customer_type",
+        "email",
+        "name",
+        "partner_id",
+        "identification_ids",
+        "signing_ids",
+        "status"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "customer_type": {
+          "$ref": "#/$defs/CustomerType"
+        },
+        "email": {
+          "type": "string",
+          "description": "The primary contact email, collected during identification; used for all API authorization of the customer, such as 2FA."
+        },
+        "name": {
+          "type": "string"
+        },
+        "partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "identification_ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "format": "uuid"
+          }
+        },
+        "signing_ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "format": "uuid"
+          }
+        },
+        "status": {
+          "$ref": "#/$defs/CustomerStatus"
+        },
+        "active_email": {
+          "type": "string",
+          "description": "The email for transaction emails, if different from the primary email."
+        },
+        "external_id": {
+          "type": "string",
+          "description": "Partner-supplied identifier."
+        },
+        "spending_limit_euro": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The spending limit in euro cents; null means no limit."
+        }
+      },
+      "$defs": {
+        "CustomerStatus": {
+          "type": "string",
+          "description": "A customer's status. Transitions are not specified.",
+          "enum": [
+            "UserRequired",
+            "SigningsRequired",
+            "IdentificationRequired",
+            "Active",
+            "Suspended"
+          ]
+        },
+        "CustomerType": {
+          "type": "string",
+          "enum": [
+            "Business",
+            "Person"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      },
+      "status": {
+        "in": "body",
+        "name": "status"
+      },
+      "force": {
+        "in": "body",
+        "name": "force"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "setIdentificationStatus",
+    "group": "test-mode",
+    "tag": "Simulations",
+    "description": "Walks the identification along its lifecycle to `status`, one `IdentificationStatus`\nevent per step (an approval makes its customer `Active`). `\"force\": true` sets it\ndirectly.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/identifications/{id}/status",
+    "annotations": {
+      "title": "Walk an identification to a status",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The identification's id.",
+          "examples": [
+            "9c2e7b14-5a3d-4f81-b6e9-0d4c8a2f7e31"
+          ]
+        },
+        "status": {
+          "type": "string",
+          "description": "An identification's process status. Transitions are not specified.",
+          "enum": [
+            "Pending",
+            "Processed",
+            "PendingReview",
+            "Approved",
+            "Declined",
+            "Expired"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "customer_id",
+        "created_at",
+        "updated_at",
+        "status"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "status": {
+          "$ref": "#/$defs/IdentificationStatus"
+        },
+        "step_status": {
+          "$ref": "#/$defs/IdentificationStepStatus"
+        },
+        "url": {
+          "type": "string",
+          "description": "The link for the customer, used by the Link identification type."
+        }
+      },
+      "$defs": {
+        "IdentificationStatus": {
+          "type": "string",
+          "description": "An identification's process status. Transitions are not specified.",
+          "enum": [
+            "Pending",
+            "Processed",
+            "PendingReview",
+            "Approved",
+            "Declined",
+            "Expired"
+          ]
+        },
+        "IdentificationStep": {
+          "type": "object",
+          "description": "The state of one identification step.",
+          "properties": {
+            "result": {
+              "type": "string",
+              "description": "The step's result. `Pending` is the one value the API description names; further values are not specified.",
+              "examples": [
+                "Pending"
+              ]
+            },
+            "retry": {
+              "type": "boolean"
+            }
+          }
+        },
+        "IdentificationStepStatus": {
+          "type": "object",
+          "description": "The state of each identification step.",
+          "properties": {
+            "company_beneficiaries": {
+              "$ref": "#/$defs/IdentificationStep"
+            },
+            "company_data": {
+              "$ref": "#/$defs/IdentificationStep"
+            },
+            "company_documents": {
+              "$ref": "#/$defs/IdentificationStep"
+            },
+            "questionnaire": {
+              "$ref": "#/$defs/IdentificationStep"
+            }
+          }
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      },
+      "status": {
+        "in": "body",
+        "name": "status"
+      },
+      "force": {
+        "in": "body",
+        "name": "force"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "setAutorampStatus",
+    "group": "test-mode",
+    "tag": "Simulations",
+    "description": "Walks the autoramp along its lifecycle to `status`, one `RegisterAutorampStatus` event per\nstep. `\"force\": true` sets it directly.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/autoramps/{id}/status",
+    "annotations": {
+      "title": "Walk an autoramp to a status",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The autoramp's id.",
+          "examples": [
+            "d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47"
+          ]
+        },
+        "status": {
+          "type": "string",
+          "description": "An autoramp's status. Transitions are not specified.",
+          "enum": [
+            "Created",
+            "EditPending",
+            "Authorized",
+            "DepositAccountAdded",
+            "Approved",
+            "Rejected",
+            "Cancelled"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "created_at",
+        "deposit_rails",
+        "destination_currency",
+        "is_third_party",
+        "recipient",
+        "source",
+        "source_currencies",
+        "status"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "deposit_rails": {
+          "type": "array",
+          "description": "The deposit instructions the customer pays into, one deposit-info variant each.",
+          "items": {
+            "$ref": "#/$defs/DepositInfo"
+          }
+        },
+        "destination_currency": {
+          "$ref": "#/$defs/CryptoCurrency"
+        },
+        "is_third_party": {
+          "type": "boolean",
+          "description": "Whether this is a third-party payment autoramp."
+        },
+        "recipient": {
+          "$ref": "#/$defs/RecipientBankAccount"
+        },
+        "source": {
+          "$ref": "#/$defs/AutorampSource"
+        },
+        "source_currencies": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/Currency"
+          }
+        },
+        "status": {
+          "$ref": "#/$defs/AutorampStatus"
+        },
+        "additional_partner_fee_in_bips": {
+          "$ref": "#/$defs/Decimal",
+          "deprecated": true,
+          "description": "Deprecated; the partner's fee configs are used instead."
+        },
+        "deposit_account": {
+          "$ref": "#/$defs/IbanDepositInfo",
+          "deprecated": true,
+          "description": "Deprecated; use `deposit_rails`."
+        },
+        "external_id": {
+          "type": "string",
+          "description": "Partner-supplied identifier."
+        },
+        "name": {
+          "type": "string"
+        },
+        "quote": {
+          "$ref": "#/$defs/AutorampQuote"
+        },
+        "travel_address": {
+          "type": "string",
+          "description": "The travel-rule address, for compliance."
+        },
+        "wire_message": {
+          "$ref": "#/$defs/WireMessage"
+        }
+      },
+      "$defs": {
+        "AccountIdentifier": {
+          "type": "object",
+          "description": "An account identifier; `type` says which identifier fields it carries (`iban` for the IBAN case). The allowed values of `type` are not specified.",
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "iban": {
+              "type": "string"
+            }
+          }
+        },
+        "ACHDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for an ACH transfer. Its fields are not specified."
+        },
+        "AfricanBankTransferDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for an African bank transfer. Its fields are not specified."
+        },
+        "Amount": {
+          "type": "object",
+          "description": "An amount of a currency.",
+          "properties": {
+            "amount": {
+              "$ref": "#/$defs/Decimal"
+            },
+            "currency": {
+              "$ref": "#/$defs/AmountCurrency"
+            }
+          }
+        },
+        "AmountCurrency": {
+          "type": "object",
+          "description": "The currency of an amount.",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "EUR"
+              ]
+            },
+            "type": {
+              "$ref": "#/$defs/CurrencyType"
+            }
+          }
+        },
+        "AutorampQuote": {
+          "type": "object",
+          "description": "The quote an autoramp was created from.",
+          "properties": {
+            "amount_in": {
+              "$ref": "#/$defs/Amount"
+            },
+            "amount_out": {
+              "$ref": "#/$defs/Amount"
+            },
+            "fee": {
+              "$ref": "#/$defs/Fee"
+            },
+            "fee_settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            },
+            "partner_fee_settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            },
+            "quote_id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "rate": {
+              "$ref": "#/$defs/Decimal"
+            },
+            "rate_expiry_policy": {
+              "$ref": "#/$defs/RateExpiryPolicy"
+            },
+            "rate_lock_valid_until": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "valid_until": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "slippage_tolerance_in_bips": {
+              "$ref": "#/$defs/Decimal"
+            }
+          }
+        },
+        "AutorampSource": {
+          "type": "string",
+          "description": "Whether an autoramp was created on its own or from a quote.",
+          "enum": [
+            "Standalone",
+            "Quote"
+          ]
+        },
+        "AutorampStatus": {
+          "type": "string",
+          "description": "An autoramp's status. Transitions are not specified.",
+          "enum": [
+            "Created",
+            "EditPending",
+            "Authorized",
+            "DepositAccountAdded",
+            "Approved",
+            "Rejected",
+            "Cancelled"
+          ]
+        },
+        "Blockchain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ]
+        },
+        "ChapsDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for a CHAPS transfer. Its fields are not specified."
+        },
+        "Country": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "DE"
+              ]
+            }
+          }
+        },
+        "CryptoCurrency": {
+          "type": "object",
+          "description": "A token on a blockchain.",
+          "properties": {
+            "blockchain": {
+              "$ref": "#/$defs/Blockchain"
+            },
+            "token": {
+              "type": "string",
+              "examples": [
+                "USDC"
+              ]
+            }
+          }
+        },
+        "CryptoWallet": {
+          "type": "object",
+          "description": "Deposit instructions for a crypto wallet. Its fields are not specified."
+        },
+        "Currency": {
+          "description": "Either a crypto currency or a fiat currency.",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/CryptoCurrency"
+            },
+            {
+              "$ref": "#/$defs/FiatCurrency"
+            }
+          ]
+        },
+        "CurrencyType": {
+          "type": "string",
+          "description": "The type of a currency carried inside an amount.",
+          "enum": [
+            "Fiat",
+            "Crypto"
+          ]
+        },
+        "Decimal": {
+          "type": "string",
+          "description": "A decimal number as a string, such as `\"1000.00\"`, so that no precision is lost.",
+          "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
+          "examples": [
+            "1000.00"
+          ]
+        },
+        "DepositInfo": {
+          "description": "One deposit rail. The variants other than `IbanDepositInfo` are objects whose fields the\nAPI description does not give, and nothing in the payload is specified to tell the variants\napart.\n",
+          "anyOf": [
+            {
+              "$ref": "#/$defs/IbanDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/AfricanBankTransferDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/PixDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/SpeiDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/MobileMoneyDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/CryptoWallet"
+            },
+            {
+              "$ref": "#/$defs/FpsDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/ChapsDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/ACHDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/WireDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/RtpDepositInfo"
+            },
+            {
+              "$ref": "#/$defs/SwiftDepositInfo"
+            }
+          ]
+        },
+        "EmailAddress": {
+          "type": "object",
+          "properties": {
+            "email": {
+              "type": "string"
+            }
+          }
+        },
+        "Fee": {
+          "type": "object",
+          "description": "A fee breakdown. The service's own fee fields carry the word service in their names.",
+          "properties": {
+            "banking_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "service_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "network_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "partner_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "total_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "transaction_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "deducted_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "network_fees": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/Amount"
+              }
+            },
+            "network_fees_with_settlement": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/NetworkFeeWithSettlement"
+              }
+            },
+            "partner_fees": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/PartnerFee"
+              }
+            },
+            "service_fee_settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "FeeSettlement": {
+          "type": "string",
+          "enum": [
+            "deductedImmediately",
+            "settledLater"
+          ]
+        },
+        "FiatCurrency": {
+          "type": "object",
+          "description": "A fiat currency.",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "EUR"
+              ]
+            },
+            "type": {
+              "type": "string",
+              "enum": [
+                "Fiat"
+              ]
+            }
+          }
+        },
+        "FpsDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for a UK Faster Payments transfer. Its fields are not specified."
+        },
+        "IbanDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for an IBAN bank transfer.",
+          "properties": {
+            "address": {
+              "type": "string"
+            },
+            "beneficiary_name": {
+              "type": "string"
+            },
+            "bic": {
+              "type": "string"
+            },
+            "iban": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "phone": {
+              "type": "string"
+            }
+          }
+        },
+        "MobileMoneyDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for a mobile-money payment. Its fields are not specified."
+        },
+        "NetworkFeeWithSettlement": {
+          "type": "object",
+          "properties": {
+            "fee_amount": {
+              "$ref": "#/$defs/Amount"
+            },
+            "fee_type": {
+              "type": "string",
+              "description": "The kind of network fee. Its allowed values are not specified."
+            },
+            "settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "PartnerFee": {
+          "type": "object",
+          "properties": {
+            "fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "label": {
+              "type": "string"
+            },
+            "settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "PixDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for a Pix payment. Its fields are not specified."
+        },
+        "PostalAddress": {
+          "type": "object",
+          "properties": {
+            "city": {
+              "type": "string"
+            },
+            "country": {
+              "$ref": "#/$defs/Country"
+            },
+            "postal_code": {
+              "type": "string"
+            },
+            "state": {
+              "type": "string"
+            },
+            "street": {
+              "type": "string"
+            }
+          }
+        },
+        "RateExpiryPolicy": {
+          "type": "string",
+          "description": "A quote's rate expiry policy. What each value does is not specified, beyond `Return` limiting `expiry_in_hours` to the rate lock duration.",
+          "enum": [
+            "Return",
+            "Slippage"
+          ]
+        },
+        "RecipientBankAccount": {
+          "type": "object",
+          "description": "A bank account that receives payments.",
+          "properties": {
+            "account_identifier": {
+              "$ref": "#/$defs/AccountIdentifier"
+            },
+            "address": {
+              "$ref": "#/$defs/PostalAddress"
+            },
+            "email_address": {
+              "$ref": "#/$defs/EmailAddress"
+            },
+            "is_third_party": {
+              "type": "boolean"
+            },
+            "phone_number": {
+              "type": "string"
+            },
+            "provider_country": {
+              "$ref": "#/$defs/Country"
+            },
+            "provider_name": {
+              "type": "string"
+            },
+            "recipient": {
+              "$ref": "#/$defs/RecipientParty"
+            }
+          }
+        },
+        "RecipientParty": {
+          "type": "object",
+          "description": "The owner of a recipient account. The allowed values of `type` are not specified; `Business` is one.",
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "type": {
+              "type": "string",
+              "examples": [
+                "Business"
+              ]
+            }
+          }
+        },
+        "RtpDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for a real-time payment. Its fields are not specified."
+        },
+        "SpeiDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for a SPEI payment. Its fields are not specified."
+        },
+        "SwiftDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for a SWIFT transfer. Its fields are not specified."
+        },
+        "WireDepositInfo": {
+          "type": "object",
+          "description": "Deposit instructions for a wire transfer. Its fields are not specified."
+        },
+        "WireMessage": {
+          "type": "string",
+          "description": "A reference message for outgoing wires, at most 4 lines of at most 35 characters each.",
+          "pattern": "^[^\\r\\n]{0,35}(\\r?\\n[^\\r\\n]{0,35}){0,3}$",
+          "examples": [
+            "Invoice 2026-118"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      },
+      "status": {
+        "in": "body",
+        "name": "status"
+      },
+      "force": {
+        "in": "body",
+        "name": "force"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "setFiatAddressStatus",
+    "group": "test-mode",
+    "tag": "Simulations",
+    "description": "Walks the fiat address along its lifecycle to `status`, one `RegisterFiatAddressStatus`\nevent per step. `\"force\": true` sets it directly.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/addresses/fiat/{id}/status",
+    "annotations": {
+      "title": "Walk a fiat address to a status",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The fiat address's id.",
+          "examples": [
+            "7a3c5e9b-1d4f-4a6c-8e2b-4d6f8a0c2e53"
+          ]
+        },
+        "status": {
+          "type": "string",
+          "description": "A fiat address's verification status. Transitions are not specified.",
+          "enum": [
+            "AuthorizationRequired",
+            "AuthorizationFailed",
+            "RegistrationPending",
+            "RegistrationFailed",
+            "Registered"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A customer's registered bank account.",
+      "required": [
+        "id",
+        "customer_id",
+        "bank_account_identifier",
+        "bank_details",
+        "bank_name",
+        "country",
+        "currency",
+        "is_third_party",
+        "ownership_verified",
+        "status",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "bank_account_identifier": {
+          "$ref": "#/$defs/AccountIdentifier"
+        },
+        "bank_details": {
+          "$ref": "#/$defs/RecipientBankAccount"
+        },
+        "bank_name": {
+          "type": "string"
+        },
+        "country": {
+          "type": "string",
+          "description": "A country code.",
+          "examples": [
+            "DE"
+          ]
+        },
+        "currency": {
+          "type": "string",
+          "examples": [
+            "EUR"
+          ]
+        },
+        "is_third_party": {
+          "type": "boolean"
+        },
+        "ownership_verified": {
+          "type": "boolean",
+          "description": "Whether the customer verified ownership of the account."
+        },
+        "status": {
+          "$ref": "#/$defs/FiatAddressStatus"
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "label": {
+          "type": "string"
+        }
+      },
+      "$defs": {
+        "AccountIdentifier": {
+          "type": "object",
+          "description": "An account identifier; `type` says which identifier fields it carries (`iban` for the IBAN case). The allowed values of `type` are not specified.",
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "iban": {
+              "type": "string"
+            }
+          }
+        },
+        "Country": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "DE"
+              ]
+            }
+          }
+        },
+        "EmailAddress": {
+          "type": "object",
+          "properties": {
+            "email": {
+              "type": "string"
+            }
+          }
+        },
+        "FiatAddressStatus": {
+          "type": "string",
+          "description": "A fiat address's verification status. Transitions are not specified.",
+          "enum": [
+            "AuthorizationRequired",
+            "AuthorizationFailed",
+            "RegistrationPending",
+            "RegistrationFailed",
+            "Registered"
+          ]
+        },
+        "PostalAddress": {
+          "type": "object",
+          "properties": {
+            "city": {
+              "type": "string"
+            },
+            "country": {
+              "$ref": "#/$defs/Country"
+            },
+            "postal_code": {
+              "type": "string"
+            },
+            "state": {
+              "type": "string"
+            },
+            "street": {
+              "type": "string"
+            }
+          }
+        },
+        "RecipientBankAccount": {
+          "type": "object",
+          "description": "A bank account that receives payments.",
+          "properties": {
+            "account_identifier": {
+              "$ref": "#/$defs/AccountIdentifier"
+            },
+            "address": {
+              "$ref": "#/$defs/PostalAddress"
+            },
+            "email_address": {
+              "$ref": "#/$defs/EmailAddress"
+            },
+            "is_third_party": {
+              "type": "boolean"
+            },
+            "phone_number": {
+              "type": "string"
+            },
+            "provider_country": {
+              "$ref": "#/$defs/Country"
+            },
+            "provider_name": {
+              "type": "string"
+            },
+            "recipient": {
+              "$ref": "#/$defs/RecipientParty"
+            }
+          }
+        },
+        "RecipientParty": {
+          "type": "object",
+          "description": "The owner of a recipient account. The allowed values of `type` are not specified; `Business` is one.",
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "type": {
+              "type": "string",
+              "examples": [
+                "Business"
+              ]
+            }
+          }
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      },
+      "status": {
+        "in": "body",
+        "name": "status"
+      },
+      "force": {
+        "in": "body",
+        "name": "force"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "setAutorampTransactionStatus",
+    "group": "test-mode",
+    "tag": "Simulations",
+    "description": "Walks the transaction along the sandbox's settlement lifecycle to `status`, one\n`TransactionStatus` event per step; its `state` follows. The API leaves a transaction's\nstatuses open: without `force` the status is one of the lifecycle's (`FundsReceived`,\n`FundsReviewInProgress`, `ExchangeInProgress`, `PayoutInProgress`, `Completed`,\n`FundsRejected`, `PayoutFailed`, `Refunded`); with `\"force\": true` any non-empty value is\nset directly.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/autoramp-transactions/{id}/status",
+    "annotations": {
+      "title": "Walk an autoramp transaction to a status",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The autoramp transaction's id.",
+          "examples": [
+            "1a5e9c3d-7f2b-4c6e-8a1d-5b9f3e7c2a64"
+          ]
+        },
+        "status": {
+          "type": "string",
+          "minLength": 1,
+          "description": "One of the sandbox's settlement statuses (FundsReceived, FundsReviewInProgress, ExchangeInProgress, PayoutInProgress, Completed, FundsRejected, PayoutFailed, Refunded); with `force`, any non-empty value.",
+          "examples": [
+            "Completed"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A payment that went through an autoramp.",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "autoramp_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "source_amount": {
+          "$ref": "#/$defs/Amount"
+        },
+        "destination_amount": {
+          "$ref": "#/$defs/Amount"
+        },
+        "exchange_rate": {
+          "type": "string"
+        },
+        "fee": {
+          "type": "string"
+        },
+        "fee_settlement": {
+          "$ref": "#/$defs/FeeSettlement"
+        },
+        "fee_breakdown": {
+          "$ref": "#/$defs/Fee"
+        },
+        "is_third_party": {
+          "type": "boolean"
+        },
+        "recipient": {
+          "$ref": "#/$defs/RecipientBankAccount"
+        },
+        "state": {
+          "type": "string",
+          "description": "The transaction's state. `Pending` is one value; the full set of values and all transitions are not specified.",
+          "examples": [
+            "Pending"
+          ]
+        },
+        "status": {
+          "type": "string",
+          "description": "The transaction's status. `FundsReviewInProgress` is one value; the full set of values and all transitions are not specified.",
+          "examples": [
+            "FundsReviewInProgress"
+          ]
+        },
+        "payment_tracking": {
+          "$ref": "#/$defs/PaymentTracking"
+        },
+        "payout_crypto_transaction": {
+          "$ref": "#/$defs/PayoutCryptoTransaction"
+        },
+        "source": {
+          "$ref": "#/$defs/TransactionSource"
+        }
+      },
+      "$defs": {
+        "AccountIdentifier": {
+          "type": "object",
+          "description": "An account identifier; `type` says which identifier fields it carries (`iban` for the IBAN case). The allowed values of `type` are not specified.",
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "iban": {
+              "type": "string"
+            }
+          }
+        },
+        "Amount": {
+          "type": "object",
+          "description": "An amount of a currency.",
+          "properties": {
+            "amount": {
+              "$ref": "#/$defs/Decimal"
+            },
+            "currency": {
+              "$ref": "#/$defs/AmountCurrency"
+            }
+          }
+        },
+        "AmountCurrency": {
+          "type": "object",
+          "description": "The currency of an amount.",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "EUR"
+              ]
+            },
+            "type": {
+              "$ref": "#/$defs/CurrencyType"
+            }
+          }
+        },
+        "Blockchain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ]
+        },
+        "Country": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "DE"
+              ]
+            }
+          }
+        },
+        "CurrencyType": {
+          "type": "string",
+          "description": "The type of a currency carried inside an amount.",
+          "enum": [
+            "Fiat",
+            "Crypto"
+          ]
+        },
+        "Decimal": {
+          "type": "string",
+          "description": "A decimal number as a string, such as `\"1000.00\"`, so that no precision is lost.",
+          "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
+          "examples": [
+            "1000.00"
+          ]
+        },
+        "EmailAddress": {
+          "type": "object",
+          "properties": {
+            "email": {
+              "type": "string"
+            }
+          }
+        },
+        "Fee": {
+          "type": "object",
+          "description": "A fee breakdown. The service's own fee fields carry the word service in their names.",
+          "properties": {
+            "banking_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "service_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "network_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "partner_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "total_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "transaction_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "deducted_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "network_fees": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/Amount"
+              }
+            },
+            "network_fees_with_settlement": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/NetworkFeeWithSettlement"
+              }
+            },
+            "partner_fees": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/PartnerFee"
+              }
+            },
+            "service_fee_settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "FeeSettlement": {
+          "type": "string",
+          "enum": [
+            "deductedImmediately",
+            "settledLater"
+          ]
+        },
+        "NetworkFeeWithSettlement": {
+          "type": "object",
+          "properties": {
+            "fee_amount": {
+              "$ref": "#/$defs/Amount"
+            },
+            "fee_type": {
+              "type": "string",
+              "description": "The kind of network fee. Its allowed values are not specified."
+            },
+            "settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "PartnerFee": {
+          "type": "object",
+          "properties": {
+            "fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "label": {
+              "type": "string"
+            },
+            "settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "PaymentTracking": {
+          "type": "object",
+          "properties": {
+            "imad": {
+              "type": "string"
+            },
+            "omad": {
+              "type": "string"
+            }
+          }
+        },
+        "PayoutCryptoTransaction": {
+          "type": "object",
+          "properties": {
+            "transaction_hash": {
+              "type": "string"
+            }
+          }
+        },
+        "PostalAddress": {
+          "type": "object",
+          "properties": {
+            "city": {
+              "type": "string"
+            },
+            "country": {
+              "$ref": "#/$defs/Country"
+            },
+            "postal_code": {
+              "type": "string"
+            },
+            "state": {
+              "type": "string"
+            },
+            "street": {
+              "type": "string"
+            }
+          }
+        },
+        "RecipientBankAccount": {
+          "type": "object",
+          "description": "A bank account that receives payments.",
+          "properties": {
+            "account_identifier": {
+              "$ref": "#/$defs/AccountIdentifier"
+            },
+            "address": {
+              "$ref": "#/$defs/PostalAddress"
+            },
+            "email_address": {
+              "$ref": "#/$defs/EmailAddress"
+            },
+            "is_third_party": {
+              "type": "boolean"
+            },
+            "phone_number": {
+              "type": "string"
+            },
+            "provider_country": {
+              "$ref": "#/$defs/Country"
+            },
+            "provider_name": {
+              "type": "string"
+            },
+            "recipient": {
+              "$ref": "#/$defs/RecipientParty"
+            }
+          }
+        },
+        "RecipientParty": {
+          "type": "object",
+          "description": "The owner of a recipient account. The allowed values of `type` are not specified; `Business` is one.",
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "type": {
+              "type": "string",
+              "examples": [
+                "Business"
+              ]
+            }
+          }
+        },
+        "TransactionSource": {
+          "type": "object",
+          "properties": {
+            "blockchain": {
+              "$ref": "#/$defs/Blockchain"
+            },
+            "wallet_address": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      },
+      "status": {
+        "in": "body",
+        "name": "status"
+      },
+      "force": {
+        "in": "body",
+        "name": "force"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "simulateDeposit",
+    "group": "test-mode",
+    "tag": "Simulations",
+    "description": "Money arriving on an `Approved` autoramp's deposit rail (else `422`\n`autoramp-not-approved`): an autoramp transaction for its customer, `FundsReceived`,\npriced as `GET /autoramps/quote` prices the same pair and amount at that moment, which\nthen settles on the sandbox clock, with a `Transaction` event and a `TransactionStatus`\nevent per step. `outcome` chooses where it ends.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/autoramps/{id}/deposits",
+    "annotations": {
+      "title": "Simulate money arriving on an autoramp",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The autoramp's id.",
+          "examples": [
+            "d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47"
+          ]
+        },
+        "amount": {
+          "type": "string",
+          "description": "The amount deposited, a decimal string greater than 0 (at most 15 digits before the point, 18 after).",
+          "pattern": "^[0-9]{1,15}(\\.[0-9]{1,18})?$",
+          "not": {
+            "pattern": "^[0.]+$"
+          },
+          "examples": [
+            "1000.00"
+          ]
+        },
+        "currency": {
+          "type": "string",
+          "description": "The code (fiat) or token (crypto) of one of the autoramp's source currencies; default its first. Not with `source_currency`.",
+          "examples": [
+            "EUR"
+          ]
+        },
+        "source_currency": {
+          "description": "The same as `currency`, or the currency as the autoramp lists it (a fiat `code` or a crypto `token`). Not with `currency`.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "object",
+              "required": [
+                "code"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            {
+              "type": "object",
+              "required": [
+                "token"
+              ],
+              "properties": {
+                "token": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            }
+          ]
+        },
+        "rail": {
+          "type": "string",
+          "enum": [
+            "Iban",
+            "Wallet",
+            "AchWire",
+            "Pix",
+            "Spei",
+            "AfricanBankTransfer",
+            "MobileMoney",
+            "ChapsFps"
+          ]
+        },
+        "deposit_account_type": {
+          "type": "string",
+          "enum": [
+            "Iban",
+            "Wallet",
+            "AchWire",
+            "Pix",
+            "Spei",
+            "AfricanBankTransfer",
+            "MobileMoney",
+            "ChapsFps"
+          ]
+        },
+        "outcome": {
+          "type": "string",
+          "description": "Where the transaction ends, in any case; default `Completed`. `Completed`, `FundsRejected` or `PayoutFailed`, or the words `completed`, `rejected` and `failed`.",
+          "examples": [
+            "Completed"
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "amount"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A payment that went through an autoramp.",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "autoramp_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "source_amount": {
+          "$ref": "#/$defs/Amount"
+        },
+        "destination_amount": {
+          "$ref": "#/$defs/Amount"
+        },
+        "exchange_rate": {
+          "type": "string"
+        },
+        "fee": {
+          "type": "string"
+        },
+        "fee_settlement": {
+          "$ref": "#/$defs/FeeSettlement"
+        },
+        "fee_breakdown": {
+          "$ref": "#/$defs/Fee"
+        },
+        "is_third_party": {
+          "type": "boolean"
+        },
+        "recipient": {
+          "$ref": "#/$defs/RecipientBankAccount"
+        },
+        "state": {
+          "type": "string",
+          "description": "The transaction's state. `Pending` is one value; the full set of values and all transitions are not specified.",
+          "examples": [
+            "Pending"
+          ]
+        },
+        "status": {
+          "type": "string",
+          "description": "The transaction's status. `FundsReviewInProgress` is one value; the full set of values and all transitions are not specified.",
+          "examples": [
+            "FundsReviewInProgress"
+          ]
+        },
+        "payment_tracking": {
+          "$ref": "#/$defs/PaymentTracking"
+        },
+        "payout_crypto_transaction": {
+          "$ref": "#/$defs/PayoutCryptoTransaction"
+        },
+        "source": {
+          "$ref": "#/$defs/TransactionSource"
+        }
+      },
+      "$defs": {
+        "AccountIdentifier": {
+          "type": "object",
+          "description": "An account identifier; `type` says which identifier fields it carries (`iban` for the IBAN case). The allowed values of `type` are not specified.",
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "iban": {
+              "type": "string"
+            }
+          }
+        },
+        "Amount": {
+          "type": "object",
+          "description": "An amount of a currency.",
+          "properties": {
+            "amount": {
+              "$ref": "#/$defs/Decimal"
+            },
+            "currency": {
+              "$ref": "#/$defs/AmountCurrency"
+            }
+          }
+        },
+        "AmountCurrency": {
+          "type": "object",
+          "description": "The currency of an amount.",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "EUR"
+              ]
+            },
+            "type": {
+              "$ref": "#/$defs/CurrencyType"
+            }
+          }
+        },
+        "Blockchain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ]
+        },
+        "Country": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "DE"
+              ]
+            }
+          }
+        },
+        "CurrencyType": {
+          "type": "string",
+          "description": "The type of a currency carried inside an amount.",
+          "enum": [
+            "Fiat",
+            "Crypto"
+          ]
+        },
+        "Decimal": {
+          "type": "string",
+          "description": "A decimal number as a string, such as `\"1000.00\"`, so that no precision is lost.",
+          "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
+          "examples": [
+            "1000.00"
+          ]
+        },
+        "EmailAddress": {
+          "type": "object",
+          "properties": {
+            "email": {
+              "type": "string"
+            }
+          }
+        },
+        "Fee": {
+          "type": "object",
+          "description": "A fee breakdown. The service's own fee fields carry the word service in their names.",
+          "properties": {
+            "banking_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "service_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "network_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "partner_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "total_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "transaction_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "deducted_fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "network_fees": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/Amount"
+              }
+            },
+            "network_fees_with_settlement": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/NetworkFeeWithSettlement"
+              }
+            },
+            "partner_fees": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/PartnerFee"
+              }
+            },
+            "service_fee_settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "FeeSettlement": {
+          "type": "string",
+          "enum": [
+            "deductedImmediately",
+            "settledLater"
+          ]
+        },
+        "NetworkFeeWithSettlement": {
+          "type": "object",
+          "properties": {
+            "fee_amount": {
+              "$ref": "#/$defs/Amount"
+            },
+            "fee_type": {
+              "type": "string",
+              "description": "The kind of network fee. Its allowed values are not specified."
+            },
+            "settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "PartnerFee": {
+          "type": "object",
+          "properties": {
+            "fee": {
+              "$ref": "#/$defs/Amount"
+            },
+            "label": {
+              "type": "string"
+            },
+            "settlement": {
+              "$ref": "#/$defs/FeeSettlement"
+            }
+          }
+        },
+        "PaymentTracking": {
+          "type": "object",
+          "properties": {
+            "imad": {
+              "type": "string"
+            },
+            "omad": {
+              "type": "string"
+            }
+          }
+        },
+        "PayoutCryptoTransaction": {
+          "type": "object",
+          "properties": {
+            "transaction_hash": {
+              "type": "string"
+            }
+          }
+        },
+        "PostalAddress": {
+          "type": "object",
+          "properties": {
+            "city": {
+              "type": "string"
+            },
+            "country": {
+              "$ref": "#/$defs/Country"
+            },
+            "postal_code": {
+              "type": "string"
+            },
+            "state": {
+              "type": "string"
+            },
+            "street": {
+              "type": "string"
+            }
+          }
+        },
+        "RecipientBankAccount": {
+          "type": "object",
+          "description": "A bank account that receives payments.",
+          "properties": {
+            "account_identifier": {
+              "$ref": "#/$defs/AccountIdentifier"
+            },
+            "address": {
+              "$ref": "#/$defs/PostalAddress"
+            },
+            "email_address": {
+              "$ref": "#/$defs/EmailAddress"
+            },
+            "is_third_party": {
+              "type": "boolean"
+            },
+            "phone_number": {
+              "type": "string"
+            },
+            "provider_country": {
+              "$ref": "#/$defs/Country"
+            },
+            "provider_name": {
+              "type": "string"
+            },
+            "recipient": {
+              "$ref": "#/$defs/RecipientParty"
+            }
+          }
+        },
+        "RecipientParty": {
+          "type": "object",
+          "description": "The owner of a recipient account. The allowed values of `type` are not specified; `Business` is one.",
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "type": {
+              "type": "string",
+              "examples": [
+                "Business"
+              ]
+            }
+          }
+        },
+        "TransactionSource": {
+          "type": "object",
+          "properties": {
+            "blockchain": {
+              "$ref": "#/$defs/Blockchain"
+            },
+            "wallet_address": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      },
+      "amount": {
+        "in": "body",
+        "name": "amount"
+      },
+      "currency": {
+        "in": "body",
+        "name": "currency"
+      },
+      "source_currency": {
+        "in": "body",
+        "name": "source_currency"
+      },
+      "rail": {
+        "in": "body",
+        "name": "rail"
+      },
+      "deposit_account_type": {
+        "in": "body",
+        "name": "deposit_account_type"
+      },
+      "outcome": {
+        "in": "body",
+        "name": "outcome"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "addFiatAddress",
+    "group": "test-mode",
+    "tag": "Simulations",
+    "description": "Adds a fiat address (a bank account) of the customer, which the API cannot, in the\ncustomer's sub-partner: `AuthorizationRequired`, on its way to `Registered` on the\nsandbox clock (or to the failure `outcome` names), with a `NewBankAccount` event.\nDefaults: `bank_name` `Sandbox Bank`, `country` the IBAN's first two letters, `currency`\n`EUR`, `is_third_party` false.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/customers/{id}/fiat-addresses",
+    "annotations": {
+      "title": "Add a bank account of a customer",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The customer's id.",
+          "examples": [
+            "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f"
+          ]
+        },
+        "iban": {
+          "type": "string",
+          "description": "An IBAN: a country code, two check digits, then 10 to 30 letters or digits. Spaces and lower case are taken, and dropped.",
+          "pattern": "^\\s*[A-Za-z]\\s*[A-Za-z]\\s*[0-9]\\s*[0-9](\\s*[A-Za-z0-9]){10,30}\\s*$",
+          "examples": [
+            "DE89 3704 0044 0532 0130 00"
+          ]
+        },
+        "bank_name": {
+          "type": "string",
+          "description": "Default `Sandbox Bank`."
+        },
+        "country": {
+          "type": "string",
+          "description": "Default the IBAN's first two letters."
+        },
+        "currency": {
+          "type": "string",
+          "description": "Default `EUR`."
+        },
+        "label": {
+          "type": "string"
+        },
+        "is_third_party": {
+          "type": "boolean",
+          "default": false
+        },
+        "outcome": {
+          "type": "string",
+          "description": "Where the registration ends when it does not reach `Registered`.",
+          "enum": [
+            "AuthorizationFailed",
+            "RegistrationFailed"
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "iban"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A customer's registered bank account.",
+      "required": [
+        "id",
+        "customer_id",
+        "bank_account_identifier",
+        "bank_details",
+        "bank_name",
+        "country",
+        "currency",
+        "is_third_party",
+        "ownership_verified",
+        "status",
+        "created_at",
+        "updated_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "bank_account_identifier": {
+          "$ref": "#/$defs/AccountIdentifier"
+        },
+        "bank_details": {
+          "$ref": "#/$defs/RecipientBankAccount"
+        },
+        "bank_name": {
+          "type": "string"
+        },
+        "country": {
+          "type": "string",
+          "description": "A country code.",
+          "examples": [
+            "DE"
+          ]
+        },
+        "currency": {
+          "type": "string",
+          "examples": [
+            "EUR"
+          ]
+        },
+        "is_third_party": {
+          "type": "boolean"
+        },
+        "ownership_verified": {
+          "type": "boolean",
+          "description": "Whether the customer verified ownership of the account."
+        },
+        "status": {
+          "$ref": "#/$defs/FiatAddressStatus"
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "label": {
+          "type": "string"
+        }
+      },
+      "$defs": {
+        "AccountIdentifier": {
+          "type": "object",
+          "description": "An account identifier; `type` says which identifier fields it carries (`iban` for the IBAN case). The allowed values of `type` are not specified.",
+          "properties": {
+            "type": {
+              "type": "string"
+            },
+            "iban": {
+              "type": "string"
+            }
+          }
+        },
+        "Country": {
+          "type": "object",
+          "properties": {
+            "code": {
+              "type": "string",
+              "examples": [
+                "DE"
+              ]
+            }
+          }
+        },
+        "EmailAddress": {
+          "type": "object",
+          "properties": {
+            "email": {
+              "type": "string"
+            }
+          }
+        },
+        "FiatAddressStatus": {
+          "type": "string",
+          "description": "A fiat address's verification status. Transitions are not specified.",
+          "enum": [
+            "AuthorizationRequired",
+            "AuthorizationFailed",
+            "RegistrationPending",
+            "RegistrationFailed",
+            "Registered"
+          ]
+        },
+        "PostalAddress": {
+          "type": "object",
+          "properties": {
+            "city": {
+              "type": "string"
+            },
+            "country": {
+              "$ref": "#/$defs/Country"
+            },
+            "postal_code": {
+              "type": "string"
+            },
+            "state": {
+              "type": "string"
+            },
+            "street": {
+              "type": "string"
+            }
+          }
+        },
+        "RecipientBankAccount": {
+          "type": "object",
+          "description": "A bank account that receives payments.",
+          "properties": {
+            "account_identifier": {
+              "$ref": "#/$defs/AccountIdentifier"
+            },
+            "address": {
+              "$ref": "#/$defs/PostalAddress"
+            },
+            "email_address": {
+              "$ref": "#/$defs/EmailAddress"
+            },
+            "is_third_party": {
+              "type": "boolean"
+            },
+            "phone_number": {
+              "type": "string"
+            },
+            "provider_country": {
+              "$ref": "#/$defs/Country"
+            },
+            "provider_name": {
+              "type": "string"
+            },
+            "recipient": {
+              "$ref": "#/$defs/RecipientParty"
+            }
+          }
+        },
+        "RecipientParty": {
+          "type": "object",
+          "description": "The owner of a recipient account. The allowed values of `type` are not specified; `Business` is one.",
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "type": {
+              "type": "string",
+              "examples": [
+                "Business"
+              ]
+            }
+          }
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      },
+      "iban": {
+        "in": "body",
+        "name": "iban"
+      },
+      "bank_name": {
+        "in": "body",
+        "name": "bank_name"
+      },
+      "country": {
+        "in": "body",
+        "name": "country"
+      },
+      "currency": {
+        "in": "body",
+        "name": "currency"
+      },
+      "label": {
+        "in": "body",
+        "name": "label"
+      },
+      "is_third_party": {
+        "in": "body",
+        "name": "is_third_party"
+      },
+      "outcome": {
+        "in": "body",
+        "name": "outcome"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "addWebhook",
+    "group": "test-mode",
+    "tag": "Simulations",
+    "description": "Adds a webhook of the partner, which the API cannot. Its fields are the API's `Webhook`\nschema's writable ones.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/webhooks",
+    "annotations": {
+      "title": "Add a webhook",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "url": {
+          "type": "string",
+          "description": "An http:// or https:// URL. Deliveries to a reserved example host (such as example.com or *.invalid) are not sent.",
+          "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^/\\s]+",
+          "examples": [
+            "http://127.0.0.1:8080/events"
+          ]
+        },
+        "topics": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "Transaction",
+              "NewBankAccount",
+              "NewAutoramp",
+              "DepositAddressCreated",
+              "RegisterFiatAddressStatus",
+              "RegisterAutorampStatus",
+              "TransactionStatus",
+              "CustomerCreated",
+              "CustomerStatus",
+              "IdentificationStatus",
+              "Ping"
+            ]
+          }
+        },
+        "label": {
+          "type": "string",
+          "default": ""
+        },
+        "enabled": {
+          "type": "boolean",
+          "default": true
+        }
+      },
+      "required": [
+        "url",
+        "topics"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "id",
+        "partner_id",
+        "created_at",
+        "updated_at",
+        "enabled",
+        "label",
+        "topics",
+        "url"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "updated_at": {
+          "type": "string",
+          "format": "date-time"
+        },
+        "enabled": {
+          "type": "boolean"
+        },
+        "label": {
+          "type": "string"
+        },
+        "topics": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/WebhookTopic"
+          }
+        },
+        "url": {
+          "type": "string"
+        },
+        "last_failure": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When the last execution failed."
+        },
+        "last_failure_reason": {
+          "type": "string"
+        }
+      },
+      "$defs": {
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "url": {
+        "in": "body",
+        "name": "url"
+      },
+      "topics": {
+        "in": "body",
+        "name": "topics"
+      },
+      "label": {
+        "in": "body",
+        "name": "label"
+      },
+      "enabled": {
+        "in": "body",
+        "name": "enabled"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "listEvents",
+    "group": "test-mode",
+    "tag": "Events",
+    "description": "Every webhook delivery attempt the sandbox made (the newest 10,000 are kept), newest\nfirst.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "GET",
+    "path": "/_sandbox/events",
+    "annotations": {
+      "title": "List webhook delivery attempts",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The delivery attempts, newest first.",
+      "required": [
+        "items"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/DeliveryAttempt"
+          }
+        }
+      },
+      "$defs": {
+        "DeliveryAttempt": {
+          "type": "object",
+          "description": "One attempt to deliver an event to a webhook.",
+          "required": [
+            "id",
+            "topic",
+            "webhook_id",
+            "url",
+            "created_at",
+            "delivered",
+            "payload"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "description": "The event's id."
+            },
+            "topic": {
+              "$ref": "#/$defs/WebhookTopic"
+            },
+            "webhook_id": {
+              "type": "string"
+            },
+            "url": {
+              "type": "string",
+              "description": "Where the attempt was sent."
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "description": "When the attempt was made (sandbox time)."
+            },
+            "attempt": {
+              "type": "integer",
+              "minimum": 1,
+              "description": "1 for the first attempt."
+            },
+            "delivered": {
+              "type": "boolean"
+            },
+            "status_code": {
+              "type": "integer",
+              "description": "The receiver's HTTP status, when it answered."
+            },
+            "failure_reason": {
+              "type": "string",
+              "description": "Why the attempt failed, when it did."
+            },
+            "next_attempt_at": {
+              "type": "string",
+              "format": "date-time",
+              "description": "When the next attempt is due, after a failure that is retried."
+            },
+            "payload": {
+              "$ref": "#/$defs/WebhookEvent"
+            }
+          }
+        },
+        "WebhookEvent": {
+          "type": "object",
+          "description": "A webhook event as the sandbox sends it (the API description does not show payloads).",
+          "required": [
+            "id",
+            "topic",
+            "created_at",
+            "customer_id",
+            "data"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "description": "The event's id, the same in every attempt to deliver it."
+            },
+            "topic": {
+              "$ref": "#/$defs/WebhookTopic"
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "customer_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The customer the event is about, if any."
+            },
+            "data": {
+              "description": "The resource the event is about, as the API answers it (for Ping, the ping's customer)."
+            }
+          }
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "redeliverEvent",
+    "group": "test-mode",
+    "tag": "Events",
+    "description": "Sends the event again now, with the same `id`, to its webhook's current `url`: one\nattempt, numbered after the last one the log holds, not retried. `404` when the log holds\nno attempt of the event or its webhook is gone.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/events/{id}/redeliver",
+    "annotations": {
+      "title": "Send an event again",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The webhook event's id (the same in every attempt to deliver it).",
+          "examples": [
+            "5b7d9f1a-3c5e-4a7b-9d1f-3b5d7f9a1c3e"
+          ]
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "One attempt to deliver an event to a webhook.",
+      "required": [
+        "id",
+        "topic",
+        "webhook_id",
+        "url",
+        "created_at",
+        "delivered",
+        "payload"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The event's id."
+        },
+        "topic": {
+          "$ref": "#/$defs/WebhookTopic"
+        },
+        "webhook_id": {
+          "type": "string"
+        },
+        "url": {
+          "type": "string",
+          "description": "Where the attempt was sent."
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When the attempt was made (sandbox time)."
+        },
+        "attempt": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "1 for the first attempt."
+        },
+        "delivered": {
+          "type": "boolean"
+        },
+        "status_code": {
+          "type": "integer",
+          "description": "The receiver's HTTP status, when it answered."
+        },
+        "failure_reason": {
+          "type": "string",
+          "description": "Why the attempt failed, when it did."
+        },
+        "next_attempt_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When the next attempt is due, after a failure that is retried."
+        },
+        "payload": {
+          "$ref": "#/$defs/WebhookEvent"
+        }
+      },
+      "$defs": {
+        "WebhookEvent": {
+          "type": "object",
+          "description": "A webhook event as the sandbox sends it (the API description does not show payloads).",
+          "required": [
+            "id",
+            "topic",
+            "created_at",
+            "customer_id",
+            "data"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid",
+              "description": "The event's id, the same in every attempt to deliver it."
+            },
+            "topic": {
+              "$ref": "#/$defs/WebhookTopic"
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "customer_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The customer the event is about, if any."
+            },
+            "data": {
+              "description": "The resource the event is about, as the API answers it (for Ping, the ping's customer)."
+            }
+          }
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "getRates",
+    "group": "test-mode",
+    "tag": "Rates",
+    "description": "Each currency the sandbox prices, with its value in USD, from which the rate of every pair is derived.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "GET",
+    "path": "/_sandbox/rates",
+    "annotations": {
+      "title": "Read the rate table",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "Each supported currency's value in USD.",
+      "required": [
+        "rates"
+      ],
+      "properties": {
+        "rates": {
+          "type": "object",
+          "additionalProperties": {
+            "$ref": "#/$defs/RateValue"
+          }
+        }
+      },
+      "$defs": {
+        "RateValue": {
+          "type": "string",
+          "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+          "maxLength": 32,
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "not": {
+            "pattern": "^[0.]+$"
+          },
+          "examples": [
+            "1.0823"
+          ]
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "setRates",
+    "group": "test-mode",
+    "tag": "Rates",
+    "description": "Changes the values of the currencies named (the others stay) from the next price on, for\nevery process of a shared sandbox; answers the whole table. `POST /_sandbox/reset` brings\nback the seed's table.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/rates",
+    "annotations": {
+      "title": "Change rates",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "rates": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "USD": {
+              "type": "string",
+              "const": "1"
+            },
+            "EUR": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            },
+            "GBP": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            },
+            "BRL": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            },
+            "MXN": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            },
+            "USDC": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            },
+            "USDT": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            },
+            "EURC": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            },
+            "ETH": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            },
+            "SOL": {
+              "type": "string",
+              "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+              "maxLength": 32,
+              "pattern": "^[0-9]+(\\.[0-9]+)?$",
+              "not": {
+                "pattern": "^[0.]+$"
+              },
+              "examples": [
+                "1.0823"
+              ]
+            }
+          }
+        }
+      },
+      "required": [
+        "rates"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "Each supported currency's value in USD.",
+      "required": [
+        "rates"
+      ],
+      "properties": {
+        "rates": {
+          "type": "object",
+          "additionalProperties": {
+            "$ref": "#/$defs/RateValue"
+          }
+        }
+      },
+      "$defs": {
+        "RateValue": {
+          "type": "string",
+          "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+          "maxLength": 32,
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "not": {
+            "pattern": "^[0.]+$"
+          },
+          "examples": [
+            "1.0823"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "rates": {
+        "in": "body",
+        "name": "rates"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "verifyQuote",
+    "group": "test-mode",
+    "tag": "Quotes",
+    "description": "Whether the body is a quote this sandbox signed, unchanged since (key order aside); for\none that is, whether the sandbox clock has reached its `valid_until` (`expired`) and its\n`rate_lock_valid_until` (`rate_lock_expired`).\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/quotes/verify",
+    "annotations": {
+      "title": "Check a quote's signature and expiry",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A quote as `GET /autoramps/quote` answered it, signature included. Any other fields are the quote's, compared with what the sandbox signed.",
+          "required": [
+            "signature"
+          ],
+          "additionalProperties": true,
+          "properties": {
+            "signature": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "Whether the quote is one this sandbox signed, unchanged; for one that is, whether its times have passed.",
+      "required": [
+        "valid"
+      ],
+      "properties": {
+        "valid": {
+          "type": "boolean"
+        },
+        "expired": {
+          "type": "boolean",
+          "description": "The sandbox clock has reached the quote's `valid_until` (only when `valid`)."
+        },
+        "rate_lock_expired": {
+          "type": "boolean",
+          "description": "The sandbox clock has reached the quote's `rate_lock_valid_until` (only when `valid`)."
+        }
+      }
+    },
+    "arguments": {
+      "body": {
+        "in": "body-whole"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "getQuoteSigningKey",
+    "group": "test-mode",
+    "tag": "Quotes",
+    "description": "The secret the sandbox signs quotes with: base64 of HMAC-SHA256 over the quote's canonical\nJSON (RFC 8785) without its `signature`. A reset makes a new one.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "GET",
+    "path": "/_sandbox/quotes/signing-key",
+    "annotations": {
+      "title": "Read the quote signing key",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The secret the sandbox signs quotes with.",
+      "required": [
+        "algorithm",
+        "key"
+      ],
+      "properties": {
+        "algorithm": {
+          "type": "string",
+          "const": "HMAC-SHA256"
+        },
+        "key": {
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$"
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "resetSandbox",
+    "group": "test-mode",
+    "tag": "Reset",
+    "description": "Back to the seed: data, idempotency keys, events, scheduled work, rates and the quote\nsigning key. The clock stays where it is.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/reset",
+    "annotations": {
+      "title": "Reset the sandbox to its seed",
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The sandbox was reset.",
+      "required": [
+        "reset"
+      ],
+      "properties": {
+        "reset": {
+          "type": "boolean",
+          "const": true
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
   }
 ];

@@ -7,6 +7,7 @@ import {
   requestBodyExample,
 } from "@org/payments-spec";
 import { headerArgument } from "../../scripts/generate.ts";
+import { tools } from "../../src/generated/tools.ts";
 
 /** Ids of what the test made, by the argument name they go in (per operation where it differs). */
 export type KnownIds = Record<string, unknown>;
@@ -25,11 +26,19 @@ export function exampleArguments(
   for (const parameter of entry.parameters) {
     const name = parameter.in === "header" ? headerArgument(parameter.name) : parameter.name;
     if (LEFT_OUT.has(name)) continue;
+    // An optional parameter goes in only with an example of its own: a schema's (an enum's first
+    // value, say) would add what the example call does not mean, such as a chain for EUR.
+    const own = parameter.example ?? Object.values(parameter.examples ?? {})[0];
+    if (!parameter.required && own === undefined) continue;
     const example = parameterExample(doc, parameter);
     if (example !== undefined) args[name] = example;
   }
   const body = requestBodyExample(doc, entry.operation);
-  if (body !== null && typeof body === "object" && !Array.isArray(body)) Object.assign(args, body);
+  const whole = Object.values(
+    tools.find((tool) => tool.name === operationId)?.arguments ?? {},
+  ).some((place) => place.in === "body-whole");
+  if (whole) args.body = body;
+  else if (body !== null && typeof body === "object") Object.assign(args, body);
   for (const name of Object.keys(args)) {
     const id = known[`${operationId}.${name}`] ?? known[name];
     if (id !== undefined) args[name] = id;

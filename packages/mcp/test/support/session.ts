@@ -46,9 +46,9 @@ export async function startSession(
   await client.connect(transport);
   const received: string[] = [];
   const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => {
+  transport.onmessage = (message) => {
     received.push(JSON.stringify(message));
-    deliver?.(message, extra);
+    deliver?.(message);
   };
   let listed: Tool[] | undefined;
   const tools = async () => {
