@@ -7,6 +7,7 @@ import type { ChangeContext } from "./change-context.js";
 import type { SandboxClock } from "./clock.js";
 import { invalidBody, invalidField, objectBody } from "./control-input.js";
 import { deposit } from "./deposits.js";
+import { eventPage } from "./event-log.js";
 import type { Events } from "./events.js";
 import { LIFECYCLES, lifecycleOfRoute } from "./lifecycles.js";
 import { signatureValid, signingSecret } from "./quote-signature.js";
@@ -38,6 +39,7 @@ interface Route {
     services: ControlServices,
     params: string[],
     body: Record<string, unknown>,
+    query: Record<string, string>,
   ): Promise<Answer>;
 }
 
@@ -98,8 +100,8 @@ const ROUTES: Route[] = [
     method: "GET",
     name: "events",
     pattern: /^events$/,
-    answer: (services) =>
-      services.store.transaction(async (tx) => ok({ items: await tx.events() })),
+    answer: (services, _, __, query) =>
+      services.store.transaction(async (tx) => eventPage(await tx.events(), query)),
   },
   {
     method: "POST",
@@ -157,6 +159,7 @@ export async function answerControl(
   method: string,
   path: string,
   body: unknown,
+  query: Record<string, string> = {},
 ): Promise<Answer> {
   const route = path.slice(CONTROL_PREFIX.length);
   const matching = ROUTES.flatMap((candidate) => {
@@ -176,7 +179,7 @@ export async function answerControl(
   }
   const object = objectBody(body);
   if ("answer" in object) return object.answer;
-  return chosen.candidate.answer(services, chosen.params, object.body);
+  return chosen.candidate.answer(services, chosen.params, object.body, query);
 }
 
 /** Changes the values of the currencies `{ "rates": { code: value in USD } }` names; answers the table. */
