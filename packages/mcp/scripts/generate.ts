@@ -49,7 +49,8 @@ function annotationsOf(operationId: string, method: string, title: string, group
     title,
     readOnlyHint: read,
     // A PATCH overwrites what it names; a POST adds (or, in test mode, moves a simulation on).
-    destructiveHint: method === "PATCH" || method === "DELETE" || DESTRUCTIVE_POSTS.has(operationId),
+    destructiveHint:
+      method === "PATCH" || method === "DELETE" || DESTRUCTIVE_POSTS.has(operationId),
     idempotentHint: read || method === "PATCH" || method === "PUT" || method === "DELETE",
     // The API is a service beyond this machine; the test-mode routes act on the sandbox alone.
     openWorldHint: group === "api",
@@ -85,7 +86,7 @@ function isObjectSchema(schema: JsonSchema, defs: JsonSchema | undefined): boole
   if (!target) return false;
   if (target.type === "object" || target.properties !== undefined) return true;
   const parts = target.allOf as JsonSchema[] | undefined;
-  return parts !== undefined && parts.some((part) => isObjectSchema(part, defs));
+  return parts?.some((part) => isObjectSchema(part, defs)) ?? false;
 }
 
 function outputOf(doc: OpenApiDocument, entry: OperationEntry) {
@@ -100,7 +101,10 @@ function outputOf(doc: OpenApiDocument, entry: OperationEntry) {
     ...(defs && { $defs: defs }),
   });
   if (isObjectSchema(root, defs)) {
-    return { output: "object" as const, outputSchema: withDefs({ ...root, type: "object" as const }) };
+    return {
+      output: "object" as const,
+      outputSchema: withDefs({ ...root, type: "object" as const }),
+    };
   }
   return {
     output: "wrapped" as const,
@@ -175,7 +179,12 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
       const made = `${note} Optional here: the server makes one, the same for a call repeated with the same arguments within ${minutes} minutes.`;
       add(name, { in: "header", name: parameter.name }, describe(schema, made), false);
     } else {
-      add(name, { in: "header", name: parameter.name }, describe(schema, note), !!parameter.required);
+      add(
+        name,
+        { in: "header", name: parameter.name },
+        describe(schema, note),
+        !!parameter.required,
+      );
     }
   }
 

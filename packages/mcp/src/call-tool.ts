@@ -31,10 +31,17 @@ const IDEMPOTENCY_HEADER = "IDEMPOTENCY-KEY";
 /** Arguments nested deeper than this are refused before anything walks them recursively. */
 const MAX_DEPTH = 64;
 
-const failure = (text: string): ToolResult => ({ content: [{ type: "text", text }], isError: true });
+const failure = (text: string): ToolResult => ({
+  content: [{ type: "text", text }],
+  isError: true,
+});
 
 type Request = {
-  params: { path: Record<string, unknown>; query: Record<string, unknown>; header: Record<string, string> };
+  params: {
+    path: Record<string, unknown>;
+    query: Record<string, unknown>;
+    header: Record<string, string>;
+  };
   body?: unknown;
 };
 
@@ -143,8 +150,10 @@ function requestOf(tool: ToolDefinition, args: Record<string, unknown>): Request
     const place = tool.arguments[name];
     if (!place || value === undefined) continue;
     if (place.in === "body-whole") request.body = value;
-    else if (place.in === "body") (body ??= {})[place.name] = value;
-    else if (place.in === "header") request.params.header[place.name] = String(value);
+    else if (place.in === "body") {
+      body ??= {};
+      body[place.name] = value;
+    } else if (place.in === "header") request.params.header[place.name] = String(value);
     else request.params[place.in][place.name] = value;
   }
   // A body the operation takes is sent even when no field is given (`{}`).

@@ -42,7 +42,9 @@ function configuration(argv: string[], env: NodeJS.ProcessEnv) {
   try {
     ({ values } = parse(argv));
   } catch (error) {
-    throw new StartError(`${(error as Error).message.split("\n")[0]} (payments-mcp --help lists the options)`);
+    throw new StartError(
+      `${(error as Error).message.split("\n")[0]} (payments-mcp --help lists the options)`,
+    );
   }
   const apiKey = env.PAYMENTS_API_KEY;
   const baseUrl = values["base-url"] ?? (env.PAYMENTS_BASE_URL || DEFAULT_BASE_URL);
@@ -104,7 +106,11 @@ async function main(): Promise<void> {
   if (!options) return;
   if (values.http) {
     const { serveHttp } = await import("./http.js");
-    const running = await serveHttp({ ...options, port, ...(values.host && { host: values.host }) });
+    const running = await serveHttp({
+      ...options,
+      port,
+      ...(values.host && { host: values.host }),
+    });
     process.stderr.write(
       `payments-mcp ${VERSION}: Streamable HTTP at ${running.url}, for the API at ${options.baseUrl}\n`,
     );

@@ -32,7 +32,9 @@ export function idempotencyKeys(now: () => number = Date.now): IdempotencyKeys {
   const remembered = new Map<string, { key: string; until: number }>();
   return {
     keyFor(tool, args) {
-      const digest = createHash("sha256").update(`${tool}\n${canonical(args)}`).digest("hex");
+      const digest = createHash("sha256")
+        .update(`${tool}\n${canonical(args)}`)
+        .digest("hex");
       const time = now();
       const known = remembered.get(digest);
       if (known && known.until > time) return { key: known.key, repeated: true };
