@@ -8938,7 +8938,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listEvents",
     "group": "test-mode",
     "tag": "Events",
-    "description": "Every webhook delivery attempt the sandbox made (the newest 10,000 are kept), newest\nfirst.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "description": "The webhook delivery attempts the sandbox made (the newest 10,000 are kept), newest first,\nfiltered by the parameters given (all of them must match) and paged as the API's lists\nare: pass a page's `cursor` as `cursor` for the next page, with the same filters; a page\nwithout a `cursor` is the last one. An event sent to a reserved example host is listed\nonce, `sent: false`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item, stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
     "method": "GET",
     "path": "/_sandbox/events",
     "annotations": {
@@ -8950,13 +8950,81 @@ export const tools: readonly ToolDefinition[] = [
     },
     "inputSchema": {
       "type": "object",
-      "properties": {},
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "Only the attempts of this event.",
+          "examples": [
+            "5b7d9f1a-3c5e-4a7b-9d1f-3b5d7f9a1c3e"
+          ]
+        },
+        "webhook_id": {
+          "type": "string",
+          "description": "Only the attempts to this webhook.",
+          "examples": [
+            "2c4e6a8b-0d1f-4b3c-9e5a-7c9e1b3d5f70"
+          ]
+        },
+        "topic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ],
+          "description": "Only the attempts of events of this topic.",
+          "examples": [
+            "CustomerStatus"
+          ]
+        },
+        "customer_id": {
+          "type": "string",
+          "description": "Only the attempts of events about this customer (their `customer_id`).",
+          "examples": [
+            "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f"
+          ]
+        },
+        "delivered": {
+          "type": "boolean",
+          "description": "Only the attempts that arrived (`true`), or only those that did not (`false`).",
+          "examples": [
+            false
+          ]
+        },
+        "cursor": {
+          "type": "string",
+          "description": "The `cursor` of the previous page, to fetch the next page (send the same filters)."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10,
+          "description": "The number of attempts per page, at most 100; 0 or none means 10.",
+          "examples": [
+            10
+          ]
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+        }
+      },
       "additionalProperties": false
     },
     "output": "object",
     "outputSchema": {
       "type": "object",
-      "description": "The delivery attempts, newest first.",
+      "description": "A page of delivery attempts, newest first. A page without a `cursor` is the last one.",
       "required": [
         "items"
       ],
@@ -8966,6 +9034,17 @@ export const tools: readonly ToolDefinition[] = [
           "items": {
             "$ref": "#/$defs/DeliveryAttempt"
           }
+        },
+        "cursor": {
+          "type": "string",
+          "description": "Pass as the `cursor` query parameter, with the same filters, to fetch the next page."
+        },
+        "prev_cursor": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The first attempt of this page, as a cursor; null on the first page."
         }
       },
       "$defs": {
@@ -8986,6 +9065,10 @@ export const tools: readonly ToolDefinition[] = [
               "type": "string",
               "format": "uuid",
               "description": "The event's id."
+            },
+            "attempt_id": {
+              "type": "string",
+              "description": "The attempt's own id (absent from a log written by an earlier version)."
             },
             "topic": {
               "$ref": "#/$defs/WebhookTopic"
@@ -9009,6 +9092,10 @@ export const tools: readonly ToolDefinition[] = [
             },
             "delivered": {
               "type": "boolean"
+            },
+            "sent": {
+              "type": "boolean",
+              "description": "false when the sandbox sent nothing, because the url is at a reserved example host (example.com, .net, .org, *.example, *.invalid); such an attempt is not retried."
             },
             "status_code": {
               "type": "integer",
@@ -9081,8 +9168,37 @@ export const tools: readonly ToolDefinition[] = [
         }
       }
     },
-    "arguments": {},
-    "pages": false
+    "arguments": {
+      "id": {
+        "in": "query",
+        "name": "id"
+      },
+      "webhook_id": {
+        "in": "query",
+        "name": "webhook_id"
+      },
+      "topic": {
+        "in": "query",
+        "name": "topic"
+      },
+      "customer_id": {
+        "in": "query",
+        "name": "customer_id"
+      },
+      "delivered": {
+        "in": "query",
+        "name": "delivered"
+      },
+      "cursor": {
+        "in": "query",
+        "name": "cursor"
+      },
+      "page_size": {
+        "in": "query",
+        "name": "page_size"
+      }
+    },
+    "pages": true
   },
   {
     "name": "redeliverEvent",
@@ -9133,6 +9249,10 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "description": "The event's id."
         },
+        "attempt_id": {
+          "type": "string",
+          "description": "The attempt's own id (absent from a log written by an earlier version)."
+        },
         "topic": {
           "$ref": "#/$defs/WebhookTopic"
         },
@@ -9155,6 +9275,10 @@ export const tools: readonly ToolDefinition[] = [
         },
         "delivered": {
           "type": "boolean"
+        },
+        "sent": {
+          "type": "boolean",
+          "description": "false when the sandbox sent nothing, because the url is at a reserved example host (example.com, .net, .org, *.example, *.invalid); such an attempt is not retried."
         },
         "status_code": {
           "type": "integer",
