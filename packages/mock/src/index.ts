@@ -11,6 +11,7 @@ export type { Violation } from "./proxy/violations.js";
 export type {
   DeliveryAttempt,
   DepositOptions,
+  EventFilter,
   FiatAddressOptions,
   SandboxClockReading,
   SandboxCollection,

@@ -12,6 +12,7 @@ import {
 } from "./sandbox/controls.js";
 import type { DeliveryChaos } from "./sandbox/events.js";
 import { createSandbox } from "./sandbox/sandbox.js";
+import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";
 
 export interface MockOptions {
@@ -112,7 +113,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // A mock that cannot listen (the port taken, say) closes the sandbox it opened: its store holds
   // a file, a Postgres pool and delivery timers that would otherwise keep the process alive.
   const served = await serve(
-    createHandler(() => engine, { log, sandbox, cors }),
+    createHandler(() => engine, {
+      log,
+      sandbox,
+      cors,
+      testModeHint: testModeHints(spec, sandbox !== undefined),
+    }),
     {
       port,
       host,

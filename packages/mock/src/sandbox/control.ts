@@ -7,6 +7,7 @@ import type { ChangeContext } from "./change-context.js";
 import type { SandboxClock } from "./clock.js";
 import { invalidBody, invalidField, objectBody } from "./control-input.js";
 import { deposit } from "./deposits.js";
+import { eventPage } from "./event-log.js";
 import type { Events } from "./events.js";
 import { LIFECYCLES, lifecycleOfRoute } from "./lifecycles.js";
 import { signatureValid, signingSecret } from "./quote-signature.js";
@@ -38,6 +39,7 @@ interface Route {
     services: ControlServices,
     params: string[],
     body: Record<string, unknown>,
+    query: Record<string, string>,
   ): Promise<Answer>;
 }
 
@@ -98,8 +100,8 @@ const ROUTES: Route[] = [
     method: "GET",
     name: "events",
     pattern: /^events$/,
-    answer: (services) =>
-      services.store.transaction(async (tx) => ok({ items: await tx.events() })),
+    answer: (services, _, __, query) =>
+      services.store.transaction(async (tx) => eventPage(await tx.events(), query)),
   },
   {
     method: "POST",
@@ -157,6 +159,7 @@ export async function answerControl(
   method: string,
   path: string,
   body: unknown,
+  query: Record<string, string> = {},
 ): Promise<Answer> {
   const route = path.slice(CONTROL_PREFIX.length);
   const matching = ROUTES.flatMap((candidate) => {
@@ -176,7 +179,7 @@ export async function answerControl(
   }
   const object = objectBody(body);
   if ("answer" in object) return object.answer;
-  return chosen.candidate.answer(services, chosen.params, object.body);
+  return chosen.candidate.answer(services, chosen.params, object.body, query);
 }
 
 /** Changes the values of the currencies `{ "rates": { code: value in USD } }` names; answers the table. */
@@ -225,7 +228,7 @@ async function verifyQuote(
 }
 
 function clockBody(clock: SandboxClock) {
-  return { now: clock.now().toISOString(), ahead_by_seconds: Math.floor(clock.offsetMs / 1000) };
+  return { now: clock.now().toISOString(), ahead_by_seconds: Math.round(clock.offsetMs / 1000) };
 }
 
 /**
@@ -250,7 +253,6 @@ async function advanceClock(
   }
   await services.scheduler.syncClock();
   const now = services.clock.nowMs();
-  let target: number;
   if (seconds !== undefined) {
     if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) {
       return invalidBody([invalidField("seconds", "minimum", "must be a number, at least 0")]);
@@ -260,29 +262,29 @@ async function advanceClock(
         invalidField("seconds", "maximum", `must be at most ${MAX_ADVANCE_SECONDS} (a century)`),
       ]);
     }
-    target = now + Math.round(seconds * 1000);
-  } else {
-    const parsed = typeof to === "string" && isDateTime(to) ? Date.parse(to) : Number.NaN;
-    if (Number.isNaN(parsed)) {
-      return invalidBody([
-        invalidField("to", "format", "must be an RFC 3339 date-time, such as 2030-01-01T00:00:00Z"),
-      ]);
-    }
-    if (parsed < now) {
-      return invalidBody([
-        invalidField(
-          "to",
-          "minimum",
-          `the clock never goes back: it is at ${new Date(now).toISOString()}, later than ${to}`,
-        ),
-      ]);
-    }
-    if (parsed - now > MAX_ADVANCE_SECONDS * 1000) {
-      return invalidBody([invalidField("to", "maximum", "must be within a century of now")]);
-    }
-    target = parsed;
+    // By the offset, so that the time the advance takes does not come off it.
+    const ran = await services.scheduler.advanceBy(Math.round(seconds * 1000));
+    return ok({ ...clockBody(services.clock), ran });
   }
-  const ran = await services.scheduler.advance(target);
+  const parsed = typeof to === "string" && isDateTime(to) ? Date.parse(to) : Number.NaN;
+  if (Number.isNaN(parsed)) {
+    return invalidBody([
+      invalidField("to", "format", "must be an RFC 3339 date-time, such as 2030-01-01T00:00:00Z"),
+    ]);
+  }
+  if (parsed < now) {
+    return invalidBody([
+      invalidField(
+        "to",
+        "minimum",
+        `the clock never goes back: it is at ${new Date(now).toISOString()}, later than ${to}`,
+      ),
+    ]);
+  }
+  if (parsed - now > MAX_ADVANCE_SECONDS * 1000) {
+    return invalidBody([invalidField("to", "maximum", "must be within a century of now")]);
+  }
+  const ran = await services.scheduler.advance(parsed);
   return ok({ ...clockBody(services.clock), ran });
 }
 

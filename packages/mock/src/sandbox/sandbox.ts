@@ -242,7 +242,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       };
       return sendQueued(
         tenant,
-        await answerControl(services, request.method, request.path, request.body),
+        await answerControl(services, request.method, request.path, request.body, request.query),
       );
     },
     async close() {

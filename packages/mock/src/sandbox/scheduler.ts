@@ -28,6 +28,11 @@ export interface PartnerClockRunner {
    * of jobs run.
    */
   advance(toMs: number): Promise<number>;
+  /**
+   * Moves the clock `ms` further ahead of real time, running in order everything due by then:
+   * however long that takes, the clock ends exactly `ms` further ahead than it was.
+   */
+  advanceBy(ms: number): Promise<number>;
   /** Reads the clock's offset from the store, where other processes may have moved it. */
   syncClock(): Promise<void>;
 }
@@ -88,7 +93,14 @@ export class Scheduler<T extends ClockOwner> {
       advance: (toMs) =>
         this.exclusive(owner.partner, async () => {
           const ran = await this.runDue(owner, () => toMs, true);
-          await this.moveClockTo(owner, toMs);
+          await this.moveOffset(owner, owner.clock.offsetFor(toMs));
+          return ran;
+        }),
+      advanceBy: (ms) =>
+        this.exclusive(owner.partner, async () => {
+          const offset = owner.clock.offsetMs + ms;
+          const ran = await this.runDue(owner, () => owner.clock.atOffset(offset), true);
+          await this.moveOffset(owner, offset);
           return ran;
         }),
       syncClock: () => this.syncClock(owner),
@@ -166,9 +178,10 @@ export class Scheduler<T extends ClockOwner> {
     return ran;
   }
 
-  private async moveClockTo(owner: T, atMs: number): Promise<void> {
-    const offset = owner.clock.offsetFor(atMs);
-    owner.clock.observe(await this.store.transaction(owner.partner, (tx) => tx.moveClock(offset)));
+  /** Puts the partner's clock `offset` ahead of real time (or keeps it, when it is further ahead). */
+  private async moveOffset(owner: T, offset: number): Promise<void> {
+    const kept = Math.max(owner.clock.offsetMs, offset);
+    owner.clock.observe(await this.store.transaction(owner.partner, (tx) => tx.moveClock(kept)));
   }
 }
 
