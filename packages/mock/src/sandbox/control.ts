@@ -148,7 +148,7 @@ async function verifyQuote(
 }
 
 function clockBody(clock: SandboxClock) {
-  return { now: clock.now().toISOString(), ahead_by_seconds: Math.floor(clock.offsetMs / 1000) };
+  return { now: clock.now().toISOString(), ahead_by_seconds: Math.round(clock.offsetMs / 1000) };
 }
 
 /**
@@ -159,21 +159,22 @@ function clockBody(clock: SandboxClock) {
 async function advanceClock(services: ControlServices, { body }: ControlRequest): Promise<Answer> {
   await services.scheduler.syncClock();
   const now = services.clock.nowMs();
-  const by = body as Schemas["ClockAdvance"];
-  let target: number;
-  if ("seconds" in by) {
-    target = now + Math.round(by.seconds * 1000);
-  } else {
-    target = Date.parse(by.to);
-    if (target < now) {
-      return clockRefused(
-        "minimum",
-        `the clock never goes back: it is at ${new Date(now).toISOString()}, later than ${by.to}`,
-      );
-    }
-    if (target - now > MAX_ADVANCE_SECONDS * 1000) {
-      return clockRefused("maximum", "must be within a century of now");
-    }
+  // The document admits exactly one of the two.
+  const { seconds, to = "" } = body as Schemas["ClockAdvance"];
+  if (seconds !== undefined) {
+    // By the offset, so that the time the advance takes does not come off it.
+    const ran = await services.scheduler.advanceBy(Math.round(seconds * 1000));
+    return ok({ ...clockBody(services.clock), ran });
+  }
+  const target = Date.parse(to);
+  if (target < now) {
+    return clockRefused(
+      "minimum",
+      `the clock never goes back: it is at ${new Date(now).toISOString()}, later than ${to}`,
+    );
+  }
+  if (target - now > MAX_ADVANCE_SECONDS * 1000) {
+    return clockRefused("maximum", "must be within a century of now");
   }
   const ran = await services.scheduler.advance(target);
   return ok({ ...clockBody(services.clock), ran });
