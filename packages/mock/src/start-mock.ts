@@ -12,6 +12,7 @@ import {
 } from "./sandbox/controls.js";
 import type { DeliveryChaos } from "./sandbox/events.js";
 import { createSandbox } from "./sandbox/sandbox.js";
+import { testModeDocument } from "./sandbox/test-mode-document.js";
 import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";
 
@@ -86,6 +87,18 @@ export interface RunningSandbox extends RunningMock, SandboxControls {
   newPartner(): SandboxPartner;
 }
 
+/**
+ * The engine of the test-mode document, made at the first /_sandbox/ request: reading a document
+ * loads Prism's OpenAPI reader, which a run that never moves the sandbox need not pay for.
+ */
+function testModeEngine(): () => Promise<PrismEngine> {
+  let engine: Promise<PrismEngine> | undefined;
+  return () => {
+    engine ??= createPrismEngine(testModeDocument, false);
+    return engine;
+  };
+}
+
 /** Starts the mock and resolves once it answers requests. */
 export function startMock(options: MockOptions & { stateful: true }): Promise<RunningSandbox>;
 export function startMock(options?: MockOptions): Promise<RunningMock>;
@@ -118,6 +131,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       sandbox,
       cors,
       testModeHint: testModeHints(spec, sandbox !== undefined),
+      ...(sandbox !== undefined && { controlEngine: testModeEngine() }),
     }),
     {
       port,

@@ -11,7 +11,7 @@ import { handlerOf } from "./api-routes.js";
 import type { ChangeContext } from "./change-context.js";
 import { performStep } from "./changes.js";
 import { realNow, SandboxClock } from "./clock.js";
-import { answerControl, CONTROL_PREFIX, type ControlServices } from "./control.js";
+import { answerControl, type ControlServices } from "./control.js";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./deliveries.js";
 import { type DeliveryChaos, Events } from "./events.js";
 import { Idempotency, settled } from "./idempotency.js";
@@ -72,13 +72,9 @@ interface Tenant {
 export interface Sandbox {
   /** The answer to an API request that Prism has validated and routed. */
   answer(request: ApiRequest, routed: Routed): Promise<Answer>;
-  /** The answer to a request under /_sandbox/. */
-  control(request: ApiRequest): Promise<Answer>;
+  /** The answer to a request under /_sandbox/ that the engine has validated and routed. */
+  control(request: ApiRequest, routed: Routed): Promise<Answer>;
   close(): Promise<void>;
-}
-
-export function isControlPath(path: string): boolean {
-  return path.startsWith(CONTROL_PREFIX);
 }
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
@@ -222,14 +218,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
       return sendQueued(tenant, await tenant.idempotency.run(keyed, work));
     },
-    async control(request) {
-      const apiKey = header(request, "x-api-key");
-      if (apiKey === undefined) {
-        return problemAnswer(401, "unauthorized", "Missing or invalid API key", [
-          { location: "security", field: "X-API-Key", rule: "required", message: "is required" },
-        ]);
-      }
-      const tenant = await enter(apiKey);
+    async control(request, { operation, params }) {
+      // The engine has checked that the request has a key.
+      const tenant = await enter(header(request, "x-api-key") ?? "");
       const runner = scheduler.runnerOf(tenant);
       if (store.shared) await runner.syncClock();
       const services: ControlServices = {
@@ -240,10 +231,13 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         changes: changesOf(tenant),
         reset: (tx) => tx.replaceAll(startData(tenant.partner)),
       };
-      return sendQueued(
-        tenant,
-        await answerControl(services, request.method, request.path, request.body, request.query),
-      );
+      const body = isObject(request.body) ? request.body : {};
+      const answer = await answerControl(services, operation.iid ?? "", {
+        params,
+        query: request.query,
+        body,
+      });
+      return sendQueued(tenant, answer);
     },
     async close() {
       clearInterval(purgeTimer);
