@@ -130,7 +130,7 @@ it("duplicates and reorders deliveries in its opt-in mode, the same way for the 
   const plain = await sandbox();
   const hook = await receiver();
   await plain.addWebhook({ url: `${hook.url}/hook`, topics: ["CustomerStatus"] });
-  for (const status of ["Suspended", "Active", "Suspended"]) {
+  for (const status of ["Suspended", "Active", "Suspended"] as const) {
     await plain.setStatus("customers", "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f", status);
   }
   const statuses = (await hook.waitFor(3)).map((delivery) => delivery.body.data.status);
