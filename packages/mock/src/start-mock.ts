@@ -6,6 +6,7 @@ import { createHandler } from "./mock-handler.js";
 import { type SandboxControls, sandboxControls } from "./sandbox/controls.js";
 import type { DeliveryChaos } from "./sandbox/events.js";
 import { createSandbox } from "./sandbox/sandbox.js";
+import { testModeDocument } from "./sandbox/test-mode-document.js";
 import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";
 
@@ -56,6 +57,18 @@ export interface RunningMock {
 /** A running sandbox, with typed functions for its clock, simulations and event log. */
 export interface RunningSandbox extends RunningMock, SandboxControls {}
 
+/**
+ * The engine of the test-mode document, made at the first /_sandbox/ request: reading a document
+ * loads Prism's OpenAPI reader, which a run that never moves the sandbox need not pay for.
+ */
+function testModeEngine(): () => Promise<PrismEngine> {
+  let engine: Promise<PrismEngine> | undefined;
+  return () => {
+    engine ??= createPrismEngine(testModeDocument, false);
+    return engine;
+  };
+}
+
 /** Starts the mock and resolves once it answers requests. */
 export function startMock(options: MockOptions & { stateful: true }): Promise<RunningSandbox>;
 export function startMock(options?: MockOptions): Promise<RunningMock>;
@@ -86,6 +99,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       sandbox,
       cors,
       testModeHint: testModeHints(spec, sandbox !== undefined),
+      ...(sandbox !== undefined && { controlEngine: testModeEngine() }),
     }),
     {
       port,
