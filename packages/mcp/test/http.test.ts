@@ -15,7 +15,7 @@ let endpoint = "";
 let stderr = "";
 
 beforeAll(async () => {
-  sandbox = await startSandbox(loadBundledSpec(testModeSpecPath));
+  sandbox = await startSandbox();
   server = spawn(process.execPath, [bin, "--http", "--port", "0"], {
     env: {
       PATH: process.env.PATH ?? "",
