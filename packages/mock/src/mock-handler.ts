@@ -1,22 +1,22 @@
 // The HTTP side of the mock and the sandbox: every request goes through Prism; every rejection
 // gets a problem body; a valid request to a sandbox gets its answer.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ERROR_SEVERITY } from "./engine/diagnostics.js";
-import type { PrismEngine } from "./engine/prism.js";
-import { requestProblems, requestRefusal } from "./engine/request-problems.js";
-import { unavailablePreference } from "./engine/response-shaping.js";
-import { VerdictMemo } from "./engine/verdict-memo.js";
-import { answerPreflight, isPreflight, setCorsHeaders } from "./http/cors.js";
-import { hasPreferences, parsePrefer } from "./http/prefer.js";
-import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./http/problem.js";
-import { ClientGoneError, readRequest } from "./http/read-request.js";
-import { routeProblem, sendProblem } from "./http/refusal.js";
-import { loggedId, tagAnswer } from "./http/request-id.js";
-import { bodilessKey } from "./http/request-key.js";
-import type { RequestLogger } from "./http/serve.js";
-import { type Answer, bodyText } from "./sandbox/answer.js";
-import { isControlPath, type Sandbox } from "./sandbox/sandbox.js";
-import { StoreFullError } from "./sandbox/store.js";
+import { ERROR_SEVERITY } from "@org/payments-engine/engine/diagnostics.js";
+import type { PrismEngine } from "@org/payments-engine/engine/prism.js";
+import { requestProblems, requestRefusal } from "@org/payments-engine/engine/request-problems.js";
+import { unavailablePreference } from "@org/payments-engine/engine/response-shaping.js";
+import { VerdictMemo } from "@org/payments-engine/engine/verdict-memo.js";
+import { answerPreflight, isPreflight, setCorsHeaders } from "@org/payments-engine/http/cors.js";
+import { hasPreferences, parsePrefer } from "@org/payments-engine/http/prefer.js";
+import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "@org/payments-engine/http/problem.js";
+import { ClientGoneError, readRequest } from "@org/payments-engine/http/read-request.js";
+import { routeProblem, sendProblem } from "@org/payments-engine/http/refusal.js";
+import { loggedId, tagAnswer } from "@org/payments-engine/http/request-id.js";
+import { bodilessKey } from "@org/payments-engine/http/request-key.js";
+import type { RequestLogger } from "@org/payments-engine/http/serve.js";
+import { type Answer, bodyText } from "@org/payments-sandbox/api/answer.js";
+import { isControlPath, type Sandbox } from "@org/payments-sandbox/sandbox.js";
+import { StoreFullError } from "@org/payments-sandbox/store/store.js";
 
 export interface HandlerOptions {
   log?: RequestLogger;

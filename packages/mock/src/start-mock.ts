@@ -1,11 +1,15 @@
 // startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
-import { bundledSpecPath } from "./engine/bundled-spec.js";
-import { createPrismEngine, type PrismEngine } from "./engine/prism.js";
-import { type ConnectionLimits, type RequestLogger, serve } from "./http/serve.js";
+import { bundledSpecPath } from "@org/payments-engine/engine/bundled-spec.js";
+import { createPrismEngine, type PrismEngine } from "@org/payments-engine/engine/prism.js";
+import {
+  type ConnectionLimits,
+  type RequestLogger,
+  serve,
+} from "@org/payments-engine/http/serve.js";
+import { type SandboxControls, sandboxControls } from "@org/payments-sandbox/control/controls.js";
+import { createSandbox } from "@org/payments-sandbox/sandbox.js";
+import type { DeliveryChaos } from "@org/payments-sandbox/webhooks/events.js";
 import { createHandler } from "./mock-handler.js";
-import { type SandboxControls, sandboxControls } from "./sandbox/controls.js";
-import type { DeliveryChaos } from "./sandbox/events.js";
-import { createSandbox } from "./sandbox/sandbox.js";
 import { watchFile } from "./watch-file.js";
 
 export interface MockOptions {

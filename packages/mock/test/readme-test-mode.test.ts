@@ -1,14 +1,18 @@
 // The README's test-mode section says what the code does: its state diagrams are the lifecycles'
 // (lifecycles.ts), its retry schedule and delivery-mode rates are events.ts's.
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import {
+  IDENTIFICATION_REVIEW,
+  LIFECYCLES,
+  lifecycleDiagram,
+} from "@org/payments-sandbox/lifecycle/lifecycles.js";
 import {
   DUPLICATE_RATE,
   REORDER_DELAY_SECONDS,
   REORDER_RATE,
   RETRY_DELAYS_SECONDS,
-} from "../src/sandbox/events.js";
-import { IDENTIFICATION_REVIEW, LIFECYCLES, lifecycleDiagram } from "../src/sandbox/lifecycles.js";
+} from "@org/payments-sandbox/webhooks/events.js";
+import { describe, expect, it } from "vitest";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 

@@ -6,15 +6,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { CURRENCIES } from "@org/payments-sandbox/money/currencies.js";
+import { DEFAULT_RATES } from "@org/payments-sandbox/money/rates.js";
+import { MIGRATIONS } from "@org/payments-sandbox/store/schema-migrations.js";
 import { specPath } from "@org/payments-spec";
 import type { FeeProfile } from "@org/payments-types";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { referencePrice } from "../../../sandbox/test/support/reference-pricing.js";
 import { startMock } from "../../src/index.js";
-import { CURRENCIES } from "../../src/sandbox/currencies.js";
-import { DEFAULT_RATES } from "../../src/sandbox/rates.js";
-import { MIGRATIONS } from "../../src/sandbox/schema-migrations.js";
-import { referencePrice } from "../support/reference-pricing.js";
 import { responseProblems } from "../support/response-validator.js";
 import {
   call,

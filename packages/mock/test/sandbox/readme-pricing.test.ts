@@ -2,10 +2,10 @@
 // figure of its worked example is what the sandbox answers (and what the rules, recomputed with
 // BigInt fractions, give).
 import { readFileSync } from "node:fs";
+import { CURRENCIES, NETWORK_FEES } from "@org/payments-sandbox/money/currencies.js";
+import { DEFAULT_RATES } from "@org/payments-sandbox/money/rates.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CURRENCIES, NETWORK_FEES } from "../../src/sandbox/currencies.js";
-import { DEFAULT_RATES } from "../../src/sandbox/rates.js";
-import { referenceRate } from "../support/reference-pricing.js";
+import { referenceRate } from "../../../sandbox/test/support/reference-pricing.js";
 import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");

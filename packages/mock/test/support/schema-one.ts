@@ -1,7 +1,8 @@
-// What the schema-1 fixtures (test/fixtures/*-schema-1.sql, made by payments-mock before
+// What the schema-1 fixtures (the sandbox's test/fixtures/*-schema-1.sql, made by payments-mock before
 // versioned migrations) hold, and the checks that a migrated copy still serves it all.
+
+import { MIGRATIONS, SCHEMA_VERSION } from "@org/payments-sandbox/store/schema-migrations.js";
 import { expect } from "vitest";
-import { MIGRATIONS, SCHEMA_VERSION } from "../../src/sandbox/schema-migrations.js";
 import { call } from "./sandbox.js";
 
 const SUB_PARTNER = { "X-SUB-PARTNER-ID": "7d2f0c1e-3a4b-4c5d-8e9f-a0b1c2d3e4f5" };
