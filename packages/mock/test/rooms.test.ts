@@ -110,19 +110,6 @@ describe("the rooms of the engine, the sandbox and the mock", () => {
     expect(importers).toEqual([path.join("engine", "src", "engine", "prism-adapter.ts")]);
   });
 
-  it("keep the sandbox's store off the HTTP layer", () => {
-    const store = path.join(PACKAGES["@org/payments-sandbox"], "store") + path.sep;
-    const http = path.join(PACKAGES["@org/payments-engine"], "http") + path.sep;
-    const wrong = sources
-      .filter((file) => file.startsWith(store))
-      .flatMap((file) =>
-        localImports(file)
-          .filter((target) => target.startsWith(http))
-          .map((target) => `${shown(file)} → ${shown(target)}`),
-      );
-    expect(wrong).toEqual([]);
-  });
-
   it("route a request once, with Prism's router", () => {
     const matchers = sources.filter((file) =>
       /\b(operationFor|pathParameterAt|pathParams)\b/.test(readFileSync(file, "utf8")),
