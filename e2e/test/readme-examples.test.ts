@@ -82,6 +82,39 @@ describe("finding README examples", () => {
   });
 });
 
+describe("the client README's quick start", () => {
+  const readme = "packages/client/README.md";
+  let sandbox: RunningMock;
+  let dir: string;
+  beforeAll(async () => {
+    sandbox = await startMock({ stateful: true });
+    dir = mkdtempSync(path.resolve(import.meta.dirname, "../.readme-quick-start-"));
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs as printed against the sandbox, with no PAYMENTS_API_KEY set", async () => {
+    // Its section alone: the examples after it continue it, and a reader copies it first.
+    const text = readFileSync(path.join(root, readme), "utf8");
+    const section = text.slice(text.indexOf("## Quick start"));
+    const [example] = examplesOf(readme, section.slice(0, section.indexOf("\n## ", 1)));
+    if (example === undefined) throw new Error(`${readme} has no example in its quick start`);
+    const script = path.join(dir, "quick-start.ts");
+    writeFileSync(script, `${example.code}\n`);
+    const { PAYMENTS_API_KEY: _, ...env } = process.env;
+    const failure = await execFileAsync(process.execPath, [script], {
+      cwd: dir,
+      env: { ...env, PAYMENTS_BASE_URL: sandbox.url },
+    }).then(
+      () => undefined,
+      (error: { stderr?: string; message: string }) => error.stderr || error.message,
+    );
+    expect(failure).toBeUndefined();
+  });
+});
+
 describe("README examples", () => {
   beforeAll(() => {
     for (const example of examples) writeFileSync(fileOf(example), `${example.code}\n`);

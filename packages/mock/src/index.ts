@@ -4,6 +4,7 @@ export { PROBLEM_CONTENT_TYPE } from "@org/payments-engine/http/problem.js";
 export type {
   DeliveryAttempt,
   DepositOptions,
+  EventFilter,
   FiatAddressOptions,
   SandboxClockReading,
   SandboxCollection,

@@ -2,14 +2,18 @@
 // gets a problem body; a valid request to a sandbox gets its answer.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ERROR_SEVERITY } from "@org/payments-engine/engine/diagnostics.js";
-import type { PrismEngine } from "@org/payments-engine/engine/prism.js";
+import type { PrismEngine, PrismRefusal } from "@org/payments-engine/engine/prism.js";
 import { requestProblems, requestRefusal } from "@org/payments-engine/engine/request-problems.js";
 import { unavailablePreference } from "@org/payments-engine/engine/response-shaping.js";
 import { VerdictMemo } from "@org/payments-engine/engine/verdict-memo.js";
 import { answerPreflight, isPreflight, setCorsHeaders } from "@org/payments-engine/http/cors.js";
 import { hasPreferences, parsePrefer } from "@org/payments-engine/http/prefer.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "@org/payments-engine/http/problem.js";
-import { ClientGoneError, readRequest } from "@org/payments-engine/http/read-request.js";
+import {
+  type ApiRequest,
+  ClientGoneError,
+  readRequest,
+} from "@org/payments-engine/http/read-request.js";
 import { routeProblem, sendProblem } from "@org/payments-engine/http/refusal.js";
 import { loggedId, tagAnswer } from "@org/payments-engine/http/request-id.js";
 import { bodilessKey } from "@org/payments-engine/http/request-key.js";
@@ -17,6 +21,7 @@ import type { RequestLogger } from "@org/payments-engine/http/serve.js";
 import { type Answer, bodyText } from "@org/payments-sandbox/api/answer.js";
 import { isControlPath, type Sandbox } from "@org/payments-sandbox/sandbox.js";
 import { StoreFullError } from "@org/payments-sandbox/store/store.js";
+import type { TestModeHint } from "./test-mode-hint.js";
 
 export interface HandlerOptions {
   log?: RequestLogger;
@@ -24,9 +29,14 @@ export interface HandlerOptions {
   sandbox?: Sandbox;
   /** Answer CORS preflights and put CORS headers on every answer. */
   cors: boolean;
+  /** Names the test-mode route that does what a refused API route was asked. */
+  testModeHint?: TestModeHint;
 }
 
-export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }: HandlerOptions) {
+export function createHandler(
+  engine: () => PrismEngine,
+  { log, sandbox, cors, testModeHint }: HandlerOptions,
+) {
   const verdicts = new VerdictMemo();
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const id = loggedId(tagAnswer(incoming, response, engine().apiKeyHeader));
@@ -44,6 +54,7 @@ export function createHandler(engine: () => PrismEngine, { log, sandbox, cors }:
       response,
       sandbox,
       verdicts,
+      testModeHint,
     ).catch((error: unknown) => {
       // A client that went away mid-request is no failure of the mock, and has no one to answer.
       if (error instanceof ClientGoneError || (incoming.destroyed && !incoming.complete)) {
@@ -72,6 +83,7 @@ async function respond(
   response: ServerResponse,
   sandbox: Sandbox | undefined,
   verdicts: VerdictMemo,
+  testModeHint: TestModeHint | undefined,
 ): Promise<{ status: number; mismatch: string }> {
   // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
   const key = sandbox && bodilessKey(incoming);
@@ -88,8 +100,10 @@ async function respond(
     );
   }
   const { request, repeated } = read;
-  if (sandbox && isControlPath(request.path)) {
-    return sendAnswer(response, await sandbox.control(request));
+  if (isControlPath(request.path)) {
+    return sandbox
+      ? sendAnswer(response, await sandbox.control(request))
+      : rejected(sendProblem(response, testModeOnly(request.path)));
   }
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
@@ -105,7 +119,7 @@ async function respond(
             "prefer",
             unavailablePreference(outcome.routed.operation, preferences),
           )
-        : routeProblem(outcome, request.method, request.path);
+        : await refusedRoute(engine, outcome, request, response, testModeHint);
     return rejected(sendProblem(response, refused));
   }
   const errors = [
@@ -171,6 +185,43 @@ function preferProblem(
   message: string,
 ): Problem {
   return problem(status, kind, title, [{ location: "header", field: "Prefer", rule, message }]);
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * A request no operation of the API answers: a 405 lists the path's methods (and sends them in
+ * `Allow`), and either names the test-mode route that does what was asked, if there is one.
+ */
+async function refusedRoute(
+  engine: PrismEngine,
+  outcome: PrismRefusal,
+  request: ApiRequest,
+  response: ServerResponse,
+  testModeHint: TestModeHint | undefined,
+): Promise<Problem> {
+  const allowed =
+    outcome.status === 405
+      ? METHODS.filter((method) => engine.route(method, request.path) !== undefined)
+      : [];
+  if (allowed.length > 0) response.setHeader("allow", allowed.join(", "));
+  const hint =
+    outcome.status === 404 || outcome.status === 405
+      ? await testModeHint?.(request.method, request.path)
+      : undefined;
+  return routeProblem(outcome, request.method, request.path, { allowed, hint });
+}
+
+/** A test-mode route asked of the stateless mock: it names the way to the sandbox that has it. */
+function testModeOnly(path: string): Problem {
+  return problem(404, "not-found", "Not found", [
+    {
+      location: "route",
+      field: "",
+      rule: "stateful",
+      message: `${path} is a test-mode route, which only the stateful sandbox serves: start the mock with --stateful (payments-mock --stateful, or startMock({ stateful: true }))`,
+    },
+  ]);
 }
 
 function rejected(status: number): { status: number; mismatch: string } {

@@ -10,6 +10,7 @@ import { type SandboxControls, sandboxControls } from "@org/payments-sandbox/con
 import { createSandbox } from "@org/payments-sandbox/sandbox.js";
 import type { DeliveryChaos } from "@org/payments-sandbox/webhooks/events.js";
 import { createHandler } from "./mock-handler.js";
+import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";
 
 export interface MockOptions {
@@ -84,7 +85,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   // A mock that cannot listen (the port taken, say) closes the sandbox it opened: its store holds
   // a file, a Postgres pool and delivery timers that would otherwise keep the process alive.
   const served = await serve(
-    createHandler(() => engine, { log, sandbox, cors }),
+    createHandler(() => engine, {
+      log,
+      sandbox,
+      cors,
+      testModeHint: testModeHints(spec, sandbox !== undefined),
+    }),
     {
       port,
       host,

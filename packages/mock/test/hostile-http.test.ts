@@ -4,6 +4,7 @@ import net from "node:net";
 import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
+import { DEEP_BODIES, expectEveryOperationRefuses } from "./support/deep-bodies.js";
 
 let mock: RunningMock;
 const logged: string[] = [];
@@ -147,6 +148,16 @@ describe("bodies", () => {
       .toBe(true);
     expect(logged.filter((line) => line.includes("→ 500"))).toEqual([]);
   });
+});
+
+describe("JSON nested past the limit", () => {
+  it.each(DEEP_BODIES)(
+    "%s gets a 400 naming the limit from every operation with a body, the test mode's too",
+    async (_, text) => {
+      await expectEveryOperationRefuses(mock.url, text);
+      expect(logged.filter((line) => line.includes("→ 5"))).toEqual([]);
+    },
+  );
 });
 
 describe("HEAD", () => {

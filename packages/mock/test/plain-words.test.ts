@@ -55,7 +55,10 @@ const UNREADABLE: Array<[string, RegExp]> = [
   ["a bare type name", /\b(must be|got|not) (string|number|integer|boolean|object|array)\b/],
   ["JSON Schema's comparison signs", /<=|>=|must be [<>]/],
   ["Ajv's wording", /must NOT|allowed values|schema in anyOf|must match (format|pattern)|equal to/],
-  ["Prism's wording", /exampleKey|contentType:|Request (query|header|path) parameter/],
+  [
+    "Prism's wording",
+    /exampleKey|contentType:|Request (query|header|path) parameter|Body parameter is required/,
+  ],
 ];
 
 type Json = Record<string, unknown>;
@@ -475,6 +478,49 @@ describe("messages a person can act on", () => {
     expect(error?.message).toBe(
       `example: no example is named "nope"; its examples are ${examples.join(", ")}`,
     );
+  });
+
+  it("name the fields a missing body must have, in the mock, the sandbox and the proxy", async () => {
+    const request = validRequest("pingWebhook");
+    delete request.body;
+    delete request.headers["Content-Type"];
+    for (const url of [mock.url, sandbox.url, proxy.url]) {
+      const answer = await send(url, request);
+      expect(answer.status).toBe(422);
+      expect((answer.body as Problem).errors).toEqual([
+        {
+          location: "body",
+          field: "customer_id",
+          rule: "required",
+          message: "is required; the request sent no body: send a JSON object with it",
+        },
+      ]);
+    }
+  });
+
+  it("say that a body whose fields are all optional is still required", async () => {
+    const request = validRequest("updateWebhook");
+    delete request.body;
+    delete request.headers["Content-Type"];
+    expect(await errorsOf(mock.url, request)).toEqual([
+      {
+        location: "body",
+        field: "",
+        rule: "required",
+        message: "is required; the request sent none: send a JSON object",
+      },
+    ]);
+  });
+
+  it.each([
+    ["false", "must be an object; got true or false"],
+    ["0", "must be an object; got a number"],
+    ["null", "must be an object; got null"],
+  ])("say what a body sent as %s must be, not that it is missing", async (rawBody, message) => {
+    const request = { ...validRequest("pingWebhook"), rawBody };
+    expect(await errorsOf(mock.url, request)).toEqual([
+      { location: "body", field: "", rule: "type", message },
+    ]);
   });
 
   it("never quote a value that holds the API key", async () => {

@@ -47,7 +47,7 @@ const invalid: Case[] = [
   ["malformed JSON", "createCustomer", 400, "body", "", "json", (r) => { r.rawBody = '{"customer_type": "Business",'; }],
   ["malformed JSON", "updateWebhook", 400, "body", "", "json", (r) => { r.rawBody = "{enabled: false}"; }],
   ["malformed JSON", "createAutoramp", 400, "body", "", "json", (r) => { r.rawBody = "not json"; }],
-  ["no body", "createSigning", 422, "body", "", "required", (r) => { r.body = undefined; }],
+  ["no body", "createSigning", 422, "body", "document_id", "required", (r) => { r.body = undefined; }],
   ["text/plain body", "registerHostedCryptoAddress", 415, "header", "Content-Type", "mediaType", (r) => { r.headers["Content-Type"] = "text/plain"; }],
   // Required fields
   ["missing email", "createCustomer", 422, "body", "email", "required", (_, b) => delete b.email],
@@ -142,6 +142,20 @@ describe("invalid requests are rejected with a problem that names them", () => {
     expect(problem.errors[0]?.location).toBe("route");
     expect(problem.detail).toContain(path);
     expect(problem.detail).not.toMatch(/route not resolved|no path matched/i);
+  });
+
+  it.each([
+    ["GET", "/_sandbox/clock"],
+    ["POST", "/_sandbox/clock/advance"],
+    ["GET", "/_sandbox/no-such-route"],
+  ])("%s %s → 404 that says only the stateful sandbox has test mode", async (method, path) => {
+    const response = await send(mockUrl, { ...validRequest("listCustomers"), method, path });
+    expect(response.status).toBe(404);
+    const [error] = (response.body as Problem).errors;
+    expect(error).toMatchObject({ location: "route", rule: "stateful" });
+    expect(error?.message).toContain(path);
+    expect(error?.message).toContain("--stateful");
+    expect(error?.message).toContain("startMock({ stateful: true })");
   });
 });
 

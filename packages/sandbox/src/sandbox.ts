@@ -127,7 +127,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         ]);
       }
       if (store.shared) await scheduler.syncClock();
-      return sendQueued(await answerControl(services, request.method, request.path, request.body));
+      return sendQueued(
+        await answerControl(services, request.method, request.path, request.body, request.query),
+      );
     },
     async close() {
       await scheduler.close();

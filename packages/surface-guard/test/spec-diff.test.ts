@@ -1,10 +1,17 @@
 // `npm run spec:diff` (scripts/spec-diff.ts) on the real spec: it runs the spec's wire guard and
 // this package's guard together, and `--json` and `--check` keep their contracts.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadSpec } from "@org/payments-spec";
+import { loadSpec, specPath, testModeSpecPath } from "@org/payments-spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 
@@ -118,6 +125,50 @@ describe("npm run spec:diff", () => {
       expect(result.status).toBe(1);
       expect(result.stderr).toContain("no pending major changeset");
     }
+  });
+
+  /**
+   * A test-mode document without the reset route, beside a copy of the API's document (its enums
+   * are $refs into it): against the released one, it removed an operation.
+   */
+  function testModeWithoutReset(): string {
+    const folder = mkdtempSync(path.join(dir, "test-mode-"));
+    copyFileSync(specPath, path.join(folder, "partner-payments.yaml"));
+    const head = loadSpec(testModeSpecPath) as Json;
+    delete head.paths["/_sandbox/reset"];
+    head.tags = head.tags.filter((tag: Json) => tag.name !== "Reset");
+    delete head.components.schemas.ResetDone;
+    delete head.components.examples.ResetDone;
+    const file = path.join(folder, "test-mode.yaml");
+    writeFileSync(file, stringify(head));
+    return file;
+  }
+
+  it("lists the test-mode document's changes in a section of their own", () => {
+    const head = testModeWithoutReset();
+    const report = JSON.parse(
+      execFileSync(process.execPath, ["scripts/spec-diff.ts", "--json", "--test-mode-head", head], {
+        cwd: root,
+        encoding: "utf8",
+      }),
+    );
+    expect(report.breaking).toEqual([]);
+    expect(report.testMode.breaking).toEqual([
+      expect.objectContaining({
+        rule: "operation-removed",
+        operation: "resetSandbox (POST /_sandbox/reset)",
+      }),
+    ]);
+    const text = run(["--test-mode-head", head]).stdout;
+    const section = text.slice(text.indexOf("Test mode: openapi/released/test-mode.yaml"));
+    expect(section).toContain("resetSandbox (POST /_sandbox/reset): operation removed");
+    expect(text.indexOf("resetSandbox")).toBeGreaterThan(text.indexOf("Test mode:"));
+  });
+
+  it("--check fails on a breaking change of the test-mode document as on the API's", () => {
+    const result = run(["--check", "--test-mode-head", testModeWithoutReset()]);
+    expect(result.stdout).toContain("[operation-removed]");
+    expect(result.status).toBe(majorPending() ? 0 : 1);
   });
 
   it("--check passes on the working spec against the released one", () => {

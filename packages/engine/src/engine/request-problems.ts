@@ -5,6 +5,7 @@ import type { ApiRequest } from "../http/read-request.js";
 import { valueAt } from "../http/value-at.js";
 import { nonDecimalIntegers } from "./decimal-integers.js";
 import { type PrismDiagnostic, type ReceivedAt, toProblemErrors } from "./diagnostics.js";
+import { isMissingBody, missingBodyErrors } from "./missing-body.js";
 import type { Operation, PrismEngine } from "./prism.js";
 import type { Received } from "./schema-messages.js";
 
@@ -12,7 +13,8 @@ import type { Received } from "./schema-messages.js";
  * Prism's diagnostics of the request as problem errors, then the mock's own checks. A query
  * parameter that takes one value and was sent more than once gets one problem that says so,
  * instead of what its comma-joined values break; an integer parameter that is not written in
- * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be.
+ * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be; a
+ * missing body names the fields it must have.
  */
 export function requestProblems(
   engine: PrismEngine,
@@ -33,7 +35,13 @@ export function requestProblems(
     engine.headerNames,
     engine.apiKeyHeader,
     receivedIn(request, request.headers[engine.apiKeyHeader.toLowerCase()]),
-  ).map((error) => (isSentEmpty(error, request) ? sentEmpty(error) : error));
+  ).flatMap((error) =>
+    isSentEmpty(error, request)
+      ? [sentEmpty(error)]
+      : isMissingBody(error)
+        ? missingBodyErrors(operation, request.body)
+        : [error],
+  );
   const ownNonDecimal = nonDecimal.filter(
     (error) => !repeatedSingles.some((single) => single.field === error.field),
   );
@@ -42,11 +50,15 @@ export function requestProblems(
 
 /**
  * What the request had at a diagnostic's location and path. A value that holds the API key is
- * never quoted: a problem body must not carry it.
+ * never quoted: a problem body must not carry it. An array or an object is only ever named by its
+ * kind (schema-messages.ts), so only a scalar is looked into: serialising a whole body here, once
+ * for every problem, cost time and overflowed the stack on a deeply nested one.
  */
 function receivedIn(request: ApiRequest, apiKey: string | undefined): ReceivedAt {
   const quotable = (value: unknown): Received =>
-    apiKey && JSON.stringify(value)?.includes(apiKey) ? { known: false } : { known: true, value };
+    apiKey && !isComposite(value) && String(value).includes(apiKey)
+      ? { known: false }
+      : { known: true, value };
   return (location, path) => {
     const [name = "", index] = path;
     if (location === "body") return quotable(valueAt(request.body, path.join(".")));
@@ -55,6 +67,10 @@ function receivedIn(request: ApiRequest, apiKey: string | undefined): ReceivedAt
     const value = request.query[name];
     return quotable(index === undefined ? value : value.split(",")[Number(index)]);
   };
+}
+
+function isComposite(value: unknown): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 /** A header the request sent with no value, which Prism reports as missing. */

@@ -141,6 +141,8 @@ function describe(value: unknown, rule: string): string | undefined {
   if (value === undefined) return undefined;
   const kind =
     value === null ? "null" : Array.isArray(value) ? "an array" : TYPE_WORDS[typeof value];
+  // An array or an object is named by its kind alone, never serialised: it may be large or deep.
+  if (typeof value === "object" && value !== null) return kind;
   if (rule === "type" && typeof value !== "string") return kind;
   if (typeof value === "string" && SIZES.has(rule) && /^-?\d+(\.\d+)?$/.test(value)) return value;
   if (typeof value === "string") {
@@ -149,5 +151,5 @@ function describe(value: unknown, rule: string): string | undefined {
       : `a string of ${value.length} characters`;
   }
   const json = JSON.stringify(value);
-  return json !== undefined && json.length <= QUOTABLE && typeof value !== "object" ? json : kind;
+  return json !== undefined && json.length <= QUOTABLE ? json : kind;
 }

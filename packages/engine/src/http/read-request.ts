@@ -1,6 +1,7 @@
 // Reads a Node request into what Prism validates: path, query, headers and the parsed body.
 import type { IncomingMessage } from "node:http";
 import { parse as parseMediaType } from "content-type";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
 import type { ProblemError } from "./problem.js";
 import { decoded, splitTarget, type Target } from "./url.js";
 
@@ -143,7 +144,7 @@ function readBodyOf(
   }
   const parsed = parseBody(raw, headers["content-type"]);
   if (!parsed.ok) {
-    return refuse(400, "malformed-json", "Malformed JSON body", "body", "", "json", parsed.message);
+    return refuse(400, parsed.kind, parsed.title, "body", "", parsed.rule, parsed.message);
   }
   return {
     ok: true,
@@ -278,15 +279,36 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-type ParsedBody = { ok: true; body: unknown } | { ok: false; message: string };
+type ParsedBody =
+  | { ok: true; body: unknown }
+  | { ok: false; kind: string; title: string; rule: string; message: string };
 
-/** JSON bodies are parsed here so that malformed JSON gets its own clear 400. */
+/**
+ * JSON bodies are parsed here so that malformed JSON gets its own clear 400, and so does JSON
+ * nested deeper than MAX_JSON_DEPTH, which no operation takes and which would overflow the stack
+ * of whatever walks it recursively.
+ */
 function parseBody(raw: string, contentType: string | undefined): ParsedBody {
   if (raw === "") return { ok: true, body: undefined };
   if (contentType !== undefined && !/[/+]json\b/i.test(contentType)) return { ok: true, body: raw };
+  if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
+    return {
+      ok: false,
+      kind: "too-deep",
+      title: "JSON body nested too deeply",
+      rule: "maxDepth",
+      message: `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; the mock takes at most ${MAX_JSON_DEPTH}`,
+    };
+  }
   try {
     return { ok: true, body: JSON.parse(raw) };
   } catch (error) {
-    return { ok: false, message: `is not valid JSON (${(error as Error).message})` };
+    return {
+      ok: false,
+      kind: "malformed-json",
+      title: "Malformed JSON body",
+      rule: "json",
+      message: `is not valid JSON (${(error as Error).message})`,
+    };
   }
 }

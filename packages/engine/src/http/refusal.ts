@@ -2,11 +2,15 @@
 import type { ServerResponse } from "node:http";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 
-/** A request Prism could not route or negotiate, in the mock's words (Prism's are about itself). */
+/**
+ * A request Prism could not route or negotiate, in the mock's words (Prism's are about itself).
+ * `allowed` lists the methods the path has (for a 405); `hint` says where else to go.
+ */
 export function routeProblem(
   outcome: { status: number; title: string; detail: string },
   method: string,
   path: string,
+  { allowed = [], hint }: { allowed?: readonly string[]; hint?: string | undefined } = {},
 ): Problem {
   if (outcome.status === 406) {
     return problem(406, "not-acceptable", "Not acceptable", [
@@ -18,14 +22,24 @@ export function routeProblem(
       },
     ]);
   }
+  const has = allowed.length > 0 ? ` (it has ${allowed.join(", ")})` : "";
   const [kind, title, message] =
     outcome.status === 404
       ? ["not-found", "Not found", `no operation of the API has the path ${path}`]
       : outcome.status === 405
-        ? ["method-not-allowed", "Method not allowed", `${method} is not an operation of ${path}`]
+        ? [
+            "method-not-allowed",
+            "Method not allowed",
+            `${method} is not an operation of ${path}${has}`,
+          ]
         : ["mock-error", outcome.title, outcome.detail];
   return problem(outcome.status, kind, title, [
-    { location: "route", field: "", rule: "route", message },
+    {
+      location: "route",
+      field: "",
+      rule: "route",
+      message: hint === undefined ? message : `${message}; ${hint}`,
+    },
   ]);
 }
 

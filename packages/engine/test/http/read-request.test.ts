@@ -3,6 +3,7 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/http/json-depth.js";
 import { MAX_BODY_BYTES, readRequest, type SegmentName } from "../../src/http/read-request.js";
 
 function incoming(
@@ -72,5 +73,40 @@ describe("readRequest", () => {
       nameOf,
     );
     expect(read).toMatchObject({ ok: false, status: 413, error: { rule: "maxBytes" } });
+  });
+});
+
+describe("nestsDeeperThan", () => {
+  it.each([
+    ["[[1]]", 2, false],
+    ["[[[1]]]", 2, true],
+    ['{"a":{"b":[]}}', 2, true],
+    ['{"a":{"b":1}}', 2, false],
+    // Brackets inside strings, escaped quotes included, are no nesting.
+    ['["[[[\\"[[[", "{{{"]', 1, false],
+    ['[{"a":[1]},{"b":[2]}]', 3, false],
+  ])("%s nests deeper than %i: %s", (text, limit, deeper) => {
+    expect(nestsDeeperThan(text, limit)).toBe(deeper);
+  });
+
+  it(`refuses JSON deeper than ${MAX_JSON_DEPTH} with a 400 that names the limit`, async () => {
+    const deep = `${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}`;
+    const read = await readRequest(
+      incoming("/customers", { "content-type": "application/json" }, deep),
+      nameOf,
+    );
+    expect(read).toMatchObject({
+      ok: false,
+      status: 400,
+      kind: "too-deep",
+      error: { location: "body", rule: "maxDepth", message: expect.stringContaining("at most 64") },
+    });
+    const deepest = `${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`;
+    expect(
+      await readRequest(
+        incoming("/customers", { "content-type": "application/json" }, deepest),
+        nameOf,
+      ),
+    ).toMatchObject({ ok: true });
   });
 });

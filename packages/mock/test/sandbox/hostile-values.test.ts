@@ -1,6 +1,7 @@
 // Values a client can send that a database may choke on get the API's answers, never a 5xx.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY } from "../../../engine/test/support/spec-requests.js";
+import { DEEP_BODIES, expectEveryOperationRefuses } from "../support/deep-bodies.js";
 import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 let sandbox: TestSandbox;
@@ -69,4 +70,13 @@ describe("hostile values in the sandbox's store", () => {
     });
     expect(answer.status).toBe(404);
   });
+});
+
+describe("JSON nested past the limit", () => {
+  it.each(DEEP_BODIES)(
+    "%s gets a 400 naming the limit from every operation with a body, the test mode's too",
+    async (_, text) => {
+      await expectEveryOperationRefuses(sandbox.url, text);
+    },
+  );
 });

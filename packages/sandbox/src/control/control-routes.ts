@@ -13,6 +13,7 @@ import { changeRates, readRateChanges, readRates } from "../money/rates.js";
 import type { SandboxStore, StoreTransaction } from "../store/store.js";
 import type { Events } from "../webhooks/events.js";
 import { invalidBody, invalidField, objectBody } from "./control-input.js";
+import { eventPage } from "./event-log.js";
 import { addFiatAddress, addWebhook, changeStatus } from "./simulations.js";
 
 export const CONTROL_PREFIX = "/_sandbox/";
@@ -38,6 +39,7 @@ interface Route {
     services: ControlServices,
     params: string[],
     body: Record<string, unknown>,
+    query: Record<string, string>,
   ): Promise<Answer>;
 }
 
@@ -98,8 +100,8 @@ const ROUTES: Route[] = [
     method: "GET",
     name: "events",
     pattern: /^events$/,
-    answer: (services) =>
-      services.store.transaction(async (tx) => ok({ items: await tx.events() })),
+    answer: (services, _, __, query) =>
+      services.store.transaction(async (tx) => eventPage(await tx.events(), query)),
   },
   {
     method: "POST",
@@ -157,6 +159,7 @@ export async function answerControl(
   method: string,
   path: string,
   body: unknown,
+  query: Record<string, string> = {},
 ): Promise<Answer> {
   const route = path.slice(CONTROL_PREFIX.length);
   const matching = ROUTES.flatMap((candidate) => {
@@ -176,7 +179,7 @@ export async function answerControl(
   }
   const object = objectBody(body);
   if ("answer" in object) return object.answer;
-  return chosen.candidate.answer(services, chosen.params, object.body);
+  return chosen.candidate.answer(services, chosen.params, object.body, query);
 }
 
 /** Changes the values of the currencies `{ "rates": { code: value in USD } }` names; answers the table. */

@@ -84,6 +84,17 @@ export interface WebhookOptions {
   enabled?: boolean;
 }
 
+/** Which attempts `events()` lists: every field given must match. */
+export interface EventFilter {
+  /** The event's id. */
+  id?: string;
+  webhook_id?: string;
+  topic?: SandboxTopic;
+  /** The customer the event is about. */
+  customer_id?: string;
+  delivered?: boolean;
+}
+
 export interface SandboxControls {
   /** Where the sandbox clock is. */
   clock(): Promise<SandboxClockReading>;
@@ -107,8 +118,8 @@ export interface SandboxControls {
   addFiatAddress(customerId: string, options: FiatAddressOptions): Promise<SandboxResource>;
   /** Adds a webhook of the partner. */
   addWebhook(options: WebhookOptions): Promise<SandboxResource>;
-  /** Every delivery attempt recorded, newest first. */
-  events(): Promise<DeliveryAttempt[]>;
+  /** Every delivery attempt recorded that matches the filter (all of it), newest first. */
+  events(filter?: EventFilter): Promise<DeliveryAttempt[]>;
   /** Sends the event again now; resolves to the attempt. */
   redeliver(eventId: string): Promise<DeliveryAttempt>;
   /** Back to the seed (the clock stays where it is). */
@@ -170,7 +181,22 @@ export function sandboxControls(
     addFiatAddress: (customerId, options) =>
       send("POST", `customers/${id(customerId)}/fiat-addresses`, options),
     addWebhook: (options) => send("POST", "webhooks", options),
-    events: async () => (await send<{ items: DeliveryAttempt[] }>("GET", "events")).items,
+    events: async (filter = {}) => {
+      const attempts: DeliveryAttempt[] = [];
+      const query = new URLSearchParams({ page_size: "100" });
+      for (const [name, value] of Object.entries(filter)) {
+        if (value !== undefined) query.set(name, String(value));
+      }
+      for (;;) {
+        const page = await send<{ items: DeliveryAttempt[]; cursor?: string }>(
+          "GET",
+          `events?${query}`,
+        );
+        attempts.push(...page.items);
+        if (page.cursor === undefined) return attempts;
+        query.set("cursor", page.cursor);
+      }
+    },
     redeliver: (eventId) => send("POST", `events/${id(eventId)}/redeliver`),
     reset: async () => {
       await send("POST", "reset");

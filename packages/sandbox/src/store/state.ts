@@ -41,6 +41,8 @@ export interface IdempotentAnswer {
 export interface DeliveryEvent {
   /** The event's id: the same in every attempt to deliver it. */
   id: string;
+  /** The attempt's own id (absent in a log written before attempts had one). */
+  attempt_id?: string;
   topic: string;
   webhook_id: string;
   url: string;
@@ -49,6 +51,8 @@ export interface DeliveryEvent {
   /** 1 for the first attempt; absent in a log written before attempts were counted. */
   attempt?: number;
   delivered: boolean;
+  /** false when nothing was sent (a reserved example host); absent in a log written before. */
+  sent?: boolean;
   status_code?: number;
   failure_reason?: string;
   /** When the next attempt is due, after a failure that is retried. */

@@ -21,7 +21,13 @@ export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = { timeoutMs: 2000, maxRes
 
 export type DeliveryOutcome =
   | { delivered: true; status_code: number }
-  | { delivered: false; status_code?: number; failure_reason: string };
+  | {
+      delivered: false;
+      status_code?: number;
+      failure_reason: string;
+      /** false when nothing was sent at all (a reserved example host): nothing to retry. */
+      sent?: false;
+    };
 
 /**
  * Connections kept open between deliveries. An agent closes an idle one a second before the
@@ -44,7 +50,8 @@ export async function deliver(
   if (isReservedExampleHost(target)) {
     return {
       delivered: false,
-      failure_reason: `${url} is a reserved example domain (RFC 2606): the sandbox sends nothing there`,
+      sent: false,
+      failure_reason: `${url} is at a reserved example domain (RFC 2606/6761): the sandbox sends nothing there and does not retry; give the webhook your receiver's url to get its events`,
     };
   }
   const body = Buffer.from(JSON.stringify(payload));

@@ -186,10 +186,12 @@ export class Events {
     const nowMs = this.clock.now().getTime();
     const now = new Date(nowMs).toISOString();
     const attempt = job.attempt;
-    // Only a failure changes the webhook or is retried: a delivery that arrived needs no lookup.
-    const webhook = outcome.delivered
-      ? undefined
-      : (await tx.find("webhooks", job.webhook_id, undefined))?.resource;
+    // Only a failure changes the webhook or is retried: a delivery that arrived needs no lookup,
+    // and neither does one never sent (to a reserved example host), which fails nothing.
+    const failed = !outcome.delivered && outcome.sent !== false;
+    const webhook = failed
+      ? (await tx.find("webhooks", job.webhook_id, undefined))?.resource
+      : undefined;
     if (webhook !== undefined && !outcome.delivered) {
       webhook.last_failure = now;
       webhook.last_failure_reason = outcome.failure_reason;
@@ -197,7 +199,7 @@ export class Events {
     }
     const delay = RETRY_DELAYS_SECONDS[attempt - 1];
     const retry =
-      retried && !outcome.delivered && delay !== undefined && webhook?.enabled === true
+      retried && failed && delay !== undefined && webhook?.enabled === true
         ? nowMs + delay * 1000
         : undefined;
     if (retry !== undefined && webhook !== undefined) {
@@ -208,13 +210,16 @@ export class Events {
         body: { ...job, attempt: attempt + 1, url: String(webhook.url) } satisfies DeliveryJob,
       });
     }
+    // `id` first: latestAttempt finds an event's attempts by the start of their JSON.
     const event: DeliveryEvent = {
       id: job.event.id,
+      attempt_id: randomUUID(),
       topic: job.event.topic,
       webhook_id: job.webhook_id,
       url: job.url,
       created_at: now,
       attempt,
+      sent: true,
       ...outcome,
       ...(retry !== undefined && { next_attempt_at: new Date(retry).toISOString() }),
       payload: job.event,

@@ -1,0 +1,293 @@
+// The contract of the sandbox's own routes: every answer of every /_sandbox/ route, success and
+// refusal, is one the test-mode document (openapi/test-mode.yaml) declares, with a body its schema
+// admits; and every response the document declares is one the sandbox really gives.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startReceiver } from "../support/receiver.js";
+import {
+  call,
+  createCustomer,
+  newKey,
+  startSandbox,
+  type TestSandbox,
+} from "../support/sandbox.js";
+import {
+  declaredResponseKey,
+  testModeOperation,
+  testModeOperations,
+  undeclaredControlAnswer,
+} from "../support/test-mode-validator.js";
+
+let sandbox: TestSandbox;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await sandbox.stop();
+  await receiver.stop();
+});
+
+/** The responses seen, as `operationId key`. */
+const seen = new Set<string>();
+
+type Answer = Awaited<ReturnType<typeof call>>;
+
+/** Sends a request to the operation's path (its `{id}` filled in), checks the answer against the document. */
+async function control(
+  operationId: string,
+  options: {
+    id?: string;
+    body?: unknown;
+    method?: string;
+    headers?: Record<string, string>;
+    raw?: string;
+  } = {},
+): Promise<Answer> {
+  const entry = testModeOperation(operationId);
+  const path = entry.path.replace("{id}", encodeURIComponent(options.id ?? ""));
+  const method = options.method ?? entry.method.toUpperCase();
+  const answer =
+    options.raw === undefined
+      ? await call(sandbox.url, method, path, { body: options.body, headers: options.headers })
+      : await rawCall(method, path, options.raw);
+  expect(
+    undeclaredControlAnswer(operationId, answer),
+    `${method} ${path} → ${answer.status}`,
+  ).toEqual([]);
+  seen.add(`${operationId} ${declaredResponseKey(operationId, answer.status)}`);
+  return answer;
+}
+
+/** A request whose body is the text as given (such as JSON that does not parse). */
+async function rawCall(method: string, path: string, text: string): Promise<Answer> {
+  const response = await fetch(sandbox.url + path, {
+    method,
+    headers: { "X-API-Key": "contract", "Content-Type": "application/json" },
+    body: text,
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body: await response.json(),
+  };
+}
+
+const MISSING = "6b1d3f5a-7c9e-4b2d-8f1a-3c5e7a9b1d2f";
+
+it("answers the clock routes as the document says", async () => {
+  expect((await control("getClock")).status).toBe(200);
+  const advanced = await control("advanceClock", { body: { seconds: 60 } });
+  expect(advanced.status).toBe(200);
+  const later = new Date(Date.parse(advanced.body.now) + 3_600_000).toISOString();
+  expect((await control("advanceClock", { body: { to: later } })).status).toBe(200);
+  const back = await control("advanceClock", { body: { to: "2000-01-01T00:00:00Z" } });
+  expect(back.status).toBe(422);
+  expect((await control("advanceClock", { body: { seconds: 1, to: later } })).status).toBe(422);
+});
+
+it("answers the simulations, with their refusals, as the document says", async () => {
+  const webhook = await control("addWebhook", {
+    body: { url: `${receiver.url}/events`, topics: ["CustomerStatus", "TransactionStatus"] },
+  });
+  expect(webhook.status).toBe(200);
+  expect((await control("addWebhook", { body: { url: "ftp://x", topics: ["Nope"] } })).status).toBe(
+    422,
+  );
+
+  const customer = await createCustomer(sandbox.url, { customer_type: "Business" });
+  const active = await control("setCustomerStatus", {
+    id: customer.id,
+    body: { status: "Active" },
+  });
+  expect(active.body.status).toBe("Active");
+  expect(
+    (await control("setCustomerStatus", { id: MISSING, body: { status: "Active" } })).status,
+  ).toBe(404);
+  expect(
+    (await control("setCustomerStatus", { id: customer.id, body: { status: 3 } })).status,
+  ).toBe(422);
+
+  const identification = await call(
+    sandbox.url,
+    "POST",
+    `/customers/${customer.id}/identifications`,
+    { body: { type: "Direct" }, headers: newKey() },
+  );
+  expect(identification.status).toBe(200);
+  const approved = await control("setIdentificationStatus", {
+    id: identification.body.id,
+    body: { status: "Approved" },
+  });
+  expect(approved.body.status).toBe("Approved");
+  const declined = await control("setIdentificationStatus", {
+    id: identification.body.id,
+    body: { status: "Pending" },
+  });
+  expect(declined.status).toBe(422);
+  expect(declined.body).toMatchObject({ current: "Approved", requested: "Pending" });
+  expect(
+    (await control("setIdentificationStatus", { id: MISSING, body: { status: "Approved" } }))
+      .status,
+  ).toBe(404);
+
+  const autoramp = await call(sandbox.url, "POST", "/autoramps", {
+    body: {
+      customer_id: customer.id,
+      destination_currency: { blockchain: "Polygon", token: "USDC" },
+      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+      source_currencies: [{ code: "EUR", type: "Fiat" }],
+    },
+    headers: newKey(),
+  });
+  expect(autoramp.body.status).toBe("Approved");
+  expect(
+    (await control("setAutorampStatus", { id: autoramp.body.id, body: { status: "EditPending" } }))
+      .status,
+  ).toBe(200);
+  expect(
+    (await control("setAutorampStatus", { id: autoramp.body.id, body: { status: "Approved" } }))
+      .status,
+  ).toBe(200);
+  expect(
+    (await control("setAutorampStatus", { id: MISSING, body: { status: "Approved" } })).status,
+  ).toBe(404);
+  expect(
+    (await control("setAutorampStatus", { id: autoramp.body.id, body: { status: "Nope" } })).status,
+  ).toBe(422);
+
+  const deposit = await control("simulateDeposit", {
+    id: autoramp.body.id,
+    body: { amount: "1000.00", currency: "EUR" },
+  });
+  expect(deposit.body.status).toBe("FundsReceived");
+  expect((await control("simulateDeposit", { id: MISSING, body: { amount: "1" } })).status).toBe(
+    404,
+  );
+  expect(
+    (await control("simulateDeposit", { id: autoramp.body.id, body: { amount: "0" } })).status,
+  ).toBe(422);
+
+  const completed = await control("setAutorampTransactionStatus", {
+    id: deposit.body.id,
+    body: { status: "Completed" },
+  });
+  expect(completed.body).toMatchObject({ status: "Completed", state: "Completed" });
+  const illegal = await control("setAutorampTransactionStatus", {
+    id: deposit.body.id,
+    body: { status: "FundsReceived" },
+  });
+  expect(illegal.body).toMatchObject({
+    type: "urn:org:payments-mock:problem:illegal-transition",
+    current: "Completed",
+    requested: "FundsReceived",
+    reachable: [],
+  });
+  expect(
+    (await control("setAutorampTransactionStatus", { id: MISSING, body: { status: "Completed" } }))
+      .status,
+  ).toBe(404);
+
+  const address = await control("addFiatAddress", {
+    id: customer.id,
+    body: { iban: "de89 3704 0044 0532 0130 00", label: "Main" },
+  });
+  expect(address.body).toMatchObject({ status: "AuthorizationRequired" });
+  expect(
+    (await control("addFiatAddress", { id: MISSING, body: { iban: "DE89370400440532013000" } }))
+      .status,
+  ).toBe(404);
+  expect(
+    (await control("addFiatAddress", { id: customer.id, body: { iban: "nope" } })).status,
+  ).toBe(422);
+  const registered = await control("setFiatAddressStatus", {
+    id: address.body.id,
+    body: { status: "Registered" },
+  });
+  expect(registered.body.status).toBe("Registered");
+  expect(
+    (await control("setFiatAddressStatus", { id: MISSING, body: { status: "Registered" } })).status,
+  ).toBe(404);
+  expect(
+    (await control("setFiatAddressStatus", { id: address.body.id, body: { status: "Pending" } }))
+      .status,
+  ).toBe(422);
+});
+
+it("answers the event log and redelivery as the document says", async () => {
+  await control("advanceClock", { body: { seconds: 0 } });
+  const events = await control("listEvents");
+  expect(events.status).toBe(200);
+  const delivered = events.body.items.find(
+    (attempt: { url: string }) => attempt.url === `${receiver.url}/events`,
+  );
+  expect(delivered).toBeDefined();
+  expect((await control("redeliverEvent", { id: delivered.id })).status).toBe(200);
+  expect((await control("redeliverEvent", { id: MISSING })).status).toBe(404);
+});
+
+it("answers the rates and quote routes as the document says", async () => {
+  expect((await control("getRates")).body.rates.USD).toBe("1");
+  expect((await control("setRates", { body: { rates: { EUR: "1.10" } } })).body.rates.EUR).toBe(
+    "1.10",
+  );
+  expect((await control("setRates", { body: { rates: { XYZ: "1" } } })).status).toBe(422);
+
+  const customer = await createCustomer(sandbox.url);
+  const quote = await call(
+    sandbox.url,
+    "GET",
+    `/autoramps/quote?${new URLSearchParams({
+      customer_id: customer.id,
+      source_currency_code: "EUR",
+      destination_currency_code: "USDC",
+      destination_currency_chain: "Polygon",
+      recipient_account: "DE89370400440532013000",
+      amount_in: "1000.00",
+      rate_expiry_policy: "Return",
+      expiry_in_hours: "1",
+      is_third_party: "false",
+    })}`,
+  );
+  expect(quote.status).toBe(200);
+  expect((await control("verifyQuote", { body: quote.body })).body).toMatchObject({ valid: true });
+  const changed = { ...quote.body, rate: "2" };
+  expect((await control("verifyQuote", { body: changed })).body).toEqual({ valid: false });
+  expect((await control("verifyQuote", { body: { rate: "2" } })).status).toBe(422);
+  expect((await control("getQuoteSigningKey")).body.algorithm).toBe("HMAC-SHA256");
+  expect((await control("resetSandbox")).body).toEqual({ reset: true });
+});
+
+it("refuses a request without an API key, a malformed body and an unknown method with a declared problem", async () => {
+  for (const { operationId, path, method } of testModeOperations) {
+    const id = path.includes("{id}") ? MISSING : undefined;
+    const noKey = await control(operationId, { id, headers: { "X-API-Key": "" } });
+    expect(noKey.status, `${method} ${path}`).toBe(401);
+    if (method === "post") {
+      const malformed = await control(operationId, { id, raw: "{" });
+      expect(malformed.status, `${method} ${path}`).toBe(400);
+    }
+    const other = await control(operationId, { id, method: "PUT" });
+    expect(other.status, `PUT ${path}`).toBe(405);
+  }
+});
+
+it("tells an answer the document does not declare", () => {
+  const json = "application/json";
+  expect(
+    undeclaredControlAnswer("getClock", { status: 200, contentType: json, body: {} }),
+  ).not.toEqual([]);
+  expect(
+    undeclaredControlAnswer("getClock", { status: 404, contentType: json, body: {} }),
+  ).not.toEqual([]);
+  expect(
+    undeclaredControlAnswer("resetSandbox", { status: 200, contentType: "text/plain", body: "" }),
+  ).not.toEqual([]);
+});
+
+it("gives every answer the document declares", () => {
+  const declared = testModeOperations.flatMap(({ operationId, operation }) =>
+    Object.keys(operation.responses).map((key) => `${operationId} ${key}`),
+  );
+  expect(declared.filter((response) => !seen.has(response))).toEqual([]);
+});
