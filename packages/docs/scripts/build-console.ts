@@ -6,15 +6,18 @@ import { buildSync } from "esbuild";
 import type { ConsoleOperation } from "../console/operation.ts";
 
 export const CONSOLE_SCRIPT = "assets/console.js";
+/** The test-mode reference's consoles: the same code, with the test-mode routes. */
+export const TEST_MODE_CONSOLE_SCRIPT = "assets/test-mode-console.js";
 export const CONSOLE_STYLES = "assets/console.css";
 
 const consoleDir = path.resolve(import.meta.dirname, "../console");
 
-/** Writes the console's script and stylesheet into the site folder `siteDir`. */
+/** Writes the console's script (`script`) and stylesheet into the site folder `siteDir`. */
 export function buildConsole(
   siteDir: string,
   operations: ConsoleOperation[],
   options: { apiKey: string },
+  script = CONSOLE_SCRIPT,
 ) {
   buildSync({
     stdin: {
@@ -31,7 +34,7 @@ export function buildConsole(
     target: "es2022",
     minify: true,
     legalComments: "none",
-    outfile: path.join(siteDir, CONSOLE_SCRIPT),
+    outfile: path.join(siteDir, script),
     logLevel: "silent",
   });
   copyFileSync(path.join(consoleDir, "console.css"), path.join(siteDir, CONSOLE_STYLES));

@@ -6,63 +6,108 @@ import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { listOperations, loadSpec, type OpenApiDocument } from "@org/payments-spec";
-import { buildConsole } from "./build-console.ts";
+import {
+  listOperations,
+  loadSpec,
+  type OpenApiDocument,
+  testModeSpecPath,
+} from "@org/payments-spec";
+import { buildConsole, CONSOLE_SCRIPT, TEST_MODE_CONSOLE_SCRIPT } from "./build-console.ts";
 import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples.ts";
 import { consoleOperations } from "./console-operations.ts";
 import { withConsoleSection } from "./console-section.ts";
+import { writeGuidePages } from "./guide-pages.ts";
+import { TEST_MODE_INIT_SCRIPT, TEST_MODE_PAGE } from "./pages.ts";
 import {
   INIT_SCRIPT,
   localRedocBundle,
   REDOC_SCRIPT,
   selfContainedPage,
 } from "./self-contained.ts";
+import { bundleTestModeDocument, testModeBuildCopy, withTestModeSection } from "./test-mode-doc.ts";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
 export const distDir = path.join(packageDir, "dist");
 export const buildDir = path.join(packageDir, "build");
 /** The build copy of the spec, with `x-codeSamples` on every operation. */
 export const builtSpecPath = path.join(buildDir, "partner-payments.json");
+/** The build copy of the test-mode document: one file, a curl sample on every route. */
+export const builtTestModeSpecPath = path.join(buildDir, "test-mode.json");
 /** Each operation's TypeScript sample as a file, for the type check of tsconfig.samples.json. */
 export const builtSamplesDir = path.join(buildDir, "samples");
 
 const require = createRequire(import.meta.url);
 const redoclyDir = path.dirname(require.resolve("@redocly/cli/package.json"));
 
-/** Builds into a fresh folder and swaps it in, so a server reading dist/ never sees half a site. */
-export function buildSite() {
-  const doc = withConsoleSection(withCodeSamples(loadSpec()));
-  doc.info["x-logo"] = { url: "assets/logo.svg", altText: `${doc.info.title} logo` };
+/**
+ * Builds into a fresh folder and swaps it in, so a server reading dist/ never sees half a site:
+ * the API reference (index.html), the test-mode reference (test-mode.html) and the guides
+ * (guides/), sharing assets/.
+ */
+export async function buildSite() {
+  const doc = withTestModeSection(withConsoleSection(withCodeSamples(loadSpec())));
+  const logo = { url: "assets/logo.svg", altText: `${doc.info.title} logo` };
+  doc.info["x-logo"] = logo;
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(builtSpecPath, `${JSON.stringify(doc, null, 2)}\n`);
   writeSampleFiles(doc);
 
-  const rendered = path.join(buildDir, "redoc.html");
-  renderWithRedocly(builtSpecPath, rendered, {
-    title: `${doc.info.title} reference`,
-    description: String(doc.info.summary ?? doc.info.title),
-    sandboxUrl: defaultBaseUrl(doc),
-  });
+  const testMode = testModeBuildCopy(
+    bundleTestModeDocument(testModeSpecPath, path.join(buildDir, "test-mode.bundled.json")),
+  );
+  testMode.info["x-logo"] = { ...logo, href: "index.html" };
+  writeFileSync(builtTestModeSpecPath, `${JSON.stringify(testMode, null, 2)}\n`);
 
   const staging = path.join(buildDir, "site");
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(path.join(staging, "assets"), { recursive: true });
-  const { html, initScript } = selfContainedPage(readFileSync(rendered, "utf8"));
-  writeFileSync(path.join(staging, "index.html"), html);
-  writeFileSync(path.join(staging, INIT_SCRIPT), initScript);
+  const pages = [
+    { doc, spec: builtSpecPath, page: "index.html", init: INIT_SCRIPT, title: "reference" },
+    {
+      doc: testMode,
+      spec: builtTestModeSpecPath,
+      page: TEST_MODE_PAGE,
+      init: TEST_MODE_INIT_SCRIPT,
+      title: "reference",
+    },
+  ];
+  for (const { doc: pageDoc, spec, page, init, title } of pages) {
+    const rendered = path.join(buildDir, `${page}.redoc.html`);
+    renderWithRedocly(spec, rendered, {
+      title: `${pageDoc.info.title} ${title}`,
+      description: String(pageDoc.info.summary ?? pageDoc.info.title),
+      sandboxUrl: defaultBaseUrl(pageDoc),
+      consoleScript: page === "index.html" ? CONSOLE_SCRIPT : TEST_MODE_CONSOLE_SCRIPT,
+    });
+    const { html, initScript } = selfContainedPage(readFileSync(rendered, "utf8"), init);
+    writeFileSync(path.join(staging, page), html);
+    writeFileSync(path.join(staging, init), initScript);
+  }
   const bundle = readFileSync(path.join(redoclyDir, "lib/chunks/redoc.standalone.js"), "utf8");
   writeFileSync(path.join(staging, REDOC_SCRIPT), localRedocBundle(bundle));
   buildConsole(staging, consoleOperations(doc), { apiKey: SANDBOX_API_KEY });
+  buildConsole(
+    staging,
+    consoleOperations(testMode),
+    { apiKey: SANDBOX_API_KEY },
+    TEST_MODE_CONSOLE_SCRIPT,
+  );
   for (const asset of ["favicon.svg", "logo.svg", "redoc-logo.svg", "redoc-logo-full.svg"]) {
     copyFileSync(
       path.join(packageDir, "template/assets", asset),
       path.join(staging, "assets", asset),
     );
   }
+  const guides = await writeGuidePages(staging, { testModeReference: `../${TEST_MODE_PAGE}` });
 
   rmSync(distDir, { recursive: true, force: true });
   renameSync(staging, distDir);
-  return { distDir, operations: listOperations(doc).length };
+  return {
+    distDir,
+    operations: listOperations(doc).length,
+    testModeOperations: listOperations(testMode).length,
+    guides,
+  };
 }
 
 function writeSampleFiles(doc: OpenApiDocument) {
@@ -77,7 +122,12 @@ function writeSampleFiles(doc: OpenApiDocument) {
 function renderWithRedocly(
   specFile: string,
   output: string,
-  { title, description, sandboxUrl }: { title: string; description: string; sandboxUrl: string },
+  {
+    title,
+    description,
+    sandboxUrl,
+    consoleScript,
+  }: { title: string; description: string; sandboxUrl: string; consoleScript: string },
 ) {
   const result = spawnSync(
     process.execPath,
@@ -97,6 +147,8 @@ function renderWithRedocly(
       description,
       "--templateOptions.sandboxUrl",
       sandboxUrl,
+      "--templateOptions.consoleScript",
+      consoleScript,
     ],
     {
       cwd: packageDir,
@@ -115,8 +167,9 @@ function renderWithRedocly(
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { operations } = buildSite();
+  const { operations, testModeOperations, guides } = await buildSite();
+  const dist = path.relative(process.cwd(), distDir) || ".";
   console.log(
-    `\u2714 built ${path.relative(process.cwd(), distDir) || "."}/index.html (${operations} operations, each with TypeScript and curl samples and a console)`,
+    `\u2714 built ${dist}/index.html (${operations} operations, each with TypeScript and curl samples and a console), ${dist}/${TEST_MODE_PAGE} (${testModeOperations} test-mode routes, each with a curl sample and a console) and ${guides} guides in ${dist}/guides/`,
   );
 }

@@ -1,10 +1,11 @@
 // Development loop: builds the site, serves dist/ on $HOST:$PORT (127.0.0.1:4020) and rebuilds
-// when the spec, the console, the template or the Redocly config changes. A failed rebuild is
+// when the spec, the test-mode document, a guide, the console, the template or the Redocly config
+// changes. A failed rebuild is
 // reported and the last good site stays up.
 import { watch } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { specPath } from "@org/payments-spec";
+import { specPath, testModeSpecPath } from "@org/payments-spec";
 import { buildSite, distDir } from "./build.ts";
 import { consoleTarget, serveOnConfiguredPort, startStaticServer } from "./serve.ts";
 
@@ -14,12 +15,14 @@ const watched: [string, (file: string) => boolean][] = [
   [path.dirname(specPath), (file) => file === path.basename(specPath)],
   [path.join(packageDir, "template"), () => true],
   [path.join(packageDir, "console"), () => true],
+  [path.dirname(testModeSpecPath), (file) => file === path.basename(testModeSpecPath)],
+  [path.join(packageDir, "guides"), (file) => file.endsWith(".md")],
   [packageDir, (file) => file === "redocly.yaml"],
 ];
 
-function rebuild(reason: string) {
+async function rebuild(reason: string) {
   try {
-    buildSite();
+    await buildSite();
     console.log(`\u2714 docs rebuilt (${reason})`);
   } catch (error) {
     console.error(
@@ -35,7 +38,7 @@ function rebuild(reason: string) {
 export async function startDocsDev(
   options: { port?: number; host?: string; sandbox?: string } = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  rebuild("start");
+  await rebuild("start");
   const server =
     options.port === undefined
       ? await serveOnConfiguredPort(distDir)

@@ -19,7 +19,10 @@ const HYDRATE_SCRIPT =
 const CDN_PRELOAD = /<link rel="modulepreload" href="https:\/\/cdn\.redocly\.com\/[^"]*"[^>]*>/g;
 const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
 
-export function selfContainedPage(html: string): { html: string; initScript: string } {
+export function selfContainedPage(
+  html: string,
+  initScriptFile = INIT_SCRIPT,
+): { html: string; initScript: string } {
   const hydrate = [...html.matchAll(HYDRATE_SCRIPT)];
   if (hydrate.length !== 1) {
     throw new Error(
@@ -31,7 +34,7 @@ export function selfContainedPage(html: string): { html: string; initScript: str
   const initScript = `import { hydrate } from "./redoc.standalone.js";\n${dedent(hydrateBody)}\n`;
   let page = hashRoutedLinks(
     html
-      .replace(hydrateTag, `<script type="module" src="${INIT_SCRIPT}"></script>`)
+      .replace(hydrateTag, `<script type="module" src="${initScriptFile}"></script>`)
       .replace(CDN_PRELOAD, ""),
   );
   if (!page.includes(CSP_PLACEHOLDER)) {

@@ -7,8 +7,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { REDOC_PAGES } from "./pages.ts";
 import { forwardToSandbox, PROXY_PREFIX } from "./sandbox-proxy.ts";
-import { INIT_SCRIPT } from "./self-contained.ts";
 import { builtSandboxUrl, initScriptWithSandbox, pageWithSandbox } from "./served-page.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -90,15 +90,16 @@ export async function startStaticServer({
 }
 
 /**
- * The page and Redoc's init script as served beside `sandbox` (read per request: `dev` rebuilds
+ * A Redoc page and its init script as served beside `sandbox` (read per request: `dev` rebuilds
  * them in place); other files as they are (undefined).
  */
 function servedWithSandbox(base: string, file: string, sandbox: string): string | undefined {
   const name = path.relative(base, file).split(path.sep).join("/");
-  if (name !== "index.html" && name !== INIT_SCRIPT) return undefined;
-  const page = readFileSync(path.join(base, "index.html"), "utf8");
+  const redocPage = REDOC_PAGES.find(({ page, init }) => name === page || name === init);
+  if (!redocPage) return undefined;
+  const page = readFileSync(path.join(base, redocPage.page), "utf8");
   const sandboxUrl = sandbox.replace(/\/+$/, "");
-  if (name === "index.html") return pageWithSandbox(page, sandboxUrl);
+  if (name === redocPage.page) return pageWithSandbox(page, sandboxUrl);
   return initScriptWithSandbox(readFileSync(file, "utf8"), builtSandboxUrl(page), sandboxUrl);
 }
 

@@ -1,5 +1,5 @@
 // GET /autoramps/quote and GET /exchange-rate on each store: figures recomputed from the README's
-// rules (test/support/reference-pricing.ts), echoes, times from the sandbox's now, the signature,
+// rules (the sandbox's test/support/reference-pricing.ts), echoes, times from the sandbox's now, the signature,
 // rates from the seed and the control route, and the sandbox's own 422s.
 import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";

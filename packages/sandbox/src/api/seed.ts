@@ -1,6 +1,7 @@
 // The data a fresh sandbox starts from: by default the spec's own examples, or a seed file.
 // A seed is a JSON object of resource arrays, each optional: { "customers": [...], ... }, and
 // optionally `rates`, changes to the default rate table: { "rates": { "EUR": "1.10" } }.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isObject } from "@org/payments-engine/http/is-object.js";
 import type { SpecFacts } from "../lifecycle/spec-facts.js";
@@ -27,12 +28,22 @@ export function defaultSeed(facts: SpecFacts): Seed {
     const example = facts.example(operationId);
     return isObject(example) ? [example as Resource] : [];
   };
+  const customers = items("listCustomers");
+  const documents = items("listDocuments");
+  const identifications = one("createDirectIdentification");
+  const signings = items("listSignings");
+  for (const customer of customers.filter((c) => c.status === "Active")) {
+    signings.push(...missingSignings(customer, documents, signings));
+    identifications.push(...missingApproval(customer, identifications));
+  }
   return {
-    customers: items("listCustomers"),
-    identifications: one("createDirectIdentification"),
-    signings: items("listSignings"),
-    documents: items("listDocuments"),
+    customers,
+    identifications,
+    signings,
+    documents,
     autoramps: one("getAutorampByExternalId"),
+    // The list's example first: the by-ids one is a shorter view of the same transaction, and
+    // gives it a payout hash its status has not reached.
     autoramp_transactions: uniqueById([
       ...items("listAutorampTransactions"),
       ...items("listAutorampTransactionsByIds"),
@@ -113,6 +124,65 @@ function linkAutorampsToCustomers(collections: Record<CollectionName, Stored[]>)
   }
 }
 
+/** Each resource once, as it first comes. */
 function uniqueById(resources: Resource[]): Resource[] {
-  return [...new Map(resources.map((resource) => [resource.id, resource])).values()];
+  const byId = new Map<string, Resource>();
+  for (const resource of resources) if (!byId.has(resource.id)) byId.set(resource.id, resource);
+  return [...byId.values()];
+}
+
+// An Active customer has signed every document and has an approved identification (the
+// invariants of lifecycles.ts's CUSTOMER); the spec's examples show one signing of two documents
+// and a pending identification, so the default seed adds what the customer's status implies.
+
+/** The signings of the documents the customer has not signed, as signed when it became Active. */
+function missingSignings(
+  customer: Resource,
+  documents: Resource[],
+  signings: Resource[],
+): Resource[] {
+  const signed = new Set(
+    signings.filter((s) => s.customer_id === customer.id).map((s) => s.document_id),
+  );
+  const added = documents
+    .filter((document) => !signed.has(document.id))
+    .map((document) => ({
+      id: seedId("signing", customer.id, document.id),
+      customer_id: customer.id,
+      document_id: document.id,
+      created_at: customer.updated_at,
+      updated_at: customer.updated_at,
+    }));
+  listIds(customer, "signing_ids", added);
+  return added;
+}
+
+/** The customer's approved identification, when none of `identifications` is: like its pending one. */
+function missingApproval(customer: Resource, identifications: Resource[]): Resource[] {
+  const own = identifications.filter((i) => i.customer_id === customer.id);
+  if (own.some((identification) => identification.status === "Approved")) return [];
+  const steps = isObject(own[0]?.step_status) ? Object.keys(own[0].step_status) : [];
+  const approved: Resource = {
+    id: seedId("identification", customer.id),
+    customer_id: customer.id,
+    created_at: customer.created_at,
+    updated_at: customer.updated_at,
+    status: "Approved",
+    step_status: Object.fromEntries(
+      steps.map((step) => [step, { result: "Approved", retry: false }]),
+    ),
+  };
+  listIds(customer, "identification_ids", [approved]);
+  return [approved];
+}
+
+function listIds(customer: Resource, field: string, added: Resource[]): void {
+  const listed = Array.isArray(customer[field]) ? (customer[field] as unknown[]) : [];
+  customer[field] = [...listed, ...added.map((resource) => resource.id)];
+}
+
+/** A UUID made of `parts`: the same seed has the same ids on every start and reset. */
+function seedId(...parts: unknown[]): string {
+  const hex = createHash("sha256").update(parts.join("/")).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -1,5 +1,5 @@
 // What a status change does besides itself: the fields a status fills in (identification steps,
-// an autoramp's deposit rails, a transaction's payout hash) and the changes it causes in other
+// an autoramp's deposit rails, a fiat address's ownership, a transaction's payout hash) and the changes it causes in other
 // resources (an approved identification activates its customer, an active customer's autoramps
 // are approved). The transitions themselves are data in lifecycles.ts.
 import { randomBytes } from "node:crypto";
@@ -7,7 +7,15 @@ import { isObject } from "@org/payments-engine/http/is-object.js";
 import type { IbanDepositInfo } from "@org/payments-types";
 import type { Resource, Stored } from "../store/state.js";
 import { type ChangeContext, customerIdOf } from "./change-context.js";
-import { AUTORAMP, CUSTOMER, IDENTIFICATION, type Lifecycle, TRANSACTION } from "./lifecycles.js";
+import {
+  AUTORAMP,
+  CUSTOMER,
+  FIAT_ADDRESS,
+  IDENTIFICATION,
+  IDENTIFICATION_STEP_RESULTS,
+  type Lifecycle,
+  TRANSACTION,
+} from "./lifecycles.js";
 
 /** Walks a resource along its lifecycle to a status (changes.ts's walkTo). */
 export type Walk = (
@@ -17,14 +25,6 @@ export type Walk = (
   target: string,
 ) => Promise<boolean>;
 
-/** Identification statuses that settle its steps, and whether the customer may retry them. */
-const STEP_RESULTS: Readonly<Record<string, boolean>> = {
-  Processed: false,
-  Approved: false,
-  Declined: true,
-  Expired: true,
-};
-
 /** Fills in what the resource's new status implies. */
 export function enterStatus(
   _context: ChangeContext,
@@ -33,7 +33,7 @@ export function enterStatus(
 ): void {
   const status = String(resource.status);
   if (lifecycle === IDENTIFICATION && isObject(resource.step_status)) {
-    const retry = STEP_RESULTS[status];
+    const retry = IDENTIFICATION_STEP_RESULTS[status];
     if (retry === undefined) return;
     for (const name of Object.keys(resource.step_status)) {
       resource.step_status[name] = { result: status, retry };
@@ -42,6 +42,9 @@ export function enterStatus(
     if (!Array.isArray(resource.deposit_rails) || resource.deposit_rails.length === 0) {
       resource.deposit_rails = [sandboxDepositRail(resource)];
     }
+  } else if (lifecycle === FIAT_ADDRESS) {
+    // The bank's confirmation is what verifies the customer owns the account.
+    resource.ownership_verified = status === "Registered";
   } else if (lifecycle === TRANSACTION && status === "PayoutInProgress") {
     resource.payout_crypto_transaction ??= {
       transaction_hash: `0x${randomBytes(32).toString("hex")}`,

@@ -33,6 +33,11 @@ export class SandboxClock implements Clock {
     if (offsetMs > this.offset) this.offset = offsetMs;
   }
 
+  /** What sandbox now would be with `offsetMs`. */
+  atOffset(offsetMs: number): number {
+    return realNow() + offsetMs;
+  }
+
   /** The offset that puts sandbox now at `atMs` (or keeps it, when it is past that already). */
   offsetFor(atMs: number): number {
     return Math.max(this.offset, atMs - realNow());

@@ -2,6 +2,8 @@
 // each and the webhook topic each sends. The API description leaves every transition "not shown";
 // this is sandbox behaviour, documented in the README, whose state diagrams are made from here
 // (lifecycleDiagram) and tested against it.
+
+import { isObject } from "@org/payments-engine/http/is-object.js";
 import {
   AUTORAMP_STATUSES,
   CUSTOMER_STATUSES,
@@ -9,7 +11,7 @@ import {
   IDENTIFICATION_STATUSES,
   type WebhookTopic,
 } from "@org/payments-types";
-import type { CollectionName } from "../store/state.js";
+import type { CollectionName, Resource } from "../store/state.js";
 
 /**
  * What makes a transition happen: a request of the API, another resource's change (a cascade),
@@ -32,6 +34,21 @@ export interface Transition {
   onlyAsOutcome?: boolean;
 }
 
+/** The resources of a collection, for an invariant that looks beyond its own resource. */
+export type Collections = (name: CollectionName) => readonly Resource[];
+
+/**
+ * What holds of a resource as its requests, cascades and the clock leave it: its fields agree
+ * with its status, and its status with the resources it depends on. A forced status may break
+ * them, and so may a customer's simulated steps (UserRequired to SigningsRequired, Suspended to
+ * Active), which act for the provider whatever the customer's documents say.
+ */
+export interface Invariant {
+  /** What holds, in words. */
+  says: string;
+  holds(resource: Resource, collections: Collections): boolean;
+}
+
 export interface Lifecycle {
   /** The resource's name in words. */
   resource: string;
@@ -46,6 +63,7 @@ export interface Lifecycle {
   /** The topic of the event each status change sends. */
   statusTopic: WebhookTopic;
   transitions: Transition[];
+  invariants: Invariant[];
 }
 
 const MINUTE = 60;
@@ -90,7 +108,45 @@ export const CUSTOMER: Lifecycle = {
     { from: "Active", to: "Suspended", cause: "simulation", when: "the status route asks for it" },
     { from: "Suspended", to: "Active", cause: "simulation", when: "the status route asks for it" },
   ],
+  invariants: [
+    {
+      says: "SigningsRequired only while a document is unsigned",
+      holds: (customer, collections) =>
+        customer.status !== "SigningsRequired" || unsignedDocuments(customer, collections) > 0,
+    },
+    {
+      says: "Active only with every document signed and an identification approved",
+      holds: (customer, collections) =>
+        customer.status !== "Active" ||
+        (unsignedDocuments(customer, collections) === 0 &&
+          hasApprovedIdentification(customer, collections)),
+    },
+    {
+      says: "IdentificationRequired only with every document signed and no identification approved",
+      holds: (customer, collections) =>
+        customer.status !== "IdentificationRequired" ||
+        (unsignedDocuments(customer, collections) === 0 &&
+          !hasApprovedIdentification(customer, collections)),
+    },
+  ],
 };
+
+/** How many documents the customer has not signed. */
+function unsignedDocuments(customer: Resource, collections: Collections): number {
+  const signed = new Set(
+    collections("signings")
+      .filter((signing) => signing.customer_id === customer.id)
+      .map((signing) => signing.document_id),
+  );
+  return collections("documents").filter((document) => !signed.has(document.id)).length;
+}
+
+function hasApprovedIdentification(customer: Resource, collections: Collections): boolean {
+  return collections("identifications").some(
+    (identification) =>
+      identification.customer_id === customer.id && identification.status === "Approved",
+  );
+}
 
 /** Review times of an identification, in sandbox seconds after the step before. */
 export const IDENTIFICATION_REVIEW = { processed: MINUTE, inReview: MINUTE, decided: 3 * MINUTE };
@@ -146,6 +202,28 @@ export const IDENTIFICATION: Lifecycle = {
       afterSeconds: IDENTIFICATION_VALIDITY_SECONDS,
     },
   ],
+  invariants: [
+    {
+      says: "once Processed, Approved, Declined or Expired, each step's result is that status",
+      holds: (identification) =>
+        IDENTIFICATION_STEP_RESULTS[String(identification.status)] === undefined ||
+        !isObject(identification.step_status) ||
+        Object.values(identification.step_status).every(
+          (step) => isObject(step) && step.result === identification.status,
+        ),
+    },
+  ],
+};
+
+/**
+ * The identification statuses that settle each of its steps with that result, and whether the
+ * customer may retry the step then.
+ */
+export const IDENTIFICATION_STEP_RESULTS: Readonly<Record<string, boolean>> = {
+  Processed: false,
+  Approved: false,
+  Declined: true,
+  Expired: true,
 };
 
 export const AUTORAMP: Lifecycle = {
@@ -187,6 +265,16 @@ export const AUTORAMP: Lifecycle = {
     },
     { from: "Approved", to: "Cancelled", cause: "simulation", when: "the status route asks" },
     { from: "EditPending", to: "Cancelled", cause: "simulation", when: "the status route asks" },
+  ],
+  invariants: [
+    {
+      says: "has deposit rails from DepositAccountAdded on",
+      holds: (autoramp) =>
+        !["DepositAccountAdded", "Approved", "EditPending", "Cancelled"].includes(
+          String(autoramp.status),
+        ) ||
+        (Array.isArray(autoramp.deposit_rails) && autoramp.deposit_rails.length > 0),
+    },
   ],
 };
 
@@ -237,6 +325,12 @@ export const FIAT_ADDRESS: Lifecycle = {
       when: "added with outcome RegistrationFailed",
       afterSeconds: FIAT_ADDRESS_REGISTRATION.registered,
       onlyAsOutcome: true,
+    },
+  ],
+  invariants: [
+    {
+      says: "ownership_verified is true once Registered, false before and on a failure",
+      holds: (address) => address.ownership_verified === (address.status === "Registered"),
     },
   ],
 };
@@ -332,7 +426,27 @@ export const TRANSACTION: Lifecycle = {
       afterSeconds: TRANSACTION_SETTLEMENT.refunded,
     },
   ],
+  invariants: [
+    {
+      says: "its state is the one its status implies",
+      holds: (transaction) => transaction.state === TRANSACTION_STATES[String(transaction.status)],
+    },
+    {
+      says: "has its source and destination amounts from the deposit on",
+      holds: (transaction) =>
+        isObject(transaction.source_amount) && isObject(transaction.destination_amount),
+    },
+    {
+      says: "has a payout hash once the payout is sent (PayoutInProgress on), none before",
+      holds: (transaction) =>
+        (transaction.payout_crypto_transaction !== undefined) ===
+        PAID_OUT.includes(String(transaction.status)),
+    },
+  ],
 };
+
+/** The statuses of a transaction whose payout was sent. */
+export const PAID_OUT: readonly string[] = ["PayoutInProgress", "Completed", "PayoutFailed"];
 
 export const LIFECYCLES = [CUSTOMER, IDENTIFICATION, AUTORAMP, FIAT_ADDRESS, TRANSACTION] as const;
 

@@ -65,6 +65,19 @@ export class Scheduler {
     });
   }
 
+  /**
+   * Moves the clock `ms` further ahead of real time, running in order everything due by then:
+   * however long that takes, the clock ends exactly `ms` further ahead than it was.
+   */
+  advanceBy(ms: number): Promise<number> {
+    return this.exclusive(async () => {
+      const offset = this.clock.offsetMs + ms;
+      const ran = await this.runDue(() => this.clock.atOffset(offset), true);
+      await this.moveOffset(offset);
+      return ran;
+    });
+  }
+
   /** Reads the clock's offset from the store, where other processes may have moved it. */
   async syncClock(): Promise<void> {
     if (this.store.shared) {
@@ -105,8 +118,13 @@ export class Scheduler {
     return ran;
   }
 
-  private async moveClockTo(atMs: number): Promise<void> {
-    const offset = this.clock.offsetFor(atMs);
-    this.clock.observe(await this.store.transaction((tx) => tx.moveClock(offset)));
+  private moveClockTo(atMs: number): Promise<void> {
+    return this.moveOffset(this.clock.offsetFor(atMs));
+  }
+
+  /** Puts the clock `offset` ahead of real time (or keeps it, when it is further ahead). */
+  private async moveOffset(offset: number): Promise<void> {
+    const kept = Math.max(this.clock.offsetMs, offset);
+    this.clock.observe(await this.store.transaction((tx) => tx.moveClock(kept)));
   }
 }

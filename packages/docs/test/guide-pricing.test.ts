@@ -1,21 +1,23 @@
-// The README's pricing section against the sandbox: its tables are the code's tables, and every
-// figure of its worked example is what the sandbox answers (and what the rules, recomputed with
-// BigInt fractions, give).
-import { readFileSync } from "node:fs";
-import { CURRENCIES, NETWORK_FEES } from "@org/payments-sandbox/money/currencies.js";
-import { DEFAULT_RATES } from "@org/payments-sandbox/money/rates.js";
+// The pricing guide against the sandbox: its tables are the code's tables, and every figure of
+// its worked example is what the sandbox answers (and what the rules, recomputed with BigInt
+// fractions by the mock's reference pricing, give). Moved here with the guide from the mock's
+// README.
+import { startMock } from "@org/payments-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { referenceRate } from "../../../sandbox/test/support/reference-pricing.js";
-import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { CURRENCIES, NETWORK_FEES } from "../../sandbox/src/money/currencies.ts";
+import { DEFAULT_RATES } from "../../sandbox/src/money/rates.ts";
+import { referenceRate } from "../../sandbox/test/support/reference-pricing.ts";
+import { guideMarkdown } from "./support/guide-blocks.ts";
 
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const guide = guideMarkdown("pricing");
+const API_KEY = "pricing-guide";
 
 /** The text between `<!-- pricing:name -->` and `<!-- /pricing:name -->`. */
 function part(name: string): string {
   const found = new RegExp(`<!-- pricing:${name} -->\\n([\\s\\S]*?)<!-- /pricing:${name} -->`).exec(
-    readme,
+    guide,
   );
-  if (!found?.[1]) throw new Error(`README.md has no pricing:${name} part`);
+  if (!found?.[1]) throw new Error(`guides/pricing.md has no pricing:${name} part`);
   return found[1];
 }
 
@@ -33,7 +35,7 @@ function rows(name: string): string[][] {
     );
 }
 
-describe("the README's pricing tables", () => {
+describe("the pricing guide's tables", () => {
   it("list the currencies the sandbox prices, with their places, chains and rails", () => {
     const listed = rows("currencies").map(([code, type, places, chains, deposit, rail]) => [
       code,
@@ -58,14 +60,31 @@ describe("the README's pricing tables", () => {
   });
 });
 
-describe("the README's worked example", () => {
-  let sandbox: TestSandbox;
+describe("the pricing guide's worked example", () => {
+  let sandbox: Awaited<ReturnType<typeof startMock>>;
   let customerId: string;
+  const call = async (method: string, target: string, body?: unknown) => {
+    const answer = await fetch(`${sandbox.url}${target}`, {
+      method,
+      headers: {
+        "X-API-Key": API_KEY,
+        "Content-Type": "application/json",
+        ...(method === "POST" && { "IDEMPOTENCY-KEY": crypto.randomUUID() }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: an answer's JSON, read field by field
+    return { status: answer.status, body: (await answer.json()) as any };
+  };
   beforeAll(async () => {
-    sandbox = await startSandbox();
-    customerId = (await createCustomer(sandbox.url)).id;
+    sandbox = await startMock({ stateful: true, port: 0 });
+    const created = await call("POST", "/customers", {
+      customer_type: "Person",
+      email: "pricing@example.com",
+    });
+    customerId = created.body.id;
   });
-  afterAll(() => sandbox.stop());
+  afterAll(() => sandbox?.stop());
 
   const example = part("example");
   const request = /^GET (\S+)$/m.exec(example)?.[1] ?? "";
@@ -77,9 +96,9 @@ describe("the README's worked example", () => {
   });
 
   it("is what the sandbox answers, figure by figure", async () => {
-    const answer = await call(sandbox.url, "GET", request.replace("<customer_id>", customerId));
+    const answer = await call("GET", request.replace("<customer_id>", customerId));
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    const rates = (await call(sandbox.url, "GET", "/_sandbox/rates")).body.rates;
+    const rates = (await call("GET", "/_sandbox/rates")).body.rates;
     for (const [name, value] of figures) {
       const field = /^`(.+)`$/.exec(name)?.[1];
       const pair = /^rate\((\w+) → (\w+)\)$/.exec(name);
@@ -89,13 +108,13 @@ describe("the README's worked example", () => {
       } else if (pair) {
         expect(referenceRate(rates, pair[1] ?? "", pair[2] ?? ""), name).toBe(value);
       } else {
-        throw new Error(`README example row "${name}" is neither a field nor a rate`);
+        throw new Error(`guide example row "${name}" is neither a field nor a rate`);
       }
     }
   });
 
-  it("gives the effective rate the README states for the same exchange rate", async () => {
-    const stated = /gives `effective_rate`\s+[\d.]+ ÷ [\d.]+ = ([\d.]+)\./.exec(readme)?.[1];
+  it("gives the effective rate the guide states for the same exchange rate", async () => {
+    const stated = /gives `effective_rate`\s+[\d.]+ ÷ [\d.]+ = ([\d.]+)\./.exec(guide)?.[1];
     const quoted = new URLSearchParams(request.split("?")[1]);
     const query = new URLSearchParams({
       customer_id: customerId,
@@ -106,7 +125,7 @@ describe("the README's worked example", () => {
       destination_currency_chain: quoted.get("destination_currency_chain") ?? "",
       amount: quoted.get("amount_in") ?? "",
     });
-    const answer = await call(sandbox.url, "GET", `/exchange-rate?${query}`);
+    const answer = await call("GET", `/exchange-rate?${query}`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.effective_rate).toBe(stated);
   });

@@ -1,0 +1,107 @@
+// The site's Test mode part in the two Redoc pages: the test-mode document made one file (its
+// enums are $refs into the API's document, which Redoc's page cannot follow), with a curl
+// sample on every route and an overview of the guides and the routes' consoles; and the link to
+// that part from the API reference's overview.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { listOperations, type OpenApiDocument } from "@org/payments-spec";
+import { curlSample } from "./code-samples.ts";
+import { operationRoute } from "./console-section.ts";
+import { GUIDES, guidePage } from "./guides.ts";
+import { TEST_MODE_PAGE } from "./pages.ts";
+
+export const TEST_MODE_SECTION_TITLE = "Test mode";
+export const GUIDES_SECTION_TITLE = "Guides";
+export const ROUTES_SECTION_TITLE = "Routes and consoles";
+
+const require = createRequire(import.meta.url);
+const redoclyCli = path.join(
+  path.dirname(require.resolve("@redocly/cli/package.json")),
+  "bin/cli.js",
+);
+
+/**
+ * The test-mode document as one JSON document (`redocly bundle`: the API document's schemas it
+ * names become its own components), written to `output` and returned.
+ */
+export function bundleTestModeDocument(specFile: string, output: string): OpenApiDocument {
+  const result = spawnSync(
+    process.execPath,
+    [redoclyCli, "bundle", specFile, "--output", output, "--ext", "json"],
+    {
+      encoding: "utf8",
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    },
+  );
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout}${result.stderr}`);
+    throw new Error(`redocly bundle ${specFile} failed (exit code ${result.status})`);
+  }
+  return JSON.parse(readFileSync(output, "utf8")) as OpenApiDocument;
+}
+
+/**
+ * A copy of the bundled test-mode document with a curl sample on every route, and an overview
+ * that ends with the guides and a link to each route's console.
+ */
+export function testModeBuildCopy(doc: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(doc);
+  for (const entry of listOperations(copy)) {
+    entry.operation["x-codeSamples"] = [
+      { lang: "curl", label: "curl", source: curlSample(copy, entry) },
+    ];
+  }
+  const guides = GUIDES.filter((guide) => guide.part === "Test mode").map(
+    (guide) => `- [${guide.title}](${guidePage(guide.slug)}): ${guide.summary}`,
+  );
+  const rows = listOperations(copy).map(
+    ({ method, path: routePath, operationId, tag }) =>
+      `| \`${method.toUpperCase()} ${routePath}\` | [${operationId}](${operationRoute(tag, operationId)}) |`,
+  );
+  const sections = [
+    `## ${GUIDES_SECTION_TITLE}`,
+    "",
+    "Each guide runs as printed (CI runs every command and program on them against a sandbox).",
+    "",
+    ...guides,
+    "",
+    "The [API reference](index.html) describes the API the sandbox answers.",
+    "",
+    `## ${ROUTES_SECTION_TITLE}`,
+    "",
+    "Every route's page has a console below its curl sample that sends the request to the",
+    "sandbox (served by `npm start`, through this site; a copy of the site on a static host asks",
+    "for the sandbox's URL), shows the answer, and lists the webhook events it caused from the",
+    "sandbox's event log.",
+    "",
+    "| Route | Console |",
+    "| --- | --- |",
+    ...rows,
+  ].join("\n");
+  copy.info.description = `${String(copy.info.description ?? "").trimEnd()}\n\n${sections}\n`;
+  return copy;
+}
+
+/** A copy of the API's document whose overview ends with the way to the Test mode part. */
+export function withTestModeSection(doc: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(doc);
+  const guides = GUIDES.filter((guide) => guide.part === "Test mode").map(
+    (guide) => `- [${guide.title}](${guidePage(guide.slug)})`,
+  );
+  const section = [
+    `## ${TEST_MODE_SECTION_TITLE}`,
+    "",
+    "The sandbox (`npm start`, or `npx payments-mock --stateful`) is this API's offline test",
+    "mode: it answers every operation from its own data, moves resources along their",
+    "lifecycles on a clock of its own, simulates deposits and delivers webhooks. Its own routes",
+    `under \`/_sandbox/\` are described, each with a console, in the [test-mode reference](${TEST_MODE_PAGE});`,
+    "the guides walk through it, every command run by CI:",
+    "",
+    ...guides,
+    `- [All guides, the mock and the proxy](guides/index.html)`,
+  ].join("\n");
+  copy.info.description = `${String(copy.info.description ?? "").trimEnd()}\n\n${section}\n`;
+  return copy;
+}

@@ -1,0 +1,46 @@
+// What the guides state in words is what the sandbox's code does: the retry schedule, the
+// identification review's time and the chaos mode's rates (events.ts, lifecycles.ts).
+import { describe, expect, it } from "vitest";
+import {
+  IDENTIFICATION_REVIEW,
+  TRANSACTION_SETTLEMENT,
+} from "../../sandbox/src/lifecycle/lifecycles.ts";
+import {
+  DUPLICATE_RATE,
+  REORDER_DELAY_SECONDS,
+  REORDER_RATE,
+  RETRY_DELAYS_SECONDS,
+} from "../../sandbox/src/webhooks/events.ts";
+import { guideMarkdown } from "./support/guide-blocks.ts";
+
+const words = (slug: string) => guideMarkdown(slug).replace(/\s+/g, " ");
+
+describe("the guides' figures", () => {
+  it("state the retry schedule of events.ts", () => {
+    const delays = RETRY_DELAYS_SECONDS.map((seconds) =>
+      seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`,
+    );
+    const schedule = `${delays.slice(0, -1).join(", ")} and ${delays.at(-1)} of sandbox time`;
+    expect(words("webhooks")).toContain(
+      `after ${schedule} (${RETRY_DELAYS_SECONDS.length + 1} attempts in all)`,
+    );
+  });
+
+  it("state the chaos mode's rates and delay", () => {
+    expect([DUPLICATE_RATE, REORDER_RATE]).toEqual([0.1, 0.1]);
+    expect(words("webhooks")).toContain(
+      `one in ten is sent a second time right after it first arrives, and one in ten waits ${REORDER_DELAY_SECONDS} s of sandbox time`,
+    );
+  });
+
+  it("state the review's and the settlement's times of lifecycles.ts", () => {
+    const review = Object.values(IDENTIFICATION_REVIEW).map((seconds) => seconds / 60);
+    expect(words("onboarding-curl")).toContain(
+      `in ${review.reduce((a, b) => a + b, 0)} minutes of its time (${review.join(" + ")})`,
+    );
+    const { inReview, reviewed, exchanged, paidOut } = TRANSACTION_SETTLEMENT;
+    expect(words("onboarding-curl")).toContain(
+      `take ${(inReview + reviewed + exchanged + paidOut) / 60} minutes of sandbox time`,
+    );
+  });
+});

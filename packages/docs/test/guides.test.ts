@@ -1,0 +1,162 @@
+// Every guide runs as printed. Its shell commands run in order in one bash, with only PATH and
+// PAYMENTS_BASE_URL set, against a sandbox started here for the guide (the stateless mock for
+// the mock's guide); each ```output block is exactly what the command before it printed. Its
+// TypeScript blocks are one program, type-checked against the packages and run with Node. And
+// the built page shows every block as it is in the guide.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { promisify } from "node:util";
+import { startMock } from "@org/payments-mock";
+import { afterAll, describe, expect, it } from "vitest";
+import { distDir } from "../scripts/build.ts";
+import { escapeHtml, GUIDES } from "../scripts/guides.ts";
+import {
+  blocksOf,
+  guideMarkdown,
+  shellScript,
+  shellSteps,
+  stepOutputs,
+} from "./support/guide-blocks.ts";
+
+const run = promisify(execFile);
+const packageDir = path.resolve(import.meta.dirname, "..");
+// Inside the package, so that the programs' imports resolve to the workspace's packages.
+const work = mkdtempSync(path.join(packageDir, ".guide-programs-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const tsc = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
+  "bin/tsc",
+);
+const PATH = `${path.dirname(process.execPath)}:${process.env.PATH ?? ""}`;
+
+const guides = GUIDES.map((guide) => ({
+  ...guide,
+  blocks: blocksOf(guideMarkdown(guide.slug), `guides/${guide.slug}.md`),
+}));
+const withShell = guides.filter((guide) => shellSteps(guide.blocks).length > 0);
+const withProgram = guides.filter((guide) => guide.blocks.some((b) => b.language === "ts"));
+const programOf = (guide: (typeof guides)[number]) =>
+  guide.blocks
+    .filter((block) => block.language === "ts")
+    .map((block) => block.code)
+    .join("\n");
+const programFile = (slug: string) => path.join(work, `${slug}.ts`);
+
+/** A sandbox (or, for the mock's guide, the stateless mock) for one guide, stopped after it. */
+async function serverFor(slug: string) {
+  return startMock({ stateful: slug !== "mock", port: 0 });
+}
+
+describe("the guides", () => {
+  it("are the ones the issue asks for, each with code that runs", () => {
+    expect(withShell.map((guide) => guide.slug)).toEqual(
+      expect.arrayContaining(["quickstart", "onboarding-curl", "lifecycles", "mock"]),
+    );
+    expect(withProgram.map((guide) => guide.slug)).toEqual(
+      expect.arrayContaining(["onboarding-typescript", "webhooks", "sandbox", "proxy"]),
+    );
+  });
+
+  it("leave out only the commands that start payments-mock or install the packages", () => {
+    for (const guide of guides) {
+      for (const block of guide.blocks) {
+        const where = `${guide.slug}.md:${block.line}`;
+        if (block.flags.includes("server"))
+          expect(block.code, where).toMatch(/^npx payments-mock /);
+        if (block.flags.includes("install")) {
+          expect(block.code, where).toMatch(/^npm install --save-dev (@org\/payments-[a-z]+ ?)+$/);
+        }
+      }
+    }
+  });
+
+  it("show every code block on their page as it is in the guide", () => {
+    for (const guide of guides) {
+      const page = readFileSync(path.join(distDir, "guides", `${guide.slug}.html`), "utf8");
+      for (const block of guide.blocks) {
+        expect(page, `${guide.slug}.md:${block.line}`).toContain(escapeHtml(block.code));
+      }
+    }
+  });
+});
+
+describe.each(withShell.map((guide) => [guide.slug, guide] as const))(
+  "the commands of guides/%s.md",
+  (slug, guide) => {
+    it("run in order and print what the guide shows", async () => {
+      const server = await serverFor(slug);
+      try {
+        const steps = shellSteps(guide.blocks);
+        const { stdout } = await run("bash", ["-c", shellScript(steps)], {
+          env: { PATH, PAYMENTS_BASE_URL: server.url },
+          timeout: 120_000,
+        }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+          throw new Error(`${slug}: ${error.stderr || error.message}\n${error.stdout ?? ""}`);
+        });
+        const outputs = stepOutputs(stdout);
+        expect(outputs).toHaveLength(steps.length);
+        steps.forEach(({ block, output }, index) => {
+          if (!output) return;
+          expect(outputs[index], `guides/${slug}.md:${block.line}`).toEqual(
+            output.code.split("\n").filter((line) => line.trim() !== ""),
+          );
+        });
+      } finally {
+        await server.stop();
+      }
+    }, 180_000);
+  },
+);
+
+describe("the TypeScript of the guides", () => {
+  it("type-checks against the packages, each guide a file of its own", async () => {
+    for (const guide of withProgram)
+      writeFileSync(programFile(guide.slug), `${programOf(guide)}\n`);
+    const base = JSON.parse(
+      readFileSync(path.join(packageDir, "../../tsconfig.base.json"), "utf8"),
+    );
+    const project = path.join(work, "tsconfig.json");
+    writeFileSync(
+      project,
+      JSON.stringify({
+        compilerOptions: {
+          ...base.compilerOptions,
+          noEmit: true,
+          declaration: false,
+          declarationMap: false,
+          types: ["node"],
+          moduleDetection: "force",
+        },
+        files: withProgram.map((guide) => programFile(guide.slug)),
+      }),
+    );
+    const output = await run(process.execPath, [tsc, "-p", project, "--pretty", "false"]).then(
+      () => "",
+      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+    );
+    expect(output).toBe("");
+  }, 120_000);
+
+  it.each(withProgram.map((guide) => [guide.slug, guide] as const))(
+    "of guides/%s.md runs to its end",
+    async (slug, guide) => {
+      writeFileSync(programFile(slug), `${programOf(guide)}\n`);
+      // The guides that talk to a running sandbox (or a proxy's upstream) get one here.
+      const server = await serverFor(slug === "proxy" ? "mock" : slug);
+      try {
+        await run(process.execPath, [programFile(slug)], {
+          cwd: work,
+          env: { PATH, PAYMENTS_BASE_URL: server.url },
+          timeout: 120_000,
+        }).catch((error: { stderr?: string; message: string }) => {
+          throw new Error(`${slug}: ${error.stderr || error.message}`);
+        });
+      } finally {
+        await server.stop();
+      }
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,235 @@
+/**
+ * One tool call: the arguments checked against the tool's schema, the write rules applied, then
+ * the operation sent through the client and its answer turned into structured content and text.
+ * Nothing here throws for a bad call: every failure is a tool result with `isError`.
+ */
+import { PaymentsError } from "@org/payments-client";
+import { argumentProblems } from "./arguments.js";
+import type { IdempotencyKeys } from "./idempotency.js";
+import { ALL_PAGES_MAX_ITEMS, ALLOW_WRITES_FLAG } from "./limits.js";
+import type { SandboxProbe } from "./sandbox-probe.js";
+import type { Send, SendResult } from "./send.js";
+import type { ToolDefinition } from "./tool-definition.js";
+
+export interface CallContext {
+  send: Send;
+  probe: SandboxProbe;
+  allowWrites: boolean;
+  keys: IdempotencyKeys;
+  baseUrl: string;
+  log: (line: string) => void;
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+const IDEMPOTENCY_HEADER = "IDEMPOTENCY-KEY";
+/** Arguments nested deeper than this are refused before anything walks them recursively. */
+const MAX_DEPTH = 64;
+
+const failure = (text: string): ToolResult => ({
+  content: [{ type: "text", text }],
+  isError: true,
+});
+
+type Request = {
+  params: {
+    path: Record<string, unknown>;
+    query: Record<string, unknown>;
+    header: Record<string, string>;
+  };
+  body?: unknown;
+};
+
+export async function callTool(
+  context: CallContext,
+  tool: ToolDefinition,
+  rawArgs: Record<string, unknown> | undefined,
+): Promise<ToolResult> {
+  const args = rawArgs ?? {};
+  const deep = tooDeep(args);
+  if (deep !== undefined) {
+    return failure(
+      `${tool.name} was not called: \`${deep}\` is nested deeper than ${MAX_DEPTH} levels, more than any request of the API holds.`,
+    );
+  }
+  const problems = await argumentProblems(tool.inputSchema, args);
+  const emptyPath = Object.entries(tool.arguments)
+    .filter(([name, place]) => place.in === "path" && args[name] === "")
+    .map(([name]) => `\`${name}\` must not be empty: it is a segment of the path ${tool.path}`);
+  problems.push(...emptyPath);
+  if (problems.length > 0) {
+    return failure(`${tool.name} was not called: ${problems.join("; ")}.`);
+  }
+
+  const write = tool.method !== "GET";
+  if (tool.group === "test-mode" || (write && !context.allowWrites)) {
+    const refusal = await refusalOf(context, tool, write);
+    if (refusal) return failure(refusal);
+  }
+
+  const request = requestOf(tool, args);
+  let idempotencyKey: string | undefined;
+  let repeated = false;
+  if (write) {
+    const given = tool.idempotencyArgument ? args[tool.idempotencyArgument] : undefined;
+    if (typeof given === "string") idempotencyKey = given;
+    else ({ key: idempotencyKey, repeated } = context.keys.keyFor(tool.name, args));
+    request.params.header[IDEMPOTENCY_HEADER] = idempotencyKey;
+  }
+
+  const started = performance.now();
+  try {
+    const answer =
+      tool.pages && args.all_pages === true
+        ? await allPages(context, tool, request)
+        : { result: await context.send(tool.method, tool.path, request), note: undefined };
+    const { result, note } = answer;
+    const status = result.response.status;
+    context.log(`${tool.name} → HTTP ${status} in ${Math.round(performance.now() - started)} ms`);
+    const notes = [
+      note,
+      idempotencyKey && writeNote(idempotencyKey, repeated, result.replayed),
+      result.requestId && `request id ${result.requestId}`,
+    ].filter((line): line is string => typeof line === "string" && line !== "");
+    if (result.error) return apiFailure(result, notes);
+    return success(tool, result, notes);
+  } catch (error) {
+    context.log(`${tool.name} failed in ${Math.round(performance.now() - started)} ms`);
+    // The client's errors carry no request or header, and it took the key out of their text.
+    const message = error instanceof PaymentsError ? error.message : "the call failed unexpectedly";
+    const retry = idempotencyKey
+      ? ` Calling it again with the same arguments reuses IDEMPOTENCY-KEY ${idempotencyKey}, so the API does it at most once.`
+      : "";
+    return failure(`${message}.${retry}`);
+  }
+}
+
+/** The first argument (as a field path) nested deeper than MAX_DEPTH, walked without recursion. */
+function tooDeep(args: Record<string, unknown>): string | undefined {
+  const stack: [unknown, string, number][] = Object.entries(args).map(([k, v]) => [v, k, 1]);
+  while (stack.length > 0) {
+    const [value, field, depth] = stack.pop() as [unknown, string, number];
+    if (value === null || typeof value !== "object") continue;
+    if (depth > MAX_DEPTH) return field;
+    for (const [key, item] of Object.entries(value)) {
+      stack.push([item, Array.isArray(value) ? `${field}[${key}]` : `${field}.${key}`, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+async function refusalOf(
+  context: CallContext,
+  tool: ToolDefinition,
+  write: boolean,
+): Promise<string | undefined> {
+  const state = await context.probe.state();
+  if (state.kind === "sandbox") return undefined;
+  const why =
+    state.kind === "unknown"
+      ? `could not tell whether ${context.baseUrl} is a sandbox: ${state.reason}`
+      : `${context.baseUrl} is not a sandbox: ${state.reason}`;
+  if (tool.group === "test-mode") {
+    return `${tool.name} was not sent: it is a test-mode operation, which only a sandbox has, and ${why}.`;
+  }
+  if (write) {
+    return `${tool.name} was not sent: this server sends writes (${tool.method} included) only to a sandbox, and ${why}. To allow writes to this base URL, start payments-mcp with ${ALLOW_WRITES_FLAG}.`;
+  }
+  return undefined;
+}
+
+function requestOf(tool: ToolDefinition, args: Record<string, unknown>): Request {
+  const request: Request = { params: { path: {}, query: {}, header: {} } };
+  let body: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(args)) {
+    const place = tool.arguments[name];
+    if (!place || value === undefined) continue;
+    if (place.in === "body-whole") request.body = value;
+    else if (place.in === "body") {
+      body ??= {};
+      body[place.name] = value;
+    } else if (place.in === "header") request.params.header[place.name] = String(value);
+    else request.params[place.in][place.name] = value;
+  }
+  // A body the operation takes is sent even when no field is given (`{}`).
+  if (body !== undefined || Object.values(tool.arguments).some((p) => p.in === "body")) {
+    request.body ??= body ?? {};
+  }
+  return request;
+}
+
+type PageData = { items?: unknown[]; cursor?: string | null; [field: string]: unknown };
+
+/** Every page from the given cursor on, until the last or the cap; one answer of their items. */
+async function allPages(context: CallContext, tool: ToolDefinition, request: Request) {
+  const query: Record<string, unknown> = { page_size: 100, ...request.params.query };
+  const items: unknown[] = [];
+  const seen = new Set<unknown>();
+  let pages = 0;
+  for (;;) {
+    const result = await context.send(tool.method, tool.path, {
+      ...request,
+      params: { ...request.params, query },
+    });
+    if (result.error) return { result, note: undefined };
+    const page = (result.data ?? {}) as PageData;
+    items.push(...(page.items ?? []));
+    pages++;
+    const next = page.cursor;
+    const done = next === undefined || next === null || seen.has(next);
+    if (done || items.length >= ALL_PAGES_MAX_ITEMS) {
+      const read = `${pages} page${pages === 1 ? "" : "s"}, ${items.length} item${items.length === 1 ? "" : "s"}`;
+      const note = done
+        ? `all_pages: ${read}, the last page included`
+        : `all_pages: ${read}; stopped at the cap of ${ALL_PAGES_MAX_ITEMS} items: pass the answer's cursor to go on`;
+      return { result: { ...result, data: { ...page, items } }, note };
+    }
+    seen.add(next);
+    query.cursor = next;
+  }
+}
+
+function writeNote(key: string, repeated: boolean, replayed: boolean): string {
+  const reuse = repeated
+    ? " (reused: the same arguments were sent shortly before; pass a new idempotency_key to do it again)"
+    : "";
+  return `IDEMPOTENCY-KEY ${key}${reuse}${replayed ? "; the API replayed its first answer" : ""}`;
+}
+
+function apiFailure(result: SendResult, notes: string[]): ToolResult {
+  const error = result.error as NonNullable<SendResult["error"]>;
+  const body = error.body === undefined ? "" : `\n${compact(error.body)}`;
+  return failure([`${error.message}${body}`, ...notes].join("\n"));
+}
+
+function success(tool: ToolDefinition, result: SendResult, notes: string[]): ToolResult {
+  const { data } = result;
+  const content = (text: string) => [{ type: "text" as const, text }];
+  const extra = notes.map((text) => ({ type: "text" as const, text }));
+  if (tool.output === "none") {
+    const text = data === undefined ? `done (HTTP ${result.response.status})` : compact(data);
+    return { content: [...content(text), ...extra] };
+  }
+  const structured =
+    tool.output === "wrapped"
+      ? { result: data }
+      : data !== null && typeof data === "object" && !Array.isArray(data)
+        ? (data as Record<string, unknown>)
+        : undefined;
+  if (structured === undefined) {
+    return failure(
+      `${tool.name} answered HTTP ${result.response.status} with ${data === undefined ? "no body" : "a body that is not a JSON object"}, where the spec gives an object:\n${compact(data)}`,
+    );
+  }
+  return { content: [...content(compact(structured)), ...extra], structuredContent: structured };
+}
+
+/** JSON without spaces: an answer is read by a model, whose context is short. */
+function compact(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+}

@@ -1,0 +1,106 @@
+/**
+ * The server over Streamable HTTP, at `/mcp`: one MCP session per client, each with its own
+ * server and the SDK's transport, on one shared context (the client, the sandbox's answer, the
+ * idempotency keys). It listens on 127.0.0.1 by default and answers only requests addressed to
+ * the host it listens on (the SDK's DNS-rebinding protection) there.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { DEFAULT_HTTP_PORT } from "./limits.js";
+import { contextOf, type PaymentsMcpOptions } from "./options.js";
+import { redactTransport } from "./redact-transport.js";
+import { createMcpServer } from "./server.js";
+
+export interface HttpServerOptions extends PaymentsMcpOptions {
+  /** Port to listen on; 0 picks a free one. Default 4030. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+}
+
+export interface RunningHttpServer {
+  /** The MCP endpoint, such as `http://127.0.0.1:4030/mcp`. */
+  url: string;
+  /** Closes every session and stops listening. */
+  close(): Promise<void>;
+}
+
+const ENDPOINT = "/mcp";
+const SESSION_HEADER = "mcp-session-id";
+
+type Session = { transport: StreamableHTTPServerTransport; close: () => Promise<void> };
+
+function refuse(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
+
+export async function serveHttp(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const context = contextOf(options);
+  void context.probe.state();
+  const host = options.host ?? "127.0.0.1";
+  const loopback = ["127.0.0.1", "localhost", "::1"].includes(host);
+  const sessions = new Map<string, Session>();
+  let allowedHosts: string[] = [];
+
+  const openSession = async (request: IncomingMessage, response: ServerResponse) => {
+    const server = createMcpServer(context);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      // On a loopback interface only this machine's clients, through its own names, may call.
+      enableDnsRebindingProtection: loopback,
+      allowedHosts,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, close: () => server.close() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(redactTransport(transport, context.apiKey));
+    await transport.handleRequest(request, response);
+    // Anything but an initialize request opens no session: the transport refused it.
+    if (transport.sessionId === undefined) await server.close();
+  };
+
+  const listener = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    if (path !== ENDPOINT) {
+      refuse(response, 404, `Not found: the MCP endpoint is ${ENDPOINT}`);
+      return;
+    }
+    const id = request.headers[SESSION_HEADER];
+    const work =
+      typeof id === "string"
+        ? (sessions.get(id)?.transport.handleRequest(request, response) ??
+          Promise.resolve(refuse(response, 404, "No such session: initialize a new one")))
+        : request.method === "POST"
+          ? openSession(request, response)
+          : Promise.resolve(refuse(response, 400, `Missing the ${SESSION_HEADER} header`));
+    work.catch((error: unknown) => {
+      context.log(`HTTP request failed: ${(error as Error).message}`);
+      if (!response.headersSent) refuse(response, 500, "Internal error");
+      else response.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    listener.once("error", reject);
+    listener.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => resolve());
+  });
+  const { port } = listener.address() as AddressInfo;
+  allowedHosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
+  const hostInUrl = host.includes(":") ? `[${host}]` : host;
+
+  return {
+    url: `http://${hostInUrl}:${port}${ENDPOINT}`,
+    async close() {
+      await Promise.all([...sessions.values()].map((session) => session.close()));
+      sessions.clear();
+      listener.closeAllConnections();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    },
+  };
+}

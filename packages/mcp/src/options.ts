@@ -1,0 +1,53 @@
+/** The server's options, and the context every session's tool calls share. */
+import { createPaymentsClient } from "@org/payments-client";
+import type { CallContext } from "./call-tool.js";
+import { idempotencyKeys } from "./idempotency.js";
+import { redactText } from "./redact.js";
+import { type SandboxState, sandboxProbe } from "./sandbox-probe.js";
+import { sendWith } from "./send.js";
+
+/** The local sandbox that `npm start` and `payments-mock --stateful` serve. */
+export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
+
+export interface PaymentsMcpOptions {
+  /** The partner's API key, sent as `X-API-Key`. Never shown in a result, log line or error. */
+  apiKey: string;
+  /** The API's base URL. Default `http://127.0.0.1:4010`, the local sandbox. */
+  baseUrl?: string;
+  /** Act for this sub-partner on the operations that take `X-SUB-PARTNER-ID`. */
+  subPartnerId?: string;
+  /** Send writes (POST, PATCH) to a base URL that is not a sandbox. Default false. */
+  allowWrites?: boolean;
+  /** Where log lines go. Default: standard error (standard output is the protocol's). */
+  log?: (line: string) => void;
+}
+
+export interface ServerContext extends CallContext {
+  apiKey: string;
+}
+
+/** The context of a server; throws a TypeError naming the option when one is unusable. */
+export function contextOf(options: PaymentsMcpOptions): ServerContext {
+  const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
+  const { apiKey } = options;
+  const client = createPaymentsClient({
+    apiKey,
+    baseUrl,
+    ...(options.subPartnerId !== undefined && { subPartnerId: options.subPartnerId }),
+  });
+  const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = (line: string) => write(`payments-mcp: ${redactText(line, apiKey)}`);
+  const allowWrites = options.allowWrites === true;
+  const send = sendWith(client);
+  const probe = sandboxProbe(send, (state) => log(stateLine(baseUrl, state, allowWrites)));
+  return { apiKey, send, probe, allowWrites, keys: idempotencyKeys(), baseUrl, log };
+}
+
+function stateLine(baseUrl: string, state: SandboxState, allowWrites: boolean): string {
+  if (state.kind === "sandbox") {
+    return `${baseUrl} is a sandbox: writes allowed, test-mode tools listed`;
+  }
+  const writes = allowWrites ? "writes allowed (--allow-writes)" : "writes refused";
+  const open = state.kind === "unknown" ? "; asked again at the next write" : "";
+  return `${baseUrl} is ${state.kind === "unknown" ? "not known to be" : "not"} a sandbox (${state.reason}): ${writes}${open}`;
+}

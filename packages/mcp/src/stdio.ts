@@ -1,0 +1,20 @@
+/** The server over stdio: the MCP client starts it and speaks on its standard input and output. */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { contextOf, type PaymentsMcpOptions } from "./options.js";
+import { redactTransport } from "./redact-transport.js";
+import { createMcpServer } from "./server.js";
+
+export interface RunningStdioServer {
+  /** Closes the session; the process can then exit. */
+  close(): Promise<void>;
+}
+
+export async function serveStdio(options: PaymentsMcpOptions): Promise<RunningStdioServer> {
+  const context = contextOf(options);
+  // Asked now, so that the answer is there when the client lists the tools.
+  void context.probe.state();
+  const server = createMcpServer(context);
+  const transport = redactTransport(new StdioServerTransport(), context.apiKey);
+  await server.connect(transport);
+  return { close: () => server.close() };
+}

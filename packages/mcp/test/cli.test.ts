@@ -1,0 +1,57 @@
+// What the bin says when it cannot start: one line, naming what is missing, never the key.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { bin, SECRET_KEY } from "./support/session.js";
+
+const run = async (args: string[], env: Record<string, string> = {}) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, ...args], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+};
+
+const oneLine = (text: string) => {
+  expect(text.trimEnd().split("\n")).toHaveLength(1);
+  return text;
+};
+
+describe("payments-mcp cannot start", () => {
+  it.each([
+    [[], {}, "PAYMENTS_API_KEY is not set"],
+    [[], { PAYMENTS_API_KEY: "  " }, "PAYMENTS_API_KEY is not set"],
+    [["--api-key", SECRET_KEY], {}, "--api-key is not an option"],
+    [[`--api-key=${SECRET_KEY}`], { PAYMENTS_API_KEY: "k" }, "set PAYMENTS_API_KEY"],
+    [["--base-url", "ftp://example.com"], { PAYMENTS_API_KEY: SECRET_KEY }, "not an absolute http"],
+    [
+      [],
+      { PAYMENTS_API_KEY: SECRET_KEY, PAYMENTS_BASE_URL: "localhost:4010" },
+      "PAYMENTS_BASE_URL",
+    ],
+    [["--sub-partner-id", "acme"], { PAYMENTS_API_KEY: SECRET_KEY }, "must be a UUID"],
+    [["--bogus"], { PAYMENTS_API_KEY: SECRET_KEY }, "--help lists the options"],
+    [["--port", "4031"], { PAYMENTS_API_KEY: SECRET_KEY }, "go with --http"],
+    [["--http", "--port", "99999"], { PAYMENTS_API_KEY: SECRET_KEY }, "--port must be"],
+  ])("%j %j: %s", async (args, env, said) => {
+    const { code, stdout, stderr } = await run(args, env);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(oneLine(stderr)).toMatch(/^payments-mcp cannot start: /);
+    expect(stderr).toContain(said);
+    expect(stderr).not.toContain(SECRET_KEY);
+  });
+
+  it("answers --help and --version without a key", async () => {
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("PAYMENTS_API_KEY");
+    expect(help.stdout).toContain("--allow-writes");
+    const version = await run(["--version"]);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

@@ -1,0 +1,112 @@
+// `payments-mcp --http`: the same server over Streamable HTTP, one session per client, answering
+// only requests addressed to its own host.
+import { type ChildProcess, spawn } from "node:child_process";
+import { request } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { loadBundledSpec, testModeSpecPath } from "@org/payments-spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startSandbox } from "./support/sandbox.js";
+import { bin, SECRET_KEY } from "./support/session.js";
+
+let sandbox: RunningServer;
+let server: ChildProcess;
+let endpoint = "";
+let stderr = "";
+
+beforeAll(async () => {
+  sandbox = await startSandbox(loadBundledSpec(testModeSpecPath));
+  server = spawn(process.execPath, [bin, "--http", "--port", "0"], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      PAYMENTS_API_KEY: SECRET_KEY,
+      PAYMENTS_BASE_URL: sandbox.url,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  endpoint = await new Promise<string>((resolve, reject) => {
+    server.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const url = stderr.match(/Streamable HTTP at (http:\/\/\S+\/mcp)/)?.[1];
+      if (url) resolve(url);
+    });
+    server.once("exit", (code) => reject(new Error(`payments-mcp exited (${code}): ${stderr}`)));
+  });
+});
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.kill("SIGTERM");
+    await exited;
+  }
+  await sandbox?.stop();
+});
+
+describe("payments-mcp --http", () => {
+  it("serves sessions at /mcp: tools listed and called", async () => {
+    const clients = [0, 1].map(() => new Client({ name: "http-test", version: "0.0.0" }));
+    for (const client of clients) {
+      await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
+    }
+    for (const client of clients) {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("advanceClock");
+    }
+    const [first, second] = clients as [Client, Client];
+    const created = await first.callTool({
+      name: "createCustomer",
+      arguments: { customer_type: "Person", email: "http@example.com" },
+    });
+    expect(created.isError).toBeFalsy();
+    const listed = await second.callTool({
+      name: "listCustomers",
+      arguments: { search_term: "http@example.com" },
+    });
+    const items = (listed.structuredContent as { items: { id: string }[] }).items;
+    expect(items.map((item) => item.id)).toContain(
+      (created.structuredContent as { id: string }).id,
+    );
+    for (const client of clients) await client.close();
+    expect(stderr).not.toContain(SECRET_KEY);
+  });
+
+  it("refuses another host (DNS rebinding) and answers other paths 404", async () => {
+    const send = (path: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(endpoint);
+        const call = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method: "POST",
+            headers: {
+              host,
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+            },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        call.on("error", reject);
+        call.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "x", version: "0" },
+            },
+          }),
+        );
+      });
+    expect(await send("/mcp", "attacker.example:80")).toBe(403);
+    expect(await send("/other", new URL(endpoint).host)).toBe(404);
+  });
+});

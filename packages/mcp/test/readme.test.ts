@@ -1,0 +1,20 @@
+// The README tells what the server does: every tool in its table, the numbers it keeps to.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { tools } from "../src/generated/tools.ts";
+import { ALL_PAGES_MAX_ITEMS, IDEMPOTENCY_WINDOW_MS } from "../src/limits.ts";
+
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+
+describe("the README", () => {
+  it.each(tools.map((tool) => [tool.name, tool.tag]))("lists %s under %s", (name, tag) => {
+    const row = readme.split("\n").find((line) => line.startsWith(`| ${tag} `));
+    expect(row, `a row for ${tag}`).toBeDefined();
+    expect(row).toContain(`\`${name}\``);
+  });
+
+  it("states the all_pages cap and the idempotency window the server keeps", () => {
+    expect(readme).toContain(`stopping once it holds **${ALL_PAGES_MAX_ITEMS}** items`);
+    expect(readme).toContain(`for **${IDEMPOTENCY_WINDOW_MS / 60_000} minutes**`);
+  });
+});

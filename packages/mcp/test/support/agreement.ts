@@ -1,0 +1,157 @@
+// Whether tools and documents agree, judged on their own terms rather than by the generator's code:
+// every `$ref` of both sides resolved (the spec's to its components, a tool's to its `$defs`),
+// then each operation's parameters, body and 2xx schema compared with the tool's schemas.
+import { isDeepStrictEqual } from "node:util";
+import {
+  deref,
+  listOperations,
+  type OpenApiDocument,
+  type OperationEntry,
+  resolveRef,
+} from "@org/payments-spec";
+import type { JsonSchema, ToolDefinition, ToolGroup } from "../../src/tool-definition.ts";
+
+type Lookup = (ref: string) => unknown;
+
+/** The schema with every `$ref` replaced by what it names (its siblings laid over it). */
+function resolved(node: unknown, lookup: Lookup, depth = 0): unknown {
+  if (depth > 64) throw new Error("schema too deep (a recursive $ref?)");
+  if (Array.isArray(node)) return node.map((item) => resolved(item, lookup, depth + 1));
+  if (node === null || typeof node !== "object") return node;
+  const { $ref, ...rest } = node as JsonSchema;
+  const own = Object.fromEntries(
+    Object.entries(rest)
+      .filter(([key]) => key !== "$defs" && key !== "example")
+      .map(([key, value]) => [key, resolved(value, lookup, depth + 1)]),
+  );
+  if (typeof $ref !== "string") return own;
+  return { ...(resolved(lookup($ref), lookup, depth + 1) as JsonSchema), ...own };
+}
+
+/** A schema's constraints: its root's annotations (which a tool may phrase as the parameter's) set aside. */
+function constraints(schema: unknown): unknown {
+  if (schema === null || typeof schema !== "object") return schema;
+  const { description: _d, examples: _e, title: _t, ...rest } = schema as JsonSchema;
+  return rest;
+}
+
+const headerArgumentOf = (header: string) =>
+  header
+    .toLowerCase()
+    .replace(/^x-/, "")
+    .replace(/[^a-z0-9]+/g, "_");
+
+export function disagreements(
+  tools: readonly ToolDefinition[],
+  sources: { group: ToolGroup; doc: OpenApiDocument }[],
+): string[] {
+  const found: string[] = [];
+  const operations = sources.flatMap(({ group, doc }) =>
+    listOperations(doc).map((entry) => ({ group, doc, entry })),
+  );
+  for (const tool of tools) {
+    if (!operations.some(({ entry }) => entry.operationId === tool.name)) {
+      found.push(`${tool.name}: a tool with no operation in the documents`);
+    }
+  }
+  for (const { group, doc, entry } of operations) {
+    const tool = tools.find((candidate) => candidate.name === entry.operationId);
+    if (!tool) {
+      found.push(`${entry.operationId}: an operation with no tool`);
+      continue;
+    }
+    found.push(...compare(doc, group, entry, tool).map((text) => `${tool.name}: ${text}`));
+  }
+  return found;
+}
+
+function compare(
+  doc: OpenApiDocument,
+  group: ToolGroup,
+  entry: OperationEntry,
+  tool: ToolDefinition,
+): string[] {
+  const found: string[] = [];
+  const fromSpec: Lookup = (ref) => resolveRef(doc, ref);
+  const fromTool =
+    (root: JsonSchema): Lookup =>
+    (ref) =>
+      (root.$defs as JsonSchema)[ref.replace("#/$defs/", "")];
+  const same = (what: string, spec: unknown, mine: unknown) => {
+    if (!isDeepStrictEqual(spec, mine)) found.push(`${what} differs from the spec`);
+  };
+  if (tool.group !== group) found.push(`group ${tool.group}, not ${group}`);
+  if (tool.method !== entry.method.toUpperCase() || tool.path !== entry.path) {
+    found.push(`${tool.method} ${tool.path}, not ${entry.method.toUpperCase()} ${entry.path}`);
+  }
+  const description = String(entry.operation.description ?? entry.operation.summary ?? "").trim();
+  if (!tool.description.startsWith(description)) found.push("description is not the spec's");
+
+  const input = tool.inputSchema;
+  const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((input.required as string[] | undefined) ?? []);
+  const expected = new Set<string>();
+  for (const parameter of entry.parameters) {
+    const name = parameter.in === "header" ? headerArgumentOf(parameter.name) : parameter.name;
+    expected.add(name);
+    const mine = properties[name];
+    if (!mine) {
+      found.push(`parameter ${parameter.name} has no argument ${name}`);
+      continue;
+    }
+    same(
+      `argument ${name}`,
+      constraints(resolved(parameter.schema, fromSpec)),
+      constraints(resolved(mine, fromSpec)),
+    );
+    // The server makes the idempotency key: the one required header a caller may leave out.
+    const made = parameter.name.toLowerCase() === "idempotency-key";
+    if (required.has(name) !== (!!parameter.required && !made)) {
+      found.push(`argument ${name} is ${required.has(name) ? "" : "not "}required`);
+    }
+  }
+  const body = deref(doc, entry.operation.requestBody);
+  const bodySchema = body?.content?.["application/json"]?.schema;
+  if (bodySchema !== undefined) {
+    const spec = resolved(bodySchema, fromSpec) as JsonSchema;
+    if (properties.body && tool.arguments.body?.in === "body-whole") {
+      expected.add("body");
+      same("body", spec, resolved(properties.body, fromSpec));
+    } else {
+      const fields = (spec.properties ?? {}) as Record<string, unknown>;
+      const needed = new Set(body.required ? ((spec.required as string[]) ?? []) : []);
+      for (const [name, schema] of Object.entries(fields)) {
+        expected.add(name);
+        same(`body field ${name}`, schema, properties[name]);
+        if (required.has(name) !== needed.has(name)) found.push(`body field ${name} required`);
+      }
+    }
+  }
+  if (tool.pages) expected.add("all_pages");
+  for (const name of Object.keys(properties)) {
+    if (!expected.has(name)) found.push(`argument ${name} is in no parameter or body field`);
+  }
+  for (const name of expected) if (!(name in properties)) found.push(`no argument ${name}`);
+
+  const responses = (entry.operation.responses ?? {}) as Record<string, unknown>;
+  const status = Object.keys(responses).find((code) => /^2(\d\d|XX)$/i.test(code));
+  const success =
+    status === undefined
+      ? undefined
+      : deref(doc, responses[status])?.content?.["application/json"]?.schema;
+  if (success === undefined) {
+    if (tool.outputSchema) found.push("an output schema for an operation that answers no JSON");
+    return found;
+  }
+  if (!tool.outputSchema) return [...found, "no output schema"];
+  const root = tool.outputSchema;
+  const mine = resolved(root, fromTool(root)) as JsonSchema;
+  const spec = resolved(success, fromSpec) as JsonSchema;
+  if (tool.output === "wrapped") {
+    same("output", spec, (mine.properties as JsonSchema).result);
+  } else {
+    // MCP wants `type: "object"` on the output schema's root; an allOf of objects gets it added.
+    same("output", { type: "object", ...spec }, { ...mine, type: "object" });
+  }
+  return found;
+}

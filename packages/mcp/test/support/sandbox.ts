@@ -1,0 +1,114 @@
+// The sandbox a test runs the server against: @org/payments-mock's, started in the test on a free
+// port, and a server that is not a sandbox, which records every request it gets.
+import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { startMock } from "@org/payments-mock";
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const listen = async (server: ReturnType<typeof createServer>): Promise<string> => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+
+const close = (server: ReturnType<typeof createServer>) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
+/**
+ * A stateful sandbox. Until the sandbox serves its test-mode document at
+ * GET /_sandbox/openapi.json (issue 43, under way), a pass-through in front of it answers that
+ * one route with the document's text; everything else reaches the sandbox untouched.
+ */
+export async function startSandbox(testModeDocument: unknown): Promise<RunningServer> {
+  const sandbox = await startMock({ stateful: true });
+  const probe = await fetch(`${sandbox.url}/_sandbox/openapi.json`, {
+    headers: { "X-API-Key": "probe" },
+  });
+  await probe.body?.cancel();
+  if (probe.ok) return { url: sandbox.url, stop: () => sandbox.stop() };
+  const target = new URL(sandbox.url);
+  const front = createServer((incoming, outgoing) => {
+    if (incoming.method === "GET" && incoming.url === "/_sandbox/openapi.json") {
+      outgoing.writeHead(200, { "content-type": "application/json" });
+      outgoing.end(JSON.stringify(testModeDocument));
+      return;
+    }
+    const forward = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
+      (answer: IncomingMessage) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forward.on("error", () => outgoing.destroy());
+    incoming.pipe(forward);
+  });
+  const url = await listen(front);
+  return {
+    url,
+    async stop() {
+      await close(front);
+      await sandbox.stop();
+    },
+  };
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** A server that is not a sandbox: it answers 404 to everything, and records what it got. */
+export async function startPlainServer(): Promise<RunningServer & { requests: RecordedRequest[] }> {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((incoming, outgoing) => {
+    let body = "";
+    incoming.on("data", (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    incoming.on("end", () => {
+      requests.push({
+        method: incoming.method ?? "",
+        path: incoming.url ?? "",
+        headers: incoming.headers,
+        body,
+      });
+      const created = incoming.method === "POST" && incoming.url === "/customers";
+      outgoing.writeHead(created ? 200 : 404, { "content-type": "application/json" });
+      outgoing.end(JSON.stringify(created ? createdCustomer() : { title: "Not found" }));
+    });
+  });
+  const url = await listen(server);
+  return { url, requests, stop: () => close(server) };
+}
+
+/** What the plain server answers to a customer's creation (when writes are allowed to it). */
+function createdCustomer() {
+  const now = "2026-01-01T00:00:00Z";
+  return {
+    id: "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
+    created_at: now,
+    updated_at: now,
+    customer_type: "Person",
+    email: "ada@example.com",
+    name: "ada@example.com",
+    partner_id: "0b7e3c52-6a1d-4f8e-9b2c-3d4e5f6a7b8c",
+    identification_ids: [],
+    signing_ids: [],
+    status: "SigningsRequired",
+  };
+}

@@ -1,0 +1,27 @@
+import { specPath, testModeSpecPath } from "@org/payments-spec";
+import { defineConfig } from "tsdown";
+
+// The spec package is private, so the published server carries its own copy of both documents:
+// its resources, and what its tools were generated from.
+const documents = [specPath, testModeSpecPath].map((from) => ({ from, to: "dist" }));
+
+export default defineConfig([
+  {
+    entry: { index: "src/index.ts" },
+    format: ["esm", "cjs"],
+    dts: { sourcemap: false },
+    platform: "node",
+    // An import whose bindings are all unused goes: without this the declarations keep a bare
+    // `import "@org/payments-client"`.
+    treeshake: { moduleSideEffects: false },
+    // import.meta.url locates the documents; the shim makes it work in the CommonJS build too.
+    shims: true,
+    copy: documents,
+  },
+  {
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    platform: "node",
+    dts: false,
+  },
+]);
