@@ -18,9 +18,11 @@ export default defineConfig([
     shims: true,
     // The spec package is private, so the published mock carries its own copy of the spec, and
     // of the test-mode document beside it (its $refs name the spec by that place).
+    // test-mode.json is the test-mode document in one file, as GET /_sandbox/openapi.json serves it.
     copy: [
       { from: specPath, to: "dist" },
       { from: testModeSpecPath, to: "dist" },
+      { from: "../sandbox/src/generated/test-mode.json", to: "dist" },
     ],
   },
   {

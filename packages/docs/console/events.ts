@@ -14,7 +14,11 @@ export interface SandboxEvent {
   payload?: unknown;
 }
 
-export const EVENTS_PATH = "/_sandbox/events";
+/**
+ * The newest page of the log, as large as it pages (100): a request rarely causes more events
+ * than that, and an event that was there before is never in it as a new one.
+ */
+export const EVENTS_PATH = "/_sandbox/events?page_size=100";
 
 /** The events of a `GET /_sandbox/events` answer body. */
 export function eventsOf(body: unknown): SandboxEvent[] {

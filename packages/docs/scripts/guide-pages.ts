@@ -126,7 +126,7 @@ function page({
 </head>
 <body>
   <header class="site-header">
-    <a class="site-home" href="../index.html"><img src="../assets/logo.svg" alt="" width="28" height="28"> Partner Payments API</a>
+    <a class="site-home" href="../index.html"><img src="../assets/logo.svg" alt="Partner Payments API" width="167" height="32"></a>
     <nav aria-label="Site">
       <ul>
         <li><a href="../index.html">API reference</a></li>

@@ -7,6 +7,9 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { builtSamplesDir, distDir } from "../scripts/build.ts";
+import { GUIDES } from "../scripts/guides.ts";
+import { TEST_MODE_PAGE } from "../scripts/pages.ts";
+import { LIFECYCLES } from "../scripts/sandbox-data.ts";
 import { startStaticServer } from "../scripts/serve.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
 
@@ -137,6 +140,39 @@ describe("the docs site in Chromium", () => {
       lineHeight: Number.parseFloat(getComputedStyle(h1).lineHeight),
     }));
     expect(height).toBeLessThan(lineHeight * 1.5);
+  }, 60_000);
+
+  it("leads from the overview's Test mode section to the test-mode reference and the guides", async () => {
+    await page.goto(`${server.url}#/section/test-mode`);
+    await page.getByRole("heading", { name: "Test mode" }).first().waitFor();
+    expect(
+      await page.locator(".menu-content").getByText("Test mode", { exact: true }).count(),
+    ).toBe(1);
+    expect(await page.locator(`a[href="${TEST_MODE_PAGE}"]`).count()).toBeGreaterThan(0);
+    await page.getByRole("link", { name: "Quickstart with curl" }).first().click();
+    await page.waitForURL(/guides\/quickstart\.html$/);
+    await page.getByRole("heading", { level: 1, name: "Quickstart with curl" }).waitFor();
+  }, 60_000);
+
+  it("shows each guide, and the lifecycles' pictures drawn at build", async () => {
+    for (const guide of GUIDES) {
+      await page.goto(`${server.url}guides/${guide.slug}.html`);
+      await page.getByRole("heading", { level: 1, name: guide.title }).waitFor();
+      const nav = page.getByRole("navigation", { name: "Test mode" });
+      expect(await nav.locator('a[aria-current="page"]').textContent()).toBe(guide.title);
+    }
+    await page.goto(`${server.url}guides/lifecycles.html`);
+    const pictures = page.locator("figure.lifecycle img");
+    expect(await pictures.count()).toBe(LIFECYCLES.length);
+    for (const picture of await pictures.all()) {
+      await picture.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => picture.evaluate((img) => (img as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(100);
+    }
+    await page.locator('figure[data-lifecycle="autoramps"]').screenshot({
+      path: path.join(artifactsDir, "guide-autoramp-lifecycle.png"),
+    });
   }, 60_000);
 
   it("logs no errors", () => {

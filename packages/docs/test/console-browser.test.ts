@@ -5,18 +5,20 @@
 // support/artifacts.ts.
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
-import { listOperations, loadSpec } from "@org/payments-spec";
+import { listOperations, loadSpec, testModeSpecPath } from "@org/payments-spec";
 import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
 import { distDir } from "../scripts/build.ts";
+import { TEST_MODE_PAGE } from "../scripts/pages.ts";
 import { startStaticServer } from "../scripts/serve.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
 import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
 
 const artifactsDir = artifactsFolder();
 const operations = listOperations(loadSpec());
+const testModeRoutes = listOperations(loadSpec(testModeSpecPath));
 const apiKey = "console-test-key";
 
 let sandbox: Awaited<ReturnType<typeof startMock>>;
@@ -57,11 +59,18 @@ function route({ tag, operationId }: { tag: string | undefined; operationId: str
   return `#/${(tag ?? "").toLowerCase().replaceAll(" ", "-")}/${operationId.toLowerCase()}`;
 }
 
-/** Opens the operation's page and returns its console, once it shows. */
-async function openConsole(on: Page, base: string, operationId: string): Promise<Locator> {
-  const entry = operations.find((candidate) => candidate.operationId === operationId);
+/** Opens the operation's page (of the API's reference, or `page`) and returns its console. */
+async function openConsole(
+  on: Page,
+  base: string,
+  operationId: string,
+  page = "",
+): Promise<Locator> {
+  const entry = [...operations, ...testModeRoutes].find(
+    (candidate) => candidate.operationId === operationId,
+  );
   if (!entry) throw new Error(`no operation ${operationId}`);
-  await on.goto(`${base}${route(entry)}`);
+  await on.goto(`${base}${page}${route(entry)}`);
   const console = on.locator(`section[data-console-operation="${operationId}"]`);
   await console.waitFor({ timeout: 30_000 });
   return console;
@@ -79,7 +88,9 @@ async function send(console: Locator) {
 }
 
 async function sandboxEvents(): Promise<SandboxEvent[]> {
-  const answer = await fetch(`${sandbox.url}/_sandbox/events`, { headers: { "X-API-Key": "t" } });
+  const answer = await fetch(`${sandbox.url}/_sandbox/events?page_size=100`, {
+    headers: { "X-API-Key": apiKey },
+  });
   return eventsOf(await answer.json());
 }
 
@@ -164,7 +175,7 @@ describe("the console, on the docs served beside the sandbox", () => {
     );
 
     const listed = await fetch(`${sandbox.url}/customers?search_term=${email}`, {
-      headers: { "X-API-Key": "t" },
+      headers: { "X-API-Key": apiKey },
     }).then((answer) => answer.json() as Promise<{ items: { id: string }[] }>);
     expect(listed.items.map((item) => item.id)).toEqual([customer.id]);
 
@@ -291,6 +302,62 @@ describe("the console, on the docs served beside the sandbox", () => {
     await console.screenshot({ path: path.join(artifactsDir, "console-invalid-body.png") });
   }, 60_000);
 
+  it("is on the test-mode reference: its overview links every route's console", async () => {
+    await page.goto(`${docs.url}${TEST_MODE_PAGE}#/section/routes-and-consoles`);
+    await page.getByRole("heading", { name: "Routes and consoles" }).first().waitFor();
+    const links = new Map(
+      await page
+        .locator("table a[href^='#/']")
+        .evaluateAll((anchors) =>
+          anchors.map((a) => [a.textContent ?? "", a.getAttribute("href") ?? ""] as const),
+        ),
+    );
+    expect([...links.keys()].sort()).toEqual(testModeRoutes.map((r) => r.operationId).sort());
+    for (const entry of testModeRoutes) expect(links.get(entry.operationId)).toBe(route(entry));
+  }, 60_000);
+
+  it("walks a customer from the test-mode reference, and shows the events it caused", async () => {
+    const headers = { "X-API-Key": apiKey, "Content-Type": "application/json" };
+    const hook = await fetch(`${sandbox.url}/_sandbox/webhooks`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: receiver.url, topics: ["CustomerStatus"] }),
+    }).then((answer) => answer.json() as Promise<{ id: string }>);
+    const customer = await fetch(`${sandbox.url}/customers`, {
+      method: "POST",
+      headers: { ...headers, "IDEMPOTENCY-KEY": crypto.randomUUID() },
+      body: JSON.stringify({ customer_type: "Person", email: "walk@example.com" }),
+    }).then((answer) => answer.json() as Promise<{ id: string }>);
+
+    const console = await openConsole(page, docs.url, "setCustomerStatus", TEST_MODE_PAGE);
+    expect(await console.getByLabel("X-API-Key").inputValue()).toBe(apiKey);
+    await console.locator('[data-param-in="path"][data-param-name="id"]').fill(customer.id);
+    await console.locator("[data-console-body]").fill(JSON.stringify({ status: "Active" }));
+    const { status, body } = await send(console);
+    expect(status).toBe(200);
+    expect(JSON.parse(body)).toMatchObject({ id: customer.id, status: "Active" });
+
+    await console.locator('[data-console-events][data-state="done"]').waitFor({ timeout: 30_000 });
+    const shown = await console
+      .locator(`[data-event-topic="CustomerStatus"]`)
+      .evaluateAll((items) => items.map((item) => item.getAttribute("data-event-id")));
+    const logged = await fetch(
+      `${sandbox.url}/_sandbox/events?webhook_id=${hook.id}&customer_id=${customer.id}`,
+      { headers },
+    ).then((answer) => answer.json() as Promise<{ items: { id: string }[] }>);
+    // Two steps (SigningsRequired → IdentificationRequired → Active), an event each.
+    expect(logged.items).toHaveLength(2);
+    expect(shown).toEqual(expect.arrayContaining(logged.items.map((item) => item.id)));
+    await console.screenshot({ path: path.join(artifactsDir, "console-test-mode-status.png") });
+
+    const illegal = await openConsole(page, docs.url, "setCustomerStatus", TEST_MODE_PAGE);
+    await illegal.locator("[data-console-body]").fill(JSON.stringify({ status: "UserRequired" }));
+    expect((await send(illegal)).status).toBe(422);
+    expect(await illegal.locator("[data-console-problems] li").first().textContent()).toContain(
+      "status",
+    );
+  }, 90_000);
+
   it("logs no errors and sends every request to the page's own origin", () => {
     // Chromium logs every answer of 400 or more as a failed load: the invalid body's is expected.
     const expected = "Failed to load resource: the server responded with a status of 422";
@@ -314,7 +381,11 @@ describe("the console of the static build", () => {
       expect(status).toBe(200);
       const { origin, pathname } = new URL((await sent).url());
       expect(`${origin}${pathname}`).toBe(`${sandbox.url}/webhooks`);
-      expect((JSON.parse(body) as { items: unknown[] }).items).toHaveLength(1);
+      const key = await console.getByLabel("X-API-Key").inputValue();
+      const listed = await fetch(`${sandbox.url}/webhooks`, {
+        headers: { "X-API-Key": key },
+      }).then((answer) => answer.json());
+      expect(JSON.parse(body)).toEqual(listed);
       await console.screenshot({ path: path.join(artifactsDir, "console-static-build.png") });
     } finally {
       await tab.close();

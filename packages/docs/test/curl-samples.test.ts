@@ -1,7 +1,8 @@
 // Runs every curl sample of the built site, as printed, against a sandbox started here: the
 // samples the docs server serves beside that sandbox (no environment set: their defaults must
 // work), and those of the static build with $PAYMENTS_BASE_URL pointing at it. Each must be
-// answered with a 2xx, which the sandbox's request log shows.
+// answered with a 2xx, which the sandbox's request log shows. The test-mode reference's samples
+// too, each on a sandbox reset before it (a status walk changes what the next sample finds).
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { startMock } from "@org/payments-mock";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distDir } from "../scripts/build.ts";
+import { TEST_MODE_INIT_SCRIPT } from "../scripts/pages.ts";
 import { INIT_SCRIPT } from "../scripts/self-contained.ts";
 import { startStaticServer } from "../scripts/serve.ts";
 import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
@@ -94,5 +96,26 @@ describe("the curl samples", () => {
       expect(source).toContain("${PAYMENTS_BASE_URL:-http://127.0.0.1:4010}");
     }
     await expectEverySampleAnswered2xx(samples, { PAYMENTS_BASE_URL: sandbox.url });
+  }, 120_000);
+});
+
+describe("the test-mode reference's curl samples", () => {
+  it("run as printed, each on a freshly reset sandbox", async () => {
+    const served = await fetch(new URL(TEST_MODE_INIT_SCRIPT, docs.url)).then((a) => a.text());
+    const samples = curlSamples(served);
+    expect(samples.length).toBeGreaterThanOrEqual(17);
+    for (const { operationId, source } of samples) {
+      expect(source).toContain(`\${PAYMENTS_BASE_URL:-${sandbox.url}}`);
+      await fetch(`${sandbox.url}/_sandbox/reset`, {
+        method: "POST",
+        headers: { "X-API-Key": "sandbox-key" },
+      });
+      const lines = await runSample(source);
+      expect(lines, `${operationId}: ${source}`).toHaveLength(1);
+      // An event's id is new for every event, so no log holds the example's: its sample gets
+      // the 404 its page documents.
+      const status = operationId === "redeliverEvent" ? / → 404 / : / → 2\d\d( |$)/;
+      expect(lines[0], `${operationId}: ${source}`).toMatch(status);
+    }
   }, 120_000);
 });

@@ -4,7 +4,7 @@
 // TypeScript blocks are one program, type-checked against the packages and run with Node. And
 // the built page shows every block as it is in the guide.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -79,6 +79,38 @@ describe("the guides", () => {
         expect(page, `${guide.slug}.md:${block.line}`).toContain(escapeHtml(block.code));
       }
     }
+  });
+});
+
+describe("the guide pages' links", () => {
+  it("lead to pages of the site, and to headings those pages have", () => {
+    const broken: string[] = [];
+    const pages = [...guides.map((guide) => `${guide.slug}.html`), "index.html"];
+    for (const name of pages) {
+      const html = readFileSync(path.join(distDir, "guides", name), "utf8");
+      for (const [, href = ""] of html.matchAll(
+        /<(?:a|link|img)\b[^>]*?\s(?:href|src)="([^"]+)"/g,
+      )) {
+        if (/^(?:[a-z]+:)?\/\//i.test(href) || href.startsWith("mailto:")) continue;
+        const [file = "", anchor] = href.split("#");
+        const target =
+          file === "" ? path.join(distDir, "guides", name) : path.join(distDir, "guides", file);
+        if (!existsSync(target)) {
+          broken.push(`${name}: ${href}`);
+          continue;
+        }
+        // Redoc's pages route by hash (#/…): only the guides' own anchors are ids of the page.
+        if (
+          anchor &&
+          target.endsWith(".html") &&
+          path.dirname(target) === path.join(distDir, "guides")
+        ) {
+          if (!readFileSync(target, "utf8").includes(` id="${anchor}"`))
+            broken.push(`${name}: ${href}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
 

@@ -2,13 +2,19 @@
 // gets a problem body; a valid request to a sandbox gets its answer.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ERROR_SEVERITY } from "@org/payments-engine/engine/diagnostics.js";
-import type { PrismEngine, PrismRefusal } from "@org/payments-engine/engine/prism.js";
+import type { Operation, PrismEngine, PrismRefusal } from "@org/payments-engine/engine/prism.js";
 import { requestProblems, requestRefusal } from "@org/payments-engine/engine/request-problems.js";
 import { unavailablePreference } from "@org/payments-engine/engine/response-shaping.js";
 import { VerdictMemo } from "@org/payments-engine/engine/verdict-memo.js";
 import { answerPreflight, isPreflight, setCorsHeaders } from "@org/payments-engine/http/cors.js";
+import { isObject } from "@org/payments-engine/http/is-object.js";
 import { hasPreferences, parsePrefer } from "@org/payments-engine/http/prefer.js";
-import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "@org/payments-engine/http/problem.js";
+import {
+  PROBLEM_CONTENT_TYPE,
+  type Problem,
+  type ProblemError,
+  problem,
+} from "@org/payments-engine/http/problem.js";
 import {
   type ApiRequest,
   ClientGoneError,
@@ -19,7 +25,8 @@ import { loggedId, tagAnswer } from "@org/payments-engine/http/request-id.js";
 import { bodilessKey } from "@org/payments-engine/http/request-key.js";
 import type { RequestLogger } from "@org/payments-engine/http/serve.js";
 import { type Answer, bodyText } from "@org/payments-sandbox/api/answer.js";
-import { isControlPath, type Sandbox } from "@org/payments-sandbox/sandbox.js";
+import { isControlPath } from "@org/payments-sandbox/control/test-mode-document.js";
+import type { Sandbox } from "@org/payments-sandbox/sandbox.js";
 import { StoreFullError } from "@org/payments-sandbox/store/store.js";
 import type { TestModeHint } from "./test-mode-hint.js";
 
@@ -31,11 +38,13 @@ export interface HandlerOptions {
   cors: boolean;
   /** Names the test-mode route that does what a refused API route was asked. */
   testModeHint?: TestModeHint;
+  /** With a sandbox: the engine of the test-mode document, which routes and validates /_sandbox/. */
+  controlEngine?: () => Promise<PrismEngine>;
 }
 
 export function createHandler(
   engine: () => PrismEngine,
-  { log, sandbox, cors, testModeHint }: HandlerOptions,
+  { log, sandbox, cors, testModeHint, controlEngine }: HandlerOptions,
 ) {
   const verdicts = new VerdictMemo();
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -55,6 +64,7 @@ export function createHandler(
       sandbox,
       verdicts,
       testModeHint,
+      controlEngine,
     ).catch((error: unknown) => {
       // A client that went away mid-request is no failure of the mock, and has no one to answer.
       if (error instanceof ClientGoneError || (incoming.destroyed && !incoming.complete)) {
@@ -84,6 +94,7 @@ async function respond(
   sandbox: Sandbox | undefined,
   verdicts: VerdictMemo,
   testModeHint: TestModeHint | undefined,
+  controlEngine: (() => Promise<PrismEngine>) | undefined,
 ): Promise<{ status: number; mismatch: string }> {
   // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
   const key = sandbox && bodilessKey(incoming);
@@ -101,8 +112,8 @@ async function respond(
   }
   const { request, repeated } = read;
   if (isControlPath(request.path)) {
-    return sandbox
-      ? sendAnswer(response, await sandbox.control(request))
+    return sandbox && controlEngine
+      ? respondControl(await controlEngine(), sandbox, request, repeated, response)
       : rejected(sendProblem(response, testModeOnly(request.path)));
   }
   const prefer = parsePrefer(request.headers.prefer);
@@ -210,6 +221,60 @@ async function refusedRoute(
       ? await testModeHint?.(request.method, request.path)
       : undefined;
   return routeProblem(outcome, request.method, request.path, { allowed, hint });
+}
+
+/**
+ * A request under /_sandbox/: routed and validated by the engine of the test-mode document, as
+ * the API's requests are by the API's, its problems in the same words; a valid one is answered by
+ * the sandbox.
+ */
+async function respondControl(
+  engine: PrismEngine,
+  sandbox: Sandbox,
+  request: ApiRequest,
+  repeated: readonly string[],
+  response: ServerResponse,
+): Promise<{ status: number; mismatch: string }> {
+  const checked = engine.check(request);
+  if (checked.kind === "error") {
+    const allowed =
+      checked.status === 405
+        ? METHODS.filter((method) => engine.route(method, request.path) !== undefined)
+        : [];
+    if (allowed.length > 0) response.setHeader("allow", allowed.join(", "));
+    const refused = routeProblem(checked, request.method, request.path, {
+      allowed,
+      surface: "the test mode",
+      hint: "GET /_sandbox/openapi.json lists its routes",
+    });
+    return rejected(sendProblem(response, refused));
+  }
+  const { operation } = checked.routed;
+  const errors = [
+    ...requestProblems(engine, operation, request, repeated, checked.inputProblems),
+    ...unexpectedBody(operation, request),
+  ];
+  if (errors.length > 0) {
+    const status = errors.some((error) => error.location === "security") ? 401 : 422;
+    return rejected(sendProblem(response, requestRefusal(status, errors)));
+  }
+  return sendAnswer(response, await sandbox.control(request, checked.routed));
+}
+
+/** A body sent to a route that takes none (an empty JSON object aside) is refused, not ignored. */
+function unexpectedBody(operation: Operation, request: ApiRequest): ProblemError[] {
+  const empty =
+    request.body === undefined ||
+    (isObject(request.body) && Object.keys(request.body).length === 0);
+  if (operation.request?.body !== undefined || empty) return [];
+  return [
+    {
+      location: "body",
+      field: "",
+      rule: "absent",
+      message: `${operation.method.toUpperCase()} ${operation.path} takes no body; send none`,
+    },
+  ];
 }
 
 /** A test-mode route asked of the stateless mock: it names the way to the sandbox that has it. */

@@ -7,6 +7,7 @@ import {
   serve,
 } from "@org/payments-engine/http/serve.js";
 import { type SandboxControls, sandboxControls } from "@org/payments-sandbox/control/controls.js";
+import { testModeDocument } from "@org/payments-sandbox/control/test-mode-document.js";
 import { createSandbox } from "@org/payments-sandbox/sandbox.js";
 import type { DeliveryChaos } from "@org/payments-sandbox/webhooks/events.js";
 import { createHandler } from "./mock-handler.js";
@@ -60,6 +61,18 @@ export interface RunningMock {
 /** A running sandbox, with typed functions for its clock, simulations and event log. */
 export interface RunningSandbox extends RunningMock, SandboxControls {}
 
+/**
+ * The engine of the test-mode document, made at the first /_sandbox/ request: reading a document
+ * loads Prism's OpenAPI reader, which a run that never moves the sandbox need not pay for.
+ */
+function testModeEngine(): () => Promise<PrismEngine> {
+  let engine: Promise<PrismEngine> | undefined;
+  return () => {
+    engine ??= createPrismEngine(testModeDocument, false);
+    return engine;
+  };
+}
+
 /** Starts the mock and resolves once it answers requests. */
 export function startMock(options: MockOptions & { stateful: true }): Promise<RunningSandbox>;
 export function startMock(options?: MockOptions): Promise<RunningMock>;
@@ -90,6 +103,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       sandbox,
       cors,
       testModeHint: testModeHints(spec, sandbox !== undefined),
+      ...(sandbox !== undefined && { controlEngine: testModeEngine() }),
     }),
     {
       port,

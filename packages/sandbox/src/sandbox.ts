@@ -7,7 +7,7 @@ import type { ApiRequest } from "@org/payments-engine/http/read-request.js";
 import { type Answer, problemAnswer } from "./api/answer.js";
 import { handlerOf } from "./api/api-routes.js";
 import { dataFromSeed, defaultSeed, readSeed } from "./api/seed.js";
-import { answerControl, CONTROL_PREFIX, type ControlServices } from "./control/control-routes.js";
+import { answerControl, type ControlServices } from "./control/control-routes.js";
 import type { ChangeContext } from "./lifecycle/change-context.js";
 import { performStep } from "./lifecycle/changes.js";
 import { SandboxClock } from "./lifecycle/clock.js";
@@ -41,13 +41,9 @@ export interface SandboxOptions {
 export interface Sandbox {
   /** The answer to an API request that Prism has validated and routed. */
   answer(request: ApiRequest, routed: Routed): Promise<Answer>;
-  /** The answer to a request under /_sandbox/. */
-  control(request: ApiRequest): Promise<Answer>;
+  /** The answer to a request under /_sandbox/ that the engine has validated and routed. */
+  control(request: ApiRequest, routed: Routed): Promise<Answer>;
   close(): Promise<void>;
-}
-
-export function isControlPath(path: string): boolean {
-  return path.startsWith(CONTROL_PREFIX);
 }
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
@@ -120,16 +116,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
       return sendQueued(await idempotency.run(keyed, work));
     },
-    async control(request) {
-      if (!header(request, "x-api-key")) {
-        return problemAnswer(401, "unauthorized", "Missing or invalid API key", [
-          { location: "security", field: "X-API-Key", rule: "required", message: "is required" },
-        ]);
-      }
+    async control(request, { operation, params }) {
       if (store.shared) await scheduler.syncClock();
-      return sendQueued(
-        await answerControl(services, request.method, request.path, request.body, request.query),
-      );
+      const body = isObject(request.body) ? request.body : {};
+      const answer = await answerControl(services, operation.iid ?? "", {
+        params,
+        query: request.query,
+        body,
+      });
+      return sendQueued(answer);
     },
     async close() {
       await scheduler.close();

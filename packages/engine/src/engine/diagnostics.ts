@@ -15,6 +15,7 @@ export const ERROR_SEVERITY = 0;
 
 const LOCATIONS = new Set<string>(["header", "path", "query", "body"]);
 const REQUIRED_PROPERTY = /required property '([^']+)'/;
+const ADDITIONAL_PROPERTY = /; found '([^']+)'$/;
 
 /** What was received at a location and field path (as Prism's diagnostic has it), when known. */
 export type ReceivedAt = (location: ProblemLocation, path: readonly string[]) => Received;
@@ -74,15 +75,21 @@ function toProblemError(
   const location: ProblemLocation = LOCATIONS.has(first) ? (first as ProblemLocation) : "body";
   const rule = String(diagnostic.code ?? "invalid");
   const fieldPath = [...rest];
-  // Prism puts a missing property in the message, not in the path.
+  // Prism puts a missing property, and one the schema does not allow, in the message, not in the
+  // path: the problem names that field.
   const missing = rule === "required" ? REQUIRED_PROPERTY.exec(diagnostic.message)?.[1] : undefined;
   if (missing !== undefined) fieldPath.push(missing);
+  const unknown =
+    rule === "additionalProperties" ? ADDITIONAL_PROPERTY.exec(diagnostic.message)?.[1] : undefined;
+  if (unknown !== undefined) fieldPath.push(unknown);
   let field = fieldPath.join(".");
   if (location === "header") field = headerNames.get(field.toLowerCase()) ?? field;
   const message =
     missing !== undefined
       ? "is required"
-      : plainMessage(rule, stripPrismPrefix(diagnostic.message), received(location, rest));
+      : unknown !== undefined
+        ? "is not a field this body takes; leave it out"
+        : plainMessage(rule, stripPrismPrefix(diagnostic.message), received(location, rest));
   return { location, field, rule, message };
 }
 

@@ -105,8 +105,11 @@ export const validateQuery: ValidatorsModule["validateQuery"] = validators.valid
 export const { parseMIMEHeader } = headers;
 export const { wildcardMediaTypeMatch } = mediaTypes;
 
-/** Prism's reading of a spec into its operations; its OpenAPI reader loads only when called. */
-export async function readSpecOperations(spec: string): Promise<Operations> {
+/**
+ * Prism's reading of a spec (a file, or a document as JSON, which it dereferences in place) into
+ * its operations; its OpenAPI reader loads only when called.
+ */
+export async function readSpecOperations(spec: string | object): Promise<Operations> {
   const { getHttpOperationsFromSpec } = require(`${DIST}/utils/operations.js`) as OperationsModule;
   return getHttpOperationsFromSpec(spec);
 }

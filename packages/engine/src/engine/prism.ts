@@ -110,9 +110,17 @@ function createPrism(
   });
 }
 
-export async function createPrismEngine(spec: string, dynamic: boolean): Promise<PrismEngine> {
+/** The engine of a spec file, or of a document given as JSON (the test mode's). */
+export async function createPrismEngine(
+  spec: string | object,
+  dynamic: boolean,
+): Promise<PrismEngine> {
   const operations = await readOperations(spec);
-  if (operations.length === 0) throw new Error(`The spec ${spec} has no operations to mock`);
+  if (operations.length === 0) {
+    throw new Error(
+      `The spec ${typeof spec === "string" ? spec : "given"} has no operations to mock`,
+    );
+  }
   const config = {
     mock: { dynamic },
     checkSecurity: true,

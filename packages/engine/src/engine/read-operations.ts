@@ -6,7 +6,9 @@ import { bundledOperationsPath, bundledSpecPath } from "./bundled-spec.js";
 import { operationsFromSnapshot } from "./operations-snapshot.js";
 import { type Operations, readSpecOperations } from "./prism-adapter.js";
 
-export async function readOperations(spec: string): Promise<Operations> {
+/** The operations of the spec file, or of a document given as JSON (read from a copy). */
+export async function readOperations(spec: string | object): Promise<Operations> {
+  if (typeof spec !== "string") return readSpecOperations(structuredClone(spec));
   const stored = await storedOperations(spec);
   if (stored !== undefined) return stored;
   return readSpecOperations(spec);

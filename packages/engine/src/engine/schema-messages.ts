@@ -6,14 +6,23 @@
 export type Received = { known: true; value: unknown } | { known: false };
 
 /**
- * The patterns the spec uses, in the words its descriptions give them (a pattern missing here is
- * shown as it is, and the test that walks the spec's keywords fails until it is added).
+ * The patterns the spec and the test-mode document use, in the words their descriptions give them
+ * (a pattern missing here is shown as it is, and the test that walks the spec's keywords fails
+ * until it is added).
  */
 const PATTERN_WORDS: Record<string, string> = {
   "^-?[0-9]+(\\.[0-9]+)?$":
     'must be a decimal number written as a string, such as "1000.00" or "-0.5"',
   "^[^\\r\\n]{0,35}(\\r?\\n[^\\r\\n]{0,35}){0,3}$":
     "must be at most 4 lines of at most 35 characters each",
+  // The test-mode document's.
+  "^[0-9]{1,15}(\\.[0-9]{1,18})?$":
+    'must be a decimal number greater than 0 written as a string, such as "1000.00" (at most 15 digits before the point, 18 after)',
+  "^[0-9]+(\\.[0-9]+)?$": 'must be a positive decimal number written as a string, such as "1.0823"',
+  "^\\s*[A-Za-z]\\s*[A-Za-z]\\s*[0-9]\\s*[0-9](\\s*[A-Za-z0-9]){10,30}\\s*$":
+    "must be an IBAN: a country code, two check digits, then 10 to 30 letters or digits (spaces are taken)",
+  "^[Hh][Tt][Tt][Pp][Ss]?://[^/\\s]+": "must be an http:// or https:// URL",
+  "^[0-9a-f]{64}$": "must be 64 hexadecimal digits",
 };
 
 /** The formats a spec may use, as what a value of the format looks like. */
@@ -55,7 +64,7 @@ const COMPARISONS: Record<string, string> = {
 };
 
 /** Rules whose words are about alternatives, where what came is no help. */
-const COMBINATORS = new Set(["anyOf", "oneOf", "not"]);
+const COMBINATORS = new Set(["anyOf", "oneOf"]);
 
 /** Rules about a number's size: a query's "1000" is quoted as the number it stands for. */
 const SIZES = new Set(["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"]);
@@ -128,6 +137,8 @@ function reworded(rule: string, message: string): string | undefined {
       return `must be a multiple of ${/multiple of (\S+)/.exec(message)?.[1] ?? "the step the spec sets"}`;
     case "const":
       return "must be the one value the spec allows";
+    case "not":
+      return "is a value the spec rules out here (a zero, where it must be greater than 0)";
     default:
       return undefined;
   }

@@ -4,13 +4,18 @@ import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 
 /**
  * A request Prism could not route or negotiate, in the mock's words (Prism's are about itself).
- * `allowed` lists the methods the path has (for a 405); `hint` says where else to go.
+ * `allowed` lists the methods the path has (for a 405); `hint` says where else to go; `surface`
+ * names the document whose operations were looked in (the API's, or the test mode's).
  */
 export function routeProblem(
   outcome: { status: number; title: string; detail: string },
   method: string,
   path: string,
-  { allowed = [], hint }: { allowed?: readonly string[]; hint?: string | undefined } = {},
+  {
+    allowed = [],
+    hint,
+    surface = "the API",
+  }: { allowed?: readonly string[]; hint?: string | undefined; surface?: string } = {},
 ): Problem {
   if (outcome.status === 406) {
     return problem(406, "not-acceptable", "Not acceptable", [
@@ -25,7 +30,7 @@ export function routeProblem(
   const has = allowed.length > 0 ? ` (it has ${allowed.join(", ")})` : "";
   const [kind, title, message] =
     outcome.status === 404
-      ? ["not-found", "Not found", `no operation of the API has the path ${path}`]
+      ? ["not-found", "Not found", `no operation of ${surface} has the path ${path}`]
       : outcome.status === 405
         ? [
             "method-not-allowed",

@@ -447,10 +447,10 @@ describe("the rate table", () => {
       body: { rates: { EUR: "-1", XAU: "2000", USD: "1.1" } },
     });
     expect(answer.status).toBe(422);
-    expect(answer.body.errors.map((error: { field: string }) => error.field)).toEqual([
+    expect(answer.body.errors.map((error: { field: string }) => error.field).sort()).toEqual([
       "rates.EUR",
-      "rates.XAU",
       "rates.USD",
+      "rates.XAU",
     ]);
     expect((await call(sandbox.url, "POST", "/_sandbox/rates", { body: {} })).status).toBe(422);
     expect(

@@ -1,6 +1,7 @@
 // The contract of the sandbox's own routes: every answer of every /_sandbox/ route, success and
 // refusal, is one the test-mode document (openapi/test-mode.yaml) declares, with a body its schema
 // admits; and every response the document declares is one the sandbox really gives.
+import { loadBundledSpec, testModeSpecPath } from "@org/payments-spec";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startReceiver } from "../support/receiver.js";
 import {
@@ -259,10 +260,11 @@ it("answers the rates and quote routes as the document says", async () => {
 });
 
 it("refuses a request without an API key, a malformed body and an unknown method with a declared problem", async () => {
-  for (const { operationId, path, method } of testModeOperations) {
+  for (const { operationId, path, method, operation } of testModeOperations) {
     const id = path.includes("{id}") ? MISSING : undefined;
     const noKey = await control(operationId, { id, headers: { "X-API-Key": "" } });
-    expect(noKey.status, `${method} ${path}`).toBe(401);
+    const open = Array.isArray(operation.security) && operation.security.length === 0;
+    expect(noKey.status, `${method} ${path}`).toBe(open ? 200 : 401);
     if (method === "post") {
       const malformed = await control(operationId, { id, raw: "{" });
       expect(malformed.status, `${method} ${path}`).toBe(400);
@@ -270,6 +272,59 @@ it("refuses a request without an API key, a malformed body and an unknown method
     const other = await control(operationId, { id, method: "PUT" });
     expect(other.status, `PUT ${path}`).toBe(405);
   }
+});
+
+it("refuses a body the document does not admit in plain words, naming the field and the rule", async () => {
+  const customer = await createCustomer(sandbox.url);
+  const cases: Array<[string, string | undefined, unknown, string, string]> = [
+    [
+      "addWebhook",
+      undefined,
+      { url: "http://x.test", topics: [], id: "x" },
+      "id",
+      "additionalProperties",
+    ],
+    ["addWebhook", undefined, { url: "ftp://x", topics: [] }, "url", "pattern"],
+    ["addWebhook", undefined, { url: "http://x.test", topics: ["Nope"] }, "topics.0", "enum"],
+    ["addWebhook", undefined, [1, 2], "", "type"],
+    ["advanceClock", undefined, { seconds: -1 }, "seconds", "minimum"],
+    ["advanceClock", undefined, { to: "tomorrow" }, "to", "format"],
+    ["setCustomerStatus", customer.id, { status: "Nope" }, "status", "enum"],
+    ["setCustomerStatus", customer.id, {}, "status", "required"],
+    ["simulateDeposit", MISSING, { amount: "0.00" }, "amount", "not"],
+    ["simulateDeposit", MISSING, { amount: "1e3" }, "amount", "pattern"],
+    ["addFiatAddress", customer.id, { iban: "DE89" }, "iban", "pattern"],
+    ["setRates", undefined, { rates: { EUR: "-1" } }, "rates.EUR", "pattern"],
+    ["setRates", undefined, { rates: { XAU: "1" } }, "rates.XAU", "additionalProperties"],
+    ["verifyQuote", undefined, { rate: "1" }, "signature", "required"],
+    ["resetSandbox", undefined, { everything: true }, "", "absent"],
+  ];
+  for (const [operationId, id, body, field, rule] of cases) {
+    const answer = await control(operationId, { id, body });
+    const what = `${operationId} ${JSON.stringify(body)}`;
+    expect(answer.status, what).toBe(422);
+    expect(answer.body.errors, what).toContainEqual(expect.objectContaining({ field, rule }));
+    for (const error of answer.body.errors) {
+      expect(error.message, what).not.toMatch(/must NOT|allowed values|must match pattern|\^/);
+    }
+  }
+  const tooBig = await call(sandbox.url, "GET", "/_sandbox/events?page_size=101");
+  expect(tooBig.status).toBe(422);
+  expect(tooBig.body.errors[0]).toMatchObject({ location: "query", field: "page_size" });
+  const unknown = await call(sandbox.url, "GET", "/_sandbox/nowhere");
+  expect(unknown.status).toBe(404);
+  expect(unknown.body.detail).toContain(
+    "no operation of the test mode has the path /_sandbox/nowhere",
+  );
+});
+
+it("serves the document it is held to, every $ref local", async () => {
+  const served = await control("getTestModeDocument", { headers: { "X-API-Key": "" } });
+  expect(served.status).toBe(200);
+  expect(served.body).toEqual(loadBundledSpec(testModeSpecPath));
+  const refs = JSON.stringify(served.body).match(/"\$ref":"[^"]*"/g) ?? [];
+  expect(refs.filter((ref) => !ref.startsWith('"$ref":"#/'))).toEqual([]);
+  expect((await control("getTestModeDocument", { raw: "{}", method: "POST" })).status).toBe(405);
 });
 
 it("tells an answer the document does not declare", () => {

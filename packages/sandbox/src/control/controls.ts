@@ -1,99 +1,71 @@
-// Typed functions for the sandbox's own routes under /_sandbox/ (the clock, the simulations, the
-// event log): what startMock({ stateful: true }) returns beside the URL, and what
-// sandboxControls(url) gives for a sandbox in another process. Each is one HTTP call to the
-// same route a test could call itself.
-import type { DeliveryEvent } from "../store/state.js";
+// Typed functions for the test mode's routes under /_sandbox/: what startMock({ stateful: true })
+// returns beside the URL, and what sandboxControls(url) gives for a sandbox in another process.
+// Each is one call of an openapi-fetch client of the test-mode document, whose types
+// (src/generated/test-mode.ts) are generated from it: no type here is written by hand.
+import createClient from "openapi-fetch";
+import type { components, paths } from "../generated/test-mode.js";
 
-/** A webhook topic, as the API names it (a test holds it to the spec's). */
-export type SandboxTopic =
-  | "Transaction"
-  | "NewBankAccount"
-  | "NewAutoramp"
-  | "DepositAddressCreated"
-  | "RegisterFiatAddressStatus"
-  | "RegisterAutorampStatus"
-  | "TransactionStatus"
-  | "CustomerCreated"
-  | "CustomerStatus"
-  | "IdentificationStatus"
-  | "Ping";
+type Schemas = components["schemas"];
+
+/** A webhook topic, as the API names it. */
+export type SandboxTopic = Schemas["WebhookTopic"];
+
+type StatusPath = Extract<keyof paths, `/_sandbox/${string}/{id}/status`>;
+type StatusRoute<C extends SandboxCollection> = `/_sandbox/${C}/{id}/status` & StatusPath;
 
 /** The collections whose status the sandbox changes, by their path in the API. */
-export type SandboxCollection =
-  | "customers"
-  | "identifications"
-  | "autoramps"
-  | "addresses/fiat"
-  | "autoramp-transactions";
+export type SandboxCollection = StatusPath extends `/_sandbox/${infer C}/{id}/status` ? C : never;
 
-/** A resource as the API answers it: its id, its status, and its other fields. */
-export interface SandboxResource {
-  id: string;
-  status?: string;
-  [field: string]: unknown;
-}
+/** The statuses a resource of the collection may be walked to. */
+export type SandboxStatus<C extends SandboxCollection> = Json<StatusRoute<C>>["status"];
+
+/** A resource of the collection, as the API answers it. */
+export type SandboxResourceOf<C extends SandboxCollection> = Answer<StatusRoute<C>>;
+
+/** A resource the sandbox changed or made, as the API answers it. */
+export type SandboxResource = SandboxResourceOf<SandboxCollection>;
 
 /** A webhook event as the sandbox sends it. */
-export interface SandboxEvent {
-  id: string;
-  topic: SandboxTopic;
-  created_at: string;
-  customer_id: string | null;
-  data: unknown;
-}
+export type SandboxEvent = Schemas["WebhookEvent"];
 
 /** One attempt to deliver an event, as GET /_sandbox/events lists them (newest first). */
-export interface DeliveryAttempt extends Omit<DeliveryEvent, "topic" | "payload"> {
-  topic: SandboxTopic;
-  payload: SandboxEvent;
-}
+export type DeliveryAttempt = Schemas["DeliveryAttempt"];
 
-export interface SandboxClockReading {
-  /** Sandbox now. */
-  now: string;
-  /** How far sandbox time is ahead of real time. */
-  ahead_by_seconds: number;
-}
+/** Where the sandbox clock is: sandbox now, and how far it is ahead of real time. */
+export type SandboxClockReading = Schemas["ClockReading"];
 
-export interface DepositOptions {
-  /** A decimal string, such as "1000.00". */
-  amount: string;
-  /** The code (fiat) or token (crypto) of one of the autoramp's source currencies; default its first. */
-  currency?: string;
-  /** The deposit account type it arrives through; default the currency's own (Iban for EUR, Wallet for crypto). */
-  rail?: string;
-  /** Where the transaction ends; default Completed. */
-  outcome?: "Completed" | "FundsRejected" | "PayoutFailed";
-}
+/** Money arriving on an autoramp: `amount`, and optionally the currency, rail and outcome. */
+export type DepositOptions = Schemas["Deposit"];
 
-export interface FiatAddressOptions {
-  iban: string;
-  bank_name?: string;
-  country?: string;
-  currency?: string;
-  label?: string;
-  is_third_party?: boolean;
-  /** Where the registration ends; default Registered. */
-  outcome?: "AuthorizationFailed" | "RegistrationFailed";
-}
+/** A bank account of the customer: `iban`, and optionally its other fields and outcome. */
+export type FiatAddressOptions = Schemas["NewFiatAddress"];
 
-export interface WebhookOptions {
-  url: string;
-  topics: SandboxTopic[];
-  label?: string;
-  enabled?: boolean;
-}
+/** A webhook: `url` and `topics`, and optionally `label` and `enabled`. */
+export type WebhookOptions = Schemas["NewWebhook"];
 
 /** Which attempts `events()` lists: every field given must match. */
-export interface EventFilter {
-  /** The event's id. */
-  id?: string;
-  webhook_id?: string;
-  topic?: SandboxTopic;
-  /** The customer the event is about. */
-  customer_id?: string;
-  delivered?: boolean;
+export type EventFilter = Omit<
+  NonNullable<paths["/_sandbox/events"]["get"]["parameters"]["query"]>,
+  "cursor" | "page_size"
+>;
+
+/** Each supported currency's value in USD, a decimal string. */
+export type SandboxRates = Schemas["RateTable"]["rates"];
+
+/** Whether a quote is one the sandbox signed, unchanged, and whether its times have passed. */
+export type QuoteVerdict = Schemas["QuoteVerdict"];
+
+type Post = { post: { requestBody?: { content: { "application/json": unknown } } } };
+/** The JSON body a route takes. */
+type Json<P extends keyof paths> = paths[P] extends Post
+  ? NonNullable<paths[P]["post"]["requestBody"]>["content"]["application/json"]
+  : never;
+/** The JSON a route answers with. */
+type Answer<P extends keyof paths> = paths[P] extends {
+  post: { responses: { 200: { content: { "application/json": infer A } } } };
 }
+  ? A
+  : never;
 
 export interface SandboxControls {
   /** Where the sandbox clock is. */
@@ -106,22 +78,34 @@ export interface SandboxControls {
     by: { seconds: number } | { to: string | Date },
   ): Promise<SandboxClockReading & { ran: number }>;
   /** Walks the resource to `status` along its lifecycle (one event per step); `force` sets it directly. */
-  setStatus(
-    collection: SandboxCollection,
+  setStatus<C extends SandboxCollection>(
+    collection: C,
     id: string,
-    status: string,
+    status: SandboxStatus<C>,
     options?: { force?: boolean },
-  ): Promise<SandboxResource>;
+  ): Promise<SandboxResourceOf<C>>;
   /** Money arriving on the autoramp's deposit rail: resolves to the transaction it makes. */
-  deposit(autorampId: string, options: DepositOptions): Promise<SandboxResource>;
+  deposit(
+    autorampId: string,
+    options: DepositOptions,
+  ): Promise<SandboxResourceOf<"autoramp-transactions">>;
   /** Adds a bank account (fiat address) for the customer. */
-  addFiatAddress(customerId: string, options: FiatAddressOptions): Promise<SandboxResource>;
+  addFiatAddress(
+    customerId: string,
+    options: FiatAddressOptions,
+  ): Promise<SandboxResourceOf<"addresses/fiat">>;
   /** Adds a webhook of the partner. */
-  addWebhook(options: WebhookOptions): Promise<SandboxResource>;
+  addWebhook(options: WebhookOptions): Promise<Schemas["Webhook"]>;
   /** Every delivery attempt recorded that matches the filter (all of it), newest first. */
   events(filter?: EventFilter): Promise<DeliveryAttempt[]>;
   /** Sends the event again now; resolves to the attempt. */
   redeliver(eventId: string): Promise<DeliveryAttempt>;
+  /** The rate table: each currency's value in USD. */
+  rates(): Promise<SandboxRates>;
+  /** Changes the values of the currencies named (the others stay); resolves to the whole table. */
+  setRates(rates: Schemas["RateChange"]["rates"]): Promise<SandboxRates>;
+  /** Whether the quote is one this sandbox signed, unchanged, and whether its times have passed. */
+  verifyQuote(quote: Schemas["QuoteToVerify"]): Promise<QuoteVerdict>;
   /** Back to the seed (the clock stays where it is). */
   reset(): Promise<void>;
 }
@@ -145,61 +129,84 @@ export interface SandboxControlsOptions {
   apiKey?: string;
 }
 
+/** What an openapi-fetch call resolves to. */
+interface Fetched<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a call that succeeded; a SandboxControlError for one the sandbox refused. */
+async function dataOf<T>(method: "GET" | "POST", call: Promise<Fetched<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (error !== undefined || !response.ok) {
+    const { pathname } = new URL(response.url);
+    throw new SandboxControlError(method, pathname, response.status, error);
+  }
+  return data as T;
+}
+
 /** The typed sandbox routes of the sandbox at `baseUrl` (this process's or another's). */
 export function sandboxControls(
   baseUrl: string,
   { apiKey = "sandbox-controls" }: SandboxControlsOptions = {},
 ): SandboxControls {
-  const base = baseUrl.replace(/\/+$/, "");
-  const send = async <T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${base}/_sandbox/${path}`, {
-      method,
-      headers: {
-        "X-API-Key": apiKey,
-        ...(body !== undefined && { "Content-Type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    const answer = text === "" ? undefined : JSON.parse(text);
-    if (!response.ok)
-      throw new SandboxControlError(method, `/_sandbox/${path}`, response.status, answer);
-    return answer as T;
-  };
-  const id = encodeURIComponent;
+  const client = createClient<paths>({
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    headers: { "X-API-Key": apiKey },
+  });
+  const id = (value: string) => ({ params: { path: { id: value } } });
   return {
-    clock: () => send("GET", "clock"),
+    clock: () => dataOf("GET", client.GET("/_sandbox/clock")),
     advanceClock: (by) =>
-      send(
+      dataOf(
         "POST",
-        "clock/advance",
-        "to" in by ? { to: by.to instanceof Date ? by.to.toISOString() : by.to } : by,
+        client.POST("/_sandbox/clock/advance", {
+          body: "to" in by ? { to: by.to instanceof Date ? by.to.toISOString() : by.to } : by,
+        }),
       ),
     setStatus: (collection, resourceId, status, options = {}) =>
-      send("POST", `${collection}/${id(resourceId)}/status`, { status, ...options }),
-    deposit: (autorampId, options) => send("POST", `autoramps/${id(autorampId)}/deposits`, options),
+      // The collection names one of the five status routes; each takes { status, force }.
+      dataOf(
+        "POST",
+        client.POST(`/_sandbox/${collection}/{id}/status` as "/_sandbox/customers/{id}/status", {
+          ...id(resourceId),
+          body: { status, ...options } as Json<"/_sandbox/customers/{id}/status">,
+        }),
+      ) as never,
+    deposit: (autorampId, options) =>
+      dataOf(
+        "POST",
+        client.POST("/_sandbox/autoramps/{id}/deposits", { ...id(autorampId), body: options }),
+      ),
     addFiatAddress: (customerId, options) =>
-      send("POST", `customers/${id(customerId)}/fiat-addresses`, options),
-    addWebhook: (options) => send("POST", "webhooks", options),
+      dataOf(
+        "POST",
+        client.POST("/_sandbox/customers/{id}/fiat-addresses", {
+          ...id(customerId),
+          body: options,
+        }),
+      ),
+    addWebhook: (options) => dataOf("POST", client.POST("/_sandbox/webhooks", { body: options })),
     events: async (filter = {}) => {
       const attempts: DeliveryAttempt[] = [];
-      const query = new URLSearchParams({ page_size: "100" });
-      for (const [name, value] of Object.entries(filter)) {
-        if (value !== undefined) query.set(name, String(value));
-      }
-      for (;;) {
-        const page = await send<{ items: DeliveryAttempt[]; cursor?: string }>(
-          "GET",
-          `events?${query}`,
-        );
+      let cursor: string | undefined;
+      do {
+        const query = { ...filter, page_size: 100, ...(cursor !== undefined && { cursor }) };
+        const page = await dataOf("GET", client.GET("/_sandbox/events", { params: { query } }));
         attempts.push(...page.items);
-        if (page.cursor === undefined) return attempts;
-        query.set("cursor", page.cursor);
-      }
+        cursor = page.cursor;
+      } while (cursor !== undefined);
+      return attempts;
     },
-    redeliver: (eventId) => send("POST", `events/${id(eventId)}/redeliver`),
+    redeliver: (eventId) =>
+      dataOf("POST", client.POST("/_sandbox/events/{id}/redeliver", id(eventId))),
+    rates: async () => (await dataOf("GET", client.GET("/_sandbox/rates"))).rates,
+    setRates: async (rates) =>
+      (await dataOf("POST", client.POST("/_sandbox/rates", { body: { rates } }))).rates,
+    verifyQuote: (quote) => dataOf("POST", client.POST("/_sandbox/quotes/verify", { body: quote })),
     reset: async () => {
-      await send("POST", "reset");
+      await dataOf("POST", client.POST("/_sandbox/reset"));
     },
   };
 }

@@ -450,11 +450,6 @@ export const PAID_OUT: readonly string[] = ["PayoutInProgress", "Completed", "Pa
 
 export const LIFECYCLES = [CUSTOMER, IDENTIFICATION, AUTORAMP, FIAT_ADDRESS, TRANSACTION] as const;
 
-/** The lifecycle whose status route is `route` (`customers`, `addresses/fiat`, …). */
-export function lifecycleOfRoute(route: string): Lifecycle | undefined {
-  return LIFECYCLES.find((lifecycle) => lifecycle.route === route);
-}
-
 export function lifecycleOf(collection: CollectionName): Lifecycle | undefined {
   return LIFECYCLES.find((lifecycle) => lifecycle.collection === collection);
 }

@@ -3,24 +3,9 @@
 // amount is at that moment (pricing.ts), which then settles on the sandbox clock (lifecycles.ts),
 // with an event at each step.
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
-import { isObject } from "@org/payments-engine/http/is-object.js";
-import {
-  type AutorampTransaction,
-  type Blockchain,
-  DEPOSIT_ACCOUNT_TYPES,
-  type DepositAccountType,
-} from "@org/payments-types";
+import type { AutorampTransaction, Blockchain, DepositAccountType } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
-import {
-  type Checked,
-  invalidBody,
-  invalidField,
-  optionalEnum,
-  optionalString,
-  positiveDecimal,
-  readFields,
-  unknownFields,
-} from "../control/control-input.js";
+import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated } from "../lifecycle/changes.js";
 import { outcomesOf, TRANSACTION } from "../lifecycle/lifecycles.js";
@@ -28,21 +13,14 @@ import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "./currencies.js";
 import { type PriceCurrency, type PriceInput, PricingError, price } from "./pricing.js";
 import { pricingData } from "./quotes.js";
 
-const DEPOSIT_FIELDS = [
-  "amount",
-  "currency",
-  "source_currency",
-  "rail",
-  "deposit_account_type",
-  "outcome",
-] as const;
-
 /** Words an outcome may also be given in, as the issue that asked for it put them. */
 const OUTCOME_WORDS: Readonly<Record<string, string>> = {
   completed: "Completed",
   failed: "PayoutFailed",
   rejected: "FundsRejected",
 };
+
+type DepositBody = components["schemas"]["Deposit"];
 
 /** A currency as an autoramp lists it: fiat with `code`, crypto with `token` and `blockchain`. */
 interface ListedCurrency {
@@ -52,21 +30,30 @@ interface ListedCurrency {
   type?: string;
 }
 
+/**
+ * The deposit the body asks for (the document has checked each field), or the 422 naming what
+ * the sandbox cannot take: both `currency` and `source_currency`, or an unknown outcome.
+ */
 export async function deposit(
   context: ChangeContext,
   autorampId: string,
-  body: Record<string, unknown>,
+  body: DepositBody,
 ): Promise<Answer> {
-  const read = readFields({
-    amount: positiveDecimal(body, "amount"),
-    currency: currencyField(body),
-    rail: optionalEnum(body, railField(body), DEPOSIT_ACCOUNT_TYPES),
-    outcome: outcomeField(body),
-  });
-  if ("errors" in read) return invalidBody(read.errors);
-  const extra = unknownFields(body, DEPOSIT_FIELDS);
-  if (extra.length > 0) return invalidBody(extra);
-  const fields = read.fields;
+  if (body.currency !== undefined && body.source_currency !== undefined) {
+    return refused("source_currency", "oneOf", "send currency or source_currency, not both");
+  }
+  const outcome = outcomeOf(body.outcome);
+  if (outcome === null) {
+    const words = Object.keys(OUTCOME_WORDS).join(", ");
+    const outcomes = ["Completed", ...outcomesOf(TRANSACTION)].join(", ");
+    return refused("outcome", "enum", `must be one of ${outcomes} (or ${words})`);
+  }
+  const fields = {
+    amount: body.amount,
+    currency: currencyCode(body),
+    rail: body.rail ?? body.deposit_account_type,
+    outcome,
+  };
   const stored = await context.tx.find("autoramps", autorampId, undefined);
   if (stored === undefined) return notFound("path", "id", `no autoramp ${autorampId}`);
   const autoramp = stored.resource;
@@ -87,20 +74,22 @@ export async function deposit(
       : listed.find((currency) => (currency.code ?? currency.token) === fields.currency);
   if (sourceListed === undefined) {
     const names = listed.map((currency) => currency.code ?? currency.token).join(", ");
-    return invalidBody([
-      invalidField(
-        body.source_currency === undefined ? "currency" : "source_currency",
-        "enum",
-        `must be one of the autoramp's source currencies: ${names}`,
-      ),
-    ]);
+    return refused(
+      body.source_currency === undefined ? "currency" : "source_currency",
+      "enum",
+      `must be one of the autoramp's source currencies: ${names}`,
+    );
   }
   const source = priceCurrency(sourceListed);
   const crypto = source.type === "Crypto";
   const rail = fields.rail ?? defaultRail(source);
   if ((rail === CRYPTO_DEPOSIT_ACCOUNT_TYPE) !== crypto) {
     const fits = crypto ? CRYPTO_DEPOSIT_ACCOUNT_TYPE : "a bank rail (not Wallet)";
-    return invalidBody([invalidField("rail", "rail", `${source.code} is paid in through ${fits}`)]);
+    const field =
+      body.rail === undefined && body.deposit_account_type !== undefined
+        ? "deposit_account_type"
+        : "rail";
+    return refused(field, "rail", `${source.code} is paid in through ${fits}`);
   }
   const destinationListed = autoramp.destination_currency as ListedCurrency;
   const priced = priceOrProblem({
@@ -141,53 +130,33 @@ export async function deposit(
   const scope = stored.sub_partner_id ?? undefined;
   await context.tx.insert("autoramp_transactions", transaction, scope, customerId || undefined);
   const created = { resource: transaction, sub_partner_id: stored.sub_partner_id };
-  const outcome = fields.outcome === "Completed" ? undefined : fields.outcome;
-  await announceCreated(context, TRANSACTION, created, outcome);
+  const ending = fields.outcome === "Completed" ? undefined : fields.outcome;
+  await announceCreated(context, TRANSACTION, created, ending);
   return ok(transaction);
 }
 
-/**
- * The source currency's code: `currency` (a code or token), or `source_currency` (the same, or a
- * currency object as the autoramp lists it).
- */
-function currencyField(body: Record<string, unknown>): Checked<string | undefined> {
-  if (body.currency !== undefined && body.source_currency !== undefined) {
-    return {
-      error: invalidField("source_currency", "oneOf", "send currency or source_currency, not both"),
-    };
-  }
-  const field = body.source_currency === undefined ? "currency" : "source_currency";
-  const value = body[field];
-  if (isObject(value)) {
-    const code = value.code ?? value.token;
-    if (typeof code === "string" && code !== "") return { value: code };
-    return { error: invalidField(field, "type", "must have a code (fiat) or a token (crypto)") };
-  }
-  return optionalString(body, field);
+/** The source currency's code: `currency`, or `source_currency` (a code, or a currency object). */
+function currencyCode(body: DepositBody): string | undefined {
+  const given = body.currency ?? body.source_currency;
+  if (given === undefined || typeof given === "string") return given;
+  return "code" in given ? given.code : given.token;
 }
 
-/** The rail's field: `rail`, or `deposit_account_type` as a quote names it. */
-function railField(body: Record<string, unknown>): string {
-  return body.rail === undefined && body.deposit_account_type !== undefined
-    ? "deposit_account_type"
-    : "rail";
-}
-
-/** The outcome: a status the transaction may end in, or completed, failed or rejected. */
-function outcomeField(body: Record<string, unknown>): Checked<string | undefined> {
+/** The outcome named (a status the transaction may end in, in any case, or a word); null when none is. */
+function outcomeOf(value: string | undefined): string | undefined | null {
+  if (value === undefined) return undefined;
   const outcomes = ["Completed", ...outcomesOf(TRANSACTION)];
-  const value = body.outcome;
-  if (value === undefined) return { value: undefined };
-  const named =
-    typeof value === "string"
-      ? (outcomes.find((outcome) => outcome.toLowerCase() === value.toLowerCase()) ??
-        OUTCOME_WORDS[value.toLowerCase()])
-      : undefined;
-  if (named !== undefined) return { value: named };
-  const words = Object.keys(OUTCOME_WORDS).join(", ");
-  return {
-    error: invalidField("outcome", "enum", `must be one of ${outcomes.join(", ")} (or ${words})`),
-  };
+  return (
+    outcomes.find((outcome) => outcome.toLowerCase() === value.toLowerCase()) ??
+    OUTCOME_WORDS[value.toLowerCase()] ??
+    null
+  );
+}
+
+function refused(field: string, rule: string, message: string): Answer {
+  return problemAnswer(422, "invalid-request", "Invalid request", [
+    { location: "body", field, rule, message },
+  ]);
 }
 
 /** The pricing of a currency listed by an autoramp: its code (fiat) or token and chain (crypto). */
@@ -211,7 +180,7 @@ function priceOrProblem(input: PriceInput) {
   } catch (error) {
     if (!(error instanceof PricingError)) throw error;
     const field = error.field === "amount_in" ? "amount" : "currency";
-    return invalidBody([invalidField(field, error.rule, error.message)]);
+    return refused(field, error.rule, error.message);
   }
 }
 
