@@ -64,6 +64,9 @@ console.log(
 console.log(
   `\u25b8 API docs: ${docs.url}  (a console on every operation sends to the sandbox)${watch ? "; both follow edits of the spec" : ""}`,
 );
+console.log(
+  `\u25b8 test mode: ${docs.url}guides/  (guides run by CI) and ${docs.url}test-mode.html  (the /_sandbox/ routes, each with a console)`,
+);
 console.log("\u25b8 press Ctrl-C to stop");
 
 let stopping = false;

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import readChangesets from "@changesets/read";
 import { loadBundledSpec, loadSpec, specPath, testModeSpecPath } from "@org/payments-spec";
 import { diffSpecs, type SpecChange } from "@org/payments-spec/diff";
-import { diffPackages } from "@org/payments-surface-guard";
+import { diffPackages, diffTestModePackage } from "@org/payments-surface-guard";
 
 const root = path.resolve(import.meta.dirname, "..");
 const releasedPath = path.join(root, "openapi/released/partner-payments.yaml");
@@ -31,7 +31,7 @@ if (options.help) {
 Compares openapi/partner-payments.yaml (or --head) with the last released spec (or --base), on the
 wire and in what @org/payments-types and @org/payments-client export; then, in a section of its
 own, openapi/test-mode.yaml (or --test-mode-head) with its last released version (or
---test-mode-base), on the wire. Lists each breaking change and every other change, each with its
+--test-mode-base), on the wire and in what @org/payments-mock exports (its typed controls). Lists each breaking change and every other change, each with its
 rule (openapi/README.md explains them). --json prints { breaking, additions, testMode: { breaking,
 additions } } with each change's where, message, rule, operation and location. --check exits 1
 when either document has a breaking change and no major changeset is pending (npm run changeset).`);
@@ -46,7 +46,12 @@ const packages = await diffPackages(base, head);
 // document next to it (the released one beside the released one).
 const testModeBase = loadBundledSpec(path.resolve(options["test-mode-base"]));
 const testModeHead = loadBundledSpec(path.resolve(options["test-mode-head"]));
-const testMode = diffSpecs(testModeBase, testModeHead);
+const testModeWire = diffSpecs(testModeBase, testModeHead);
+const testModePackage = await diffTestModePackage(testModeBase, testModeHead);
+const testMode = {
+  breaking: [...testModeWire.breaking, ...testModePackage.breaking],
+  additions: [...testModeWire.additions, ...testModePackage.additions],
+};
 const report = {
   breaking: [...wire.breaking, ...packages.breaking],
   additions: [...wire.additions, ...packages.additions],

@@ -8,6 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   listOperations,
+  loadBundledSpec,
   loadSpec,
   type OpenApiDocument,
   testModeSpecPath,
@@ -24,7 +25,7 @@ import {
   REDOC_SCRIPT,
   selfContainedPage,
 } from "./self-contained.ts";
-import { bundleTestModeDocument, testModeBuildCopy, withTestModeSection } from "./test-mode-doc.ts";
+import { testModeBuildCopy, withTestModeSection } from "./test-mode-doc.ts";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
 export const distDir = path.join(packageDir, "dist");
@@ -52,9 +53,7 @@ export async function buildSite() {
   writeFileSync(builtSpecPath, `${JSON.stringify(doc, null, 2)}\n`);
   writeSampleFiles(doc);
 
-  const testMode = testModeBuildCopy(
-    bundleTestModeDocument(testModeSpecPath, path.join(buildDir, "test-mode.bundled.json")),
-  );
+  const testMode = testModeBuildCopy(loadBundledSpec(testModeSpecPath));
   testMode.info["x-logo"] = { ...logo, href: "index.html" };
   writeFileSync(builtTestModeSpecPath, `${JSON.stringify(testMode, null, 2)}\n`);
 

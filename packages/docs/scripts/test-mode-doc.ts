@@ -1,11 +1,6 @@
-// The site's Test mode part in the two Redoc pages: the test-mode document made one file (its
-// enums are $refs into the API's document, which Redoc's page cannot follow), with a curl
-// sample on every route and an overview of the guides and the routes' consoles; and the link to
-// that part from the API reference's overview.
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
+// The site's Test mode part in the two Redoc pages: the test-mode document, made one file as the
+// sandbox serves it (loadBundledSpec), with a curl sample on every route and an overview of the
+// guides and the routes' consoles; and the link to that part from the API reference's overview.
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { curlSample } from "./code-samples.ts";
 import { operationRoute } from "./console-section.ts";
@@ -15,32 +10,6 @@ import { TEST_MODE_PAGE } from "./pages.ts";
 export const TEST_MODE_SECTION_TITLE = "Test mode";
 export const GUIDES_SECTION_TITLE = "Guides";
 export const ROUTES_SECTION_TITLE = "Routes and consoles";
-
-const require = createRequire(import.meta.url);
-const redoclyCli = path.join(
-  path.dirname(require.resolve("@redocly/cli/package.json")),
-  "bin/cli.js",
-);
-
-/**
- * The test-mode document as one JSON document (`redocly bundle`: the API document's schemas it
- * names become its own components), written to `output` and returned.
- */
-export function bundleTestModeDocument(specFile: string, output: string): OpenApiDocument {
-  const result = spawnSync(
-    process.execPath,
-    [redoclyCli, "bundle", specFile, "--output", output, "--ext", "json"],
-    {
-      encoding: "utf8",
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-    },
-  );
-  if (result.status !== 0) {
-    process.stderr.write(`${result.stdout}${result.stderr}`);
-    throw new Error(`redocly bundle ${specFile} failed (exit code ${result.status})`);
-  }
-  return JSON.parse(readFileSync(output, "utf8")) as OpenApiDocument;
-}
 
 /**
  * A copy of the bundled test-mode document with a curl sample on every route, and an overview

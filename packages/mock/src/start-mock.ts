@@ -62,7 +62,8 @@ export interface RunningMock {
 export interface RunningSandbox extends RunningMock, SandboxControls {}
 
 /**
- * The engine of the test-mode document, made at the first /_sandbox/ request: reading a document
+ * The engine of the test-mode document, made at the first /_sandbox/ request (or the first refused
+ * route, whose problem names the test-mode route that does what it asked): reading a document
  * loads Prism's OpenAPI reader, which a run that never moves the sandbox need not pay for.
  */
 function testModeEngine(): () => Promise<PrismEngine> {
@@ -97,13 +98,14 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     : undefined;
   // A mock that cannot listen (the port taken, say) closes the sandbox it opened: its store holds
   // a file, a Postgres pool and delivery timers that would otherwise keep the process alive.
+  const testMode = testModeEngine();
   const served = await serve(
     createHandler(() => engine, {
       log,
       sandbox,
       cors,
-      testModeHint: testModeHints(spec, sandbox !== undefined),
-      ...(sandbox !== undefined && { controlEngine: testModeEngine() }),
+      testModeHint: testModeHints(testMode, sandbox !== undefined),
+      ...(sandbox !== undefined && { controlEngine: testMode }),
     }),
     {
       port,

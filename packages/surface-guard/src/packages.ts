@@ -155,7 +155,7 @@ function schemaSides(doc: OpenApiDocument): Map<string, Set<"request" | "respons
 }
 
 /** Each finding under its rule, in the words of the export it concerns. */
-function record(report: Report, finding: SurfaceFinding) {
+export function record(report: Report, finding: SurfaceFinding) {
   const { package: pkg, name, what, change, role } = finding;
   const at = `export ${name}`;
   const add = (rule: string, detail: string) => report.add(rule, pkg, at, detail);

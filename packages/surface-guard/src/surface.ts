@@ -18,6 +18,8 @@ export type ExportRole =
   | "keys"
   /** An interface of resources, each an object of methods clients call (the facade). */
   | "facade"
+  /** An interface of methods clients call (the sandbox's typed controls). */
+  | "methods"
   /** Covered by the other exports (`components`, `operations`): only its presence counts. */
   | "presence";
 
@@ -91,6 +93,7 @@ export function compareSurfaces(
       const headType = checker.getDeclaredTypeOfSymbol(other);
       if (role === "keys") compareKeys(checker, baseType, headType, name, found);
       else if (role === "facade") compareFacade(checker, baseType, headType, name, found);
+      else if (role === "methods") compareMethods(checker, baseType, headType, name, found);
       else if (role !== "presence") {
         const change = compareTypes(checker, baseType, headType);
         if (change !== "same") found({ name, what: "type", change, role });
@@ -235,25 +238,42 @@ function compareFacade(
       found({ name: at, what: "resource", change: "removed" });
       continue;
     }
-    const headMethods = members(headResource);
-    const baseMethods = members(baseResource);
-    for (const [method, baseMethod] of baseMethods) {
-      const headMethod = headMethods.get(method);
-      if (headMethod === undefined) {
-        found({ name: `${at}.${method}`, what: "method", change: "removed" });
-        continue;
-      }
-      compareMethod(checker, baseMethod, headMethod, `${at}.${method}`, found);
-    }
-    for (const method of headMethods.keys()) {
-      if (!baseMethods.has(method))
-        found({ name: `${at}.${method}`, what: "method", change: "added" });
-    }
+    compareMethods(checker, baseResource, headResource, at, found);
   }
   for (const resource of headResources.keys()) {
     if (!baseResources.has(resource)) {
       found({ name: `${name}.${resource}`, what: "resource", change: "added" });
     }
+  }
+}
+
+/** Each method of `base` is still in `head`, accepting what it accepted and resolving to no more. */
+function compareMethods(
+  checker: ts.TypeChecker,
+  base: ts.Type,
+  head: ts.Type,
+  name: string,
+  found: Found,
+): void {
+  const members = (type: ts.Type) =>
+    new Map(
+      checker
+        .getPropertiesOfType(type)
+        .map((symbol) => [symbol.name, checker.getTypeOfSymbol(symbol)] as const),
+    );
+  const baseMethods = members(base);
+  const headMethods = members(head);
+  for (const [method, baseMethod] of baseMethods) {
+    const headMethod = headMethods.get(method);
+    if (headMethod === undefined) {
+      found({ name: `${name}.${method}`, what: "method", change: "removed" });
+      continue;
+    }
+    compareMethod(checker, baseMethod, headMethod, `${name}.${method}`, found);
+  }
+  for (const method of headMethods.keys()) {
+    if (!baseMethods.has(method))
+      found({ name: `${name}.${method}`, what: "method", change: "added" });
   }
 }
 

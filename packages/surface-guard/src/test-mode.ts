@@ -1,0 +1,103 @@
+// What a change of the test-mode document does to what @org/payments-mock exports: the typed
+// controls (`SandboxControls`) and their types are written over the types the mock's generator
+// makes from the document (src/generated/test-mode.ts), so both versions of the generated file go
+// beside the controls' source and the compiler compares the exports, as for the API's packages.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { OpenApiDocument } from "@org/payments-spec";
+import { createReport, type SpecDiff } from "@org/payments-spec/diff";
+import { record } from "./packages.ts";
+import { compareSurfaces, type ExportRole, type SurfaceVersion } from "./surface.ts";
+
+export const MOCK_PACKAGE = "@org/payments-mock";
+
+/**
+ * The mock's exports made from the test-mode document, each judged by the side it is used on:
+ * what the controls send (options, filters), what they resolve to, both, or (a generic alias,
+ * whose instances the others cover) only its presence; the controls by their methods.
+ */
+const EXPORTS: Readonly<Record<string, ExportRole>> = {
+  SandboxControls: "methods",
+  SandboxTopic: "both",
+  SandboxCollection: "both",
+  SandboxStatus: "presence",
+  SandboxResourceOf: "presence",
+  SandboxResource: "response",
+  SandboxEvent: "response",
+  DeliveryAttempt: "response",
+  SandboxClockReading: "response",
+  SandboxRates: "response",
+  QuoteVerdict: "response",
+  DepositOptions: "request",
+  FiatAddressOptions: "request",
+  WebhookOptions: "request",
+  EventFilter: "request",
+};
+
+/**
+ * The controls with each generic method taken at its type parameters' constraints (`infer` does
+ * that), so that two versions' methods compare: `setStatus<C>(collection: C, …)` as it accepts
+ * and resolves to for every collection.
+ */
+const ERASED_CONTROLS = `import type { SandboxControls as Controls } from "./sandbox/controls.ts";
+type Erased<F> = F extends (...args: infer A) => infer R ? (...args: A) => R : F;
+export type SandboxControls = { [K in keyof Controls]: Erased<Controls[K]> };
+`;
+
+type TestModeGenerator = { generateTypes(doc: unknown): Promise<string> };
+
+/** The mock's typed controls and the test-mode generator live in the sandbox it bundles. */
+function sandboxDir(): string {
+  return path.dirname(createRequire(import.meta.url).resolve("@org/payments-sandbox/package.json"));
+}
+
+/** Every change from `base` to `head` (bundled test-mode documents) in what the mock exports. */
+export async function diffTestModePackage(
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+): Promise<SpecDiff> {
+  const report = createReport();
+  const before = await surfaceOf(base, "base");
+  let after: SurfaceVersion;
+  try {
+    after = await surfaceOf(head, "head");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    report.add("package-generation-failed", MOCK_PACKAGE, "", `generation fails: ${reason}`);
+    return report.result();
+  }
+  const findings = compareSurfaces(before, after, (_, name) => EXPORTS[name] ?? "both");
+  for (const finding of findings) record(report, finding);
+  return report.result();
+}
+
+/**
+ * The controls over one version's generated types. The copies sit in a folder named `generated`
+ * (under the sandbox's src/, so that openapi-fetch resolves from its node_modules): the guard compares
+ * by type what generated code declares, and every export here depends on it.
+ */
+async function surfaceOf(doc: OpenApiDocument, version: string): Promise<SurfaceVersion> {
+  const src = path.join(sandboxDir(), "src");
+  const generator: TestModeGenerator = await import(
+    pathToFileURL(path.join(sandboxDir(), "scripts/generate.ts")).href
+  );
+  const virtual = path.join(src, `.spec-diff-test-mode-${version}`, "generated");
+  const entry = path.join(virtual, "index.ts");
+  const names = Object.keys(EXPORTS)
+    .filter((name) => name !== "SandboxControls")
+    .join(", ");
+  const files = new Map([
+    [
+      path.join(virtual, "generated", "test-mode.ts"),
+      await generator.generateTypes(structuredClone(doc)),
+    ],
+    [
+      path.join(virtual, "sandbox", "controls.ts"),
+      readFileSync(path.join(src, "control", "controls.ts"), "utf8"),
+    ],
+    [entry, `export type { ${names} } from "./sandbox/controls.ts";\n${ERASED_CONTROLS}`],
+  ]);
+  return { files, entries: { [MOCK_PACKAGE]: entry } };
+}
