@@ -40,7 +40,7 @@ describe("a server that is not a sandbox", () => {
     expect(textOf(patched)).toContain("--allow-writes");
     const pinged = await session.call("pingWebhook", { id: webhookId, customer_id: webhookId });
     expect(pinged.isError).toBe(true);
-    const clock = await session.call("advanceClock", { body: { seconds: 60 } });
+    const clock = await session.call("advanceClock", { seconds: 60 });
     expect(textOf(clock)).toContain("a test-mode operation, which only a sandbox has");
 
     expect(writes(plain.requests)).toEqual([]);

@@ -12,6 +12,7 @@ export type {
   SandboxControls,
   SandboxControlsOptions,
   SandboxEvent,
+  SandboxPartner,
   SandboxRates,
   SandboxResource,
   SandboxResourceOf,
@@ -19,7 +20,12 @@ export type {
   SandboxTopic,
   WebhookOptions,
 } from "@org/payments-sandbox/control/controls.js";
-export { SandboxControlError, sandboxControls } from "@org/payments-sandbox/control/controls.js";
+export {
+  newApiKey,
+  SandboxControlError,
+  sandboxControls,
+  sandboxPartner,
+} from "@org/payments-sandbox/control/controls.js";
 export type {
   ProxyOptions,
   RunningProxy,

@@ -6,7 +6,13 @@ import {
   type RequestLogger,
   serve,
 } from "@org/payments-engine/http/serve.js";
-import { type SandboxControls, sandboxControls } from "@org/payments-sandbox/control/controls.js";
+import {
+  newApiKey,
+  type SandboxControls,
+  type SandboxPartner,
+  sandboxControls,
+  sandboxPartner,
+} from "@org/payments-sandbox/control/controls.js";
 import { testModeDocument } from "@org/payments-sandbox/control/test-mode-document.js";
 import { createSandbox } from "@org/payments-sandbox/sandbox.js";
 import type { DeliveryChaos } from "@org/payments-sandbox/webhooks/events.js";
@@ -38,6 +44,22 @@ export interface MockOptions {
   /** Sandbox only: a seed file's path or a seed object. Default: a seed made of the spec's examples. */
   seed?: string | object;
   /**
+   * Sandbox only: the API key whose partner starts with the whole seed. Every other key is a
+   * partner that starts with the seed's documents, fee profiles and rates only. Default
+   * `sandbox-key` (the docs console's).
+   */
+  exampleKey?: string;
+  /**
+   * Sandbox only: the key the returned sandbox functions (`advanceClock`, `events`, …) send, so
+   * the partner they act on. Default: a new key, a partner of this mock's caller's own.
+   */
+  apiKey?: string;
+  /**
+   * Sandbox only: days after its last request that a partner's data is purged, so that a store
+   * where each test makes a key does not grow forever; 0 keeps every partner. Default 30.
+   */
+  idleDays?: number;
+  /**
    * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
    * delivery"), the same way for the same `seed`. Default: off.
    */
@@ -58,8 +80,16 @@ export interface RunningMock {
   stop(): Promise<void>;
 }
 
-/** A running sandbox, with typed functions for its clock, simulations and event log. */
-export interface RunningSandbox extends RunningMock, SandboxControls {}
+/**
+ * A running sandbox, with typed functions for the clock, simulations and event log of the
+ * partner of `apiKey`.
+ */
+export interface RunningSandbox extends RunningMock, SandboxControls {
+  /** The key the functions send (`apiKey`'s, or a new one). */
+  apiKey: string;
+  /** A partner of its own for one test: a new key, with these functions bound to it. */
+  newPartner(): SandboxPartner;
+}
 
 /**
  * The engine of the test-mode document, made at the first /_sandbox/ request (or the first refused
@@ -92,6 +122,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         operations: engine.operations,
         state: options.state,
         seed: options.seed,
+        ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
+        ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })
@@ -141,5 +173,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       return stopped;
     },
   };
-  return sandbox ? { ...running, ...sandboxControls(served.url) } : running;
+  if (sandbox === undefined) return running;
+  const apiKey = options.apiKey ?? newApiKey();
+  const partnerSandbox: RunningSandbox = {
+    ...running,
+    ...sandboxControls(served.url, { apiKey }),
+    apiKey,
+    newPartner: () => sandboxPartner(served.url),
+  };
+  return partnerSandbox;
 }

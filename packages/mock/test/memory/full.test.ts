@@ -1,6 +1,7 @@
 // An in-memory sandbox holds at most 1 GiB (SQLite's memdb). A change past that fails with an
 // error that says what to do, and the mock answers it with a 507 problem rather than a 500; the
 // data already there stays readable, and a reset makes room again.
+
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer } from "node:http";
@@ -8,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { createPrismEngine } from "@org/payments-engine/engine/prism.js";
 import { dataFromSeed } from "@org/payments-sandbox/api/seed.js";
 import type { Sandbox } from "@org/payments-sandbox/sandbox.js";
+import { EXAMPLE_PARTNER_ID } from "@org/payments-sandbox/store/partner.js";
 import { openSqliteStore } from "@org/payments-sandbox/store/sqlite-store.js";
 import { StoreFullError } from "@org/payments-sandbox/store/store.js";
 import { specPath } from "@org/payments-spec";
@@ -27,7 +29,7 @@ it("refuses a change past its limit with a StoreFullError, keeps what it has, an
     let stored = 0;
     while (failure === undefined && stored < 10_000) {
       await store
-        .transaction((tx) => tx.insert("customers", customer(), undefined))
+        .transaction(EXAMPLE_PARTNER_ID, (tx) => tx.insert("customers", customer(), undefined))
         .then(
           () => stored++,
           (error: unknown) => (failure = error),
@@ -41,11 +43,17 @@ it("refuses a change past its limit with a StoreFullError, keeps what it has, an
     expect((failure as Error).message).toContain("POST /_sandbox/reset");
     expect((failure as Error).message).toContain("--state <file>");
     expect(stored).toBeGreaterThan(100);
-    expect(await store.transaction((tx) => tx.list("customers"))).toHaveLength(stored);
+    expect(await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.list("customers"))).toHaveLength(
+      stored,
+    );
 
-    await store.transaction((tx) => tx.replaceAll(empty()));
-    await store.transaction((tx) => tx.insert("customers", customer(), undefined));
-    expect(await store.transaction((tx) => tx.list("customers"))).toHaveLength(1);
+    await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.replaceAll(empty()));
+    await store.transaction(EXAMPLE_PARTNER_ID, (tx) =>
+      tx.insert("customers", customer(), undefined),
+    );
+    expect(await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.list("customers"))).toHaveLength(
+      1,
+    );
   } finally {
     await store.close();
   }

@@ -12,7 +12,7 @@ import { describe, expect, inject, it, type TestContext } from "vitest";
 import { type RunningMock, startMock } from "../../src/index.js";
 import { createDatabase } from "../support/postgres.js";
 import { call } from "../support/sandbox.js";
-import { expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
+import { EXAMPLE_KEY, expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
 
 const fixture = fileURLToPath(
   new URL("../../../sandbox/test/fixtures/postgres-schema-1.sql", import.meta.url),
@@ -75,7 +75,7 @@ describe("a sandbox's Postgres schema", () => {
     ]);
     expect(lines).toEqual([]);
     for (const mock of mocks) {
-      const listed = await call(mock.url, "GET", "/customers");
+      const listed = await call(mock.url, "GET", "/customers", { headers: EXAMPLE_KEY });
       expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([
         "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
       ]);

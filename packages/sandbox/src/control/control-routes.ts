@@ -16,11 +16,11 @@ import {
   type Lifecycle,
   TRANSACTION,
 } from "../lifecycle/lifecycles.js";
-import type { Scheduler } from "../lifecycle/scheduler.js";
+import type { PartnerClockRunner } from "../lifecycle/scheduler.js";
 import { deposit } from "../money/deposits.js";
 import { signatureValid, signingSecret } from "../money/quote-signature.js";
 import { changeRates, readRates } from "../money/rates.js";
-import type { SandboxStore, StoreTransaction } from "../store/store.js";
+import type { PartnerStore, StoreTransaction } from "../store/store.js";
 import type { Events } from "../webhooks/events.js";
 import { eventPage } from "./event-log.js";
 import { addFiatAddress, addWebhook, changeStatus } from "./simulations.js";
@@ -28,15 +28,15 @@ import { testModeDocument } from "./test-mode-document.js";
 
 type Schemas = components["schemas"];
 
-/** What the routes work with. */
+/** What the routes work with: the caller's partner's. */
 export interface ControlServices {
-  store: SandboxStore;
+  store: PartnerStore;
   clock: SandboxClock;
   events: Events;
-  scheduler: Scheduler;
+  scheduler: PartnerClockRunner;
   /** The change context of a transaction. */
   changes(tx: StoreTransaction): ChangeContext;
-  /** Back to the seed, in the transaction. */
+  /** Back to what the partner started with, in the transaction. */
   reset(tx: StoreTransaction): Promise<void>;
 }
 

@@ -4,7 +4,6 @@
 import { randomUUID } from "node:crypto";
 import type { FiatAddress, Webhook } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
-import { SANDBOX_PARTNER_ID } from "../api/api-routes.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated, forceStatus, walkTo } from "../lifecycle/changes.js";
@@ -121,7 +120,7 @@ export async function addWebhook(context: ChangeContext, fields: NewWebhook): Pr
   const at = context.clock.now().toISOString();
   const webhook: Webhook = {
     id: randomUUID(),
-    partner_id: SANDBOX_PARTNER_ID,
+    partner_id: context.partnerId,
     created_at: at,
     updated_at: at,
     enabled: fields.enabled ?? true,

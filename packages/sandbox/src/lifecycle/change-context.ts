@@ -8,6 +8,8 @@ import type { Lifecycle } from "./lifecycles.js";
 
 /** What a change works with: the transaction it happens in, the clock, the event queue. */
 export interface ChangeContext {
+  /** The partner whose data changes (its id, which new resources carry as partner_id). */
+  partnerId: string;
   tx: StoreTransaction;
   clock: Clock;
   events: Events;
