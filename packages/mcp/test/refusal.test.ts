@@ -50,6 +50,25 @@ describe("a server that is not a sandbox", () => {
     expect(plain.requests[0]?.headers["x-api-key"]).toBe(SECRET_KEY);
   });
 
+  it.each([
+    ["html", "is not a sandbox: it answered GET /_sandbox/openapi.json with no JSON"],
+    ["silent", "could not tell whether"],
+  ] as const)("refuses writes to a server answering the probe %s", async (kind, said) => {
+    const other = await startPlainServer(kind);
+    try {
+      session = await startSession(other.url);
+      const created = await session.call("createCustomer", customer);
+      expect(created.isError).toBe(true);
+      expect(textOf(created)).toContain(said);
+      expect(textOf(created)).toContain("--allow-writes");
+      expect(writes(other.requests)).toEqual([]);
+    } finally {
+      await session?.close();
+      session = undefined;
+      await other.stop();
+    }
+  });
+
   it("answers reads, and says what the API answered to one that failed", async () => {
     session = await startSession(plain.url);
     const listed = await session.call("listCustomers", { page_size: 5 });

@@ -33,10 +33,30 @@ export interface RecordedRequest {
   body: string;
 }
 
-/** A server that is not a sandbox: it answers 404 to everything, and records what it got. */
-export async function startPlainServer(): Promise<RunningServer & { requests: RecordedRequest[] }> {
+/**
+ * A server that is not a sandbox, which records what it gets: it answers 404 to everything
+ * (`plain`), a web page to everything (`html`), or nothing to the sandbox probe (`silent`).
+ */
+export async function startPlainServer(
+  kind: "plain" | "html" | "silent" = "plain",
+): Promise<RunningServer & { requests: RecordedRequest[] }> {
   const requests: RecordedRequest[] = [];
   const server = createServer((incoming, outgoing) => {
+    if (kind === "silent" && incoming.url === "/_sandbox/openapi.json") {
+      requests.push({ method: "GET", path: incoming.url, headers: incoming.headers, body: "" });
+      return;
+    }
+    if (kind === "html") {
+      requests.push({
+        method: incoming.method ?? "",
+        path: incoming.url ?? "",
+        headers: incoming.headers,
+        body: "",
+      });
+      outgoing.writeHead(200, { "content-type": "text/html" });
+      outgoing.end("<html><body>Welcome</body></html>");
+      return;
+    }
     let body = "";
     incoming.on("data", (chunk: Buffer) => {
       body += chunk.toString();

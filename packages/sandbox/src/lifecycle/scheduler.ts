@@ -3,7 +3,14 @@
 // partner's clock, in the order it is due. One run at a time per partner and process; across
 // processes (Postgres) each job is taken by one of them (see SandboxStore.runNext).
 
-import type { JobFinish, JobKind, SandboxStore, ScheduledJob } from "../store/store.js";
+import type {
+  JobFinish,
+  JobKind,
+  SandboxStore,
+  ScheduledJob,
+  StoreTransaction,
+} from "../store/store.js";
+import { deliveryOrderKey } from "../webhooks/events.js";
 import { type Clock, realNow, type SandboxClock } from "./clock.js";
 
 /** The partner whose work runs, and its clock. */
@@ -38,11 +45,15 @@ export interface PartnerClockRunner {
   syncClock(): Promise<void>;
 }
 
+/** Timed steps run in one transaction, at most. */
+const STEP_BATCH = 256;
+/** Delivery attempts taken at once, their outcomes recorded in one transaction. */
+const DELIVERY_BATCH = 128;
 /**
- * Delivery attempts due in a row that a store may finish in one transaction, as real time runs
- * them (an advance runs each at its own time, one at a time).
+ * Delivery attempts of one batch sent at the same time, at most: those of one webhook about one
+ * customer go one after another, in the order they are due (deliveryOrderKey).
  */
-const DELIVERIES_AT_ONCE = 16;
+export const DELIVERIES_IN_FLIGHT = 16;
 /** How often each process looks for work that has come due in real time. */
 const POLL_MS = 1_000;
 /** How long an advance waits for due work that another process holds (a slow delivery). */
@@ -147,36 +158,112 @@ export class Scheduler<T extends ClockOwner> {
     return run;
   }
 
+  /**
+   * Runs the partner's work due by `upTo`: the timed steps in batches, each step at its own due
+   * time, then the deliveries due by the last step run, in batches, each sent at once with the
+   * others of the batch it need not wait for. Resolves to the number of jobs run.
+   */
   private async runDue(owner: T, upTo: () => number, advancing: boolean): Promise<number> {
     let ran = 0;
     const deadline = performance.now() + HELD_WORK_WAIT_MS;
     while (!this.closed) {
-      // An advance runs each job at the time it is due (a job overdue already, now); the stored
-      // clock moves once, at the end: a process that dies on the way leaves the rest scheduled.
-      const perform = (job: ScheduledJob) =>
-        this.performers[job.kind](
-          owner,
-          job,
-          advancing ? atTime(owner.clock, job.dueAt) : owner.clock,
-        );
-      const took = await this.store.runNext(
-        owner.partner,
-        upTo(),
-        perform,
-        advancing ? 1 : DELIVERIES_AT_ONCE,
-      );
-      if (took > 0) {
-        ran += took;
-        continue;
+      const until = upTo();
+      const steps = await this.runSteps(owner, until, advancing);
+      let sent = 0;
+      for (;;) {
+        const took = await this.runDeliveries(owner, steps.through, advancing);
+        sent += took;
+        if (took === 0 || this.closed) break;
       }
+      ran += steps.ran + sent;
+      if (steps.ran + sent > 0) continue;
       // Another process holds due work: an advance answers once it is done too.
       const held = advancing && this.store.shared && performance.now() < deadline;
       if (!held) break;
-      const due = await this.store.transaction(owner.partner, (tx) => tx.hasDue(upTo()));
+      const due = await this.store.transaction(owner.partner, (tx) => tx.hasDue(until));
       if (!due) break;
       await new Promise((resolve) => setTimeout(resolve, HELD_WORK_POLL_MS));
     }
     return ran;
+  }
+
+  /**
+   * One batch of the steps due by `upTo`, in one transaction, each at its own time. A step that
+   * schedules a step due before the next one of the batch ends it (the next batch reads both in
+   * order). Resolves to the steps run and the time up to which every step has run.
+   */
+  private async runSteps(
+    owner: T,
+    upTo: number,
+    advancing: boolean,
+  ): Promise<{ ran: number; through: number }> {
+    let through = upTo;
+    const ran = await this.store.runBatch(owner.partner, "step", upTo, STEP_BATCH, async (jobs) => {
+      return async (tx) => {
+        let done = 0;
+        for (const job of jobs) {
+          const next = jobs[done + 1];
+          let cut = false;
+          const watched: StoreTransaction = {
+            ...tx,
+            async schedule(scheduled) {
+              if (next && scheduled.kind === "step" && scheduled.dueAt < next.dueAt) cut = true;
+              await tx.schedule(scheduled);
+            },
+          };
+          const finish = await this.performers.step(
+            owner,
+            job,
+            this.clockFor(owner, job, advancing),
+          );
+          await finish(watched);
+          done++;
+          if (cut) break;
+        }
+        // Steps due later than the last one run may remain: deliveries go up to it only.
+        const last = jobs[done - 1];
+        if (last !== undefined && (done < jobs.length || jobs.length === STEP_BATCH)) {
+          through = last.dueAt;
+        }
+        return done;
+      };
+    });
+    return { ran, through };
+  }
+
+  /** One batch of the deliveries due by `upTo`: sent at once (within their order), recorded together. */
+  private runDeliveries(owner: T, upTo: number, advancing: boolean): Promise<number> {
+    return this.store.runBatch(owner.partner, "deliver", upTo, DELIVERY_BATCH, async (jobs) => {
+      const finishes: JobFinish[] = [];
+      const inOrder = new Map<string, number[]>();
+      for (const [index, job] of jobs.entries()) {
+        const key = deliveryOrderKey(job);
+        inOrder.set(key, [...(inOrder.get(key) ?? []), index]);
+      }
+      await eachAtOnce([...inOrder.values()], DELIVERIES_IN_FLIGHT, async (indexes) => {
+        for (const index of indexes) {
+          const job = jobs[index] as ScheduledJob;
+          finishes[index] = await this.performers.deliver(
+            owner,
+            job,
+            this.clockFor(owner, job, advancing),
+          );
+        }
+      });
+      return async (tx) => {
+        for (const finish of finishes) await finish(tx);
+        return jobs.length;
+      };
+    });
+  }
+
+  /**
+   * The time a job runs at: an advance runs it at the time it is due (one overdue already, now);
+   * the stored clock moves once, at the end, so that a process that dies on the way leaves the
+   * rest scheduled for the next advance.
+   */
+  private clockFor(owner: T, job: ScheduledJob, advancing: boolean): Clock {
+    return advancing ? atTime(owner.clock, job.dueAt) : owner.clock;
   }
 
   /** Puts the partner's clock `offset` ahead of real time (or keeps it, when it is further ahead). */
@@ -190,4 +277,17 @@ export class Scheduler<T extends ClockOwner> {
 function atTime(clock: SandboxClock, atMs: number): Clock {
   const at = Math.max(atMs, clock.nowMs());
   return { now: () => new Date(at) };
+}
+
+/** Runs `work` on every item, at most `limit` at a time. */
+async function eachAtOnce<I>(
+  items: I[],
+  limit: number,
+  work: (item: I) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as I);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

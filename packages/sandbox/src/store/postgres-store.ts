@@ -14,7 +14,7 @@ import {
   purgeIdle,
   purgeSchedule,
   type Query,
-  removeJob,
+  removeJobs,
   sqlTransaction,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
@@ -93,18 +93,18 @@ export async function openPostgresStore(
       withClient(pool, (client) =>
         inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue, partner))),
       ),
-    // The job stays locked (FOR UPDATE SKIP LOCKED) until its transaction ends: other processes
-    // pass it by, and when this one dies its connection's end unlocks it for them. One job per
-    // transaction, so that a slow delivery holds no other job from the other processes.
-    runNext: (partner, upTo, perform) =>
+    // The batch stays locked (FOR UPDATE SKIP LOCKED, one round trip) until its transaction
+    // ends: other processes pass it by and take the jobs after it, and when this one dies its
+    // connection's end unlocks the batch for them.
+    runBatch: (partner, kind, upTo, limit, perform) =>
       withClient(pool, (client) =>
         inTransaction(client, async (query) => {
-          const [job] = await dueJobs(query, partner, upTo, 1, POSTGRES.skipLocked);
-          if (job === undefined) return 0;
-          const finish = await perform(job);
-          await finish(sqlTransaction(query, POSTGRES, purgeDue, partner));
-          await removeJob(query, job.seq);
-          return 1;
+          const jobs = await dueJobs(query, partner, kind, upTo, limit, POSTGRES.skipLocked);
+          if (jobs.length === 0) return 0;
+          const finish = await perform(jobs);
+          const done = await finish(sqlTransaction(query, POSTGRES, purgeDue, partner));
+          await removeJobs(query, jobs.slice(0, done));
+          return done;
         }),
       ),
     duePartners: (now) =>

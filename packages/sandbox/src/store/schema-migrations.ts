@@ -245,7 +245,8 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX resources_order ON resources (partner, collection, seq)",
       ...partnerFilterIndexes,
       "CREATE INDEX events_partner ON events (partner, n)",
-      "CREATE INDEX scheduled_work_due ON scheduled_work (partner, due_at, seq)",
+      // The clock takes a partner's steps, and its deliveries, in batches, each in the order due.
+      "CREATE INDEX scheduled_work_due ON scheduled_work (partner, kind, due_at, seq)",
       "CREATE INDEX scheduled_work_steps ON scheduled_work (partner, subject) WHERE kind = 'step'",
       // The purge of idle partners reads them by when they were last seen.
       "CREATE INDEX sandbox_clock_seen ON sandbox_clock (seen_at)",

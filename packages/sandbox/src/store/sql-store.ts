@@ -7,6 +7,7 @@ import { type PageSource, type Positioned, page } from "./pages.js";
 import type { CollectionName, DeliveryEvent, IdempotentAnswer, Resource, Stored } from "./state.js";
 import {
   EVENTS_KEPT,
+  type JobKind,
   KEY_RETENTION_MS,
   type ListFilter,
   type ScheduledJob,
@@ -210,7 +211,7 @@ export function sqlTransaction(
     },
     async hasDue(upTo) {
       const rows = await query(
-        "SELECT seq FROM scheduled_work WHERE partner = $2 AND due_at <= $1 LIMIT 1",
+        "SELECT seq FROM scheduled_work WHERE partner = $2 AND kind IN ('deliver', 'step') AND due_at <= $1 LIMIT 1",
         [upTo, partner],
       );
       return rows.length > 0;
@@ -350,7 +351,8 @@ async function removePartnerData(
 export async function duePartners(query: Query, realNow: number): Promise<string[]> {
   const rows = await query(
     `SELECT partner FROM sandbox_clock c WHERE EXISTS (
-      SELECT 1 FROM scheduled_work w WHERE w.partner = c.partner AND w.due_at <= $1 + c.offset_ms)`,
+      SELECT 1 FROM scheduled_work w WHERE w.partner = c.partner AND w.kind IN ('deliver', 'step')
+        AND w.due_at <= $1 + c.offset_ms)`,
     [realNow],
   );
   return rows.map((row) => String(row.partner));
@@ -371,17 +373,21 @@ export async function purgeIdle(
   return partners;
 }
 
-/** The partner's earliest work due by `upTo`, at most `limit` jobs in order, taken with `skipLocked` where the database can. */
+/**
+ * The partner's earliest jobs of `kind` due by `upTo`, at most `limit` in order, taken with
+ * `skipLocked` where the database can.
+ */
 export async function dueJobs(
   query: Query,
   partner: string,
+  kind: JobKind,
   upTo: number,
   limit: number,
   skipLocked: string,
 ): Promise<ScheduledJob[]> {
   const rows = await query(
-    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE partner = $3 AND due_at <= $1 ORDER BY due_at, seq LIMIT $2${skipLocked}`,
-    [upTo, limit, partner],
+    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE partner = $3 AND kind = $4 AND due_at <= $1 ORDER BY due_at, seq LIMIT $2${skipLocked}`,
+    [upTo, limit, partner, kind],
   );
   return rows.map((row) => ({
     seq: Number(row.seq),
@@ -392,8 +398,14 @@ export async function dueJobs(
   }));
 }
 
-export async function removeJob(query: Query, seq: number): Promise<void> {
-  await query("DELETE FROM scheduled_work WHERE seq = $1", [seq]);
+/** Removes the jobs, in one statement. */
+export async function removeJobs(query: Query, jobs: ScheduledJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const list = jobs.map((_, index) => `$${index + 1}`).join(", ");
+  await query(
+    `DELETE FROM scheduled_work WHERE seq IN (${list})`,
+    jobs.map((job) => job.seq),
+  );
 }
 
 /** customer_id, external_id, search and body: what the indexes and the listing read. */

@@ -4,7 +4,6 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { realNow } from "../lifecycle/clock.js";
-import { DueJobs } from "./due-jobs.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import {
@@ -21,16 +20,11 @@ import {
   purgeIdle,
   purgeSchedule,
   type Query,
-  removeJob,
+  removeJobs,
   sqlTransaction,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
-import {
-  type JobFinish,
-  type SandboxStore,
-  StoreFullError,
-  type StoreTransaction,
-} from "./store.js";
+import { type SandboxStore, StoreFullError } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
@@ -237,36 +231,7 @@ function sqliteStore(
     if (prepared.writes) version++;
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
-  /** Each partner's buffer of due jobs. */
-  const dueByPartner = new Map<string, DueJobs>();
-  const dueOf = (partner: string) => {
-    let due = dueByPartner.get(partner);
-    if (due === undefined) {
-      due = new DueJobs();
-      dueByPartner.set(partner, due);
-    }
-    return due;
-  };
   const purgeDue = purgeSchedule();
-  // The buffer of due jobs hears of every change to the partner's scheduled work.
-  const txOf = (partner: string): StoreTransaction => {
-    const base = sqlTransaction(query, SQLITE, purgeDue, partner);
-    return {
-      ...base,
-      async schedule(job) {
-        await base.schedule(job);
-        dueByPartner.get(partner)?.scheduled(job);
-      },
-      async cancelSteps(subject) {
-        await base.cancelSteps(subject);
-        dueByPartner.get(partner)?.cancelled(subject, "step");
-      },
-      async replaceAll(data) {
-        await base.replaceAll(data);
-        dueByPartner.delete(partner);
-      },
-    };
-  };
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);
   const store: SandboxStore = {
@@ -274,42 +239,28 @@ function sqliteStore(
     version: () => version,
     transaction: (partner, work) =>
       queue
-        .transaction(() => work(txOf(partner)))
+        .transaction(() => work(sqlTransaction(query, SQLITE, purgeDue, partner)))
         .catch((error: unknown) => {
           // Whatever a failed transaction undid, nothing read before it is kept.
           version++;
           throw fullOr(error, path, memoryLimitBytes);
         }),
-    // One process owns the file, and its scheduler runs one job at a time: the jobs it reads are
-    // its own until they are removed. It reads several at once (due-jobs.ts), and finishes the
-    // delivery attempts due in a row in one transaction: each read, and each transaction, adds
-    // a commit, which cost more than the rest of an attempt.
-    async runNext(partner, upTo, perform, deliveries) {
-      const due = dueOf(partner);
-      if (!due.has(upTo)) {
-        due.fill(await queue.alone(() => dueJobs(query, partner, upTo, DueJobs.BATCH, "")));
-      }
-      const jobs = due.take(upTo, deliveries);
-      const finishes: JobFinish[] = [];
-      for (const job of jobs) finishes.push(await perform(job));
-      if (jobs.length > 0) {
-        await store.transaction(partner, async (inner) => {
-          for (const [index, job] of jobs.entries()) {
-            await finishes[index]?.(inner);
-            await removeJob(query, job.seq);
-          }
-        });
-      }
-      return jobs.length;
+    // One process owns the file, and its scheduler runs one batch of a partner's at a time: the
+    // jobs it reads are its own until they are removed. They are performed (a delivery's
+    // requests) outside any transaction, so that requests go on meanwhile.
+    async runBatch(partner, kind, upTo, limit, perform) {
+      const jobs = await queue.alone(() => dueJobs(query, partner, kind, upTo, limit, ""));
+      if (jobs.length === 0) return 0;
+      const finish = await perform(jobs);
+      return store.transaction(partner, async (tx) => {
+        const done = await finish(tx);
+        await removeJobs(query, jobs.slice(0, done));
+        return done;
+      });
     },
     duePartners: (now) => queue.alone(() => duePartners(query, now)),
-    async purgeIdle(seenBefore) {
-      const purged = await store.transaction(EXAMPLE_PARTNER_ID, () =>
-        purgeIdle(query, SQLITE.searchIndex, seenBefore),
-      );
-      for (const partner of purged) dueByPartner.delete(partner);
-      return purged;
-    },
+    purgeIdle: (seenBefore) =>
+      store.transaction(EXAMPLE_PARTNER_ID, () => purgeIdle(query, SQLITE.searchIndex, seenBefore)),
     async close() {
       await queue.alone(async () => {
         // A file is left fully indexed, as payments-mock versions that index at each create expect.

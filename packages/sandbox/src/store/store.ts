@@ -45,6 +45,12 @@ export interface ScheduledJob extends NewJob {
 /** What a job's work commits, in the transaction that removes the job. */
 export type JobFinish = (tx: StoreTransaction) => Promise<void>;
 
+/**
+ * What a batch of jobs commits, in the transaction that removes them; resolves to how many of
+ * them, the first ones, it did: the others stay scheduled.
+ */
+export type BatchFinish = (tx: StoreTransaction) => Promise<number>;
+
 /** The first answer to an idempotency key, or `pending` while its request has not finished. */
 export type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
 
@@ -125,18 +131,18 @@ export interface SandboxStore {
    */
   transaction<T>(partner: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
-   * Takes the partner's earliest work due by `upTo` that no process holds, `perform`s it (a webhook delivery
-   * sends its request there), then runs what `perform` resolved to and removes the work, in one
-   * transaction. Work whose process dies before that transaction commits stays scheduled, to be
-   * taken again (a delivery then goes out again, with the same event id). With `deliveries` above
-   * 1, a store may take up to that many delivery attempts due in a row, each performed in turn,
-   * and finish them in one transaction. Resolves to the number of jobs run: 0 when nothing was due.
+   * Takes up to `limit` of the partner's jobs of `kind` due by `upTo` that no process holds, in
+   * the order they are due, `perform`s them (a delivery sends its requests there), then runs what
+   * `perform` resolved to and removes the jobs it did, in one transaction. Jobs whose process dies
+   * before that transaction commits stay scheduled, to be taken again (a delivery then goes out
+   * again, with the same event id). Resolves to the number of jobs done: 0 when none was due.
    */
-  runNext(
+  runBatch(
     partner: string,
+    kind: JobKind,
     upTo: number,
-    perform: (job: ScheduledJob) => Promise<JobFinish>,
-    deliveries: number,
+    limit: number,
+    perform: (jobs: ScheduledJob[]) => Promise<BatchFinish>,
   ): Promise<number>;
   /** The partners that have work due by their own clock at `realNow`. */
   duePartners(realNow: number): Promise<string[]>;

@@ -29,6 +29,15 @@ interface DeliveryJob {
 }
 
 /**
+ * The deliveries whose order a receiver may rely on share a key: those of one webhook about one
+ * customer. Deliveries with different keys may be sent at the same time.
+ */
+export function deliveryOrderKey(job: ScheduledJob): string {
+  const delivery = job.body as DeliveryJob;
+  return `${delivery.webhook_id}\n${delivery.event.customer_id ?? ""}`;
+}
+
+/**
  * After the nth failed attempt, the next one comes this many seconds of sandbox time later: 1 min,
  * 5 min, 30 min, 2 h, 8 h, 24 h. After the 7th attempt fails, the event is given up.
  */
