@@ -101,7 +101,8 @@ async function startFigures(baseUrl: string): Promise<Row[]> {
       target: { text: `< ${TARGETS.startMs} ms`, met: value < TARGETS.startMs },
     },
     {
-      figure: "payments-mcp: the first start, V8's compile cache empty",
+      figure:
+        "payments-mcp: the run's first start (after a build, V8's compile cache of the bin is empty)",
       value: server[0] ?? Number.NaN,
       unit: "ms",
       baselineLabel: "a plain Node process answering the same line",
