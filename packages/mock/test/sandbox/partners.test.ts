@@ -5,12 +5,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { dataFromSeed } from "@org/payments-sandbox/api/seed.js";
+import { realNow } from "@org/payments-sandbox/lifecycle/clock.js";
+import { openStore } from "@org/payments-sandbox/store/open-store.js";
+import { partnerIdOf } from "@org/payments-sandbox/store/partner.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { newApiKey, type SandboxPartner } from "../../src/index.js";
-import { realNow } from "../../src/sandbox/clock.js";
-import { openStore } from "../../src/sandbox/open-store.js";
-import { partnerIdOf } from "../../src/sandbox/partner.js";
-import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { startReceiver } from "../support/receiver.js";
 import { call, newState, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
