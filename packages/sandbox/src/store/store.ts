@@ -3,7 +3,25 @@
 // changes happen in one transaction.
 import type { Answer, JsonText } from "../api/answer.js";
 import type { SettingName } from "../settings.js";
-import type { PageQuery } from "./pages.js";
+import type { PageQuery, PageSource } from "./pages.js";
+
+/** Which delivery attempts a read of the log keeps: each field given must match. */
+export interface EventLogFilter {
+  /** The event's id. */
+  id?: string | undefined;
+  webhook_id?: string | undefined;
+  topic?: string | undefined;
+  /** The `customer_id` of the event sent. */
+  customer_id?: string | undefined;
+  delivered?: boolean | undefined;
+}
+
+/** A delivery attempt as the log stores it: its place in the log (the page cursor), its JSON. */
+export interface LoggedAttempt {
+  id: string;
+  text: string;
+}
+
 import type {
   CollectionName,
   DeliveryEvent,
@@ -95,6 +113,11 @@ export interface StoreTransaction {
   recordEvent(event: DeliveryEvent): Promise<void>;
   /** The partner's recorded deliveries, newest first. */
   events(): Promise<DeliveryEvent[]>;
+  /**
+   * The partner's recorded deliveries that match every field of the filter, newest first, read a
+   * page at a time (each as its stored JSON text), by the database: no record is parsed.
+   */
+  eventLog(filter: EventLogFilter): PageSource<LoggedAttempt>;
   /** The newest recorded attempt to deliver the event, if the log still holds one. */
   latestAttempt(eventId: string): Promise<DeliveryEvent | undefined>;
   /** A sandbox-wide value; undefined when none is stored. `lock` holds it until the transaction ends. */
