@@ -5,7 +5,7 @@
 // of its index, reading until the page is full: no record is parsed, and a page of attempts that
 // are common in the log costs the same at any size of it (measured: 0.1 ms at 10,000 attempts),
 // one of rare ones at most a scan of the partner's log (about 30 ms at its 10,000).
-import type { Answer } from "../api/answer.js";
+import { type Answer, pageAnswer } from "../api/answer.js";
 import { page } from "../store/pages.js";
 import type { StoreTransaction } from "../store/store.js";
 
@@ -22,7 +22,7 @@ export interface EventQuery {
 }
 
 /** The page of the partner's log that the query asks for. */
-export function eventPage(tx: StoreTransaction, query: EventQuery): Promise<Answer> {
+export async function eventPage(tx: StoreTransaction, query: EventQuery): Promise<Answer> {
   const { id, webhook_id, topic, customer_id, delivered, cursor, page_size } = query;
   const filter = {
     id,
@@ -31,5 +31,5 @@ export function eventPage(tx: StoreTransaction, query: EventQuery): Promise<Answ
     customer_id,
     delivered: delivered === undefined ? undefined : delivered === "true",
   };
-  return page(tx.eventLog(filter), { cursor, page_size });
+  return pageAnswer(await page(tx.eventLog(filter), { cursor, page_size }));
 }

@@ -1,9 +1,9 @@
 // What the sandbox keeps its data in. One interface, two databases behind it: SQLite (a file, or
 // in memory without --state) and Postgres (a sandbox shared by several processes). Every request's
 // changes happen in one transaction.
-import type { Answer, JsonText } from "../api/answer.js";
-import type { SettingName } from "../settings.js";
-import type { PageQuery, PageSource } from "./pages.js";
+import type { JsonText } from "./json-text.js";
+import type { Page, PageQuery, PageSource } from "./pages.js";
+import type { SettingName } from "./settings.js";
 
 /** Which delivery attempts a read of the log keeps: each field given must match. */
 export interface EventLogFilter {
@@ -23,6 +23,7 @@ export interface LoggedAttempt {
 }
 
 import type {
+  AnswerRecord,
   CollectionName,
   DeliveryEvent,
   IdempotentAnswer,
@@ -86,13 +87,13 @@ export interface StoreTransaction {
   /** Every matching resource, oldest first. */
   list(collection: CollectionName, filter?: ListFilter): Promise<Stored[]>;
   /** One page of the matching resources (see pages.ts), read through the indexes. */
-  page(collection: CollectionName, filter: ListFilter, query: PageQuery): Promise<Answer>;
+  page(collection: CollectionName, filter: ListFilter, query: PageQuery): Promise<Page>;
   /** The newest resource with the external id. */
   newestByExternalId(collection: CollectionName, externalId: string): Promise<Stored | undefined>;
   /** Takes the key for this request, unless an earlier request has it. */
   claimKey(key: string, first: Omit<IdempotentAnswer, "answer">): Promise<KeyClaim>;
   /** Records the answer to a key this transaction (or an earlier one) claimed. */
-  answerKey(key: string, answer: Answer): Promise<void>;
+  answerKey(key: string, answer: AnswerRecord): Promise<void>;
   /** Gives a key up, so that the next request with it does the work. */
   releaseKey(key: string): Promise<void>;
   /** Schedules work on the sandbox clock. */
