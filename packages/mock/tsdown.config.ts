@@ -1,4 +1,4 @@
-import { specPath, testModeSpecPath } from "@org/payments-spec";
+import { specPath } from "@org/payments-spec";
 import { defineConfig } from "tsdown";
 
 export default defineConfig([
@@ -11,12 +11,10 @@ export default defineConfig([
     treeshake: { moduleSideEffects: false },
     // import.meta.url locates the bundled spec; the shim makes it work in the CommonJS build too.
     shims: true,
-    // The spec package is private, so the published mock carries its own copy of the spec, and
-    // of the test-mode document beside it (its $refs name the spec by that place).
+    // The spec package is private, so the published mock carries its own copy of the spec.
     // test-mode.json is the test-mode document in one file, as GET /_sandbox/openapi.json serves it.
     copy: [
       { from: specPath, to: "dist" },
-      { from: testModeSpecPath, to: "dist" },
       { from: "src/generated/test-mode.json", to: "dist" },
     ],
   },

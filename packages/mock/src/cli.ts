@@ -27,6 +27,12 @@ Options:
   --delivery-chaos <n>
                   with --stateful: duplicate and reorder webhook deliveries, the same way
                   for the same number n (see the README)
+  --example-key <key>
+                  with --stateful: the API key whose partner holds the whole seed; every
+                  other key is a partner of its own that starts with the seed's documents,
+                  fee profiles and rates (default: sandbox-key)
+  --idle-days <n> with --stateful: purge a partner's data n days after its last request,
+                  0 never (default: 30)
   --no-cors       do not answer CORS preflights or send CORS headers
   --quiet         do not log requests
   -h, --help      show this help`;
@@ -43,6 +49,8 @@ const OPTIONS = {
   state: { type: "string" },
   seed: { type: "string" },
   "delivery-chaos": { type: "string" },
+  "example-key": { type: "string" },
+  "idle-days": { type: "string" },
   cors: { type: "boolean", default: true },
   quiet: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
@@ -75,7 +83,7 @@ async function runMock() {
     process.exit(0);
   }
 
-  for (const flag of ["state", "seed", "delivery-chaos"] as const) {
+  for (const flag of ["state", "seed", "delivery-chaos", "example-key", "idle-days"] as const) {
     if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
   }
 
@@ -86,6 +94,12 @@ async function runMock() {
   if (chaos !== undefined && !/^\d{1,9}$/.test(chaos)) {
     fail(`--delivery-chaos must be a whole number (the seed of its choices), got "${chaos}"`);
   }
+  const idleDays = args["idle-days"];
+  if (idleDays !== undefined && !/^\d{1,6}(\.\d+)?$/.test(idleDays)) {
+    fail(`--idle-days must be a number of days, 0 or more, got "${idleDays}"`);
+  }
+  const exampleKey = args["example-key"];
+  if (exampleKey === "") fail("--example-key must not be empty");
   // Loaded only now, so that --help and flag errors answer without loading Prism.
   const { startMock } = await import("./start-mock.js");
   const { isPostgresUrl, redactedUrl } = await import("./sandbox/postgres-store.js");
@@ -101,6 +115,8 @@ async function runMock() {
     cors: args.cors,
     ...(args.stateful && { stateful: true, state: args.state, seed: args.seed }),
     ...(chaos !== undefined && { deliveryChaos: { seed: Number(chaos) } }),
+    ...(exampleKey !== undefined && { exampleKey }),
+    ...(idleDays !== undefined && { idleDays: Number(idleDays) }),
     ...(!args.quiet && { log: stdoutLines() }),
   }).catch((error: Error) => {
     console.error(`payments-mock: ${error.message}`);

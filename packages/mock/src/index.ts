@@ -19,6 +19,7 @@ export type {
   SandboxControls,
   SandboxControlsOptions,
   SandboxEvent,
+  SandboxPartner,
   SandboxRates,
   SandboxResource,
   SandboxResourceOf,
@@ -26,7 +27,12 @@ export type {
   SandboxTopic,
   WebhookOptions,
 } from "./sandbox/controls.js";
-export { SandboxControlError, sandboxControls } from "./sandbox/controls.js";
+export {
+  newApiKey,
+  SandboxControlError,
+  sandboxControls,
+  sandboxPartner,
+} from "./sandbox/controls.js";
 export type {
   ConnectionLimits,
   DeliveryChaos,

@@ -3,7 +3,13 @@ import { bundledSpecPath } from "./engine/bundled-spec.js";
 import { createPrismEngine, type PrismEngine } from "./engine/prism.js";
 import { type ConnectionLimits, type RequestLogger, serve } from "./http/serve.js";
 import { createHandler } from "./mock-handler.js";
-import { type SandboxControls, sandboxControls } from "./sandbox/controls.js";
+import {
+  newApiKey,
+  type SandboxControls,
+  type SandboxPartner,
+  sandboxControls,
+  sandboxPartner,
+} from "./sandbox/controls.js";
 import type { DeliveryChaos } from "./sandbox/events.js";
 import { createSandbox } from "./sandbox/sandbox.js";
 import { testModeDocument } from "./sandbox/test-mode-document.js";
@@ -34,6 +40,22 @@ export interface MockOptions {
   /** Sandbox only: a seed file's path or a seed object. Default: a seed made of the spec's examples. */
   seed?: string | object;
   /**
+   * Sandbox only: the API key whose partner starts with the whole seed. Every other key is a
+   * partner that starts with the seed's documents, fee profiles and rates only. Default
+   * `sandbox-key` (the docs console's).
+   */
+  exampleKey?: string;
+  /**
+   * Sandbox only: the key the returned sandbox functions (`advanceClock`, `events`, …) send, so
+   * the partner they act on. Default: a new key, a partner of this mock's caller's own.
+   */
+  apiKey?: string;
+  /**
+   * Sandbox only: days after its last request that a partner's data is purged, so that a store
+   * where each test makes a key does not grow forever; 0 keeps every partner. Default 30.
+   */
+  idleDays?: number;
+  /**
    * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
    * delivery"), the same way for the same `seed`. Default: off.
    */
@@ -54,11 +76,20 @@ export interface RunningMock {
   stop(): Promise<void>;
 }
 
-/** A running sandbox, with typed functions for its clock, simulations and event log. */
-export interface RunningSandbox extends RunningMock, SandboxControls {}
+/**
+ * A running sandbox, with typed functions for the clock, simulations and event log of the
+ * partner of `apiKey`.
+ */
+export interface RunningSandbox extends RunningMock, SandboxControls {
+  /** The key the functions send (`apiKey`'s, or a new one). */
+  apiKey: string;
+  /** A partner of its own for one test: a new key, with these functions bound to it. */
+  newPartner(): SandboxPartner;
+}
 
 /**
- * The engine of the test-mode document, made at the first /_sandbox/ request: reading a document
+ * The engine of the test-mode document, made at the first /_sandbox/ request (or the first refused
+ * route, whose problem names the test-mode route that does what it asked): reading a document
  * loads Prism's OpenAPI reader, which a run that never moves the sandbox need not pay for.
  */
 function testModeEngine(): () => Promise<PrismEngine> {
@@ -87,19 +118,22 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         operations: engine.operations,
         state: options.state,
         seed: options.seed,
+        ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
+        ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })
     : undefined;
   // A mock that cannot listen (the port taken, say) closes the sandbox it opened: its store holds
   // a file, a Postgres pool and delivery timers that would otherwise keep the process alive.
+  const testMode = testModeEngine();
   const served = await serve(
     createHandler(() => engine, {
       log,
       sandbox,
       cors,
-      testModeHint: testModeHints(spec, sandbox !== undefined),
-      ...(sandbox !== undefined && { controlEngine: testModeEngine() }),
+      testModeHint: testModeHints(testMode, sandbox !== undefined),
+      ...(sandbox !== undefined && { controlEngine: testMode }),
     }),
     {
       port,
@@ -135,5 +169,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       return stopped;
     },
   };
-  return sandbox ? { ...running, ...sandboxControls(served.url) } : running;
+  if (sandbox === undefined) return running;
+  const apiKey = options.apiKey ?? newApiKey();
+  const partnerSandbox: RunningSandbox = {
+    ...running,
+    ...sandboxControls(served.url, { apiKey }),
+    apiKey,
+    newPartner: () => sandboxPartner(served.url),
+  };
+  return partnerSandbox;
 }

@@ -1,32 +1,21 @@
 // Where the API has no operation for a request but the test mode has one at the same path under
 // /_sandbox/ (POST /webhooks: the API cannot add a webhook, POST /_sandbox/webhooks can), the
-// refusal names the test-mode route. Its document is read the first time a refusal needs it,
-// never at start: most runs refuse no route.
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { type Operations, prismRoute, readSpecOperations } from "./engine/prism-adapter.js";
+// refusal names the test-mode route, routed by the engine of the test-mode document.
+import type { PrismEngine } from "./engine/prism.js";
 
 /** The words naming the test-mode route that does what `method path` asked, if there is one. */
 export type TestModeHint = (method: string, path: string) => Promise<string | undefined>;
 
 /**
- * Hints from the test-mode document beside `spec` (`test-mode.yaml`, as the package and the
- * repository place it); none when there is no such document.
+ * Hints from the test-mode engine, made when a refusal first needs one (a run that refuses no
+ * route never reads the document); the stateless mock's say how to start the sandbox.
  */
-export function testModeHints(spec: string, stateful: boolean): TestModeHint {
-  const document = path.join(path.dirname(spec), "test-mode.yaml");
-  let operations: Promise<Operations> | undefined;
+export function testModeHints(engine: () => Promise<PrismEngine>, stateful: boolean): TestModeHint {
   return async (method, requestPath) => {
-    if (operations === undefined) {
-      operations = existsSync(document)
-        ? readSpecOperations(document).catch(() => [])
-        : Promise.resolve([]);
-    }
     const target = `/_sandbox${requestPath}`;
-    const input = { method: method.toLowerCase() as "post", url: { path: target } };
-    const routed = prismRoute({ resources: await operations, input });
-    if (routed._tag !== "Right") return undefined;
-    const does = routed.right.summary ? ` (${lowerFirst(routed.right.summary)})` : "";
+    const operation = (await engine()).route(method, target);
+    if (operation === undefined) return undefined;
+    const does = operation.summary ? ` (${lowerFirst(operation.summary)})` : "";
     const where = stateful
       ? ""
       : ", which the stateful sandbox serves: start the mock with --stateful";

@@ -32,12 +32,10 @@ import type { Resource, Stored } from "./state.js";
 /** The sandbox's answer to one operation of the spec. */
 type Handler = (context: RouteContext) => Promise<WorkResult>;
 
-/** The partner every created resource belongs to: the one of the spec's examples. */
-export const SANDBOX_PARTNER_ID = "0b7e3c52-6d1f-4a8e-9c3b-5f2a7d9e1c40";
-
 const now = (context: RouteContext) => context.clock.now().toISOString();
 /** What a change made by the request works with. */
 export const changeContext = (context: RouteContext): ChangeContext => ({
+  partnerId: context.partnerId,
   tx: context.store,
   clock: context.clock,
   events: context.events,
@@ -99,7 +97,7 @@ async function createCustomer(context: RouteContext): Promise<Answer> {
     email: body.email,
     // name is required in a Customer but optional in the request: the email stands in for it.
     name: body.name ?? body.email,
-    partner_id: SANDBOX_PARTNER_ID,
+    partner_id: context.partnerId,
     identification_ids: [],
     signing_ids: [],
     status: documents.length > 0 ? "SigningsRequired" : "IdentificationRequired",
@@ -425,7 +423,13 @@ async function addressRegistered(
   customerId: string,
 ): Promise<Answer> {
   const json = await context.store.insert("crypto_addresses", address, context.scope, customerId);
-  await context.events.broadcast(context.store, "DepositAddressCreated", customerId, address);
+  await context.events.broadcast(
+    context.store,
+    "DepositAddressCreated",
+    customerId,
+    address,
+    context.clock,
+  );
   return ok(json);
 }
 

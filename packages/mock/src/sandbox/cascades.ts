@@ -72,6 +72,7 @@ export async function afterStep(
       "DepositAddressCreated",
       customerId,
       stored.resource,
+      context.clock,
     );
   }
 }

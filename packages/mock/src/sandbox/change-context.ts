@@ -7,6 +7,8 @@ import type { StoreTransaction } from "./store.js";
 
 /** What a change works with: the transaction it happens in, the clock, the event queue. */
 export interface ChangeContext {
+  /** The partner whose data changes (its id, which new resources carry as partner_id). */
+  partnerId: string;
   tx: StoreTransaction;
   clock: Clock;
   events: Events;

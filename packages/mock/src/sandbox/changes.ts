@@ -33,7 +33,13 @@ export async function announceCreated(
   outcome?: string,
 ): Promise<void> {
   const customerId = customerIdOf(lifecycle, stored);
-  await context.events.broadcast(context.tx, lifecycle.createdTopic, customerId, stored.resource);
+  await context.events.broadcast(
+    context.tx,
+    lifecycle.createdTopic,
+    customerId,
+    stored.resource,
+    context.clock,
+  );
   await scheduleStep(context, lifecycle, stored.resource, outcome);
 }
 
@@ -114,7 +120,13 @@ function setStatus(
 
 function sendStatus(context: ChangeContext, lifecycle: Lifecycle, stored: Stored): Promise<void> {
   const customerId = customerIdOf(lifecycle, stored);
-  return context.events.broadcast(context.tx, lifecycle.statusTopic, customerId, stored.resource);
+  return context.events.broadcast(
+    context.tx,
+    lifecycle.statusTopic,
+    customerId,
+    stored.resource,
+    context.clock,
+  );
 }
 
 /** Replaces the resource's pending timed step with the one its status now leads to, if any. */

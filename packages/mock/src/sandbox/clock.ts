@@ -44,7 +44,10 @@ export class SandboxClock implements Clock {
   }
 }
 
-/** The real time: the one place the sandbox reads it. */
-function realNow(): number {
+/**
+ * The real time: the one place the sandbox reads it (for its clocks, and for what ages in real
+ * time: idempotency keys, idle partners).
+ */
+export function realNow(): number {
   return Date.now();
 }

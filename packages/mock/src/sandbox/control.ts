@@ -20,22 +20,22 @@ import {
 } from "./lifecycles.js";
 import { signatureValid, signingSecret } from "./quote-signature.js";
 import { changeRates, readRates } from "./rates.js";
-import type { Scheduler } from "./scheduler.js";
+import type { PartnerClockRunner } from "./scheduler.js";
 import { addFiatAddress, addWebhook, changeStatus } from "./simulations.js";
-import type { SandboxStore, StoreTransaction } from "./store.js";
+import type { PartnerStore, StoreTransaction } from "./store.js";
 import { testModeDocument } from "./test-mode-document.js";
 
 type Schemas = components["schemas"];
 
-/** What the routes work with. */
+/** What the routes work with: the caller's partner's. */
 export interface ControlServices {
-  store: SandboxStore;
+  store: PartnerStore;
   clock: SandboxClock;
   events: Events;
-  scheduler: Scheduler;
+  scheduler: PartnerClockRunner;
   /** The change context of a transaction. */
   changes(tx: StoreTransaction): ChangeContext;
-  /** Back to the seed, in the transaction. */
+  /** Back to what the partner started with, in the transaction. */
   reset(tx: StoreTransaction): Promise<void>;
 }
 

@@ -2,6 +2,7 @@
 // returns beside the URL, and what sandboxControls(url) gives for a sandbox in another process.
 // Each is one call of an openapi-fetch client of the test-mode document, whose types
 // (src/generated/test-mode.ts) are generated from it: no type here is written by hand.
+import { randomUUID } from "node:crypto";
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/test-mode.js";
 
@@ -106,8 +107,16 @@ export interface SandboxControls {
   setRates(rates: Schemas["RateChange"]["rates"]): Promise<SandboxRates>;
   /** Whether the quote is one this sandbox signed, unchanged, and whether its times have passed. */
   verifyQuote(quote: Schemas["QuoteToVerify"]): Promise<QuoteVerdict>;
-  /** Back to the seed (the clock stays where it is). */
+  /** The partner back to what it started with (its clock stays where it is). */
   reset(): Promise<void>;
+}
+
+/** A partner of a test's own: a fresh API key, and the sandbox's routes under it. */
+export interface SandboxPartner extends SandboxControls {
+  /** The partner's API key: send it as X-API-Key (the client's `apiKey`). */
+  apiKey: string;
+  /** The sandbox's base URL. */
+  url: string;
 }
 
 /** A sandbox route refused the call: its status and the problem body it answered with. */
@@ -125,8 +134,25 @@ export class SandboxControlError extends Error {
 }
 
 export interface SandboxControlsOptions {
-  /** Sent as X-API-Key; the sandbox takes any. Default "sandbox-controls". */
+  /**
+   * Sent as X-API-Key: the partner whose clock, simulations and event log these are (each key is
+   * a partner of its own). Default "sandbox-key", the key of the example data.
+   */
   apiKey?: string;
+}
+
+/** A new API key, which no other test has: a partner of its own. */
+export function newApiKey(): string {
+  return `sandbox-test-${randomUUID()}`;
+}
+
+/**
+ * A partner of its own, for one test, on the sandbox at `baseUrl` (this process's or another's):
+ * a fresh API key and the sandbox's routes bound to it. Its data is made at its first request.
+ */
+export function sandboxPartner(baseUrl: string): SandboxPartner {
+  const apiKey = newApiKey();
+  return { apiKey, url: baseUrl.replace(/\/+$/, ""), ...sandboxControls(baseUrl, { apiKey }) };
 }
 
 /** What an openapi-fetch call resolves to. */
@@ -149,7 +175,7 @@ async function dataOf<T>(method: "GET" | "POST", call: Promise<Fetched<T>>): Pro
 /** The typed sandbox routes of the sandbox at `baseUrl` (this process's or another's). */
 export function sandboxControls(
   baseUrl: string,
-  { apiKey = "sandbox-controls" }: SandboxControlsOptions = {},
+  { apiKey = "sandbox-key" }: SandboxControlsOptions = {},
 ): SandboxControls {
   const client = createClient<paths>({
     baseUrl: baseUrl.replace(/\/+$/, ""),

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "./clock.js";
 import { type DeliveryLimits, type DeliveryOutcome, deliver } from "./deliveries.js";
 import type { DeliveryEvent, Resource } from "./state.js";
-import type { JobFinish, SandboxStore, ScheduledJob, StoreTransaction } from "./store.js";
+import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "./store.js";
 
 export interface EventPayload {
   id: string;
@@ -49,7 +49,7 @@ export const REORDER_RATE = 0.1;
 export const REORDER_DELAY_SECONDS = 5;
 
 export class Events {
-  private readonly store: SandboxStore;
+  private readonly store: PartnerStore;
   private readonly limits: DeliveryLimits;
   private readonly clock: Clock;
   private readonly random: (() => number) | undefined;
@@ -57,7 +57,7 @@ export class Events {
   private queued = false;
 
   constructor(
-    store: SandboxStore,
+    store: PartnerStore,
     limits: DeliveryLimits,
     clock: Clock,
     chaos: DeliveryChaos | undefined,
@@ -68,18 +68,22 @@ export class Events {
     this.random = chaos === undefined ? undefined : seededRandom(chaos.seed);
   }
 
-  /** Queues the event, in the change's transaction, for every enabled webhook subscribed to its topic. */
+  /**
+   * Queues the event, in the change's transaction, for every enabled webhook subscribed to its
+   * topic, at the change's time (`clock`: a step that the clock runs happens at its own time).
+   */
   async broadcast(
     tx: StoreTransaction,
     topic: string,
     customerId: string | null,
     data: unknown,
+    clock: Clock = this.clock,
   ): Promise<void> {
     const webhooks = (await tx.list("webhooks")).map((stored) => stored.resource);
     for (const webhook of webhooks) {
       const subscribed = Array.isArray(webhook.topics) && webhook.topics.includes(topic);
       if (webhook.enabled !== true || !subscribed) continue;
-      const event = this.eventOf(topic, customerId, data);
+      const event = this.eventOf(topic, customerId, data, clock);
       const duplicate = this.chance(DUPLICATE_RATE);
       const delay = this.chance(REORDER_RATE) ? REORDER_DELAY_SECONDS * 1000 : 0;
       const job: DeliveryJob = {
@@ -89,7 +93,7 @@ export class Events {
         event,
       };
       await tx.schedule({
-        dueAt: this.clock.now().getTime() + delay,
+        dueAt: clock.now().getTime() + delay,
         kind: "deliver",
         subject: event.id,
         body: duplicate ? { ...job, duplicate } : job,
@@ -113,15 +117,18 @@ export class Events {
     data: unknown,
   ): Promise<boolean> {
     if (webhook.enabled !== true) return false;
-    const event = this.eventOf(topic, customerId, data);
+    const event = this.eventOf(topic, customerId, data, this.clock);
     const job = { webhook_id: webhook.id, url: String(webhook.url), attempt: 1, event };
     const outcome = await deliver(job.url, event, this.limits);
-    await this.store.transaction((tx) => this.record(tx, job, outcome, false));
+    await this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
     return outcome.delivered;
   }
 
-  /** The scheduler's work for a delivery attempt: the request now, its record in the job's transaction. */
-  readonly perform = async (job: ScheduledJob): Promise<JobFinish> => {
+  /**
+   * The scheduler's work for a delivery attempt: the request now, its record in the job's
+   * transaction, at `clock`'s time (an advance runs it at the time it is due).
+   */
+  readonly perform = async (job: ScheduledJob, clock: Clock = this.clock): Promise<JobFinish> => {
     const delivery = job.body as DeliveryJob;
     const outcome = await deliver(delivery.url, delivery.event, this.limits);
     const again =
@@ -129,9 +136,9 @@ export class Events {
         ? await deliver(delivery.url, delivery.event, this.limits)
         : undefined;
     return async (tx) => {
-      await this.record(tx, delivery, outcome, true);
+      await this.record(tx, delivery, outcome, true, clock);
       if (again !== undefined) {
-        await this.record(tx, { ...delivery, attempt: delivery.attempt + 1 }, again, false);
+        await this.record(tx, { ...delivery, attempt: delivery.attempt + 1 }, again, false, clock);
       }
     };
   };
@@ -155,14 +162,19 @@ export class Events {
       event: found.latest.payload as EventPayload,
     };
     const outcome = await deliver(job.url, job.event, this.limits);
-    return this.store.transaction((tx) => this.record(tx, job, outcome, false));
+    return this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
   }
 
-  private eventOf(topic: string, customerId: string | null, data: unknown): EventPayload {
+  private eventOf(
+    topic: string,
+    customerId: string | null,
+    data: unknown,
+    clock: Clock,
+  ): EventPayload {
     return {
       id: randomUUID(),
       topic,
-      created_at: this.clock.now().toISOString(),
+      created_at: clock.now().toISOString(),
       customer_id: customerId,
       data,
     };
@@ -182,8 +194,9 @@ export class Events {
     job: DeliveryJob,
     outcome: DeliveryOutcome,
     retried: boolean,
+    clock: Clock,
   ): Promise<DeliveryEvent> {
-    const nowMs = this.clock.now().getTime();
+    const nowMs = clock.now().getTime();
     const now = new Date(nowMs).toISOString();
     const attempt = job.attempt;
     // Only a failure changes the webhook or is retried: a delivery that arrived needs no lookup,

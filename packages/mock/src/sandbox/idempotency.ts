@@ -4,7 +4,7 @@
 // or another, waits for the first and then replays its answer; exactly one of them does the work.
 import { type Answer, problemAnswer } from "./answer.js";
 import type { IdempotentAnswer } from "./state.js";
-import type { SandboxStore, StoreTransaction } from "./store.js";
+import type { PartnerStore, StoreTransaction } from "./store.js";
 
 export interface KeyedRequest {
   key: string;
@@ -28,9 +28,9 @@ export async function settled(result: WorkResult): Promise<Answer> {
 export class Idempotency {
   private readonly inFlight = new Map<string, Promise<Answer>>();
 
-  private readonly store: SandboxStore;
+  private readonly store: PartnerStore;
 
-  constructor(store: SandboxStore) {
+  constructor(store: PartnerStore) {
     this.store = store;
   }
 

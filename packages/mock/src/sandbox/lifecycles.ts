@@ -9,7 +9,6 @@ import {
   IDENTIFICATION_STATUSES,
   type WebhookTopic,
 } from "@org/payments-types";
-import { isObject } from "../http/is-object.js";
 import type { CollectionName, Resource } from "./state.js";
 
 /**
@@ -206,9 +205,9 @@ export const IDENTIFICATION: Lifecycle = {
       says: "once Processed, Approved, Declined or Expired, each step's result is that status",
       holds: (identification) =>
         IDENTIFICATION_STEP_RESULTS[String(identification.status)] === undefined ||
-        !isObject(identification.step_status) ||
+        !isRecord(identification.step_status) ||
         Object.values(identification.step_status).every(
-          (step) => isObject(step) && step.result === identification.status,
+          (step) => isRecord(step) && step.result === identification.status,
         ),
     },
   ],
@@ -433,7 +432,7 @@ export const TRANSACTION: Lifecycle = {
     {
       says: "has its source and destination amounts from the deposit on",
       holds: (transaction) =>
-        isObject(transaction.source_amount) && isObject(transaction.destination_amount),
+        isRecord(transaction.source_amount) && isRecord(transaction.destination_amount),
     },
     {
       says: "has a payout hash once the payout is sent (PayoutInProgress on), none before",
@@ -535,4 +534,12 @@ function duration(seconds: number): string {
   if (seconds % DAY === 0) return `${seconds / DAY} d`;
   if (seconds % MINUTE === 0) return `${seconds / MINUTE} min`;
   return `${seconds} s`;
+}
+
+/**
+ * A JSON object. This module imports no other of the sandbox's (the docs build bundles it alone to
+ * draw the lifecycles), hence its own.
+ */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

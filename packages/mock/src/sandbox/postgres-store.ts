@@ -4,10 +4,14 @@
 // step, a webhook delivery attempt) is taken by one process with FOR UPDATE SKIP LOCKED and stays
 // locked until its outcome is recorded.
 import type { Pool, PoolClient } from "pg";
+import { realNow } from "./clock.js";
+import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
 import {
   type Dialect,
   dueJobs,
+  duePartners,
+  purgeIdle,
   purgeSchedule,
   type Query,
   removeJob,
@@ -66,7 +70,9 @@ export async function openPostgresStore(
         const done = await migrate(query, POSTGRES_DDL, schemaTable(query), what);
         if (done.from === 0) {
           const unlocked = { lockRows: "", skipLocked: "" };
-          await sqlTransaction(query, unlocked, purgeDue).replaceAll(initial());
+          const example = sqlTransaction(query, unlocked, purgeDue, EXAMPLE_PARTNER_ID);
+          await example.enter(realNow());
+          await example.replaceAll(initial());
         }
         return done;
       }),
@@ -83,23 +89,29 @@ export async function openPostgresStore(
   const store: SandboxStore = {
     shared: true,
     version: () => undefined,
-    transaction: (work) =>
+    transaction: (partner, work) =>
       withClient(pool, (client) =>
-        inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue))),
+        inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue, partner))),
       ),
     // The job stays locked (FOR UPDATE SKIP LOCKED) until its transaction ends: other processes
     // pass it by, and when this one dies its connection's end unlocks it for them. One job per
     // transaction, so that a slow delivery holds no other job from the other processes.
-    runNext: (upTo, perform) =>
+    runNext: (partner, upTo, perform) =>
       withClient(pool, (client) =>
         inTransaction(client, async (query) => {
-          const [job] = await dueJobs(query, upTo, 1, POSTGRES.skipLocked);
+          const [job] = await dueJobs(query, partner, upTo, 1, POSTGRES.skipLocked);
           if (job === undefined) return 0;
           const finish = await perform(job);
-          await finish(sqlTransaction(query, POSTGRES, purgeDue));
+          await finish(sqlTransaction(query, POSTGRES, purgeDue, partner));
           await removeJob(query, job.seq);
           return 1;
         }),
+      ),
+    duePartners: (now) =>
+      withClient(pool, (client) => inTransaction(client, (query) => duePartners(query, now))),
+    purgeIdle: (seenBefore) =>
+      withClient(pool, (client) =>
+        inTransaction(client, (query) => purgeIdle(query, undefined, seenBefore)),
       ),
     close: () => pool.end(),
   };

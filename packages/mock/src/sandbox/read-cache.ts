@@ -34,8 +34,9 @@ const MAX_CHARACTERS = 16 * 1024 * 1024;
 /** What an answer whose body is not yet text is counted as. */
 const OBJECT_CHARACTERS = 1_024;
 
-/** A read as its answer depends on it: the operation, its parameters and the caller's scope. */
+/** A read as its answer depends on it: the partner, the operation, its parameters and the caller's scope. */
 export interface Read {
+  partner: string;
   operationId: string | undefined;
   params: Record<string, string>;
   query: Record<string, string>;
@@ -85,6 +86,6 @@ export class ReadCache {
   }
 }
 
-function keyOf({ operationId, params, query, scope }: Read): string {
-  return JSON.stringify([operationId, params, query, scope ?? null]);
+function keyOf({ partner, operationId, params, query, scope }: Read): string {
+  return JSON.stringify([partner, operationId, params, query, scope ?? null]);
 }

@@ -9,6 +9,8 @@ export interface RouteContext {
   query: Record<string, string>;
   body: Record<string, unknown>;
   scope: Scope;
+  /** The partner of the request's API key (its id, see partner.ts). */
+  partnerId: string;
   /** The request's transaction. */
   store: StoreTransaction;
   events: Events;

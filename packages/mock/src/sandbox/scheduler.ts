@@ -1,12 +1,41 @@
-// Runs the work scheduled on the sandbox clock: as real time passes (a timer, and at once after a
-// change queued webhook deliveries), and when POST /_sandbox/clock/advance moves the clock, in
-// the order it is due. One run at a time per process; across processes (Postgres) each job is
-// taken by one of them (see SandboxStore.runNext).
-import type { SandboxClock } from "./clock.js";
+// Runs the work scheduled on each partner's sandbox clock: as real time passes (a timer, and at
+// once after a change queued webhook deliveries), and when POST /_sandbox/clock/advance moves a
+// partner's clock, in the order it is due. One run at a time per partner and process; across
+// processes (Postgres) each job is taken by one of them (see SandboxStore.runNext).
+import { type Clock, realNow, type SandboxClock } from "./clock.js";
 import type { JobFinish, JobKind, SandboxStore, ScheduledJob } from "./store.js";
 
-/** What a job kind does: its slow part now, then what it commits. */
-export type Perform = (job: ScheduledJob) => Promise<JobFinish>;
+/** The partner whose work runs, and its clock. */
+export interface ClockOwner {
+  partner: string;
+  clock: SandboxClock;
+}
+
+/**
+ * What a job kind does for its partner, at `clock`'s time: its slow part now, then what it
+ * commits.
+ */
+export type Perform<T extends ClockOwner> = (
+  owner: T,
+  job: ScheduledJob,
+  clock: Clock,
+) => Promise<JobFinish>;
+
+/** A partner's clock as its control routes move it. */
+export interface PartnerClockRunner {
+  /**
+   * Moves the clock to `toMs`, running in order everything due by then; resolves to the number
+   * of jobs run.
+   */
+  advance(toMs: number): Promise<number>;
+  /**
+   * Moves the clock `ms` further ahead of real time, running in order everything due by then:
+   * however long that takes, the clock ends exactly `ms` further ahead than it was.
+   */
+  advanceBy(ms: number): Promise<number>;
+  /** Reads the clock's offset from the store, where other processes may have moved it. */
+  syncClock(): Promise<void>;
+}
 
 /**
  * Delivery attempts due in a row that a store may finish in one transaction, as real time runs
@@ -19,111 +48,145 @@ const POLL_MS = 1_000;
 const HELD_WORK_WAIT_MS = 30_000;
 const HELD_WORK_POLL_MS = 25;
 
-export class Scheduler {
+export class Scheduler<T extends ClockOwner> {
   private readonly store: SandboxStore;
-  private readonly clock: SandboxClock;
-  private readonly performers: Record<JobKind, Perform>;
+  private readonly ownerOf: (partner: string) => Promise<T>;
+  private readonly performers: Record<JobKind, Perform<T>>;
   private readonly timer: NodeJS.Timeout;
-  /** The run under way; the next waits for it. */
-  private queue: Promise<unknown> = Promise.resolve();
-  private kicked = false;
+  /** Each partner's run under way; its next waits for it. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly kicked = new Set<string>();
+  private polling = false;
   private closed = false;
 
-  constructor(store: SandboxStore, clock: SandboxClock, performers: Record<JobKind, Perform>) {
+  /** @param ownerOf the partner's clock, for a partner whose work came due in real time */
+  constructor(
+    store: SandboxStore,
+    ownerOf: (partner: string) => Promise<T>,
+    performers: Record<JobKind, Perform<T>>,
+  ) {
     this.store = store;
-    this.clock = clock;
+    this.ownerOf = ownerOf;
     this.performers = performers;
-    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer = setInterval(() => this.poll(), POLL_MS);
     this.timer.unref();
     // Work that came due while no process ran (or that an earlier release left) goes now.
-    this.kick();
+    this.poll();
   }
 
-  /** Runs the work due by now, in the background. */
-  kick(): void {
-    if (this.closed || this.kicked) return;
-    this.kicked = true;
-    this.exclusive(async () => {
-      this.kicked = false;
-      await this.syncClock();
-      await this.runDue(() => this.clock.nowMs(), false);
+  /** Runs the partner's work due by now, in the background. */
+  kick(owner: T): void {
+    if (this.closed || this.kicked.has(owner.partner)) return;
+    this.kicked.add(owner.partner);
+    this.exclusive(owner.partner, async () => {
+      this.kicked.delete(owner.partner);
+      await this.syncClock(owner);
+      await this.runDue(owner, () => owner.clock.nowMs(), false);
     }).catch(() => {
       // The database is gone (stopping, or a lost connection): the work stays scheduled.
     });
   }
 
-  /**
-   * Moves the clock to `toMs`, running in order everything due by then (the clock at each job's
-   * due time while it runs); resolves to the number of jobs run.
-   */
-  advance(toMs: number): Promise<number> {
-    return this.exclusive(async () => {
-      const ran = await this.runDue(() => toMs, true);
-      await this.moveClockTo(toMs);
-      return ran;
-    });
-  }
-
-  /**
-   * Moves the clock `ms` further ahead of real time, running in order everything due by then:
-   * however long that takes, the clock ends exactly `ms` further ahead than it was.
-   */
-  advanceBy(ms: number): Promise<number> {
-    return this.exclusive(async () => {
-      const offset = this.clock.offsetMs + ms;
-      const ran = await this.runDue(() => this.clock.atOffset(offset), true);
-      await this.moveOffset(offset);
-      return ran;
-    });
-  }
-
-  /** Reads the clock's offset from the store, where other processes may have moved it. */
-  async syncClock(): Promise<void> {
-    if (this.store.shared) {
-      this.clock.observe(await this.store.transaction((tx) => tx.clockOffset()));
-    }
+  /** The partner's clock, as its control routes move it. */
+  runnerOf(owner: T): PartnerClockRunner {
+    return {
+      advance: (toMs) =>
+        this.exclusive(owner.partner, async () => {
+          const ran = await this.runDue(owner, () => toMs, true);
+          await this.moveOffset(owner, owner.clock.offsetFor(toMs));
+          return ran;
+        }),
+      advanceBy: (ms) =>
+        this.exclusive(owner.partner, async () => {
+          const offset = owner.clock.offsetMs + ms;
+          const ran = await this.runDue(owner, () => owner.clock.atOffset(offset), true);
+          await this.moveOffset(owner, offset);
+          return ran;
+        }),
+      syncClock: () => this.syncClock(owner),
+    };
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await this.queue.catch(() => undefined);
+    await Promise.all([...this.queues.values()].map((run) => run.catch(() => undefined)));
   }
 
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work);
-    this.queue = run.catch(() => undefined);
+  /** Kicks every partner whose work has come due by its clock. */
+  private poll(): void {
+    if (this.closed || this.polling) return;
+    this.polling = true;
+    this.store
+      .duePartners(realNow())
+      .then(async (partners) => {
+        for (const partner of partners) this.kick(await this.ownerOf(partner));
+      })
+      .catch(() => {
+        // As in kick: the work stays scheduled.
+      })
+      .finally(() => {
+        this.polling = false;
+      });
+  }
+
+  private async syncClock(owner: T): Promise<void> {
+    if (this.store.shared) {
+      owner.clock.observe(await this.store.transaction(owner.partner, (tx) => tx.clockOffset()));
+    }
+  }
+
+  private exclusive<R>(partner: string, work: () => Promise<R>): Promise<R> {
+    const run = (this.queues.get(partner) ?? Promise.resolve()).then(work);
+    const tail = run.catch(() => undefined);
+    this.queues.set(partner, tail);
+    void tail.then(() => {
+      if (this.queues.get(partner) === tail) this.queues.delete(partner);
+    });
     return run;
   }
 
-  private async runDue(upTo: () => number, advancing: boolean): Promise<number> {
+  private async runDue(owner: T, upTo: () => number, advancing: boolean): Promise<number> {
     let ran = 0;
     const deadline = performance.now() + HELD_WORK_WAIT_MS;
     while (!this.closed) {
-      const perform = async (job: ScheduledJob) => {
-        if (advancing) await this.moveClockTo(job.dueAt);
-        return this.performers[job.kind](job);
-      };
-      const took = await this.store.runNext(upTo(), perform, advancing ? 1 : DELIVERIES_AT_ONCE);
+      // An advance runs each job at the time it is due (a job overdue already, now); the stored
+      // clock moves once, at the end: a process that dies on the way leaves the rest scheduled.
+      const perform = (job: ScheduledJob) =>
+        this.performers[job.kind](
+          owner,
+          job,
+          advancing ? atTime(owner.clock, job.dueAt) : owner.clock,
+        );
+      const took = await this.store.runNext(
+        owner.partner,
+        upTo(),
+        perform,
+        advancing ? 1 : DELIVERIES_AT_ONCE,
+      );
       if (took > 0) {
         ran += took;
         continue;
       }
       // Another process holds due work: an advance answers once it is done too.
       const held = advancing && this.store.shared && performance.now() < deadline;
-      if (!held || !(await this.store.transaction((tx) => tx.hasDue(upTo())))) break;
+      if (!held) break;
+      const due = await this.store.transaction(owner.partner, (tx) => tx.hasDue(upTo()));
+      if (!due) break;
       await new Promise((resolve) => setTimeout(resolve, HELD_WORK_POLL_MS));
     }
     return ran;
   }
 
-  private moveClockTo(atMs: number): Promise<void> {
-    return this.moveOffset(this.clock.offsetFor(atMs));
+  /** Puts the partner's clock `offset` ahead of real time (or keeps it, when it is further ahead). */
+  private async moveOffset(owner: T, offset: number): Promise<void> {
+    const kept = Math.max(owner.clock.offsetMs, offset);
+    owner.clock.observe(await this.store.transaction(owner.partner, (tx) => tx.moveClock(kept)));
   }
+}
 
-  /** Puts the clock `offset` ahead of real time (or keeps it, when it is further ahead). */
-  private async moveOffset(offset: number): Promise<void> {
-    const kept = Math.max(this.clock.offsetMs, offset);
-    this.clock.observe(await this.store.transaction((tx) => tx.moveClock(kept)));
-  }
+/** A clock that stands at `atMs`, or at `clock`'s now when that is later. */
+function atTime(clock: SandboxClock, atMs: number): Clock {
+  const at = Math.max(atMs, clock.nowMs());
+  return { now: () => new Date(at) };
 }

@@ -5,6 +5,7 @@
 // next, never in between. A change to the tables is one more entry at the end of MIGRATIONS,
 // with its statements for both databases; a released entry never changes.
 
+import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { SETTINGS_TABLE } from "./settings.js";
 
 /** The words in which the two databases' DDL differs. */
@@ -37,6 +38,107 @@ const filterIndexes = Object.entries(FILTER_INDEXES).map(
   ([name, column]) =>
     `CREATE INDEX ${name} ON resources (collection, ${column}, seq) WHERE ${column} IS NOT NULL`,
 );
+
+/** The filter indexes once every row belongs to a partner: the partner's rows first. */
+const partnerFilterIndexes = Object.entries(FILTER_INDEXES).map(
+  ([name, column]) =>
+    `CREATE INDEX ${name} ON resources (partner, collection, ${column}, seq) WHERE ${column} IS NOT NULL`,
+);
+
+/** Real time in ms, in SQL: when a migrated partner was last seen. */
+const nowMs = (dialect: Ddl["dialect"]) =>
+  dialect === "sqlite"
+    ? "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+    : "CAST(extract(epoch FROM now()) * 1000 AS BIGINT)";
+
+/**
+ * Migration 5 in SQLite, which cannot change a table's unique keys: the tables keyed by
+ * something a partner names are made again with the partner in their key, their rows (and seq,
+ * which the search index is keyed by) copied.
+ */
+function sqlitePartners(serial: string): string[] {
+  const partner = `'${EXAMPLE_PARTNER_ID}'`;
+  return [
+    `CREATE TABLE resources_partners (
+      seq ${serial},
+      partner TEXT NOT NULL,
+      collection TEXT NOT NULL,
+      id TEXT NOT NULL,
+      sub_partner_id TEXT,
+      linked_customer TEXT,
+      customer_id TEXT,
+      external_id TEXT,
+      search TEXT NOT NULL,
+      body TEXT NOT NULL,
+      UNIQUE (partner, collection, id)
+    )`,
+    `INSERT INTO resources_partners (seq, partner, collection, id, sub_partner_id, linked_customer, customer_id, external_id, search, body)
+      SELECT seq, ${partner}, collection, id, sub_partner_id, linked_customer, customer_id, external_id, search, body FROM resources ORDER BY seq`,
+    "DROP TABLE resources",
+    "ALTER TABLE resources_partners RENAME TO resources",
+    `CREATE TABLE idempotency_partners (
+      partner TEXT NOT NULL,
+      idem_key TEXT NOT NULL,
+      method TEXT NOT NULL,
+      path TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      answer TEXT,
+      created_at BIGINT NOT NULL,
+      PRIMARY KEY (partner, idem_key)
+    )`,
+    `INSERT INTO idempotency_partners SELECT ${partner}, idem_key, method, path, fingerprint, answer, created_at FROM idempotency`,
+    "DROP TABLE idempotency",
+    "ALTER TABLE idempotency_partners RENAME TO idempotency",
+    "CREATE INDEX idempotency_age ON idempotency (created_at)",
+    unansweredKeysIndex,
+    "CREATE TABLE settings_partners (partner TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (partner, name))",
+    `INSERT INTO settings_partners SELECT ${partner}, name, value FROM sandbox_settings`,
+    "DROP TABLE sandbox_settings",
+    "ALTER TABLE settings_partners RENAME TO sandbox_settings",
+    "CREATE TABLE clock_partners (partner TEXT PRIMARY KEY, offset_ms BIGINT NOT NULL, seen_at BIGINT NOT NULL)",
+    `INSERT INTO clock_partners SELECT ${partner}, offset_ms, ${nowMs("sqlite")} FROM sandbox_clock`,
+    "DROP TABLE sandbox_clock",
+    "ALTER TABLE clock_partners RENAME TO sandbox_clock",
+    `ALTER TABLE events ADD COLUMN partner TEXT NOT NULL DEFAULT ${partner}`,
+    "ALTER TABLE events ADD COLUMN n BIGINT NOT NULL DEFAULT 0",
+    "UPDATE events SET n = seq",
+    `ALTER TABLE scheduled_work ADD COLUMN partner TEXT NOT NULL DEFAULT ${partner}`,
+    "DROP INDEX scheduled_work_due",
+    "DROP INDEX scheduled_work_steps",
+  ];
+}
+
+/** Migration 5 in Postgres: the partner column added, the keys that name things widened to it. */
+function postgresPartners(): string[] {
+  const partner = `'${EXAMPLE_PARTNER_ID}'`;
+  const withPartner = (table: string) => [
+    `ALTER TABLE ${table} ADD COLUMN partner TEXT NOT NULL DEFAULT ${partner}`,
+    `ALTER TABLE ${table} ALTER COLUMN partner DROP DEFAULT`,
+  ];
+  return [
+    ...withPartner("resources"),
+    "ALTER TABLE resources DROP CONSTRAINT resources_collection_id_key",
+    "ALTER TABLE resources ADD UNIQUE (partner, collection, id)",
+    "DROP INDEX resources_order",
+    ...Object.keys(FILTER_INDEXES).map((name) => `DROP INDEX ${name}`),
+    ...withPartner("idempotency"),
+    "ALTER TABLE idempotency DROP CONSTRAINT idempotency_pkey",
+    "ALTER TABLE idempotency ADD PRIMARY KEY (partner, idem_key)",
+    ...withPartner("sandbox_settings"),
+    "ALTER TABLE sandbox_settings DROP CONSTRAINT sandbox_settings_pkey",
+    "ALTER TABLE sandbox_settings ADD PRIMARY KEY (partner, name)",
+    "CREATE TABLE clock_partners (partner TEXT PRIMARY KEY, offset_ms BIGINT NOT NULL, seen_at BIGINT NOT NULL)",
+    `INSERT INTO clock_partners SELECT ${partner}, offset_ms, ${nowMs("postgres")} FROM sandbox_clock`,
+    "DROP TABLE sandbox_clock",
+    "ALTER TABLE clock_partners RENAME TO sandbox_clock",
+    ...withPartner("events"),
+    "ALTER TABLE events ADD COLUMN n BIGINT NOT NULL DEFAULT 0",
+    "UPDATE events SET n = seq",
+    ...withPartner("scheduled_work"),
+    "DROP INDEX scheduled_work_due",
+    "DROP INDEX scheduled_work_steps",
+  ];
+}
 
 /** The claims still without an answer, which a claim purges after a minute. */
 const unansweredKeysIndex =
@@ -133,6 +235,21 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: "sandbox settings: the rate table and the secret quotes are signed with",
     statements: () => [SETTINGS_TABLE],
+  },
+  {
+    version: 5,
+    name: "a partner per API key: every row belongs to a partner, each partner has its own clock; the data there was becomes the example key's partner's",
+    statements: ({ dialect, serial }) => [
+      ...(dialect === "sqlite" ? sqlitePartners(serial) : postgresPartners()),
+      // Every read is of one partner's rows: the partner leads each index.
+      "CREATE INDEX resources_order ON resources (partner, collection, seq)",
+      ...partnerFilterIndexes,
+      "CREATE INDEX events_partner ON events (partner, n)",
+      "CREATE INDEX scheduled_work_due ON scheduled_work (partner, due_at, seq)",
+      "CREATE INDEX scheduled_work_steps ON scheduled_work (partner, subject) WHERE kind = 'step'",
+      // The purge of idle partners reads them by when they were last seen.
+      "CREATE INDEX sandbox_clock_seen ON sandbox_clock (seen_at)",
+    ],
   },
 ];
 

@@ -95,6 +95,18 @@ export function readSeed(seed: string | object): Seed {
   return value as Seed;
 }
 
+/**
+ * What a new key's partner starts with: the seed's documents to sign, its fee profiles and its
+ * rates. The whole seed is the example key's (see partner.ts).
+ */
+export function starterSeed(seed: Seed): Seed {
+  return {
+    documents: seed.documents ?? [],
+    fee_profiles: seed.fee_profiles ?? [],
+    ...(seed.rates !== undefined && { rates: seed.rates }),
+  };
+}
+
 /** Fresh sandbox data holding the seed's resources, at partner level. */
 export function dataFromSeed(seed: Seed): SandboxData {
   const collections = Object.fromEntries(

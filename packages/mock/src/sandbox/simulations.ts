@@ -5,7 +5,6 @@ import { randomUUID } from "node:crypto";
 import type { FiatAddress, Webhook } from "@org/payments-types";
 import type { components } from "../generated/test-mode.js";
 import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
-import { SANDBOX_PARTNER_ID } from "./api-routes.js";
 import type { ChangeContext } from "./change-context.js";
 import { announceCreated, forceStatus, walkTo } from "./changes.js";
 import { FIAT_ADDRESS, type Lifecycle, reachableFrom } from "./lifecycles.js";
@@ -121,7 +120,7 @@ export async function addWebhook(context: ChangeContext, fields: NewWebhook): Pr
   const at = context.clock.now().toISOString();
   const webhook: Webhook = {
     id: randomUUID(),
-    partner_id: SANDBOX_PARTNER_ID,
+    partner_id: context.partnerId,
     created_at: at,
     updated_at: at,
     enabled: fields.enabled ?? true,

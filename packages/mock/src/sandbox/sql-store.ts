@@ -29,8 +29,8 @@ export const PURGE_KEYS =
  * Takes a key: a new row, or the row of a key past its retention or abandoned ($6 and $7 as in
  * PURGE_KEYS), which the purge may not have removed yet. Returns no row when the key is taken.
  */
-export const CLAIM_KEY = `INSERT INTO idempotency (idem_key, method, path, fingerprint, created_at) VALUES ($1, $2, $3, $4, $5)
-  ON CONFLICT (idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
+export const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at) VALUES ($8, $1, $2, $3, $4, $5)
+  ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
     fingerprint = excluded.fingerprint, answer = NULL, created_at = excluded.created_at
   WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)
   RETURNING idem_key`;
@@ -69,18 +69,20 @@ export interface SearchIndex {
   write(query: Query, seq: number, search: string, replacing: boolean): Promise<void>;
   /** Brings the index up to date with the rows before a search reads it. */
   update(query: Query): Promise<void>;
-  clear(query: Query): Promise<void>;
+  /** Drops the partner's rows from the index. */
+  clear(query: Query, partner: string): Promise<void>;
 }
 
-/** The store's operations, inside the transaction `query` belongs to. */
+/** The store's operations on the partner's data, inside the transaction `query` belongs to. */
 export function sqlTransaction(
   query: Query,
   dialect: Dialect,
   purgeDue: PurgeSchedule,
+  partner: string,
 ): StoreTransaction {
   const { lockRows, searchIndex } = dialect;
   const whereOf = (collection: CollectionName, filter: ListFilter) =>
-    filtered(collection, filter, searchIndex);
+    filtered(partner, collection, filter, searchIndex);
   const searchable = async (filter: ListFilter) => {
     if (filter.search !== undefined) await searchIndex?.update(query);
   };
@@ -103,24 +105,24 @@ export function sqlTransaction(
     async insert(collection, resource, scope, customerId) {
       const columns = indexedColumns(resource, customerId);
       const rows = await query(
-        `INSERT INTO resources (collection, id, sub_partner_id, linked_customer, customer_id, external_id, search, body)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`,
-        [collection, resource.id, scope ?? null, customerId ?? null, ...columns],
+        `INSERT INTO resources (partner, collection, id, sub_partner_id, linked_customer, customer_id, external_id, search, body)
+         VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`,
+        [collection, resource.id, scope ?? null, customerId ?? null, ...columns, partner],
       );
       await indexed(rows, columns[2], false);
       return new JsonText(columns[3]);
     },
     async update(collection, resource) {
       const linked = await query(
-        "SELECT linked_customer FROM resources WHERE collection = $1 AND id = $2",
-        [collection, resource.id],
+        "SELECT linked_customer FROM resources WHERE partner = $3 AND collection = $1 AND id = $2",
+        [collection, resource.id, partner],
       );
       const customerId = (linked[0]?.linked_customer as string | null) ?? undefined;
       const columns = indexedColumns(resource, customerId);
       const rows = await query(
         `UPDATE resources SET customer_id = $3, external_id = $4, search = $5, body = $6
-         WHERE collection = $1 AND id = $2 RETURNING seq`,
-        [collection, resource.id, ...columns],
+         WHERE partner = $7 AND collection = $1 AND id = $2 RETURNING seq`,
+        [collection, resource.id, ...columns, partner],
       );
       await indexed(rows, columns[2], true);
     },
@@ -136,8 +138,8 @@ export function sqlTransaction(
     },
     async newestByExternalId(collection, externalId) {
       const rows = await query(
-        `${select} WHERE collection = $1 AND external_id = $2 ORDER BY seq DESC LIMIT 1`,
-        [collection, externalId],
+        `${select} WHERE partner = $3 AND collection = $1 AND external_id = $2 ORDER BY seq DESC LIMIT 1`,
+        [collection, externalId, partner],
       );
       return rows[0] && storedOf(rows[0]);
     },
@@ -160,11 +162,12 @@ export function sqlTransaction(
         now,
         expired,
         abandoned,
+        partner,
       ]);
       if (inserted.length > 0) return { claimed: true };
       const [row] = await query(
-        "SELECT method, path, fingerprint, answer FROM idempotency WHERE idem_key = $1",
-        [key],
+        "SELECT method, path, fingerprint, answer FROM idempotency WHERE partner = $2 AND idem_key = $1",
+        [key, partner],
       );
       if (row === undefined) return tx.claimKey(key, first);
       return {
@@ -181,89 +184,118 @@ export function sqlTransaction(
       };
     },
     async answerKey(key, answer) {
-      await query("UPDATE idempotency SET answer = $2 WHERE idem_key = $1", [
+      await query("UPDATE idempotency SET answer = $2 WHERE partner = $3 AND idem_key = $1", [
         key,
         answerJson(answer),
+        partner,
       ]);
     },
     async releaseKey(key) {
-      await query("DELETE FROM idempotency WHERE idem_key = $1 AND answer IS NULL", [key]);
+      await query(
+        "DELETE FROM idempotency WHERE partner = $2 AND idem_key = $1 AND answer IS NULL",
+        [key, partner],
+      );
     },
     async schedule(job) {
       await query(
-        "INSERT INTO scheduled_work (due_at, kind, subject, body) VALUES ($1, $2, $3, $4)",
-        [job.dueAt, job.kind, job.subject, JSON.stringify(job.body)],
+        "INSERT INTO scheduled_work (partner, due_at, kind, subject, body) VALUES ($5, $1, $2, $3, $4)",
+        [job.dueAt, job.kind, job.subject, JSON.stringify(job.body), partner],
       );
     },
     async cancelSteps(subject) {
       await query(
-        `DELETE FROM scheduled_work WHERE seq IN (SELECT seq FROM scheduled_work WHERE subject = $1 AND kind = 'step'${dialect.skipLocked})`,
-        [subject],
+        `DELETE FROM scheduled_work WHERE seq IN (SELECT seq FROM scheduled_work WHERE partner = $2 AND subject = $1 AND kind = 'step'${dialect.skipLocked})`,
+        [subject, partner],
       );
     },
     async hasDue(upTo) {
-      const rows = await query("SELECT seq FROM scheduled_work WHERE due_at <= $1 LIMIT 1", [upTo]);
+      const rows = await query(
+        "SELECT seq FROM scheduled_work WHERE partner = $2 AND due_at <= $1 LIMIT 1",
+        [upTo, partner],
+      );
       return rows.length > 0;
     },
+    async enter(seenAt) {
+      const [row] = await query("SELECT offset_ms, seen_at FROM sandbox_clock WHERE partner = $1", [
+        partner,
+      ]);
+      if (row !== undefined) {
+        if (Number(row.seen_at) < seenAt) {
+          await query("UPDATE sandbox_clock SET seen_at = $2 WHERE partner = $1", [
+            partner,
+            seenAt,
+          ]);
+        }
+        return { offsetMs: Number(row.offset_ms), created: false };
+      }
+      // A second process making the same partner waits here for the first, then makes nothing.
+      const made = await query(
+        "INSERT INTO sandbox_clock (partner, offset_ms, seen_at) VALUES ($1, 0, $2) ON CONFLICT (partner) DO NOTHING RETURNING partner",
+        [partner, seenAt],
+      );
+      return { offsetMs: made.length > 0 ? 0 : await tx.clockOffset(), created: made.length > 0 };
+    },
     async clockOffset() {
-      const [row] = await query("SELECT offset_ms FROM sandbox_clock WHERE id = 1");
+      const [row] = await query("SELECT offset_ms FROM sandbox_clock WHERE partner = $1", [
+        partner,
+      ]);
       return Number(row?.offset_ms ?? 0);
     },
     async moveClock(offsetMs) {
-      await query("UPDATE sandbox_clock SET offset_ms = $1 WHERE id = 1 AND offset_ms < $1", [
+      await query("UPDATE sandbox_clock SET offset_ms = $1 WHERE partner = $2 AND offset_ms < $1", [
         Math.round(offsetMs),
+        partner,
       ]);
       return tx.clockOffset();
     },
     async recordEvent(event) {
-      const [row] = await query("INSERT INTO events (body) VALUES ($1) RETURNING seq", [
-        JSON.stringify(event),
-      ]);
-      await query("DELETE FROM events WHERE seq <= $1", [Number(row?.seq) - EVENTS_KEPT]);
+      // n counts the partner's records, so that its log keeps its own newest EVENTS_KEPT.
+      const [row] = await query(
+        "INSERT INTO events (partner, n, body) SELECT CAST($1 AS TEXT), COALESCE(MAX(n), 0) + 1, CAST($2 AS TEXT) FROM events WHERE partner = $1 RETURNING n",
+        [partner, JSON.stringify(event)],
+      );
+      const oldest = Number(row?.n) - EVENTS_KEPT;
+      if (oldest > 0) {
+        await query("DELETE FROM events WHERE partner = $1 AND n <= $2", [partner, oldest]);
+      }
     },
     async events() {
-      const rows = await query("SELECT body FROM events ORDER BY seq DESC");
+      const rows = await query(
+        "SELECT body FROM events WHERE partner = $1 ORDER BY n DESC, seq DESC",
+        [partner],
+      );
       return rows.map((row) => JSON.parse(String(row.body)) as DeliveryEvent);
     },
     async latestAttempt(eventId) {
       // A record's JSON starts with the event's id (record in events.ts writes it first); no
       // index: redelivery is rare, and the log holds at most EVENTS_KEPT records.
       const [row] = await query(
-        "SELECT body FROM events WHERE body LIKE $1 ESCAPE '\\' ORDER BY seq DESC LIMIT 1",
-        [`${escapeLike(JSON.stringify({ id: eventId }).slice(0, -1))},%`],
+        "SELECT body FROM events WHERE partner = $2 AND body LIKE $1 ESCAPE '\\' ORDER BY n DESC, seq DESC LIMIT 1",
+        [`${escapeLike(JSON.stringify({ id: eventId }).slice(0, -1))},%`, partner],
       );
       return row && (JSON.parse(String(row.body)) as DeliveryEvent);
     },
     async setting(name, lock = false) {
       const [row] = await query(
-        `SELECT value FROM sandbox_settings WHERE name = $1${lock ? lockRows : ""}`,
-        [name],
+        `SELECT value FROM sandbox_settings WHERE partner = $2 AND name = $1${lock ? lockRows : ""}`,
+        [name, partner],
       );
       return row === undefined ? undefined : String(row.value);
     },
     async setSetting(name, value) {
       await query(
-        "INSERT INTO sandbox_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-        [name, value],
+        "INSERT INTO sandbox_settings (partner, name, value) VALUES ($3, $1, $2) ON CONFLICT (partner, name) DO UPDATE SET value = excluded.value",
+        [name, value, partner],
       );
     },
     async initSetting(name, value) {
       await query(
-        "INSERT INTO sandbox_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
-        [name, value],
+        "INSERT INTO sandbox_settings (partner, name, value) VALUES ($3, $1, $2) ON CONFLICT (partner, name) DO NOTHING",
+        [name, value, partner],
       );
     },
     async replaceAll(data) {
-      for (const table of [
-        "resources",
-        "idempotency",
-        "events",
-        "scheduled_work",
-        "sandbox_settings",
-      ]) {
-        await query(`DELETE FROM ${table}`);
-      }
-      await searchIndex?.clear(query);
+      await removePartnerData(query, searchIndex, partner);
       for (const [collection, list] of Object.entries(data.collections)) {
         for (const stored of list) {
           await tx.insert(
@@ -277,9 +309,17 @@ export function sqlTransaction(
       const now = Date.now(); // keys age on the wall clock (see claimKey)
       for (const [key, first] of Object.entries(data.idempotency)) {
         await query(
-          `INSERT INTO idempotency (idem_key, method, path, fingerprint, answer, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6)`,
-          [key, first.method, first.path, first.fingerprint, JSON.stringify(first.answer), now],
+          `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, answer, created_at)
+           VALUES ($7, $1, $2, $3, $4, $5, $6)`,
+          [
+            key,
+            first.method,
+            first.path,
+            first.fingerprint,
+            JSON.stringify(first.answer),
+            now,
+            partner,
+          ],
         );
       }
       for (const event of data.events) await tx.recordEvent(event);
@@ -291,16 +331,57 @@ export function sqlTransaction(
   return tx;
 }
 
-/** The earliest work due by `upTo`, at most `limit` jobs in order, taken with `skipLocked` where the database can. */
+/** The tables that hold a partner's data, beside its clock. */
+const PARTNER_TABLES = ["resources", "idempotency", "events", "scheduled_work", "sandbox_settings"];
+
+/** Deletes every row of the partner's but its clock's. */
+async function removePartnerData(
+  query: Query,
+  searchIndex: SearchIndex | undefined,
+  partner: string,
+): Promise<void> {
+  await searchIndex?.clear(query, partner);
+  for (const table of PARTNER_TABLES) {
+    await query(`DELETE FROM ${table} WHERE partner = $1`, [partner]);
+  }
+}
+
+/** The partners with work due by their own clock at `realNow`. */
+export async function duePartners(query: Query, realNow: number): Promise<string[]> {
+  const rows = await query(
+    `SELECT partner FROM sandbox_clock c WHERE EXISTS (
+      SELECT 1 FROM scheduled_work w WHERE w.partner = c.partner AND w.due_at <= $1 + c.offset_ms)`,
+    [realNow],
+  );
+  return rows.map((row) => String(row.partner));
+}
+
+/** Removes the partners last seen before `seenBefore`, all their data with them. */
+export async function purgeIdle(
+  query: Query,
+  searchIndex: SearchIndex | undefined,
+  seenBefore: number,
+): Promise<string[]> {
+  const rows = await query("SELECT partner FROM sandbox_clock WHERE seen_at < $1", [seenBefore]);
+  const partners = rows.map((row) => String(row.partner));
+  for (const partner of partners) {
+    await removePartnerData(query, searchIndex, partner);
+    await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
+  }
+  return partners;
+}
+
+/** The partner's earliest work due by `upTo`, at most `limit` jobs in order, taken with `skipLocked` where the database can. */
 export async function dueJobs(
   query: Query,
+  partner: string,
   upTo: number,
   limit: number,
   skipLocked: string,
 ): Promise<ScheduledJob[]> {
   const rows = await query(
-    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE due_at <= $1 ORDER BY due_at, seq LIMIT $2${skipLocked}`,
-    [upTo, limit],
+    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE partner = $3 AND due_at <= $1 ORDER BY due_at, seq LIMIT $2${skipLocked}`,
+    [upTo, limit, partner],
   );
   return rows.map((row) => ({
     seq: Number(row.seq),
@@ -338,12 +419,13 @@ function storedOf(row: Row): Stored {
 }
 
 function filtered(
+  partner: string,
   collection: CollectionName,
   filter: ListFilter,
   searchIndex: SearchIndex | undefined,
 ): { sql: string; params: unknown[] } {
-  const params: unknown[] = [collection];
-  const clauses = ["collection = $1"];
+  const params: unknown[] = [partner, collection];
+  const clauses = ["partner = $1", "collection = $2"];
   const add = (clause: (placeholder: string) => string, value: unknown) => {
     params.push(value);
     clauses.push(clause(`$${params.length}`));

@@ -3,8 +3,10 @@
 // makes every committed request survive a crash of the process.
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import { realNow } from "./clock.js";
 import { DueJobs } from "./due-jobs.js";
 import { groupCommit } from "./group-commit.js";
+import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import {
   type Ddl,
   migrate,
@@ -15,6 +17,8 @@ import {
 import {
   type Dialect,
   dueJobs,
+  duePartners,
+  purgeIdle,
   purgeSchedule,
   type Query,
   removeJob,
@@ -45,8 +49,8 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * Opens (or creates, filled with `initial`) the database at `path`, or one in memory, and
- * applies the schema migrations it lacks.
+ * Opens (or creates, with `initial` as the example partner's data) the database at `path`, or one
+ * in memory, and applies the schema migrations it lacks.
  */
 export async function openSqliteStore(
   path: string | undefined,
@@ -79,10 +83,13 @@ export async function openSqliteStore(
   const store = sqliteStore(db, path, memoryLimitBytes);
   try {
     // The migrations and a new database's first data commit together.
-    const migrated = await store.transaction(async (tx) => {
+    const migrated = await store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
       const exec = async (statement: string) => db.exec(statement);
       const done = await migrate(exec, SQLITE_DDL, userVersion(db), what);
-      if (done.from === 0) await tx.replaceAll(initial());
+      if (done.from === 0) {
+        await tx.enter(realNow());
+        await tx.replaceAll(initial());
+      }
       return done;
     });
     const line = migratedLine(what, migrated);
@@ -171,8 +178,11 @@ const SQLITE: Dialect = {
         [upTo],
       );
     },
-    async clear(query) {
-      await query("DELETE FROM resources_search");
+    async clear(query, partner) {
+      await query(
+        "DELETE FROM resources_search WHERE rowid IN (SELECT seq FROM resources WHERE partner = $1)",
+        [partner],
+      );
     },
   },
 };
@@ -227,32 +237,44 @@ function sqliteStore(
     if (prepared.writes) version++;
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
-  const due = new DueJobs();
-  const base = sqlTransaction(query, SQLITE, purgeSchedule());
-  // The buffer of due jobs hears of every change to the scheduled work.
-  const tx: StoreTransaction = {
-    ...base,
-    async schedule(job) {
-      await base.schedule(job);
-      due.scheduled(job);
-    },
-    async cancelSteps(subject) {
-      await base.cancelSteps(subject);
-      due.cancelled(subject, "step");
-    },
-    async replaceAll(data) {
-      await base.replaceAll(data);
-      due.clear();
-    },
+  /** Each partner's buffer of due jobs. */
+  const dueByPartner = new Map<string, DueJobs>();
+  const dueOf = (partner: string) => {
+    let due = dueByPartner.get(partner);
+    if (due === undefined) {
+      due = new DueJobs();
+      dueByPartner.set(partner, due);
+    }
+    return due;
+  };
+  const purgeDue = purgeSchedule();
+  // The buffer of due jobs hears of every change to the partner's scheduled work.
+  const txOf = (partner: string): StoreTransaction => {
+    const base = sqlTransaction(query, SQLITE, purgeDue, partner);
+    return {
+      ...base,
+      async schedule(job) {
+        await base.schedule(job);
+        dueByPartner.get(partner)?.scheduled(job);
+      },
+      async cancelSteps(subject) {
+        await base.cancelSteps(subject);
+        dueByPartner.get(partner)?.cancelled(subject, "step");
+      },
+      async replaceAll(data) {
+        await base.replaceAll(data);
+        dueByPartner.delete(partner);
+      },
+    };
   };
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);
   const store: SandboxStore = {
     shared: false,
     version: () => version,
-    transaction: (work) =>
+    transaction: (partner, work) =>
       queue
-        .transaction(() => work(tx))
+        .transaction(() => work(txOf(partner)))
         .catch((error: unknown) => {
           // Whatever a failed transaction undid, nothing read before it is kept.
           version++;
@@ -262,15 +284,16 @@ function sqliteStore(
     // its own until they are removed. It reads several at once (due-jobs.ts), and finishes the
     // delivery attempts due in a row in one transaction: each read, and each transaction, adds
     // a commit, which cost more than the rest of an attempt.
-    async runNext(upTo, perform, deliveries) {
+    async runNext(partner, upTo, perform, deliveries) {
+      const due = dueOf(partner);
       if (!due.has(upTo)) {
-        due.fill(await queue.alone(() => dueJobs(query, upTo, DueJobs.BATCH, "")));
+        due.fill(await queue.alone(() => dueJobs(query, partner, upTo, DueJobs.BATCH, "")));
       }
       const jobs = due.take(upTo, deliveries);
       const finishes: JobFinish[] = [];
       for (const job of jobs) finishes.push(await perform(job));
       if (jobs.length > 0) {
-        await store.transaction(async (inner) => {
+        await store.transaction(partner, async (inner) => {
           for (const [index, job] of jobs.entries()) {
             await finishes[index]?.(inner);
             await removeJob(query, job.seq);
@@ -278,6 +301,14 @@ function sqliteStore(
         });
       }
       return jobs.length;
+    },
+    duePartners: (now) => queue.alone(() => duePartners(query, now)),
+    async purgeIdle(seenBefore) {
+      const purged = await store.transaction(EXAMPLE_PARTNER_ID, () =>
+        purgeIdle(query, SQLITE.searchIndex, seenBefore),
+      );
+      for (const partner of purged) dueByPartner.delete(partner);
+      return purged;
     },
     async close() {
       await queue.alone(async () => {

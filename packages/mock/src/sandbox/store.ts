@@ -77,12 +77,17 @@ export interface StoreTransaction {
   cancelSteps(subject: string): Promise<void>;
   /** Whether any work is due by `upTo`, held by a runner or not. */
   hasDue(upTo: number): Promise<boolean>;
-  /** How far (ms) sandbox time is ahead of real time. */
+  /**
+   * Marks the partner seen at `seenAt` (real time), making it when it is new; resolves to its
+   * clock's offset and whether it was made here (another process may make it at the same time).
+   */
+  enter(seenAt: number): Promise<{ offsetMs: number; created: boolean }>;
+  /** How far (ms) the partner's sandbox time is ahead of real time. */
   clockOffset(): Promise<number>;
   /** Moves the clock's offset forward to `offsetMs`, never back; resolves to the offset stored. */
   moveClock(offsetMs: number): Promise<number>;
   recordEvent(event: DeliveryEvent): Promise<void>;
-  /** The recorded deliveries, newest first. */
+  /** The partner's recorded deliveries, newest first. */
   events(): Promise<DeliveryEvent[]>;
   /** The newest recorded attempt to deliver the event, if the log still holds one. */
   latestAttempt(eventId: string): Promise<DeliveryEvent | undefined>;
@@ -93,10 +98,17 @@ export interface StoreTransaction {
   /** Stores the value unless one is there already (a concurrent first write keeps one of them). */
   initSetting(name: SettingName, value: string): Promise<void>;
   /**
-   * Replaces everything (resources, keys, events, scheduled work, settings) with the data; keeps
-   * the clock.
+   * Replaces everything of the partner's (resources, keys, events, scheduled work, settings) with
+   * the data; keeps its clock.
    */
   replaceAll(data: SandboxData): Promise<void>;
+}
+
+/** One partner's part of the store: what a request of its key works in. */
+export interface PartnerStore {
+  readonly partner: string;
+  readonly shared: boolean;
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
 }
 
 export interface SandboxStore {
@@ -107,10 +119,13 @@ export interface SandboxStore {
    * transaction); undefined where other processes change it too, unseen (Postgres).
    */
   version(): number | undefined;
-  /** Runs `work` in one transaction: all its changes commit together, or none on a throw. */
-  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
-   * Takes the earliest work due by `upTo` that no process holds, `perform`s it (a webhook delivery
+   * Runs `work` in one transaction on the partner's data (a partner id, see partner.ts): all its
+   * changes commit together, or none on a throw. Nothing of another partner's is in reach.
+   */
+  transaction<T>(partner: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Takes the partner's earliest work due by `upTo` that no process holds, `perform`s it (a webhook delivery
    * sends its request there), then runs what `perform` resolved to and removes the work, in one
    * transaction. Work whose process dies before that transaction commits stays scheduled, to be
    * taken again (a delivery then goes out again, with the same event id). With `deliveries` above
@@ -118,10 +133,15 @@ export interface SandboxStore {
    * and finish them in one transaction. Resolves to the number of jobs run: 0 when nothing was due.
    */
   runNext(
+    partner: string,
     upTo: number,
     perform: (job: ScheduledJob) => Promise<JobFinish>,
     deliveries: number,
   ): Promise<number>;
+  /** The partners that have work due by their own clock at `realNow`. */
+  duePartners(realNow: number): Promise<string[]>;
+  /** Removes every partner last seen before `seenBefore` (real time), all its data; resolves to their ids. */
+  purgeIdle(seenBefore: number): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -135,5 +155,5 @@ export class StoreFullError extends Error {
 
 /** Idempotency keys are kept this long (as Stripe keeps its keys). */
 export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** The event log keeps at least this many of the newest delivery attempts (and their events). */
+/** A partner's event log keeps at least this many of its newest delivery attempts (and their events). */
 export const EVENTS_KEPT = 10_000;

@@ -1,6 +1,7 @@
 // An in-memory sandbox holds at most 1 GiB (SQLite's memdb). A change past that fails with an
 // error that says what to do, and the mock answers it with a 507 problem rather than a 500; the
 // data already there stays readable, and a reset makes room again.
+
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer } from "node:http";
@@ -9,6 +10,7 @@ import { specPath } from "@org/payments-spec";
 import { expect, it } from "vitest";
 import { createPrismEngine } from "../../src/engine/prism.js";
 import { createHandler } from "../../src/mock-handler.js";
+import { EXAMPLE_PARTNER_ID } from "../../src/sandbox/partner.js";
 import type { Sandbox } from "../../src/sandbox/sandbox.js";
 import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
@@ -27,7 +29,7 @@ it("refuses a change past its limit with a StoreFullError, keeps what it has, an
     let stored = 0;
     while (failure === undefined && stored < 10_000) {
       await store
-        .transaction((tx) => tx.insert("customers", customer(), undefined))
+        .transaction(EXAMPLE_PARTNER_ID, (tx) => tx.insert("customers", customer(), undefined))
         .then(
           () => stored++,
           (error: unknown) => (failure = error),
@@ -41,11 +43,17 @@ it("refuses a change past its limit with a StoreFullError, keeps what it has, an
     expect((failure as Error).message).toContain("POST /_sandbox/reset");
     expect((failure as Error).message).toContain("--state <file>");
     expect(stored).toBeGreaterThan(100);
-    expect(await store.transaction((tx) => tx.list("customers"))).toHaveLength(stored);
+    expect(await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.list("customers"))).toHaveLength(
+      stored,
+    );
 
-    await store.transaction((tx) => tx.replaceAll(empty()));
-    await store.transaction((tx) => tx.insert("customers", customer(), undefined));
-    expect(await store.transaction((tx) => tx.list("customers"))).toHaveLength(1);
+    await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.replaceAll(empty()));
+    await store.transaction(EXAMPLE_PARTNER_ID, (tx) =>
+      tx.insert("customers", customer(), undefined),
+    );
+    expect(await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.list("customers"))).toHaveLength(
+      1,
+    );
   } finally {
     await store.close();
   }

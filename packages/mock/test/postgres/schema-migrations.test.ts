@@ -12,7 +12,7 @@ import { redactedUrl, SCHEMA_LOCK } from "../../src/sandbox/postgres-store.js";
 import { SCHEMA_VERSION } from "../../src/sandbox/schema-migrations.js";
 import { createDatabase } from "../support/postgres.js";
 import { call } from "../support/sandbox.js";
-import { expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
+import { EXAMPLE_KEY, expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/postgres-schema-1.sql", import.meta.url));
 
@@ -73,7 +73,7 @@ describe("a sandbox's Postgres schema", () => {
     ]);
     expect(lines).toEqual([]);
     for (const mock of mocks) {
-      const listed = await call(mock.url, "GET", "/customers");
+      const listed = await call(mock.url, "GET", "/customers", { headers: EXAMPLE_KEY });
       expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([
         "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
       ]);

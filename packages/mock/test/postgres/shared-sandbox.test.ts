@@ -6,13 +6,17 @@ import { createDatabase } from "../support/postgres.js";
 import { startReceiver } from "../support/receiver.js";
 import { runCli } from "../support/run-cli.js";
 import { call, createCustomer, newKey } from "../support/sandbox.js";
+import { API_KEY } from "../support/spec-requests.js";
+
+/** Both processes serve the tests' key's partner, with the seed's data (its webhook among them). */
+const SHARED = ["--port", "0", "--quiet", "--stateful", "--example-key", API_KEY];
 
 const WEBHOOK = "/webhooks/f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
 const customer = { customer_type: "Person", email: "shared@example.com", name: "Shared" };
 
 async function twoMocks(context: TestContext) {
   const state = await createDatabase(inject("postgresUrl"));
-  const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
+  const start = () => runCli(context, [...SHARED, "--state", state]);
   const a = start();
   // The first creates the schema; the second finds it (both may race: an advisory lock orders them).
   const b = start();
@@ -114,7 +118,7 @@ describe("a sandbox shared through Postgres", () => {
 
   it("sends an event again, same id, when the process delivering it dies", async (context) => {
     const state = await createDatabase(inject("postgresUrl"));
-    const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
+    const start = () => runCli(context, [...SHARED, "--state", state]);
     const receiver = await startReceiver();
     context.onTestFinished(() => receiver.stop());
     // The first delivery never gets an answer: its process is killed while it waits.

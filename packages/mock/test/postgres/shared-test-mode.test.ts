@@ -47,7 +47,7 @@ async function attempts(url: string, count: number) {
     topic: string;
   }> = [];
   for (let tries = 0; tries < 200 && items.length < count; tries++) {
-    items = (await call(url, "GET", "/_sandbox/events")).body.items;
+    items = (await call(url, "GET", "/_sandbox/events?page_size=100")).body.items;
     if (items.length < count) await new Promise((resolve) => setTimeout(resolve, 50));
   }
   expect(items.length, JSON.stringify(items.map((item) => item.topic))).toBeGreaterThanOrEqual(

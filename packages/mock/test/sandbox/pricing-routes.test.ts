@@ -2,10 +2,11 @@
 // rules (test/support/reference-pricing.ts), echoes, times from the sandbox's now, the signature,
 // rates from the seed and the control route, and the sandbox's own 422s.
 import { createHmac } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
 import { specPath } from "@org/payments-spec";
 import type { FeeProfile } from "@org/payments-types";
 import pg from "pg";
@@ -13,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock } from "../../src/index.js";
 import { CURRENCIES } from "../../src/sandbox/currencies.js";
 import { DEFAULT_RATES } from "../../src/sandbox/rates.js";
-import { MIGRATIONS } from "../../src/sandbox/schema-migrations.js";
 import { referencePrice } from "../support/reference-pricing.js";
 import { responseProblems } from "../support/response-validator.js";
 import {
@@ -371,8 +371,7 @@ describe("rates and the signing secret in the store", () => {
 
   it("work on a database made before the settings table: it is added, with the default rates", async () => {
     const state = await persistentState(dir, "before-settings.db");
-    await (await startSandbox({ state })).stop();
-    await dropSettingsTable(state);
+    await schemaOneDatabase(state);
     const again = await startSandbox({ state });
     try {
       expect(await ratesOf(again.url)).toEqual(DEFAULT_RATES);
@@ -388,24 +387,18 @@ describe("rates and the signing secret in the store", () => {
   });
 });
 
-const settingsMigration = MIGRATIONS.find((migration) =>
-  migration
-    .statements({ dialect: "sqlite", serial: "" })
-    .some((sql) => sql.includes("sandbox_settings ")),
-) as (typeof MIGRATIONS)[number];
-
-/**
- * Makes the database look like one written before the settings table existed: without it, at the
- * schema version before the migration that adds it.
- */
-async function dropSettingsTable(state: string): Promise<void> {
-  const before = settingsMigration.version - 1;
+/** Writes the database payments-mock made before the settings table (schema 1, the fixture) at `state`. */
+async function schemaOneDatabase(state: string): Promise<void> {
+  const fixture = (store: string) =>
+    readFileSync(
+      fileURLToPath(new URL(`../fixtures/${store}-schema-1.sql`, import.meta.url)),
+      "utf8",
+    );
   if (sandboxStore === "postgres") {
     const client = new pg.Client({ connectionString: state });
     await client.connect();
     try {
-      await client.query("DROP TABLE sandbox_settings");
-      await client.query("UPDATE sandbox_schema SET version = $1", [before]);
+      await client.query(fixture("postgres"));
     } finally {
       await client.end();
     }
@@ -413,8 +406,7 @@ async function dropSettingsTable(state: string): Promise<void> {
   }
   const db = new DatabaseSync(state);
   try {
-    db.exec("DROP TABLE sandbox_settings");
-    db.exec(`PRAGMA user_version = ${before}`);
+    db.exec(fixture("sqlite"));
   } finally {
     db.close();
   }

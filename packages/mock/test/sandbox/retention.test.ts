@@ -1,9 +1,11 @@
 // Retention, on each store: idempotency keys are kept 24 hours, the event log its newest 10,000.
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../src/sandbox/open-store.js";
+import { EXAMPLE_PARTNER_ID } from "../../src/sandbox/partner.js";
 import { dataFromSeed } from "../../src/sandbox/seed.js";
 import type { DeliveryEvent } from "../../src/sandbox/state.js";
 import { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore } from "../../src/sandbox/store.js";
@@ -32,7 +34,7 @@ describe("sandbox retention", () => {
     const store = await open("keys.db");
     vi.useFakeTimers({ toFake: ["Date"] });
     const claim = () =>
-      store.transaction(async (tx) => {
+      store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
         const taken = await tx.claimKey("key-1", first);
         if (taken.claimed) await tx.answerKey("key-1", { status: 200, body: { id: "x" } });
         return taken;
@@ -59,10 +61,10 @@ describe("sandbox retention", () => {
       status_code: 204,
       payload: {},
     });
-    await store.transaction(async (tx) => {
+    await store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
       for (let index = 0; index < EVENTS_KEPT + 25; index++) await tx.recordEvent(event(index));
     });
-    const kept = await store.transaction((tx) => tx.events());
+    const kept = await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.events());
     expect(kept).toHaveLength(EVENTS_KEPT);
     expect(kept[0]?.id).toBe(`event-${EVENTS_KEPT + 24}`);
     expect(kept.at(-1)?.id).toBe("event-25");

@@ -1,12 +1,14 @@
 // Claims purge old keys (at most once a second): the purge must read only the keys it removes,
 // through indexes, or it would read every key older than a minute. A schema-1 database made
 // before the index gets it. Between purges, a key past its time is still claimed anew.
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, expect, it, vi } from "vitest";
+import { EXAMPLE_PARTNER_ID } from "../../src/sandbox/partner.js";
 import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { PURGE_KEYS } from "../../src/sandbox/sql-store.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
@@ -60,7 +62,7 @@ const first = { method: "POST", path: "/customers", fingerprint: "f" };
 
 /** Claims `key` and, when it was free, answers it with `id`. */
 function claim(store: SandboxStore, key: string, id = key) {
-  return store.transaction(async (tx) => {
+  return store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
     const taken = await tx.claimKey(key, first);
     if (taken.claimed) await tx.answerKey(key, { status: 200, body: { id } });
     return taken;
@@ -104,7 +106,7 @@ it("claims anew a key past its retention that no purge has removed yet", async (
     await claim(store, "first");
     const writer = new DatabaseSync(path);
     const insert = writer.prepare(
-      "INSERT INTO idempotency (idem_key, method, path, fingerprint, answer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, answer, created_at) VALUES ('${EXAMPLE_PARTNER_ID}', ?, ?, ?, ?, ?, ?)`,
     );
     const answered = '{"status":200,"body":{"id":"before"}}';
     insert.run("expired", "POST", "/customers", "f", answered, Date.now() - KEY_RETENTION_MS - 1);

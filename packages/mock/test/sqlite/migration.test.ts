@@ -8,12 +8,13 @@ import { specPath } from "@org/payments-spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { startMock } from "../../src/index.js";
 import { call } from "../support/sandbox.js";
+import { EXAMPLE_KEY } from "../support/schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/state-0.1.json", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-migrate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const SUB_PARTNER = { "X-SUB-PARTNER-ID": "7d2f0c1e-3a4b-4c5d-8e9f-a0b1c2d3e4f5" };
+const SUB_PARTNER = { ...EXAMPLE_KEY, "X-SUB-PARTNER-ID": "7d2f0c1e-3a4b-4c5d-8e9f-a0b1c2d3e4f5" };
 const KEY = { "IDEMPOTENCY-KEY": "0b9a6a3e-5d1c-4f7e-9a2b-0c1d2e3f4a5b" };
 
 describe("a payments-mock 0.1 JSON state file", () => {
@@ -46,7 +47,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
         headers: { ...SUB_PARTNER, ...KEY },
       });
       expect(replay.body).toEqual(listed.body.items[0]);
-      const webhooks = await call(mock.url, "GET", "/webhooks");
+      const webhooks = await call(mock.url, "GET", "/webhooks", { headers: EXAMPLE_KEY });
       expect(webhooks.body.items[0].label).toBe("Renamed in 0.1");
     } finally {
       await mock.stop();

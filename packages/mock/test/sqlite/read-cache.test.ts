@@ -1,12 +1,14 @@
 // Reads kept until the data changes, on a SQLite file (the memory store is SQLite too): a kept
 // answer is given while nothing is written, and never once a write, a failed transaction or
 // another process may have changed the data.
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Answer, JsonText, ok } from "../../src/sandbox/answer.js";
 import { openStore } from "../../src/sandbox/open-store.js";
+import { EXAMPLE_PARTNER_ID } from "../../src/sandbox/partner.js";
 import { type Read, ReadCache } from "../../src/sandbox/read-cache.js";
 import { dataFromSeed } from "../../src/sandbox/seed.js";
 import type { SandboxStore } from "../../src/sandbox/store.js";
@@ -29,6 +31,7 @@ async function open(name: string): Promise<SandboxStore> {
 }
 
 const listCustomers: Read = {
+  partner: EXAMPLE_PARTNER_ID,
   operationId: "listCustomers",
   params: {},
   query: { page_size: "10" },
@@ -40,13 +43,15 @@ function countingRead(store: SandboxStore) {
   const counted = { reads: 0 };
   const work = async (): Promise<Answer> => {
     counted.reads++;
-    return store.transaction(async (tx) => ok({ customers: (await tx.list("customers")).length }));
+    return store.transaction(EXAMPLE_PARTNER_ID, async (tx) =>
+      ok({ customers: (await tx.list("customers")).length }),
+    );
   };
   return { counted, work };
 }
 
 const addCustomer = (store: SandboxStore) =>
-  store.transaction((tx) =>
+  store.transaction(EXAMPLE_PARTNER_ID, (tx) =>
     tx.insert("customers", { id: crypto.randomUUID(), name: "Kept" }, undefined),
   );
 
@@ -95,7 +100,7 @@ describe("ReadCache", () => {
     const { counted, work } = countingRead(store);
     await cache.answer(listCustomers, work);
     await expect(
-      store.transaction(async () => {
+      store.transaction(EXAMPLE_PARTNER_ID, async () => {
         throw new Error("the request failed");
       }),
     ).rejects.toThrow("the request failed");

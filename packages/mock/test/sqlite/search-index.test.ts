@@ -1,11 +1,13 @@
 // The search index is written when a search reads it: every search sees every row with its
 // current text, whether it was created or changed before or after the search before it, in
 // memory and in a file (which is left fully indexed when it closes).
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
+import { EXAMPLE_PARTNER_ID } from "../../src/sandbox/partner.js";
 import { dataFromSeed } from "../../src/sandbox/seed.js";
 import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
 import type { SandboxStore } from "../../src/sandbox/store.js";
@@ -19,7 +21,9 @@ const empty = () => dataFromSeed({});
 const customer = (id: string, name: string) => ({ id, name, email: `${id}@example.com` });
 
 async function found(store: SandboxStore, search: string): Promise<string[]> {
-  const rows = await store.transaction((tx) => tx.list("customers", { search }));
+  const rows = await store.transaction(EXAMPLE_PARTNER_ID, (tx) =>
+    tx.list("customers", { search }),
+  );
   return rows.map((row) => String(row.resource.name));
 }
 
@@ -29,9 +33,11 @@ describe.each([
 ])("the search index %s", (_, file) => {
   it("finds rows created and changed before and after earlier searches", async () => {
     const store = await openSqliteStore(file && join(dir, file), empty);
-    await store.transaction((tx) => tx.insert("customers", customer("a", "Ada Early"), undefined));
+    await store.transaction(EXAMPLE_PARTNER_ID, (tx) =>
+      tx.insert("customers", customer("a", "Ada Early"), undefined),
+    );
     expect(await found(store, "early")).toEqual(["Ada Early"]);
-    await store.transaction(async (tx) => {
+    await store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
       await tx.insert("customers", customer("b", "Bob Later"), undefined);
       await tx.update("customers", customer("a", "Ada Renamed"));
       await tx.insert("customers", customer("c", "Cy Later"), undefined);
@@ -48,7 +54,7 @@ describe.each([
 it("leaves a file indexed up to its last row when it closes", async () => {
   const path = join(dir, "closed.db");
   const store = await openSqliteStore(path, empty);
-  await store.transaction(async (tx) => {
+  await store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
     await tx.insert("customers", customer("a", "Ada"), undefined);
     await tx.insert("customers", customer("b", "Bob"), undefined);
   });

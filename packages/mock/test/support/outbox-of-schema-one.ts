@@ -3,6 +3,7 @@
 import { expect } from "vitest";
 import type { Delivery } from "./receiver.js";
 import { call } from "./sandbox.js";
+import { EXAMPLE_KEY } from "./schema-one.js";
 
 /** The schema-1 fixtures' webhook. */
 export const FIXTURE_WEBHOOK = "f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
@@ -29,6 +30,9 @@ export async function expectOutboxDelivered(
   const [delivery] = await waitFor(1);
   expect(delivery?.body).toEqual(sent);
   await expect
-    .poll(async () => (await call(sandboxUrl, "GET", "/_sandbox/events")).body.items[0])
+    .poll(
+      async () =>
+        (await call(sandboxUrl, "GET", "/_sandbox/events", { headers: EXAMPLE_KEY })).body.items[0],
+    )
     .toMatchObject({ id: sent.id, attempt: 1, delivered: true });
 }

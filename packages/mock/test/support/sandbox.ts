@@ -43,7 +43,15 @@ export interface TestSandbox {
 export async function startSandbox(options: MockOptions = {}): Promise<TestSandbox> {
   const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-"));
   const state = "state" in options ? options.state : await newState(dir);
-  const mock = await startMock({ spec: specPath, state, ...options, stateful: true });
+  // The tests' key is the example key: its partner holds the seed, and the sandbox functions act on it.
+  const mock = await startMock({
+    spec: specPath,
+    state,
+    apiKey: API_KEY,
+    exampleKey: API_KEY,
+    ...options,
+    stateful: true,
+  });
   return {
     mock,
     url: mock.url,

@@ -1,10 +1,13 @@
 // What the schema-1 fixtures (test/fixtures/*-schema-1.sql, made by payments-mock before
 // versioned migrations) hold, and the checks that a migrated copy still serves it all.
 import { expect } from "vitest";
+import { DEFAULT_EXAMPLE_KEY } from "../../src/sandbox/partner.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/sandbox/schema-migrations.js";
 import { call } from "./sandbox.js";
 
-const SUB_PARTNER = { "X-SUB-PARTNER-ID": "7d2f0c1e-3a4b-4c5d-8e9f-a0b1c2d3e4f5" };
+/** The data a database had before partners were kept apart is the example key's partner's. */
+export const EXAMPLE_KEY = { "X-API-Key": DEFAULT_EXAMPLE_KEY };
+const SUB_PARTNER = { ...EXAMPLE_KEY, "X-SUB-PARTNER-ID": "7d2f0c1e-3a4b-4c5d-8e9f-a0b1c2d3e4f5" };
 const KEY = { "IDEMPOTENCY-KEY": "0b9a6a3e-5d1c-4f7e-9a2b-0c1d2e3f4a5b" };
 
 /** The line a mock logs when it migrates the schema-1 database `what` names. */
@@ -17,7 +20,8 @@ export function migratedFromSchemaOne(what: string): string {
 
 /**
  * Checks, through the sandboxes at `urls` (one or several sharing the data), that the fixture's
- * customer (found by search), its idempotency key, its event and its webhook are all there.
+ * customer (found by search), its idempotency key, its event and its webhook are all there, for
+ * the example key's partner, and that another key's partner has none of them.
  */
 export async function expectSchemaOneData(...urls: [string, ...string[]]): Promise<void> {
   const at = (index: number) => urls[index % urls.length] as string;
@@ -40,8 +44,12 @@ export async function expectSchemaOneData(...urls: [string, ...string[]]): Promi
     status: "IdentificationRequired",
     updated_at: kept.created_at,
   });
-  const events = await call(at(2), "GET", "/_sandbox/events");
+  const events = await call(at(2), "GET", "/_sandbox/events", { headers: EXAMPLE_KEY });
   expect(events.body.items.map((e: { topic: string }) => e.topic)).toEqual(["CustomerStatus"]);
-  const webhooks = await call(at(3), "GET", "/webhooks");
+  const webhooks = await call(at(3), "GET", "/webhooks", { headers: EXAMPLE_KEY });
   expect(webhooks.body.items.map((w: { label: string }) => w.label)).toEqual(["Made by schema 1"]);
+  const other = { "X-API-Key": "another-key-than-the-example" };
+  expect((await call(at(0), "GET", "/customers", { headers: other })).body.items).toEqual([]);
+  expect((await call(at(1), "GET", "/webhooks", { headers: other })).body.items).toEqual([]);
+  expect((await call(at(2), "GET", "/_sandbox/events", { headers: other })).body.items).toEqual([]);
 }
