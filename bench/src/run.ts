@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { measureBundleSize } from "./bundle-size.ts";
 import { measureClientOverhead } from "./client-overhead.ts";
 import { measureCompilers } from "./compilers.ts";
+import { measureMcp } from "./mcp.ts";
 import { measureMock } from "./mock.ts";
 import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
@@ -25,6 +26,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Sandbox stores", measureSandboxStores],
   ["Stateful mocks", measureStatefulMocks],
   ["Sandbox clock", measureSandboxClock],
+  ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],
 ];

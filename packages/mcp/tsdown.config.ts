@@ -23,5 +23,9 @@ export default defineConfig([
     format: ["esm"],
     platform: "node",
     dts: false,
+    // The command carries its dependencies in a few files: an MCP client starts it for every
+    // session, and resolving and reading the SDK's and zod's hundreds of modules was a third of
+    // its start-up (bench/, "MCP server").
+    deps: { alwaysBundle: [/.*/] },
   },
 ]);

@@ -3,42 +3,54 @@
  * API's plain words: each problem names the argument (`recipient_account.account_identifier`)
  * and the rule it breaks, so an assistant can fix the call.
  */
-import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import formatsModule from "ajv-formats";
 import type { JsonSchema } from "./tool-definition.js";
 
 /** OpenAPI's integer formats: ranges the schema's type and limits already state. */
 const INTEGER_FORMATS = ["int32", "int64", "uint32", "uint64"];
 
-let ajv: Promise<Ajv2020> | undefined;
-const validators = new WeakMap<JsonSchema, ValidateFunction>();
+let ajv: Ajv2020 | undefined;
+const validators = new WeakMap<object, ValidateFunction>();
 
-/** Ajv, loaded on the first call rather than at start: listing the tools does not need it. */
-async function createAjv(): Promise<Ajv2020> {
-  const [{ Ajv2020 }, formats] = await Promise.all([
-    import("ajv/dist/2020.js"),
-    import("ajv-formats"),
-  ]);
-  const instance = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
-  // ajv-formats is CommonJS: imported from ESM, its plugin is the module's `default`.
-  formats.default.default(instance);
-  for (const name of INTEGER_FORMATS) {
-    instance.addFormat(name, { type: "number", validate: () => true });
-  }
-  return instance;
-}
-
-async function validatorOf(schema: JsonSchema): Promise<ValidateFunction> {
+/** The one Ajv, made on the first call: listing the tools does not need it. */
+function validatorOf(schema: object): ValidateFunction {
   let validate = validators.get(schema);
   if (validate) return validate;
-  ajv ??= createAjv();
-  validate = (await ajv).compile(schema);
+  if (!ajv) {
+    ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
+    // ajv-formats is CommonJS: imported from ESM, its plugin is the module's `default`.
+    formatsModule.default(ajv);
+    for (const name of INTEGER_FORMATS) {
+      ajv.addFormat(name, { type: "number", validate: () => true });
+    }
+  }
+  validate = ajv.compile(schema);
   validators.set(schema, validate);
   return validate;
 }
 
+/**
+ * The same Ajv as the SDK's server validator (it checks what a client answers to a server's
+ * request): without one, the SDK builds its own Ajv as the server starts.
+ */
+export const schemaValidator = {
+  getValidator<T>(schema: object) {
+    const validate = validatorOf(schema);
+    return (input: unknown) =>
+      validate(input)
+        ? { valid: true as const, data: input as T, errorMessage: undefined }
+        : {
+            valid: false as const,
+            data: undefined,
+            errorMessage: String(validate.errors?.[0]?.message),
+          };
+  },
+};
+
 /** The problems of `args` under `schema`, one sentence each; empty when they fit. */
-export async function argumentProblems(schema: JsonSchema, args: unknown): Promise<string[]> {
-  const validate = await validatorOf(schema);
+export function argumentProblems(schema: JsonSchema, args: unknown): string[] {
+  const validate = validatorOf(schema);
   if (validate(args)) return [];
   const errors = (validate.errors ?? []).filter(
     // anyOf/oneOf report their branches' errors too; the branch errors say more.

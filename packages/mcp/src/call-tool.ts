@@ -18,6 +18,8 @@ export interface CallContext {
   keys: IdempotencyKeys;
   baseUrl: string;
   log: (line: string) => void;
+  /** Logs one line per call (its status and time): with `--verbose` only, a write per call costs. */
+  logCall: ((line: string) => void) | undefined;
 }
 
 export interface ToolResult {
@@ -57,7 +59,7 @@ export async function callTool(
       `${tool.name} was not called: \`${deep}\` is nested deeper than ${MAX_DEPTH} levels, more than any request of the API holds.`,
     );
   }
-  const problems = await argumentProblems(tool.inputSchema, args);
+  const problems = argumentProblems(tool.inputSchema, args);
   const emptyPath = Object.entries(tool.arguments)
     .filter(([name, place]) => place.in === "path" && args[name] === "")
     .map(([name]) => `\`${name}\` must not be empty: it is a segment of the path ${tool.path}`);
@@ -90,7 +92,9 @@ export async function callTool(
         : { result: await context.send(tool.method, tool.path, request), note: undefined };
     const { result, note } = answer;
     const status = result.response.status;
-    context.log(`${tool.name} → HTTP ${status} in ${Math.round(performance.now() - started)} ms`);
+    context.logCall?.(
+      `${tool.name} → HTTP ${status} in ${Math.round(performance.now() - started)} ms`,
+    );
     const notes = [
       note,
       idempotencyKey && writeNote(idempotencyKey, repeated, result.replayed),
@@ -99,7 +103,7 @@ export async function callTool(
     if (result.error) return apiFailure(result, notes);
     return success(tool, result, notes);
   } catch (error) {
-    context.log(`${tool.name} failed in ${Math.round(performance.now() - started)} ms`);
+    context.logCall?.(`${tool.name} failed in ${Math.round(performance.now() - started)} ms`);
     // The client's errors carry no request or header, and it took the key out of their text.
     const message = error instanceof PaymentsError ? error.message : "the call failed unexpectedly";
     const retry = idempotencyKey

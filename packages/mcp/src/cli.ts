@@ -23,6 +23,7 @@ Options:
   --base-url <url>         the API's base URL (instead of PAYMENTS_BASE_URL)
   --sub-partner-id <uuid>  the sub-partner (instead of PAYMENTS_SUB_PARTNER_ID)
   ${ALLOW_WRITES_FLAG}           send writes (POST, PATCH) to a base URL that is not a sandbox
+  --verbose                log a line per tool call (its status and time) to standard error
   --http                   serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio
   --port <n>               with --http: the port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)
   --host <name>            with --http: the interface (default 127.0.0.1)
@@ -76,6 +77,7 @@ function configuration(argv: string[], env: NodeJS.ProcessEnv) {
     apiKey,
     baseUrl,
     allowWrites: values["allow-writes"] === true,
+    verbose: values.verbose === true,
     ...(subPartnerId !== undefined && { subPartnerId }),
   };
   return { values, options, port };
@@ -90,6 +92,7 @@ function parse(argv: string[]) {
       "base-url": { type: "string" },
       "sub-partner-id": { type: "string" },
       "allow-writes": { type: "boolean" },
+      verbose: { type: "boolean" },
       http: { type: "boolean" },
       port: { type: "string" },
       host: { type: "string" },

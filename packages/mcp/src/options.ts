@@ -20,6 +20,8 @@ export interface PaymentsMcpOptions {
   allowWrites?: boolean;
   /** Where log lines go. Default: standard error (standard output is the protocol's). */
   log?: (line: string) => void;
+  /** Log a line per tool call too (its status and time). Default false. */
+  verbose?: boolean;
 }
 
 export interface ServerContext extends CallContext {
@@ -40,7 +42,8 @@ export function contextOf(options: PaymentsMcpOptions): ServerContext {
   const allowWrites = options.allowWrites === true;
   const send = sendWith(client);
   const probe = sandboxProbe(send, (state) => log(stateLine(baseUrl, state, allowWrites)));
-  return { apiKey, send, probe, allowWrites, keys: idempotencyKeys(), baseUrl, log };
+  const logCall = options.verbose ? log : undefined;
+  return { apiKey, send, probe, allowWrites, keys: idempotencyKeys(), baseUrl, log, logCall };
 }
 
 function stateLine(baseUrl: string, state: SandboxState, allowWrites: boolean): string {

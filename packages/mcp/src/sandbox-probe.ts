@@ -3,6 +3,7 @@
  * `GET /_sandbox/openapi.json`. A server that answers anything else is not one; a server that
  * does not answer leaves the question open, and it is asked again when next needed.
  */
+import { PaymentsResponseError } from "@org/payments-client";
 import type { Send } from "./send.js";
 
 export const SANDBOX_DOCUMENT_PATH = "/_sandbox/openapi.json";
@@ -36,6 +37,13 @@ export function sandboxProbe(send: Send, onSettled?: (state: SandboxState) => vo
         reason: `it answered GET ${SANDBOX_DOCUMENT_PATH} with HTTP ${response.status}${response.ok ? " but no OpenAPI document" : ""}`,
       };
     } catch (error) {
+      // A 2xx that is not JSON (a web page) is an answer: not a sandbox's.
+      if (error instanceof PaymentsResponseError) {
+        return {
+          kind: "not-sandbox",
+          reason: `it answered GET ${SANDBOX_DOCUMENT_PATH} with no JSON`,
+        };
+      }
       return {
         kind: "unknown",
         reason: `it did not answer GET ${SANDBOX_DOCUMENT_PATH} (${(error as Error).message})`,

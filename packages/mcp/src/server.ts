@@ -13,6 +13,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { schemaValidator } from "./arguments.js";
 import { type CallContext, callTool } from "./call-tool.js";
 import { tools } from "./generated/tools.js";
 import { ALLOW_WRITES_FLAG } from "./limits.js";
@@ -45,6 +46,7 @@ export function createMcpServer(context: CallContext): Server {
     {
       capabilities: { tools: { listChanged: true }, resources: {} },
       instructions: INSTRUCTIONS,
+      jsonSchemaValidator: schemaValidator,
     },
   );
   let listedTestMode: boolean | undefined;

@@ -4,7 +4,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { loadBundledSpec, testModeSpecPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startSandbox } from "./support/sandbox.js";
 import { bin, SECRET_KEY } from "./support/session.js";
@@ -15,7 +14,7 @@ let endpoint = "";
 let stderr = "";
 
 beforeAll(async () => {
-  sandbox = await startSandbox(loadBundledSpec(testModeSpecPath));
+  sandbox = await startSandbox();
   server = spawn(process.execPath, [bin, "--http", "--port", "0"], {
     env: {
       PATH: process.env.PATH ?? "",

@@ -40,7 +40,7 @@ describe("a server that is not a sandbox", () => {
     expect(textOf(patched)).toContain("--allow-writes");
     const pinged = await session.call("pingWebhook", { id: webhookId, customer_id: webhookId });
     expect(pinged.isError).toBe(true);
-    const clock = await session.call("advanceClock", { body: { seconds: 60 } });
+    const clock = await session.call("advanceClock", { seconds: 60 });
     expect(textOf(clock)).toContain("a test-mode operation, which only a sandbox has");
 
     expect(writes(plain.requests)).toEqual([]);
@@ -48,6 +48,25 @@ describe("a server that is not a sandbox", () => {
       "GET /_sandbox/openapi.json",
     ]);
     expect(plain.requests[0]?.headers["x-api-key"]).toBe(SECRET_KEY);
+  });
+
+  it.each([
+    ["html", "is not a sandbox: it answered GET /_sandbox/openapi.json with no JSON"],
+    ["silent", "could not tell whether"],
+  ] as const)("refuses writes to a server answering the probe %s", async (kind, said) => {
+    const other = await startPlainServer(kind);
+    try {
+      session = await startSession(other.url);
+      const created = await session.call("createCustomer", customer);
+      expect(created.isError).toBe(true);
+      expect(textOf(created)).toContain(said);
+      expect(textOf(created)).toContain("--allow-writes");
+      expect(writes(other.requests)).toEqual([]);
+    } finally {
+      await session?.close();
+      session = undefined;
+      await other.stop();
+    }
   });
 
   it("answers reads, and says what the API answered to one that failed", async () => {

@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`;
-  sandbox = await startSandbox(testMode);
+  sandbox = await startSandbox();
   session = await startSession(sandbox.url);
 });
 
@@ -89,7 +89,7 @@ describe("the walk of an assistant", () => {
     });
     expect(identification.status).toBe("Pending");
     state.identification_id = identification.id;
-    const moved = await ok("advanceClock", { body: { seconds: 600 } });
+    const moved = await ok("advanceClock", { seconds: 600 });
     expect(moved.ran).toBeGreaterThan(0);
     const found = await ok("listCustomers", { search_term: "ada.onboarding@example.com" });
     const items = found.items as { id: string; status: string }[];
@@ -113,7 +113,7 @@ describe("the walk of an assistant", () => {
     expect(autoramp.status).toBe("Approved");
     state.autoramp_id = autoramp.id;
     const deposit = await ok("simulateDeposit", { id: autoramp.id, amount: "1000.00" });
-    await ok("advanceClock", { body: { seconds: 3600 } });
+    await ok("advanceClock", { seconds: 3600 });
     const transactions = await ok("listAutorampTransactions", { autoramp_id: autoramp.id });
     const transaction = (transactions.items as { id: string; status: string }[]).find(
       (item) => item.id === deposit.id,
@@ -136,7 +136,7 @@ describe("the walk of an assistant", () => {
       id: state.customer_id,
       iban: "DE89 3704 0044 0532 0130 00",
     });
-    await ok("advanceClock", { body: { seconds: 600 } });
+    await ok("advanceClock", { seconds: 600 });
     const quote = await ok("getAutorampQuote", {
       customer_id: state.customer_id,
       source_currency_code: "EUR",

@@ -6377,46 +6377,18 @@ export const tools: readonly ToolDefinition[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
-        "body": {
-          "description": "Exactly one of `seconds` or `to`.",
-          "oneOf": [
-            {
-              "type": "object",
-              "title": "By seconds",
-              "required": [
-                "seconds"
-              ],
-              "additionalProperties": false,
-              "properties": {
-                "seconds": {
-                  "type": "number",
-                  "minimum": 0,
-                  "maximum": 3153600000,
-                  "description": "Seconds to move forward, at least 0, at most a century."
-                }
-              }
-            },
-            {
-              "type": "object",
-              "title": "To a time",
-              "required": [
-                "to"
-              ],
-              "additionalProperties": false,
-              "properties": {
-                "to": {
-                  "type": "string",
-                  "format": "date-time",
-                  "description": "The time to move to, not before now and within a century of now."
-                }
-              }
-            }
-          ]
+        "seconds": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 3153600000,
+          "description": "Seconds to move forward, at least 0, at most a century."
+        },
+        "to": {
+          "type": "string",
+          "format": "date-time",
+          "description": "The time to move to, not before now and within a century of now."
         }
       },
-      "required": [
-        "body"
-      ],
       "additionalProperties": false
     },
     "output": "object",
@@ -6447,8 +6419,13 @@ export const tools: readonly ToolDefinition[] = [
       }
     },
     "arguments": {
-      "body": {
-        "in": "body-whole"
+      "seconds": {
+        "in": "body",
+        "name": "seconds"
+      },
+      "to": {
+        "in": "body",
+        "name": "to"
       }
     },
     "pages": false
@@ -9725,6 +9702,52 @@ export const tools: readonly ToolDefinition[] = [
         "reset": {
           "type": "boolean",
           "const": true
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "getTestModeDocument",
+    "group": "test-mode",
+    "tag": "Document",
+    "description": "This document as one JSON file: the components it takes from the API's document are\ncopied into its own, so that every `$ref` is local. It needs no API key.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "GET",
+    "path": "/_sandbox/openapi.json",
+    "annotations": {
+      "title": "Read this document",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "An OpenAPI 3.1 document.",
+      "required": [
+        "openapi",
+        "info",
+        "paths"
+      ],
+      "properties": {
+        "openapi": {
+          "type": "string"
+        },
+        "info": {
+          "type": "object"
+        },
+        "paths": {
+          "type": "object"
+        },
+        "components": {
+          "type": "object"
         }
       }
     },

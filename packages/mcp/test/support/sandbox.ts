@@ -1,6 +1,6 @@
 // The sandbox a test runs the server against: @org/payments-mock's, started in the test on a free
 // port, and a server that is not a sandbox, which records every request it gets.
-import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startMock } from "@org/payments-mock";
 
@@ -20,49 +20,10 @@ const close = (server: ReturnType<typeof createServer>) =>
     server.close(() => resolve());
   });
 
-/**
- * A stateful sandbox. Until the sandbox serves its test-mode document at
- * GET /_sandbox/openapi.json (issue 43, under way), a pass-through in front of it answers that
- * one route with the document's text; everything else reaches the sandbox untouched.
- */
-export async function startSandbox(testModeDocument: unknown): Promise<RunningServer> {
+/** A stateful sandbox: it serves its test-mode document at GET /_sandbox/openapi.json. */
+export async function startSandbox(): Promise<RunningServer> {
   const sandbox = await startMock({ stateful: true });
-  const probe = await fetch(`${sandbox.url}/_sandbox/openapi.json`, {
-    headers: { "X-API-Key": "probe" },
-  });
-  await probe.body?.cancel();
-  if (probe.ok) return { url: sandbox.url, stop: () => sandbox.stop() };
-  const target = new URL(sandbox.url);
-  const front = createServer((incoming, outgoing) => {
-    if (incoming.method === "GET" && incoming.url === "/_sandbox/openapi.json") {
-      outgoing.writeHead(200, { "content-type": "application/json" });
-      outgoing.end(JSON.stringify(testModeDocument));
-      return;
-    }
-    const forward = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: incoming.headers,
-      },
-      (answer: IncomingMessage) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forward.on("error", () => outgoing.destroy());
-    incoming.pipe(forward);
-  });
-  const url = await listen(front);
-  return {
-    url,
-    async stop() {
-      await close(front);
-      await sandbox.stop();
-    },
-  };
+  return { url: sandbox.url, stop: () => sandbox.stop() };
 }
 
 export interface RecordedRequest {
@@ -72,10 +33,30 @@ export interface RecordedRequest {
   body: string;
 }
 
-/** A server that is not a sandbox: it answers 404 to everything, and records what it got. */
-export async function startPlainServer(): Promise<RunningServer & { requests: RecordedRequest[] }> {
+/**
+ * A server that is not a sandbox, which records what it gets: it answers 404 to everything
+ * (`plain`), a web page to everything (`html`), or nothing to the sandbox probe (`silent`).
+ */
+export async function startPlainServer(
+  kind: "plain" | "html" | "silent" = "plain",
+): Promise<RunningServer & { requests: RecordedRequest[] }> {
   const requests: RecordedRequest[] = [];
   const server = createServer((incoming, outgoing) => {
+    if (kind === "silent" && incoming.url === "/_sandbox/openapi.json") {
+      requests.push({ method: "GET", path: incoming.url, headers: incoming.headers, body: "" });
+      return;
+    }
+    if (kind === "html") {
+      requests.push({
+        method: incoming.method ?? "",
+        path: incoming.url ?? "",
+        headers: incoming.headers,
+        body: "",
+      });
+      outgoing.writeHead(200, { "content-type": "text/html" });
+      outgoing.end("<html><body>Welcome</body></html>");
+      return;
+    }
     let body = "";
     incoming.on("data", (chunk: Buffer) => {
       body += chunk.toString();

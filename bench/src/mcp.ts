@@ -1,0 +1,179 @@
+// The MCP server (@org/payments-mcp), against a sandbox (`payments-mock --stateful`) of its own:
+// - process start → the answer to `tools/list`: the installed bin spawned as an MCP client does,
+//   with `initialize`, `notifications/initialized` and `tools/list` written at once, against a
+//   plain Node process that answers the same line (Node's own start-up);
+// - a tool call's cost (`listCustomers`, a page of 10) through the SDK's client over stdio, against
+//   the same call made with @org/payments-client in this process, in interleaved rounds.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createPaymentsClient } from "@org/payments-client";
+import { progress } from "./progress.ts";
+import type { Row } from "./results.ts";
+import { startCli } from "./servers/cli-server.ts";
+import { median, spreadOf } from "./stats.ts";
+
+const START_RUNS = 11;
+const CALL_ROUNDS = 40;
+const CALLS_PER_ROUND = 25;
+const WARM_UP_CALLS = 200;
+const API_KEY = "bench-mcp-key";
+const TARGETS = { startMs: 500, callRatio: 1.5 };
+
+const bin = join(
+  dirname(createRequire(import.meta.url).resolve("@org/payments-mcp/package.json")),
+  "bin/payments-mcp.mjs",
+);
+
+const LINES = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "bench", version: "0" },
+    },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list" },
+]
+  .map((line) => `${JSON.stringify(line)}\n`)
+  .join("");
+
+/** Node answering the `tools/list` line with an empty list: the floor of any stdio server. */
+const PLAIN = `process.stdin.on("data", (d) => { if (String(d).includes('"tools/list"')) process.stdout.write('{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}\\n'); });`;
+
+/** Spawn → the line answering `tools/list`, in ms; and how many tools it listed. */
+async function startToToolsList(args: string[], baseUrl: string) {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? "", PAYMENTS_API_KEY: API_KEY, PAYMENTS_BASE_URL: baseUrl },
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  const exited = once(child, "exit");
+  child.stdin?.write(LINES);
+  let output = "";
+  const answer = await new Promise<{ ms: number; tools: number }>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = output.split("\n").find((text) => text.includes('"id":2'));
+      if (line)
+        resolve({ ms: performance.now() - started, tools: JSON.parse(line).result.tools.length });
+    });
+    exited.then(() => reject(new Error(`${args.join(" ")} exited before answering: ${output}`)));
+  });
+  child.stdin?.end();
+  child.kill("SIGTERM");
+  await exited;
+  return answer;
+}
+
+async function startFigures(baseUrl: string): Promise<Row[]> {
+  const server: number[] = [];
+  const plain: number[] = [];
+  let tools = 0;
+  for (let run = 1; run <= START_RUNS; run++) {
+    progress(`mcp: process start → tools/list, run ${run}/${START_RUNS}`);
+    const measured = await startToToolsList([bin], baseUrl);
+    tools = measured.tools;
+    server.push(measured.ms);
+    plain.push((await startToToolsList(["-e", PLAIN], baseUrl)).ms);
+  }
+  // The first start fills V8's compile cache, as an MCP client's first start of the day does.
+  const warm = server.slice(1);
+  const value = median(warm);
+  return [
+    {
+      figure: `payments-mcp over stdio: process start → the answer to tools/list (${tools} tools; median of ${warm.length}, after a first start)`,
+      value,
+      unit: "ms",
+      spread: spreadOf(warm),
+      baselineLabel: "a plain Node process answering the same line",
+      baseline: median(plain),
+      baselineSpread: spreadOf(plain),
+      target: { text: `< ${TARGETS.startMs} ms`, met: value < TARGETS.startMs },
+    },
+    {
+      figure: "payments-mcp: the first start, V8's compile cache empty",
+      value: server[0] ?? Number.NaN,
+      unit: "ms",
+      baselineLabel: "a plain Node process answering the same line",
+      baseline: plain[0] ?? Number.NaN,
+    },
+  ];
+}
+
+async function callFigures(baseUrl: string): Promise<Row[]> {
+  const client = createPaymentsClient({ apiKey: API_KEY, baseUrl });
+  const direct = async () => {
+    const { error } = await client.GET("/customers", { params: { query: { page_size: 10 } } });
+    if (error) throw error;
+  };
+  const mcp = new Client({ name: "bench", version: "0" });
+  await mcp.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin],
+      env: { PATH: process.env.PATH ?? "", PAYMENTS_API_KEY: API_KEY, PAYMENTS_BASE_URL: baseUrl },
+      stderr: "ignore",
+    }),
+  );
+  await mcp.listTools();
+  const viaMcp = async () => {
+    const result = await mcp.callTool({ name: "listCustomers", arguments: { page_size: 10 } });
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+  };
+  const timed = async (call: () => Promise<void>, samples: number[]) => {
+    const started = performance.now();
+    await call();
+    samples.push(performance.now() - started);
+  };
+  try {
+    progress(`mcp: warm-up, ${WARM_UP_CALLS} calls each`);
+    for (let i = 0; i < WARM_UP_CALLS; i++) {
+      await viaMcp();
+      await direct();
+    }
+    const samples = { mcp: [] as number[], client: [] as number[] };
+    for (let round = 0; round < CALL_ROUNDS; round++) {
+      if (round % 10 === 0)
+        progress(`mcp: tool call rounds ${round + 1}–${round + 10}/${CALL_ROUNDS}`);
+      const order = round % 2 === 0 ? (["mcp", "client"] as const) : (["client", "mcp"] as const);
+      for (const kind of order) {
+        for (let i = 0; i < CALLS_PER_ROUND; i++) {
+          await timed(kind === "mcp" ? viaMcp : direct, samples[kind]);
+        }
+      }
+    }
+    const value = median(samples.mcp);
+    const baseline = median(samples.client);
+    const count = CALL_ROUNDS * CALLS_PER_ROUND;
+    return [
+      {
+        figure: `tool call listCustomers (page_size 10) through the SDK's client over stdio, median of ${count} in ${CALL_ROUNDS} interleaved rounds`,
+        value: value * 1000,
+        unit: "µs",
+        baselineLabel: "the same GET /customers made with @org/payments-client",
+        baseline: baseline * 1000,
+        target: { text: `≤ ×${TARGETS.callRatio}`, met: value / baseline <= TARGETS.callRatio },
+      },
+    ];
+  } finally {
+    await mcp.close();
+  }
+}
+
+export async function measureMcp(): Promise<Row[]> {
+  progress("mcp: starting a sandbox (payments-mock --stateful)");
+  const sandbox = await startCli(["--stateful"]);
+  try {
+    return [...(await startFigures(sandbox.url)), ...(await callFigures(sandbox.url))];
+  } finally {
+    await sandbox.stop();
+  }
+}
