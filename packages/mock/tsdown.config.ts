@@ -1,11 +1,16 @@
 import { specPath } from "@org/payments-spec";
 import { defineConfig } from "tsdown";
 
+/** The engine and the sandbox are private workspace packages: the published mock carries them. */
+const deps = { alwaysBundle: [/^@org\/payments-(engine|sandbox)\//] };
+
 export default defineConfig([
   {
     entry: { index: "src/index.ts" },
+    deps,
     format: ["esm", "cjs"],
-    dts: { sourcemap: false },
+    // eager: the declarations of the bundled packages' sources are made with the mock's own.
+    dts: { sourcemap: false, eager: true },
     // An import whose bindings are all unused goes: without this the declarations keep a bare
     // `import "@stoplight/prism-http"`, and a consumer's type check would then read Prism's types.
     treeshake: { moduleSideEffects: false },
@@ -15,11 +20,12 @@ export default defineConfig([
     // test-mode.json is the test-mode document in one file, as GET /_sandbox/openapi.json serves it.
     copy: [
       { from: specPath, to: "dist" },
-      { from: "src/generated/test-mode.json", to: "dist" },
+      { from: "../sandbox/src/generated/test-mode.json", to: "dist" },
     ],
   },
   {
     entry: { cli: "src/cli.ts" },
+    deps,
     format: ["esm"],
     dts: false,
   },

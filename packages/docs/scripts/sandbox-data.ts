@@ -7,11 +7,11 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildSync } from "esbuild";
-import type * as Lifecycles from "../../mock/src/sandbox/lifecycles.ts";
+import type * as Lifecycles from "../../sandbox/src/lifecycle/lifecycles.ts";
 
-export type { Lifecycle, Transition } from "../../mock/src/sandbox/lifecycles.ts";
+export type { Lifecycle, Transition } from "../../sandbox/src/lifecycle/lifecycles.ts";
 
-const source = path.resolve(import.meta.dirname, "../../mock/src/sandbox/lifecycles.ts");
+const source = path.resolve(import.meta.dirname, "../../sandbox/src/lifecycle/lifecycles.ts");
 const bundled = path.resolve(import.meta.dirname, "../build/sandbox-lifecycles.mjs");
 
 mkdirSync(path.dirname(bundled), { recursive: true });

@@ -2,15 +2,15 @@
 // identification review's time and the chaos mode's rates (events.ts, lifecycles.ts).
 import { describe, expect, it } from "vitest";
 import {
+  IDENTIFICATION_REVIEW,
+  TRANSACTION_SETTLEMENT,
+} from "../../sandbox/src/lifecycle/lifecycles.ts";
+import {
   DUPLICATE_RATE,
   REORDER_DELAY_SECONDS,
   REORDER_RATE,
   RETRY_DELAYS_SECONDS,
-} from "../../mock/src/sandbox/events.ts";
-import {
-  IDENTIFICATION_REVIEW,
-  TRANSACTION_SETTLEMENT,
-} from "../../mock/src/sandbox/lifecycles.ts";
+} from "../../sandbox/src/webhooks/events.ts";
 import { guideMarkdown } from "./support/guide-blocks.ts";
 
 const words = (slug: string) => guideMarkdown(slug).replace(/\s+/g, " ");

@@ -4,9 +4,9 @@
 // README.
 import { startMock } from "@org/payments-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CURRENCIES, NETWORK_FEES } from "../../mock/src/sandbox/currencies.ts";
-import { DEFAULT_RATES } from "../../mock/src/sandbox/rates.ts";
-import { referenceRate } from "../../mock/test/support/reference-pricing.ts";
+import { CURRENCIES, NETWORK_FEES } from "../../sandbox/src/money/currencies.ts";
+import { DEFAULT_RATES } from "../../sandbox/src/money/rates.ts";
+import { referenceRate } from "../../sandbox/test/support/reference-pricing.ts";
 import { guideMarkdown } from "./support/guide-blocks.ts";
 
 const guide = guideMarkdown("pricing");

@@ -2,8 +2,8 @@
 // stored next to it as dist/partner-payments.operations, so that the mock starts without reading it.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { operationsSnapshot } from "@org/payments-engine/engine/operations-snapshot.js";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-import { operationsSnapshot } from "../src/engine/operations-snapshot.ts";
 
 const spec = fileURLToPath(new URL("../dist/partner-payments.yaml", import.meta.url));
 const operations = await getHttpOperationsFromSpec(spec);

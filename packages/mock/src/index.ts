@@ -1,13 +1,6 @@
-export { bundledSpecPath } from "./engine/bundled-spec.js";
-export type { Problem, ProblemError, ProblemLocation } from "./http/problem.js";
-export { PROBLEM_CONTENT_TYPE } from "./http/problem.js";
-export type {
-  ProxyOptions,
-  RunningProxy,
-  ViolationSummary,
-} from "./proxy/start-proxy.js";
-export { startProxy } from "./proxy/start-proxy.js";
-export type { Violation } from "./proxy/violations.js";
+export { bundledSpecPath } from "@org/payments-engine/engine/bundled-spec.js";
+export type { Problem, ProblemError, ProblemLocation } from "@org/payments-engine/http/problem.js";
+export { PROBLEM_CONTENT_TYPE } from "@org/payments-engine/http/problem.js";
 export type {
   DeliveryAttempt,
   DepositOptions,
@@ -26,13 +19,20 @@ export type {
   SandboxStatus,
   SandboxTopic,
   WebhookOptions,
-} from "./sandbox/controls.js";
+} from "@org/payments-sandbox/control/controls.js";
 export {
   newApiKey,
   SandboxControlError,
   sandboxControls,
   sandboxPartner,
-} from "./sandbox/controls.js";
+} from "@org/payments-sandbox/control/controls.js";
+export type {
+  ProxyOptions,
+  RunningProxy,
+  ViolationSummary,
+} from "./proxy/start-proxy.js";
+export { startProxy } from "./proxy/start-proxy.js";
+export type { Violation } from "./proxy/violations.js";
 export type {
   ConnectionLimits,
   DeliveryChaos,

@@ -1,24 +1,33 @@
 // The HTTP side of the mock and the sandbox: every request goes through Prism; every rejection
 // gets a problem body; a valid request to a sandbox gets its answer.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ERROR_SEVERITY } from "./engine/diagnostics.js";
-import type { Operation, PrismEngine, PrismRefusal } from "./engine/prism.js";
-import { requestProblems, requestRefusal } from "./engine/request-problems.js";
-import { unavailablePreference } from "./engine/response-shaping.js";
-import { VerdictMemo } from "./engine/verdict-memo.js";
-import { answerPreflight, isPreflight, setCorsHeaders } from "./http/cors.js";
-import { isObject } from "./http/is-object.js";
-import { hasPreferences, parsePrefer } from "./http/prefer.js";
-import { PROBLEM_CONTENT_TYPE, type Problem, type ProblemError, problem } from "./http/problem.js";
-import { type ApiRequest, ClientGoneError, readRequest } from "./http/read-request.js";
-import { routeProblem, sendProblem } from "./http/refusal.js";
-import { loggedId, tagAnswer } from "./http/request-id.js";
-import { bodilessKey } from "./http/request-key.js";
-import type { RequestLogger } from "./http/serve.js";
-import { type Answer, bodyText } from "./sandbox/answer.js";
-import type { Sandbox } from "./sandbox/sandbox.js";
-import { StoreFullError } from "./sandbox/store.js";
-import { isControlPath } from "./sandbox/test-mode-document.js";
+import { ERROR_SEVERITY } from "@org/payments-engine/engine/diagnostics.js";
+import type { Operation, PrismEngine, PrismRefusal } from "@org/payments-engine/engine/prism.js";
+import { requestProblems, requestRefusal } from "@org/payments-engine/engine/request-problems.js";
+import { unavailablePreference } from "@org/payments-engine/engine/response-shaping.js";
+import { VerdictMemo } from "@org/payments-engine/engine/verdict-memo.js";
+import { answerPreflight, isPreflight, setCorsHeaders } from "@org/payments-engine/http/cors.js";
+import { isObject } from "@org/payments-engine/http/is-object.js";
+import { hasPreferences, parsePrefer } from "@org/payments-engine/http/prefer.js";
+import {
+  PROBLEM_CONTENT_TYPE,
+  type Problem,
+  type ProblemError,
+  problem,
+} from "@org/payments-engine/http/problem.js";
+import {
+  type ApiRequest,
+  ClientGoneError,
+  readRequest,
+} from "@org/payments-engine/http/read-request.js";
+import { routeProblem, sendProblem } from "@org/payments-engine/http/refusal.js";
+import { loggedId, tagAnswer } from "@org/payments-engine/http/request-id.js";
+import { bodilessKey } from "@org/payments-engine/http/request-key.js";
+import type { RequestLogger } from "@org/payments-engine/http/serve.js";
+import { type Answer, bodyText } from "@org/payments-sandbox/api/answer.js";
+import { isControlPath } from "@org/payments-sandbox/control/test-mode-document.js";
+import type { Sandbox } from "@org/payments-sandbox/sandbox.js";
+import { StoreFullError } from "@org/payments-sandbox/store/store.js";
 import type { TestModeHint } from "./test-mode-hint.js";
 
 export interface HandlerOptions {

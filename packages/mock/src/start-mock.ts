@@ -1,18 +1,22 @@
 // startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
-import { bundledSpecPath } from "./engine/bundled-spec.js";
-import { createPrismEngine, type PrismEngine } from "./engine/prism.js";
-import { type ConnectionLimits, type RequestLogger, serve } from "./http/serve.js";
-import { createHandler } from "./mock-handler.js";
+import { bundledSpecPath } from "@org/payments-engine/engine/bundled-spec.js";
+import { createPrismEngine, type PrismEngine } from "@org/payments-engine/engine/prism.js";
+import {
+  type ConnectionLimits,
+  type RequestLogger,
+  serve,
+} from "@org/payments-engine/http/serve.js";
 import {
   newApiKey,
   type SandboxControls,
   type SandboxPartner,
   sandboxControls,
   sandboxPartner,
-} from "./sandbox/controls.js";
-import type { DeliveryChaos } from "./sandbox/events.js";
-import { createSandbox } from "./sandbox/sandbox.js";
-import { testModeDocument } from "./sandbox/test-mode-document.js";
+} from "@org/payments-sandbox/control/controls.js";
+import { testModeDocument } from "@org/payments-sandbox/control/test-mode-document.js";
+import { createSandbox } from "@org/payments-sandbox/sandbox.js";
+import type { DeliveryChaos } from "@org/payments-sandbox/webhooks/events.js";
+import { createHandler } from "./mock-handler.js";
 import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";
 

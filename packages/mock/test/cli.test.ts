@@ -1,9 +1,9 @@
 // The built CLI, as a user runs it: it must print its URL, serve, and exit cleanly on a signal.
 import { specPath } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
+import { API_KEY } from "../../engine/test/support/spec-requests.js";
 import { startMock } from "../src/index.js";
 import { runCli as run } from "./support/run-cli.js";
-import { API_KEY } from "./support/spec-requests.js";
 
 // Concurrent: each test waits mostly for a CLI process to load Prism.
 describe.concurrent("payments-mock CLI", () => {

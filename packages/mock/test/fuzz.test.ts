@@ -6,8 +6,8 @@ import { request as httpRequest } from "node:http";
 import { specPath } from "@org/payments-spec";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fuzzRequest, type WireRequest } from "../../engine/test/support/fuzz-requests.js";
 import { type RunningMock, startMock } from "../src/index.js";
-import { fuzzRequest, type WireRequest } from "./support/fuzz-requests.js";
 import { undeclaredAnswer } from "./support/response-validator.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS || 300);

@@ -4,6 +4,12 @@
 import { deref, loadSpec, type OperationEntry, specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  operations,
+  type SpecRequest,
+  send,
+  validRequest,
+} from "../../engine/test/support/spec-requests.js";
+import {
   type Problem,
   type RunningMock,
   type RunningProxy,
@@ -12,7 +18,6 @@ import {
   type Violation,
 } from "../src/index.js";
 import { type FakeUpstream, startFakeUpstream } from "./support/fake-upstream.js";
-import { operations, type SpecRequest, send, validRequest } from "./support/spec-requests.js";
 
 const spec = loadSpec();
 

@@ -1,9 +1,9 @@
 // The `Prefer` request header, as Prism users know it: code=, example=, dynamic= (and seed=).
 import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type SentResponse, send, validRequest } from "../../engine/test/support/spec-requests.js";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
 import { responseProblems, undeclaredAnswer } from "./support/response-validator.js";
-import { type SentResponse, send, validRequest } from "./support/spec-requests.js";
 
 const createCustomer = validRequest("createCustomer");
 const business = { customer_type: "Business", email: "finance@example.com" };

@@ -3,10 +3,10 @@
 import { connect } from "node:net";
 import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_KEY } from "../../engine/test/support/spec-requests.js";
 import { type RunningMock, type RunningProxy, startMock, startProxy } from "../src/index.js";
 import { type FakeUpstream, startFakeUpstream } from "./support/fake-upstream.js";
 import { send } from "./support/http.js";
-import { API_KEY } from "./support/spec-requests.js";
 
 const UUID = /^[\da-f]{8}-[\da-f]{4}-4[\da-f]{3}-[89ab][\da-f]{3}-[\da-f]{12}$/;
 const auth = { "X-API-Key": API_KEY };

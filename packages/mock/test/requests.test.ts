@@ -1,14 +1,14 @@
 // Table-driven: bad requests get a prompt 4xx whose problem body names the problem; valid
 // requests (built from the spec's examples) are accepted.
 import { describe, expect, inject, it } from "vitest";
-import type { Problem } from "../src/index.js";
 import {
   operations,
   type SpecRequest,
   send,
   validRequest,
   validVariants,
-} from "./support/spec-requests.js";
+} from "../../engine/test/support/spec-requests.js";
+import type { Problem } from "../src/index.js";
 
 const mockUrl = inject("mockUrl");
 const UUID_ERROR = "not-a-uuid";

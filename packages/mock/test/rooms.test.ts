@@ -1,13 +1,21 @@
-// The package's rooms and which may use which (see the README's "Layout"): http at the bottom,
-// the engine on it, the sandbox and the proxy on both and never on each other, the entry points
-// on top. Read from the sources' imports, so a new import that breaks the house fails here.
+// The rooms and which may use which (see the root README's "Layout"): http at the bottom, the
+// engine on it (both in packages/engine), the sandbox (packages/sandbox) and the proxy on both and
+// never on each other, the mock's entry points on top. Read from the sources' imports, so a new
+// import that breaks the house fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const src = fileURLToPath(new URL("../src/", import.meta.url));
+const packages = fileURLToPath(new URL("../../", import.meta.url));
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+
+/** Each workspace package of the mock, by the name other packages import it with. */
+const PACKAGES = {
+  "@org/payments-engine": path.join(packages, "engine/src"),
+  "@org/payments-sandbox": path.join(packages, "sandbox/src"),
+  "@org/payments-mock": path.join(packages, "mock/src"),
+} as const;
 
 type Room = "http" | "engine" | "sandbox" | "proxy" | "entry";
 /** The rooms each room may import from, besides itself. */
@@ -27,23 +35,37 @@ function specifiers(text: string): string[] {
   return [...text.matchAll(SPECIFIER)].map((match) => match[1] ?? match[2] ?? match[3] ?? "");
 }
 
-const sources = readdirSync(src, { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith(".ts"))
-  .map((file) => path.join(src, file));
+const sources = Object.values(PACKAGES).flatMap((src) =>
+  readdirSync(src, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => path.join(src, file)),
+);
+
+/** A file's name inside the packages' folder, for messages. */
+const shown = (file: string) => path.relative(packages, file);
 
 function roomOf(file: string): Room {
+  if (file.startsWith(PACKAGES["@org/payments-sandbox"] + path.sep)) return "sandbox";
+  const src = file.startsWith(PACKAGES["@org/payments-engine"] + path.sep)
+    ? PACKAGES["@org/payments-engine"]
+    : PACKAGES["@org/payments-mock"];
   const [first, ...rest] = path.relative(src, file).split(path.sep);
   return rest.length === 0 ? "entry" : (first as Room);
 }
 
-/** The source files a file imports, resolved (`./x.js` is `./x.ts`). */
+/** The source files a file imports, resolved (`./x.js` is `./x.ts`, a package's `x.js` its `src/x.ts`). */
 function localImports(file: string): string[] {
-  return specifiers(readFileSync(file, "utf8"))
-    .filter((name) => name.startsWith("."))
-    .map((name) => path.resolve(path.dirname(file), name.replace(/\.js$/, ".ts")));
+  return specifiers(readFileSync(file, "utf8")).flatMap((name) => {
+    if (name.startsWith(".")) {
+      return [path.resolve(path.dirname(file), name.replace(/\.js$/, ".ts"))];
+    }
+    const [scope = "", pkg = "", ...rest] = name.split("/");
+    const src = PACKAGES[`${scope}/${pkg}` as keyof typeof PACKAGES];
+    return src ? [path.join(src, ...rest).replace(/\.js$/, ".ts")] : [];
+  });
 }
 
-describe("the rooms of src/", () => {
+describe("the rooms of the engine, the sandbox and the mock", () => {
   it("are the ones the house names", () => {
     expect(new Set(sources.map(roomOf))).toEqual(
       new Set(["http", "engine", "sandbox", "proxy", "entry"]),
@@ -57,7 +79,7 @@ describe("the rooms of src/", () => {
           const [from, to] = [roomOf(file), roomOf(target)];
           return from !== to && !MAY_USE[from].includes(to);
         })
-        .map((target) => `${path.relative(src, file)} → ${path.relative(src, target)}`),
+        .map((target) => `${shown(file)} → ${shown(target)}`),
     );
     expect(wrong).toEqual([]);
   });
@@ -68,9 +90,7 @@ describe("the rooms of src/", () => {
     const circles: string[] = [];
     const visit = (file: string, trail: string[]) => {
       if (trail.includes(file)) {
-        circles.push(
-          [...trail.slice(trail.indexOf(file)), file].map((f) => path.relative(src, f)).join(" → "),
-        );
+        circles.push([...trail.slice(trail.indexOf(file)), file].map(shown).join(" → "));
         return;
       }
       if (done.has(file)) return;
@@ -86,8 +106,8 @@ describe("the rooms of src/", () => {
       .filter((file) =>
         specifiers(readFileSync(file, "utf8")).some((name) => name.startsWith("@stoplight/")),
       )
-      .map((file) => path.relative(src, file));
-    expect(importers).toEqual([path.join("engine", "prism-adapter.ts")]);
+      .map(shown);
+    expect(importers).toEqual([path.join("engine", "src", "engine", "prism-adapter.ts")]);
   });
 
   it("route a request once, with Prism's router", () => {

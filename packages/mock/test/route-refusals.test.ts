@@ -2,8 +2,8 @@
 // /_sandbox/: the refusal names the test-mode route, and in the stateless mock how to get it.
 import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { API_KEY } from "../../engine/test/support/spec-requests.js";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
-import { API_KEY } from "./support/spec-requests.js";
 
 let sandbox: RunningMock;
 beforeAll(async () => {

@@ -10,9 +10,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { specPath } from "@org/payments-spec";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  API_KEY,
+  operations,
+  send,
+  validRequest,
+} from "../../engine/test/support/spec-requests.js";
 import { type RunningMock, startMock } from "../src/index.js";
 import { responseProblems } from "./support/response-validator.js";
-import { API_KEY, operations, send, validRequest } from "./support/spec-requests.js";
 
 const started: RunningMock[] = [];
 async function start(options: Parameters<typeof startMock>[0]): Promise<RunningMock> {

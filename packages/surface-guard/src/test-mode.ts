@@ -48,8 +48,9 @@ export type SandboxControls = { [K in keyof Controls]: Erased<Controls[K]> };
 
 type TestModeGenerator = { generateTypes(doc: unknown): Promise<string> };
 
-function mockDir(): string {
-  return path.dirname(createRequire(import.meta.url).resolve(`${MOCK_PACKAGE}/package.json`));
+/** The mock's typed controls and the test-mode generator live in the sandbox it bundles. */
+function sandboxDir(): string {
+  return path.dirname(createRequire(import.meta.url).resolve("@org/payments-sandbox/package.json"));
 }
 
 /** Every change from `base` to `head` (bundled test-mode documents) in what the mock exports. */
@@ -74,13 +75,13 @@ export async function diffTestModePackage(
 
 /**
  * The controls over one version's generated types. The copies sit in a folder named `generated`
- * (under the mock's src/, so that openapi-fetch resolves from its node_modules): the guard compares
+ * (under the sandbox's src/, so that openapi-fetch resolves from its node_modules): the guard compares
  * by type what generated code declares, and every export here depends on it.
  */
 async function surfaceOf(doc: OpenApiDocument, version: string): Promise<SurfaceVersion> {
-  const src = path.join(mockDir(), "src");
+  const src = path.join(sandboxDir(), "src");
   const generator: TestModeGenerator = await import(
-    pathToFileURL(path.join(mockDir(), "scripts/generate.ts")).href
+    pathToFileURL(path.join(sandboxDir(), "scripts/generate.ts")).href
   );
   const virtual = path.join(src, `.spec-diff-test-mode-${version}`, "generated");
   const entry = path.join(virtual, "index.ts");
@@ -94,7 +95,7 @@ async function surfaceOf(doc: OpenApiDocument, version: string): Promise<Surface
     ],
     [
       path.join(virtual, "sandbox", "controls.ts"),
-      readFileSync(path.join(src, "sandbox", "controls.ts"), "utf8"),
+      readFileSync(path.join(src, "control", "controls.ts"), "utf8"),
     ],
     [entry, `export type { ${names} } from "./sandbox/controls.ts";\n${ERASED_CONTROLS}`],
   ]);

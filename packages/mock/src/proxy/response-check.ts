@@ -2,10 +2,10 @@
 // says what broke in plain words: the status, the media type, a header or a body field.
 import type { IncomingHttpHeaders } from "node:http";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { type ReceivedAt, toProblemErrors } from "../engine/diagnostics.js";
-import type { Operation, PrismEngine } from "../engine/prism.js";
-import { flattenHeaders } from "../http/read-request.js";
-import { valueAt } from "../http/value-at.js";
+import { type ReceivedAt, toProblemErrors } from "@org/payments-engine/engine/diagnostics.js";
+import type { Operation, PrismEngine } from "@org/payments-engine/engine/prism.js";
+import { flattenHeaders } from "@org/payments-engine/http/read-request.js";
+import { valueAt } from "@org/payments-engine/http/value-at.js";
 import { bodyFinding, type Finding } from "./violations.js";
 
 export interface ReceivedResponse {

@@ -1,8 +1,12 @@
 // startProxy(): the validating proxy as an in-process HTTP server, for tests and for the CLI.
 import { closeSync, openSync, writeSync } from "node:fs";
-import { bundledSpecPath } from "../engine/bundled-spec.js";
-import { createPrismEngine } from "../engine/prism.js";
-import { type ConnectionLimits, type RequestLogger, serve } from "../http/serve.js";
+import { bundledSpecPath } from "@org/payments-engine/engine/bundled-spec.js";
+import { createPrismEngine } from "@org/payments-engine/engine/prism.js";
+import {
+  type ConnectionLimits,
+  type RequestLogger,
+  serve,
+} from "@org/payments-engine/http/serve.js";
 import { createProxyHandler } from "./proxy-handler.js";
 import { createUpstream } from "./upstream.js";
 import type { Violation } from "./violations.js";

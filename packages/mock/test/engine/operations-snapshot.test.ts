@@ -2,12 +2,12 @@
 // exactly what Prism reads from that spec, and is not used for any other text.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
-import { describe, expect, it } from "vitest";
 import {
   operationsFromSnapshot,
   operationsSnapshot,
-} from "../../src/engine/operations-snapshot.js";
+} from "@org/payments-engine/engine/operations-snapshot.js";
+import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
+import { describe, expect, it } from "vitest";
 
 const dist = (file: string) => fileURLToPath(new URL(`../../dist/${file}`, import.meta.url));
 

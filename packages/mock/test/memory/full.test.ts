@@ -6,16 +6,16 @@ import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createPrismEngine } from "@org/payments-engine/engine/prism.js";
+import { dataFromSeed } from "@org/payments-sandbox/api/seed.js";
+import type { Sandbox } from "@org/payments-sandbox/sandbox.js";
+import { EXAMPLE_PARTNER_ID } from "@org/payments-sandbox/store/partner.js";
+import { openSqliteStore } from "@org/payments-sandbox/store/sqlite-store.js";
+import { StoreFullError } from "@org/payments-sandbox/store/store.js";
 import { specPath } from "@org/payments-spec";
 import { expect, it } from "vitest";
-import { createPrismEngine } from "../../src/engine/prism.js";
+import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { createHandler } from "../../src/mock-handler.js";
-import { EXAMPLE_PARTNER_ID } from "../../src/sandbox/partner.js";
-import type { Sandbox } from "../../src/sandbox/sandbox.js";
-import { dataFromSeed } from "../../src/sandbox/seed.js";
-import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
-import { StoreFullError } from "../../src/sandbox/store.js";
-import { API_KEY } from "../support/spec-requests.js";
 
 /** Sandbox data with nothing in it. */
 const empty = () => dataFromSeed({});

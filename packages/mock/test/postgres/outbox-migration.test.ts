@@ -10,7 +10,9 @@ import { expectOutboxDelivered, outboxRow } from "../support/outbox-of-schema-on
 import { createDatabase } from "../support/postgres.js";
 import { startReceiver } from "../support/receiver.js";
 
-const fixture = fileURLToPath(new URL("../fixtures/postgres-schema-1.sql", import.meta.url));
+const fixture = fileURLToPath(
+  new URL("../../../sandbox/test/fixtures/postgres-schema-1.sql", import.meta.url),
+);
 
 it("sends the event a schema-1 database left in its outbox, once migrated", async (context) => {
   const receiver = await startReceiver();

@@ -4,17 +4,19 @@
 // is said to be migrated in one line. A database from a newer payments-mock is refused untouched.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { redactedUrl, SCHEMA_LOCK } from "@org/payments-sandbox/store/postgres-store.js";
+import { SCHEMA_VERSION } from "@org/payments-sandbox/store/schema-migrations.js";
 import { specPath } from "@org/payments-spec";
 import pg from "pg";
 import { describe, expect, inject, it, type TestContext } from "vitest";
 import { type RunningMock, startMock } from "../../src/index.js";
-import { redactedUrl, SCHEMA_LOCK } from "../../src/sandbox/postgres-store.js";
-import { SCHEMA_VERSION } from "../../src/sandbox/schema-migrations.js";
 import { createDatabase } from "../support/postgres.js";
 import { call } from "../support/sandbox.js";
 import { EXAMPLE_KEY, expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
 
-const fixture = fileURLToPath(new URL("../fixtures/postgres-schema-1.sql", import.meta.url));
+const fixture = fileURLToPath(
+  new URL("../../../sandbox/test/fixtures/postgres-schema-1.sql", import.meta.url),
+);
 
 /** A connection of the test's own to `url`, closed when the test ends. */
 async function connect(context: TestContext, url: string): Promise<pg.Client> {

@@ -2,11 +2,11 @@
 // creates, share idempotency keys, reset and the event log, and each event goes out once,
 // also when one of them is killed in the middle of a burst.
 import { describe, expect, inject, it, type TestContext } from "vitest";
+import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { createDatabase } from "../support/postgres.js";
 import { startReceiver } from "../support/receiver.js";
 import { runCli } from "../support/run-cli.js";
 import { call, createCustomer, newKey } from "../support/sandbox.js";
-import { API_KEY } from "../support/spec-requests.js";
 
 /** Both processes serve the tests' key's partner, with the seed's data (its webhook among them). */
 const SHARED = ["--port", "0", "--quiet", "--stateful", "--example-key", API_KEY];

@@ -1,8 +1,8 @@
 // Values a client can send that a database may choke on get the API's answers, never a 5xx.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { DEEP_BODIES, expectEveryOperationRefuses } from "../support/deep-bodies.js";
 import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
-import { API_KEY } from "../support/spec-requests.js";
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

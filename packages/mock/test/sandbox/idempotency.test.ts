@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
-import { API_KEY } from "../support/spec-requests.js";
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -2,9 +2,14 @@
 // invariants (lifecycles.ts): checked on the resource each event carries, and on the fields the
 // sandbox once got wrong (a fiat address Registered but not verified), with the clock's own
 // account of an advance.
+
+import {
+  AUTORAMP,
+  LIFECYCLES,
+  type Lifecycle,
+} from "@org/payments-sandbox/lifecycle/lifecycles.js";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTORAMP, LIFECYCLES, type Lifecycle } from "../../src/sandbox/lifecycles.js";
 import { type Delivery, startReceiver } from "../support/receiver.js";
 import {
   call,

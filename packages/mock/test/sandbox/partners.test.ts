@@ -2,9 +2,10 @@
 // nothing of A's (data, partner_id, clock, webhook deliveries, event log, idempotency keys, reset)
 // reaches B, in an answer, an error or a log line. 20 keys onboarding at once each end with their
 // own customers Active, and a new key starts with the documents and fee profiles only.
+
+import { partnerIdOf } from "@org/payments-sandbox/store/partner.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SandboxPartner } from "../../src/index.js";
-import { partnerIdOf } from "../../src/sandbox/partner.js";
 import { startReceiver } from "../support/receiver.js";
 import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
 

@@ -7,14 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
+import { CURRENCIES } from "@org/payments-sandbox/money/currencies.js";
+import { DEFAULT_RATES } from "@org/payments-sandbox/money/rates.js";
 import { specPath } from "@org/payments-spec";
 import type { FeeProfile } from "@org/payments-types";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { referencePrice } from "../../../sandbox/test/support/reference-pricing.js";
 import { startMock } from "../../src/index.js";
-import { CURRENCIES } from "../../src/sandbox/currencies.js";
-import { DEFAULT_RATES } from "../../src/sandbox/rates.js";
-import { referencePrice } from "../support/reference-pricing.js";
 import { responseProblems } from "../support/response-validator.js";
 import {
   call,
@@ -391,7 +391,9 @@ describe("rates and the signing secret in the store", () => {
 async function schemaOneDatabase(state: string): Promise<void> {
   const fixture = (store: string) =>
     readFileSync(
-      fileURLToPath(new URL(`../fixtures/${store}-schema-1.sql`, import.meta.url)),
+      fileURLToPath(
+        new URL(`../../../sandbox/test/fixtures/${store}-schema-1.sql`, import.meta.url),
+      ),
       "utf8",
     );
   if (sandboxStore === "postgres") {

@@ -1,13 +1,13 @@
 // Every operation answered by the sandbox matches the spec's 200 response schema.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { responseProblems } from "../support/response-validator.js";
-import { startSandbox, type TestSandbox } from "../support/sandbox.js";
 import {
   validRequest as exampleRequest,
   operations,
   type SpecRequest,
   send,
-} from "../support/spec-requests.js";
+} from "../../../engine/test/support/spec-requests.js";
+import { responseProblems } from "../support/response-validator.js";
+import { startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 /**
  * The spec's example request, with a key of its own (the sandbox refuses a key used for another

@@ -3,12 +3,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { dataFromSeed } from "@org/payments-sandbox/api/seed.js";
+import { openStore } from "@org/payments-sandbox/store/open-store.js";
+import { EXAMPLE_PARTNER_ID } from "@org/payments-sandbox/store/partner.js";
+import type { DeliveryEvent } from "@org/payments-sandbox/store/state.js";
+import {
+  EVENTS_KEPT,
+  KEY_RETENTION_MS,
+  type SandboxStore,
+} from "@org/payments-sandbox/store/store.js";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { openStore } from "../../src/sandbox/open-store.js";
-import { EXAMPLE_PARTNER_ID } from "../../src/sandbox/partner.js";
-import { dataFromSeed } from "../../src/sandbox/seed.js";
-import type { DeliveryEvent } from "../../src/sandbox/state.js";
-import { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore } from "../../src/sandbox/store.js";
 import { newState } from "../support/sandbox.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-retention-"));

@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { createPaymentsClient } from "@org/payments-client";
 import { specPath } from "@org/payments-spec";
 import { afterAll, expect, it } from "vitest";
+import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { startMock } from "../../src/index.js";
 import { startReceiver } from "../support/receiver.js";
 import { persistentState } from "../support/sandbox.js";
-import { API_KEY } from "../support/spec-requests.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-scenario-"));
 const state = await persistentState(dir, "state.db");

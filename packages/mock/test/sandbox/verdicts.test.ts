@@ -1,10 +1,9 @@
 // A request the sandbox answered is not validated again when it comes again (engine/verdict-memo.ts):
 // any request that differs from it, in its target or in any header, is still validated.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
+import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { send } from "../support/http.js";
 import { startSandbox, type TestSandbox } from "../support/sandbox.js";
-import { API_KEY } from "../support/spec-requests.js";
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

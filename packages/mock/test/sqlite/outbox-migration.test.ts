@@ -11,7 +11,9 @@ import { startMock } from "../../src/index.js";
 import { expectOutboxDelivered, outboxRow } from "../support/outbox-of-schema-one.js";
 import { startReceiver } from "../support/receiver.js";
 
-const fixture = fileURLToPath(new URL("../fixtures/sqlite-schema-1.sql", import.meta.url));
+const fixture = fileURLToPath(
+  new URL("../../../sandbox/test/fixtures/sqlite-schema-1.sql", import.meta.url),
+);
 const dir = mkdtempSync(join(tmpdir(), "payments-outbox-migration-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -6,15 +6,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
+import { dataFromSeed } from "@org/payments-sandbox/api/seed.js";
+import { MIGRATIONS, SCHEMA_VERSION } from "@org/payments-sandbox/store/schema-migrations.js";
+import { openSqliteStore } from "@org/payments-sandbox/store/sqlite-store.js";
 import { specPath } from "@org/payments-spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { startMock } from "../../src/index.js";
-import { MIGRATIONS, SCHEMA_VERSION } from "../../src/sandbox/schema-migrations.js";
-import { dataFromSeed } from "../../src/sandbox/seed.js";
-import { openSqliteStore } from "../../src/sandbox/sqlite-store.js";
 import { expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
 
-const fixture = fileURLToPath(new URL("../fixtures/sqlite-schema-1.sql", import.meta.url));
+const fixture = fileURLToPath(
+  new URL("../../../sandbox/test/fixtures/sqlite-schema-1.sql", import.meta.url),
+);
 const dir = mkdtempSync(join(tmpdir(), "payments-schema-migrations-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,5 +1,7 @@
 // Bodies nested far past any limit, and every operation that takes a body: the API's and the test
 // mode's, each from its OpenAPI document. Each must answer them with a prompt 4xx problem.
+
+import { MAX_JSON_DEPTH } from "@org/payments-engine/http/json-depth.js";
 import {
   listOperations,
   loadSpec,
@@ -7,8 +9,13 @@ import {
   testModeSpecPath,
 } from "@org/payments-spec";
 import { expect } from "vitest";
-import { MAX_JSON_DEPTH } from "../../src/http/json-depth.js";
-import { API_KEY, operations, type SpecRequest, send, validRequest } from "./spec-requests.js";
+import {
+  API_KEY,
+  operations,
+  type SpecRequest,
+  send,
+  validRequest,
+} from "../../../engine/test/support/spec-requests.js";
 
 /** What a fuzzer sends: JSON that is valid, and deeper than any stack. */
 export const DEEP_BODIES: Array<[string, string]> = [

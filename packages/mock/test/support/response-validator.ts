@@ -3,7 +3,7 @@
 import { deref } from "@org/payments-spec";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { operation, spec } from "./spec-requests.js";
+import { operation, spec } from "../../../engine/test/support/spec-requests.js";
 
 const SPEC_ID = "https://payments-spec.invalid/partner-payments.json";
 const isInteger = (value: number) => Number.isInteger(value);

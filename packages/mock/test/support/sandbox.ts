@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specPath } from "@org/payments-spec";
 import { inject } from "vitest";
+import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { type MockOptions, type RunningSandbox, startMock } from "../../src/index.js";
 import { createDatabase } from "./postgres.js";
-import { API_KEY } from "./spec-requests.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

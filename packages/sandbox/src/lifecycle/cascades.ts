@@ -1,0 +1,142 @@
+// What a status change does besides itself: the fields a status fills in (identification steps,
+// an autoramp's deposit rails, a fiat address's ownership, a transaction's payout hash) and the changes it causes in other
+// resources (an approved identification activates its customer, an active customer's autoramps
+// are approved). The transitions themselves are data in lifecycles.ts.
+import { randomBytes } from "node:crypto";
+import { isObject } from "@org/payments-engine/http/is-object.js";
+import type { IbanDepositInfo } from "@org/payments-types";
+import type { Resource, Stored } from "../store/state.js";
+import { type ChangeContext, customerIdOf } from "./change-context.js";
+import {
+  AUTORAMP,
+  CUSTOMER,
+  FIAT_ADDRESS,
+  IDENTIFICATION,
+  IDENTIFICATION_STEP_RESULTS,
+  type Lifecycle,
+  TRANSACTION,
+} from "./lifecycles.js";
+
+/** Walks a resource along its lifecycle to a status (changes.ts's walkTo). */
+export type Walk = (
+  context: ChangeContext,
+  lifecycle: Lifecycle,
+  stored: Stored,
+  target: string,
+) => Promise<boolean>;
+
+/** Fills in what the resource's new status implies. */
+export function enterStatus(
+  _context: ChangeContext,
+  lifecycle: Lifecycle,
+  resource: Resource,
+): void {
+  const status = String(resource.status);
+  if (lifecycle === IDENTIFICATION && isObject(resource.step_status)) {
+    const retry = IDENTIFICATION_STEP_RESULTS[status];
+    if (retry === undefined) return;
+    for (const name of Object.keys(resource.step_status)) {
+      resource.step_status[name] = { result: status, retry };
+    }
+  } else if (lifecycle === AUTORAMP && status === "DepositAccountAdded") {
+    if (!Array.isArray(resource.deposit_rails) || resource.deposit_rails.length === 0) {
+      resource.deposit_rails = [sandboxDepositRail(resource)];
+    }
+  } else if (lifecycle === FIAT_ADDRESS) {
+    // The bank's confirmation is what verifies the customer owns the account.
+    resource.ownership_verified = status === "Registered";
+  } else if (lifecycle === TRANSACTION && status === "PayoutInProgress") {
+    resource.payout_crypto_transaction ??= {
+      transaction_hash: `0x${randomBytes(32).toString("hex")}`,
+    };
+  }
+}
+
+/** The changes a step of `stored` from `from` causes elsewhere. */
+export async function afterStep(
+  context: ChangeContext,
+  lifecycle: Lifecycle,
+  stored: Stored,
+  from: string,
+  walk: Walk,
+): Promise<void> {
+  const status = String(stored.resource.status);
+  if (lifecycle === IDENTIFICATION && (status === "Approved" || from === "Approved")) {
+    await settleCustomer(context, String(stored.resource.customer_id), walk);
+  } else if (lifecycle === CUSTOMER && status === "Active") {
+    await approveAutoramps(context, stored.resource.id, walk);
+  } else if (lifecycle === AUTORAMP && status === "DepositAccountAdded") {
+    const customerId = customerIdOf(AUTORAMP, stored);
+    await context.events.broadcast(
+      context.tx,
+      "DepositAddressCreated",
+      customerId,
+      stored.resource,
+      context.clock,
+    );
+  }
+}
+
+/**
+ * The status a customer's documents and identifications call for: SigningsRequired while a
+ * document is unsigned, then IdentificationRequired until an identification is approved, then
+ * Active. A customer that a simulation suspended (or set to UserRequired) stays so.
+ */
+export async function settleCustomer(
+  context: ChangeContext,
+  customerId: string,
+  walk: Walk,
+): Promise<void> {
+  const stored = await context.tx.find("customers", customerId, undefined);
+  if (stored === undefined) return;
+  const status = String(stored.resource.status);
+  if (!["SigningsRequired", "IdentificationRequired", "Active"].includes(status)) return;
+  const target =
+    (await unsignedDocumentCount(context, customerId)) > 0
+      ? "SigningsRequired"
+      : (await hasApprovedIdentification(context, customerId))
+        ? "Active"
+        : "IdentificationRequired";
+  if (target !== status) await walk(context, CUSTOMER, stored, target);
+}
+
+/** How many documents the customer has not signed. */
+async function unsignedDocumentCount(context: ChangeContext, customerId: string): Promise<number> {
+  const signings = await context.tx.list("signings", { customerId });
+  const signed = new Set(signings.map((signing) => signing.resource.document_id));
+  const documents = await context.tx.list("documents");
+  return documents.filter((document) => !signed.has(document.resource.id)).length;
+}
+
+async function hasApprovedIdentification(
+  context: ChangeContext,
+  customerId: string,
+): Promise<boolean> {
+  const identifications = await context.tx.list("identifications", { customerId });
+  return identifications.some((stored) => stored.resource.status === "Approved");
+}
+
+/** An active customer's autoramps that wait for it go to Approved. */
+async function approveAutoramps(
+  context: ChangeContext,
+  customerId: string,
+  walk: Walk,
+): Promise<void> {
+  for (const stored of await context.tx.list("autoramps", { customerId })) {
+    if (stored.resource.status === "Created") await walk(context, AUTORAMP, stored, "Approved");
+  }
+}
+
+/** The sandbox's deposit instructions: an IBAN that is clearly not a real account. */
+function sandboxDepositRail(autoramp: Resource): IbanDepositInfo {
+  const recipient = (autoramp.recipient as { recipient?: { name?: string } } | undefined)
+    ?.recipient;
+  return {
+    address: "Sandbox Street 1, Sandbox City",
+    beneficiary_name: String(recipient?.name ?? ""),
+    bic: "SANDBOXXXXX",
+    iban: "XX00SANDBOX0000000000",
+    name: "Sandbox Settlement Bank",
+    phone: "+00 000 000000",
+  };
+}

@@ -1,0 +1,203 @@
+// POST /_sandbox/autoramps/{id}/deposits: money arriving on an autoramp's deposit rail. It makes
+// an autoramp transaction for the autoramp's customer, priced as a quote for the same pair and
+// amount is at that moment (pricing.ts), which then settles on the sandbox clock (lifecycles.ts),
+// with an event at each step.
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import type { AutorampTransaction, Blockchain, DepositAccountType } from "@org/payments-types";
+import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
+import type { components } from "../generated/test-mode.js";
+import type { ChangeContext } from "../lifecycle/change-context.js";
+import { announceCreated } from "../lifecycle/changes.js";
+import { outcomesOf, TRANSACTION } from "../lifecycle/lifecycles.js";
+import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "./currencies.js";
+import { type PriceCurrency, type PriceInput, PricingError, price } from "./pricing.js";
+import { pricingData } from "./quotes.js";
+
+/** Words an outcome may also be given in, as the issue that asked for it put them. */
+const OUTCOME_WORDS: Readonly<Record<string, string>> = {
+  completed: "Completed",
+  failed: "PayoutFailed",
+  rejected: "FundsRejected",
+};
+
+type DepositBody = components["schemas"]["Deposit"];
+
+/** A currency as an autoramp lists it: fiat with `code`, crypto with `token` and `blockchain`. */
+interface ListedCurrency {
+  code?: string;
+  token?: string;
+  blockchain?: Blockchain;
+  type?: string;
+}
+
+/**
+ * The deposit the body asks for (the document has checked each field), or the 422 naming what
+ * the sandbox cannot take: both `currency` and `source_currency`, or an unknown outcome.
+ */
+export async function deposit(
+  context: ChangeContext,
+  autorampId: string,
+  body: DepositBody,
+): Promise<Answer> {
+  if (body.currency !== undefined && body.source_currency !== undefined) {
+    return refused("source_currency", "oneOf", "send currency or source_currency, not both");
+  }
+  const outcome = outcomeOf(body.outcome);
+  if (outcome === null) {
+    const words = Object.keys(OUTCOME_WORDS).join(", ");
+    const outcomes = ["Completed", ...outcomesOf(TRANSACTION)].join(", ");
+    return refused("outcome", "enum", `must be one of ${outcomes} (or ${words})`);
+  }
+  const fields = {
+    amount: body.amount,
+    currency: currencyCode(body),
+    rail: body.rail ?? body.deposit_account_type,
+    outcome,
+  };
+  const stored = await context.tx.find("autoramps", autorampId, undefined);
+  if (stored === undefined) return notFound("path", "id", `no autoramp ${autorampId}`);
+  const autoramp = stored.resource;
+  if (autoramp.status !== "Approved") {
+    return problemAnswer(422, "autoramp-not-approved", "Autoramp not approved", [
+      {
+        location: "path",
+        field: "id",
+        rule: "status",
+        message: `the autoramp ${autorampId} is ${String(autoramp.status)}: deposits arrive on an Approved autoramp only (it is approved once its customer is Active)`,
+      },
+    ]);
+  }
+  const listed = (autoramp.source_currencies ?? []) as ListedCurrency[];
+  const sourceListed =
+    fields.currency === undefined
+      ? listed[0]
+      : listed.find((currency) => (currency.code ?? currency.token) === fields.currency);
+  if (sourceListed === undefined) {
+    const names = listed.map((currency) => currency.code ?? currency.token).join(", ");
+    return refused(
+      body.source_currency === undefined ? "currency" : "source_currency",
+      "enum",
+      `must be one of the autoramp's source currencies: ${names}`,
+    );
+  }
+  const source = priceCurrency(sourceListed);
+  const crypto = source.type === "Crypto";
+  const rail = fields.rail ?? defaultRail(source);
+  if ((rail === CRYPTO_DEPOSIT_ACCOUNT_TYPE) !== crypto) {
+    const fits = crypto ? CRYPTO_DEPOSIT_ACCOUNT_TYPE : "a bank rail (not Wallet)";
+    const field =
+      body.rail === undefined && body.deposit_account_type !== undefined
+        ? "deposit_account_type"
+        : "rail";
+    return refused(field, "rail", `${source.code} is paid in through ${fits}`);
+  }
+  const destinationListed = autoramp.destination_currency as ListedCurrency;
+  const priced = priceOrProblem({
+    source,
+    destination: priceCurrency({ ...destinationListed, type: "Crypto" }),
+    amount_in: fields.amount,
+    deposit_account_type: rail,
+    is_third_party: autoramp.is_third_party === true,
+    ...(await pricingData(context.tx)),
+  });
+  if ("status" in priced) return priced;
+  const customerId = String(stored.customer_id ?? "");
+  const at = context.clock.now();
+  const transaction: AutorampTransaction & { id: string } = {
+    id: randomUUID(),
+    autoramp_id: autoramp.id,
+    customer_id: customerId,
+    created_at: at.toISOString(),
+    source_amount: priced.amount_in,
+    destination_amount: priced.amount_out,
+    exchange_rate: priced.rate,
+    fee: priced.fee.total_fee.amount,
+    fee_settlement: priced.fee_settlement,
+    fee_breakdown: priced.fee,
+    is_third_party: autoramp.is_third_party === true,
+    recipient: autoramp.recipient as AutorampTransaction["recipient"],
+    state: "Pending",
+    status: "FundsReceived",
+    ...(crypto
+      ? {
+          source: {
+            blockchain: source.chain as Blockchain,
+            wallet_address: walletAddress(source.chain as Blockchain),
+          },
+        }
+      : { payment_tracking: { imad: imadOf(at) } }),
+  };
+  const scope = stored.sub_partner_id ?? undefined;
+  await context.tx.insert("autoramp_transactions", transaction, scope, customerId || undefined);
+  const created = { resource: transaction, sub_partner_id: stored.sub_partner_id };
+  const ending = fields.outcome === "Completed" ? undefined : fields.outcome;
+  await announceCreated(context, TRANSACTION, created, ending);
+  return ok(transaction);
+}
+
+/** The source currency's code: `currency`, or `source_currency` (a code, or a currency object). */
+function currencyCode(body: DepositBody): string | undefined {
+  const given = body.currency ?? body.source_currency;
+  if (given === undefined || typeof given === "string") return given;
+  return "code" in given ? given.code : given.token;
+}
+
+/** The outcome named (a status the transaction may end in, in any case, or a word); null when none is. */
+function outcomeOf(value: string | undefined): string | undefined | null {
+  if (value === undefined) return undefined;
+  const outcomes = ["Completed", ...outcomesOf(TRANSACTION)];
+  return (
+    outcomes.find((outcome) => outcome.toLowerCase() === value.toLowerCase()) ??
+    OUTCOME_WORDS[value.toLowerCase()] ??
+    null
+  );
+}
+
+function refused(field: string, rule: string, message: string): Answer {
+  return problemAnswer(422, "invalid-request", "Invalid request", [
+    { location: "body", field, rule, message },
+  ]);
+}
+
+/** The pricing of a currency listed by an autoramp: its code (fiat) or token and chain (crypto). */
+function priceCurrency(listed: ListedCurrency): PriceCurrency {
+  const code = String(listed.code ?? listed.token ?? "");
+  const type = currencyFacts(code)?.type ?? (listed.type === "Fiat" ? "Fiat" : "Crypto");
+  return type === "Crypto" && listed.blockchain !== undefined
+    ? { code, type, chain: listed.blockchain }
+    : { code, type };
+}
+
+function defaultRail(source: PriceCurrency): DepositAccountType {
+  const facts = currencyFacts(source.code);
+  return facts?.type === "Fiat" ? facts.deposit_account_type : CRYPTO_DEPOSIT_ACCOUNT_TYPE;
+}
+
+/** The price, or the 422 naming the body field that keeps the deposit from one. */
+function priceOrProblem(input: PriceInput) {
+  try {
+    return price(input);
+  } catch (error) {
+    if (!(error instanceof PricingError)) throw error;
+    const field = error.field === "amount_in" ? "amount" : "currency";
+    return refused(field, error.rule, error.message);
+  }
+}
+
+/** A Fedwire-style IMAD of the incoming payment: its date, a sandbox source and a sequence. */
+function imadOf(at: Date): string {
+  const date = at.toISOString().slice(0, 10).replaceAll("-", "");
+  return `${date}SANDBOX0${String(randomInt(1_000_000)).padStart(6, "0")}`;
+}
+
+/** A made-up sender address that looks like the chain's (not a valid one). */
+function walletAddress(chain: Blockchain): string {
+  if (chain === "Solana")
+    return randomText("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 44);
+  if (chain === "Stellar") return `G${randomText("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 55)}`;
+  return `0x${randomBytes(20).toString("hex")}`;
+}
+
+function randomText(alphabet: string, length: number): string {
+  return Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join("");
+}

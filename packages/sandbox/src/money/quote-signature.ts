@@ -1,0 +1,41 @@
+// The sandbox's own quote signature (the API description does not show the real scheme): base64
+// of HMAC-SHA256, keyed with the sandbox's secret, over the quote's canonical JSON without its
+// `signature` (RFC 8785: object keys sorted, no whitespace; a quote has no numbers). A partner
+// checks that a quote they stored is unmodified with POST /_sandbox/quotes/verify.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { isObject } from "@org/payments-engine/http/is-object.js";
+import type { StoreTransaction } from "../store/store.js";
+
+/** JSON with every object's keys sorted, as RFC 8785 serialises strings, booleans and null. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value)
+      .filter((key) => value[key] !== undefined)
+      .sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The sandbox's signing secret, made at its first quote (a reset makes a new one). */
+export async function signingSecret(store: StoreTransaction): Promise<string> {
+  const stored = await store.setting("quote_signing_secret");
+  if (stored !== undefined) return stored;
+  await store.initSetting("quote_signing_secret", randomBytes(32).toString("hex"));
+  return (await store.setting("quote_signing_secret")) ?? "";
+}
+
+/** The signature of a quote's fields (any `signature` among them is left out). */
+export function signatureOf(secret: string, quote: Record<string, unknown>): string {
+  const { signature: _, ...fields } = quote;
+  return createHmac("sha256", secret).update(canonicalJson(fields)).digest("base64");
+}
+
+/** Whether the quote carries the signature the sandbox gave it: none of its fields changed. */
+export function signatureValid(secret: string, quote: Record<string, unknown>): boolean {
+  if (typeof quote.signature !== "string") return false;
+  const expected = Buffer.from(signatureOf(secret, quote));
+  const given = Buffer.from(quote.signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

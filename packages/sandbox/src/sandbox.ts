@@ -1,0 +1,253 @@
+// The stateful sandbox: the API's operations over data that persists, behind the same Prism
+// request validation as the stateless mock. handler.ts hands it each validated request. Each API
+// key is a partner of its own (partner.ts): its data, clock, webhooks, event log and idempotency
+// keys are out of every other key's reach.
+
+import type { Operations, Routed } from "@org/payments-engine/engine/prism.js";
+import { isObject } from "@org/payments-engine/http/is-object.js";
+import type { ApiRequest } from "@org/payments-engine/http/read-request.js";
+import { type Answer, problemAnswer } from "./api/answer.js";
+import { handlerOf } from "./api/api-routes.js";
+import { dataFromSeed, defaultSeed, readSeed, starterSeed } from "./api/seed.js";
+import { answerControl, type ControlServices } from "./control/control-routes.js";
+import type { ChangeContext } from "./lifecycle/change-context.js";
+import { performStep } from "./lifecycle/changes.js";
+import { realNow, SandboxClock } from "./lifecycle/clock.js";
+import { Scheduler } from "./lifecycle/scheduler.js";
+import { readSpecFacts } from "./lifecycle/spec-facts.js";
+import { Idempotency, settled } from "./store/idempotency.js";
+import { openStore } from "./store/open-store.js";
+import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
+import { ReadCache } from "./store/read-cache.js";
+import type { PartnerStore, StoreTransaction } from "./store/store.js";
+import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./webhooks/deliveries.js";
+import { type DeliveryChaos, Events } from "./webhooks/events.js";
+
+export interface SandboxOptions {
+  /** The spec's operations: their examples make the default seed, their enums bound statuses. */
+  operations: Operations;
+  /**
+   * Where the data persists: a SQLite database file (a 0.1 JSON state file is migrated into
+   * one), or a postgres:// URL for a sandbox shared by several processes. Without it the data
+   * lives in memory as long as the process.
+   */
+  state?: string;
+  /** A seed file's path or a seed object, instead of the one made from the spec's examples. */
+  seed?: string | object;
+  delivery?: Partial<DeliveryLimits>;
+  /** Duplicate and reorder webhook deliveries, deterministically from the seed (see events.ts). */
+  deliveryChaos?: DeliveryChaos;
+  /** Gets the line saying that a 0.1 JSON state file was migrated. Default: stderr. */
+  log?: (line: string) => void;
+  /** The API key whose partner holds the whole seed; every other key starts with a part of it. */
+  exampleKey?: string;
+  /**
+   * Days after its last request a partner's data is purged (real time). 0 keeps every partner.
+   * Default DEFAULT_IDLE_DAYS.
+   */
+  idleDays?: number;
+}
+
+/** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
+export const DEFAULT_IDLE_DAYS = 30;
+/** How often a process purges idle partners. */
+const PURGE_CHECK_MS = 60_000;
+/** A partner in use is marked seen in the store at most this often by a process. */
+const SEEN_EVERY_MS = 60_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** One partner as this process knows it. */
+interface Tenant {
+  partner: string;
+  clock: SandboxClock;
+  events: Events;
+  idempotency: Idempotency;
+  store: PartnerStore;
+  /** When (real time) this process last marked it seen in the store; 0 never. */
+  seenAt: number;
+  /** The store's partner made (at its first request) and marked seen: requests wait for it. */
+  entered: Promise<void>;
+}
+
+export interface Sandbox {
+  /** The answer to an API request that Prism has validated and routed. */
+  answer(request: ApiRequest, routed: Routed): Promise<Answer>;
+  /** The answer to a request under /_sandbox/ that the engine has validated and routed. */
+  control(request: ApiRequest, routed: Routed): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const facts = readSpecFacts(options.operations);
+  const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
+  const starter = starterSeed(seed);
+  const exampleKey = options.exampleKey ?? DEFAULT_EXAMPLE_KEY;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const store = await openStore(options.state, () => dataFromSeed(seed), log);
+  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery };
+  /** What a partner starts with, and goes back to at a reset. */
+  const startData = (partner: string) =>
+    dataFromSeed(partner === EXAMPLE_PARTNER_ID ? seed : starter);
+  const tenants = new Map<string, Promise<Tenant>>();
+  /** The partner as this process knows it, its clock read from the store the first time. */
+  const tenantOf = (partner: string): Promise<Tenant> => {
+    let known = tenants.get(partner);
+    if (known === undefined) {
+      known = store
+        .transaction(partner, (tx) => tx.clockOffset())
+        .then((offset) => {
+          const clock = new SandboxClock(offset);
+          const partnerStore: PartnerStore = {
+            partner,
+            shared: store.shared,
+            transaction: (work) => store.transaction(partner, work),
+          };
+          return {
+            partner,
+            clock,
+            events: new Events(partnerStore, limits, clock, options.deliveryChaos),
+            idempotency: new Idempotency(partnerStore),
+            store: partnerStore,
+            seenAt: 0,
+            entered: Promise.resolve(),
+          };
+        });
+      tenants.set(partner, known);
+      known.catch(() => tenants.delete(partner));
+    }
+    return known;
+  };
+  /** The key's partner, made in the store at its first request, and marked seen there now and then. */
+  const enter = async (apiKey: string): Promise<Tenant> => {
+    const tenant = await tenantOf(partnerIdOf(apiKey, exampleKey));
+    const now = realNow();
+    if (now - tenant.seenAt >= SEEN_EVERY_MS) {
+      tenant.seenAt = now;
+      // Every request of the key waits for this one transaction, which makes a new partner.
+      tenant.entered = tenant.store
+        .transaction(async (tx) => {
+          const entered = await tx.enter(now);
+          if (entered.created) await tx.replaceAll(startData(tenant.partner));
+          tenant.clock.observe(entered.offsetMs);
+        })
+        .catch((error: unknown) => {
+          tenant.seenAt = 0;
+          throw error;
+        });
+    }
+    await tenant.entered;
+    return tenant;
+  };
+  const changesOf =
+    (tenant: Tenant) =>
+    (tx: StoreTransaction): ChangeContext => ({
+      partnerId: tenant.partner,
+      tx,
+      clock: tenant.clock,
+      events: tenant.events,
+    });
+  const scheduler = new Scheduler<Tenant>(store, tenantOf, {
+    step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
+    deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
+  });
+  const reads = new ReadCache(store);
+  const idleMs = (options.idleDays ?? DEFAULT_IDLE_DAYS) * DAY_MS;
+  const purgeTimer = setInterval(() => {
+    if (idleMs <= 0) return;
+    store
+      .purgeIdle(realNow() - idleMs)
+      .then((purged) => {
+        for (const partner of purged) tenants.delete(partner);
+      })
+      .catch(() => {
+        // The database is gone (stopping): the next check purges them.
+      });
+  }, PURGE_CHECK_MS);
+  purgeTimer.unref();
+  /** Sends what the request queued, once its transaction has committed. */
+  const sendQueued = <T>(tenant: Tenant, answer: T): T => {
+    if (tenant.events.takeQueued()) scheduler.kick(tenant);
+    return answer;
+  };
+
+  return {
+    async answer(request, { operation, params }) {
+      const handler = handlerOf(operation.iid);
+      if (handler === undefined) {
+        return problemAnswer(404, "not-found", "Not found", [
+          {
+            location: "route",
+            field: "",
+            rule: "route",
+            message: `no sandbox route ${request.path}`,
+          },
+        ]);
+      }
+      // Prism has checked that the request has a key.
+      const tenant = await enter(header(request, "x-api-key") ?? "");
+      const scope = header(request, "x-sub-partner-id");
+      const work = async (tx: StoreTransaction) => {
+        // Another process may have moved a shared sandbox's clock.
+        if (store.shared) tenant.clock.observe(await tx.clockOffset());
+        return handler({
+          params,
+          query: request.query,
+          body: isObject(request.body) ? request.body : {},
+          scope,
+          partnerId: tenant.partner,
+          store: tx,
+          events: tenant.events,
+          facts,
+          clock: tenant.clock,
+        });
+      };
+      const key = header(request, "idempotency-key");
+      if (request.method.toUpperCase() !== "POST" || key === undefined) {
+        const read = {
+          partner: tenant.partner,
+          operationId: operation.iid,
+          params,
+          query: request.query,
+          scope,
+        };
+        return sendQueued(
+          tenant,
+          await reads.answer(read, async () => settled(await tenant.store.transaction(work))),
+        );
+      }
+      const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
+      return sendQueued(tenant, await tenant.idempotency.run(keyed, work));
+    },
+    async control(request, { operation, params }) {
+      // The engine has checked that the request has a key.
+      const tenant = await enter(header(request, "x-api-key") ?? "");
+      const runner = scheduler.runnerOf(tenant);
+      if (store.shared) await runner.syncClock();
+      const services: ControlServices = {
+        store: tenant.store,
+        clock: tenant.clock,
+        events: tenant.events,
+        scheduler: runner,
+        changes: changesOf(tenant),
+        reset: (tx) => tx.replaceAll(startData(tenant.partner)),
+      };
+      const body = isObject(request.body) ? request.body : {};
+      const answer = await answerControl(services, operation.iid ?? "", {
+        params,
+        query: request.query,
+        body,
+      });
+      return sendQueued(tenant, answer);
+    },
+    async close() {
+      clearInterval(purgeTimer);
+      await scheduler.close();
+      await store.close();
+    },
+  };
+}
+
+function header(request: ApiRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return value === undefined || value === "" ? undefined : value;
+}

@@ -1,0 +1,89 @@
+// Real cursor pagination over a stored list. A `cursor` is the id of the first item of the next
+// page; a `prev_cursor` is the id of the first item of the current page (passing it back gives
+// the page before it). Lists keep creation order, so walking the pages sees every item once.
+import { type Answer, JsonText, ok, problemAnswer } from "../api/answer.js";
+
+export const DEFAULT_PAGE_SIZE = 10;
+
+export interface PageQuery {
+  cursor?: string | undefined;
+  prev_cursor?: string | undefined;
+  page_size?: string | undefined;
+}
+
+/** A list in creation order, read a window at a time (from an array, or through an index). */
+export interface PageSource<T extends { id: string }> {
+  /** The position of the item with the id; undefined when it is not in the list. */
+  position(id: string): Promise<number | undefined>;
+  /** Up to `limit` items from `position` on (all from the start when undefined), in order. */
+  from(position: number | undefined, limit: number): Promise<Positioned<T>[]>;
+  /** Up to `limit` items just before `position`, in order. */
+  before(position: number, limit: number): Promise<Positioned<T>[]>;
+  /** The item as JSON.stringify writes it. */
+  json(item: T): string;
+}
+
+export interface Positioned<T> {
+  position: number;
+  item: T;
+}
+
+export async function page<T extends { id: string }>(
+  source: PageSource<T>,
+  query: PageQuery,
+): Promise<Answer> {
+  // page_size 0 is valid for the spec (minimum 0) but would never advance; it means the default.
+  const size = Number(query.page_size ?? DEFAULT_PAGE_SIZE) || DEFAULT_PAGE_SIZE;
+  let window: Positioned<T>[];
+  let next: string | undefined;
+  if (query.prev_cursor !== undefined) {
+    const end = await source.position(query.prev_cursor);
+    if (end === undefined) return unknownCursor("prev_cursor", query.prev_cursor);
+    window = await source.before(end, size);
+    next = query.prev_cursor;
+  } else {
+    const start = query.cursor === undefined ? undefined : await source.position(query.cursor);
+    if (query.cursor !== undefined && start === undefined) {
+      return unknownCursor("cursor", query.cursor);
+    }
+    const read = await source.from(start, size + 1);
+    window = read.slice(0, size);
+    next = read[size]?.item.id;
+  }
+  const first = window[0];
+  // The first page has nothing before it: no need to look.
+  const paged = query.cursor !== undefined || query.prev_cursor !== undefined;
+  const hasEarlier =
+    paged && first !== undefined && (await source.before(first.position, 1)).length > 0;
+  // JSON.stringify({ items, cursor, prev_cursor }), cursor left out when there is none.
+  const items = window.map(({ item }) => source.json(item)).join(",");
+  const cursor = next === undefined ? "" : `,"cursor":${JSON.stringify(next)}`;
+  const prevCursor = hasEarlier ? JSON.stringify(first.item.id) : "null";
+  return ok(new JsonText(`{"items":[${items}]${cursor},"prev_cursor":${prevCursor}}`));
+}
+
+/** A page source over a list already in memory. */
+export function arraySource<T extends { id: string }>(items: T[]): PageSource<T> {
+  const positioned = (start: number, end: number) =>
+    items.slice(start, end).map((item, offset) => ({ position: start + offset, item }));
+  return {
+    position: async (id) => {
+      const index = items.findIndex((item) => item.id === id);
+      return index < 0 ? undefined : index;
+    },
+    from: async (position, limit) => positioned(position ?? 0, (position ?? 0) + limit),
+    before: async (position, limit) => positioned(Math.max(0, position - limit), position),
+    json: (item) => JSON.stringify(item),
+  };
+}
+
+function unknownCursor(field: string, value: string): Answer {
+  return problemAnswer(400, "invalid-cursor", "Unknown cursor", [
+    {
+      location: "query",
+      field,
+      rule: "cursor",
+      message: `${value} is not a cursor of this list (with these filters and this sub-partner)`,
+    },
+  ]);
+}

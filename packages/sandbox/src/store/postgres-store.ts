@@ -1,0 +1,169 @@
+// The sandbox in Postgres through node-postgres (pg), so that any number of mock processes share
+// one sandbox. Each request is one transaction on a pooled connection; a second request with an
+// idempotency key waits on the first's row; each job scheduled on the sandbox clock (a timed
+// step, a webhook delivery attempt) is taken by one process with FOR UPDATE SKIP LOCKED and stays
+// locked until its outcome is recorded.
+import type { Pool, PoolClient } from "pg";
+import { realNow } from "../lifecycle/clock.js";
+import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
+import {
+  type Dialect,
+  dueJobs,
+  duePartners,
+  purgeIdle,
+  purgeSchedule,
+  type Query,
+  removeJobs,
+  sqlTransaction,
+} from "./sql-store.js";
+import type { SandboxData } from "./state.js";
+import type { SandboxStore } from "./store.js";
+
+/** Whether `state` names a Postgres database rather than a file. */
+export function isPostgresUrl(state: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(state);
+}
+
+/** The URL without its password, for logs and errors. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "postgres://(unparsable URL)";
+  }
+}
+
+/** Rows a transaction reads and then changes are locked; search scans (no trigram extension needed). */
+const POSTGRES: Dialect = { lockRows: " FOR UPDATE", skipLocked: " FOR UPDATE SKIP LOCKED" };
+
+const POSTGRES_DDL: Ddl = {
+  dialect: "postgres",
+  serial: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+};
+
+/** Any fixed number: the advisory lock that lets one starting process migrate the schema. */
+export const SCHEMA_LOCK = 4_823_017;
+
+/**
+ * @param log where the line saying that an existing database was migrated goes
+ */
+export async function openPostgresStore(
+  url: string,
+  initial: () => SandboxData,
+  log: (line: string) => void = () => {},
+): Promise<SandboxStore> {
+  const { default: pg } = await import("pg");
+  const pool: Pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that breaks is replaced at its next use; it must not crash the process.
+  pool.on("error", () => {});
+  const what = `sandbox database ${redactedUrl(url)}`;
+  const purgeDue = purgeSchedule();
+  try {
+    const migrated = await withClient(pool, (client) =>
+      inTransaction(client, async (query) => {
+        // Processes starting together migrate one after another; the later ones find it done.
+        await query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
+        await query("CREATE TABLE IF NOT EXISTS sandbox_schema (version INTEGER NOT NULL)");
+        const done = await migrate(query, POSTGRES_DDL, schemaTable(query), what);
+        if (done.from === 0) {
+          const unlocked = { lockRows: "", skipLocked: "" };
+          const example = sqlTransaction(query, unlocked, purgeDue, EXAMPLE_PARTNER_ID);
+          await example.enter(realNow());
+          await example.replaceAll(initial());
+        }
+        return done;
+      }),
+    );
+    const line = migratedLine(what, migrated);
+    if (line !== undefined) log(line);
+  } catch (error) {
+    await pool.end();
+    const message = (error as Error).message;
+    if (message.startsWith(`The ${what}`)) throw error;
+    throw new Error(`The ${what} cannot be used: ${message}`, { cause: error });
+  }
+
+  const store: SandboxStore = {
+    shared: true,
+    version: () => undefined,
+    transaction: (partner, work) =>
+      withClient(pool, (client) =>
+        inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue, partner))),
+      ),
+    // The batch stays locked (FOR UPDATE SKIP LOCKED, one round trip) until its transaction
+    // ends: other processes pass it by and take the jobs after it, and when this one dies its
+    // connection's end unlocks the batch for them.
+    runBatch: (partner, kind, upTo, limit, perform) =>
+      withClient(pool, (client) =>
+        inTransaction(client, async (query) => {
+          const jobs = await dueJobs(query, partner, kind, upTo, limit, POSTGRES.skipLocked);
+          if (jobs.length === 0) return 0;
+          const finish = await perform(jobs);
+          const done = await finish(sqlTransaction(query, POSTGRES, purgeDue, partner));
+          await removeJobs(query, jobs.slice(0, done));
+          return done;
+        }),
+      ),
+    duePartners: (now) =>
+      withClient(pool, (client) => inTransaction(client, (query) => duePartners(query, now))),
+    purgeIdle: (seenBefore) =>
+      withClient(pool, (client) =>
+        inTransaction(client, (query) => purgeIdle(query, undefined, seenBefore)),
+      ),
+    close: () => pool.end(),
+  };
+  return store;
+}
+
+/** Postgres keeps the schema version in a table of one row. */
+function schemaTable(query: Query): VersionRecord {
+  return {
+    async read() {
+      const [row] = await query("SELECT version FROM sandbox_schema");
+      return row === undefined ? 0 : Number(row.version);
+    },
+    async write(version) {
+      await query("DELETE FROM sandbox_schema");
+      await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [version]);
+    },
+  };
+}
+
+async function withClient<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    return await work(client);
+  } catch (error) {
+    broken = error as Error;
+    throw error;
+  } finally {
+    // A connection whose transaction failed mid-way is dropped rather than reused.
+    client.release(broken);
+  }
+}
+
+async function inTransaction<T>(client: PoolClient, work: (query: Query) => Promise<T>) {
+  const query: Query = async (text, params) =>
+    (await client.query(text, params?.map(withoutNul))).rows;
+  await client.query("BEGIN");
+  try {
+    const result = await work(query);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Postgres text cannot hold U+0000, which a client may send (in a name, a search term or a path
+ * id): it is stored as U+FFFD instead of failing the request. JSON bodies escape it themselves.
+ */
+function withoutNul(value: unknown): unknown {
+  return typeof value === "string" ? value.replaceAll("\0", "\uFFFD") : value;
+}

@@ -1,0 +1,91 @@
+// Answers of reads, kept until the data changes. A sandbox whose data only this process changes
+// (memory, a SQLite file) knows every change to it: the store's version moves with each write. The
+// same read with nothing written since gets the same answer without a transaction, as a partner's
+// test that polls a list until a status shows costs a lookup per poll.
+import type { operations } from "@org/payments-types";
+import { type Answer, JsonText } from "../api/answer.js";
+import type { SandboxStore } from "./store.js";
+
+/**
+ * The operations whose answer is made from the stored data alone: not from the clock (a quote,
+ * a rate), and changing nothing an answer shows.
+ */
+const READS = new Set<keyof operations>([
+  "listCustomers",
+  "listSignings",
+  "listUnsignedDocuments",
+  "listDocuments",
+  "getAutorampByExternalId",
+  "listAutorampTransactions",
+  "listAutorampTransactionsByIds",
+  "listFiatAddresses",
+  "listFiatAddressesByCustomer",
+  "getFiatAddress",
+  "listFeeProfiles",
+  "listWebhooks",
+]);
+
+/**
+ * At most this many answers, of about this many characters in all, are kept; past either, the
+ * cache starts afresh.
+ */
+const MAX_ANSWERS = 1_000;
+const MAX_CHARACTERS = 16 * 1024 * 1024;
+/** What an answer whose body is not yet text is counted as. */
+const OBJECT_CHARACTERS = 1_024;
+
+/** A read as its answer depends on it: the partner, the operation, its parameters and the caller's scope. */
+export interface Read {
+  partner: string;
+  operationId: string | undefined;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  scope: string | undefined;
+}
+
+export class ReadCache {
+  private readonly store: SandboxStore;
+  private readonly answers = new Map<string, Answer>();
+  private characters = 0;
+  /** The store's version the kept answers were read at. */
+  private version: number | undefined;
+
+  constructor(store: SandboxStore) {
+    this.store = store;
+  }
+
+  /** `read`'s answer: the kept one while the data stands, else what `work` answers. */
+  async answer(read: Read, work: () => Promise<Answer>): Promise<Answer> {
+    const before = this.store.version();
+    if (before === undefined || !READS.has(read.operationId as keyof operations)) return work();
+    if (before !== this.version) {
+      this.clear();
+      this.version = before;
+    }
+    const key = keyOf(read);
+    const kept = this.answers.get(key);
+    if (kept !== undefined) return kept;
+    const answer = await work();
+    // Kept only when nothing was written while it was read, and so it is what the data answers
+    // (the version only grows: a read that started the cache afresh since has moved it too).
+    if (this.store.version() === before) {
+      const characters =
+        answer.body instanceof JsonText ? answer.body.text.length : OBJECT_CHARACTERS;
+      if (this.answers.size >= MAX_ANSWERS || this.characters + characters > MAX_CHARACTERS) {
+        this.clear();
+      }
+      this.answers.set(key, answer);
+      this.characters += characters;
+    }
+    return answer;
+  }
+
+  private clear(): void {
+    this.answers.clear();
+    this.characters = 0;
+  }
+}
+
+function keyOf({ partner, operationId, params, query, scope }: Read): string {
+  return JSON.stringify([partner, operationId, params, query, scope ?? null]);
+}

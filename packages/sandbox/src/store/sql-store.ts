@@ -1,0 +1,516 @@
+// The sandbox's data in SQL, the same for SQLite and Postgres: one table of resources (their JSON
+// with the columns listing needs, each indexed), the idempotency keys, the event log, the sandbox
+// clock and the work scheduled on it. The databases differ only in how a query is sent.
+import { type Answer, answerJson, JsonText } from "../api/answer.js";
+import type { SettingName } from "../settings.js";
+import { type PageSource, type Positioned, page } from "./pages.js";
+import type { CollectionName, DeliveryEvent, IdempotentAnswer, Resource, Stored } from "./state.js";
+import {
+  EVENTS_KEPT,
+  type JobKind,
+  KEY_RETENTION_MS,
+  type ListFilter,
+  type ScheduledJob,
+  type StoreTransaction,
+} from "./store.js";
+
+/** A claimed key still without an answer after this long belonged to a process that died. */
+const ABANDONED_CLAIM_MS = 60_000;
+
+export type Row = Record<string, unknown>;
+
+/** Sends one statement with `$1`-style parameters inside the current transaction. */
+export type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
+
+/** Removes the keys past their retention and the claims abandoned without an answer. */
+export const PURGE_KEYS =
+  "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)";
+
+/**
+ * Takes a key: a new row, or the row of a key past its retention or abandoned ($6 and $7 as in
+ * PURGE_KEYS), which the purge may not have removed yet. Returns no row when the key is taken.
+ */
+export const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at) VALUES ($8, $1, $2, $3, $4, $5)
+  ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
+    fingerprint = excluded.fingerprint, answer = NULL, created_at = excluded.created_at
+  WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)
+  RETURNING idem_key`;
+
+/** A store's claims purge old keys at most this often, rather than each claim. */
+const PURGE_EVERY_MS = 1_000;
+
+/** Whether a claim at `now` purges: once per PURGE_EVERY_MS for the store that made it. */
+export type PurgeSchedule = (now: number) => boolean;
+
+export function purgeSchedule(): PurgeSchedule {
+  let last = Number.NEGATIVE_INFINITY;
+  return (now) => {
+    if (now >= last && now - last < PURGE_EVERY_MS) return false;
+    last = now;
+    return true;
+  };
+}
+
+/** Where the databases differ. */
+export interface Dialect {
+  /** Appended to a read that the transaction goes on to change: " FOR UPDATE" or nothing. */
+  lockRows: string;
+  /** Appended to a read of rows that the transaction takes unless another holds them. */
+  skipLocked: string;
+  /** An index of the `search` column, where the database has one; otherwise `LIKE` scans. */
+  searchIndex?: SearchIndex;
+}
+
+export interface SearchIndex {
+  /** A condition on `seq`: the resource's search text contains the term `placeholder` holds. */
+  matches(placeholder: string): string;
+  /** The parameter for a (lower-case) term. */
+  pattern(term: string): string;
+  /** Indexes a row's search text; `replacing` when the row had one indexed before. */
+  write(query: Query, seq: number, search: string, replacing: boolean): Promise<void>;
+  /** Brings the index up to date with the rows before a search reads it. */
+  update(query: Query): Promise<void>;
+  /** Drops the partner's rows from the index. */
+  clear(query: Query, partner: string): Promise<void>;
+}
+
+/** The store's operations on the partner's data, inside the transaction `query` belongs to. */
+export function sqlTransaction(
+  query: Query,
+  dialect: Dialect,
+  purgeDue: PurgeSchedule,
+  partner: string,
+): StoreTransaction {
+  const { lockRows, searchIndex } = dialect;
+  const whereOf = (collection: CollectionName, filter: ListFilter) =>
+    filtered(partner, collection, filter, searchIndex);
+  const searchable = async (filter: ListFilter) => {
+    if (filter.search !== undefined) await searchIndex?.update(query);
+  };
+  const indexed = async (rows: Row[], search: string, replacing: boolean) => {
+    const seq = rows[0]?.seq;
+    if (searchIndex && seq !== undefined) {
+      await searchIndex.write(query, Number(seq), search, replacing);
+    }
+  };
+  const select = `SELECT seq, id, sub_partner_id, linked_customer, body FROM resources`;
+  const tx: StoreTransaction = {
+    async find(collection, id, scope) {
+      const where = whereOf(collection, { scope });
+      const rows = await query(
+        `${select} WHERE ${where.sql} AND id = $${where.params.length + 1}${lockRows}`,
+        [...where.params, id],
+      );
+      return rows[0] && storedOf(rows[0]);
+    },
+    async insert(collection, resource, scope, customerId) {
+      const columns = indexedColumns(resource, customerId);
+      const rows = await query(
+        `INSERT INTO resources (partner, collection, id, sub_partner_id, linked_customer, customer_id, external_id, search, body)
+         VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`,
+        [collection, resource.id, scope ?? null, customerId ?? null, ...columns, partner],
+      );
+      await indexed(rows, columns[2], false);
+      return new JsonText(columns[3]);
+    },
+    async update(collection, resource) {
+      const linked = await query(
+        "SELECT linked_customer FROM resources WHERE partner = $3 AND collection = $1 AND id = $2",
+        [collection, resource.id, partner],
+      );
+      const customerId = (linked[0]?.linked_customer as string | null) ?? undefined;
+      const columns = indexedColumns(resource, customerId);
+      const rows = await query(
+        `UPDATE resources SET customer_id = $3, external_id = $4, search = $5, body = $6
+         WHERE partner = $7 AND collection = $1 AND id = $2 RETURNING seq`,
+        [collection, resource.id, ...columns, partner],
+      );
+      await indexed(rows, columns[2], true);
+    },
+    async list(collection, filter = {}) {
+      await searchable(filter);
+      const where = whereOf(collection, filter);
+      const rows = await query(`${select} WHERE ${where.sql} ORDER BY seq`, where.params);
+      return rows.map(storedOf);
+    },
+    async page(collection, filter, pageQuery): Promise<Answer> {
+      await searchable(filter);
+      return page(indexedSource(query, whereOf(collection, filter)), pageQuery);
+    },
+    async newestByExternalId(collection, externalId) {
+      const rows = await query(
+        `${select} WHERE partner = $3 AND collection = $1 AND external_id = $2 ORDER BY seq DESC LIMIT 1`,
+        [collection, externalId, partner],
+      );
+      return rows[0] && storedOf(rows[0]);
+    },
+    async claimKey(key, first) {
+      // A claim is abandoned when its process died, which only real time tells, and advancing the
+      // sandbox must not forget a replay.
+      const now = Date.now(); // keys age on the wall clock, not the sandbox's
+      // Kept 24 hours; a claim left without an answer (its process died) is given up after a minute.
+      const expired = now - KEY_RETENTION_MS;
+      const abandoned = now - ABANDONED_CLAIM_MS;
+      // The purge only frees the space: CLAIM_KEY itself treats this key's old row as gone.
+      if (purgeDue(now)) await query(PURGE_KEYS, [expired, abandoned]);
+      // A second transaction inserting the same key waits here until the first one ends
+      // (Postgres), or runs after it (SQLite): either way it then finds the first's row.
+      const inserted = await query(CLAIM_KEY, [
+        key,
+        first.method,
+        first.path,
+        first.fingerprint,
+        now,
+        expired,
+        abandoned,
+        partner,
+      ]);
+      if (inserted.length > 0) return { claimed: true };
+      const [row] = await query(
+        "SELECT method, path, fingerprint, answer FROM idempotency WHERE partner = $2 AND idem_key = $1",
+        [key, partner],
+      );
+      if (row === undefined) return tx.claimKey(key, first);
+      return {
+        claimed: false,
+        first:
+          row.answer === null
+            ? "pending"
+            : ({
+                method: row.method,
+                path: row.path,
+                fingerprint: row.fingerprint,
+                answer: JSON.parse(String(row.answer)),
+              } as IdempotentAnswer),
+      };
+    },
+    async answerKey(key, answer) {
+      await query("UPDATE idempotency SET answer = $2 WHERE partner = $3 AND idem_key = $1", [
+        key,
+        answerJson(answer),
+        partner,
+      ]);
+    },
+    async releaseKey(key) {
+      await query(
+        "DELETE FROM idempotency WHERE partner = $2 AND idem_key = $1 AND answer IS NULL",
+        [key, partner],
+      );
+    },
+    async schedule(job) {
+      await query(
+        "INSERT INTO scheduled_work (partner, due_at, kind, subject, body) VALUES ($5, $1, $2, $3, $4)",
+        [job.dueAt, job.kind, job.subject, JSON.stringify(job.body), partner],
+      );
+    },
+    async cancelSteps(subject) {
+      await query(
+        `DELETE FROM scheduled_work WHERE seq IN (SELECT seq FROM scheduled_work WHERE partner = $2 AND subject = $1 AND kind = 'step'${dialect.skipLocked})`,
+        [subject, partner],
+      );
+    },
+    async hasDue(upTo) {
+      const rows = await query(
+        "SELECT seq FROM scheduled_work WHERE partner = $2 AND kind IN ('deliver', 'step') AND due_at <= $1 LIMIT 1",
+        [upTo, partner],
+      );
+      return rows.length > 0;
+    },
+    async enter(seenAt) {
+      const [row] = await query("SELECT offset_ms, seen_at FROM sandbox_clock WHERE partner = $1", [
+        partner,
+      ]);
+      if (row !== undefined) {
+        if (Number(row.seen_at) < seenAt) {
+          await query("UPDATE sandbox_clock SET seen_at = $2 WHERE partner = $1", [
+            partner,
+            seenAt,
+          ]);
+        }
+        return { offsetMs: Number(row.offset_ms), created: false };
+      }
+      // A second process making the same partner waits here for the first, then makes nothing.
+      const made = await query(
+        "INSERT INTO sandbox_clock (partner, offset_ms, seen_at) VALUES ($1, 0, $2) ON CONFLICT (partner) DO NOTHING RETURNING partner",
+        [partner, seenAt],
+      );
+      return { offsetMs: made.length > 0 ? 0 : await tx.clockOffset(), created: made.length > 0 };
+    },
+    async clockOffset() {
+      const [row] = await query("SELECT offset_ms FROM sandbox_clock WHERE partner = $1", [
+        partner,
+      ]);
+      return Number(row?.offset_ms ?? 0);
+    },
+    async moveClock(offsetMs) {
+      await query("UPDATE sandbox_clock SET offset_ms = $1 WHERE partner = $2 AND offset_ms < $1", [
+        Math.round(offsetMs),
+        partner,
+      ]);
+      return tx.clockOffset();
+    },
+    async recordEvent(event) {
+      // n counts the partner's records, so that its log keeps its own newest EVENTS_KEPT.
+      const [row] = await query(
+        "INSERT INTO events (partner, n, body) SELECT CAST($1 AS TEXT), COALESCE(MAX(n), 0) + 1, CAST($2 AS TEXT) FROM events WHERE partner = $1 RETURNING n",
+        [partner, JSON.stringify(event)],
+      );
+      const oldest = Number(row?.n) - EVENTS_KEPT;
+      if (oldest > 0) {
+        await query("DELETE FROM events WHERE partner = $1 AND n <= $2", [partner, oldest]);
+      }
+    },
+    async events() {
+      const rows = await query(
+        "SELECT body FROM events WHERE partner = $1 ORDER BY n DESC, seq DESC",
+        [partner],
+      );
+      return rows.map((row) => JSON.parse(String(row.body)) as DeliveryEvent);
+    },
+    async latestAttempt(eventId) {
+      // A record's JSON starts with the event's id (record in events.ts writes it first); no
+      // index: redelivery is rare, and the log holds at most EVENTS_KEPT records.
+      const [row] = await query(
+        "SELECT body FROM events WHERE partner = $2 AND body LIKE $1 ESCAPE '\\' ORDER BY n DESC, seq DESC LIMIT 1",
+        [`${escapeLike(JSON.stringify({ id: eventId }).slice(0, -1))},%`, partner],
+      );
+      return row && (JSON.parse(String(row.body)) as DeliveryEvent);
+    },
+    async setting(name, lock = false) {
+      const [row] = await query(
+        `SELECT value FROM sandbox_settings WHERE partner = $2 AND name = $1${lock ? lockRows : ""}`,
+        [name, partner],
+      );
+      return row === undefined ? undefined : String(row.value);
+    },
+    async setSetting(name, value) {
+      await query(
+        "INSERT INTO sandbox_settings (partner, name, value) VALUES ($3, $1, $2) ON CONFLICT (partner, name) DO UPDATE SET value = excluded.value",
+        [name, value, partner],
+      );
+    },
+    async initSetting(name, value) {
+      await query(
+        "INSERT INTO sandbox_settings (partner, name, value) VALUES ($3, $1, $2) ON CONFLICT (partner, name) DO NOTHING",
+        [name, value, partner],
+      );
+    },
+    async replaceAll(data) {
+      await removePartnerData(query, searchIndex, partner);
+      for (const [collection, list] of Object.entries(data.collections)) {
+        for (const stored of list) {
+          await tx.insert(
+            collection as CollectionName,
+            stored.resource,
+            stored.sub_partner_id ?? undefined,
+            stored.customer_id,
+          );
+        }
+      }
+      const now = Date.now(); // keys age on the wall clock (see claimKey)
+      for (const [key, first] of Object.entries(data.idempotency)) {
+        await query(
+          `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, answer, created_at)
+           VALUES ($7, $1, $2, $3, $4, $5, $6)`,
+          [
+            key,
+            first.method,
+            first.path,
+            first.fingerprint,
+            JSON.stringify(first.answer),
+            now,
+            partner,
+          ],
+        );
+      }
+      for (const event of data.events) await tx.recordEvent(event);
+      for (const [name, value] of Object.entries(data.settings ?? {})) {
+        await tx.setSetting(name as SettingName, value);
+      }
+    },
+  };
+  return tx;
+}
+
+/** The tables that hold a partner's data, beside its clock. */
+const PARTNER_TABLES = ["resources", "idempotency", "events", "scheduled_work", "sandbox_settings"];
+
+/** Deletes every row of the partner's but its clock's. */
+async function removePartnerData(
+  query: Query,
+  searchIndex: SearchIndex | undefined,
+  partner: string,
+): Promise<void> {
+  await searchIndex?.clear(query, partner);
+  for (const table of PARTNER_TABLES) {
+    await query(`DELETE FROM ${table} WHERE partner = $1`, [partner]);
+  }
+}
+
+/** The partners with work due by their own clock at `realNow`. */
+export async function duePartners(query: Query, realNow: number): Promise<string[]> {
+  const rows = await query(
+    `SELECT partner FROM sandbox_clock c WHERE EXISTS (
+      SELECT 1 FROM scheduled_work w WHERE w.partner = c.partner AND w.kind IN ('deliver', 'step')
+        AND w.due_at <= $1 + c.offset_ms)`,
+    [realNow],
+  );
+  return rows.map((row) => String(row.partner));
+}
+
+/** Removes the partners last seen before `seenBefore`, all their data with them. */
+export async function purgeIdle(
+  query: Query,
+  searchIndex: SearchIndex | undefined,
+  seenBefore: number,
+): Promise<string[]> {
+  const rows = await query("SELECT partner FROM sandbox_clock WHERE seen_at < $1", [seenBefore]);
+  const partners = rows.map((row) => String(row.partner));
+  for (const partner of partners) {
+    await removePartnerData(query, searchIndex, partner);
+    await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
+  }
+  return partners;
+}
+
+/**
+ * The partner's earliest jobs of `kind` due by `upTo`, at most `limit` in order, taken with
+ * `skipLocked` where the database can.
+ */
+export async function dueJobs(
+  query: Query,
+  partner: string,
+  kind: JobKind,
+  upTo: number,
+  limit: number,
+  skipLocked: string,
+): Promise<ScheduledJob[]> {
+  const rows = await query(
+    `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE partner = $3 AND kind = $4 AND due_at <= $1 ORDER BY due_at, seq LIMIT $2${skipLocked}`,
+    [upTo, limit, partner, kind],
+  );
+  return rows.map((row) => ({
+    seq: Number(row.seq),
+    dueAt: Number(row.due_at),
+    kind: String(row.kind) as ScheduledJob["kind"],
+    subject: String(row.subject),
+    body: JSON.parse(String(row.body)),
+  }));
+}
+
+/** Removes the jobs, in one statement. */
+export async function removeJobs(query: Query, jobs: ScheduledJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const list = jobs.map((_, index) => `$${index + 1}`).join(", ");
+  await query(
+    `DELETE FROM scheduled_work WHERE seq IN (${list})`,
+    jobs.map((job) => job.seq),
+  );
+}
+
+/** customer_id, external_id, search and body: what the indexes and the listing read. */
+function indexedColumns(
+  resource: Resource,
+  linkedCustomer: string | undefined,
+): [customerId: string | null, externalId: string | null, search: string, body: string] {
+  const own = typeof resource.customer_id === "string" ? resource.customer_id : undefined;
+  const externalId = typeof resource.external_id === "string" ? resource.external_id : null;
+  const search = ["id", "name", "email", "external_id"]
+    .map((field) => String(resource[field] ?? "").toLowerCase())
+    .join("\n");
+  return [linkedCustomer ?? own ?? null, externalId, search, JSON.stringify(resource)];
+}
+
+function storedOf(row: Row): Stored {
+  const stored: Stored = {
+    resource: JSON.parse(String(row.body)),
+    sub_partner_id: (row.sub_partner_id as string | null) ?? null,
+  };
+  if (typeof row.linked_customer === "string") stored.customer_id = row.linked_customer;
+  return stored;
+}
+
+function filtered(
+  partner: string,
+  collection: CollectionName,
+  filter: ListFilter,
+  searchIndex: SearchIndex | undefined,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [partner, collection];
+  const clauses = ["partner = $1", "collection = $2"];
+  const add = (clause: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause(`$${params.length}`));
+  };
+  if (filter.scope !== undefined) add((p) => `sub_partner_id = ${p}`, filter.scope);
+  if (filter.customerId !== undefined) add((p) => `customer_id = ${p}`, filter.customerId);
+  if (filter.externalId !== undefined) add((p) => `external_id = ${p}`, filter.externalId);
+  const term = filter.search?.toLowerCase();
+  if (term !== undefined && searchIndex !== undefined) {
+    add(searchIndex.matches, searchIndex.pattern(term));
+  } else if (term !== undefined) {
+    add((p) => `search LIKE ${p} ESCAPE '\\'`, `%${escapeLike(term)}%`);
+  }
+  return { sql: clauses.join(" AND "), params };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** A stored resource as a page lists it: its id, and its JSON as stored. */
+interface StoredText {
+  id: string;
+  json: string;
+}
+
+/**
+ * The row's id, as its body has it: Postgres keeps a U+0000 in the id column as U+FFFD (see
+ * postgres-store.ts), but the JSON body keeps it escaped.
+ */
+function idOf(row: Row): string {
+  const id = String(row.id);
+  return id.includes("\uFFFD") ? String(JSON.parse(String(row.body)).id) : id;
+}
+
+/** A page source reading windows of the filtered list through the indexes, by `seq`. */
+function indexedSource(
+  query: Query,
+  where: { sql: string; params: unknown[] },
+): PageSource<StoredText> {
+  const next = `$${where.params.length + 1}`;
+  const limit = `$${where.params.length + 2}`;
+  const select = `SELECT seq, id, body FROM resources WHERE ${where.sql}`;
+  const positioned = (rows: Row[]): Positioned<StoredText>[] =>
+    rows.map((row) => ({
+      position: Number(row.seq),
+      item: { id: idOf(row), json: String(row.body) },
+    }));
+  return {
+    async position(id) {
+      const [row] = await query(`SELECT seq FROM resources WHERE ${where.sql} AND id = ${next}`, [
+        ...where.params,
+        id,
+      ]);
+      return row === undefined ? undefined : Number(row.seq);
+    },
+    async from(position, count) {
+      const rows = await query(`${select} AND seq >= ${next} ORDER BY seq LIMIT ${limit}`, [
+        ...where.params,
+        position ?? 0,
+        count,
+      ]);
+      return positioned(rows);
+    },
+    async before(position, count) {
+      const rows = await query(`${select} AND seq < ${next} ORDER BY seq DESC LIMIT ${limit}`, [
+        ...where.params,
+        position,
+        count,
+      ]);
+      return positioned(rows).reverse();
+    },
+    // Stored by JSON.stringify (indexedColumns), so the text is what serialising it again makes.
+    json: (item) => item.json,
+  };
+}

@@ -1,0 +1,276 @@
+// The sandbox in SQLite through Node's built-in node:sqlite: a database file (--state), or
+// memory without one. One process owns it, so its transactions run one after another; WAL mode
+// makes every committed request survive a crash of the process.
+import { randomUUID } from "node:crypto";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import { realNow } from "../lifecycle/clock.js";
+import { groupCommit } from "./group-commit.js";
+import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import {
+  type Ddl,
+  migrate,
+  migratedLine,
+  refuseNewer,
+  type VersionRecord,
+} from "./schema-migrations.js";
+import {
+  type Dialect,
+  dueJobs,
+  duePartners,
+  purgeIdle,
+  purgeSchedule,
+  type Query,
+  removeJobs,
+  sqlTransaction,
+} from "./sql-store.js";
+import type { SandboxData } from "./state.js";
+import { type SandboxStore, StoreFullError } from "./store.js";
+
+/** The first 16 bytes of every SQLite database file. */
+export const SQLITE_HEADER = "SQLite format 3\0";
+
+/** A statement that only reads: the sandbox's SELECTs (PRAGMAs are run once, at opening). */
+const READ_ONLY = /^\s*SELECT\b/i;
+
+/** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
+export const MEMORY_LIMIT_BYTES = 1024 ** 3;
+
+export interface SqliteStoreOptions {
+  /** Where the line saying that an existing database was migrated goes. */
+  log?: (line: string) => void;
+  /** In memory, at most this many bytes (lower only in tests). */
+  memoryLimitBytes?: number;
+}
+
+/**
+ * Opens (or creates, with `initial` as the example partner's data) the database at `path`, or one
+ * in memory, and applies the schema migrations it lacks.
+ */
+export async function openSqliteStore(
+  path: string | undefined,
+  initial: () => SandboxData,
+  { log = () => {}, memoryLimitBytes = MEMORY_LIMIT_BYTES }: SqliteStoreOptions = {},
+): Promise<SandboxStore> {
+  const { DatabaseSync } = await loadNodeSqlite();
+  const db = new DatabaseSync(path ?? inMemory());
+  const what = path === undefined ? "in-memory sandbox" : `sandbox state file ${path}`;
+  try {
+    // Before anything writes to the file.
+    refuseForeign(db, what);
+    if (path === undefined) {
+      const pageSize = Number(db.prepare("PRAGMA page_size").get()?.page_size);
+      db.exec(`PRAGMA max_page_count = ${Math.floor(memoryLimitBytes / pageSize)}`);
+    }
+    // A request's savepoint journals the pages it changes; in memory rather than a temporary file.
+    db.exec("PRAGMA temp_store = MEMORY");
+    if (path !== undefined) {
+      db.exec("PRAGMA journal_mode = WAL");
+      // In WAL mode, NORMAL keeps every commit across a crash of the process (not of the OS).
+      db.exec("PRAGMA synchronous = NORMAL");
+      // Checkpoints (the only fsyncs in this mode) every ~40 MB of log rather than every 4 MB.
+      db.exec("PRAGMA wal_autocheckpoint = 10000");
+    }
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const store = sqliteStore(db, path, memoryLimitBytes);
+  try {
+    // The migrations and a new database's first data commit together.
+    const migrated = await store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
+      const exec = async (statement: string) => db.exec(statement);
+      const done = await migrate(exec, SQLITE_DDL, userVersion(db), what);
+      if (done.from === 0) {
+        await tx.enter(realNow());
+        await tx.replaceAll(initial());
+      }
+      return done;
+    });
+    const line = migratedLine(what, migrated);
+    if (line !== undefined) log(line);
+    return store;
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A database in memory, in SQLite's memdb file system rather than `:memory:`: a `:memory:`
+ * database's inserts and commits grow slower as it fills (a create cost three times the CPU after
+ * 200,000 creates as in the first 60,000), memdb's do not. memdb holds at most 1 GiB (about
+ * 850,000 customer creates with their idempotency keys). Connections of a process that open one
+ * name share its database, so each sandbox gets a name of its own.
+ */
+function inMemory(): string {
+  return `file:/payments-sandbox-${randomUUID()}?vfs=memdb`;
+}
+
+async function loadNodeSqlite(): Promise<typeof import("node:sqlite")> {
+  try {
+    return await import("node:sqlite");
+  } catch (error) {
+    throw new Error(
+      `The stateful sandbox needs Node's built-in node:sqlite (Node 24.18 or later); this is Node ${process.versions.node}. Install a newer Node.`,
+      { cause: error },
+    );
+  }
+}
+
+const SQLITE_DDL: Ddl = { dialect: "sqlite", serial: "INTEGER PRIMARY KEY AUTOINCREMENT" };
+
+/** SQLite keeps the schema version in its file header. */
+function userVersion(db: DatabaseSync): VersionRecord {
+  return {
+    read: async () => Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0),
+    write: async (version) => {
+      db.exec(`PRAGMA user_version = ${version}`);
+    },
+  };
+}
+
+/** Refuses a database that is not a sandbox's, or one a newer payments-mock set up. */
+function refuseForeign(db: DatabaseSync, what: string): void {
+  const version = Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
+  const tables = Number(db.prepare("SELECT count(*) AS n FROM sqlite_master").get()?.n ?? 0);
+  if (version === 0 && tables > 0) {
+    throw new Error(
+      `The ${what} is a SQLite database, but not a sandbox's: it has tables but no sandbox schema version. It was left untouched; choose another --state file.`,
+    );
+  }
+  refuseNewer(version, what);
+}
+
+/**
+ * search_term through an FTS5 trigram index of the search text (already lower case), keyed by
+ * seq: a GLOB for the term finds the rows without reading every customer. The index is written
+ * when a search needs it, not by each create: FTS5 writes a new segment (and merges segments) at
+ * every commit that changed it, which cost a create more than the rest of its work. Rows up to
+ * the highest seq indexed are indexed with their current text; the ones after it, not yet.
+ */
+const SQLITE: Dialect = {
+  lockRows: "",
+  skipLocked: "",
+  searchIndex: {
+    matches: (placeholder) =>
+      `seq IN (SELECT rowid FROM resources_search WHERE search GLOB ${placeholder})`,
+    pattern: (term) => `*${term.replace(/[*?[]/g, (character) => `[${character}]`)}*`,
+    async write(query, seq, search, replacing) {
+      // A new row (its seq was never used before) waits for the next search, as does a changed
+      // one that is not indexed yet.
+      if (!replacing || seq > (await indexedUpTo(query))) return;
+      await query("DELETE FROM resources_search WHERE rowid = $1", [seq]);
+      await query("INSERT INTO resources_search (rowid, search) VALUES ($1, $2)", [seq, search]);
+    },
+    async update(query) {
+      const upTo = await indexedUpTo(query);
+      const [last] = await query("SELECT seq FROM resources ORDER BY seq DESC LIMIT 1");
+      // A search with nothing to index writes nothing: the statement would open the index for writing.
+      if (Number(last?.seq ?? 0) <= upTo) return;
+      await query(
+        "INSERT INTO resources_search (rowid, search) SELECT seq, search FROM resources WHERE seq > $1 ORDER BY seq",
+        [upTo],
+      );
+    },
+    async clear(query, partner) {
+      await query(
+        "DELETE FROM resources_search WHERE rowid IN (SELECT seq FROM resources WHERE partner = $1)",
+        [partner],
+      );
+    },
+  },
+};
+
+/** The highest seq in the search index (0 when it is empty). */
+async function indexedUpTo(query: Query): Promise<number> {
+  const [row] = await query("SELECT rowid FROM resources_search ORDER BY rowid DESC LIMIT 1");
+  return Number(row?.rowid ?? 0);
+}
+
+/** SQLite's result code for a database that cannot grow. */
+const SQLITE_FULL = 13;
+
+/** The error a change that did not fit failed with, in the words a user can act on. */
+function fullOr(error: unknown, path: string | undefined, memoryLimitBytes: number): unknown {
+  if ((error as { errcode?: unknown } | null)?.errcode !== SQLITE_FULL) return error;
+  const message =
+    path === undefined
+      ? `The in-memory sandbox is full: it holds at most ${sizeInWords(memoryLimitBytes)}. POST /_sandbox/reset empties it; --state <file> keeps the data in a SQLite file, without this limit.`
+      : `The disk that holds the sandbox's state file ${path} is full.`;
+  return new StoreFullError(message, { cause: error });
+}
+
+/** A size in the largest binary unit that gives a whole number or one decimal: `1 GiB`, `256 KiB`. */
+function sizeInWords(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB"];
+  const power = Math.min(
+    units.length - 1,
+    Math.floor(Math.log(Math.max(bytes, 1)) / Math.log(1024)),
+  );
+  return `${Number((bytes / 1024 ** power).toFixed(1))} ${units[power]}`;
+}
+
+function sqliteStore(
+  db: DatabaseSync,
+  path: string | undefined,
+  memoryLimitBytes: number,
+): SandboxStore {
+  const persistent = path !== undefined;
+  const statements = new Map<string, { statement: StatementSync; writes: boolean }>();
+  /** Moves with every statement that may change the data: kept reads hold while it stands. */
+  let version = 0;
+  const query: Query = async (text, params = []) => {
+    let prepared = statements.get(text);
+    if (prepared === undefined) {
+      prepared = {
+        statement: db.prepare(text.replace(/\$(\d+)/g, "?$1")),
+        writes: !READ_ONLY.test(text),
+      };
+      statements.set(text, prepared);
+    }
+    if (prepared.writes) version++;
+    return prepared.statement.all(...(params as SQLInputValue[]));
+  };
+  const purgeDue = purgeSchedule();
+  // One connection: a transaction waits for the one before it to end.
+  const queue = groupCommit(db);
+  const store: SandboxStore = {
+    shared: false,
+    version: () => version,
+    transaction: (partner, work) =>
+      queue
+        .transaction(() => work(sqlTransaction(query, SQLITE, purgeDue, partner)))
+        .catch((error: unknown) => {
+          // Whatever a failed transaction undid, nothing read before it is kept.
+          version++;
+          throw fullOr(error, path, memoryLimitBytes);
+        }),
+    // One process owns the file, and its scheduler runs one batch of a partner's at a time: the
+    // jobs it reads are its own until they are removed. They are performed (a delivery's
+    // requests) outside any transaction, so that requests go on meanwhile.
+    async runBatch(partner, kind, upTo, limit, perform) {
+      const jobs = await queue.alone(() => dueJobs(query, partner, kind, upTo, limit, ""));
+      if (jobs.length === 0) return 0;
+      const finish = await perform(jobs);
+      return store.transaction(partner, async (tx) => {
+        const done = await finish(tx);
+        await removeJobs(query, jobs.slice(0, done));
+        return done;
+      });
+    },
+    duePartners: (now) => queue.alone(() => duePartners(query, now)),
+    purgeIdle: (seenBefore) =>
+      store.transaction(EXAMPLE_PARTNER_ID, () => purgeIdle(query, SQLITE.searchIndex, seenBefore)),
+    async close() {
+      await queue.alone(async () => {
+        // A file is left fully indexed, as payments-mock versions that index at each create expect.
+        try {
+          if (persistent) await SQLITE.searchIndex?.update(query);
+        } finally {
+          db.close();
+        }
+      });
+    },
+  };
+  return store;
+}

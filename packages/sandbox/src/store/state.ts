@@ -1,0 +1,91 @@
+// The sandbox's data: every collection of stored resources, the idempotency keys it has answered
+// and the webhook deliveries it has made. This is what the state file holds.
+import { isObject } from "@org/payments-engine/http/is-object.js";
+import type { Answer } from "../api/answer.js";
+import type { Settings } from "../settings.js";
+
+export const COLLECTIONS = [
+  "customers",
+  "identifications",
+  "signings",
+  "documents",
+  "autoramps",
+  "autoramp_transactions",
+  "fiat_addresses",
+  "crypto_addresses",
+  "webhooks",
+  "fee_profiles",
+] as const;
+
+export type CollectionName = (typeof COLLECTIONS)[number];
+
+export type Resource = { id: string } & Record<string, unknown>;
+
+/** A resource with what the sandbox knows about it beyond its fields. */
+export interface Stored {
+  resource: Resource;
+  /** The X-SUB-PARTNER-ID it was created under; null for the partner itself (and the seed). */
+  sub_partner_id: string | null;
+  /** The customer it belongs to, where the resource does not say so itself (autoramps). */
+  customer_id?: string;
+}
+
+export interface IdempotentAnswer {
+  method: string;
+  path: string;
+  fingerprint: string;
+  answer: Answer;
+}
+
+/** One delivery attempt of a webhook event, as GET /_sandbox/events lists it. */
+export interface DeliveryEvent {
+  /** The event's id: the same in every attempt to deliver it. */
+  id: string;
+  /** The attempt's own id (absent in a log written before attempts had one). */
+  attempt_id?: string;
+  topic: string;
+  webhook_id: string;
+  url: string;
+  /** When the attempt was made (sandbox time). */
+  created_at: string;
+  /** 1 for the first attempt; absent in a log written before attempts were counted. */
+  attempt?: number;
+  delivered: boolean;
+  /** false when nothing was sent (a reserved example host); absent in a log written before. */
+  sent?: boolean;
+  status_code?: number;
+  failure_reason?: string;
+  /** When the next attempt is due, after a failure that is retried. */
+  next_attempt_at?: string;
+  payload: unknown;
+}
+
+export interface SandboxData {
+  collections: Record<CollectionName, Stored[]>;
+  idempotency: Record<string, IdempotentAnswer>;
+  /** Oldest first; the control route lists them newest first. */
+  events: DeliveryEvent[];
+  /** Sandbox-wide values such as the seed's rates (absent in a 0.1 state file). */
+  settings?: Settings;
+}
+
+export const STATE_FORMAT = "payments-mock-sandbox/1";
+
+/** The reason `value` is not sandbox data, or undefined when it is. */
+export function invalidDataReason(value: unknown): string | undefined {
+  if (!isObject(value)) return "it is not a JSON object";
+  if (value.format !== STATE_FORMAT) return `its "format" is not "${STATE_FORMAT}"`;
+  if (!isObject(value.collections)) return `"collections" is not an object`;
+  for (const name of COLLECTIONS) {
+    const list = value.collections[name];
+    if (!Array.isArray(list)) return `"collections.${name}" is not an array`;
+    const bad = list.findIndex(
+      (entry) =>
+        !isObject(entry) || !isObject(entry.resource) || typeof entry.resource.id !== "string",
+    );
+    if (bad >= 0) return `"collections.${name}.${bad}" is not a stored resource with an id`;
+  }
+  if (!isObject(value.idempotency)) return `"idempotency" is not an object`;
+  if (!Array.isArray(value.events)) return `"events" is not an array`;
+  return undefined;
+}

@@ -1,0 +1,165 @@
+// What the sandbox keeps its data in. One interface, two databases behind it: SQLite (a file, or
+// in memory without --state) and Postgres (a sandbox shared by several processes). Every request's
+// changes happen in one transaction.
+import type { Answer, JsonText } from "../api/answer.js";
+import type { SettingName } from "../settings.js";
+import type { PageQuery } from "./pages.js";
+import type {
+  CollectionName,
+  DeliveryEvent,
+  IdempotentAnswer,
+  Resource,
+  SandboxData,
+  Stored,
+} from "./state.js";
+
+/** The X-SUB-PARTNER-ID of a request; undefined when it has none (the partner sees everything). */
+export type Scope = string | undefined;
+
+/** Filters a store answers from its indexes. */
+export interface ListFilter {
+  scope?: Scope;
+  /** The customer a resource belongs to (its own customer_id, or the one it was created for). */
+  customerId?: string;
+  /** Case-insensitive part of the id, name, email or external_id. */
+  search?: string;
+  externalId?: string;
+}
+
+/** What the sandbox schedules on its clock: a timed lifecycle step, or a webhook delivery attempt. */
+export type JobKind = "step" | "deliver";
+
+export interface NewJob {
+  /** Sandbox time (ms since the epoch) from which it is due. */
+  dueAt: number;
+  kind: JobKind;
+  /** The resource (a step) or event (a delivery) it is about. */
+  subject: string;
+  body: unknown;
+}
+
+export interface ScheduledJob extends NewJob {
+  seq: number;
+}
+
+/** What a job's work commits, in the transaction that removes the job. */
+export type JobFinish = (tx: StoreTransaction) => Promise<void>;
+
+/**
+ * What a batch of jobs commits, in the transaction that removes them; resolves to how many of
+ * them, the first ones, it did: the others stay scheduled.
+ */
+export type BatchFinish = (tx: StoreTransaction) => Promise<number>;
+
+/** The first answer to an idempotency key, or `pending` while its request has not finished. */
+export type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
+
+export interface StoreTransaction {
+  find(collection: CollectionName, id: string, scope: Scope): Promise<Stored | undefined>;
+  /** Stores a new resource; resolves to its JSON as stored, which its create answers with. */
+  insert(
+    collection: CollectionName,
+    resource: Resource,
+    scope: Scope,
+    customerId?: string,
+  ): Promise<JsonText>;
+  /** Writes a changed resource back. */
+  update(collection: CollectionName, resource: Resource): Promise<void>;
+  /** Every matching resource, oldest first. */
+  list(collection: CollectionName, filter?: ListFilter): Promise<Stored[]>;
+  /** One page of the matching resources (see pages.ts), read through the indexes. */
+  page(collection: CollectionName, filter: ListFilter, query: PageQuery): Promise<Answer>;
+  /** The newest resource with the external id. */
+  newestByExternalId(collection: CollectionName, externalId: string): Promise<Stored | undefined>;
+  /** Takes the key for this request, unless an earlier request has it. */
+  claimKey(key: string, first: Omit<IdempotentAnswer, "answer">): Promise<KeyClaim>;
+  /** Records the answer to a key this transaction (or an earlier one) claimed. */
+  answerKey(key: string, answer: Answer): Promise<void>;
+  /** Gives a key up, so that the next request with it does the work. */
+  releaseKey(key: string): Promise<void>;
+  /** Schedules work on the sandbox clock. */
+  schedule(job: NewJob): Promise<void>;
+  /** Drops the resource's pending timed steps (not one a runner holds at the moment). */
+  cancelSteps(subject: string): Promise<void>;
+  /** Whether any work is due by `upTo`, held by a runner or not. */
+  hasDue(upTo: number): Promise<boolean>;
+  /**
+   * Marks the partner seen at `seenAt` (real time), making it when it is new; resolves to its
+   * clock's offset and whether it was made here (another process may make it at the same time).
+   */
+  enter(seenAt: number): Promise<{ offsetMs: number; created: boolean }>;
+  /** How far (ms) the partner's sandbox time is ahead of real time. */
+  clockOffset(): Promise<number>;
+  /** Moves the clock's offset forward to `offsetMs`, never back; resolves to the offset stored. */
+  moveClock(offsetMs: number): Promise<number>;
+  recordEvent(event: DeliveryEvent): Promise<void>;
+  /** The partner's recorded deliveries, newest first. */
+  events(): Promise<DeliveryEvent[]>;
+  /** The newest recorded attempt to deliver the event, if the log still holds one. */
+  latestAttempt(eventId: string): Promise<DeliveryEvent | undefined>;
+  /** A sandbox-wide value; undefined when none is stored. `lock` holds it until the transaction ends. */
+  setting(name: SettingName, lock?: boolean): Promise<string | undefined>;
+  /** Stores a sandbox-wide value, replacing the one there. */
+  setSetting(name: SettingName, value: string): Promise<void>;
+  /** Stores the value unless one is there already (a concurrent first write keeps one of them). */
+  initSetting(name: SettingName, value: string): Promise<void>;
+  /**
+   * Replaces everything of the partner's (resources, keys, events, scheduled work, settings) with
+   * the data; keeps its clock.
+   */
+  replaceAll(data: SandboxData): Promise<void>;
+}
+
+/** One partner's part of the store: what a request of its key works in. */
+export interface PartnerStore {
+  readonly partner: string;
+  readonly shared: boolean;
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+}
+
+export interface SandboxStore {
+  /** True when other processes may use the same data (Postgres). */
+  readonly shared: boolean;
+  /**
+   * A number that moves whenever this process may have changed the data (a write, a failed
+   * transaction); undefined where other processes change it too, unseen (Postgres).
+   */
+  version(): number | undefined;
+  /**
+   * Runs `work` in one transaction on the partner's data (a partner id, see partner.ts): all its
+   * changes commit together, or none on a throw. Nothing of another partner's is in reach.
+   */
+  transaction<T>(partner: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Takes up to `limit` of the partner's jobs of `kind` due by `upTo` that no process holds, in
+   * the order they are due, `perform`s them (a delivery sends its requests there), then runs what
+   * `perform` resolved to and removes the jobs it did, in one transaction. Jobs whose process dies
+   * before that transaction commits stay scheduled, to be taken again (a delivery then goes out
+   * again, with the same event id). Resolves to the number of jobs done: 0 when none was due.
+   */
+  runBatch(
+    partner: string,
+    kind: JobKind,
+    upTo: number,
+    limit: number,
+    perform: (jobs: ScheduledJob[]) => Promise<BatchFinish>,
+  ): Promise<number>;
+  /** The partners that have work due by their own clock at `realNow`. */
+  duePartners(realNow: number): Promise<string[]>;
+  /** Removes every partner last seen before `seenBefore` (real time), all its data; resolves to their ids. */
+  purgeIdle(seenBefore: number): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A change the store has no room for: the in-memory database is at its limit, or the disk that
+ * holds the database is full. The mock answers 507 with the message.
+ */
+export class StoreFullError extends Error {
+  override name = "StoreFullError";
+}
+
+/** Idempotency keys are kept this long (as Stripe keeps its keys). */
+export const KEY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A partner's event log keeps at least this many of its newest delivery attempts (and their events). */
+export const EVENTS_KEPT = 10_000;

@@ -1,0 +1,264 @@
+// Webhook events: the sandbox's own payload ({ id, topic, created_at, customer_id, data }), sent
+// to every enabled webhook subscribed to its topic, at least once. A change queues its events as
+// delivery attempts on the sandbox clock, in its own transaction; the scheduler makes each attempt
+// once it has committed. A failed attempt is tried again on the RETRY_DELAYS_SECONDS schedule, with
+// the same event id, and every attempt is recorded for GET /_sandbox/events.
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../lifecycle/clock.js";
+import type { DeliveryEvent, Resource } from "../store/state.js";
+import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
+import { type DeliveryLimits, type DeliveryOutcome, deliver } from "./deliveries.js";
+
+export interface EventPayload {
+  id: string;
+  topic: string;
+  created_at: string;
+  customer_id: string | null;
+  data: unknown;
+}
+
+/** The body of a scheduled delivery attempt. */
+interface DeliveryJob {
+  webhook_id: string;
+  url: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  event: EventPayload;
+  /** In the opt-in delivery mode: a delivery that arrives is sent a second time at once. */
+  duplicate?: true;
+}
+
+/**
+ * The deliveries whose order a receiver may rely on share a key: those of one webhook about one
+ * customer. Deliveries with different keys may be sent at the same time.
+ */
+export function deliveryOrderKey(job: ScheduledJob): string {
+  const delivery = job.body as DeliveryJob;
+  return `${delivery.webhook_id}\n${delivery.event.customer_id ?? ""}`;
+}
+
+/**
+ * After the nth failed attempt, the next one comes this many seconds of sandbox time later: 1 min,
+ * 5 min, 30 min, 2 h, 8 h, 24 h. After the 7th attempt fails, the event is given up.
+ */
+export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 86_400] as const;
+
+/**
+ * The opt-in delivery mode for testing a receiver's handling of duplicates and disorder: of the
+ * events queued, DUPLICATE_RATE are sent a second time right after their first delivery that
+ * arrives, and REORDER_RATE wait REORDER_DELAY_SECONDS of sandbox time, so that later events
+ * overtake them. Both are chosen as an event is queued, so the same seed makes the same choices
+ * for the same sequence of events.
+ */
+export interface DeliveryChaos {
+  seed: number;
+}
+export const DUPLICATE_RATE = 0.1;
+export const REORDER_RATE = 0.1;
+export const REORDER_DELAY_SECONDS = 5;
+
+export class Events {
+  private readonly store: PartnerStore;
+  private readonly limits: DeliveryLimits;
+  private readonly clock: Clock;
+  private readonly random: (() => number) | undefined;
+  /** Set when a transaction queued a delivery; the sandbox starts the scheduler once it commits. */
+  private queued = false;
+
+  constructor(
+    store: PartnerStore,
+    limits: DeliveryLimits,
+    clock: Clock,
+    chaos: DeliveryChaos | undefined,
+  ) {
+    this.store = store;
+    this.limits = limits;
+    this.clock = clock;
+    this.random = chaos === undefined ? undefined : seededRandom(chaos.seed);
+  }
+
+  /**
+   * Queues the event, in the change's transaction, for every enabled webhook subscribed to its
+   * topic, at the change's time (`clock`: a step that the clock runs happens at its own time).
+   */
+  async broadcast(
+    tx: StoreTransaction,
+    topic: string,
+    customerId: string | null,
+    data: unknown,
+    clock: Clock = this.clock,
+  ): Promise<void> {
+    const webhooks = (await tx.list("webhooks")).map((stored) => stored.resource);
+    for (const webhook of webhooks) {
+      const subscribed = Array.isArray(webhook.topics) && webhook.topics.includes(topic);
+      if (webhook.enabled !== true || !subscribed) continue;
+      const event = this.eventOf(topic, customerId, data, clock);
+      const duplicate = this.chance(DUPLICATE_RATE);
+      const delay = this.chance(REORDER_RATE) ? REORDER_DELAY_SECONDS * 1000 : 0;
+      const job: DeliveryJob = {
+        webhook_id: webhook.id,
+        url: String(webhook.url),
+        attempt: 1,
+        event,
+      };
+      await tx.schedule({
+        dueAt: clock.now().getTime() + delay,
+        kind: "deliver",
+        subject: event.id,
+        body: duplicate ? { ...job, duplicate } : job,
+      });
+      this.queued = true;
+    }
+  }
+
+  /** True once after a transaction queued deliveries. */
+  takeQueued(): boolean {
+    const queued = this.queued;
+    this.queued = false;
+    return queued;
+  }
+
+  /** Sends one event to one webhook now (unless it is disabled), records the attempt, answers whether it arrived. */
+  async send(
+    webhook: Resource,
+    topic: string,
+    customerId: string | null,
+    data: unknown,
+  ): Promise<boolean> {
+    if (webhook.enabled !== true) return false;
+    const event = this.eventOf(topic, customerId, data, this.clock);
+    const job = { webhook_id: webhook.id, url: String(webhook.url), attempt: 1, event };
+    const outcome = await deliver(job.url, event, this.limits);
+    await this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
+    return outcome.delivered;
+  }
+
+  /**
+   * The scheduler's work for a delivery attempt: the request now, its record in the job's
+   * transaction, at `clock`'s time (an advance runs it at the time it is due).
+   */
+  readonly perform = async (job: ScheduledJob, clock: Clock = this.clock): Promise<JobFinish> => {
+    const delivery = job.body as DeliveryJob;
+    const outcome = await deliver(delivery.url, delivery.event, this.limits);
+    const again =
+      outcome.delivered && delivery.duplicate === true
+        ? await deliver(delivery.url, delivery.event, this.limits)
+        : undefined;
+    return async (tx) => {
+      await this.record(tx, delivery, outcome, true, clock);
+      if (again !== undefined) {
+        await this.record(tx, { ...delivery, attempt: delivery.attempt + 1 }, again, false, clock);
+      }
+    };
+  };
+
+  /**
+   * Sends an event the log holds an attempt of again now, to its webhook's current url (one
+   * attempt, not retried); resolves to the attempt, or undefined when the log holds none or the
+   * webhook is gone.
+   */
+  async redeliver(eventId: string): Promise<DeliveryEvent | undefined> {
+    const found = await this.store.transaction(async (tx) => {
+      const latest = await tx.latestAttempt(eventId);
+      const webhook = latest && (await tx.find("webhooks", latest.webhook_id, undefined));
+      return latest && webhook && { latest, webhook: webhook.resource };
+    });
+    if (found === undefined) return undefined;
+    const job: DeliveryJob = {
+      webhook_id: found.webhook.id,
+      url: String(found.webhook.url),
+      attempt: (found.latest.attempt ?? 1) + 1,
+      event: found.latest.payload as EventPayload,
+    };
+    const outcome = await deliver(job.url, job.event, this.limits);
+    return this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
+  }
+
+  private eventOf(
+    topic: string,
+    customerId: string | null,
+    data: unknown,
+    clock: Clock,
+  ): EventPayload {
+    return {
+      id: randomUUID(),
+      topic,
+      created_at: clock.now().toISOString(),
+      customer_id: customerId,
+      data,
+    };
+  }
+
+  /** In the opt-in delivery mode, true at `rate`; otherwise false (and nothing is drawn). */
+  private chance(rate: number): boolean {
+    return this.random !== undefined && this.random() < rate;
+  }
+
+  /**
+   * Records the attempt in the event log, and a failure on the webhook; a failed attempt of a
+   * queued event is retried while the schedule lasts and the webhook is enabled.
+   */
+  private async record(
+    tx: StoreTransaction,
+    job: DeliveryJob,
+    outcome: DeliveryOutcome,
+    retried: boolean,
+    clock: Clock,
+  ): Promise<DeliveryEvent> {
+    const nowMs = clock.now().getTime();
+    const now = new Date(nowMs).toISOString();
+    const attempt = job.attempt;
+    // Only a failure changes the webhook or is retried: a delivery that arrived needs no lookup,
+    // and neither does one never sent (to a reserved example host), which fails nothing.
+    const failed = !outcome.delivered && outcome.sent !== false;
+    const webhook = failed
+      ? (await tx.find("webhooks", job.webhook_id, undefined))?.resource
+      : undefined;
+    if (webhook !== undefined && !outcome.delivered) {
+      webhook.last_failure = now;
+      webhook.last_failure_reason = outcome.failure_reason;
+      await tx.update("webhooks", webhook);
+    }
+    const delay = RETRY_DELAYS_SECONDS[attempt - 1];
+    const retry =
+      retried && failed && delay !== undefined && webhook?.enabled === true
+        ? nowMs + delay * 1000
+        : undefined;
+    if (retry !== undefined && webhook !== undefined) {
+      await tx.schedule({
+        dueAt: retry,
+        kind: "deliver",
+        subject: job.event.id,
+        body: { ...job, attempt: attempt + 1, url: String(webhook.url) } satisfies DeliveryJob,
+      });
+    }
+    // `id` first: latestAttempt finds an event's attempts by the start of their JSON.
+    const event: DeliveryEvent = {
+      id: job.event.id,
+      attempt_id: randomUUID(),
+      topic: job.event.topic,
+      webhook_id: job.webhook_id,
+      url: job.url,
+      created_at: now,
+      attempt,
+      sent: true,
+      ...outcome,
+      ...(retry !== undefined && { next_attempt_at: new Date(retry).toISOString() }),
+      payload: job.event,
+    };
+    await tx.recordEvent(event);
+    return event;
+  }
+}
+
+/** mulberry32: a small generator whose sequence a seed fixes. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

@@ -1,0 +1,149 @@
+// Reads kept until the data changes, on a SQLite file (the memory store is SQLite too): a kept
+// answer is given while nothing is written, and never once a write, a failed transaction or
+// another process may have changed the data.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type Answer, JsonText, ok } from "../../src/api/answer.js";
+import { dataFromSeed } from "../../src/api/seed.js";
+import { openStore } from "../../src/store/open-store.js";
+import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
+import { type Read, ReadCache } from "../../src/store/read-cache.js";
+import type { SandboxStore } from "../../src/store/store.js";
+
+const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-read-cache-"));
+const stores: SandboxStore[] = [];
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(name: string): Promise<SandboxStore> {
+  const store = await openStore(
+    join(dir, name),
+    () => dataFromSeed({}),
+    () => {},
+  );
+  stores.push(store);
+  return store;
+}
+
+const listCustomers: Read = {
+  partner: EXAMPLE_PARTNER_ID,
+  operationId: "listCustomers",
+  params: {},
+  query: { page_size: "10" },
+  scope: undefined,
+};
+
+/** A read of the stored customers' count, and how many times it really read. */
+function countingRead(store: SandboxStore) {
+  const counted = { reads: 0 };
+  const work = async (): Promise<Answer> => {
+    counted.reads++;
+    return store.transaction(EXAMPLE_PARTNER_ID, async (tx) =>
+      ok({ customers: (await tx.list("customers")).length }),
+    );
+  };
+  return { counted, work };
+}
+
+const addCustomer = (store: SandboxStore) =>
+  store.transaction(EXAMPLE_PARTNER_ID, (tx) =>
+    tx.insert("customers", { id: crypto.randomUUID(), name: "Kept" }, undefined),
+  );
+
+describe("ReadCache", () => {
+  it("gives the kept answer while nothing is written, and reads again after a write", async () => {
+    const store = await open("writes.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    const version = store.version();
+    expect(await cache.answer(listCustomers, work)).toEqual(ok({ customers: 0 }));
+    expect(await cache.answer(listCustomers, work)).toEqual(ok({ customers: 0 }));
+    expect(counted.reads).toBe(1);
+    await addCustomer(store);
+    expect(store.version()).not.toBe(version);
+    expect(await cache.answer(listCustomers, work)).toEqual(ok({ customers: 1 }));
+    expect(counted.reads).toBe(2);
+  });
+
+  it("keeps answers apart by parameters, query and scope", async () => {
+    const store = await open("keys.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    await cache.answer(listCustomers, work);
+    await cache.answer({ ...listCustomers, query: { page_size: "11" } }, work);
+    await cache.answer({ ...listCustomers, scope: crypto.randomUUID() }, work);
+    await cache.answer({ ...listCustomers, params: { id: "a" } }, work);
+    expect(counted.reads).toBe(4);
+  });
+
+  it("does not keep an answer read while a write went on", async () => {
+    const store = await open("overlap.db");
+    const cache = new ReadCache(store);
+    let reads = 0;
+    const overlapped = async () => {
+      reads++;
+      await addCustomer(store);
+      return ok({ read: reads });
+    };
+    await cache.answer(listCustomers, overlapped);
+    expect(await cache.answer(listCustomers, overlapped)).toEqual(ok({ read: 2 }));
+  });
+
+  it("reads again after a transaction failed", async () => {
+    const store = await open("failed.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    await cache.answer(listCustomers, work);
+    await expect(
+      store.transaction(EXAMPLE_PARTNER_ID, async () => {
+        throw new Error("the request failed");
+      }),
+    ).rejects.toThrow("the request failed");
+    await cache.answer(listCustomers, work);
+    expect(counted.reads).toBe(2);
+  });
+
+  it("keeps nothing for an operation that reads the clock or writes", async () => {
+    const store = await open("clock.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    for (const operationId of ["getAutorampQuote", "getExchangeRate", "createCustomer"]) {
+      await cache.answer({ ...listCustomers, operationId }, work);
+      await cache.answer({ ...listCustomers, operationId }, work);
+    }
+    expect(counted.reads).toBe(6);
+  });
+
+  it("starts afresh rather than keep more than 16 MiB of answers", async () => {
+    const store = await open("size.db");
+    const cache = new ReadCache(store);
+    let reads = 0;
+    const large = async () => {
+      reads++;
+      return ok(new JsonText(JSON.stringify("x".repeat(9 * 1024 * 1024))));
+    };
+    const first = { ...listCustomers, query: { page_size: "1" } };
+    const second = { ...listCustomers, query: { page_size: "2" } };
+    await cache.answer(first, large);
+    await cache.answer(first, large);
+    expect(reads).toBe(1);
+    await cache.answer(second, large);
+    await cache.answer(first, large);
+    expect(reads).toBe(3);
+  });
+
+  it("keeps nothing where other processes change the data unseen", async () => {
+    const store = await open("shared.db");
+    const shared: SandboxStore = { ...store, version: () => undefined };
+    const cache = new ReadCache(shared);
+    const { counted, work } = countingRead(store);
+    await cache.answer(listCustomers, work);
+    await cache.answer(listCustomers, work);
+    expect(counted.reads).toBe(2);
+  });
+});
