@@ -40,6 +40,8 @@ export const headerArgument = (header: string): string =>
 
 const IDEMPOTENCY_HEADER = "idempotency-key";
 const minutes = IDEMPOTENCY_WINDOW_MS / 60_000;
+/** The methods @org/payments-client sends. */
+const SENT_METHODS: readonly ToolDefinition["method"][] = ["GET", "POST", "PATCH"];
 /** POSTs that destroy rather than add: the method cannot tell. */
 const DESTRUCTIVE_POSTS = new Set(["resetSandbox"]);
 
@@ -49,9 +51,8 @@ function annotationsOf(operationId: string, method: string, title: string, group
     title,
     readOnlyHint: read,
     // A PATCH overwrites what it names; a POST adds (or, in test mode, moves a simulation on).
-    destructiveHint:
-      method === "PATCH" || method === "DELETE" || DESTRUCTIVE_POSTS.has(operationId),
-    idempotentHint: read || method === "PATCH" || method === "PUT" || method === "DELETE",
+    destructiveHint: method === "PATCH" || DESTRUCTIVE_POSTS.has(operationId),
+    idempotentHint: read || method === "PATCH",
     // The API is a service beyond this machine; the test-mode routes act on the sandbox alone.
     openWorldHint: group === "api",
   };
@@ -227,14 +228,17 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
     );
   }
 
-  const method = entry.method.toUpperCase() as ToolDefinition["method"];
+  const method = entry.method.toUpperCase();
+  if (!SENT_METHODS.includes(method as ToolDefinition["method"])) {
+    throw new Error(`${operationId}: ${method} is not a method the client sends (${SENT_METHODS})`);
+  }
   const title = String(operation.summary ?? operationId);
   const tool: ToolDefinition = {
     name: operationId,
     group,
     tag: entry.tag ?? group,
     description: describeTool(entry, group, pages, idempotencyArgument !== undefined),
-    method,
+    method: method as ToolDefinition["method"],
     path: entry.path,
     annotations: annotationsOf(operationId, method, title, group),
     inputSchema: {

@@ -80,6 +80,9 @@ export async function callTool(
   if (write) {
     const given = tool.idempotencyArgument ? args[tool.idempotencyArgument] : undefined;
     if (typeof given === "string") idempotencyKey = given;
+    // A simulation is meant to happen each time it is asked for (another deposit, the clock
+    // moved on again): only the API's writes keep their key across calls.
+    else if (tool.group === "test-mode") idempotencyKey = crypto.randomUUID();
     else ({ key: idempotencyKey, repeated } = context.keys.keyFor(tool.name, args));
     request.params.header[IDEMPOTENCY_HEADER] = idempotencyKey;
   }

@@ -28,26 +28,12 @@ function redactValue(value: unknown, secret: string): unknown {
   return value;
 }
 
-/** Whether any string (or key) in `value` holds the key, as is or JSON-escaped. */
-function holds(value: unknown, secret: string, escaped: string): boolean {
-  const stack = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === "string") {
-      if (item.includes(secret) || item.includes(escaped)) return true;
-    } else if (item !== null && typeof item === "object") {
-      for (const key in item) {
-        if (key.includes(secret)) return true;
-        stack.push((item as Record<string, unknown>)[key]);
-      }
-    }
-  }
-  return false;
-}
-
 /** The message itself when it does not hold the key (the usual case), else a redacted copy. */
 export function redactMessage<T>(message: T, secret: string): T {
   if (secret === "") return message;
+  // One pass of the JSON text is faster than walking the message's strings (bench/, MCP server).
+  const text = JSON.stringify(message);
   const escaped = JSON.stringify(secret).slice(1, -1);
-  return holds(message, secret, escaped) ? (redactValue(message, secret) as T) : message;
+  if (!text.includes(secret) && !text.includes(escaped)) return message;
+  return redactValue(message, secret) as T;
 }

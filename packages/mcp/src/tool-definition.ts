@@ -28,7 +28,7 @@ export interface ToolDefinition {
   tag: string;
   /** The operation's description, with what the server adds (paging, writes). */
   description: string;
-  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PATCH";
   path: string;
   annotations: ToolAnnotations;
   inputSchema: JsonSchema & { type: "object" };

@@ -78,6 +78,20 @@ describe("a server that is not a sandbox", () => {
     expect(read?.path).toBe("/customers?page_size=5");
   });
 
+  it("sends PAYMENTS_SUB_PARTNER_ID on the operations that take X-SUB-PARTNER-ID", async () => {
+    const subPartner = "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58";
+    session = await startSession(plain.url, { env: { PAYMENTS_SUB_PARTNER_ID: subPartner } });
+    await session.call("listCustomers", {});
+    await session.call("listDocuments", {});
+    const other = "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70";
+    await session.call("listFeeProfiles", { sub_partner_id: other });
+    const sent = (prefix: string) =>
+      plain.requests.find((r) => r.path.startsWith(prefix))?.headers["x-sub-partner-id"];
+    expect(sent("/customers")).toBe(subPartner);
+    expect(sent("/documents")).toBeUndefined();
+    expect(sent("/fee-profiles")).toBe(other);
+  });
+
   it("takes writes with --allow-writes, each with an IDEMPOTENCY-KEY that a retry reuses", async () => {
     session = await startSession(plain.url, { args: ["--allow-writes"] });
     const first = await session.call("createCustomer", customer);

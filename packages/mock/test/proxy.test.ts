@@ -348,6 +348,21 @@ describe("validation and the report", () => {
     expect(violations).toEqual([expect.objectContaining({ in: "body", field: "", rule: "json" })]);
   });
 
+  it.each([
+    ["a 100,000-deep array", `${"[".repeat(100_000)}${"]".repeat(100_000)}`],
+    ["a 50,000-deep object", `${'{"a":'.repeat(50_000)}1${"}".repeat(50_000)}`],
+  ])("reports a response body nested past the limit (%s) and passes it on", async (_, deep) => {
+    answerWith(200, { "content-type": "application/json" }, deep);
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe(deep);
+    expect(violations).toEqual([
+      expect.objectContaining({ in: "body", field: "", rule: "maxDepth" }),
+    ]);
+    const refused = await send(strict.url, { target: "/webhooks", headers: auth });
+    expect(refused.status).toBe(502);
+  });
+
   it("checks a gzip-encoded body after decoding it", async () => {
     const { gzipSync } = await import("node:zlib");
     const page = await mockAnswer("/webhooks");

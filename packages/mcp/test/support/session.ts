@@ -30,12 +30,21 @@ export interface Session {
 
 export async function startSession(
   baseUrl: string,
-  { args = [], apiKey = SECRET_KEY }: { args?: string[]; apiKey?: string } = {},
+  {
+    args = [],
+    apiKey = SECRET_KEY,
+    env = {},
+  }: { args?: string[]; apiKey?: string; env?: Record<string, string> } = {},
 ): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, ...args],
-    env: { PAYMENTS_API_KEY: apiKey, PAYMENTS_BASE_URL: baseUrl, PATH: process.env.PATH ?? "" },
+    env: {
+      PAYMENTS_API_KEY: apiKey,
+      PAYMENTS_BASE_URL: baseUrl,
+      PATH: process.env.PATH ?? "",
+      ...env,
+    },
     stderr: "pipe",
   });
   let stderr = "";

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { type ReceivedAt, toProblemErrors } from "@org/payments-engine/engine/diagnostics.js";
 import type { Operation, PrismEngine } from "@org/payments-engine/engine/prism.js";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "@org/payments-engine/http/json-depth.js";
 import { flattenHeaders } from "@org/payments-engine/http/read-request.js";
 import { valueAt } from "@org/payments-engine/http/value-at.js";
 import { bodyFinding, type Finding } from "./violations.js";
@@ -112,6 +113,18 @@ function parseBody(response: ReceivedResponse): ParsedBody {
   const text = bytes.toString("utf8");
   if (!/[/+]json\b/i.test(String(response.headers["content-type"] ?? ""))) {
     return { ok: true, body: text };
+  }
+  // Nothing walks a body deeper than the mock reads one: reported, passed on unchecked.
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return {
+      ok: false,
+      finding: {
+        location: "body",
+        field: "",
+        rule: "maxDepth",
+        message: `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, so the body was not checked`,
+      },
+    };
   }
   try {
     return { ok: true, body: JSON.parse(text) };
