@@ -110,6 +110,53 @@ describe("the rooms of the engine, the sandbox and the mock", () => {
     expect(importers).toEqual([path.join("engine", "src", "engine", "prism-adapter.ts")]);
   });
 
+  it("keep the sandbox's store to rows and records: no HTTP module, no answer", () => {
+    const sandbox = PACKAGES["@org/payments-sandbox"];
+    const store = path.join(sandbox, "store") + path.sep;
+    const answering = [
+      path.join(PACKAGES["@org/payments-engine"], "http") + path.sep,
+      path.join(sandbox, "api") + path.sep,
+      path.join(sandbox, "control") + path.sep,
+    ];
+    const wrong = sources
+      .filter((file) => file.startsWith(store))
+      .flatMap((file) =>
+        localImports(file)
+          .filter((target) => answering.some((folder) => target.startsWith(folder)))
+          .map((target) => `${shown(file)} → ${shown(target)}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
+  it("import each other in no circle between the sandbox's concern folders", () => {
+    const sandbox = PACKAGES["@org/payments-sandbox"];
+    const folderOf = (file: string) => {
+      const parts = path.relative(sandbox, file).split(path.sep);
+      return parts.length === 1 ? "sandbox.ts and settings" : (parts[0] as string);
+    };
+    const edges = new Map<string, Set<string>>();
+    for (const file of sources.filter((f) => f.startsWith(sandbox + path.sep))) {
+      for (const target of localImports(file).filter((t) => t.startsWith(sandbox + path.sep))) {
+        const [from, to] = [folderOf(file), folderOf(target)];
+        if (from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    const circles: string[] = [];
+    const done = new Set<string>();
+    const visit = (folder: string, trail: string[]) => {
+      if (trail.includes(folder)) {
+        circles.push([...trail.slice(trail.indexOf(folder)), folder].join(" → "));
+        return;
+      }
+      if (done.has(folder)) return;
+      for (const next of edges.get(folder) ?? []) visit(next, [...trail, folder]);
+      done.add(folder);
+    };
+    for (const folder of edges.keys()) visit(folder, []);
+    expect(edges.size, "the sandbox has concern folders").toBeGreaterThan(4);
+    expect(circles).toEqual([]);
+  });
+
   it("route a request once, with Prism's router", () => {
     const matchers = sources.filter((file) =>
       /\b(operationFor|pathParameterAt|pathParams)\b/.test(readFileSync(file, "utf8")),

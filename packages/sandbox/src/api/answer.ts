@@ -5,40 +5,18 @@ import {
   type ProblemLocation,
   problem,
 } from "@org/payments-engine/http/problem.js";
+import { JsonText, jsonText } from "../store/json-text.js";
+import type { Page } from "../store/pages.js";
+import type { AnswerRecord } from "../store/state.js";
 
-export interface Answer {
-  status: number;
-  body: unknown;
+export interface Answer extends AnswerRecord {
   /** The first answer to an `IDEMPOTENCY-KEY`, given again to a repeat of its request. */
   replayed?: boolean;
 }
 
-/**
- * A body already serialised: a page of stored resources, made of their stored JSON text (what
- * JSON.stringify made of them) rather than parsed and serialised again. Serialised anywhere else,
- * it is the same JSON.
- */
-export class JsonText {
-  readonly text: string;
-
-  constructor(text: string) {
-    this.text = text;
-  }
-
-  toJSON(): unknown {
-    return JSON.parse(this.text);
-  }
-}
-
 /** The answer's body as the client gets it. */
 export function bodyText(answer: Answer): string {
-  return answer.body instanceof JsonText ? answer.body.text : JSON.stringify(answer.body);
-}
-
-/** The answer as JSON.stringify writes it, its body as bodyText has it (a JsonText's not parsed again). */
-export function answerJson(answer: Answer): string {
-  if (answer.body === undefined) return JSON.stringify({ status: answer.status });
-  return `{"status":${answer.status},"body":${bodyText(answer)}}`;
+  return jsonText(answer.body);
 }
 
 export function ok(body: unknown): Answer {
@@ -52,6 +30,27 @@ export function problemAnswer(
   errors: ProblemError[],
 ): Answer & { body: Problem } {
   return { status, body: problem(status, kind, title, errors) };
+}
+
+/** A page of a list as the API answers it: `{ items, cursor?, prev_cursor }`, or a 400 for a cursor it does not know. */
+export function pageAnswer(page: Page): Answer {
+  if (page.kind === "unknown-cursor") {
+    return problemAnswer(400, "invalid-cursor", "Unknown cursor", [
+      {
+        location: "query",
+        field: page.field,
+        rule: "cursor",
+        message: `${page.value} is not a cursor of this list (with these filters and this sub-partner)`,
+      },
+    ]);
+  }
+  // JSON.stringify({ items, cursor, prev_cursor }), cursor left out when there is none, made of
+  // the items' JSON texts.
+  const cursor = page.cursor === undefined ? "" : `,"cursor":${JSON.stringify(page.cursor)}`;
+  const prevCursor = JSON.stringify(page.prevCursor);
+  return ok(
+    new JsonText(`{"items":[${page.items.join(",")}]${cursor},"prev_cursor":${prevCursor}}`),
+  );
 }
 
 export function notFound(location: ProblemLocation, field: string, message: string): Answer {

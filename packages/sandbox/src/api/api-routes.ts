@@ -23,10 +23,10 @@ import { settleCustomer } from "../lifecycle/cascades.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated, walkTo } from "../lifecycle/changes.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "../lifecycle/lifecycles.js";
-import type { WorkResult } from "../store/idempotency.js";
-import { arraySource, type PageQuery, page } from "../store/pages.js";
+import { arraySource, type Page, type PageQuery, page } from "../store/pages.js";
 import type { Resource, Stored } from "../store/state.js";
-import { type Answer, notFound, ok, problemAnswer } from "./answer.js";
+import { type Answer, notFound, ok, pageAnswer, problemAnswer } from "./answer.js";
+import type { WorkResult } from "./idempotency.js";
 import type { RouteContext } from "./route-context.js";
 
 /** The sandbox's answer to one operation of the spec. */
@@ -42,7 +42,9 @@ export const changeContext = (context: RouteContext): ChangeContext => ({
 });
 const resources = (list: Stored[]) => list.map((stored) => stored.resource);
 /** A page of a list filtered in memory: for the lists that only the seed fills. */
-const pageOf = (items: Resource[], query: PageQuery) => page(arraySource(items), query);
+const pageOf = (items: Resource[], query: PageQuery) => listed(page(arraySource(items), query));
+/** The answer to a list: the page the store read, or its refusal of a cursor. */
+const listed = async (read: Promise<Page>) => pageAnswer(await read);
 
 /**
  * Every operation of the spec by its operationId: Prism has routed the request to one already, so
@@ -57,7 +59,7 @@ const handlers = {
   createSigning,
   listSignings,
   listUnsignedDocuments,
-  listDocuments: (c) => c.store.page("documents", {}, c.query),
+  listDocuments: (c) => listed(c.store.page("documents", {}, c.query)),
   createAutoramp,
   getAutorampQuote,
   getAutorampByExternalId,
@@ -69,8 +71,8 @@ const handlers = {
   getFiatAddress,
   registerHostedCryptoAddress,
   registerSelfHostedCryptoAddress,
-  listFeeProfiles: (c) => c.store.page("fee_profiles", { scope: c.scope }, c.query),
-  listWebhooks: (c) => c.store.page("webhooks", {}, c.query),
+  listFeeProfiles: (c) => listed(c.store.page("fee_profiles", { scope: c.scope }, c.query)),
+  listWebhooks: (c) => listed(c.store.page("webhooks", {}, c.query)),
   updateWebhook,
   pingWebhook,
 } satisfies Record<keyof operations, Handler>;
@@ -110,7 +112,7 @@ async function createCustomer(context: RouteContext): Promise<Answer> {
 
 function listCustomers({ query, scope, store }: RouteContext): Promise<Answer> {
   const search = query.search_term;
-  return store.page("customers", { scope, ...(search !== undefined && { search }) }, query);
+  return listed(store.page("customers", { scope, ...(search !== undefined && { search }) }, query));
 }
 
 /**
@@ -239,7 +241,7 @@ async function touch(
 async function listSignings(context: RouteContext): Promise<Answer> {
   const customer = await customerOf(context);
   if (isAnswer(customer)) return customer;
-  return context.store.page("signings", { customerId: customer.id }, context.query);
+  return listed(context.store.page("signings", { customerId: customer.id }, context.query));
 }
 
 async function listUnsignedDocuments(context: RouteContext): Promise<Answer> {
@@ -303,7 +305,7 @@ async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
 }
 
 /** Pricing (and decimal.js, some 25 ms of a start) loads at the first price, as the mock's start skips it. */
-const quotes = () => import("../money/quotes.js");
+const quotes = () => import("./quotes.js");
 
 async function getAutorampQuote(context: RouteContext): Promise<Answer> {
   const customer = await customerInQuery(context);

@@ -5,9 +5,9 @@
 // parameters and body against the document: what is left here is what the sandbox's state decides.
 
 import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
+import type { SandboxClock } from "../clock/clock.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
-import type { SandboxClock } from "../lifecycle/clock.js";
 import {
   AUTORAMP,
   CUSTOMER,
@@ -17,11 +17,11 @@ import {
   TRANSACTION,
 } from "../lifecycle/lifecycles.js";
 import type { PartnerClockRunner } from "../lifecycle/scheduler.js";
-import { deposit } from "../money/deposits.js";
 import { signatureValid, signingSecret } from "../money/quote-signature.js";
 import { changeRates, readRates } from "../money/rates.js";
 import type { PartnerStore, StoreTransaction } from "../store/store.js";
 import type { Events } from "../webhooks/events.js";
+import { deposit } from "./deposits.js";
 import { eventPage } from "./event-log.js";
 import { addFiatAddress, addWebhook, changeStatus } from "./simulations.js";
 import { testModeDocument } from "./test-mode-document.js";

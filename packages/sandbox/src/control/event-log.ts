@@ -2,7 +2,7 @@
 // asks about (an event, a webhook, a topic, a customer, delivered or not) and paged as the API's
 // lists are: `cursor` names the first attempt of the next page, `prev_cursor` the first of this
 // one, `page_size` at most 100 (default 10).
-import type { Answer } from "../api/answer.js";
+import { type Answer, pageAnswer } from "../api/answer.js";
 import { type PageSource, page } from "../store/pages.js";
 import type { DeliveryEvent } from "../store/state.js";
 
@@ -24,7 +24,7 @@ interface Listed {
 }
 
 /** The page of `records` (the whole log, newest first) that the query asks for. */
-export function eventPage(records: DeliveryEvent[], query: EventQuery): Promise<Answer> {
+export async function eventPage(records: DeliveryEvent[], query: EventQuery): Promise<Answer> {
   const delivered = query.delivered === undefined ? undefined : query.delivered === "true";
   const kept = records.filter(
     (record) =>
@@ -35,7 +35,9 @@ export function eventPage(records: DeliveryEvent[], query: EventQuery): Promise<
       (delivered === undefined || record.delivered === delivered),
   );
   const listed = kept.map((record) => ({ id: cursorOf(record), record }));
-  return page(listSource(listed), { cursor: query.cursor, page_size: query.page_size });
+  return pageAnswer(
+    await page(listSource(listed), { cursor: query.cursor, page_size: query.page_size }),
+  );
 }
 
 /** An attempt's cursor: its own id, or (in a log written before attempts had one) its place. */

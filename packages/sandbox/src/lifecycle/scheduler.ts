@@ -3,6 +3,7 @@
 // partner's clock, in the order it is due. One run at a time per partner and process; across
 // processes (Postgres) each job is taken by one of them (see SandboxStore.runNext).
 
+import { type Clock, realNow, type SandboxClock } from "../clock/clock.js";
 import type {
   JobFinish,
   JobKind,
@@ -11,7 +12,6 @@ import type {
   StoreTransaction,
 } from "../store/store.js";
 import { deliveryOrderKey } from "../webhooks/events.js";
-import { type Clock, realNow, type SandboxClock } from "./clock.js";
 
 /** The partner whose work runs, and its clock. */
 export interface ClockOwner {

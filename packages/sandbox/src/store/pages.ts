@@ -1,7 +1,6 @@
 // Real cursor pagination over a stored list. A `cursor` is the id of the first item of the next
 // page; a `prev_cursor` is the id of the first item of the current page (passing it back gives
 // the page before it). Lists keep creation order, so walking the pages sees every item once.
-import { type Answer, JsonText, ok, problemAnswer } from "../api/answer.js";
 
 export const DEFAULT_PAGE_SIZE = 10;
 
@@ -23,6 +22,15 @@ export interface PageSource<T extends { id: string }> {
   json(item: T): string;
 }
 
+/**
+ * One page of a list: its items as JSON texts, the cursor of the next page (none on the last)
+ * and of this one when a page comes before it (null on the first); or the cursor asked for, when
+ * the list has no such item.
+ */
+export type Page =
+  | { kind: "page"; items: string[]; cursor: string | undefined; prevCursor: string | null }
+  | { kind: "unknown-cursor"; field: "cursor" | "prev_cursor"; value: string };
+
 export interface Positioned<T> {
   position: number;
   item: T;
@@ -31,20 +39,22 @@ export interface Positioned<T> {
 export async function page<T extends { id: string }>(
   source: PageSource<T>,
   query: PageQuery,
-): Promise<Answer> {
+): Promise<Page> {
   // page_size 0 is valid for the spec (minimum 0) but would never advance; it means the default.
   const size = Number(query.page_size ?? DEFAULT_PAGE_SIZE) || DEFAULT_PAGE_SIZE;
   let window: Positioned<T>[];
   let next: string | undefined;
   if (query.prev_cursor !== undefined) {
     const end = await source.position(query.prev_cursor);
-    if (end === undefined) return unknownCursor("prev_cursor", query.prev_cursor);
+    if (end === undefined) {
+      return { kind: "unknown-cursor", field: "prev_cursor", value: query.prev_cursor };
+    }
     window = await source.before(end, size);
     next = query.prev_cursor;
   } else {
     const start = query.cursor === undefined ? undefined : await source.position(query.cursor);
     if (query.cursor !== undefined && start === undefined) {
-      return unknownCursor("cursor", query.cursor);
+      return { kind: "unknown-cursor", field: "cursor", value: query.cursor };
     }
     const read = await source.from(start, size + 1);
     window = read.slice(0, size);
@@ -55,11 +65,12 @@ export async function page<T extends { id: string }>(
   const paged = query.cursor !== undefined || query.prev_cursor !== undefined;
   const hasEarlier =
     paged && first !== undefined && (await source.before(first.position, 1)).length > 0;
-  // JSON.stringify({ items, cursor, prev_cursor }), cursor left out when there is none.
-  const items = window.map(({ item }) => source.json(item)).join(",");
-  const cursor = next === undefined ? "" : `,"cursor":${JSON.stringify(next)}`;
-  const prevCursor = hasEarlier ? JSON.stringify(first.item.id) : "null";
-  return ok(new JsonText(`{"items":[${items}]${cursor},"prev_cursor":${prevCursor}}`));
+  return {
+    kind: "page",
+    items: window.map(({ item }) => source.json(item)),
+    cursor: next,
+    prevCursor: hasEarlier ? first.item.id : null,
+  };
 }
 
 /** A page source over a list already in memory. */
@@ -75,15 +86,4 @@ export function arraySource<T extends { id: string }>(items: T[]): PageSource<T>
     before: async (position, limit) => positioned(Math.max(0, position - limit), position),
     json: (item) => JSON.stringify(item),
   };
-}
-
-function unknownCursor(field: string, value: string): Answer {
-  return problemAnswer(400, "invalid-cursor", "Unknown cursor", [
-    {
-      location: "query",
-      field,
-      rule: "cursor",
-      message: `${value} is not a cursor of this list (with these filters and this sub-partner)`,
-    },
-  ]);
 }

@@ -4,7 +4,7 @@
 // step, a webhook delivery attempt) is taken by one process with FOR UPDATE SKIP LOCKED and stays
 // locked until its outcome is recorded.
 import type { Pool, PoolClient } from "pg";
-import { realNow } from "../lifecycle/clock.js";
+import { realNow } from "../clock/clock.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
 import {

@@ -5,8 +5,8 @@
 // next, never in between. A change to the tables is one more entry at the end of MIGRATIONS,
 // with its statements for both databases; a released entry never changes.
 
-import { SETTINGS_TABLE } from "../settings.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { SETTINGS_TABLE } from "./settings.js";
 
 /** The words in which the two databases' DDL differs. */
 export interface Ddl {

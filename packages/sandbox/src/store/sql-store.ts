@@ -1,10 +1,17 @@
 // The sandbox's data in SQL, the same for SQLite and Postgres: one table of resources (their JSON
 // with the columns listing needs, each indexed), the idempotency keys, the event log, the sandbox
 // clock and the work scheduled on it. The databases differ only in how a query is sent.
-import { type Answer, answerJson, JsonText } from "../api/answer.js";
-import type { SettingName } from "../settings.js";
+import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
-import type { CollectionName, DeliveryEvent, IdempotentAnswer, Resource, Stored } from "./state.js";
+import type { SettingName } from "./settings.js";
+import {
+  answerRecordJson,
+  type CollectionName,
+  type DeliveryEvent,
+  type IdempotentAnswer,
+  type Resource,
+  type Stored,
+} from "./state.js";
 import {
   EVENTS_KEPT,
   type JobKind,
@@ -133,7 +140,7 @@ export function sqlTransaction(
       const rows = await query(`${select} WHERE ${where.sql} ORDER BY seq`, where.params);
       return rows.map(storedOf);
     },
-    async page(collection, filter, pageQuery): Promise<Answer> {
+    async page(collection, filter, pageQuery) {
       await searchable(filter);
       return page(indexedSource(query, whereOf(collection, filter)), pageQuery);
     },
@@ -187,7 +194,7 @@ export function sqlTransaction(
     async answerKey(key, answer) {
       await query("UPDATE idempotency SET answer = $2 WHERE partner = $3 AND idem_key = $1", [
         key,
-        answerJson(answer),
+        answerRecordJson(answer),
         partner,
       ]);
     },

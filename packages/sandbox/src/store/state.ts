@@ -1,8 +1,8 @@
 // The sandbox's data: every collection of stored resources, the idempotency keys it has answered
 // and the webhook deliveries it has made. This is what the state file holds.
-import { isObject } from "@org/payments-engine/http/is-object.js";
-import type { Answer } from "../api/answer.js";
-import type { Settings } from "../settings.js";
+
+import { jsonText } from "./json-text.js";
+import type { Settings } from "./settings.js";
 
 export const COLLECTIONS = [
   "customers",
@@ -30,11 +30,28 @@ export interface Stored {
   customer_id?: string;
 }
 
+/** A JSON object: not null, not an array. (The store reads no module of the HTTP layer.) */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A status and a JSON body: what a request was answered, kept with its idempotency key. */
+export interface AnswerRecord {
+  status: number;
+  body: unknown;
+}
+
 export interface IdempotentAnswer {
   method: string;
   path: string;
   fingerprint: string;
-  answer: Answer;
+  answer: AnswerRecord;
+}
+
+/** The record as JSON.stringify writes it, a JsonText body's text not parsed again. */
+export function answerRecordJson(record: AnswerRecord): string {
+  if (record.body === undefined) return JSON.stringify({ status: record.status });
+  return `{"status":${record.status},"body":${jsonText(record.body)}}`;
 }
 
 /** One delivery attempt of a webhook event, as GET /_sandbox/events lists it. */

@@ -1,10 +1,11 @@
 // What the sandbox keeps its data in. One interface, two databases behind it: SQLite (a file, or
 // in memory without --state) and Postgres (a sandbox shared by several processes). Every request's
 // changes happen in one transaction.
-import type { Answer, JsonText } from "../api/answer.js";
-import type { SettingName } from "../settings.js";
-import type { PageQuery } from "./pages.js";
+import type { JsonText } from "./json-text.js";
+import type { Page, PageQuery } from "./pages.js";
+import type { SettingName } from "./settings.js";
 import type {
+  AnswerRecord,
   CollectionName,
   DeliveryEvent,
   IdempotentAnswer,
@@ -68,13 +69,13 @@ export interface StoreTransaction {
   /** Every matching resource, oldest first. */
   list(collection: CollectionName, filter?: ListFilter): Promise<Stored[]>;
   /** One page of the matching resources (see pages.ts), read through the indexes. */
-  page(collection: CollectionName, filter: ListFilter, query: PageQuery): Promise<Answer>;
+  page(collection: CollectionName, filter: ListFilter, query: PageQuery): Promise<Page>;
   /** The newest resource with the external id. */
   newestByExternalId(collection: CollectionName, externalId: string): Promise<Stored | undefined>;
   /** Takes the key for this request, unless an earlier request has it. */
   claimKey(key: string, first: Omit<IdempotentAnswer, "answer">): Promise<KeyClaim>;
   /** Records the answer to a key this transaction (or an earlier one) claimed. */
-  answerKey(key: string, answer: Answer): Promise<void>;
+  answerKey(key: string, answer: AnswerRecord): Promise<void>;
   /** Gives a key up, so that the next request with it does the work. */
   releaseKey(key: string): Promise<void>;
   /** Schedules work on the sandbox clock. */

@@ -4,7 +4,7 @@
 // once it has committed. A failed attempt is tried again on the RETRY_DELAYS_SECONDS schedule, with
 // the same event id, and every attempt is recorded for GET /_sandbox/events.
 import { randomUUID } from "node:crypto";
-import type { Clock } from "../lifecycle/clock.js";
+import type { Clock } from "../clock/clock.js";
 import type { DeliveryEvent, Resource } from "../store/state.js";
 import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
 import { type DeliveryLimits, type DeliveryOutcome, deliver } from "./deliveries.js";

@@ -6,11 +6,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Answer, JsonText, ok } from "../../src/api/answer.js";
+import { type Answer, ok } from "../../src/api/answer.js";
+import { type Read, ReadCache } from "../../src/api/read-cache.js";
 import { dataFromSeed } from "../../src/api/seed.js";
+import { JsonText } from "../../src/store/json-text.js";
 import { openStore } from "../../src/store/open-store.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
-import { type Read, ReadCache } from "../../src/store/read-cache.js";
 import type { SandboxStore } from "../../src/store/store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-read-cache-"));

@@ -5,13 +5,13 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import type { AutorampTransaction, Blockchain, DepositAccountType } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
+import { pricingData } from "../api/quotes.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated } from "../lifecycle/changes.js";
 import { outcomesOf, TRANSACTION } from "../lifecycle/lifecycles.js";
-import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "./currencies.js";
-import { type PriceCurrency, type PriceInput, PricingError, price } from "./pricing.js";
-import { pricingData } from "./quotes.js";
+import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "../money/currencies.js";
+import { type PriceCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
 
 /** Words an outcome may also be given in, as the issue that asked for it put them. */
 const OUTCOME_WORDS: Readonly<Record<string, string>> = {

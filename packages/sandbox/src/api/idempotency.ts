@@ -2,9 +2,10 @@
 // replayed to every repeat of the same request; the key with another request is refused. The
 // key is claimed in the request's own transaction, so a second request with it, in this process
 // or another, waits for the first and then replays its answer; exactly one of them does the work.
-import { type Answer, problemAnswer } from "../api/answer.js";
-import type { IdempotentAnswer } from "./state.js";
-import type { PartnerStore, StoreTransaction } from "./store.js";
+
+import type { IdempotentAnswer } from "../store/state.js";
+import type { PartnerStore, StoreTransaction } from "../store/store.js";
+import { type Answer, problemAnswer } from "./answer.js";
 
 export interface KeyedRequest {
   key: string;

@@ -12,12 +12,12 @@ import type {
   RecipientAccount,
   SignedAutorampQuote,
 } from "@org/payments-types";
-import { type Answer, ok, problemAnswer } from "../api/answer.js";
-import type { RouteContext } from "../api/route-context.js";
+import { type PricedCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
+import { signatureOf, signingSecret } from "../money/quote-signature.js";
+import { readRates } from "../money/rates.js";
 import type { StoreTransaction } from "../store/store.js";
-import { type PricedCurrency, type PriceInput, PricingError, price } from "./pricing.js";
-import { signatureOf, signingSecret } from "./quote-signature.js";
-import { readRates } from "./rates.js";
+import { type Answer, ok, problemAnswer } from "./answer.js";
+import type { RouteContext } from "./route-context.js";
 
 /** The rate lock of a quote that asks for none. */
 export const DEFAULT_RATE_LOCK_MINUTES = 30;
