@@ -1,16 +1,27 @@
+import { fileURLToPath } from "node:url";
 import { specPath } from "@org/payments-spec";
 import { defineConfig } from "tsdown";
 
 /** The engine and the sandbox are private workspace packages: the published mock carries them. */
 const deps = { alwaysBundle: [/^@org\/payments-(engine|sandbox)\//] };
 
+/**
+ * Their sources, by path rather than through node_modules: TypeScript writes no declarations for
+ * a file it reached as a package's, and the mock's declarations are made of theirs.
+ */
+const sourcePaths = Object.fromEntries(
+  ["engine", "sandbox"].map((name) => [
+    `@org/payments-${name}/*`,
+    [fileURLToPath(new URL(`../${name}/src/*`, import.meta.url))],
+  ]),
+);
+
 export default defineConfig([
   {
     entry: { index: "src/index.ts" },
     deps,
     format: ["esm", "cjs"],
-    // eager: the declarations of the bundled packages' sources are made with the mock's own.
-    dts: { sourcemap: false, eager: true },
+    dts: { sourcemap: false, compilerOptions: { paths: sourcePaths } },
     // An import whose bindings are all unused goes: without this the declarations keep a bare
     // `import "@stoplight/prism-http"`, and a consumer's type check would then read Prism's types.
     treeshake: { moduleSideEffects: false },

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { tools } from "../src/generated/tools.ts";
-import { ALL_PAGES_MAX_ITEMS, IDEMPOTENCY_WINDOW_MS } from "../src/limits.ts";
+import { ALL_PAGES_MAX_ITEMS, ALL_PAGES_PAGE_SIZE, IDEMPOTENCY_WINDOW_MS } from "../src/limits.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
@@ -15,6 +15,7 @@ describe("the README", () => {
 
   it("states the all_pages cap and the idempotency window the server keeps", () => {
     expect(readme).toContain(`stopping once it holds **${ALL_PAGES_MAX_ITEMS}** items`);
+    expect(readme).toContain(`(**${ALL_PAGES_PAGE_SIZE}** a page unless \`page_size\``);
     expect(readme).toContain(`for **${IDEMPOTENCY_WINDOW_MS / 60_000} minutes**`);
   });
 });

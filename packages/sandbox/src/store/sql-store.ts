@@ -10,6 +10,7 @@ import {
   type DeliveryEvent,
   type IdempotentAnswer,
   type Resource,
+  type SandboxData,
   type Stored,
 } from "./state.js";
 import {
@@ -81,6 +82,13 @@ export interface SearchIndex {
   clear(query: Query, partner: string): Promise<void>;
 }
 
+/** Where a transaction's statements go: its query function, the database's dialect, the partner. */
+interface SqlContext {
+  query: Query;
+  dialect: Dialect;
+  partner: string;
+}
+
 /** The store's operations on the partner's data, inside the transaction `query` belongs to. */
 export function sqlTransaction(
   query: Query,
@@ -88,6 +96,28 @@ export function sqlTransaction(
   purgeDue: PurgeSchedule,
   partner: string,
 ): StoreTransaction {
+  const context: SqlContext = { query, dialect, partner };
+  const tx: StoreTransaction = {
+    ...resourceRows(context),
+    ...idempotencyKeys(context, purgeDue),
+    ...scheduledWork(context),
+    ...partnerClock(context),
+    ...eventLog(context),
+    ...partnerSettings(context),
+    replaceAll: (data) => replacePartnerData(context, tx, data),
+  };
+  return tx;
+}
+
+/** The partner's resources: one by id, a new one, a change, a list, a page, by external id. */
+function resourceRows({
+  query,
+  dialect,
+  partner,
+}: SqlContext): Pick<
+  StoreTransaction,
+  "find" | "insert" | "update" | "list" | "page" | "newestByExternalId"
+> {
   const { lockRows, searchIndex } = dialect;
   const whereOf = (collection: CollectionName, filter: ListFilter) =>
     filtered(partner, collection, filter, searchIndex);
@@ -101,7 +131,7 @@ export function sqlTransaction(
     }
   };
   const select = `SELECT seq, id, sub_partner_id, linked_customer, body FROM resources`;
-  const tx: StoreTransaction = {
+  return {
     async find(collection, id, scope) {
       const where = whereOf(collection, { scope });
       const rows = await query(
@@ -151,6 +181,15 @@ export function sqlTransaction(
       );
       return rows[0] && storedOf(rows[0]);
     },
+  };
+}
+
+/** The partner's idempotency keys: claimed, answered, given up. */
+function idempotencyKeys(
+  { query, partner }: SqlContext,
+  purgeDue: PurgeSchedule,
+): Pick<StoreTransaction, "claimKey" | "answerKey" | "releaseKey"> {
+  const keys: Pick<StoreTransaction, "claimKey" | "answerKey" | "releaseKey"> = {
     async claimKey(key, first) {
       // A claim is abandoned when its process died, which only real time tells, and advancing the
       // sandbox must not forget a replay.
@@ -177,7 +216,7 @@ export function sqlTransaction(
         "SELECT method, path, fingerprint, answer FROM idempotency WHERE partner = $2 AND idem_key = $1",
         [key, partner],
       );
-      if (row === undefined) return tx.claimKey(key, first);
+      if (row === undefined) return keys.claimKey(key, first);
       return {
         claimed: false,
         first:
@@ -204,6 +243,17 @@ export function sqlTransaction(
         [key, partner],
       );
     },
+  };
+  return keys;
+}
+
+/** The work scheduled on the partner's clock. */
+function scheduledWork({
+  query,
+  dialect,
+  partner,
+}: SqlContext): Pick<StoreTransaction, "schedule" | "cancelSteps" | "hasDue"> {
+  return {
     async schedule(job) {
       await query(
         "INSERT INTO scheduled_work (partner, due_at, kind, subject, body) VALUES ($5, $1, $2, $3, $4)",
@@ -223,6 +273,15 @@ export function sqlTransaction(
       );
       return rows.length > 0;
     },
+  };
+}
+
+/** The partner's clock: made on first sight, read, moved forward. */
+function partnerClock({
+  query,
+  partner,
+}: SqlContext): Pick<StoreTransaction, "enter" | "clockOffset" | "moveClock"> {
+  const clock: Pick<StoreTransaction, "enter" | "clockOffset" | "moveClock"> = {
     async enter(seenAt) {
       const [row] = await query("SELECT offset_ms, seen_at FROM sandbox_clock WHERE partner = $1", [
         partner,
@@ -241,7 +300,10 @@ export function sqlTransaction(
         "INSERT INTO sandbox_clock (partner, offset_ms, seen_at) VALUES ($1, 0, $2) ON CONFLICT (partner) DO NOTHING RETURNING partner",
         [partner, seenAt],
       );
-      return { offsetMs: made.length > 0 ? 0 : await tx.clockOffset(), created: made.length > 0 };
+      return {
+        offsetMs: made.length > 0 ? 0 : await clock.clockOffset(),
+        created: made.length > 0,
+      };
     },
     async clockOffset() {
       const [row] = await query("SELECT offset_ms FROM sandbox_clock WHERE partner = $1", [
@@ -254,8 +316,18 @@ export function sqlTransaction(
         Math.round(offsetMs),
         partner,
       ]);
-      return tx.clockOffset();
+      return clock.clockOffset();
     },
+  };
+  return clock;
+}
+
+/** The partner's log of delivery attempts, its newest EVENTS_KEPT kept. */
+function eventLog({
+  query,
+  partner,
+}: SqlContext): Pick<StoreTransaction, "recordEvent" | "events" | "latestAttempt"> {
+  return {
     async recordEvent(event) {
       // n counts the partner's records, so that its log keeps its own newest EVENTS_KEPT.
       const [row] = await query(
@@ -283,6 +355,17 @@ export function sqlTransaction(
       );
       return row && (JSON.parse(String(row.body)) as DeliveryEvent);
     },
+  };
+}
+
+/** The partner's sandbox-wide values. */
+function partnerSettings({
+  query,
+  dialect,
+  partner,
+}: SqlContext): Pick<StoreTransaction, "setting" | "setSetting" | "initSetting"> {
+  const { lockRows } = dialect;
+  return {
     async setting(name, lock = false) {
       const [row] = await query(
         `SELECT value FROM sandbox_settings WHERE partner = $2 AND name = $1${lock ? lockRows : ""}`,
@@ -302,41 +385,46 @@ export function sqlTransaction(
         [name, value, partner],
       );
     },
-    async replaceAll(data) {
-      await removePartnerData(query, searchIndex, partner);
-      for (const [collection, list] of Object.entries(data.collections)) {
-        for (const stored of list) {
-          await tx.insert(
-            collection as CollectionName,
-            stored.resource,
-            stored.sub_partner_id ?? undefined,
-            stored.customer_id,
-          );
-        }
-      }
-      const now = Date.now(); // keys age on the wall clock (see claimKey)
-      for (const [key, first] of Object.entries(data.idempotency)) {
-        await query(
-          `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, answer, created_at)
-           VALUES ($7, $1, $2, $3, $4, $5, $6)`,
-          [
-            key,
-            first.method,
-            first.path,
-            first.fingerprint,
-            JSON.stringify(first.answer),
-            now,
-            partner,
-          ],
-        );
-      }
-      for (const event of data.events) await tx.recordEvent(event);
-      for (const [name, value] of Object.entries(data.settings ?? {})) {
-        await tx.setSetting(name as SettingName, value);
-      }
-    },
   };
-  return tx;
+}
+
+/** Replaces the partner's data (resources, keys, events, scheduled work, settings) with `data`. */
+async function replacePartnerData(
+  { query, dialect, partner }: SqlContext,
+  tx: StoreTransaction,
+  data: SandboxData,
+): Promise<void> {
+  await removePartnerData(query, dialect.searchIndex, partner);
+  for (const [collection, list] of Object.entries(data.collections)) {
+    for (const stored of list) {
+      await tx.insert(
+        collection as CollectionName,
+        stored.resource,
+        stored.sub_partner_id ?? undefined,
+        stored.customer_id,
+      );
+    }
+  }
+  const now = Date.now(); // keys age on the wall clock (see claimKey)
+  for (const [key, first] of Object.entries(data.idempotency)) {
+    await query(
+      `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, answer, created_at)
+         VALUES ($7, $1, $2, $3, $4, $5, $6)`,
+      [
+        key,
+        first.method,
+        first.path,
+        first.fingerprint,
+        JSON.stringify(first.answer),
+        now,
+        partner,
+      ],
+    );
+  }
+  for (const event of data.events) await tx.recordEvent(event);
+  for (const [name, value] of Object.entries(data.settings ?? {})) {
+    await tx.setSetting(name as SettingName, value);
+  }
 }
 
 /** The tables that hold a partner's data, beside its clock. */
