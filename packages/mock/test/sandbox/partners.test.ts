@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dataFromSeed } from "@org/payments-sandbox/api/seed.js";
-import { realNow } from "@org/payments-sandbox/lifecycle/clock.js";
+import { realNow } from "@org/payments-sandbox/clock/clock.js";
 import { openStore } from "@org/payments-sandbox/store/open-store.js";
 import { partnerIdOf } from "@org/payments-sandbox/store/partner.js";
 import { afterEach, describe, expect, it } from "vitest";
