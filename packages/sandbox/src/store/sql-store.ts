@@ -336,8 +336,9 @@ function partnerClock({
 /** The partner's log of delivery attempts, its newest EVENTS_KEPT kept. */
 function eventLog({
   query,
+  dialect,
   partner,
-}: SqlContext): Pick<StoreTransaction, "recordEvent" | "events" | "latestAttempt"> {
+}: SqlContext): Pick<StoreTransaction, "recordEvent" | "events" | "eventLog" | "latestAttempt"> {
   return {
     async recordEvent(event) {
       // n counts the partner's records, so that its log keeps its own newest EVENTS_KEPT.
