@@ -36,7 +36,7 @@ interface Sandbox {
   stop(): Promise<void>;
 }
 
-async function startCli(args: string[]): Promise<Sandbox> {
+export async function startCli(args: string[]): Promise<Sandbox> {
   const child: ChildProcess = spawn(
     process.execPath,
     // The bench's key is the example key: its partner holds the seed.
