@@ -8,6 +8,7 @@ import { GUIDES, guidePage, slugOf } from "./guides.ts";
 import { diagramFile } from "./lifecycle-diagrams.ts";
 import { TEST_MODE_PAGE } from "./pages.ts";
 import { LIFECYCLES, type Lifecycle } from "./sandbox-data.ts";
+import { controlSample } from "./test-mode-samples.ts";
 
 const GUIDES_DIR = "guides";
 export const TEST_MODE_SECTION_TITLE = "Test mode";
@@ -21,7 +22,9 @@ export const ROUTES_SECTION_TITLE = "Routes and consoles";
 export function testModeBuildCopy(doc: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(doc);
   for (const entry of listOperations(copy)) {
+    const typescript = controlSample(copy, entry);
     entry.operation["x-codeSamples"] = [
+      ...(typescript ? [{ lang: "TypeScript", label: "TypeScript", source: typescript }] : []),
       { lang: "curl", label: "curl", source: curlSample(copy, entry) },
     ];
     const lifecycle = lifecycleOfStatusRoute(entry.path);

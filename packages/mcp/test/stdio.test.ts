@@ -124,7 +124,7 @@ describe("the walk of an assistant", () => {
     state.transaction_id = deposit.id;
     const byIds = await ok("listAutorampTransactionsByIds", { ids: [deposit.id] });
     expect((byIds.items as { state: string }[])[0]?.state).toBe("Completed");
-    const events = await ok("listEvents");
+    const events = await ok("listEvents", { customer_id: state.customer_id, all_pages: true });
     const mine = (events.items as { payload: { data: { id?: string } }; topic: string }[]).filter(
       (event) => event.payload.data.id === deposit.id,
     );
