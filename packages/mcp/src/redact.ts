@@ -28,12 +28,25 @@ function redactValue(value: unknown, secret: string): unknown {
   return value;
 }
 
+/** Whether JSON text holds the key, as is or as JSON escapes it. */
+function holdsKey(text: string, secret: string): boolean {
+  return text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1));
+}
+
 /** The message itself when it does not hold the key (the usual case), else a redacted copy. */
 export function redactMessage<T>(message: T, secret: string): T {
   if (secret === "") return message;
   // One pass of the JSON text is faster than walking the message's strings (bench/, MCP server).
-  const text = JSON.stringify(message);
-  const escaped = JSON.stringify(secret).slice(1, -1);
-  if (!text.includes(secret) && !text.includes(escaped)) return message;
+  if (!holdsKey(JSON.stringify(message), secret)) return message;
   return redactValue(message, secret) as T;
+}
+
+/**
+ * The message's JSON text without the key: serialised once, that text checked, and serialised
+ * again only from a redacted copy when it holds the key (stdio sends this text as it is).
+ */
+export function redactedJson(message: unknown, secret: string): string {
+  const text = JSON.stringify(message);
+  if (secret === "" || !holdsKey(text, secret)) return text;
+  return JSON.stringify(redactValue(message, secret));
 }
