@@ -147,6 +147,8 @@ async function callFigures(baseUrl: string): Promise<Row[]> {
       await direct();
     }
     const samples = { mcp: [] as number[], client: [] as number[], ping: [] as number[] };
+    // Each round's median too: their lowest and highest say how much the load moved the figure.
+    const rounds = { mcp: [] as number[], client: [] as number[] };
     for (let round = 0; round < CALL_ROUNDS; round++) {
       if (round % 10 === 0)
         progress(`mcp: tool call rounds ${round + 1}–${round + 10}/${CALL_ROUNDS}`);
@@ -155,6 +157,7 @@ async function callFigures(baseUrl: string): Promise<Row[]> {
         for (let i = 0; i < CALLS_PER_ROUND; i++) {
           await timed(kind === "mcp" ? viaMcp : direct, samples[kind]);
         }
+        rounds[kind].push(median(samples[kind].slice(-CALLS_PER_ROUND)) * 1000);
       }
       for (let i = 0; i < CALLS_PER_ROUND; i++) {
         await timed(async () => void (await mcp.ping()), samples.ping);
@@ -165,11 +168,13 @@ async function callFigures(baseUrl: string): Promise<Row[]> {
     const count = CALL_ROUNDS * CALLS_PER_ROUND;
     return [
       {
-        figure: `tool call listCustomers (page_size 10) through the SDK's client over stdio, median of ${count} in ${CALL_ROUNDS} interleaved rounds`,
+        figure: `tool call listCustomers (page_size 10) through the SDK's client over stdio, median of ${count} in ${CALL_ROUNDS} interleaved rounds (the rounds' medians from lowest to highest)`,
         value: value * 1000,
         unit: "µs",
+        spread: spreadOf(rounds.mcp),
         baselineLabel: "the same GET /customers made with @org/payments-client",
         baseline: baseline * 1000,
+        baselineSpread: spreadOf(rounds.client),
         target: { text: `≤ ×${TARGETS.callRatio}`, met: value / baseline <= TARGETS.callRatio },
       },
       {
