@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { type RunningMock, startMock } from "../src/index.js";
 
-const itemsSpec = fileURLToPath(new URL("fixtures/specs/items.yaml", import.meta.url));
+const itemsSpec = fileURLToPath(
+  new URL("../../engine/test/fixtures/specs/items.yaml", import.meta.url),
+);
 
 let mock: RunningMock;
 let mockWithoutCors: RunningMock;
