@@ -9,6 +9,7 @@ import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { runCommand } from "./run-command.ts";
 import { type CliServer, cliCommand, startCli, startToFirstAnswer } from "./servers/cli-server.ts";
+import { API_KEY } from "./servers/fixtures.ts";
 import { forkReporting, forkServer } from "./servers/fork-server.ts";
 import {
   type BenchRequest,
@@ -28,7 +29,7 @@ const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 10;
 const CONTRACT_SUITE = "test/contract.test.ts";
 
-const TARGETS = { throughput: 0.25, p99Ms: 10, cliStartMs: 1_000, startMockMs: 400, sandbox: 0.8 };
+const TARGETS = { throughput: 0.25, p99Ms: 10, cliStartMs: 1_000, startMockMs: 400 };
 
 type ServerKind = "mock" | "plain" | "sandbox";
 type Load = { p99: number; rps: number };
@@ -134,7 +135,8 @@ async function loadServers(): Promise<Samples> {
   try {
     const mock: CliServer = await startCli();
     started.push(mock);
-    const sandbox = await startCli(["--stateful"]);
+    // The bench's key is the example key, whose partner holds the seed the stateless mock answers.
+    const sandbox = await startCli(["--stateful", "--example-key", API_KEY]);
     started.push(sandbox);
     const plain = await startSameBytes(mock.url);
     started.push(plain);
@@ -222,10 +224,8 @@ function loadRows(samples: Samples): Row[] {
       baselineLabel: "stateless mock, same rounds",
       baseline: median(mockRps),
       baselineSpread: spreadOf(mockRps),
-      target: {
-        text: `≥ ×${TARGETS.sandbox}`,
-        met: median(sandboxRps) / median(mockRps) >= TARGETS.sandbox,
-      },
+      // No target: the sandbox does what the stateless mock does not (a transaction, an index, a
+      // webhook's events); its own targets are in "Stateful mocks" and "Sandbox clock".
     });
   }
   return rows;

@@ -11,6 +11,7 @@ import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
 import { measureSandboxClock } from "./sandbox-clock.ts";
+import { measureSandboxPartners } from "./sandbox-partners.ts";
 import { measureSandboxStores } from "./sandbox-store.ts";
 import { measureStatefulMocks } from "./stateful-mocks.ts";
 import { measureTypeCheck } from "./type-check.ts";
@@ -26,6 +27,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Sandbox stores", measureSandboxStores],
   ["Stateful mocks", measureStatefulMocks],
   ["Sandbox clock", measureSandboxClock],
+  ["Sandbox partners", measureSandboxPartners],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],

@@ -1,20 +1,23 @@
-// Advancing the sandbox clock over a day of scheduled work (issue 35, point 9): customers
+// Advancing the sandbox clock over a day of scheduled work (issues 35 and 44): customers
 // onboarded through the API (documents signed, an autoramp waiting for its customer, a Direct
 // identification reviewed on the clock, which makes the customer Active and approves the
-// autoramp) and one simulated deposit each, settled on the clock, with a webhook on every topic
-// delivered to a receiver of the bench. Three sandboxes on SQLite files: 500 customers and
-// transactions, 1,000, and 1,000 with 100,000 more customers stored. The cost (the sandbox
-// process's CPU time, which the machine's other work moves far less than wall time) should grow
-// with the work, twice for twice, and not with the stored data.
+// autoramp) and one simulated deposit each, settled on the clock. Six sandboxes: on SQLite files
+// without a webhook, 500 customers and transactions, 1,000, and 1,000 with 100,000 more customers
+// stored; 1,000 with a webhook on every topic, delivered to a receiver of the bench (another
+// process on the same machine); and one process on Postgres, without and with the webhook. The
+// wall time of a day's advances is what a test waits; the cost (the sandbox process's CPU time,
+// which the machine's other work moves far less than wall time) should grow with the work, twice
+// for twice, and not with the stored data.
 //
 // Sandbox time runs with real time, so work that starts a timed step (an identification, a
 // deposit) is sent just before the advance that runs it, and each advance waits until its
 // sandbox has delivered what the requests before it sent; the other sandboxes are idle meanwhile.
-// The three take turns, so that the machine's load changes (other processes on its cores) are
+// The sandboxes take turns, so that the machine's load changes (other processes on its cores) are
 // spread over them.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createDatabase, startPostgres } from "../../packages/mock/test/support/postgres.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { seedCustomers } from "./sandbox-store.ts";
@@ -29,8 +32,11 @@ const SETUP_CONNECTIONS = 10;
 /** The first advance: the identifications' reviews (5 minutes) and the autoramps they approve. */
 const REVIEWS_SECONDS = 3_600;
 const DAY_SECONDS = 86_400;
-/** CPU time of twice the work against twice the half's, and with the data stored against without. */
-const TARGETS = { work: 1.25, stored: 1.25 };
+/**
+ * CPU time of twice the work against twice the half's, and with the data stored against without;
+ * a day's wall time on SQLite without a webhook and with one; Postgres against SQLite.
+ */
+const TARGETS = { work: 1.25, stored: 1.25, sqliteMs: 2_000, webhookMs: 6_000, postgres: 2 };
 /** Deliveries have settled when none arrived for this long… */
 const QUIET_MS = 1_000;
 /** …which must happen within this long. */
@@ -40,6 +46,10 @@ interface Setup {
   label: string;
   work: number;
   stored: number;
+  /** Whether the seed has a webhook on every topic, to the bench's receiver. */
+  webhook: boolean;
+  /** A Postgres database's URL; a SQLite file otherwise. */
+  postgres?: string;
   dir: string;
   sandbox?: Peer;
   receiver?: Receiver;
@@ -126,30 +136,25 @@ async function advance(setup: Setup, seconds: number) {
 }
 
 async function startSetup(setup: Setup) {
-  setup.receiver = await startReceiver();
+  if (setup.webhook) setup.receiver = await startReceiver();
   const seed = join(setup.dir, "seed.json");
   writeFileSync(
     seed,
     JSON.stringify({
       customers: seedCustomers(setup.stored),
       documents: exampleDocuments,
-      webhooks: [webhookOnEveryTopic(setup.receiver.url)],
+      webhooks: setup.receiver ? [webhookOnEveryTopic(setup.receiver.url)] : [],
     }),
   );
-  setup.sandbox = await startSandbox(setup.dir, seed);
-  const clock = await fetch(`${setup.sandbox.url}/_sandbox/clock`, {
-    headers: { "X-API-Key": API_KEY },
-  });
-  await clock.arrayBuffer();
-  if (clock.status !== 200) {
-    throw new Error(
-      `this sandbox has no clock (GET /_sandbox/clock answers ${clock.status}): it comes with issue 35's test mode`,
-    );
-  }
+  setup.sandbox = await startSandbox(setup.dir, seed, setup.postgres);
 }
 
-/** The receiver's count once none has arrived for QUIET_MS: the sandbox's deliveries are done. */
-async function settledDeliveries(receiver: Receiver): Promise<number> {
+/**
+ * The receiver's count once none has arrived for QUIET_MS: the sandbox's deliveries are done (at
+ * once without a receiver).
+ */
+async function settledDeliveries(receiver: Receiver | undefined): Promise<number> {
+  if (receiver === undefined) return 0;
   const deadline = performance.now() + SETTLE_MS;
   let count = await receiver.deliveries();
   for (;;) {
@@ -176,21 +181,41 @@ async function startAndAdvance(
   progress(`sandbox clock: ${setup.label}, ${setup.work} ${what}`);
   const url = setup.sandbox?.url ?? "";
   await inParallel(setup.work, (index) => start(url, index));
-  await settledDeliveries(setup.receiver as Receiver);
+  await settledDeliveries(setup.receiver);
   await advance(setup, seconds);
-  await settledDeliveries(setup.receiver as Receiver);
+  await settledDeliveries(setup.receiver);
 }
 
 function describe(setup: Setup, deliveries: number): string {
   const stored = setup.stored === 0 ? "" : `, ${setup.stored.toLocaleString("en-US")} more stored`;
-  return `${setup.work.toLocaleString("en-US")} customers and transactions${stored} (${setup.jobs.toLocaleString("en-US")} jobs run, ${deliveries.toLocaleString("en-US")} webhook deliveries received)`;
+  const received = setup.webhook
+    ? `, ${deliveries.toLocaleString("en-US")} webhook deliveries received`
+    : "";
+  return `${setup.work.toLocaleString("en-US")} customers and transactions${stored} (${setup.jobs.toLocaleString("en-US")} jobs run${received})`;
 }
 
 export async function measureSandboxClock(): Promise<Row[]> {
+  progress("sandbox clock: starting Postgres");
+  const postgres = await startPostgres();
   const setups = [
-    { label: "half the work", work: WORK / 2, stored: 0 },
-    { label: "the work", work: WORK, stored: 0 },
-    { label: "the work, more stored", work: WORK, stored: STORED },
+    { label: "half the work", work: WORK / 2, stored: 0, webhook: false },
+    { label: "the work", work: WORK, stored: 0, webhook: false },
+    { label: "the work, more stored", work: WORK, stored: STORED, webhook: false },
+    { label: "the work, a webhook", work: WORK, stored: 0, webhook: true },
+    {
+      label: "the work on Postgres",
+      work: WORK,
+      stored: 0,
+      webhook: false,
+      postgres: await createDatabase(postgres.url),
+    },
+    {
+      label: "the work on Postgres, a webhook",
+      work: WORK,
+      stored: 0,
+      webhook: true,
+      postgres: await createDatabase(postgres.url),
+    },
   ].map(
     (setup): Setup => ({
       ...setup,
@@ -207,7 +232,7 @@ export async function measureSandboxClock(): Promise<Row[]> {
       await startSetup(setup);
       const url = setup.sandbox?.url ?? "";
       setup.customers = await inParallel(setup.work, (index) => onboard(url, index));
-      await settledDeliveries(setup.receiver as Receiver);
+      await settledDeliveries(setup.receiver);
     }
     for (const setup of setups) {
       await startAndAdvance(
@@ -231,24 +256,66 @@ export async function measureSandboxClock(): Promise<Row[]> {
         DAY_SECONDS - REVIEWS_SECONDS,
       );
     }
-    const [half, full, stored] = await Promise.all(
+    const [half, full, stored, hooked, onPostgres, hookedOnPostgres] = await Promise.all(
       setups.map(async (setup) => ({
         setup,
-        text: describe(setup, await (setup.receiver as Receiver).deliveries()),
+        text: describe(setup, (await setup.receiver?.deliveries()) ?? 0),
       })),
     );
-    if (!half || !full || !stored) throw new Error("three sandboxes were set up");
+    if (!half || !full || !stored || !hooked || !onPostgres || !hookedOnPostgres) {
+      throw new Error("six sandboxes were set up");
+    }
     const cpuOf = (setup: Setup) => setup.advanceCpuMs;
+    const wallOf = (setup: Setup) => setup.advanceMs;
+    const day = `POST /_sandbox/clock/advance over a day (two calls: ${REVIEWS_SECONDS / 60} minutes, then the rest)`;
     return [
       {
-        figure: `POST /_sandbox/clock/advance over a day (two calls: ${REVIEWS_SECONDS / 60} minutes, then the rest), SQLite file, a webhook on every topic: ${full.text}: wall time`,
-        value: full.setup.advanceMs,
+        figure: `${day}, SQLite file, no webhook: ${full.text}: wall time`,
+        value: wallOf(full.setup),
         unit: "ms",
         baselineLabel: `half the work: ${half.text}`,
-        baseline: half.setup.advanceMs,
+        baseline: wallOf(half.setup),
+        target: {
+          text: `< ${TARGETS.sqliteMs.toLocaleString("en-US")} ms`,
+          met: wallOf(full.setup) < TARGETS.sqliteMs,
+        },
       },
       {
-        figure: "the same advances: the sandbox process's CPU time (every thread)",
+        figure: `the same, a webhook on every topic (a receiver in another process): ${hooked.text}: wall time`,
+        value: wallOf(hooked.setup),
+        unit: "ms",
+        baselineLabel: "the same without a webhook",
+        baseline: wallOf(full.setup),
+        target: {
+          text: `< ${TARGETS.webhookMs.toLocaleString("en-US")} ms`,
+          met: wallOf(hooked.setup) < TARGETS.webhookMs,
+        },
+      },
+      {
+        figure: `the same on Postgres, one process, no webhook: ${onPostgres.text}: wall time`,
+        value: wallOf(onPostgres.setup),
+        unit: "ms",
+        baselineLabel: "the same on a SQLite file",
+        baseline: wallOf(full.setup),
+        target: {
+          text: `≤ ×${TARGETS.postgres}`,
+          met: wallOf(onPostgres.setup) / wallOf(full.setup) <= TARGETS.postgres,
+        },
+      },
+      {
+        figure: `the same on Postgres, one process, a webhook on every topic: ${hookedOnPostgres.text}: wall time`,
+        value: wallOf(hookedOnPostgres.setup),
+        unit: "ms",
+        baselineLabel: "the same on a SQLite file",
+        baseline: wallOf(hooked.setup),
+        target: {
+          text: `≤ ×${TARGETS.postgres}`,
+          met: wallOf(hookedOnPostgres.setup) / wallOf(hooked.setup) <= TARGETS.postgres,
+        },
+      },
+      {
+        figure:
+          "the SQLite advances without a webhook: the sandbox process's CPU time (every thread)",
         value: cpuOf(full.setup),
         unit: "ms",
         baselineLabel: "2 × the same for half the work",
@@ -276,5 +343,6 @@ export async function measureSandboxClock(): Promise<Row[]> {
       await setup.receiver?.stop();
       rmSync(setup.dir, { recursive: true, force: true });
     }
+    await postgres.stop();
   }
 }

@@ -36,10 +36,11 @@ interface Sandbox {
   stop(): Promise<void>;
 }
 
-async function startCli(args: string[]): Promise<Sandbox> {
+export async function startCli(args: string[]): Promise<Sandbox> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [cli, "--port", "0", "--quiet", "--stateful", ...args],
+    // The bench's key is the example key: its partner holds the seed.
+    [cli, "--port", "0", "--quiet", "--stateful", "--example-key", API_KEY, ...args],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },

@@ -85,13 +85,26 @@ async function startPeer(
   }
 }
 
-/** The sandbox on a new SQLite file `<dir>/sandbox.db`, from the seed file `seed`. */
-export async function startSandbox(dir: string, seed: string): Promise<Peer> {
+/**
+ * The sandbox on a new SQLite file `<dir>/sandbox.db` (or on `state`, a Postgres URL), from the
+ * seed file `seed`, which the bench's key's partner holds.
+ */
+export async function startSandbox(dir: string, seed: string, state?: string): Promise<Peer> {
   const port = await freePort();
   return startPeer(
     "payments-mock",
     binOf("@org/payments-mock", "bin/payments-mock.mjs"),
-    ["--stateful", "--state", join(dir, "sandbox.db"), "--seed", seed, "--port", String(port)],
+    [
+      "--stateful",
+      "--state",
+      state ?? join(dir, "sandbox.db"),
+      "--seed",
+      seed,
+      "--example-key",
+      API_KEY,
+      "--port",
+      String(port),
+    ],
     port,
     "/customers?page_size=1",
     dir,

@@ -56,6 +56,7 @@ export async function buildSite() {
   const testMode = testModeBuildCopy(loadBundledSpec(testModeSpecPath));
   testMode.info["x-logo"] = { ...logo, href: "index.html" };
   writeFileSync(builtTestModeSpecPath, `${JSON.stringify(testMode, null, 2)}\n`);
+  writeSampleFiles(testMode, "test-mode-");
 
   const staging = path.join(buildDir, "site");
   rmSync(staging, { recursive: true, force: true });
@@ -109,12 +110,18 @@ export async function buildSite() {
   };
 }
 
-function writeSampleFiles(doc: OpenApiDocument) {
-  rmSync(builtSamplesDir, { recursive: true, force: true });
+/** Each operation's TypeScript sample as a file of build/samples/ (the API's first, emptied). */
+function writeSampleFiles(doc: OpenApiDocument, prefix = "") {
+  if (prefix === "") rmSync(builtSamplesDir, { recursive: true, force: true });
   mkdirSync(builtSamplesDir, { recursive: true });
   for (const { operationId, operation } of listOperations(doc)) {
-    const [typescript] = operation["x-codeSamples"] as { source: string }[];
-    writeFileSync(path.join(builtSamplesDir, `${operationId}.ts`), `${typescript?.source}\n`);
+    const samples = operation["x-codeSamples"] as { lang: string; source: string }[];
+    const typescript = samples.find((sample) => sample.lang === "TypeScript");
+    if (!typescript) continue;
+    writeFileSync(
+      path.join(builtSamplesDir, `${prefix}${operationId}.ts`),
+      `${typescript.source}\n`,
+    );
   }
 }
 

@@ -106,7 +106,7 @@ function exampleParameters(
 }
 
 /** A value as TypeScript source: JSON, with keys unquoted where they are identifiers. */
-function tsLiteral(value: unknown) {
+export function tsLiteral(value: unknown) {
   return JSON.stringify(value, null, 2).replace(/^(\s*)"([A-Za-z_$][\w$]*)":/gm, "$1$2:");
 }
 

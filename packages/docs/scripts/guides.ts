@@ -49,6 +49,13 @@ export const GUIDES: readonly Guide[] = [
     part: "Test mode",
   },
   {
+    slug: "parallel-tests",
+    title: "Tests in parallel, one partner each",
+    summary:
+      "One sandbox for a whole vitest run, and tests that run at once, each a partner of its own with its own data, events and clock.",
+    part: "Test mode",
+  },
+  {
     slug: "pricing",
     title: "Pricing: quotes, exchange rates and fees",
     summary:
@@ -176,7 +183,11 @@ export function renderMarkdown(markdown: string): { html: string; headings: Head
       code(token) {
         const [language = "", ...flags] = (token.lang ?? "").split(/\s+/);
         const label = CODE_LABELS[language] ?? language;
-        const kind = flags.includes("server") ? " (starts a server: leave it running)" : "";
+        const kind = flags.includes("server")
+          ? " (starts a server: leave it running)"
+          : flags.includes("vitest")
+            ? " (a file of a vitest project)"
+            : "";
         return `<div class="code code-${language}">${label ? `<span class="code-label">${escapeHtml(label)}${kind}</span>` : ""}<pre><code${language ? ` class="language-${language}"` : ""}>${escapeHtml(token.text)}\n</code></pre></div>\n`;
       },
     },

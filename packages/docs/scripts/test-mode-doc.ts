@@ -4,9 +4,13 @@
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { curlSample } from "./code-samples.ts";
 import { operationRoute } from "./console-section.ts";
-import { GUIDES, guidePage } from "./guides.ts";
+import { GUIDES, guidePage, slugOf } from "./guides.ts";
+import { diagramFile } from "./lifecycle-diagrams.ts";
 import { TEST_MODE_PAGE } from "./pages.ts";
+import { LIFECYCLES, type Lifecycle } from "./sandbox-data.ts";
+import { controlSample } from "./test-mode-samples.ts";
 
+const GUIDES_DIR = "guides";
 export const TEST_MODE_SECTION_TITLE = "Test mode";
 export const GUIDES_SECTION_TITLE = "Guides";
 export const ROUTES_SECTION_TITLE = "Routes and consoles";
@@ -18,9 +22,15 @@ export const ROUTES_SECTION_TITLE = "Routes and consoles";
 export function testModeBuildCopy(doc: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(doc);
   for (const entry of listOperations(copy)) {
+    const typescript = controlSample(copy, entry);
     entry.operation["x-codeSamples"] = [
+      ...(typescript ? [{ lang: "TypeScript", label: "TypeScript", source: typescript }] : []),
       { lang: "curl", label: "curl", source: curlSample(copy, entry) },
     ];
+    const lifecycle = lifecycleOfStatusRoute(entry.path);
+    if (lifecycle) {
+      entry.operation.description = `${String(entry.operation.description ?? "").trimEnd()}\n\n${lifecyclePicture(lifecycle)}\n`;
+    }
   }
   const guides = GUIDES.filter((guide) => guide.part === "Test mode").map(
     (guide) => `- [${guide.title}](${guidePage(guide.slug)}): ${guide.summary}`,
@@ -51,6 +61,21 @@ export function testModeBuildCopy(doc: OpenApiDocument): OpenApiDocument {
   ].join("\n");
   copy.info.description = `${String(copy.info.description ?? "").trimEnd()}\n\n${sections}\n`;
   return copy;
+}
+
+/** The lifecycle a status route (`/_sandbox/customers/{id}/status`) walks, if `path` is one. */
+export function lifecycleOfStatusRoute(path: string): Lifecycle | undefined {
+  const route = /^\/_sandbox\/(.+)\/\{id\}\/status$/.exec(path)?.[1];
+  return LIFECYCLES.find((lifecycle) => lifecycle.route === route);
+}
+
+/** The lifecycle's diagram (drawn at build, in guides/) and a link to its part of the guide. */
+function lifecyclePicture(lifecycle: Lifecycle) {
+  return [
+    `![The ${lifecycle.resource} lifecycle: states ${lifecycle.states.join(", ")}](${GUIDES_DIR}/${diagramFile(lifecycle)})`,
+    "",
+    `Each transition, its cause and its timing: [the ${lifecycle.resource} lifecycle](${guidePage("lifecycles")}#${slugOf(lifecycle.resource)}).`,
+  ].join("\n");
 }
 
 /** A copy of the API's document whose overview ends with the way to the Test mode part. */

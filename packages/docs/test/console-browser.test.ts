@@ -20,6 +20,9 @@ const artifactsDir = artifactsFolder();
 const operations = listOperations(loadSpec());
 const testModeRoutes = listOperations(loadSpec(testModeSpecPath));
 const apiKey = "console-test-key";
+let webhookId: string;
+const { WebhookTopic } = loadSpec().components.schemas as Record<string, { enum: string[] }>;
+const webhookTopics = WebhookTopic?.enum ?? [];
 
 let sandbox: Awaited<ReturnType<typeof startMock>>;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
@@ -37,6 +40,16 @@ beforeAll(async () => {
   // Deliveries go to a receiver here, not to the seed's webhook host on the internet.
   receiver = await startWebhookReceiver();
   await pointWebhooksAt(sandbox.url, receiver.url);
+  // The key the consoles send is a partner of its own, which starts with no webhook: one of its
+  // own, to the receiver, subscribed to every topic.
+  webhookId = await fetch(`${sandbox.url}/_sandbox/webhooks`, {
+    method: "POST",
+    headers: { "X-API-Key": apiKey, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      url: receiver.url,
+      topics: webhookTopics,
+    }),
+  }).then(async (answer) => ((await answer.json()) as { id: string }).id);
   chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
   page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());
   page.on("request", (request) => requests.push(request.url()));
@@ -254,17 +267,31 @@ describe("the console, on the docs served beside the sandbox", () => {
 
   it("updates the webhook and pings it, and shows the ping's delivery among the events", async () => {
     const update = await openConsole(page, docs.url, "updateWebhook");
+    await update.getByLabel("X-API-Key").fill(apiKey);
+    await update.locator('[data-param-in="path"][data-param-name="id"]').fill(webhookId);
     await update
       .locator("[data-console-body]")
       .fill(JSON.stringify({ label: "Console test", enabled: true }));
     const updated = await send(update);
-    expect(updated.status).toBe(200);
+    expect(updated.status, updated.body).toBe(200);
     expect(JSON.parse(updated.body)).toMatchObject({ label: "Console test", url: receiver.url });
 
+    // A ping is for a customer of the partner's.
+    const customer = await fetch(`${sandbox.url}/customers`, {
+      method: "POST",
+      headers: {
+        "X-API-Key": apiKey,
+        "Content-Type": "application/json",
+        "IDEMPOTENCY-KEY": crypto.randomUUID(),
+      },
+      body: JSON.stringify({ customer_type: "Person", email: "ping@example.com" }),
+    }).then(async (answer) => ((await answer.json()) as { id: string }).id);
     const ping = await openConsole(page, docs.url, "pingWebhook");
+    await ping.locator('[data-param-in="path"][data-param-name="id"]').fill(webhookId);
+    await ping.locator("[data-console-body]").fill(JSON.stringify({ customer_id: customer }));
     const delivered = receiver.deliveries.length;
     const { status, body } = await send(ping);
-    expect(status).toBe(200);
+    expect(status, body).toBe(200);
     expect(JSON.parse(body)).toBe(true);
     await ping.locator('[data-console-events][data-state="done"]').waitFor({ timeout: 30_000 });
     const shown = ping.locator("[data-event-id]");

@@ -36,10 +36,12 @@ const guides = GUIDES.map((guide) => ({
   blocks: blocksOf(guideMarkdown(guide.slug), `guides/${guide.slug}.md`),
 }));
 const withShell = guides.filter((guide) => shellSteps(guide.blocks).length > 0);
-const withProgram = guides.filter((guide) => guide.blocks.some((b) => b.language === "ts"));
+/** A guide's TypeScript program: its ```ts blocks, but for the files of a vitest project. */
+const programBlocks = (guide: (typeof guides)[number]) =>
+  guide.blocks.filter((block) => block.language === "ts" && !block.flags.includes("vitest"));
+const withProgram = guides.filter((guide) => programBlocks(guide).length > 0);
 const programOf = (guide: (typeof guides)[number]) =>
-  guide.blocks
-    .filter((block) => block.language === "ts")
+  programBlocks(guide)
     .map((block) => block.code)
     .join("\n");
 const programFile = (slug: string) => path.join(work, `${slug}.ts`);
@@ -146,6 +148,17 @@ describe("the TypeScript of the guides", () => {
   it("type-checks against the packages, each guide a file of its own", async () => {
     for (const guide of withProgram)
       writeFileSync(programFile(guide.slug), `${programOf(guide)}\n`);
+    // A guide's vitest files (run by their own test) are checked together, as one file.
+    const vitestFiles = guides
+      .map((guide) => ({
+        slug: `${guide.slug}-vitest`,
+        code: guide.blocks
+          .filter((block) => block.language === "ts" && block.flags.includes("vitest"))
+          .map((block) => block.code)
+          .join("\n"),
+      }))
+      .filter(({ code }) => code !== "");
+    for (const { slug, code } of vitestFiles) writeFileSync(programFile(slug), `${code}\n`);
     const base = JSON.parse(
       readFileSync(path.join(packageDir, "../../tsconfig.base.json"), "utf8"),
     );
@@ -161,7 +174,7 @@ describe("the TypeScript of the guides", () => {
           types: ["node"],
           moduleDetection: "force",
         },
-        files: withProgram.map((guide) => programFile(guide.slug)),
+        files: [...withProgram, ...vitestFiles].map((guide) => programFile(guide.slug)),
       }),
     );
     const output = await run(process.execPath, [tsc, "-p", project, "--pretty", "false"]).then(

@@ -3,8 +3,9 @@
 // nothing else; the Lifecycles guide shows each picture with a table row per transition.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { distDir } from "../scripts/build.ts";
+import { builtTestModeSpecPath, distDir } from "../scripts/build.ts";
 import {
   diagramFile,
   initialId,
@@ -14,9 +15,11 @@ import {
 } from "../scripts/lifecycle-diagrams.ts";
 import { LIFECYCLES } from "../scripts/sandbox-data.ts";
 import { externalResources } from "../scripts/self-contained.ts";
+import { lifecycleOfStatusRoute } from "../scripts/test-mode-doc.ts";
 
 const guidesDir = path.join(distDir, "guides");
 const page = readFileSync(path.join(guidesDir, "lifecycles.html"), "utf8");
+const testMode = JSON.parse(readFileSync(builtTestModeSpecPath, "utf8")) as OpenApiDocument;
 
 /** The ids of the SVG's groups of one class (`node` or `edge`), as Graphviz wrote them. */
 function groups(svg: string, kind: "node" | "edge"): string[] {
@@ -63,3 +66,18 @@ describe.each(LIFECYCLES.map((lifecycle) => [lifecycle.collection, lifecycle] as
     });
   },
 );
+
+describe("the test-mode reference", () => {
+  it("shows the lifecycle picture on the route that walks it", () => {
+    const statusRoutes = listOperations(testMode).filter((entry) => entry.path.endsWith("/status"));
+    expect(
+      statusRoutes.map((entry) => lifecycleOfStatusRoute(entry.path)?.collection).sort(),
+    ).toEqual(LIFECYCLES.map((lifecycle) => lifecycle.collection).sort());
+    for (const entry of statusRoutes) {
+      const lifecycle = lifecycleOfStatusRoute(entry.path);
+      expect(entry.operation.description).toContain(
+        `(guides/${lifecycle && diagramFile(lifecycle)})`,
+      );
+    }
+  });
+});

@@ -3,7 +3,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { distDir } from "../scripts/build.ts";
-import { CONSOLE_SCRIPT } from "../scripts/build-console.ts";
+import { CONSOLE_SCRIPT, TEST_MODE_CONSOLE_SCRIPT } from "../scripts/build-console.ts";
+import { GUIDE_PAGE_CSP } from "../scripts/guide-pages.ts";
+import { GUIDES } from "../scripts/guides.ts";
+import { TEST_MODE_INIT_SCRIPT, TEST_MODE_PAGE } from "../scripts/pages.ts";
 import {
   externalResources,
   hashRoutedLinks,
@@ -156,5 +159,40 @@ describe("localRedocBundle", () => {
     expect(() => localRedocBundle("no logo here")).toThrow(
       "Expected https://cdn.redoc.ly/redoc/logo-mini-full.svg in Redoc's bundle",
     );
+  });
+});
+
+describe("the Test mode part's pages", () => {
+  const testModePage = readFileSync(path.join(distDir, TEST_MODE_PAGE), "utf8");
+
+  it("has the test-mode reference with its own init script and console, and a strict policy", () => {
+    expect(testModePage).toContain(
+      `<script type="module" src="${TEST_MODE_INIT_SCRIPT}"></script>`,
+    );
+    expect(testModePage).toContain(
+      `<script type="module" src="${TEST_MODE_CONSOLE_SCRIPT}"></script>`,
+    );
+    const testModePolicy =
+      /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(testModePage)?.[1] ?? "";
+    expect(testModePolicy).toContain("default-src 'self'");
+    expect(/script-src ([^;]+)/.exec(testModePolicy)?.[1]).not.toContain("unsafe-inline");
+    expect(externalResources(testModePage)).toEqual([]);
+    const initScript = readFileSync(path.join(distDir, TEST_MODE_INIT_SCRIPT), "utf8");
+    expect(initScript).not.toMatch(/cdn\.redoc/);
+  });
+
+  it("has guide pages that run no script and load nothing from another host", () => {
+    const pages = readdirSync(path.join(distDir, "guides")).filter((file) =>
+      file.endsWith(".html"),
+    );
+    expect(pages.length).toBeGreaterThan(GUIDES.length);
+    for (const file of pages) {
+      const page = readFileSync(path.join(distDir, "guides", file), "utf8");
+      expect(page, file).toContain(
+        `<meta http-equiv="Content-Security-Policy" content="${GUIDE_PAGE_CSP}">`,
+      );
+      expect(page, file).not.toMatch(/<script\b/);
+      expect(externalResources(page), file).toEqual([]);
+    }
   });
 });

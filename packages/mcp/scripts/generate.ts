@@ -12,7 +12,12 @@ import {
   testModeSpecPath,
 } from "@org/payments-spec";
 import { emitGenerated } from "@org/payments-spec/codegen";
-import { ALL_PAGES_MAX_ITEMS, ALLOW_WRITES_FLAG, IDEMPOTENCY_WINDOW_MS } from "../src/limits.ts";
+import {
+  ALL_PAGES_MAX_ITEMS,
+  ALL_PAGES_PAGE_SIZE,
+  ALLOW_WRITES_FLAG,
+  IDEMPOTENCY_WINDOW_MS,
+} from "../src/limits.ts";
 import type {
   ArgumentPlace,
   JsonSchema,
@@ -128,7 +133,7 @@ function describeTool(
   const text = [String(operation.description ?? operation.summary ?? "").trim()];
   if (pages) {
     text.push(
-      `Pages with \`cursor\` and \`page_size\`; \`all_pages: true\` follows the cursors and returns every item, stopping once it holds ${ALL_PAGES_MAX_ITEMS} or more (whole pages; the answer's \`cursor\` then continues).`,
+      `Pages with \`cursor\` and \`page_size\`; \`all_pages: true\` follows the cursors and returns every item (${ALL_PAGES_PAGE_SIZE} a page unless \`page_size\` says otherwise), stopping once it holds ${ALL_PAGES_MAX_ITEMS} or more (whole pages; the answer's \`cursor\` then continues).`,
     );
   }
   if (group === "test-mode") {

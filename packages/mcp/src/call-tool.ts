@@ -6,7 +6,7 @@
 import { PaymentsError } from "@org/payments-client";
 import { argumentProblems } from "./arguments.js";
 import type { IdempotencyKeys } from "./idempotency.js";
-import { ALL_PAGES_MAX_ITEMS, ALLOW_WRITES_FLAG } from "./limits.js";
+import { ALL_PAGES_MAX_ITEMS, ALL_PAGES_PAGE_SIZE, ALLOW_WRITES_FLAG } from "./limits.js";
 import type { SandboxProbe } from "./sandbox-probe.js";
 import type { Send, SendResult } from "./send.js";
 import type { ToolDefinition } from "./tool-definition.js";
@@ -107,11 +107,16 @@ export async function callTool(
     return success(tool, result, notes);
   } catch (error) {
     context.logCall?.(`${tool.name} failed in ${Math.round(performance.now() - started)} ms`);
-    // The client's errors carry no request or header, and it took the key out of their text.
-    const message = error instanceof PaymentsError ? error.message : "the call failed unexpectedly";
-    const retry = idempotencyKey
-      ? ` Calling it again with the same arguments reuses IDEMPOTENCY-KEY ${idempotencyKey}, so the API does it at most once.`
-      : "";
+    // The client's errors carry no request or header, and it took the key out of their text
+    // (as the transport does from everything the server sends).
+    const message =
+      error instanceof PaymentsError
+        ? error.message
+        : `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    const retry =
+      idempotencyKey && tool.group === "api"
+        ? ` Calling it again with the same arguments reuses IDEMPOTENCY-KEY ${idempotencyKey}, so the API does it at most once.`
+        : "";
     return failure(`${message}.${retry}`);
   }
 }
@@ -174,7 +179,10 @@ type PageData = { items?: unknown[]; cursor?: string | null; [field: string]: un
 
 /** Every page from the given cursor on, until the last or the cap; one answer of their items. */
 async function allPages(context: CallContext, tool: ToolDefinition, request: Request) {
-  const query: Record<string, unknown> = { page_size: 100, ...request.params.query };
+  const query: Record<string, unknown> = {
+    page_size: ALL_PAGES_PAGE_SIZE,
+    ...request.params.query,
+  };
   const items: unknown[] = [];
   const seen = new Set<unknown>();
   let pages = 0;

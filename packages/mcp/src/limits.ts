@@ -3,6 +3,9 @@
 /** `all_pages` stops once it holds this many items (it reads whole pages). */
 export const ALL_PAGES_MAX_ITEMS = 250;
 
+/** The page size `all_pages` reads with when the call gives none: the API's largest. */
+export const ALL_PAGES_PAGE_SIZE = 100;
+
 /** How long a write's arguments keep their idempotency key: a retried call within it reuses it. */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60 * 1000;
 

@@ -5,8 +5,10 @@
 // arguments, idempotent retries, and the API key in nothing the server says.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createPaymentsClient } from "@org/payments-client";
 import { listOperations, loadBundledSpec, loadSpec, testModeSpecPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALL_PAGES_MAX_ITEMS } from "../src/limits.ts";
 import { exampleArguments, type KnownIds } from "./support/examples.js";
 import { type RunningServer, startSandbox } from "./support/sandbox.js";
 import { allTextOf, SECRET_KEY, type Session, startSession, textOf } from "./support/session.js";
@@ -122,7 +124,7 @@ describe("the walk of an assistant", () => {
     state.transaction_id = deposit.id;
     const byIds = await ok("listAutorampTransactionsByIds", { ids: [deposit.id] });
     expect((byIds.items as { state: string }[])[0]?.state).toBe("Completed");
-    const events = await ok("listEvents");
+    const events = await ok("listEvents", { customer_id: state.customer_id, all_pages: true });
     const mine = (events.items as { payload: { data: { id?: string } }; topic: string }[]).filter(
       (event) => event.payload.data.id === deposit.id,
     );
@@ -230,6 +232,38 @@ describe("bad arguments", () => {
     expect(textOf(path)).toContain("`external_id` must not be empty");
     await expect(session.call("noSuchTool", {})).rejects.toThrow(/No tool named noSuchTool/);
     expect((await session.tools()).length).toBeGreaterThan(0);
+  });
+});
+
+const itemsOf = (result: { structuredContent?: Record<string, unknown> }) =>
+  (result.structuredContent?.items ?? []) as unknown[];
+
+describe("all_pages", () => {
+  it("follows the cursors to the last page, or stops at the cap with a cursor to go on", async () => {
+    const client = createPaymentsClient({ apiKey: SECRET_KEY, baseUrl: sandbox.url });
+    for (let i = 0; i < ALL_PAGES_MAX_ITEMS + 5; i++) {
+      await client.customers.create({ customer_type: "Person", email: `pager-${i}@example.com` });
+    }
+    const whole = await session.call("listCustomers", {
+      search_term: "pager-",
+      page_size: 100,
+      all_pages: true,
+    });
+    expect(itemsOf(whole).length).toBe(ALL_PAGES_MAX_ITEMS + 5);
+    expect(allTextOf(whole)).toContain("all_pages: 3 pages, 255 items, the last page included");
+    const capped = await session.call("listCustomers", {
+      search_term: "pager-",
+      page_size: 50,
+      all_pages: true,
+    });
+    expect(itemsOf(capped).length).toBe(ALL_PAGES_MAX_ITEMS);
+    expect(allTextOf(capped)).toContain(`stopped at the cap of ${ALL_PAGES_MAX_ITEMS} items`);
+    const rest = await session.call("listCustomers", {
+      search_term: "pager-",
+      page_size: 50,
+      cursor: capped.structuredContent?.cursor,
+    });
+    expect(itemsOf(rest).length).toBe(5);
   });
 });
 

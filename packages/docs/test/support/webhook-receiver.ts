@@ -37,9 +37,12 @@ export async function startWebhookReceiver() {
   };
 }
 
-/** Points every webhook of the sandbox at `url` (through the API, as a reader would). */
+/**
+ * Points every webhook of the sandbox's example partner (the key `sandbox-key`, whose data is the
+ * whole seed, and which the samples send) at `url` (through the API, as a reader would).
+ */
 export async function pointWebhooksAt(sandboxUrl: string, url: string) {
-  const headers = { "X-API-Key": "test", "Content-Type": "application/json; charset=utf-8" };
+  const headers = { "X-API-Key": "sandbox-key", "Content-Type": "application/json; charset=utf-8" };
   const page = (await fetch(`${sandboxUrl}/webhooks`, { headers }).then((answer) =>
     answer.json(),
   )) as { items: { id: string }[] };

@@ -66,6 +66,9 @@ const COMPARISONS: Record<string, string> = {
 /** Rules whose words are about alternatives, where what came is no help. */
 const COMBINATORS = new Set(["anyOf", "oneOf"]);
 
+/** Rules about how many fields an object has: that it was an object says nothing more. */
+const FIELD_COUNTS = new Set(["minProperties", "maxProperties"]);
+
 /** Rules about a number's size: a query's "1000" is quoted as the number it stands for. */
 const SIZES = new Set(["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"]);
 
@@ -79,7 +82,10 @@ const QUOTABLE = 40;
 export function plainMessage(rule: string, message: string, received: Received): string {
   const words = reworded(rule, message);
   if (words === undefined) return message;
-  const got = received.known && !COMBINATORS.has(rule) ? describe(received.value, rule) : undefined;
+  const got =
+    received.known && !COMBINATORS.has(rule) && !FIELD_COUNTS.has(rule)
+      ? describe(received.value, rule)
+      : undefined;
   return got === undefined ? words : `${words}; got ${got}`;
 }
 

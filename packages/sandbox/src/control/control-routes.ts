@@ -88,8 +88,7 @@ export const CONTROL_HANDLERS: Readonly<Record<string, Handler>> = {
   addWebhook: inTransaction((context, { body }) =>
     addWebhook(context, body as Schemas["NewWebhook"]),
   ),
-  listEvents: (services, { query }) =>
-    services.store.transaction(async (tx) => eventPage(await tx.events(), query)),
+  listEvents: (services, { query }) => services.store.transaction((tx) => eventPage(tx, query)),
   redeliverEvent: async (services, { params }) => {
     const id = params.id ?? "";
     const attempt = await services.events.redeliver(id);

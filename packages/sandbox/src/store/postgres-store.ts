@@ -37,7 +37,14 @@ export function redactedUrl(url: string): string {
 }
 
 /** Rows a transaction reads and then changes are locked; search scans (no trigram extension needed). */
-const POSTGRES: Dialect = { lockRows: " FOR UPDATE", skipLocked: " FOR UPDATE SKIP LOCKED" };
+const POSTGRES: Dialect = {
+  lockRows: " FOR UPDATE",
+  skipLocked: " FOR UPDATE SKIP LOCKED",
+  json: {
+    text: (path) => `(CAST(body AS jsonb) #>> '{${path.join(",")}}')`,
+    isTrue: (path) => `(CAST(body AS jsonb) #> '{${path.join(",")}}') = 'true'::jsonb`,
+  },
+};
 
 const POSTGRES_DDL: Ddl = {
   dialect: "postgres",
@@ -69,7 +76,7 @@ export async function openPostgresStore(
         await query("CREATE TABLE IF NOT EXISTS sandbox_schema (version INTEGER NOT NULL)");
         const done = await migrate(query, POSTGRES_DDL, schemaTable(query), what);
         if (done.from === 0) {
-          const unlocked = { lockRows: "", skipLocked: "" };
+          const unlocked = { ...POSTGRES, lockRows: "", skipLocked: "" };
           const example = sqlTransaction(query, unlocked, purgeDue, EXAMPLE_PARTNER_ID);
           await example.enter(realNow());
           await example.replaceAll(initial());

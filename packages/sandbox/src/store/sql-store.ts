@@ -13,6 +13,7 @@ import {
   type SandboxData,
   type Stored,
 } from "./state.js";
+import type { EventLogFilter, LoggedAttempt } from "./store.js";
 import {
   EVENTS_KEPT,
   type JobKind,
@@ -67,6 +68,16 @@ export interface Dialect {
   skipLocked: string;
   /** An index of the `search` column, where the database has one; otherwise `LIKE` scans. */
   searchIndex?: SearchIndex;
+  /** SQL reading a row's JSON `body`. */
+  json: JsonSql;
+}
+
+/** SQL expressions over the JSON text in a row's `body` column, at a path of property names. */
+export interface JsonSql {
+  /** The string at the path (NULL when there is none). */
+  text(path: readonly string[]): string;
+  /** True when the path holds JSON true. */
+  isTrue(path: readonly string[]): string;
 }
 
 export interface SearchIndex {
@@ -151,14 +162,11 @@ function resourceRows({
       return new JsonText(columns[3]);
     },
     async update(collection, resource) {
-      const linked = await query(
-        "SELECT linked_customer FROM resources WHERE partner = $3 AND collection = $1 AND id = $2",
-        [collection, resource.id, partner],
-      );
-      const customerId = (linked[0]?.linked_customer as string | null) ?? undefined;
-      const columns = indexedColumns(resource, customerId);
+      // One statement: the customer a resource was created for (linked_customer) stands before
+      // its own customer_id, as indexedColumns puts it for an insert.
+      const columns = indexedColumns(resource, undefined);
       const rows = await query(
-        `UPDATE resources SET customer_id = $3, external_id = $4, search = $5, body = $6
+        `UPDATE resources SET customer_id = COALESCE(linked_customer, $3), external_id = $4, search = $5, body = $6
          WHERE partner = $7 AND collection = $1 AND id = $2 RETURNING seq`,
         [collection, resource.id, ...columns, partner],
       );
@@ -325,8 +333,9 @@ function partnerClock({
 /** The partner's log of delivery attempts, its newest EVENTS_KEPT kept. */
 function eventLog({
   query,
+  dialect,
   partner,
-}: SqlContext): Pick<StoreTransaction, "recordEvent" | "events" | "latestAttempt"> {
+}: SqlContext): Pick<StoreTransaction, "recordEvent" | "events" | "eventLog" | "latestAttempt"> {
   return {
     async recordEvent(event) {
       // n counts the partner's records, so that its log keeps its own newest EVENTS_KEPT.
@@ -345,6 +354,9 @@ function eventLog({
         [partner],
       );
       return rows.map((row) => JSON.parse(String(row.body)) as DeliveryEvent);
+    },
+    eventLog(filter) {
+      return eventLogSource(query, dialect.json, partner, filter);
     },
     async latestAttempt(eventId) {
       // A record's JSON starts with the event's id (record in events.ts writes it first); no
@@ -607,5 +619,66 @@ function indexedSource(
     },
     // Stored by JSON.stringify (indexedColumns), so the text is what serialising it again makes.
     json: (item) => item.json,
+  };
+}
+
+/**
+ * The attempts of the partner's log that match the filter, newest first (as `events()` orders
+ * them: by `n`, then `seq`, the order of the partner's index, so that a page reads no further
+ * than it needs); an attempt's `seq` is its cursor.
+ */
+function eventLogSource(
+  query: Query,
+  json: JsonSql,
+  partner: string,
+  filter: EventLogFilter,
+): PageSource<LoggedAttempt> {
+  const params: unknown[] = [partner];
+  const conditions = ["partner = $1"];
+  const equal = (path: string[], value: string | undefined) => {
+    if (value === undefined) return;
+    params.push(value);
+    conditions.push(`${json.text(path)} = $${params.length}`);
+  };
+  equal(["id"], filter.id);
+  equal(["webhook_id"], filter.webhook_id);
+  equal(["topic"], filter.topic);
+  equal(["payload", "customer_id"], filter.customer_id);
+  if (filter.delivered !== undefined) {
+    const delivered = json.isTrue(["delivered"]);
+    conditions.push(filter.delivered ? delivered : `NOT ${delivered}`);
+  }
+  const where = conditions.join(" AND ");
+  /** Each attempt's `n`, by its `seq`, as the reads met them: a place in the log is both. */
+  const nOf = new Map<number, number>();
+  const read = async (place: string, at: unknown[], order: "ASC" | "DESC", limit: number) => {
+    const rows = await query(
+      `SELECT n, seq, body FROM events WHERE ${where}${place} ORDER BY n ${order}, seq ${order} LIMIT ${Math.trunc(limit)}`,
+      [...params, ...at],
+    );
+    return rows.map((row) => {
+      nOf.set(Number(row.seq), Number(row.n));
+      return { position: Number(row.seq), item: { id: String(row.seq), text: String(row.body) } };
+    });
+  };
+  const n = `$${params.length + 1}`;
+  const seq = `$${params.length + 2}`;
+  const at = (position: number) => [nOf.get(position) ?? 0, position];
+  return {
+    async position(id) {
+      if (!/^[0-9]{1,15}$/.test(id)) return undefined;
+      const [found] = await read(` AND seq = $${params.length + 1}`, [Number(id)], "DESC", 1);
+      return found?.position;
+    },
+    // From a place on is from it towards the oldest; before it, the newer ones.
+    from: (position, limit) =>
+      position === undefined
+        ? read("", [], "DESC", limit)
+        : read(` AND (n < ${n} OR (n = ${n} AND seq <= ${seq}))`, at(position), "DESC", limit),
+    before: async (position, limit) =>
+      (
+        await read(` AND (n > ${n} OR (n = ${n} AND seq > ${seq}))`, at(position), "ASC", limit)
+      ).reverse(),
+    json: (item) => item.text,
   };
 }

@@ -151,6 +151,11 @@ function refuseForeign(db: DatabaseSync, what: string): void {
 const SQLITE: Dialect = {
   lockRows: "",
   skipLocked: "",
+  json: {
+    // SQLite reads JSON true as the integer 1.
+    text: (path) => `json_extract(body, '$.${path.join(".")}')`,
+    isTrue: (path) => `json_extract(body, '$.${path.join(".")}') = 1`,
+  },
   searchIndex: {
     matches: (placeholder) =>
       `seq IN (SELECT rowid FROM resources_search WHERE search GLOB ${placeholder})`,

@@ -2,8 +2,26 @@
 // in memory without --state) and Postgres (a sandbox shared by several processes). Every request's
 // changes happen in one transaction.
 import type { JsonText } from "./json-text.js";
-import type { Page, PageQuery } from "./pages.js";
+import type { Page, PageQuery, PageSource } from "./pages.js";
 import type { SettingName } from "./settings.js";
+
+/** Which delivery attempts a read of the log keeps: each field given must match. */
+export interface EventLogFilter {
+  /** The event's id. */
+  id?: string | undefined;
+  webhook_id?: string | undefined;
+  topic?: string | undefined;
+  /** The `customer_id` of the event sent. */
+  customer_id?: string | undefined;
+  delivered?: boolean | undefined;
+}
+
+/** A delivery attempt as the log stores it: its place in the log (the page cursor), its JSON. */
+export interface LoggedAttempt {
+  id: string;
+  text: string;
+}
+
 import type {
   AnswerRecord,
   CollectionName,
@@ -96,6 +114,11 @@ export interface StoreTransaction {
   recordEvent(event: DeliveryEvent): Promise<void>;
   /** The partner's recorded deliveries, newest first. */
   events(): Promise<DeliveryEvent[]>;
+  /**
+   * The partner's recorded deliveries that match every field of the filter, newest first, read a
+   * page at a time (each as its stored JSON text), by the database: no record is parsed.
+   */
+  eventLog(filter: EventLogFilter): PageSource<LoggedAttempt>;
   /** The newest recorded attempt to deliver the event, if the log still holds one. */
   latestAttempt(eventId: string): Promise<DeliveryEvent | undefined>;
   /** A sandbox-wide value; undefined when none is stored. `lock` holds it until the transaction ends. */

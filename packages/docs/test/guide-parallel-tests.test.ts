@@ -1,31 +1,29 @@
-// The README's "Tests in parallel, one partner each" runs as printed: its two files go into a
-// project of their own (inside this package, so that @org/payments-mock is the built package
-// itself), and vitest runs them there, each test at once against one sandbox.
+// The "Tests in parallel" guide runs as printed: its two ```ts vitest files go into a vitest
+// project of their own (inside this package, so that the packages resolve to the workspace's),
+// and vitest runs them there, each test at once against one sandbox, each a partner of its own.
+// Moved here with the guide from the mock's README.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
+import { blocksOf, guideMarkdown } from "./support/guide-blocks.ts";
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 const vitestBin = path.join(
   path.dirname(createRequire(import.meta.url).resolve("vitest/package.json")),
   "vitest.mjs",
 );
 
-/** The ```ts blocks of the README's section with the heading. */
-function blocksOf(heading: string): string[] {
-  const start = readme.indexOf(heading);
-  const section = readme.slice(start, readme.indexOf("\n#", start + heading.length));
-  return [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map(([, code = ""]) => code);
-}
-
-it("runs the README's parallel tests, each in a partner of its own, against one sandbox", async () => {
-  const [setup, tests] = blocksOf("### Tests in parallel, one partner each");
+it("runs the guide's parallel tests, each in a partner of its own, against one sandbox", async () => {
+  const files = blocksOf(guideMarkdown("parallel-tests"), "guides/parallel-tests.md").filter(
+    (block) => block.language === "ts" && block.flags.includes("vitest"),
+  );
+  expect(files).toHaveLength(2);
+  const [setup, tests] = files.map((block) => block.code);
   expect(setup).toContain("startMock({ stateful: true })");
   expect(tests).toContain("describe.concurrent");
-  const dir = mkdtempSync(path.join(import.meta.dirname, "../.readme-parallel-"));
+  const dir = mkdtempSync(path.join(import.meta.dirname, "../.guide-programs-"));
   try {
     writeFileSync(path.join(dir, "sandbox-setup.ts"), setup ?? "");
     writeFileSync(path.join(dir, "onboarding.test.ts"), tests ?? "");

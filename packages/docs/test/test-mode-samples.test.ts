@@ -1,0 +1,60 @@
+// The test-mode reference's TypeScript samples: every route the typed controls send has one (the
+// others are named), and each runs as printed, with Node, against a sandbox started here, reset
+// before each (as its curl sample does). The build type-checks them too (tsconfig.samples.json).
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { startMock } from "@org/payments-mock";
+import { listOperations, type OpenApiDocument } from "@org/payments-spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtTestModeSpecPath } from "../scripts/build.ts";
+import { WITHOUT_CONTROL } from "../scripts/test-mode-samples.ts";
+
+const run = promisify(execFile);
+const doc = JSON.parse(readFileSync(builtTestModeSpecPath, "utf8")) as OpenApiDocument;
+const samples = listOperations(doc).map(({ operationId, operation }) => ({
+  operationId,
+  typescript: (operation["x-codeSamples"] as { lang: string; source: string }[]).find(
+    (sample) => sample.lang === "TypeScript",
+  )?.source,
+}));
+// Inside the package, so that @org/payments-mock resolves to the workspace's.
+const work = mkdtempSync(path.join(import.meta.dirname, "../.guide-programs-"));
+let sandbox: Awaited<ReturnType<typeof startMock>>;
+
+beforeAll(async () => {
+  sandbox = await startMock({ stateful: true, port: 0 });
+});
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("the test-mode reference's TypeScript samples", () => {
+  it("are on every route a typed control sends", () => {
+    expect(samples.filter((s) => !s.typescript).map((s) => s.operationId)).toEqual(WITHOUT_CONTROL);
+  });
+
+  it("run as printed, each on a freshly reset sandbox", async () => {
+    for (const { operationId, typescript } of samples) {
+      if (!typescript) continue;
+      await fetch(`${sandbox.url}/_sandbox/reset`, {
+        method: "POST",
+        headers: { "X-API-Key": "sandbox-key" },
+      });
+      const file = path.join(work, `${operationId}.ts`);
+      writeFileSync(file, `${typescript}\n`);
+      const outcome = await run(process.execPath, [file], {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? "", PAYMENTS_BASE_URL: sandbox.url },
+      }).then(
+        () => "ok",
+        (error: { stderr?: string }) => error.stderr ?? "failed",
+      );
+      // No log holds the example's event id (each event's is new): its sample gets the 404.
+      if (operationId === "redeliverEvent") expect(outcome, operationId).toMatch(/\b404\b/);
+      else expect(outcome, `${operationId}\n${typescript}`).toBe("ok");
+    }
+  }, 120_000);
+});
