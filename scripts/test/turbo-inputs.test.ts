@@ -166,6 +166,31 @@ describe("turbo inputs", () => {
     for (const file of GUARDED_READS) expect(paths, file).toContain(file);
   });
 
+  it("keep the engine's and the sandbox's tests out of the mock's files (a proxy change replays them)", {
+    timeout: 120_000,
+  }, () => {
+    const tasks = dryRun(["test"]);
+    const byId = new Map(tasks.map((task) => [task.taskId, task]));
+    for (const id of ["@org/payments-engine#test", "@org/payments-sandbox#test"]) {
+      const task = byId.get(id);
+      expect(task, id).toBeDefined();
+      if (!task) continue;
+      // A task's hash is made of its inputs and its dependencies' hashes: none reads the mock.
+      const { paths, outputs } = covering(task, byId);
+      expect(
+        [...paths].filter((file) => file.startsWith("packages/mock/")),
+        id,
+      ).toEqual([]);
+      expect(
+        outputs.filter((glob) => glob.startsWith("packages/mock/")),
+        id,
+      ).toEqual([]);
+      expect(paths, id).toContain(
+        path.relative(root, path.join(root, task.directory, "package.json")),
+      );
+    }
+  });
+
   it("cover every file a package's TypeScript project reads, for its lint and test", {
     timeout: 240_000,
   }, () => {

@@ -153,4 +153,68 @@ describe("test mode on a sandbox two processes share", () => {
       first?.body.id,
     ]);
   }, 180_000);
+
+  it("keeps 20 keys spread over both processes apart, each onboarding and advancing a day at once", async (context) => {
+    const state = await createDatabase(inject("postgresUrl"));
+    const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
+    const urls = await Promise.all([start().url, start().url]);
+    const receiver = await startReceiver();
+    context.onTestFinished(() => receiver.stop());
+    const keys = Array.from({ length: 20 }, () => `shared-${crypto.randomUUID()}`);
+    const as = (key: string, method: string, path: string, body?: unknown) =>
+      call(urls[keys.indexOf(key) % 2] as string, method, path, {
+        body,
+        headers: { "X-API-Key": key, ...(method === "POST" && newKey()) },
+      });
+    const ends = await Promise.all(
+      keys.map(async (key, index) => {
+        const hook = await as(key, "POST", "/_sandbox/webhooks", {
+          url: `${receiver.url}/${index}`,
+          topics: ["CustomerStatus"],
+        });
+        expect(hook.status).toBe(200);
+        const made = await as(key, "POST", "/customers", {
+          customer_type: "Person",
+          email: `key${index}@example.com`,
+        });
+        const unsigned = await as(key, "GET", `/customers/${made.body.id}/unsigned-documents`);
+        for (const document of unsigned.body.items) {
+          await as(key, "POST", `/customers/${made.body.id}/signings`, {
+            document_id: document.id,
+            signed: true,
+          });
+        }
+        await as(key, "POST", `/customers/${made.body.id}/identifications`, { type: "Direct" });
+        // The advance goes to the other process than the requests of the key.
+        const moved = await call(
+          urls[(index + 1) % 2] as string,
+          "POST",
+          "/_sandbox/clock/advance",
+          {
+            body: { seconds: 86_400 },
+            headers: { "X-API-Key": key },
+          },
+        );
+        expect(moved.status).toBe(200);
+        const listed = await as(key, "GET", "/customers");
+        return { made: made.body.id, listed: listed.body.items, index };
+      }),
+    );
+    for (const { made, listed } of ends) {
+      expect(listed.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+        [made, "Active"],
+      ]);
+    }
+    // Each key's events went to its own webhook only, each once.
+    const byPath = new Map<string, string[]>();
+    for (const delivery of receiver.deliveries) {
+      byPath.set(delivery.path, [...(byPath.get(delivery.path) ?? []), delivery.body.customer_id]);
+    }
+    for (const { made, index } of ends) {
+      const customers = byPath.get(`/${index}`) ?? [];
+      expect(new Set(customers)).toEqual(new Set([made]));
+    }
+    const ids = receiver.deliveries.map((delivery) => delivery.body.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  }, 180_000);
 });

@@ -162,14 +162,11 @@ function resourceRows({
       return new JsonText(columns[3]);
     },
     async update(collection, resource) {
-      const linked = await query(
-        "SELECT linked_customer FROM resources WHERE partner = $3 AND collection = $1 AND id = $2",
-        [collection, resource.id, partner],
-      );
-      const customerId = (linked[0]?.linked_customer as string | null) ?? undefined;
-      const columns = indexedColumns(resource, customerId);
+      // One statement: the customer a resource was created for (linked_customer) stands before
+      // its own customer_id, as indexedColumns puts it for an insert.
+      const columns = indexedColumns(resource, undefined);
       const rows = await query(
-        `UPDATE resources SET customer_id = $3, external_id = $4, search = $5, body = $6
+        `UPDATE resources SET customer_id = COALESCE(linked_customer, $3), external_id = $4, search = $5, body = $6
          WHERE partner = $7 AND collection = $1 AND id = $2 RETURNING seq`,
         [collection, resource.id, ...columns, partner],
       );
