@@ -5,5 +5,7 @@ export default defineConfig({
   test: {
     ...timeLimits,
     include: ["test/**/*.test.ts"],
+    // The files share their workers' modules (each test puts back the timers it fakes).
+    isolate: false,
   },
 });

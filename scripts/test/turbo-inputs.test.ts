@@ -11,6 +11,7 @@
 // dependency, or an input or output (dist/, made from those inputs) of a workspace dependency's
 // `build`, whose hash the task includes.
 import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -164,6 +165,34 @@ describe("turbo inputs", () => {
     for (const file of GUARD_TEST_READS) expect(own, file).toContain(file);
     const { paths } = covering(task, byId);
     for (const file of GUARDED_READS) expect(paths, file).toContain(file);
+  });
+
+  it("replay the engine's and the sandbox's tests after a change to a proxy file", {
+    timeout: 120_000,
+  }, () => {
+    const ids = [
+      "@org/payments-engine#test",
+      "@org/payments-sandbox#test",
+      "@org/payments-mock#test",
+    ];
+    const hashes = () => {
+      const byId = new Map(dryRun(["test"]).map((task) => [task.taskId, task.hash]));
+      return ids.map((id) => byId.get(id));
+    };
+    const proxyFile = path.join(root, "packages/mock/src/proxy/hop-by-hop.ts");
+    const text = readFileSync(proxyFile, "utf8");
+    const before = hashes();
+    let after: Array<string | undefined>;
+    try {
+      writeFileSync(proxyFile, `${text}// changed by turbo-inputs.test.ts\n`);
+      after = hashes();
+    } finally {
+      writeFileSync(proxyFile, text);
+    }
+    expect(before.every((hash) => hash !== undefined)).toBe(true);
+    // The engine's and the sandbox's test tasks hash the same (a cache hit); the mock's does not.
+    expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+    expect(after[2]).not.toBe(before[2]);
   });
 
   it("cover every file a package's TypeScript project reads, for its lint and test", {

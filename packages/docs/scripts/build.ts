@@ -88,7 +88,7 @@ export async function buildSite() {
   buildConsole(staging, consoleOperations(doc), { apiKey: SANDBOX_API_KEY });
   buildConsole(
     staging,
-    consoleOperations(testMode),
+    consoleOperations(testMode, { filtersStartEmpty: true }),
     { apiKey: SANDBOX_API_KEY },
     TEST_MODE_CONSOLE_SCRIPT,
   );

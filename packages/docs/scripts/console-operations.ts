@@ -7,11 +7,23 @@ import type { BodyExample, ConsoleOperation, ConsoleParameter } from "../console
 const SUB_PARTNER_HEADER = "x-sub-partner-id";
 const IDEMPOTENCY_HEADER = "idempotency-key";
 
-export function consoleOperations(doc: OpenApiDocument): ConsoleOperation[] {
-  return listOperations(doc).map((entry) => consoleOperation(doc, entry));
+/**
+ * `filtersStartEmpty`: optional query parameters start empty (their example as a hint) even when
+ * they have an example; for the test-mode routes, whose query parameters are all filters (an
+ * event log filtered by the examples' ids would answer an empty page).
+ */
+export function consoleOperations(
+  doc: OpenApiDocument,
+  { filtersStartEmpty = false }: { filtersStartEmpty?: boolean } = {},
+): ConsoleOperation[] {
+  return listOperations(doc).map((entry) => consoleOperation(doc, entry, filtersStartEmpty));
 }
 
-function consoleOperation(doc: OpenApiDocument, entry: OperationEntry): ConsoleOperation {
+function consoleOperation(
+  doc: OpenApiDocument,
+  entry: OperationEntry,
+  filtersStartEmpty: boolean,
+): ConsoleOperation {
   const { operationId, method, path, operation, parameters } = entry;
   const header = (name: string) =>
     parameters.find((p) => p.in === "header" && p.name.toLowerCase() === name)?.name;
@@ -26,7 +38,7 @@ function consoleOperation(doc: OpenApiDocument, entry: OperationEntry): ConsoleO
     parameters: parameters
       .filter((p) => p.in !== "cookie")
       .filter((p) => p.name !== subPartnerHeader && p.name !== idempotencyHeader)
-      .map((p) => consoleParameter(doc, p)),
+      .map((p) => consoleParameter(doc, p, filtersStartEmpty)),
     ...(subPartnerHeader && { subPartnerHeader }),
     ...(idempotencyHeader && { idempotencyHeader }),
     ...(body && { body }),
@@ -38,7 +50,11 @@ function consoleOperation(doc: OpenApiDocument, entry: OperationEntry): ConsoleO
  * is in the path, required, or has an example of its own; other optional fields start empty
  * (and are not sent) with the example or default as a hint.
  */
-function consoleParameter(doc: OpenApiDocument, parameter: Parameter): ConsoleParameter {
+function consoleParameter(
+  doc: OpenApiDocument,
+  parameter: Parameter,
+  filtersStartEmpty: boolean,
+): ConsoleParameter {
   const schema = deref(doc, parameter.schema) ?? {};
   const items = deref(doc, schema.items) ?? {};
   const type = ["integer", "number", "boolean", "array"].includes(schema.type)
@@ -47,7 +63,9 @@ function consoleParameter(doc: OpenApiDocument, parameter: Parameter): ConsolePa
   const enumValues = (type === "array" ? items.enum : schema.enum) as unknown[] | undefined;
   const example = parameterExample(doc, parameter);
   const shown =
-    parameter.in === "path" || parameter.required === true || parameter.example !== undefined;
+    parameter.in === "path" ||
+    parameter.required === true ||
+    (parameter.example !== undefined && !(filtersStartEmpty && parameter.in === "query"));
   const format = (type === "array" ? items.format : schema.format) as string | undefined;
   return {
     name: parameter.name,

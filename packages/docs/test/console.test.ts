@@ -1,6 +1,12 @@
 // The console's parts that need no browser: the operations made from the spec, the request a
 // form makes, the reading of answers and problems, and the events a request caused.
-import { deref, listOperations, loadSpec } from "@org/payments-spec";
+import {
+  deref,
+  listOperations,
+  loadBundledSpec,
+  loadSpec,
+  testModeSpecPath,
+} from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
 import { problemOf } from "../console/answer.ts";
 import { eventsOf, eventsSince, watchEvents } from "../console/events.ts";
@@ -68,6 +74,22 @@ describe("consoleOperations", () => {
     expect(quote.parameters.find((p) => p.name === "is_third_party")?.type).toBe("boolean");
     const byIds = operation("listAutorampTransactionsByIds").parameters[0];
     expect(byIds).toMatchObject({ name: "ids", type: "array", format: "uuid" });
+  });
+
+  it("starts the test-mode routes' filters empty, their examples as hints", () => {
+    const testMode = loadBundledSpec(testModeSpecPath);
+    const events = consoleOperations(testMode, { filtersStartEmpty: true }).find(
+      (candidate) => candidate.operationId === "listEvents",
+    );
+    const filters = events?.parameters.filter((p) => p.in === "query") ?? [];
+    expect(filters.map((p) => p.name)).toContain("webhook_id");
+    for (const filter of filters) expect(filter.value, filter.name).toBe("");
+    const webhook = filters.find((p) => p.name === "webhook_id");
+    expect(webhook?.placeholder).toMatch(/^[0-9a-f-]{36}$/);
+    const withExamples = consoleOperations(testMode).find((c) => c.operationId === "listEvents");
+    expect(withExamples?.parameters.find((p) => p.name === "webhook_id")?.value).toBe(
+      webhook?.placeholder,
+    );
   });
 
   it("offers every named body example, the first one first", () => {

@@ -127,7 +127,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       tenant.entered = tenant.store
         .transaction(async (tx) => {
           const entered = await tx.enter(now);
-          if (entered.created) await tx.replaceAll(startData(tenant.partner));
+          if (entered.created) await tx.fill(startData(tenant.partner));
           tenant.clock.observe(entered.offsetMs);
         })
         .catch((error: unknown) => {

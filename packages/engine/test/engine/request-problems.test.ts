@@ -1,18 +1,21 @@
 // The mock's words for a request's problems, found on a value that no reading of the request
 // bounded: a body far deeper than any the mock reads is named by its kind, not serialised.
-import { specPath } from "@org/payments-spec";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createPrismEngine, type PrismEngine } from "../../src/engine/prism.js";
 import { requestProblems } from "../../src/engine/request-problems.js";
 
+// Generic: a tiny spec whose create takes an object body.
+const itemsSpec = fileURLToPath(new URL("../fixtures/specs/items.yaml", import.meta.url));
+
 let engine: PrismEngine;
 beforeAll(async () => {
-  engine = await createPrismEngine(specPath, false);
+  engine = await createPrismEngine(itemsSpec, false);
 });
 
 const request = (body: unknown) => ({
   method: "POST",
-  path: "/customers",
+  path: "/items",
   query: {},
   headers: {
     "x-api-key": "k",

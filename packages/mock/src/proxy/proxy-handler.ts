@@ -102,17 +102,16 @@ async function proxy(
   }
   const { target, bytes, read } = forwardable;
   const method = incoming.method ?? "GET";
-  const context = (operation: Operation | undefined): FindingContext => ({
+  const checked = checkRequest(engine, read, method, target.path);
+  const context: FindingContext = {
     request: number,
     method,
     target: incoming.url ?? "",
-    operation: operation?.iid ?? null,
+    operation: checked.operation?.iid ?? null,
     location: "request",
-  });
-
-  const checked = checkRequest(engine, read, method, target.path);
+  };
   const requestViolations = checked.findings.map((finding) =>
-    toViolation(finding, context(checked.operation), redact),
+    toViolation(finding, context, redact),
   );
   options.report(requestViolations);
   if (options.errors && checked.refusal) {
@@ -136,30 +135,51 @@ async function proxy(
   const answer = await call.answer;
   if (!answer.ok) {
     if (response.destroyed) return { status: "client disconnected", violations: requestViolations };
-    const [kind, title] =
-      answer.status === 504
-        ? ["upstream-timeout", "The upstream did not answer in time"]
-        : ["upstream-unreachable", "The upstream could not be reached"];
-    const error: ProblemError = {
-      location: "route",
-      field: "",
-      rule: "upstream",
-      message: answer.message,
-    };
-    return {
-      status: refuse(problem(answer.status, kind, title, [error])),
-      violations: requestViolations,
-    };
+    return { status: refuse(upstreamProblem(answer)), violations: requestViolations };
   }
+  const exchange = { options, incoming, response, checked, context, redact, refuse };
+  const outcome = await answered(exchange, answer.response);
+  return { ...outcome, violations: [...requestViolations, ...outcome.violations] };
+}
 
-  const upstreamResponse = answer.response;
+/** A request on its way back: what the proxy knows of it once the upstream has answered. */
+interface Exchange {
+  options: ProxyHandlerOptions;
+  incoming: IncomingMessage;
+  response: ServerResponse;
+  checked: RequestCheck;
+  context: FindingContext;
+  redact: (text: string) => string;
+  /** Sends a problem instead of the upstream's answer; resolves to its status. */
+  refuse: (body: Problem) => number;
+}
+
+/** The problem for an upstream that did not answer: a 504 when it timed out, else a 502. */
+function upstreamProblem(failed: { status: number; message: string }): Problem {
+  const [kind, title] =
+    failed.status === 504
+      ? ["upstream-timeout", "The upstream did not answer in time"]
+      : ["upstream-unreachable", "The upstream could not be reached"];
+  const error: ProblemError = {
+    location: "route",
+    field: "",
+    rule: "upstream",
+    message: failed.message,
+  };
+  return problem(failed.status, kind, title, [error]);
+}
+
+/**
+ * Relays the upstream's answer and checks it against the spec: its violations are reported; with
+ * `errors`, an answer that breaks the spec is replaced by a 502 naming each finding.
+ */
+async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): Promise<Outcome> {
+  const { options, incoming, response, checked, context, redact, refuse } = exchange;
   const status = upstreamResponse.statusCode ?? 502;
   const headers = endToEndHeaders(upstreamResponse.rawHeaders);
-  if (cors) addCorsHeaders(incoming, headers);
+  if (options.cors) addCorsHeaders(incoming, headers);
   const relayed = await relay(upstreamResponse, response, status, headers, options.errors);
-  if (!relayed.ok) {
-    return { status: relayed.reason, violations: requestViolations };
-  }
+  if (!relayed.ok) return { status: relayed.reason, violations: [] };
   if (relayed.bytes === undefined || !checked.operation) {
     if (relayed.held) {
       response
@@ -168,21 +188,21 @@ async function proxy(
     }
     const note =
       relayed.bytes === undefined ? ` (body over ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
-    return { status, violations: requestViolations, note };
+    return { status, violations: [], note };
   }
-  const findings = responseFindings(engine, checked.operation, {
+  const method = incoming.method ?? "GET";
+  const findings = responseFindings(options.engine, checked.operation, {
     status,
     headers: upstreamResponse.headers,
     bytes: relayed.bytes,
     bodyless: method === "HEAD" || status === 204 || status === 304,
   });
-  const responseViolations = findings.map((finding) =>
-    toViolation(finding, { ...context(checked.operation), location: "response", status }, redact),
+  const violations = findings.map((finding) =>
+    toViolation(finding, { ...context, location: "response", status }, redact),
   );
-  options.report(responseViolations);
-  const violations = [...requestViolations, ...responseViolations];
+  options.report(violations);
   if (!relayed.held) return { status, violations };
-  if (responseViolations.length > 0) {
+  if (violations.length > 0) {
     const replaced = problem(
       502,
       "invalid-response",

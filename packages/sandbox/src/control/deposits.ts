@@ -12,6 +12,7 @@ import { announceCreated } from "../lifecycle/changes.js";
 import { outcomesOf, TRANSACTION } from "../lifecycle/lifecycles.js";
 import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "../money/currencies.js";
 import { type PriceCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
+import type { Resource } from "../store/state.js";
 
 /** Words an outcome may also be given in, as the issue that asked for it put them. */
 const OUTCOME_WORDS: Readonly<Record<string, string>> = {
@@ -39,6 +40,39 @@ export async function deposit(
   autorampId: string,
   body: DepositBody,
 ): Promise<Answer> {
+  const fields = depositFields(body);
+  if ("status" in fields) return fields;
+  const stored = await approvedAutoramp(context, autorampId);
+  if ("status" in stored) return stored;
+  const autoramp = stored.resource;
+  const source = sourceCurrency(autoramp, fields.currency, body);
+  if ("status" in source) return source;
+  const rail = railFor(source, fields.rail, body);
+  if (typeof rail !== "string") return rail;
+  const priced = priceOrProblem({
+    source,
+    destination: priceCurrency({
+      ...(autoramp.destination_currency as ListedCurrency),
+      type: "Crypto",
+    }),
+    amount_in: fields.amount,
+    deposit_account_type: rail,
+    is_third_party: autoramp.is_third_party === true,
+    ...(await pricingData(context.tx)),
+  });
+  if ("status" in priced) return priced;
+  const customerId = String(stored.customer_id ?? "");
+  const transaction = depositTransaction(autoramp, customerId, source, priced, context.clock.now());
+  const scope = stored.sub_partner_id ?? undefined;
+  await context.tx.insert("autoramp_transactions", transaction, scope, customerId || undefined);
+  const created = { resource: transaction, sub_partner_id: stored.sub_partner_id };
+  const ending = fields.outcome === "Completed" ? undefined : fields.outcome;
+  await announceCreated(context, TRANSACTION, created, ending);
+  return ok(transaction);
+}
+
+/** What the body asks for, or the 422 for both currencies or an outcome the sandbox does not know. */
+function depositFields(body: DepositBody) {
   if (body.currency !== undefined && body.source_currency !== undefined) {
     return refused("source_currency", "oneOf", "send currency or source_currency, not both");
   }
@@ -48,62 +82,72 @@ export async function deposit(
     const outcomes = ["Completed", ...outcomesOf(TRANSACTION)].join(", ");
     return refused("outcome", "enum", `must be one of ${outcomes} (or ${words})`);
   }
-  const fields = {
+  return {
     amount: body.amount,
     currency: currencyCode(body),
     rail: body.rail ?? body.deposit_account_type,
     outcome,
   };
+}
+
+/** The autoramp, stored; or the 404 for none, or the 422 for one that is not Approved. */
+async function approvedAutoramp(context: ChangeContext, autorampId: string) {
   const stored = await context.tx.find("autoramps", autorampId, undefined);
   if (stored === undefined) return notFound("path", "id", `no autoramp ${autorampId}`);
-  const autoramp = stored.resource;
-  if (autoramp.status !== "Approved") {
-    return problemAnswer(422, "autoramp-not-approved", "Autoramp not approved", [
-      {
-        location: "path",
-        field: "id",
-        rule: "status",
-        message: `the autoramp ${autorampId} is ${String(autoramp.status)}: deposits arrive on an Approved autoramp only (it is approved once its customer is Active)`,
-      },
-    ]);
-  }
+  const status = stored.resource.status;
+  if (status === "Approved") return stored;
+  return problemAnswer(422, "autoramp-not-approved", "Autoramp not approved", [
+    {
+      location: "path",
+      field: "id",
+      rule: "status",
+      message: `the autoramp ${autorampId} is ${String(status)}: deposits arrive on an Approved autoramp only (it is approved once its customer is Active)`,
+    },
+  ]);
+}
+
+/** The source currency asked for (the autoramp's first when none is), or the 422 naming the field. */
+function sourceCurrency(autoramp: Resource, currency: string | undefined, body: DepositBody) {
   const listed = (autoramp.source_currencies ?? []) as ListedCurrency[];
   const sourceListed =
-    fields.currency === undefined
+    currency === undefined
       ? listed[0]
-      : listed.find((currency) => (currency.code ?? currency.token) === fields.currency);
-  if (sourceListed === undefined) {
-    const names = listed.map((currency) => currency.code ?? currency.token).join(", ");
-    return refused(
-      body.source_currency === undefined ? "currency" : "source_currency",
-      "enum",
-      `must be one of the autoramp's source currencies: ${names}`,
-    );
-  }
-  const source = priceCurrency(sourceListed);
+      : listed.find((each) => (each.code ?? each.token) === currency);
+  if (sourceListed !== undefined) return priceCurrency(sourceListed);
+  const names = listed.map((each) => each.code ?? each.token).join(", ");
+  return refused(
+    body.source_currency === undefined ? "currency" : "source_currency",
+    "enum",
+    `must be one of the autoramp's source currencies: ${names}`,
+  );
+}
+
+/** The rail the money comes in through (the currency's by default), or the 422 for one that cannot carry it. */
+function railFor(
+  source: PriceCurrency,
+  asked: DepositAccountType | undefined,
+  body: DepositBody,
+): DepositAccountType | Answer {
   const crypto = source.type === "Crypto";
-  const rail = fields.rail ?? defaultRail(source);
-  if ((rail === CRYPTO_DEPOSIT_ACCOUNT_TYPE) !== crypto) {
-    const fits = crypto ? CRYPTO_DEPOSIT_ACCOUNT_TYPE : "a bank rail (not Wallet)";
-    const field =
-      body.rail === undefined && body.deposit_account_type !== undefined
-        ? "deposit_account_type"
-        : "rail";
-    return refused(field, "rail", `${source.code} is paid in through ${fits}`);
-  }
-  const destinationListed = autoramp.destination_currency as ListedCurrency;
-  const priced = priceOrProblem({
-    source,
-    destination: priceCurrency({ ...destinationListed, type: "Crypto" }),
-    amount_in: fields.amount,
-    deposit_account_type: rail,
-    is_third_party: autoramp.is_third_party === true,
-    ...(await pricingData(context.tx)),
-  });
-  if ("status" in priced) return priced;
-  const customerId = String(stored.customer_id ?? "");
-  const at = context.clock.now();
-  const transaction: AutorampTransaction & { id: string } = {
+  const rail = asked ?? defaultRail(source);
+  if ((rail === CRYPTO_DEPOSIT_ACCOUNT_TYPE) === crypto) return rail;
+  const fits = crypto ? CRYPTO_DEPOSIT_ACCOUNT_TYPE : "a bank rail (not Wallet)";
+  const field =
+    body.rail === undefined && body.deposit_account_type !== undefined
+      ? "deposit_account_type"
+      : "rail";
+  return refused(field, "rail", `${source.code} is paid in through ${fits}`);
+}
+
+/** The transaction the deposit makes, priced, in its first status. */
+function depositTransaction(
+  autoramp: Resource,
+  customerId: string,
+  source: PriceCurrency,
+  priced: ReturnType<typeof price>,
+  at: Date,
+): AutorampTransaction & { id: string } {
+  return {
     id: randomUUID(),
     autoramp_id: autoramp.id,
     customer_id: customerId,
@@ -118,7 +162,7 @@ export async function deposit(
     recipient: autoramp.recipient as AutorampTransaction["recipient"],
     state: "Pending",
     status: "FundsReceived",
-    ...(crypto
+    ...(source.type === "Crypto"
       ? {
           source: {
             blockchain: source.chain as Blockchain,
@@ -127,12 +171,6 @@ export async function deposit(
         }
       : { payment_tracking: { imad: imadOf(at) } }),
   };
-  const scope = stored.sub_partner_id ?? undefined;
-  await context.tx.insert("autoramp_transactions", transaction, scope, customerId || undefined);
-  const created = { resource: transaction, sub_partner_id: stored.sub_partner_id };
-  const ending = fields.outcome === "Completed" ? undefined : fields.outcome;
-  await announceCreated(context, TRANSACTION, created, ending);
-  return ok(transaction);
 }
 
 /** The source currency's code: `currency`, or `source_currency` (a code, or a currency object). */

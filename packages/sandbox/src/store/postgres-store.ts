@@ -79,7 +79,7 @@ export async function openPostgresStore(
           const unlocked = { ...POSTGRES, lockRows: "", skipLocked: "" };
           const example = sqlTransaction(query, unlocked, purgeDue, EXAMPLE_PARTNER_ID);
           await example.enter(realNow());
-          await example.replaceAll(initial());
+          await example.fill(initial());
         }
         return done;
       }),

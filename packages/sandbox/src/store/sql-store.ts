@@ -115,7 +115,11 @@ export function sqlTransaction(
     ...partnerClock(context),
     ...eventLog(context),
     ...partnerSettings(context),
-    replaceAll: (data) => replacePartnerData(context, tx, data),
+    replaceAll: async (data) => {
+      await removePartnerData(context.query, context.dialect.searchIndex, context.partner);
+      await fillPartnerData(context, tx, data);
+    },
+    fill: (data) => fillPartnerData(context, tx, data),
   };
   return tx;
 }
@@ -401,12 +405,12 @@ function partnerSettings({
 }
 
 /** Replaces the partner's data (resources, keys, events, scheduled work, settings) with `data`. */
-async function replacePartnerData(
-  { query, dialect, partner }: SqlContext,
+/** Adds the data to the partner's. */
+async function fillPartnerData(
+  { query, partner }: SqlContext,
   tx: StoreTransaction,
   data: SandboxData,
 ): Promise<void> {
-  await removePartnerData(query, dialect.searchIndex, partner);
   for (const [collection, list] of Object.entries(data.collections)) {
     for (const stored of list) {
       await tx.insert(
@@ -454,12 +458,14 @@ async function removePartnerData(
   }
 }
 
-/** The partners with work due by their own clock at `realNow`. */
+/**
+ * The partners with work due by their own clock at `realNow`: read from the scheduled work, so
+ * that its cost follows the work waiting, not the partners stored.
+ */
 export async function duePartners(query: Query, realNow: number): Promise<string[]> {
   const rows = await query(
-    `SELECT partner FROM sandbox_clock c WHERE EXISTS (
-      SELECT 1 FROM scheduled_work w WHERE w.partner = c.partner AND w.kind IN ('deliver', 'step')
-        AND w.due_at <= $1 + c.offset_ms)`,
+    `SELECT DISTINCT w.partner FROM scheduled_work w JOIN sandbox_clock c ON c.partner = w.partner
+      WHERE w.due_at <= $1 + c.offset_ms`,
     [realNow],
   );
   return rows.map((row) => String(row.partner));

@@ -82,7 +82,7 @@ export async function openSqliteStore(
       const done = await migrate(exec, SQLITE_DDL, userVersion(db), what);
       if (done.from === 0) {
         await tx.enter(realNow());
-        await tx.replaceAll(initial());
+        await tx.fill(initial());
       }
       return done;
     });

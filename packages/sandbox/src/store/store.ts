@@ -132,6 +132,8 @@ export interface StoreTransaction {
    * the data; keeps its clock.
    */
   replaceAll(data: SandboxData): Promise<void>;
+  /** Adds the data to the partner's, when it has none (`enter` has just made it). */
+  fill(data: SandboxData): Promise<void>;
 }
 
 /** One partner's part of the store: what a request of its key works in. */
