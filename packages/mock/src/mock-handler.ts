@@ -2,13 +2,19 @@
 // gets a problem body; a valid request to a sandbox gets its answer.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ERROR_SEVERITY } from "@org/payments-engine/engine/diagnostics.js";
-import type { Operation, PrismEngine, PrismRefusal } from "@org/payments-engine/engine/prism.js";
+import type {
+  Operation,
+  PrismEngine,
+  PrismOutcome,
+  PrismRefusal,
+  Routed,
+} from "@org/payments-engine/engine/prism.js";
 import { requestProblems, requestRefusal } from "@org/payments-engine/engine/request-problems.js";
 import { unavailablePreference } from "@org/payments-engine/engine/response-shaping.js";
 import { VerdictMemo } from "@org/payments-engine/engine/verdict-memo.js";
 import { answerPreflight, isPreflight, setCorsHeaders } from "@org/payments-engine/http/cors.js";
 import { isObject } from "@org/payments-engine/http/is-object.js";
-import { hasPreferences, parsePrefer } from "@org/payments-engine/http/prefer.js";
+import { hasPreferences, type Preferences, parsePrefer } from "@org/payments-engine/http/prefer.js";
 import {
   PROBLEM_CONTENT_TYPE,
   type Problem,
@@ -87,6 +93,10 @@ export function createHandler(
   };
 }
 
+type Sent = { status: number; mismatch: string };
+type Unreadable = Extract<Awaited<ReturnType<typeof readRequest>>, { ok: false }>;
+type PrismResponse = Extract<PrismOutcome, { kind: "response" }>;
+
 async function respond(
   engine: PrismEngine,
   incoming: IncomingMessage,
@@ -95,7 +105,7 @@ async function respond(
   verdicts: VerdictMemo,
   testModeHint: TestModeHint | undefined,
   controlEngine: (() => Promise<PrismEngine>) | undefined,
-): Promise<{ status: number; mismatch: string }> {
+): Promise<Sent> {
   // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
   const key = sandbox && bodilessKey(incoming);
   const known = key && verdicts.get(engine, key);
@@ -103,13 +113,7 @@ async function respond(
     return sendAnswer(response, await sandbox.answer(known.request, known.routed));
   }
   const read = await readRequest(incoming, engine.segmentName);
-  if (!read.ok) {
-    // A body past the limit is not read on: the connection closes after the answer.
-    if (read.status === 413) response.setHeader("connection", "close");
-    return rejected(
-      sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
-    );
-  }
+  if (!read.ok) return sendUnreadable(response, read);
   const { request, repeated } = read;
   if (isControlPath(request.path)) {
     return sandbox && controlEngine
@@ -120,50 +124,67 @@ async function respond(
   const preferences = prefer.ok ? prefer.preferences : {};
   const outcome = await engine.handle(request, preferences);
   if (outcome.kind === "error") {
-    // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
-    const refused =
-      outcome.status === 404 && outcome.routed && hasPreferences(preferences)
-        ? preferProblem(
-            422,
-            "invalid-request",
-            "Invalid request",
-            "prefer",
-            unavailablePreference(outcome.routed.operation, preferences),
-          )
-        : await refusedRoute(engine, outcome, request, response, testModeHint);
+    const refused = await prismRefusal(
+      engine,
+      outcome,
+      preferences,
+      request,
+      response,
+      testModeHint,
+    );
     return rejected(sendProblem(response, refused));
   }
   const errors = [
     ...requestProblems(engine, outcome.routed.operation, request, repeated, outcome.inputProblems),
     ...(prefer.ok ? [] : [prefer.error]),
   ];
-  if (errors.length > 0) {
-    // Prism has chosen the status when it found a problem itself (401 before all else).
-    const prismFound = outcome.inputProblems.some((p) => p.severity === ERROR_SEVERITY);
-    const status = prismFound ? outcome.status : 422;
-    return rejected(sendProblem(response, requestRefusal(status, errors)));
-  }
+  if (errors.length > 0) return rejected(sendProblem(response, invalidRequest(outcome, errors)));
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
     if (key) verdicts.set(engine, key, { request, routed: outcome.routed });
     return sendAnswer(response, await sandbox.answer(request, outcome.routed));
   }
+  return sendPrismAnswer(response, outcome);
+}
+
+function sendUnreadable(response: ServerResponse, read: Unreadable): Sent {
+  // A body past the limit is not read on: the connection closes after the answer.
+  if (read.status === 413) response.setHeader("connection", "close");
+  return rejected(sendProblem(response, problem(read.status, read.kind, read.title, [read.error])));
+}
+
+async function prismRefusal(
+  engine: PrismEngine,
+  outcome: PrismRefusal & { routed: Routed | undefined },
+  preferences: Preferences,
+  request: ApiRequest,
+  response: ServerResponse,
+  testModeHint: TestModeHint | undefined,
+): Promise<Problem> {
+  // A 404 for a path the spec has is Prism saying the preferred example or status is missing.
+  return outcome.status === 404 && outcome.routed && hasPreferences(preferences)
+    ? preferProblem(
+        422,
+        "invalid-request",
+        "Invalid request",
+        "prefer",
+        unavailablePreference(outcome.routed.operation, preferences),
+      )
+    : refusedRoute(engine, outcome, request, response, testModeHint);
+}
+
+function invalidRequest(outcome: PrismResponse, errors: ProblemError[]): Problem {
+  // Prism has chosen the status when it found a problem itself (401 before all else).
+  const prismFound = outcome.inputProblems.some((p) => p.severity === ERROR_SEVERITY);
+  return requestRefusal(prismFound ? outcome.status : 422, errors);
+}
+
+/** Prism's answer as it stands, its mismatches with the spec for the log. */
+function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent {
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
   // gets the mock's own problem body rather than an empty one.
   if (outcome.status >= 400 && outcome.body == null) {
-    const asked = `code=${outcome.status} asked for this status`;
-    return rejected(
-      sendProblem(
-        response,
-        preferProblem(
-          outcome.status,
-          "preferred-status",
-          "Status chosen with Prefer",
-          "code",
-          asked,
-        ),
-      ),
-    );
+    return rejected(sendProblem(response, preferredStatus(outcome.status)));
   }
   // Prism spells some header names with capitals; one spelling avoids sending a header twice.
   const headers = Object.fromEntries(
@@ -185,6 +206,11 @@ async function respond(
     mismatch:
       mismatch.length > 0 ? ` (response differs from the spec: ${mismatch.join("; ")})` : "",
   };
+}
+
+function preferredStatus(status: number): Problem {
+  const asked = `code=${status} asked for this status`;
+  return preferProblem(status, "preferred-status", "Status chosen with Prefer", "code", asked);
 }
 
 /** A problem with one error, about the request's `Prefer` header. */

@@ -1,23 +1,34 @@
 // What a scanner or a fuzzer sends, over real sockets: every answer is a prompt 4xx with a problem
 // body (or a clean close), never a 5xx or a hang, and a disconnect is not logged as a failure.
+// This is the mock's HTTP handling, not the API's: it is tested on a tiny spec, and on the API's
+// spec only where every one of the API's operations must refuse (JSON nested past the limit).
 import net from "node:net";
+import { fileURLToPath } from "node:url";
 import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
 import { DEEP_BODIES, expectEveryOperationRefuses } from "./support/deep-bodies.js";
 
+const hostileSpec = fileURLToPath(
+  new URL("../../engine/test/fixtures/specs/hostile.yaml", import.meta.url),
+);
+
 let mock: RunningMock;
+let apiMock: RunningMock;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  mock = await startMock({
-    spec: specPath,
-    log: (line) => logged.push(line),
+  const options = {
+    log: (line: string) => logged.push(line),
     // Short, so that a test of the header timeout waits about a second, not the default ten.
     limits: { headersMs: 1_000, requestMs: 5_000, keepAliveMs: 1_000 },
-  });
+  };
+  [mock, apiMock] = await Promise.all([
+    startMock({ ...options, spec: hostileSpec }),
+    startMock({ ...options, spec: specPath }),
+  ]);
 });
-afterAll(() => mock?.stop());
+afterAll(() => Promise.all([mock?.stop(), apiMock?.stop()]));
 
 /** Writes `payload` on a raw connection, lets `more` keep writing, and resolves with what came back once the server closes it. */
 function raw(payload: string, more?: (socket: net.Socket) => void): Promise<string> {
@@ -50,7 +61,7 @@ async function get(path: string, init: RequestInit = {}) {
 
 describe("malformed percent-encoding", () => {
   it("in a path parameter is a 400 that names the parameter", async () => {
-    const { status, text } = await get("/autoramps/%ZZ/external");
+    const { status, text } = await get("/items/%ZZ/external");
     expect(status).toBe(400);
     expect(JSON.parse(text) as Problem).toMatchObject({
       errors: [{ location: "path", field: "external_id", rule: "encoding" }],
@@ -58,7 +69,7 @@ describe("malformed percent-encoding", () => {
   });
 
   it("in a query value is a 400 that names the parameter", async () => {
-    const { status, text } = await get("/customers?search_term=%E0%A4%A");
+    const { status, text } = await get("/items?search_term=%E0%A4%A");
     expect(status).toBe(400);
     expect(JSON.parse(text) as Problem).toMatchObject({
       errors: [{ location: "query", field: "search_term", rule: "encoding" }],
@@ -70,7 +81,7 @@ describe("integer query parameters", () => {
   it.each(["0x10", "1e1", "10.0", "+5", " 5"])(
     "page_size=%s is a 422 that names the parameter: only decimal integers are integers",
     async (value) => {
-      const { status, text } = await get(`/customers?page_size=${encodeURIComponent(value)}`);
+      const { status, text } = await get(`/items?page_size=${encodeURIComponent(value)}`);
       expect(status).toBe(422);
       expect(JSON.parse(text) as Problem).toMatchObject({
         errors: [{ location: "query", field: "page_size", rule: "type" }],
@@ -79,12 +90,12 @@ describe("integer query parameters", () => {
   );
 
   it("accepts a decimal integer within the limits", async () => {
-    expect((await get("/customers?page_size=10")).status).toBe(200);
+    expect((await get("/items?page_size=10")).status).toBe(200);
   });
 });
 
 describe("the request target is taken literally", () => {
-  it.each(["//evil.example/customers", "/customers/..%2f..%2fetc", "/customers/../customers"])(
+  it.each(["//evil.example/items", "/items/..%2f..%2fetc", "/items/../items"])(
     "%s is a 404",
     async (path) => {
       const answer = await raw(
@@ -105,9 +116,9 @@ describe("the request target is taken literally", () => {
 
 describe("bodies", () => {
   it("a JSON body without Content-Type is a 415", async () => {
-    const body = JSON.stringify({ customer_type: "Person", email: "a@example.com" });
+    const body = JSON.stringify({ name: "first" });
     const answer = await raw(
-      `POST /customers HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nIDEMPOTENCY-KEY: ${crypto.randomUUID()}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      `POST /items HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nIDEMPOTENCY-KEY: ${crypto.randomUUID()}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     expect(statusLine(answer)).toBe("HTTP/1.1 415 Unsupported Media Type");
     expect(problemOf(answer)).toMatchObject({
@@ -118,7 +129,7 @@ describe("bodies", () => {
   it("a chunked body that never ends gets a 413 once past 1 MiB, and the connection closes", async () => {
     let sent = 0;
     const answer = await raw(
-      "POST /customers HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      "POST /items HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
       (socket) => {
         const chunk = `${(64 * 1024).toString(16)}\r\n${"a".repeat(64 * 1024)}\r\n`;
         const pump = () => {
@@ -140,7 +151,7 @@ describe("bodies", () => {
 
   it("a client that disconnects mid-body is logged as a disconnect, not a 500", async () => {
     await raw(
-      'POST /customers HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+      'POST /items HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
       (socket) => setTimeout(() => socket.destroy(), 100),
     );
     await expect
@@ -154,7 +165,7 @@ describe("JSON nested past the limit", () => {
   it.each(DEEP_BODIES)(
     "%s gets a 400 naming the limit from every operation with a body, the test mode's too",
     async (_, text) => {
-      await expectEveryOperationRefuses(mock.url, text);
+      await expectEveryOperationRefuses(apiMock.url, text);
       expect(logged.filter((line) => line.includes("→ 5"))).toEqual([]);
     },
   );
@@ -162,8 +173,8 @@ describe("JSON nested past the limit", () => {
 
 describe("HEAD", () => {
   it("is answered wherever GET is: same status and headers, no body", async () => {
-    const head = await get("/customers", { method: "HEAD" });
-    const getAnswer = await get("/customers");
+    const head = await get("/items", { method: "HEAD" });
+    const getAnswer = await get("/items");
     expect(head.status).toBe(getAnswer.status);
     expect(head.response.headers.get("content-type")).toBe(
       getAnswer.response.headers.get("content-type"),
@@ -175,7 +186,7 @@ describe("HEAD", () => {
 describe("what the HTTP parser refuses still gets a problem body", () => {
   it("a 20 KB URL is a 431 with a problem body", async () => {
     const answer = await raw(
-      `GET /customers?search_term=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET /items?search_term=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
     );
     expect(statusLine(answer)).toBe("HTTP/1.1 431 Request Header Fields Too Large");
     expect(answer).toMatch(/\r\ncontent-type: application\/json\r\n/);
@@ -185,7 +196,7 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
   });
 
   it("headers that trickle in past the limit get a 408 and the connection closes", async () => {
-    const answer = await raw("GET /customers HTTP/1.1\r\nHost: x\r\n", (socket) => {
+    const answer = await raw("GET /items HTTP/1.1\r\nHost: x\r\n", (socket) => {
       // One header byte every 200 ms: never complete, never idle.
       const timer = setInterval(() => {
         if (socket.destroyed) clearInterval(timer);
@@ -207,7 +218,7 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
 describe("a small request cannot buy a large answer", () => {
   it("900 invalid ids get at most 50 listed problems and a count of the rest", async () => {
     const query = Array.from({ length: 900 }, () => "ids=bad").join("&");
-    const { status, text } = await get(`/autoramp-transactions/ids?${query}`);
+    const { status, text } = await get(`/items/ids?${query}`);
     expect(status).toBe(422);
     const problem = JSON.parse(text) as Problem & { omitted?: number };
     expect(problem.errors.length).toBeLessThanOrEqual(50);

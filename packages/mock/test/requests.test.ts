@@ -1,5 +1,6 @@
 // Table-driven: bad requests get a prompt 4xx whose problem body names the problem; valid
-// requests (built from the spec's examples) are accepted.
+// requests (built from the spec's examples) are accepted. It stays on the API's spec: each case is
+// one of the API's own rules (its required fields, enums, limits and formats, every operation).
 import { describe, expect, inject, it } from "vitest";
 import {
   operations,

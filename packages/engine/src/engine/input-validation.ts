@@ -28,14 +28,33 @@ const ERROR = 0;
 /** Enough for every media type clients send many times over; past it, matches are not remembered. */
 const MAX_MEDIA_TYPES = 1_000;
 
+type Request = NonNullable<Options["resource"]["request"]>;
+type IsSupported = (mediaType: string | undefined, contents: Contents | undefined) => boolean;
+type NoneGiven = (specs: Params, target: Record<string, unknown>) => boolean;
+
 /** A `validateInput` for Prism's pipeline that finds what Prism's own finds. */
 export function cachedValidateInput(): ValidateInput {
-  const supported = new WeakMap<object, Map<string, boolean>>();
-  /** Per parameter list: its lower-case names when every one is optional and named plainly, else null. */
-  const optionalNames = new WeakMap<Params, Set<string> | null>();
+  const isSupported = rememberedMediaTypeSupport();
+  const noneGiven = rememberedNoneGiven();
+  return ({ resource, element }) => {
+    const { request } = resource;
+    if (request == null) return { _tag: "Right", right: element };
+    const bundle = (resource as { __bundled__?: unknown }).__bundled__;
+    const headers = element.headers ?? {};
+    const found = [
+      checkBody(isSupported, request.body, bundle, element.body, headers),
+      ...checkParameters(noneGiven, request, resource.path, element, bundle),
+    ].flatMap((result) => (result._tag === "Left" ? result.left : []));
+    return found.length > 0
+      ? { _tag: "Left", left: found as [Diagnostic, ...Diagnostic[]] }
+      : { _tag: "Right", right: element };
+  };
+}
 
-  /** Prism's `isMediaTypeSupportedInContents`, remembered per operation and media type. */
-  function isSupported(mediaType: string | undefined, contents: Contents | undefined): boolean {
+/** Prism's `isMediaTypeSupportedInContents`, remembered per operation and media type. */
+function rememberedMediaTypeSupport(): IsSupported {
+  const supported = new WeakMap<object, Map<string, boolean>>();
+  return (mediaType, contents) => {
     if (mediaType == null || contents == null) return true;
     let known = supported.get(contents);
     if (known === undefined) {
@@ -49,96 +68,101 @@ export function cachedValidateInput(): ValidateInput {
     );
     if (known.size < MAX_MEDIA_TYPES) known.set(mediaType, found);
     return found;
-  }
+  };
+}
 
-  /** Prism's `validateInputBody`: a required body, a declared media type, then the body's schema. */
-  function checkBody(
-    requestBody: NonNullable<Options["resource"]["request"]>["body"],
-    bundle: unknown,
-    body: unknown,
-    headers: Record<string, unknown>,
-  ): Checked {
-    if (requestBody?.required && !body) {
-      return failed([{ code: "required", message: "Body parameter is required", severity: ERROR }]);
-    }
-    const contentType = headerOf(headers, "content-type");
-    const [boundary, mediaType] = contentType
-      ? parseMIMEHeader(contentType as string)
-      : [undefined, undefined];
-    // Without a radix, as Prism reads it.
-    // biome-ignore lint/correctness/useParseIntRadix: the same number as Prism's parseInt
-    const contentLength = Number.parseInt(headerOf(headers, "content-length") as string) || 0;
-    if (
-      contentLength !== 0 &&
-      !(requestBody != null && isSupported(mediaType, requestBody.contents))
-    ) {
-      const declared = requestBody?.contents ?? [];
-      const message =
-        requestBody != null && declared.length > 0
-          ? `Supported content types: ${declared.map((c) => c.mediaType).join(",")}`
-          : "No supported content types, but request included a non-empty body";
-      return failed([{ message, code: 415, severity: ERROR }]);
-    }
-    if (body == null || requestBody == null) return { _tag: "Right" };
-    return checked(
-      validateBody(body, requestBody.contents ?? [], INPUT, mediaType, boundary, bundle),
-    );
-  }
-
-  /**
-   * True when Prism's `validateParams` can find nothing: none of the parameters is required and
-   * none is in the request. Prism matches names in any case; it would validate `{}`, which an
-   * object schema with no required property accepts, and warn only of deprecated parameters that
-   * are present. Only for parameters whose value comes from their own name: not an object (a form
-   * object reads its properties' names) and not `deepObject` (`name[key]`).
-   */
-  function noneGiven(specs: Params, target: Record<string, unknown>): boolean {
+/**
+ * True when Prism's `validateParams` can find nothing: none of the parameters is required and
+ * none is in the request. Prism matches names in any case; it would validate `{}`, which an
+ * object schema with no required property accepts, and warn only of deprecated parameters that
+ * are present. Only for parameters whose value comes from their own name: not an object (a form
+ * object reads its properties' names) and not `deepObject` (`name[key]`).
+ */
+function rememberedNoneGiven(): NoneGiven {
+  /** Per parameter list: its lower-case names when every one is optional and named plainly, else null. */
+  const optionalNames = new WeakMap<Params, Set<string> | null>();
+  return (specs, target) => {
     let names = optionalNames.get(specs);
     if (names === undefined) {
-      const plain = specs.every(
-        (spec) =>
-          !spec.required &&
-          spec.style !== "deepObject" &&
-          ["string", "number", "integer", "boolean", "array"].includes(
-            String((spec.schema as { type?: unknown } | undefined)?.type),
-          ),
-      );
-      names = plain ? new Set(specs.map((spec) => spec.name.toLowerCase())) : null;
+      names = plainOptionalNames(specs);
       optionalNames.set(specs, names);
     }
     if (names === null) return false;
     for (const key of Object.keys(target)) if (names.has(key.toLowerCase())) return false;
     return true;
-  }
-
-  return ({ resource, element }) => {
-    const { request } = resource;
-    if (request == null) return { _tag: "Right", right: element };
-    const bundle = (resource as { __bundled__?: unknown }).__bundled__;
-    const headers = element.headers ?? {};
-    const found = [
-      checkBody(request.body, bundle, element.body, headers),
-      request.headers && !noneGiven(request.headers, headers)
-        ? checked(validateHeaders(headers, request.headers, INPUT, bundle))
-        : { _tag: "Right" as const },
-      request.query && !noneGiven(request.query, element.url.query ?? {})
-        ? checked(validateQuery(element.url.query ?? {}, request.query, INPUT, bundle))
-        : { _tag: "Right" as const },
-      request.path
-        ? checked(
-            validatePath(
-              pathParameters(element.url.path, resource.path),
-              request.path,
-              INPUT,
-              bundle,
-            ),
-          )
-        : { _tag: "Right" as const },
-    ].flatMap((result) => (result._tag === "Left" ? result.left : []));
-    return found.length > 0
-      ? { _tag: "Left", left: found as [Diagnostic, ...Diagnostic[]] }
-      : { _tag: "Right", right: element };
   };
+}
+
+function plainOptionalNames(specs: Params): Set<string> | null {
+  const plain = specs.every(
+    (spec) =>
+      !spec.required &&
+      spec.style !== "deepObject" &&
+      ["string", "number", "integer", "boolean", "array"].includes(
+        String((spec.schema as { type?: unknown } | undefined)?.type),
+      ),
+  );
+  return plain ? new Set(specs.map((spec) => spec.name.toLowerCase())) : null;
+}
+
+/** Prism's `validateInputBody`: a required body, a declared media type, then the body's schema. */
+function checkBody(
+  isSupported: IsSupported,
+  requestBody: Request["body"],
+  bundle: unknown,
+  body: unknown,
+  headers: Record<string, unknown>,
+): Checked {
+  if (requestBody?.required && !body) {
+    return failed([{ code: "required", message: "Body parameter is required", severity: ERROR }]);
+  }
+  const contentType = headerOf(headers, "content-type");
+  const [boundary, mediaType] = contentType
+    ? parseMIMEHeader(contentType as string)
+    : [undefined, undefined];
+  // Without a radix, as Prism reads it.
+  // biome-ignore lint/correctness/useParseIntRadix: the same number as Prism's parseInt
+  const contentLength = Number.parseInt(headerOf(headers, "content-length") as string) || 0;
+  if (
+    contentLength !== 0 &&
+    !(requestBody != null && isSupported(mediaType, requestBody.contents))
+  ) {
+    const declared = requestBody?.contents ?? [];
+    const message =
+      requestBody != null && declared.length > 0
+        ? `Supported content types: ${declared.map((c) => c.mediaType).join(",")}`
+        : "No supported content types, but request included a non-empty body";
+    return failed([{ message, code: 415, severity: ERROR }]);
+  }
+  if (body == null || requestBody == null) return { _tag: "Right" };
+  return checked(
+    validateBody(body, requestBody.contents ?? [], INPUT, mediaType, boundary, bundle),
+  );
+}
+
+/** The headers, the query and the path parameters, in Prism's order, each skipped as Prism's would find nothing. */
+function checkParameters(
+  noneGiven: NoneGiven,
+  request: Request,
+  template: string,
+  element: Options["element"],
+  bundle: unknown,
+): Checked[] {
+  const headers = element.headers ?? {};
+  const query = element.url.query ?? {};
+  return [
+    request.headers && !noneGiven(request.headers, headers)
+      ? checked(validateHeaders(headers, request.headers, INPUT, bundle))
+      : { _tag: "Right" as const },
+    request.query && !noneGiven(request.query, query)
+      ? checked(validateQuery(query, request.query, INPUT, bundle))
+      : { _tag: "Right" as const },
+    request.path
+      ? checked(
+          validatePath(pathParameters(element.url.path, template), request.path, INPUT, bundle),
+        )
+      : { _tag: "Right" as const },
+  ];
 }
 
 function failed(left: Diagnostic[]): Checked {

@@ -115,13 +115,45 @@ export async function createPrismEngine(
   spec: string | object,
   dynamic: boolean,
 ): Promise<PrismEngine> {
+  const operations = await operationsToMock(spec);
+  const config = mockConfig(dynamic);
+  const cachedRouter = cachedRoute(operations);
+  const prism = createPrism({
+    route: cachedRouter,
+    validateInput: cachedValidateInput(),
+    mock: cachedMock(),
+    validateOutput: cachedValidateOutput(),
+  });
+  const route = routeBy(cachedRouter, operations);
+  const apiKeyHeader = apiKeyHeaderOf(operations);
+  return {
+    handle: handlerOf(prism, operations, config),
+    check: checkerOf(prism, operations, config),
+    route,
+    segmentName: segmentNamerOf(route, operations),
+    checkResponse,
+    headerNames: headerNamesOf(operations, apiKeyHeader),
+    apiKeyHeader,
+    operations,
+  };
+}
+
+type Prism = ReturnType<typeof createPrism>;
+type MockConfig = ReturnType<typeof mockConfig>;
+
+/** The spec's operations; a spec without any is refused, as there is nothing to mock. */
+async function operationsToMock(spec: string | object): Promise<Operations> {
   const operations = await readOperations(spec);
   if (operations.length === 0) {
     throw new Error(
       `The spec ${typeof spec === "string" ? spec : "given"} has no operations to mock`,
     );
   }
-  const config = {
+  return operations;
+}
+
+function mockConfig(dynamic: boolean) {
+  return {
     mock: { dynamic },
     checkSecurity: true,
     validateRequest: true,
@@ -130,15 +162,17 @@ export async function createPrismEngine(
     upstreamProxy: undefined,
     isProxy: false as const,
   };
-  const cachedRouter = cachedRoute(operations);
-  const prism = createPrism({
-    route: cachedRouter,
-    validateInput: cachedValidateInput(),
-    mock: cachedMock(),
-    validateOutput: cachedValidateOutput(),
-  });
+}
 
-  async function handle(request: ApiRequest, preferences: Preferences = {}): Promise<PrismOutcome> {
+function handlerOf(
+  prism: Prism,
+  operations: Operations,
+  config: MockConfig,
+): PrismEngine["handle"] {
+  return async function handle(
+    request: ApiRequest,
+    preferences: Preferences = {},
+  ): Promise<PrismOutcome> {
     const mock = { ...config.mock, ...preferences };
     const result = await prism.request(toPrismInput(request), operations, { ...config, mock });
     if (result._tag === "Left") {
@@ -161,12 +195,13 @@ export async function createPrismEngine(
       inputProblems: validations.input,
       outputProblems: validations.output,
     };
-  }
+  };
+}
 
+function checkerOf(prism: Prism, operations: Operations, config: MockConfig): PrismEngine["check"] {
   // Prism reads `validateResponse` from each request's config; a check answers nothing.
   const checkConfig = { ...config, validateResponse: false };
-
-  function check(request: ApiRequest): PrismCheck {
+  return function check(request: ApiRequest): PrismCheck {
     const result = prism.check(toPrismInput(request), operations, checkConfig);
     if (result._tag === "Left") return errorOf(result.left);
     return {
@@ -174,45 +209,43 @@ export async function createPrismEngine(
       routed: routedTo(result.operation, request.path),
       inputProblems: result.right.input,
     };
-  }
+  };
+}
 
-  function route(method: string, path: string): Operation | undefined {
+function routeBy(
+  cachedRouter: ReturnType<typeof cachedRoute>,
+  operations: Operations,
+): PrismEngine["route"] {
+  return function route(method: string, path: string): Operation | undefined {
     const input = {
       method: (method === "HEAD" ? "get" : method.toLowerCase()) as "get",
       url: { path },
     };
     const routed = cachedRouter({ resources: operations, input });
     return routed._tag === "Right" ? routed.right : undefined;
-  }
+  };
+}
 
+function segmentNamerOf(
+  route: PrismEngine["route"],
+  operations: Operations,
+): PrismEngine["segmentName"] {
   const methods = [...new Set(operations.map((operation) => operation.method))];
-  function segmentName(method: string, path: string, index: number): string {
+  return function segmentName(method: string, path: string, index: number): string {
     for (const tried of [method, ...methods]) {
       const template = route(tried, path)?.path.split("/")[index];
       if (template !== undefined) return /^\{(.+)\}$/.exec(template)?.[1] ?? "";
     }
     return "";
-  }
-
-  function checkResponse(operation: Operation, response: PrismResponse): PrismDiagnostic[] {
-    const result = validateOutput({
-      resource: operation,
-      element: { statusCode: response.status, headers: response.headers, body: response.body },
-    });
-    return result._tag === "Left" ? result.left : [];
-  }
-
-  const apiKeyHeader = apiKeyHeaderOf(operations);
-  return {
-    handle,
-    check,
-    route,
-    segmentName,
-    checkResponse,
-    headerNames: headerNamesOf(operations, apiKeyHeader),
-    apiKeyHeader,
-    operations,
   };
+}
+
+function checkResponse(operation: Operation, response: PrismResponse): PrismDiagnostic[] {
+  const result = validateOutput({
+    resource: operation,
+    element: { statusCode: response.status, headers: response.headers, body: response.body },
+  });
+  return result._tag === "Left" ? result.left : [];
 }
 
 function routedTo(operation: Operation, path: string): Routed {

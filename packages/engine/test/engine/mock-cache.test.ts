@@ -1,7 +1,7 @@
 // The remembered mocker and response check answer as Prism's own, the first time and every time
-// after: for every operation of the shipped spec, with each preference a `Prefer` header can
-// state and the Accept headers clients send.
-import { specPath } from "@org/payments-spec";
+// after: for every operation of a tiny spec with examples, a named one among them (requests.yaml),
+// with each preference a `Prefer` header can state and the Accept headers clients send.
+import { fileURLToPath } from "node:url";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
 import fc from "fast-check";
@@ -10,12 +10,14 @@ import { cachedMock, cachedValidateOutput } from "../../src/engine/mock-cache.js
 import { silentLogger } from "../../src/engine/prism.js";
 import { prismMock } from "../../src/engine/prism-adapter.js";
 
+const requestsSpec = fileURLToPath(new URL("../fixtures/specs/requests.yaml", import.meta.url));
+
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 type MockOptions = Parameters<typeof prismMock>[0];
 
 let operations: Operations;
 beforeAll(async () => {
-  operations = await getHttpOperationsFromSpec(specPath);
+  operations = await getHttpOperationsFromSpec(requestsSpec);
 });
 
 /** What a mocker answered, or the message of what it threw. */

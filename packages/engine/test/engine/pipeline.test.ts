@@ -1,7 +1,9 @@
 // The mock's request pipeline gives what Prism's own (`factory` of @stoplight/prism-core) gives
 // from the same steps, for valid and broken requests to every operation and for each config the
-// mock sends: the answer, the request's problems and the response's, or the refusal.
-import { specPath } from "@org/payments-spec";
+// mock sends: the answer, the request's problems and the response's, or the refusal. The pipeline
+// is generic: a tiny spec has the shapes it runs through (requests.yaml).
+import { fileURLToPath } from "node:url";
+import { loadSpec } from "@org/payments-spec";
 import { factory } from "@stoplight/prism-core/dist/factory.js";
 import {
   getHttpOperationsFromSpec,
@@ -17,8 +19,11 @@ import { cachedMock, cachedValidateOutput } from "../../src/engine/mock-cache.js
 import { pipeline } from "../../src/engine/pipeline.js";
 import { silentLogger } from "../../src/engine/prism.js";
 import { cachedRoute } from "../../src/engine/route-cache.js";
-import { fuzzRequest } from "../support/fuzz-requests.js";
+import { fuzzRequests } from "../support/fuzz-requests.js";
 import { bodyHeaders, prismInput } from "../support/prism-input.js";
+
+const requestsSpec = fileURLToPath(new URL("../fixtures/specs/requests.yaml", import.meta.url));
+const fuzzRequest = fuzzRequests(loadSpec(requestsSpec));
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 type Components = PrismHttpComponents;
@@ -32,7 +37,7 @@ const prismRoute: Components["route"] = typeof router === "function" ? router : 
 
 let operations: Operations;
 beforeAll(async () => {
-  operations = await getHttpOperationsFromSpec(specPath);
+  operations = await getHttpOperationsFromSpec(requestsSpec);
 });
 
 /**

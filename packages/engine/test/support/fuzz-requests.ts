@@ -1,9 +1,9 @@
 // fast-check arbitraries for requests to the spec's operations: a valid request built from the
 // spec's examples, with up to three mutations of the kinds a fuzzer or a careless client makes.
 
-import type { OperationEntry } from "@org/payments-spec";
+import type { OpenApiDocument, OperationEntry } from "@org/payments-spec";
 import fc from "fast-check";
-import { operations, type SpecRequest, validRequest } from "./spec-requests.js";
+import { type SpecRequest, spec, specRequests } from "./spec-requests.js";
 
 /** A request as it goes on the wire: the target is sent byte for byte, never normalised. */
 export interface WireRequest {
@@ -48,11 +48,11 @@ const preferValue = fc.oneof(
   headerValue,
 );
 
-function mutation(entry: OperationEntry): fc.Arbitrary<Mutation> {
+function mutation(entry: OperationEntry, request: SpecRequest): fc.Arbitrary<Mutation> {
   const pathParameters = entry.parameters.filter((p) => p.in === "path");
   const queryNames = entry.parameters.filter((p) => p.in === "query").map((p) => p.name);
   const headerNames = entry.parameters.filter((p) => p.in === "header").map((p) => p.name);
-  const bodyFields = Object.keys(validRequest(entry.operationId).body ?? {});
+  const bodyFields = Object.keys(request.body ?? {});
   const kinds: fc.Arbitrary<Mutation>[] = [
     fc.record({
       kind: fc.constant("query" as const),
@@ -93,14 +93,19 @@ function mutation(entry: OperationEntry): fc.Arbitrary<Mutation> {
   return fc.oneof(...kinds);
 }
 
-/** A request to one of the spec's operations, valid or broken by up to three mutations. */
-export const fuzzRequest: fc.Arbitrary<WireRequest> = fc
-  .constantFrom(...operations)
-  .chain((entry) =>
-    fc
-      .array(mutation(entry), { maxLength: 3 })
-      .map((mutations) => toWire(entry, validRequest(entry.operationId), mutations)),
-  );
+/** A request to one of a spec's operations, valid or broken by up to three mutations. */
+export function fuzzRequests(doc: OpenApiDocument): fc.Arbitrary<WireRequest> {
+  const { operations, validRequest } = specRequests(doc);
+  return fc.constantFrom(...operations).chain((entry) => {
+    const request = validRequest(entry.operationId);
+    return fc
+      .array(mutation(entry, request), { maxLength: 3 })
+      .map((mutations) => toWire(entry, structuredClone(request), mutations));
+  });
+}
+
+/** A request to one of the shipped spec's operations, valid or broken by up to three mutations. */
+export const fuzzRequest: fc.Arbitrary<WireRequest> = fuzzRequests(spec);
 
 function toWire(entry: OperationEntry, request: SpecRequest, mutations: Mutation[]): WireRequest {
   const pathValues = entry.parameters

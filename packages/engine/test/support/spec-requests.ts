@@ -4,6 +4,7 @@ import {
   deref,
   listOperations,
   loadSpec,
+  type OpenApiDocument,
   type OperationEntry,
   type Parameter,
   parameterExample,
@@ -29,19 +30,40 @@ export interface SpecRequest {
 }
 
 export function operation(operationId: string): OperationEntry {
-  const found = operations.find((entry) => entry.operationId === operationId);
+  return operationOf(operations, operationId);
+}
+
+function operationOf(entries: OperationEntry[], operationId: string): OperationEntry {
+  const found = entries.find((entry) => entry.operationId === operationId);
   if (!found) throw new Error(`No operation ${operationId} in the spec`);
   return found;
 }
 
-function parameterValue(parameter: Parameter): string | string[] {
-  const value = parameterExample(spec, parameter) ?? sampleValue(spec, parameter.schema);
+function parameterValue(parameter: Parameter, doc = spec): string | string[] {
+  const value = parameterExample(doc, parameter) ?? sampleValue(doc, parameter.schema);
   return Array.isArray(value) ? value.map(String) : String(value);
 }
 
 /** The operation called with its required parameters and the example body. */
 export function validRequest(operationId: string): SpecRequest {
-  const entry = operation(operationId);
+  return validRequestOf(spec, operations, operationId);
+}
+
+/** Another spec's operations (a test fixture's), with the valid request of each. */
+export function specRequests(doc: OpenApiDocument) {
+  const entries = listOperations(doc);
+  return {
+    operations: entries,
+    validRequest: (operationId: string) => validRequestOf(doc, entries, operationId),
+  };
+}
+
+function validRequestOf(
+  doc: OpenApiDocument,
+  entries: OperationEntry[],
+  operationId: string,
+): SpecRequest {
+  const entry = operationOf(entries, operationId);
   const request: SpecRequest = {
     operationId,
     method: entry.method.toUpperCase(),
@@ -51,9 +73,9 @@ export function validRequest(operationId: string): SpecRequest {
     headers: { "X-API-Key": API_KEY },
   };
   for (const parameter of entry.parameters.filter((p) => p.required)) {
-    setParameter(request, parameter, parameterValue(parameter));
+    setParameter(request, parameter, parameterValue(parameter, doc));
   }
-  const body = requestBodyExample(spec, entry.operation);
+  const body = requestBodyExample(doc, entry.operation);
   if (body !== undefined) {
     request.body = structuredClone(body);
     request.headers["Content-Type"] = "application/json; charset=utf-8";

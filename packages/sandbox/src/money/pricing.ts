@@ -239,16 +239,53 @@ function rateOf(from: Decimal, to: Decimal): Decimal {
   return new Exact(new RateDecimal(from).dividedBy(to));
 }
 
+/** What pricing a pair for one request needs, worked out once for every amount it tries. */
+interface Pricing {
+  input: PriceInput;
+  source: Side;
+  destination: Side;
+  rate: Decimal;
+  profile: FeeProfile;
+  fixed: FixedCharges;
+  serviceBips: Decimal;
+  partnerBips: Decimal | undefined;
+}
+
 function pricingContext(input: PriceInput, source: Side, destination: Side) {
-  const rate = rateOf(source.value, destination.value);
-  const places = source.facts.places;
-  const up = (amount: Decimal) => amount.toDecimalPlaces(places, Decimal.ROUND_UP);
-  const sourceAmount = (amount: Decimal): Amount => ({
-    amount: amount.toFixed(places),
-    currency: { code: source.code, type: source.type },
-  });
   const profile = input.profile ?? {};
-  const convert = (amount: Amount | undefined, field: string): Decimal => {
+  const convert = converter(input, source, profile);
+  const pricing: Pricing = {
+    input,
+    source,
+    destination,
+    rate: rateOf(source.value, destination.value),
+    profile,
+    fixed: fixedCharges(profile, source, destination, input.deposit_account_type, convert),
+    serviceBips: bipsOf(profile),
+    partnerBips:
+      input.partner_fee_in_bips === undefined ? undefined : new Exact(input.partner_fee_in_bips),
+  };
+  return {
+    forward: (amountIn: Decimal) => forward(pricing, amountIn),
+    inverse: (wanted: Decimal) => inverse(pricing, wanted),
+  };
+}
+
+/** An amount rounded up to the source's places: every fee is. */
+function up(source: Side, amount: Decimal): Decimal {
+  return amount.toDecimalPlaces(source.facts.places, Decimal.ROUND_UP);
+}
+
+function sourceAmount(source: Side, amount: Decimal): Amount {
+  return {
+    amount: amount.toFixed(source.facts.places),
+    currency: { code: source.code, type: source.type },
+  };
+}
+
+/** `convert` of the rules: a fee profile's amount, in any currency, as an amount of the source. */
+function converter(input: PriceInput, source: Side, profile: FeeProfile) {
+  return (amount: Amount | undefined, field: string): Decimal => {
     const code = amount?.currency?.code;
     const figure = amount?.amount;
     const facts = code === undefined ? undefined : currencyFacts(code);
@@ -260,124 +297,135 @@ function pricingContext(input: PriceInput, source: Side, destination: Side) {
       );
     }
     const value = new Exact(figure);
-    if (code === source.code) return up(value);
-    return up(value.times(rateOf(new Exact(input.rates[code] ?? "0"), source.value)));
+    if (code === source.code) return up(source, value);
+    return up(source, value.times(rateOf(new Exact(input.rates[code] ?? "0"), source.value)));
   };
-  const fixed = fixedCharges(profile, source, destination, input.deposit_account_type, convert);
-  const serviceBips = bipsOf(profile);
-  const partnerBips =
-    input.partner_fee_in_bips === undefined ? undefined : new Exact(input.partner_fee_in_bips);
+}
 
-  /** The fees of amount_in, what of them is deducted, and the amount out (before any check). */
-  const figures = (amountIn: Decimal) => {
-    const service: Charge = {
-      amount: Exact.max(up(amountIn.times(serviceBips).times(BIPS)), fixed.minimum),
-      settlement: profile.service_fee_settlement ?? DEDUCTED,
-    };
-    const partner = [...fixed.partner];
-    if (partnerBips !== undefined) {
-      partner.push({
-        label: BIPS_PARTNER_FEE_LABEL,
-        amount: up(amountIn.times(partnerBips).times(BIPS)),
+/** The fees of amount_in, what of them is deducted, and the amount out (before any check). */
+function figures(pricing: Pricing, amountIn: Decimal) {
+  const { source, destination, profile, fixed, serviceBips, partnerBips } = pricing;
+  const service: Charge = {
+    amount: Exact.max(up(source, amountIn.times(serviceBips).times(BIPS)), fixed.minimum),
+    settlement: profile.service_fee_settlement ?? DEDUCTED,
+  };
+  const partner = [...fixed.partner];
+  if (partnerBips !== undefined) {
+    partner.push({
+      label: BIPS_PARTNER_FEE_LABEL,
+      amount: up(source, amountIn.times(partnerBips).times(BIPS)),
+      settlement: DEDUCTED,
+    });
+  }
+  const charges = [service, ...fixed.banking, ...fixed.network, ...partner];
+  const deducted = sum(charges.filter((charge) => charge.settlement === DEDUCTED));
+  const amountOut = amountIn
+    .minus(deducted)
+    .times(pricing.rate)
+    .toDecimalPlaces(destination.facts.places, Decimal.ROUND_DOWN);
+  return { service, partner, deducted, amountOut };
+}
+
+type Figures = ReturnType<typeof figures>;
+
+/** The price of paying in `amountIn`. */
+function forward(pricing: Pricing, amountIn: Decimal): Priced {
+  const { input, source, destination, rate } = pricing;
+  const figured = figures(pricing, amountIn);
+  const { deducted, amountOut } = figured;
+  if (amountOut.lte(0)) {
+    const places = source.facts.places;
+    throw new PricingError(
+      input.amount_in === undefined ? "amount_out" : "amount_in",
+      "minimum",
+      `${amountIn.toFixed(places)} ${source.code} leaves nothing to pay out once the fees deducted (${deducted.toFixed(places)} ${source.code}) are taken`,
+    );
+  }
+  const fee = feeOf(source, pricing.fixed, figured);
+  return {
+    source: pricedCurrency(source),
+    destination: pricedCurrency(destination),
+    rate: rate.toFixed(),
+    amount_in: sourceAmount(source, amountIn),
+    amount_out: {
+      amount: amountOut.toFixed(destination.facts.places),
+      currency: { code: destination.code, type: destination.type },
+    },
+    effective_rate: new RateDecimal(amountOut).dividedBy(amountIn).toFixed(),
+    fee: fee.fee,
+    fee_settlement: deducted.lt(fee.total) ? "settledLater" : DEDUCTED,
+    deposit_account_type: pricing.fixed.depositAccountType,
+  };
+}
+
+/** Every field of the spec's `Fee`, as amounts of the source, and the fees' total. */
+function feeOf(
+  source: Side,
+  fixed: FixedCharges,
+  { service, partner, deducted }: Figures,
+): { fee: FullFee; total: Decimal } {
+  const amount = (value: Decimal) => sourceAmount(source, value);
+  const transaction = sum([service, ...fixed.banking, ...fixed.network]);
+  const partnerTotal = sum(partner);
+  const total = transaction.plus(partnerTotal);
+  const networkFees = fixed.network.map((charge) => amount(charge.amount));
+  const fee: FullFee = {
+    banking_fee: amount(sum(fixed.banking)),
+    service_fee: amount(service.amount),
+    network_fee: amount(sum(fixed.network)),
+    partner_fee: amount(partnerTotal),
+    total_fee: amount(total),
+    transaction_fee: amount(transaction),
+    deducted_fee: amount(deducted),
+    network_fees: networkFees,
+    network_fees_with_settlement: networkFees.map(
+      (fee_amount): NetworkFeeWithSettlement => ({
+        fee_amount,
+        fee_type: NETWORK_FEE_TYPE,
         settlement: DEDUCTED,
-      });
-    }
-    const charges = [service, ...fixed.banking, ...fixed.network, ...partner];
-    const deducted = sum(charges.filter((charge) => charge.settlement === DEDUCTED));
-    const amountOut = amountIn
-      .minus(deducted)
-      .times(rate)
-      .toDecimalPlaces(destination.facts.places, Decimal.ROUND_DOWN);
-    return { service, partner, deducted, amountOut };
+      }),
+    ),
+    partner_fees: partner.map(
+      (charge): PartnerFee => ({
+        fee: amount(charge.amount),
+        label: charge.label,
+        settlement: charge.settlement,
+      }),
+    ),
+    service_fee_settlement: service.settlement,
   };
+  return { fee, total };
+}
 
-  const forward = (amountIn: Decimal): Priced => {
-    const { service, partner, deducted, amountOut } = figures(amountIn);
-    if (amountOut.lte(0)) {
+/** The smallest amount_in (in steps of the source's last place) whose amount_out is at least `wanted`. */
+function inverse(pricing: Pricing, wanted: Decimal): Priced {
+  const { source, destination, rate } = pricing;
+  const step = new Exact(`1e-${source.facts.places}`);
+  const out = (steps: Decimal) => figures(pricing, steps.times(step)).amountOut;
+  const most = MAX_AMOUNT.dividedToIntegerBy(step).minus(1);
+  // In steps of amount_in: out(low) < wanted <= out(high); out never falls as amount_in grows.
+  let low = new Exact(0);
+  let high = Exact.min(
+    most,
+    Exact.max(1, new RateDecimal(wanted).dividedBy(rate).dividedToIntegerBy(step)),
+  );
+  while (out(high).lt(wanted)) {
+    if (high.gte(most)) {
       throw new PricingError(
-        input.amount_in === undefined ? "amount_out" : "amount_in",
-        "minimum",
-        `${amountIn.toFixed(places)} ${source.code} leaves nothing to pay out once the fees deducted (${deducted.toFixed(places)} ${source.code}) are taken`,
+        "amount_out",
+        "maximum",
+        `no amount_in below ${MAX_AMOUNT.toFixed()} ${source.code} pays out ${wanted.toFixed()} ${destination.code}`,
       );
     }
-    const transaction = sum([service, ...fixed.banking, ...fixed.network]);
-    const partnerTotal = sum(partner);
-    const total = transaction.plus(partnerTotal);
-    const networkFees = fixed.network.map((charge) => sourceAmount(charge.amount));
-    const fee: FullFee = {
-      banking_fee: sourceAmount(sum(fixed.banking)),
-      service_fee: sourceAmount(service.amount),
-      network_fee: sourceAmount(sum(fixed.network)),
-      partner_fee: sourceAmount(partnerTotal),
-      total_fee: sourceAmount(total),
-      transaction_fee: sourceAmount(transaction),
-      deducted_fee: sourceAmount(deducted),
-      network_fees: networkFees,
-      network_fees_with_settlement: networkFees.map(
-        (amount): NetworkFeeWithSettlement => ({
-          fee_amount: amount,
-          fee_type: NETWORK_FEE_TYPE,
-          settlement: DEDUCTED,
-        }),
-      ),
-      partner_fees: partner.map(
-        (charge): PartnerFee => ({
-          fee: sourceAmount(charge.amount),
-          label: charge.label,
-          settlement: charge.settlement,
-        }),
-      ),
-      service_fee_settlement: service.settlement,
-    };
-    return {
-      source: pricedCurrency(source),
-      destination: pricedCurrency(destination),
-      rate: rate.toFixed(),
-      amount_in: sourceAmount(amountIn),
-      amount_out: {
-        amount: amountOut.toFixed(destination.facts.places),
-        currency: { code: destination.code, type: destination.type },
-      },
-      effective_rate: new RateDecimal(amountOut).dividedBy(amountIn).toFixed(),
-      fee,
-      fee_settlement: deducted.lt(total) ? "settledLater" : DEDUCTED,
-      deposit_account_type: fixed.depositAccountType,
-    };
-  };
-
-  const outOf = (amountIn: Decimal): Decimal => figures(amountIn).amountOut;
-
-  /** The smallest amount_in (in steps of the source's last place) whose amount_out is at least `wanted`. */
-  const inverse = (wanted: Decimal): Priced => {
-    const step = new Exact(`1e-${places}`);
-    const out = (steps: Decimal) => outOf(steps.times(step));
-    const most = MAX_AMOUNT.dividedToIntegerBy(step).minus(1);
-    // In steps of amount_in: out(low) < wanted <= out(high); out never falls as amount_in grows.
-    let low = new Exact(0);
-    let high = Exact.min(
-      most,
-      Exact.max(1, new RateDecimal(wanted).dividedBy(rate).dividedToIntegerBy(step)),
-    );
-    while (out(high).lt(wanted)) {
-      if (high.gte(most)) {
-        throw new PricingError(
-          "amount_out",
-          "maximum",
-          `no amount_in below ${MAX_AMOUNT.toFixed()} ${source.code} pays out ${wanted.toFixed()} ${destination.code}`,
-        );
-      }
-      low = high;
-      high = Exact.min(high.times(2), most);
-    }
-    while (high.minus(low).gt(1)) {
-      const middle = low.plus(high).dividedToIntegerBy(2);
-      if (out(middle).lt(wanted)) low = middle;
-      else high = middle;
-    }
-    return forward(high.times(step));
-  };
-
-  return { forward, inverse };
+    low = high;
+    high = Exact.min(high.times(2), most);
+  }
+  while (high.minus(low).gt(1)) {
+    const middle = low.plus(high).dividedToIntegerBy(2);
+    if (out(middle).lt(wanted)) low = middle;
+    else high = middle;
+  }
+  return forward(pricing, high.times(step));
 }
 
 interface FixedCharges {
