@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDatabase, startPostgres } from "../../packages/mock/test/support/postgres.ts";
+import { inParallel } from "./in-parallel.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { seedCustomers } from "./sandbox-store.ts";
@@ -83,20 +84,6 @@ async function call(
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text}`);
   return JSON.parse(text);
-}
-
-/** `count` calls of `work`, SETUP_CONNECTIONS at a time, in index order. */
-async function inParallel<T>(count: number, work: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      results[index] = await work(index);
-    }
-  };
-  await Promise.all(Array.from({ length: SETUP_CONNECTIONS }, worker));
-  return results;
 }
 
 /** A customer with its documents signed and an autoramp, which waits for the customer. */
@@ -180,7 +167,7 @@ async function startAndAdvance(
 ) {
   progress(`sandbox clock: ${setup.label}, ${setup.work} ${what}`);
   const url = setup.sandbox?.url ?? "";
-  await inParallel(setup.work, (index) => start(url, index));
+  await inParallel(setup.work, SETUP_CONNECTIONS, (index) => start(url, index));
   await settledDeliveries(setup.receiver);
   await advance(setup, seconds);
   await settledDeliveries(setup.receiver);
@@ -231,7 +218,9 @@ export async function measureSandboxClock(): Promise<Row[]> {
       progress(`sandbox clock: ${setup.label}, onboarding ${setup.work} customers`);
       await startSetup(setup);
       const url = setup.sandbox?.url ?? "";
-      setup.customers = await inParallel(setup.work, (index) => onboard(url, index));
+      setup.customers = await inParallel(setup.work, SETUP_CONNECTIONS, (index) =>
+        onboard(url, index),
+      );
       await settledDeliveries(setup.receiver);
     }
     for (const setup of setups) {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDatabase, startPostgres } from "../../packages/mock/test/support/postgres.ts";
+import { inParallel } from "./in-parallel.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { startCli } from "./sandbox-store.ts";
@@ -40,20 +41,6 @@ async function send(url: string, key: string, method: Method, path: string): Pro
   return performance.now() - started;
 }
 
-/** `count` calls of `work`, CONNECTIONS at a time; resolves to each one's result. */
-async function inParallel<T>(count: number, work: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const index = next++;
-      results[index] = await work(index);
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  return results;
-}
-
 interface Requests {
   create: number;
   list: number;
@@ -61,8 +48,10 @@ interface Requests {
 
 /** The bench key's p50 of a create and of its first page of customers. */
 async function warmKeyP50(url: string): Promise<Requests> {
-  const create = await inParallel(MEASURED, () => send(url, API_KEY, "POST", "/customers"));
-  const list = await inParallel(MEASURED, () =>
+  const create = await inParallel(MEASURED, CONNECTIONS, () =>
+    send(url, API_KEY, "POST", "/customers"),
+  );
+  const list = await inParallel(MEASURED, CONNECTIONS, () =>
     send(url, API_KEY, "GET", "/customers?page_size=10"),
   );
   return { create: median(create), list: median(list) };
@@ -80,10 +69,12 @@ async function measureStore(label: string, state: string): Promise<StoreFigures>
   const sandbox = await startCli(["--state", state]);
   try {
     progress(`sandbox partners: ${label}, one partner`);
-    await inParallel(MEASURED, () => send(sandbox.url, API_KEY, "POST", "/customers"));
+    await inParallel(MEASURED, CONNECTIONS, () => send(sandbox.url, API_KEY, "POST", "/customers"));
     const one = await warmKeyP50(sandbox.url);
     progress(`sandbox partners: ${label}, making ${PARTNERS.toLocaleString("en-US")} partners`);
-    await inParallel(PARTNERS, () => send(sandbox.url, randomUUID(), "POST", "/customers"));
+    await inParallel(PARTNERS, CONNECTIONS, () =>
+      send(sandbox.url, randomUUID(), "POST", "/customers"),
+    );
     progress(`sandbox partners: ${label}, ${PARTNERS.toLocaleString("en-US")} partners`);
     const many = await warmKeyP50(sandbox.url);
     const first: number[] = [];
