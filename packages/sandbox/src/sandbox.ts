@@ -10,16 +10,16 @@ import { type Answer, problemAnswer } from "./api/answer.js";
 import { handlerOf } from "./api/api-routes.js";
 import { Idempotency, settled } from "./api/idempotency.js";
 import { ReadCache } from "./api/read-cache.js";
-import { dataFromSeed, defaultSeed, readSeed, starterSeed } from "./api/seed.js";
+import { dataFromSeed, defaultSeed, readSeed, type Seed, starterSeed } from "./api/seed.js";
 import { realNow, SandboxClock } from "./clock/clock.js";
 import { answerControl, type ControlServices } from "./control/control-routes.js";
 import type { ChangeContext } from "./lifecycle/change-context.js";
 import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
-import { readSpecFacts } from "./lifecycle/spec-facts.js";
+import { readSpecFacts, type SpecFacts } from "./lifecycle/spec-facts.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
-import type { PartnerStore, StoreTransaction } from "./store/store.js";
+import type { PartnerStore, SandboxStore, StoreTransaction } from "./store/store.js";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./webhooks/deliveries.js";
 import { type DeliveryChaos, Events } from "./webhooks/events.js";
 
@@ -81,170 +81,220 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const facts = readSpecFacts(options.operations);
   const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
   const starter = starterSeed(seed);
-  const exampleKey = options.exampleKey ?? DEFAULT_EXAMPLE_KEY;
   const log = options.log ?? ((line: string) => console.error(line));
   const store = await openStore(options.state, () => dataFromSeed(seed), log);
-  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery };
-  /** What a partner starts with, and goes back to at a reset. */
-  const startData = (partner: string) =>
-    dataFromSeed(partner === EXAMPLE_PARTNER_ID ? seed : starter);
-  const tenants = new Map<string, Promise<Tenant>>();
-  /** The partner as this process knows it, its clock read from the store the first time. */
-  const tenantOf = (partner: string): Promise<Tenant> => {
-    let known = tenants.get(partner);
-    if (known === undefined) {
-      known = store
-        .transaction(partner, (tx) => tx.clockOffset())
-        .then((offset) => {
-          const clock = new SandboxClock(offset);
-          const partnerStore: PartnerStore = {
-            partner,
-            shared: store.shared,
-            transaction: (work) => store.transaction(partner, work),
-          };
-          return {
-            partner,
-            clock,
-            events: new Events(partnerStore, limits, clock, options.deliveryChaos),
-            idempotency: new Idempotency(partnerStore),
-            store: partnerStore,
-            seenAt: 0,
-            entered: Promise.resolve(),
-          };
-        });
-      tenants.set(partner, known);
-      known.catch(() => tenants.delete(partner));
-    }
-    return known;
+  const partners: Partners = {
+    store,
+    seed,
+    starter,
+    exampleKey: options.exampleKey ?? DEFAULT_EXAMPLE_KEY,
+    limits: { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery },
+    deliveryChaos: options.deliveryChaos,
+    tenants: new Map(),
   };
-  /** The key's partner, made in the store at its first request, and marked seen there now and then. */
-  const enter = async (apiKey: string): Promise<Tenant> => {
-    const tenant = await tenantOf(partnerIdOf(apiKey, exampleKey));
-    const now = realNow();
-    if (now - tenant.seenAt >= SEEN_EVERY_MS) {
-      tenant.seenAt = now;
-      // Every request of the key waits for this one transaction, which makes a new partner.
-      tenant.entered = tenant.store
-        .transaction(async (tx) => {
-          const entered = await tx.enter(now);
-          if (entered.created) await tx.fill(startData(tenant.partner));
-          tenant.clock.observe(entered.offsetMs);
-        })
-        .catch((error: unknown) => {
-          tenant.seenAt = 0;
-          throw error;
-        });
-    }
-    await tenant.entered;
-    return tenant;
-  };
-  const changesOf =
-    (tenant: Tenant) =>
-    (tx: StoreTransaction): ChangeContext => ({
-      partnerId: tenant.partner,
-      tx,
-      clock: tenant.clock,
-      events: tenant.events,
-    });
-  const scheduler = new Scheduler<Tenant>(store, tenantOf, {
+  const scheduler = new Scheduler<Tenant>(store, (partner) => tenantOf(partners, partner), {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
     deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
   });
-  const reads = new ReadCache(store);
-  const idleMs = (options.idleDays ?? DEFAULT_IDLE_DAYS) * DAY_MS;
-  const purgeTimer = setInterval(() => {
-    if (idleMs <= 0) return;
-    store
-      .purgeIdle(realNow() - idleMs)
-      .then((purged) => {
-        for (const partner of purged) tenants.delete(partner);
-      })
-      .catch(() => {
-        // The database is gone (stopping): the next check purges them.
-      });
-  }, PURGE_CHECK_MS);
-  purgeTimer.unref();
-  /** Sends what the request queued, once its transaction has committed. */
-  const sendQueued = <T>(tenant: Tenant, answer: T): T => {
-    if (tenant.events.takeQueued()) scheduler.kick(tenant);
-    return answer;
-  };
-
+  const parts: Parts = { ...partners, facts, scheduler, reads: new ReadCache(store) };
+  const purgeTimer = purgeIdlePartners(partners, options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
-    async answer(request, { operation, params }) {
-      const handler = handlerOf(operation.iid);
-      if (handler === undefined) {
-        return problemAnswer(404, "not-found", "Not found", [
-          {
-            location: "route",
-            field: "",
-            rule: "route",
-            message: `no sandbox route ${request.path}`,
-          },
-        ]);
-      }
-      // Prism has checked that the request has a key.
-      const tenant = await enter(header(request, "x-api-key") ?? "");
-      const scope = header(request, "x-sub-partner-id");
-      const work = async (tx: StoreTransaction) => {
-        // Another process may have moved a shared sandbox's clock.
-        if (store.shared) tenant.clock.observe(await tx.clockOffset());
-        return handler({
-          params,
-          query: request.query,
-          body: isObject(request.body) ? request.body : {},
-          scope,
-          partnerId: tenant.partner,
-          store: tx,
-          events: tenant.events,
-          facts,
-          clock: tenant.clock,
-        });
-      };
-      const key = header(request, "idempotency-key");
-      if (request.method.toUpperCase() !== "POST" || key === undefined) {
-        const read = {
-          partner: tenant.partner,
-          operationId: operation.iid,
-          params,
-          query: request.query,
-          scope,
-        };
-        return sendQueued(
-          tenant,
-          await reads.answer(read, async () => settled(await tenant.store.transaction(work))),
-        );
-      }
-      const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
-      return sendQueued(tenant, await tenant.idempotency.run(keyed, work));
-    },
-    async control(request, { operation, params }) {
-      // The engine has checked that the request has a key.
-      const tenant = await enter(header(request, "x-api-key") ?? "");
-      const runner = scheduler.runnerOf(tenant);
-      if (store.shared) await runner.syncClock();
-      const services: ControlServices = {
-        store: tenant.store,
-        clock: tenant.clock,
-        events: tenant.events,
-        scheduler: runner,
-        changes: changesOf(tenant),
-        reset: (tx) => tx.replaceAll(startData(tenant.partner)),
-      };
-      const body = isObject(request.body) ? request.body : {};
-      const answer = await answerControl(services, operation.iid ?? "", {
-        params,
-        query: request.query,
-        body,
-      });
-      return sendQueued(tenant, answer);
-    },
+    answer: (request, routed) => answerApi(parts, request, routed),
+    control: (request, routed) => answerControlRequest(parts, request, routed),
     async close() {
       clearInterval(purgeTimer);
       await scheduler.close();
       await store.close();
     },
   };
+}
+
+/** What this process keeps of its partners, and what it makes new ones from. */
+interface Partners {
+  store: SandboxStore;
+  seed: Seed;
+  /** What every partner but the example key's starts with. */
+  starter: Seed;
+  exampleKey: string;
+  limits: DeliveryLimits;
+  deliveryChaos: DeliveryChaos | undefined;
+  tenants: Map<string, Promise<Tenant>>;
+}
+
+/** A running sandbox's parts, as its requests use them. */
+interface Parts extends Partners {
+  facts: SpecFacts;
+  scheduler: Scheduler<Tenant>;
+  reads: ReadCache;
+}
+
+/** What a partner starts with, and goes back to at a reset. */
+function startData(partners: Partners, partner: string) {
+  return dataFromSeed(partner === EXAMPLE_PARTNER_ID ? partners.seed : partners.starter);
+}
+
+/** The partner as this process knows it, its clock read from the store the first time. */
+function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
+  const { store, tenants } = partners;
+  let known = tenants.get(partner);
+  if (known === undefined) {
+    known = store
+      .transaction(partner, (tx) => tx.clockOffset())
+      .then((offset) => newTenant(partners, partner, offset));
+    tenants.set(partner, known);
+    known.catch(() => tenants.delete(partner));
+  }
+  return known;
+}
+
+function newTenant(partners: Partners, partner: string, offset: number): Tenant {
+  const { store, limits, deliveryChaos } = partners;
+  const clock = new SandboxClock(offset);
+  const partnerStore: PartnerStore = {
+    partner,
+    shared: store.shared,
+    transaction: (work) => store.transaction(partner, work),
+  };
+  return {
+    partner,
+    clock,
+    events: new Events(partnerStore, limits, clock, deliveryChaos),
+    idempotency: new Idempotency(partnerStore),
+    store: partnerStore,
+    seenAt: 0,
+    entered: Promise.resolve(),
+  };
+}
+
+/** The key's partner, made in the store at its first request, and marked seen there now and then. */
+async function enter(partners: Partners, apiKey: string): Promise<Tenant> {
+  const tenant = await tenantOf(partners, partnerIdOf(apiKey, partners.exampleKey));
+  const now = realNow();
+  if (now - tenant.seenAt >= SEEN_EVERY_MS) {
+    tenant.seenAt = now;
+    // Every request of the key waits for this one transaction, which makes a new partner.
+    tenant.entered = tenant.store
+      .transaction(async (tx) => {
+        const entered = await tx.enter(now);
+        if (entered.created) await tx.fill(startData(partners, tenant.partner));
+        tenant.clock.observe(entered.offsetMs);
+      })
+      .catch((error: unknown) => {
+        tenant.seenAt = 0;
+        throw error;
+      });
+  }
+  await tenant.entered;
+  return tenant;
+}
+
+function changesOf(tenant: Tenant) {
+  return (tx: StoreTransaction): ChangeContext => ({
+    partnerId: tenant.partner,
+    tx,
+    clock: tenant.clock,
+    events: tenant.events,
+  });
+}
+
+/** Checks now and then for partners idle `idleDays` (none when 0) and purges them. */
+function purgeIdlePartners(partners: Partners, idleDays: number): NodeJS.Timeout {
+  const idleMs = idleDays * DAY_MS;
+  const purgeTimer = setInterval(() => {
+    if (idleMs <= 0) return;
+    partners.store
+      .purgeIdle(realNow() - idleMs)
+      .then((purged) => {
+        for (const partner of purged) partners.tenants.delete(partner);
+      })
+      .catch(() => {
+        // The database is gone (stopping): the next check purges them.
+      });
+  }, PURGE_CHECK_MS);
+  purgeTimer.unref();
+  return purgeTimer;
+}
+
+/** Sends what the request queued, once its transaction has committed. */
+function sendQueued<T>(parts: Parts, tenant: Tenant, answer: T): T {
+  if (tenant.events.takeQueued()) parts.scheduler.kick(tenant);
+  return answer;
+}
+
+async function answerApi(
+  parts: Parts,
+  request: ApiRequest,
+  { operation, params }: Routed,
+): Promise<Answer> {
+  const handler = handlerOf(operation.iid);
+  if (handler === undefined) return noSandboxRoute(request.path);
+  // Prism has checked that the request has a key.
+  const tenant = await enter(parts, header(request, "x-api-key") ?? "");
+  const scope = header(request, "x-sub-partner-id");
+  const work = async (tx: StoreTransaction) => {
+    // Another process may have moved a shared sandbox's clock.
+    if (parts.store.shared) tenant.clock.observe(await tx.clockOffset());
+    return handler({
+      params,
+      query: request.query,
+      body: isObject(request.body) ? request.body : {},
+      scope,
+      partnerId: tenant.partner,
+      store: tx,
+      events: tenant.events,
+      facts: parts.facts,
+      clock: tenant.clock,
+    });
+  };
+  const key = header(request, "idempotency-key");
+  if (request.method.toUpperCase() !== "POST" || key === undefined) {
+    const read = {
+      partner: tenant.partner,
+      operationId: operation.iid,
+      params,
+      query: request.query,
+      scope,
+    };
+    return sendQueued(
+      parts,
+      tenant,
+      await parts.reads.answer(read, async () => settled(await tenant.store.transaction(work))),
+    );
+  }
+  const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
+  return sendQueued(parts, tenant, await tenant.idempotency.run(keyed, work));
+}
+
+function noSandboxRoute(path: string): Answer {
+  return problemAnswer(404, "not-found", "Not found", [
+    { location: "route", field: "", rule: "route", message: `no sandbox route ${path}` },
+  ]);
+}
+
+async function answerControlRequest(
+  parts: Parts,
+  request: ApiRequest,
+  { operation, params }: Routed,
+): Promise<Answer> {
+  // The engine has checked that the request has a key.
+  const tenant = await enter(parts, header(request, "x-api-key") ?? "");
+  const runner = parts.scheduler.runnerOf(tenant);
+  if (parts.store.shared) await runner.syncClock();
+  const services: ControlServices = {
+    store: tenant.store,
+    clock: tenant.clock,
+    events: tenant.events,
+    scheduler: runner,
+    changes: changesOf(tenant),
+    reset: (tx) => tx.replaceAll(startData(parts, tenant.partner)),
+  };
+  const body = isObject(request.body) ? request.body : {};
+  const answer = await answerControl(services, operation.iid ?? "", {
+    params,
+    query: request.query,
+    body,
+  });
+  return sendQueued(parts, tenant, answer);
 }
 
 function header(request: ApiRequest, name: string): string | undefined {
