@@ -443,7 +443,7 @@ function fixedCharges(
   source: Side,
   destination: Side,
   depositAccountType: DepositAccountType | undefined,
-  convert: (amount: Amount | undefined, field: string) => Decimal,
+  convert: Convert,
 ): FixedCharges {
   const deposit =
     depositAccountType ??
@@ -457,7 +457,26 @@ function fixedCharges(
       : destination.facts.type === "Fiat"
         ? { rail: destination.facts.rail, transfer: "PayOut" }
         : undefined;
-  const banking = (profile.banking_fee_configs ?? []).flatMap((config, index) =>
+  const minimum =
+    profile.min_fee === undefined ? new Exact(0) : convert(profile.min_fee, "min_fee");
+  return {
+    minimum,
+    banking: bankingCharges(profile, fiatLeg, convert),
+    network: networkCharges(profile, destination, convert),
+    partner: partnerCharges(profile, convert),
+    depositAccountType: deposit,
+  };
+}
+
+type Convert = (amount: Amount | undefined, field: string) => Decimal;
+
+/** The profile's banking fees on the rail and direction the fiat leg takes (none without one). */
+function bankingCharges(
+  profile: FeeProfile,
+  fiatLeg: { rail: string | undefined; transfer: string } | undefined,
+  convert: Convert,
+): FixedCharges["banking"] {
+  return (profile.banking_fee_configs ?? []).flatMap((config, index) =>
     fiatLeg !== undefined &&
     config.rail === fiatLeg.rail &&
     config.fiat_transfer_type === fiatLeg.transfer
@@ -469,22 +488,25 @@ function fixedCharges(
         ]
       : [],
   );
-  const network =
-    profile.network_fee_enabled === true && destination.chain !== undefined
-      ? [
-          {
-            amount: convert(
-              {
-                amount: NETWORK_FEES[destination.chain],
-                currency: { code: BASE_CURRENCY, type: "Fiat" },
-              },
-              "network_fee_enabled",
-            ),
-            settlement: DEDUCTED,
-          },
-        ]
-      : [];
-  const partner = (profile.partner_fee_configs ?? []).map((config, index) => {
+}
+
+/** The destination chain's network fee, when the profile has network fees on. */
+function networkCharges(
+  profile: FeeProfile,
+  destination: Side,
+  convert: Convert,
+): FixedCharges["network"] {
+  if (profile.network_fee_enabled !== true || destination.chain === undefined) return [];
+  const fee: Amount = {
+    amount: NETWORK_FEES[destination.chain],
+    currency: { code: BASE_CURRENCY, type: "Fiat" },
+  };
+  return [{ amount: convert(fee, "network_fee_enabled"), settlement: DEDUCTED }];
+}
+
+/** The profile's partner fees: fixed amounts only, the one kind the sandbox prices. */
+function partnerCharges(profile: FeeProfile, convert: Convert): FixedCharges["partner"] {
+  return (profile.partner_fee_configs ?? []).map((config, index) => {
     if (config.fee_type?.type !== "Fixed") {
       throw profileError(
         profile,
@@ -501,9 +523,6 @@ function fixedCharges(
       settlement: config.settlement ?? DEDUCTED,
     };
   });
-  const minimum =
-    profile.min_fee === undefined ? new Exact(0) : convert(profile.min_fee, "min_fee");
-  return { minimum, banking, network, partner, depositAccountType: deposit };
 }
 
 function bipsOf(profile: FeeProfile): Decimal {
