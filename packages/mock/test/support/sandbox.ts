@@ -42,16 +42,24 @@ export interface TestSandbox {
 
 export async function startSandbox(options: MockOptions = {}): Promise<TestSandbox> {
   const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-"));
-  const state = "state" in options ? options.state : await newState(dir);
-  // The tests' key is the example key: its partner holds the seed, and the sandbox functions act on it.
-  const mock = await startMock({
-    spec: specPath,
-    state,
-    apiKey: API_KEY,
-    exampleKey: API_KEY,
-    ...options,
-    stateful: true,
-  });
+  let state: string | undefined;
+  let mock: RunningSandbox;
+  try {
+    state = "state" in options ? options.state : await newState(dir);
+    // The tests' key is the example key: its partner holds the seed, and the sandbox functions act on it.
+    mock = await startMock({
+      spec: specPath,
+      state,
+      apiKey: API_KEY,
+      exampleKey: API_KEY,
+      ...options,
+      stateful: true,
+    });
+  } catch (error) {
+    // A sandbox that does not start (as some tests expect) leaves no folder behind.
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     mock,
     url: mock.url,
