@@ -211,6 +211,15 @@ function compareKeys(
   }
 }
 
+/** A type's properties by name, each with its type. */
+function membersOf(checker: ts.TypeChecker, type: ts.Type): Map<string, ts.Type> {
+  return new Map(
+    checker
+      .getPropertiesOfType(type)
+      .map((symbol) => [symbol.name, checker.getTypeOfSymbol(symbol)] as const),
+  );
+}
+
 /**
  * The facade: every resource and method must stay, each method must accept every argument list it
  * accepted (parameters compared one by one, since TypeScript checks method parameters bivariantly)
@@ -223,14 +232,8 @@ function compareFacade(
   name: string,
   found: Found,
 ): void {
-  const members = (type: ts.Type) =>
-    new Map(
-      checker
-        .getPropertiesOfType(type)
-        .map((symbol) => [symbol.name, checker.getTypeOfSymbol(symbol)] as const),
-    );
-  const baseResources = members(base);
-  const headResources = members(head);
+  const baseResources = membersOf(checker, base);
+  const headResources = membersOf(checker, head);
   for (const [resource, baseResource] of baseResources) {
     const at = `${name}.${resource}`;
     const headResource = headResources.get(resource);
@@ -255,14 +258,8 @@ function compareMethods(
   name: string,
   found: Found,
 ): void {
-  const members = (type: ts.Type) =>
-    new Map(
-      checker
-        .getPropertiesOfType(type)
-        .map((symbol) => [symbol.name, checker.getTypeOfSymbol(symbol)] as const),
-    );
-  const baseMethods = members(base);
-  const headMethods = members(head);
+  const baseMethods = membersOf(checker, base);
+  const headMethods = membersOf(checker, head);
   for (const [method, baseMethod] of baseMethods) {
     const headMethod = headMethods.get(method);
     if (headMethod === undefined) {
