@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { realNow } from "../clock/clock.js";
+import { EmptyCollections } from "./empty-collections.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import {
@@ -240,6 +241,7 @@ function sqliteStore(
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
   const purgeDue = purgeSchedule();
+  const empties = new EmptyCollections();
   // A partner's operations hold nothing of one transaction (they send each statement to the one
   // connection, whose transactions run one after another): made once, not at every request.
   const operations = new Map<string, StoreTransaction>();
@@ -247,7 +249,7 @@ function sqliteStore(
     let tx = operations.get(partner);
     if (tx === undefined) {
       if (operations.size >= OPERATIONS_KEPT) operations.clear();
-      tx = sqlTransaction(query, SQLITE, purgeDue, partner);
+      tx = sqlTransaction(query, SQLITE, purgeDue, partner, empties);
       operations.set(partner, tx);
     }
     return tx;
@@ -263,6 +265,7 @@ function sqliteStore(
         .catch((error: unknown) => {
           // Whatever a failed transaction undid, nothing read before it is kept.
           version++;
+          empties.forget();
           throw fullOr(error, path, memoryLimitBytes);
         }),
     // One process owns the file, and its scheduler runs one batch of a partner's at a time: the
