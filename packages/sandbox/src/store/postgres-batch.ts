@@ -56,32 +56,49 @@ export function postgresBatch(
   partner: string,
 ): BatchTransaction {
   const inner = sqlTransaction(query, dialect, purgeDue, partner);
-  const rows = new Map<string, HeldRow>();
+  const rows = new HeldRows();
   /** Collections read whole, and the customers whose resources of a collection were read. */
   const wholeCollections = new Set<CollectionName>();
   const customersRead = new Set<string>();
+  /**
+   * The customers of the batch's subjects. A step reads the same things of each (a customer, its
+   * signings, …): the first read of a kind reads it for them all, in one statement.
+   */
+  const batchCustomers = new Set<string>();
+  let batchCustomersLocked = false;
+  /**
+   * Reads the batch's customers' resources of `collection` (without a lock, as list() reads), or
+   * with none given, the customers themselves, locked as find() locks.
+   */
+  const loadBatchCustomers = async (collection?: CollectionName) => {
+    const customers = [...batchCustomers];
+    if (collection === undefined) {
+      if (batchCustomersLocked) return;
+      batchCustomersLocked = true;
+      const locked = await query(
+        `SELECT ${ROW} FROM resources WHERE partner = $1 AND collection = 'customers' AND id = ANY($2::text[]) ORDER BY seq${dialect.lockRows}`,
+        [partner, customers],
+      );
+      for (const row of locked) hold(row, true);
+      return;
+    }
+    const theirs = await query(
+      `SELECT ${ROW} FROM resources WHERE partner = $1 AND collection = $2 AND customer_id = ANY($3::text[])`,
+      [partner, collection, customers],
+    );
+    for (const row of theirs) hold(row, false);
+    for (const customer of customers) customersRead.add(keyOf(collection, customer));
+  };
   const newJobs: NewJob[] = [];
   const cancelled = new Set<string>();
   const newEvents: DeliveryEvent[] = [];
   const settings = new Map<string, string | undefined>();
 
-  const hold = (row: Row, locked: boolean) => {
-    const held = heldRowOf(row, locked);
-    const key = keyOf(held.collection, held.id);
-    const before = rows.get(key);
-    // A row the batch changed keeps its change; otherwise the newer read wins (and a lock, once
-    // taken, is held to the end).
-    if (before?.dirty) before.locked ||= locked;
-    else rows.set(key, { ...held, locked: locked || before?.locked === true });
-  };
+  const hold = (row: Row, locked: boolean) => rows.hold(heldRowOf(row, locked));
   const matching = (collection: CollectionName, scope: string | undefined, customer?: string) =>
-    [...rows.values()]
-      .filter(
-        (row) =>
-          row.collection === collection &&
-          (scope === undefined || row.subPartnerId === scope) &&
-          (customer === undefined || row.customerId === customer),
-      )
+    rows
+      .of(collection, customer)
+      .filter((row) => scope === undefined || row.subPartnerId === scope)
       .sort((a, b) => a.seq - b.seq)
       .map(storedOfHeld);
 
@@ -93,10 +110,10 @@ export function postgresBatch(
       );
       cancelled.clear();
     }
-    const changed = [...rows.values()].filter((row) => row.dirty);
+    const changed = rows.changed();
     if (changed.length > 0) {
-      await writeRows(query, partner, changed);
-      for (const row of changed) row.dirty = false;
+      await writeRows(query, changed);
+      rows.written();
     }
     if (newJobs.length > 0) {
       await insertJobs(query, partner, newJobs.splice(0));
@@ -128,28 +145,16 @@ export function postgresBatch(
         `SELECT ${ROW} FROM resources WHERE partner = $1 AND collection = ANY($2::text[]) AND id = ANY($3::text[]) ORDER BY seq${dialect.lockRows}`,
         [partner, COLLECTIONS, ids],
       );
-      for (const row of subjects) hold(row, true);
-      const customers = [
-        ...new Set(
-          subjects.map((row) =>
-            row.collection === "customers" ? String(row.id) : (row.customer_id as string | null),
-          ),
-        ),
-      ].filter((customer): customer is string => customer !== null);
-      if (customers.length === 0) return;
-      const theirs = await query(
-        `SELECT ${ROW} FROM resources WHERE partner = $1 AND ((collection = 'customers' AND id = ANY($2::text[])) OR (collection = ANY($3::text[]) AND customer_id = ANY($2::text[]))) ORDER BY seq${dialect.lockRows}`,
-        [partner, customers, COLLECTIONS],
-      );
-      for (const row of theirs) hold(row, true);
-      for (const customer of customers) {
-        for (const collection of COLLECTIONS) customersRead.add(keyOf(collection, customer));
+      for (const row of subjects) {
+        hold(row, true);
+        const customer = row.collection === "customers" ? row.id : row.customer_id;
+        if (typeof customer === "string") batchCustomers.add(customer);
       }
     },
     flush,
     async find(collection, id, scope) {
-      const key = keyOf(collection, storedId(id));
-      let row = rows.get(key);
+      if (collection === "customers" && batchCustomers.has(id)) await loadBatchCustomers();
+      let row = rows.get(collection, id);
       if (row?.locked !== true) {
         if (row?.dirty) await flush();
         const [found] = await query(
@@ -158,22 +163,20 @@ export function postgresBatch(
         );
         if (found === undefined) return undefined;
         hold(found, true);
-        row = rows.get(key);
+        row = rows.get(collection, id);
       }
       if (row === undefined || (scope !== undefined && row.subPartnerId !== scope))
         return undefined;
       return storedOfHeld(row);
     },
     async update(collection, resource) {
-      const row = rows.get(keyOf(collection, storedId(resource.id)));
+      const row = rows.get(collection, resource.id);
       if (row === undefined) {
         await flush();
         return inner.update(collection, resource);
       }
       const [own, , , body] = indexedColumns(resource, undefined);
-      row.customerId = row.linkedCustomer ?? own;
-      row.body = body;
-      row.dirty = true;
+      rows.change(row, row.linkedCustomer ?? own, body);
     },
     async list(collection, filter: ListFilter = {}) {
       const { scope, customerId, search, externalId } = filter;
@@ -190,6 +193,10 @@ export function postgresBatch(
         for (const row of all) hold(row, false);
         wholeCollections.add(collection);
       } else if (!customersRead.has(keyOf(collection, customerId))) {
+        if (batchCustomers.has(customerId)) {
+          await loadBatchCustomers(collection);
+          return matching(collection, scope, customerId);
+        }
         const theirs = await query(
           `SELECT ${ROW} FROM resources WHERE partner = $1 AND collection = $2 AND customer_id = $3 ORDER BY seq`,
           [partner, collection, customerId],
@@ -258,6 +265,7 @@ export function postgresBatch(
   };
   const clear = () => {
     rows.clear();
+    batchCustomers.clear();
     wholeCollections.clear();
     customersRead.clear();
     settings.clear();
@@ -265,20 +273,100 @@ export function postgresBatch(
   return batch;
 }
 
+/** The rows a batch holds, by collection and by customer, and which of them it changed. */
+class HeldRows {
+  private readonly rows = new Map<string, HeldRow>();
+  /** The keys of each collection's rows, and of each collection's rows of a customer. */
+  private readonly groups = new Map<string, Set<string>>();
+  private readonly dirty = new Set<HeldRow>();
+
+  get(collection: CollectionName, id: string): HeldRow | undefined {
+    return this.rows.get(keyOf(collection, storedId(id)));
+  }
+
+  /** Holds a row read; a row the batch changed keeps its change, and a lock taken is kept. */
+  hold(row: HeldRow): void {
+    const key = keyOf(row.collection, row.id);
+    const before = this.rows.get(key);
+    if (before?.dirty) {
+      before.locked ||= row.locked;
+      return;
+    }
+    if (before !== undefined) this.ungroup(key, before);
+    row.locked ||= before?.locked === true;
+    this.rows.set(key, row);
+    this.group(key, row);
+  }
+
+  change(row: HeldRow, customerId: string | null, body: string): void {
+    const key = keyOf(row.collection, row.id);
+    this.ungroup(key, row);
+    row.customerId = customerId;
+    row.body = body;
+    row.dirty = true;
+    this.group(key, row);
+    this.dirty.add(row);
+  }
+
+  /** The collection's rows, or its rows of the customer. */
+  of(collection: CollectionName, customerId?: string): HeldRow[] {
+    const keys = this.groups.get(
+      customerId === undefined ? collection : keyOf(collection, customerId),
+    );
+    return [...(keys ?? [])].map((key) => this.rows.get(key) as HeldRow);
+  }
+
+  changed(): HeldRow[] {
+    return [...this.dirty];
+  }
+
+  written(): void {
+    for (const row of this.dirty) row.dirty = false;
+    this.dirty.clear();
+  }
+
+  clear(): void {
+    this.rows.clear();
+    this.groups.clear();
+    this.dirty.clear();
+  }
+
+  private group(key: string, row: HeldRow): void {
+    for (const name of groupsOf(row)) {
+      const keys = this.groups.get(name) ?? new Set<string>();
+      keys.add(key);
+      this.groups.set(name, keys);
+    }
+  }
+
+  private ungroup(key: string, row: HeldRow): void {
+    for (const name of groupsOf(row)) this.groups.get(name)?.delete(key);
+  }
+}
+
+function groupsOf(row: HeldRow): string[] {
+  return row.customerId === null
+    ? [row.collection]
+    : [row.collection, keyOf(row.collection, row.customerId)];
+}
+
 /** The changed rows, in one statement. */
-async function writeRows(query: Query, partner: string, changed: HeldRow[]): Promise<void> {
+async function writeRows(query: Query, changed: HeldRow[]): Promise<void> {
   const columns = changed.map((row) => {
     const resource = JSON.parse(row.body);
     const [own, externalId, search] = indexedColumns(resource, undefined);
-    return [row.collection, row.id, own, externalId, search, row.body] as const;
+    return [row.seq, own, externalId, search, row.body] as const;
   });
   const column = (index: number) => columns.map((values) => values[index]);
-  // The customer a resource was created for stands before its own customer_id, as in update().
+  // By seq, which every row was read with (under the partner's filter): the primary key's
+  // lookups, whatever the planner knows of the table (a new sandbox's statistics lag far behind
+  // its rows, and a join on the partner's rows reads them all). The customer a resource was
+  // created for stands before its own customer_id, as in update().
   await query(
     `UPDATE resources AS r SET customer_id = COALESCE(r.linked_customer, v.own_customer), external_id = v.external_id, search = v.search, body = v.body
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS v(collection, id, own_customer, external_id, search, body)
-     WHERE r.partner = $1 AND r.collection = v.collection AND r.id = v.id`,
-    [partner, column(0), column(1), column(2), column(3), column(4), column(5)],
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(seq, own_customer, external_id, search, body)
+     WHERE r.seq = ANY($1::bigint[]) AND r.seq = v.seq`,
+    [column(0), column(1), column(2), column(3), column(4)],
   );
 }
 
