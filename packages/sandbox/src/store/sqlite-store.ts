@@ -24,7 +24,7 @@ import {
   sqlTransaction,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
-import { type SandboxStore, StoreFullError } from "./store.js";
+import { type SandboxStore, StoreFullError, type StoreTransaction } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
@@ -192,6 +192,9 @@ async function indexedUpTo(query: Query): Promise<number> {
   return Number(row?.rowid ?? 0);
 }
 
+/** The partners whose transaction operations are kept made; past this many, they are made afresh. */
+const OPERATIONS_KEPT = 1_000;
+
 /** SQLite's result code for a database that cannot grow. */
 const SQLITE_FULL = 13;
 
@@ -237,6 +240,18 @@ function sqliteStore(
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
   const purgeDue = purgeSchedule();
+  // A partner's operations hold nothing of one transaction (they send each statement to the one
+  // connection, whose transactions run one after another): made once, not at every request.
+  const operations = new Map<string, StoreTransaction>();
+  const operationsOf = (partner: string) => {
+    let tx = operations.get(partner);
+    if (tx === undefined) {
+      if (operations.size >= OPERATIONS_KEPT) operations.clear();
+      tx = sqlTransaction(query, SQLITE, purgeDue, partner);
+      operations.set(partner, tx);
+    }
+    return tx;
+  };
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);
   const store: SandboxStore = {
@@ -244,7 +259,7 @@ function sqliteStore(
     version: () => version,
     transaction: (partner, work) =>
       queue
-        .transaction(() => work(sqlTransaction(query, SQLITE, purgeDue, partner)))
+        .transaction(() => work(operationsOf(partner)))
         .catch((error: unknown) => {
           // Whatever a failed transaction undid, nothing read before it is kept.
           version++;
