@@ -531,7 +531,7 @@ export async function removeJobs(query: Query, jobs: ScheduledJob[]): Promise<vo
 }
 
 /** customer_id, external_id, search and body: what the indexes and the listing read. */
-function indexedColumns(
+export function indexedColumns(
   resource: Resource,
   linkedCustomer: string | undefined,
 ): [customerId: string | null, externalId: string | null, search: string, body: string] {
@@ -553,7 +553,7 @@ function isWhole({ scope, customerId, search, externalId }: ListFilter): boolean
   );
 }
 
-function storedOf(row: Row): Stored {
+export function storedOf(row: Row): Stored {
   const stored: Stored = {
     resource: JSON.parse(String(row.body)),
     sub_partner_id: (row.sub_partner_id as string | null) ?? null,
