@@ -14,6 +14,7 @@ import { unavailablePreference } from "@org/payments-engine/engine/response-shap
 import { VerdictMemo } from "@org/payments-engine/engine/verdict-memo.js";
 import { answerPreflight, isPreflight, setCorsHeaders } from "@org/payments-engine/http/cors.js";
 import { isObject } from "@org/payments-engine/http/is-object.js";
+import { jsonText } from "@org/payments-engine/http/json-text.js";
 import { hasPreferences, type Preferences, parsePrefer } from "@org/payments-engine/http/prefer.js";
 import {
   PROBLEM_CONTENT_TYPE,
@@ -186,18 +187,18 @@ function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent
   if (outcome.status >= 400 && outcome.body == null) {
     return rejected(sendProblem(response, preferredStatus(outcome.status)));
   }
-  // Prism spells some header names with capitals; one spelling avoids sending a header twice.
-  const headers = Object.fromEntries(
-    Object.entries(outcome.headers).map(([name, value]) => [name.toLowerCase(), value]),
-  );
-  const contentType = headers["content-type"] ?? "application/json";
+  const spelled = lowerCaseHeaders(outcome.headers);
+  const contentType = spelled["content-type"] ?? "application/json";
   const body =
     outcome.body === undefined
       ? undefined
       : typeof outcome.body === "string" && !/json/i.test(contentType)
         ? outcome.body
-        : JSON.stringify(outcome.body);
-  if (body !== undefined) headers["content-type"] = contentType;
+        : jsonText(outcome.body);
+  const headers =
+    body === undefined || spelled["content-type"] !== undefined
+      ? spelled
+      : { ...spelled, "content-type": contentType };
   response.writeHead(outcome.status, headers).end(body);
   // A response that breaks the spec is a bug in the spec's examples: say so in the log.
   const mismatch = outcome.outputProblems.map((p) => `${p.path?.join(".") ?? ""} ${p.message}`);
@@ -206,6 +207,23 @@ function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent
     mismatch:
       mismatch.length > 0 ? ` (response differs from the spec: ${mismatch.join("; ")})` : "",
   };
+}
+
+const lowerCased = new WeakMap<object, Record<string, string>>();
+
+/**
+ * Prism spells some header names with capitals; one spelling avoids sending a header twice.
+ * Prism's remembered answers share their headers, so each is spelled once.
+ */
+function lowerCaseHeaders(headers: Record<string, string>): Record<string, string> {
+  let spelled = lowerCased.get(headers);
+  if (spelled === undefined) {
+    spelled = Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    lowerCased.set(headers, spelled);
+  }
+  return spelled;
 }
 
 function preferredStatus(status: number): Problem {

@@ -3,12 +3,12 @@
 // once: Prism compiles the operation's path template into a new function for every request, and
 // matches the request's media type against the operation's afresh. The checks themselves are
 // Prism's own validators, run in Prism's order, so the diagnostics are Prism's.
+import { type BodyValidator, rememberedBodyValidation } from "./body-validation.js";
+import { type HeaderValidator, rememberedHeaderValidation } from "./header-validation.js";
 import { pathParameters } from "./path-template.js";
 import {
   parseMIMEHeader,
   type ValidateInput,
-  validateBody,
-  validateHeaders,
   validatePath,
   validateQuery,
   wildcardMediaTypeMatch,
@@ -31,19 +31,34 @@ const MAX_MEDIA_TYPES = 1_000;
 type Request = NonNullable<Options["resource"]["request"]>;
 type IsSupported = (mediaType: string | undefined, contents: Contents | undefined) => boolean;
 type NoneGiven = (specs: Params, target: Record<string, unknown>) => boolean;
+/** The request's multipart boundary and media type, as Prism reads its Content-Type. */
+type ParseMediaType = (contentType: string) => [string | undefined, string | undefined];
+/** The steps of the validation whose work is remembered. */
+type Remembered = {
+  isSupported: IsSupported;
+  noneGiven: NoneGiven;
+  parseMediaType: ParseMediaType;
+  validateBody: BodyValidator;
+  validateHeaders: HeaderValidator;
+};
 
 /** A `validateInput` for Prism's pipeline that finds what Prism's own finds. */
 export function cachedValidateInput(): ValidateInput {
-  const isSupported = rememberedMediaTypeSupport();
-  const noneGiven = rememberedNoneGiven();
+  const remembered: Remembered = {
+    isSupported: rememberedMediaTypeSupport(),
+    noneGiven: rememberedNoneGiven(),
+    parseMediaType: rememberedMediaTypes(),
+    validateBody: rememberedBodyValidation(),
+    validateHeaders: rememberedHeaderValidation(),
+  };
   return ({ resource, element }) => {
     const { request } = resource;
     if (request == null) return { _tag: "Right", right: element };
     const bundle = (resource as { __bundled__?: unknown }).__bundled__;
     const headers = element.headers ?? {};
     const found = [
-      checkBody(isSupported, request.body, bundle, element.body, headers),
-      ...checkParameters(noneGiven, request, resource.path, element, bundle),
+      checkBody(remembered, request.body, bundle, element.body, headers),
+      ...checkParameters(remembered, request, resource.path, element, bundle),
     ].flatMap((result) => (result._tag === "Left" ? result.left : []));
     return found.length > 0
       ? { _tag: "Left", left: found as [Diagnostic, ...Diagnostic[]] }
@@ -68,6 +83,19 @@ function rememberedMediaTypeSupport(): IsSupported {
     );
     if (known.size < MAX_MEDIA_TYPES) known.set(mediaType, found);
     return found;
+  };
+}
+
+/** Prism's `parseMIMEHeader`, remembered per Content-Type (what it throws is thrown each time). */
+function rememberedMediaTypes(): ParseMediaType {
+  const parsed = new Map<string, [string | undefined, string | undefined]>();
+  return (contentType) => {
+    let known = parsed.get(contentType);
+    if (known === undefined) {
+      known = parseMIMEHeader(contentType) as [string | undefined, string | undefined];
+      if (parsed.size < MAX_MEDIA_TYPES) parsed.set(contentType, known);
+    }
+    return known;
   };
 }
 
@@ -107,7 +135,7 @@ function plainOptionalNames(specs: Params): Set<string> | null {
 
 /** Prism's `validateInputBody`: a required body, a declared media type, then the body's schema. */
 function checkBody(
-  isSupported: IsSupported,
+  { isSupported, parseMediaType, validateBody }: Remembered,
   requestBody: Request["body"],
   bundle: unknown,
   body: unknown,
@@ -118,7 +146,7 @@ function checkBody(
   }
   const contentType = headerOf(headers, "content-type");
   const [boundary, mediaType] = contentType
-    ? parseMIMEHeader(contentType as string)
+    ? parseMediaType(contentType as string)
     : [undefined, undefined];
   // Without a radix, as Prism reads it.
   // biome-ignore lint/correctness/useParseIntRadix: the same number as Prism's parseInt
@@ -135,14 +163,12 @@ function checkBody(
     return failed([{ message, code: 415, severity: ERROR }]);
   }
   if (body == null || requestBody == null) return { _tag: "Right" };
-  return checked(
-    validateBody(body, requestBody.contents ?? [], INPUT, mediaType, boundary, bundle),
-  );
+  return checked(validateBody(body, requestBody.contents ?? [], mediaType, boundary, bundle));
 }
 
 /** The headers, the query and the path parameters, in Prism's order, each skipped as Prism's would find nothing. */
 function checkParameters(
-  noneGiven: NoneGiven,
+  { noneGiven, validateHeaders }: Remembered,
   request: Request,
   template: string,
   element: Options["element"],
@@ -152,12 +178,13 @@ function checkParameters(
   const query = element.url.query ?? {};
   return [
     request.headers && !noneGiven(request.headers, headers)
-      ? checked(validateHeaders(headers, request.headers, INPUT, bundle))
+      ? checked(validateHeaders(headers, request.headers, bundle))
       : { _tag: "Right" as const },
     request.query && !noneGiven(request.query, query)
       ? checked(validateQuery(query, request.query, INPUT, bundle))
       : { _tag: "Right" as const },
-    request.path
+    // Prism finds nothing to check in an empty list of path parameters.
+    request.path && request.path.length > 0
       ? checked(
           validatePath(pathParameters(element.url.path, template), request.path, INPUT, bundle),
         )

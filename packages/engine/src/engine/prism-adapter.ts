@@ -70,6 +70,10 @@ type MediaTypeModule =
   typeof import("@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js");
 type MockerModule = typeof import("@stoplight/prism-http/dist/mocker/index.js");
 type OperationsModule = typeof import("@stoplight/prism-http/dist/utils/operations.js");
+type SchemaUtilsModule = typeof import("@stoplight/prism-http/dist/validator/validators/utils.js");
+type SchemaFilterModule =
+  typeof import("@stoplight/prism-http/dist/utils/filterRequiredProperties.js");
+type Schema = Parameters<SchemaFilterModule["stripReadOnlyProperties"]>[0];
 
 export type Components = PrismHttpComponents;
 export type HttpConfig = IHttpConfig;
@@ -91,6 +95,12 @@ const validators = require(`${DIST}/validator/validators/index.js`) as Validator
 const headers = require(`${DIST}/validator/validators/headers.js`) as HeadersModule;
 const mediaTypes = require(`${DIST}/validator/utils/wildcardMediaTypeMatch.js`) as MediaTypeModule;
 const mocker = require(`${DIST}/mocker/index.js`) as MockerModule;
+const schemaUtils = require(`${DIST}/validator/validators/utils.js`) as SchemaUtilsModule;
+const schemaFilters = require(`${DIST}/utils/filterRequiredProperties.js`) as SchemaFilterModule;
+/** Prism's own dependency, as its body validator requires it. */
+const mergeAllOf = createRequire(require.resolve("@stoplight/prism-http"))(
+  "@stoplight/json-schema-merge-allof",
+) as (schema: Schema, options: { deep: boolean; ignoreAdditionalProperties: boolean }) => Schema;
 
 /** Prism's router: the operation of `resources` that serves a request, or its refusal. */
 export const prismRoute: Route = defaultOf(router as unknown as Route);
@@ -104,6 +114,25 @@ export const validatePath: ValidatorsModule["validatePath"] = validators.validat
 export const validateQuery: ValidatorsModule["validateQuery"] = validators.validateQuery;
 export const { parseMIMEHeader } = headers;
 export const { wildcardMediaTypeMatch } = mediaTypes;
+/** Prism's check of a value against a schema (its Ajv instances, its compiled-function cache). */
+export const validateAgainstSchema: SchemaUtilsModule["validateAgainstSchema"] =
+  schemaUtils.validateAgainstSchema;
+
+/**
+ * The schema Prism's body validator checks a request body against (`validate` in its
+ * dist/validator/validators/body.js, by its `withoutAllOf` and `stripReadOnlyProperties`), or
+ * undefined when it checks nothing. Prism remembers it per schema; so does the caller.
+ */
+export function requestBodySchema(schema: Schema): Schema | undefined {
+  let merged: Schema;
+  try {
+    merged = mergeAllOf(schema, { deep: true, ignoreAdditionalProperties: true });
+  } catch {
+    merged = schema;
+  }
+  const stripped = schemaFilters.stripReadOnlyProperties(merged);
+  return stripped._tag === "Some" ? stripped.value : undefined;
+}
 
 /**
  * Prism's reading of a spec (a file, or a document as JSON, which it dereferences in place) into

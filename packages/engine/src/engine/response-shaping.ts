@@ -35,15 +35,30 @@ export function exampleMatchingBody(
 /**
  * Without state the mock cannot page: every list answer is the spec's example, cursors included,
  * so a client that follows them would be sent the same page forever. A request that follows a
- * cursor therefore gets the example page as the last one in that direction.
+ * cursor therefore gets the example page as the last one in that direction. The page is made once
+ * per example and direction (Prism's examples are shared and never changed), so that its JSON text
+ * can be remembered too.
  */
 export function endOfListWhenFollowed(query: Record<string, string>, body: unknown): unknown {
   if (!isObject(body) || !Array.isArray(body.items)) return body;
+  const variant = (query.cursor === undefined ? 0 : 1) + (query.prev_cursor === undefined ? 0 : 2);
+  let pages = shapedPages.get(body);
+  if (pages === undefined) {
+    pages = [];
+    shapedPages.set(body, pages);
+  }
+  pages[variant] ??= pageFollowed(body, variant);
+  return pages[variant];
+}
+
+const shapedPages = new WeakMap<object, unknown[]>();
+
+function pageFollowed(body: Record<string, unknown>, variant: number): unknown {
   const { cursor, prev_cursor, ...page } = body;
   return {
     ...page,
-    ...(query.cursor === undefined && cursor !== undefined && { cursor }),
-    ...(query.prev_cursor === undefined && prev_cursor !== undefined && { prev_cursor }),
+    ...((variant & 1) === 0 && cursor !== undefined && { cursor }),
+    ...((variant & 2) === 0 && prev_cursor !== undefined && { prev_cursor }),
   };
 }
 

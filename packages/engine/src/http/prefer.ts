@@ -23,7 +23,8 @@ export type ParsedPreferences =
  */
 export function parsePrefer(header: string | undefined): ParsedPreferences {
   const preferences: Preferences = {};
-  for (const token of (header ?? "").split(/[,;]/)) {
+  if (header === undefined) return { ok: true, preferences };
+  for (const token of header.split(/[,;]/)) {
     const [rawName = "", ...rest] = token.split("=");
     const name = rawName.trim().toLowerCase();
     const value = rest

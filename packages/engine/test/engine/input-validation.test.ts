@@ -72,3 +72,62 @@ describe("the mock's request validation", () => {
     );
   });
 });
+
+// The body is checked against the schema Prism selects and normalises once per operation and
+// media type, without Prism's coercion; headers are read by lower-case name, empty ones absent.
+describe("the remembered body and header checks", () => {
+  const bodies: unknown[] = [
+    { kind: "Person", email: "ada@example.com", name: "Ada" },
+    { kind: "Person", email: "ada@example.com", name: 5 },
+    { kind: "Robot", email: "not an email" },
+    { kind: "Person", email: "ada@example.com", name: "" },
+    "kind=Person&email=ada%40example.com",
+    [],
+    null,
+  ];
+  const contentTypes = [
+    "application/json",
+    "application/json; charset=utf-8",
+    "*/*",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    undefined,
+  ];
+  const headerSets: Record<string, string>[] = [
+    { "idempotency-key": "3f1c2a9e-6b7d-4e21-9a4f-0c5d8e7b6a13" },
+    { "IDEMPOTENCY-KEY": "3f1c2a9e-6b7d-4e21-9a4f-0c5d8e7b6a13", "x-tenant-id": "t1" },
+    { "idempotency-key": "" },
+    { "idempotency-key": "not a uuid", "X-Tenant-Id": "" },
+    {},
+  ];
+
+  it("finds what Prism finds for each body, media type and set of headers, asked twice", () => {
+    const resource = operations.find((operation) => operation.iid === "createItem");
+    if (!resource) throw new Error("no operation createItem");
+    const validate = cachedValidateInput();
+    let rejected = 0;
+    for (const body of bodies) {
+      for (const contentType of contentTypes) {
+        for (const stated of headerSets) {
+          const headers: Record<string, string> = { "x-api-key": "key", ...stated };
+          if (contentType !== undefined) {
+            headers["content-type"] = contentType;
+            headers["content-length"] = "42";
+          }
+          const element = {
+            method: "post" as const,
+            url: { path: "/items", query: {} },
+            headers,
+            body,
+          };
+          const prisms = outcome(() => validateInput({ resource, element }));
+          if ((prisms as { _tag?: string })._tag === "Left") rejected++;
+          expect(outcome(() => validate({ resource, element }))).toEqual(prisms);
+          expect(outcome(() => validate({ resource, element }))).toEqual(prisms);
+        }
+      }
+    }
+    expect(rejected).toBeGreaterThan(100);
+  });
+});

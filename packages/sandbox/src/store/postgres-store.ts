@@ -6,6 +6,7 @@
 import type { Pool, PoolClient } from "pg";
 import { realNow } from "../clock/clock.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { postgresBatch } from "./postgres-batch.js";
 import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
 import {
   type Dialect,
@@ -37,7 +38,7 @@ export function redactedUrl(url: string): string {
 }
 
 /** Rows a transaction reads and then changes are locked; search scans (no trigram extension needed). */
-const POSTGRES: Dialect = {
+export const POSTGRES: Dialect = {
   lockRows: " FOR UPDATE",
   skipLocked: " FOR UPDATE SKIP LOCKED",
   json: {
@@ -109,7 +110,11 @@ export async function openPostgresStore(
           const jobs = await dueJobs(query, partner, kind, upTo, limit, POSTGRES.skipLocked);
           if (jobs.length === 0) return 0;
           const finish = await perform(jobs);
-          const done = await finish(sqlTransaction(query, POSTGRES, purgeDue, partner));
+          const batch = postgresBatch(query, POSTGRES, purgeDue, partner);
+          // A step's subject is a resource; a delivery's is an event.
+          if (kind === "step") await batch.load(jobs.map((job) => job.subject));
+          const done = await finish(batch);
+          await batch.flush();
           await removeJobs(query, jobs.slice(0, done));
           return done;
         }),
@@ -171,6 +176,7 @@ async function inTransaction<T>(client: PoolClient, work: (query: Query) => Prom
  * Postgres text cannot hold U+0000, which a client may send (in a name, a search term or a path
  * id): it is stored as U+FFFD instead of failing the request. JSON bodies escape it themselves.
  */
-function withoutNul(value: unknown): unknown {
+export function withoutNul(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNul);
   return typeof value === "string" ? value.replaceAll("\0", "\uFFFD") : value;
 }
