@@ -6,6 +6,7 @@
 import { PaymentsError } from "@org/payments-client";
 import { argumentProblems } from "./arguments.js";
 import type { IdempotencyKeys } from "./idempotency.js";
+import { jsonTextOf } from "./json-text.js";
 import { ALL_PAGES_MAX_ITEMS, ALL_PAGES_PAGE_SIZE, ALLOW_WRITES_FLAG } from "./limits.js";
 import type { SandboxProbe } from "./sandbox-probe.js";
 import type { Send, SendResult } from "./send.js";
@@ -241,7 +242,7 @@ function success(tool: ToolDefinition, result: SendResult, notes: string[]): Too
       `${tool.name} answered HTTP ${result.response.status} with ${data === undefined ? "no body" : "a body that is not a JSON object"}, where the spec gives an object:\n${compact(data)}`,
     );
   }
-  return { content: [...content(compact(structured)), ...extra], structuredContent: structured };
+  return { content: [...content(jsonTextOf(structured)), ...extra], structuredContent: structured };
 }
 
 /** JSON without spaces: an answer is read by a model, whose context is short. */

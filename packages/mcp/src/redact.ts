@@ -28,9 +28,14 @@ function redactValue(value: unknown, secret: string): unknown {
   return value;
 }
 
-/** Whether JSON text holds the key, as is or as JSON escapes it. */
+/**
+ * Whether JSON text holds the key, as is or as JSON escapes it. A key that JSON leaves as it is
+ * (the usual case) is looked for once: a page of answers is scanned once, not twice.
+ */
 function holdsKey(text: string, secret: string): boolean {
-  return text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1));
+  if (text.includes(secret)) return true;
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  return escaped !== secret && text.includes(escaped);
 }
 
 /** The message itself when it does not hold the key (the usual case), else a redacted copy. */
@@ -42,11 +47,16 @@ export function redactMessage<T>(message: T, secret: string): T {
 }
 
 /**
- * The message's JSON text without the key: serialised once, that text checked, and serialised
- * again only from a redacted copy when it holds the key (stdio sends this text as it is).
+ * The message's JSON text without the key: serialised once (by `serialize`), that text checked,
+ * and serialised again only from a redacted copy when it holds the key (stdio sends this text as
+ * it is).
  */
-export function redactedJson(message: unknown, secret: string): string {
-  const text = JSON.stringify(message);
+export function redactedJson(
+  message: unknown,
+  secret: string,
+  serialize: (message: unknown) => string = JSON.stringify,
+): string {
+  const text = serialize(message);
   if (secret === "" || !holdsKey(text, secret)) return text;
   return JSON.stringify(redactValue(message, secret));
 }

@@ -6,7 +6,6 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
@@ -18,6 +17,7 @@ import { type CallContext, callTool } from "./call-tool.js";
 import { tools } from "./generated/tools.js";
 import { ALLOW_WRITES_FLAG } from "./limits.js";
 import { documentResources, readDocument } from "./resources.js";
+import { setToolCallHandler } from "./tool-call-handler.js";
 import type { ToolDefinition } from "./tool-definition.js";
 import { VERSION } from "./version.js";
 
@@ -58,7 +58,7 @@ export function createMcpServer(context: CallContext): Server {
     return { tools: shown.map((tool) => listed.get(tool.name)) };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  setToolCallHandler(server, async (request) => {
     const tool: ToolDefinition | undefined = byName.get(request.params.name);
     if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `No tool named ${request.params.name}`);

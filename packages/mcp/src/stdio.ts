@@ -2,6 +2,7 @@
 import type { Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { messageJson } from "./json-text.js";
 import { contextOf, type PaymentsMcpOptions } from "./options.js";
 import { redactedJson } from "./redact.js";
 import { createMcpServer } from "./server.js";
@@ -14,7 +15,8 @@ export interface RunningStdioServer {
 /**
  * The SDK's stdio transport, sending each message with the API key taken out. A message is
  * serialised once: the text checked for the key is the text written (the SDK's `send` would
- * serialise it again; an answer of a page of customers is a few kilobytes, twice).
+ * serialise it again; an answer of a page of customers is a few kilobytes, twice), and a tool
+ * answer's structured content is the text its text block already holds.
  */
 class RedactingStdioTransport extends StdioServerTransport {
   readonly #output: Writable;
@@ -27,7 +29,7 @@ class RedactingStdioTransport extends StdioServerTransport {
   }
 
   override send(message: JSONRPCMessage): Promise<void> {
-    const line = `${redactedJson(message, this.#apiKey)}\n`;
+    const line = `${redactedJson(message, this.#apiKey, messageJson)}\n`;
     return new Promise((resolve) => {
       if (this.#output.write(line)) resolve();
       else this.#output.once("drain", resolve);

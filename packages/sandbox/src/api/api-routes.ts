@@ -1,7 +1,6 @@
 // The API's operations over the stored data. Requests reach these only after Prism has
 // validated them against the spec, so a body has its request type, and what the sandbox creates is
 // typed as the spec's resource: a spec change the sandbox does not follow fails to compile here.
-import { randomUUID } from "node:crypto";
 import type { ProblemLocation } from "@org/payments-engine/http/problem.js";
 import type {
   Autoramp,
@@ -27,12 +26,15 @@ import { arraySource, type Page, type PageQuery, page } from "../store/pages.js"
 import type { Resource, Stored } from "../store/state.js";
 import { type Answer, notFound, ok, pageAnswer, problemAnswer } from "./answer.js";
 import type { WorkResult } from "./idempotency.js";
+import { newResourceId } from "./resource-id.js";
 import type { RouteContext } from "./route-context.js";
 
 /** The sandbox's answer to one operation of the spec. */
 type Handler = (context: RouteContext) => Promise<WorkResult>;
 
 const now = (context: RouteContext) => context.clock.now().toISOString();
+/** A new resource's id, ordered by the sandbox time it is made at (see resource-id.ts). */
+const newId = (context: RouteContext) => newResourceId(context.clock.now().getTime());
 /** What a change made by the request works with. */
 export const changeContext = (context: RouteContext): ChangeContext => ({
   partnerId: context.partnerId,
@@ -87,7 +89,7 @@ export function handlerOf(operationId: string | undefined): Handler | undefined 
 async function createCustomer(context: RouteContext): Promise<Answer> {
   const body = context.body as CreateCustomerRequest;
   const at = now(context);
-  const id = randomUUID();
+  const id = newId(context);
   const changes = changeContext(context);
   // A new customer has signed nothing: every document waits for its signature.
   const documents = await context.store.list("documents");
@@ -154,7 +156,7 @@ async function createIdentification(
   const customer = await customerOf(context);
   if (isAnswer(customer)) return customer;
   const at = now(context);
-  const id = randomUUID();
+  const id = newId(context);
   const pending = { result: "Pending", retry: false };
   // A Person has no company to check: only the questionnaire.
   const steps =
@@ -212,7 +214,7 @@ async function createSigning(context: RouteContext): Promise<Answer> {
   if (earlier !== undefined) return ok(earlier.resource);
   const at = now(context);
   const signing: Signing = {
-    id: randomUUID(),
+    id: newId(context),
     customer_id: customer.id,
     document_id: documentId,
     created_at: at,
@@ -264,7 +266,7 @@ async function createAutoramp(context: RouteContext): Promise<Answer> {
   const iban = body.recipient_account.account_identifier?.iban ?? "";
   const isThirdParty = body.source_is_third_party === true;
   const autoramp: Autoramp = {
-    id: randomUUID(),
+    id: newId(context),
     created_at: now(context),
     // Issued once the autoramp is authorized (its customer Active): see cascades.ts.
     deposit_rails: [],
@@ -392,7 +394,7 @@ async function registerHostedCryptoAddress(context: RouteContext): Promise<Answe
   if (isAnswer(customer)) return customer;
   const body = context.body as RegisterHostedCryptoAddressRequest;
   const address: VerifiedCryptoAddress = {
-    id: randomUUID(),
+    id: newId(context),
     address_type: "Hosted",
     blockchain: body.blockchain,
     created_at: now(context),
@@ -408,7 +410,7 @@ async function registerSelfHostedCryptoAddress(context: RouteContext): Promise<A
   if (isAnswer(customer)) return customer;
   const body = context.body as RegisterSelfHostedWalletRequest;
   const wallet: SelfHostedWallet = {
-    id: randomUUID(),
+    id: newId(context),
     customer_id: customer.id,
     address: body.address,
     signature: body.signature,

@@ -2,10 +2,11 @@
 // an autoramp transaction for the autoramp's customer, priced as a quote for the same pair and
 // amount is at that moment (pricing.ts), which then settles on the sandbox clock (lifecycles.ts),
 // with an event at each step.
-import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import type { AutorampTransaction, Blockchain, DepositAccountType } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
 import { pricingData } from "../api/quotes.js";
+import { newResourceId } from "../api/resource-id.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated } from "../lifecycle/changes.js";
@@ -148,7 +149,7 @@ function depositTransaction(
   at: Date,
 ): AutorampTransaction & { id: string } {
   return {
-    id: randomUUID(),
+    id: newResourceId(at.getTime()),
     autoramp_id: autoramp.id,
     customer_id: customerId,
     created_at: at.toISOString(),

@@ -1,9 +1,9 @@
 // The simulation routes under /_sandbox/: a status walked along the lifecycle (or forced), a fiat
 // address and a webhook added (the API cannot add either). Each answers the resource it changed
 // or made, and sends the events the change sends.
-import { randomUUID } from "node:crypto";
 import type { FiatAddress, Webhook } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
+import { newResourceId } from "../api/resource-id.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated, forceStatus, walkTo } from "../lifecycle/changes.js";
@@ -84,10 +84,11 @@ export async function addFiatAddress(
   const found = await context.tx.find("customers", customerId, undefined);
   if (found === undefined) return notFound("path", "id", `no customer ${customerId}`);
   const customer = found.resource;
-  const at = context.clock.now().toISOString();
+  const time = context.clock.now();
+  const at = time.toISOString();
   const isThirdParty = fields.is_third_party ?? false;
   const address: FiatAddress = {
-    id: randomUUID(),
+    id: newResourceId(time.getTime()),
     customer_id: customer.id,
     bank_account_identifier: { type: "Iban", iban },
     bank_details: {
@@ -117,9 +118,10 @@ export async function addFiatAddress(
  * schema's: `url` and `topics` required, `label` (default "") and `enabled` (default true).
  */
 export async function addWebhook(context: ChangeContext, fields: NewWebhook): Promise<Answer> {
-  const at = context.clock.now().toISOString();
+  const time = context.clock.now();
+  const at = time.toISOString();
   const webhook: Webhook = {
-    id: randomUUID(),
+    id: newResourceId(time.getTime()),
     partner_id: context.partnerId,
     created_at: at,
     updated_at: at,

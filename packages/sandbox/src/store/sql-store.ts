@@ -1,6 +1,7 @@
 // The sandbox's data in SQL, the same for SQLite and Postgres: one table of resources (their JSON
 // with the columns listing needs, each indexed), the idempotency keys, the event log, the sandbox
 // clock and the work scheduled on it. The databases differ only in how a query is sent.
+import type { EmptyCollections } from "./empty-collections.js";
 import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
 import type { SettingName } from "./settings.js";
@@ -98,6 +99,8 @@ interface SqlContext {
   query: Query;
   dialect: Dialect;
   partner: string;
+  /** Where only this process changes the data: the partners' collections known to be empty. */
+  empties: EmptyCollections | undefined;
 }
 
 /** The store's operations on the partner's data, inside the transaction `query` belongs to. */
@@ -106,8 +109,9 @@ export function sqlTransaction(
   dialect: Dialect,
   purgeDue: PurgeSchedule,
   partner: string,
+  empties?: EmptyCollections,
 ): StoreTransaction {
-  const context: SqlContext = { query, dialect, partner };
+  const context: SqlContext = { query, dialect, partner, empties };
   const tx: StoreTransaction = {
     ...resourceRows(context),
     ...idempotencyKeys(context, purgeDue),
@@ -129,6 +133,7 @@ function resourceRows({
   query,
   dialect,
   partner,
+  empties,
 }: SqlContext): Pick<
   StoreTransaction,
   "find" | "insert" | "update" | "list" | "page" | "newestByExternalId"
@@ -156,6 +161,7 @@ function resourceRows({
       return rows[0] && storedOf(rows[0]);
     },
     async insert(collection, resource, scope, customerId) {
+      empties?.filled(partner, collection);
       const columns = indexedColumns(resource, customerId);
       const rows = await query(
         `INSERT INTO resources (partner, collection, id, sub_partner_id, linked_customer, customer_id, external_id, search, body)
@@ -177,9 +183,12 @@ function resourceRows({
       await indexed(rows, columns[2], true);
     },
     async list(collection, filter = {}) {
+      const whole = isWhole(filter);
+      if (whole && empties?.has(partner, collection)) return [];
       await searchable(filter);
       const where = whereOf(collection, filter);
       const rows = await query(`${select} WHERE ${where.sql} ORDER BY seq`, where.params);
+      if (whole && rows.length === 0) empties?.found(partner, collection);
       return rows.map(storedOf);
     },
     async page(collection, filter, pageQuery) {
@@ -522,7 +531,7 @@ export async function removeJobs(query: Query, jobs: ScheduledJob[]): Promise<vo
 }
 
 /** customer_id, external_id, search and body: what the indexes and the listing read. */
-function indexedColumns(
+export function indexedColumns(
   resource: Resource,
   linkedCustomer: string | undefined,
 ): [customerId: string | null, externalId: string | null, search: string, body: string] {
@@ -534,7 +543,17 @@ function indexedColumns(
   return [linkedCustomer ?? own ?? null, externalId, search, JSON.stringify(resource)];
 }
 
-function storedOf(row: Row): Stored {
+/** Whether the filter keeps every resource of the collection. */
+function isWhole({ scope, customerId, search, externalId }: ListFilter): boolean {
+  return (
+    scope === undefined &&
+    customerId === undefined &&
+    search === undefined &&
+    externalId === undefined
+  );
+}
+
+export function storedOf(row: Row): Stored {
   const stored: Stored = {
     resource: JSON.parse(String(row.body)),
     sub_partner_id: (row.sub_partner_id as string | null) ?? null,

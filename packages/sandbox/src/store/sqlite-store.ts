@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { realNow } from "../clock/clock.js";
+import { EmptyCollections } from "./empty-collections.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import {
@@ -24,7 +25,7 @@ import {
   sqlTransaction,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
-import { type SandboxStore, StoreFullError } from "./store.js";
+import { type SandboxStore, StoreFullError, type StoreTransaction } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
@@ -192,6 +193,9 @@ async function indexedUpTo(query: Query): Promise<number> {
   return Number(row?.rowid ?? 0);
 }
 
+/** The partners whose transaction operations are kept made; past this many, they are made afresh. */
+const OPERATIONS_KEPT = 1_000;
+
 /** SQLite's result code for a database that cannot grow. */
 const SQLITE_FULL = 13;
 
@@ -237,6 +241,19 @@ function sqliteStore(
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
   const purgeDue = purgeSchedule();
+  const empties = new EmptyCollections();
+  // A partner's operations hold nothing of one transaction (they send each statement to the one
+  // connection, whose transactions run one after another): made once, not at every request.
+  const operations = new Map<string, StoreTransaction>();
+  const operationsOf = (partner: string) => {
+    let tx = operations.get(partner);
+    if (tx === undefined) {
+      if (operations.size >= OPERATIONS_KEPT) operations.clear();
+      tx = sqlTransaction(query, SQLITE, purgeDue, partner, empties);
+      operations.set(partner, tx);
+    }
+    return tx;
+  };
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);
   const store: SandboxStore = {
@@ -244,10 +261,11 @@ function sqliteStore(
     version: () => version,
     transaction: (partner, work) =>
       queue
-        .transaction(() => work(sqlTransaction(query, SQLITE, purgeDue, partner)))
+        .transaction(() => work(operationsOf(partner)))
         .catch((error: unknown) => {
           // Whatever a failed transaction undid, nothing read before it is kept.
           version++;
+          empties.forget();
           throw fullOr(error, path, memoryLimitBytes);
         }),
     // One process owns the file, and its scheduler runs one batch of a partner's at a time: the
