@@ -1,11 +1,11 @@
 // A batch of the clock's jobs on Postgres in a few statements. Each statement costs a round trip
 // and node-postgres's own work (about 0.3 ms here), where SQLite in process costs microseconds:
 // one statement per read and write made a day's advance 37 times slower on Postgres (issue 44).
-// So the batch reads and locks the rows its jobs work on at once (the subjects, their customers,
-// and each such customer's resources in every collection), answers its reads from them, keeps its
-// changes, and writes them at its end in one statement each: the changed resources, the cancelled
-// and the new scheduled work, the event log. Anything else it is asked writes what it keeps first,
-// then runs as in sqlTransaction.
+// So the batch reads and locks its jobs' subjects at once; the first read of its customers, or of
+// one kind of their resources, reads it for all of the batch's customers in one statement. It
+// answers its reads from those rows, keeps its changes, and writes them at its end in one
+// statement each: the changed resources, the cancelled and the new scheduled work, the event log.
+// Anything else it is asked writes what it keeps first, then runs as in sqlTransaction.
 import {
   type Dialect,
   indexedColumns,
@@ -20,7 +20,7 @@ import { EVENTS_KEPT, type ListFilter, type NewJob, type StoreTransaction } from
 
 /** A batch's transaction: its reads answered from the rows it loaded, its writes kept to the end. */
 export interface BatchTransaction extends StoreTransaction {
-  /** Reads and locks the resources with these ids, their customers and those customers' resources. */
+  /** Reads and locks the resources with these ids (the jobs' subjects), and notes their customers. */
   load(ids: readonly string[]): Promise<void>;
   /** Writes what the batch changed; the transaction may go on after. */
   flush(): Promise<void>;
