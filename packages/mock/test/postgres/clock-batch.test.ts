@@ -214,3 +214,58 @@ it("keeps a U+0000 in an id as the database does (U+FFFD)", async (context) => {
   ]);
   expect(JSON.parse(rows[0]?.body)).toEqual({ id, status: "Active" });
 });
+
+it("runs a batch again when Postgres ends it to break a deadlock", async (context) => {
+  const url = await createDatabase(inject("postgresUrl"));
+  const store = await openPostgresStore(url, emptyData);
+  context.onTestFinished(() => store.close());
+  await store.transaction(A, async (tx) => {
+    await tx.enter(0);
+    await tx.insert("customers", { id: "cus_1", status: "Created" }, undefined);
+    await tx.schedule({ dueAt: 1, kind: "step", subject: "cus_1", body: {} });
+  });
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  context.onTestFinished(() => other.end());
+  // The other transaction holds the customer and waits long before it looks for a deadlock, so
+  // that the batch's transaction is the one Postgres ends.
+  await other.query("BEGIN");
+  await other.query("SET LOCAL deadlock_timeout = '60s'");
+  await other.query("SELECT id FROM resources WHERE id = 'cus_1' FOR UPDATE");
+  let performed = 0;
+  const running = store.runBatch(A, "step", 1, 256, async () => {
+    performed++;
+    return async (tx) => {
+      await tx.update("customers", { id: "cus_1", status: "Active" });
+      return 1;
+    };
+  });
+  // The batch holds its job and waits for the customer; the other now waits for the job.
+  for (let tries = 0; tries < 600; tries++) {
+    // A transaction reads the activity once unless told to read it again.
+    await other.query("SELECT pg_stat_clear_snapshot()");
+    const waiting = await other.query(
+      "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM resources%'",
+    );
+    if (waiting.rows.length > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await other.query("SELECT seq FROM scheduled_work WHERE partner = $1 FOR UPDATE", [A]);
+  await other.query("COMMIT");
+  // Run again, the batch finds the job (or finds it held still and leaves it for the next run).
+  const ran = await running;
+  const after =
+    ran === 1
+      ? 0
+      : await store.runBatch(A, "step", 1, 256, async () => {
+          performed++;
+          return async (tx) => {
+            await tx.update("customers", { id: "cus_1", status: "Active" });
+            return 1;
+          };
+        });
+  expect(ran + after).toBe(1);
+  expect(performed).toBeGreaterThanOrEqual(2);
+  const customer = await store.transaction(A, (tx) => tx.find("customers", "cus_1", undefined));
+  expect(customer?.resource.status).toBe("Active");
+});

@@ -105,19 +105,21 @@ export async function openPostgresStore(
     // ends: other processes pass it by and take the jobs after it, and when this one dies its
     // connection's end unlocks the batch for them.
     runBatch: (partner, kind, upTo, limit, perform) =>
-      withClient(pool, (client) =>
-        inTransaction(client, async (query) => {
-          const jobs = await dueJobs(query, partner, kind, upTo, limit, POSTGRES.skipLocked);
-          if (jobs.length === 0) return 0;
-          const finish = await perform(jobs);
-          const batch = postgresBatch(query, POSTGRES, purgeDue, partner);
-          // A step's subject is a resource; a delivery's is an event.
-          if (kind === "step") await batch.load(jobs.map((job) => job.subject));
-          const done = await finish(batch);
-          await batch.flush();
-          await removeJobs(query, jobs.slice(0, done));
-          return done;
-        }),
+      unlessDeadlocked(() =>
+        withClient(pool, (client) =>
+          inTransaction(client, async (query) => {
+            const jobs = await dueJobs(query, partner, kind, upTo, limit, POSTGRES.skipLocked);
+            if (jobs.length === 0) return 0;
+            const finish = await perform(jobs);
+            const batch = postgresBatch(query, POSTGRES, purgeDue, partner);
+            // A step's subject is a resource; a delivery's is an event.
+            if (kind === "step") await batch.load(jobs.map((job) => job.subject));
+            const done = await finish(batch);
+            await batch.flush();
+            await removeJobs(query, jobs.slice(0, done));
+            return done;
+          }),
+        ),
       ),
     duePartners: (now) =>
       withClient(pool, (client) => inTransaction(client, (query) => duePartners(query, now))),
@@ -142,6 +144,26 @@ function schemaTable(query: Query): VersionRecord {
       await query("INSERT INTO sandbox_schema (version) VALUES ($1)", [version]);
     },
   };
+}
+
+/** A batch whose transaction Postgres ended to break a deadlock is run again, this often at most. */
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * Runs `work` again when Postgres chose its transaction to break a deadlock (two processes'
+ * batches, or a batch and a request, each holding a row the other waits for): its changes were
+ * rolled back and its jobs are scheduled still, so running it again is what the next advance would
+ * do, but without failing this one.
+ */
+async function unlessDeadlocked<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const deadlocked = (error as { code?: unknown }).code === "40P01";
+      if (!deadlocked || attempt === DEADLOCK_ATTEMPTS) throw error;
+    }
+  }
 }
 
 async function withClient<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
