@@ -46,6 +46,48 @@ export const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, pa
   WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)
   RETURNING idem_key`;
 
+/** CLAIM_KEY with the claim's answer ($9) written in the same row. */
+export const CLAIM_ANSWERED_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at, answer) VALUES ($8, $1, $2, $3, $4, $5, $9)
+  ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
+    fingerprint = excluded.fingerprint, answer = excluded.answer, created_at = excluded.created_at
+  WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)`;
+
+/**
+ * The keys a transaction has claimed but not yet written, where only this process writes (SQLite,
+ * whose transactions run one after another, so no other can claim a key in between): a claim then
+ * reads the key, and its row is written once, with the answer when the transaction has it, rather
+ * than written and then changed. One a transaction ends without answering is written unanswered
+ * (writeClaims), as CLAIM_KEY writes it.
+ */
+export type PendingClaims = Map<string, PendingClaim>;
+
+interface PendingClaim {
+  partner: string;
+  first: Omit<IdempotentAnswer, "answer">;
+  /** CLAIM_KEY's $5, $6 and $7, as the claim read them. */
+  now: number;
+  expired: number;
+  abandoned: number;
+}
+
+/** CLAIM_KEY's parameters for a pending claim. */
+const claimParams = (key: string, claim: PendingClaim) => [
+  key,
+  claim.first.method,
+  claim.first.path,
+  claim.first.fingerprint,
+  claim.now,
+  claim.expired,
+  claim.abandoned,
+  claim.partner,
+];
+
+/** Writes the claims the transaction made and did not answer, and forgets them. */
+export async function writeClaims(query: Query, claims: PendingClaims): Promise<void> {
+  for (const [key, claim] of claims) await query(CLAIM_KEY, claimParams(key, claim));
+  claims.clear();
+}
+
 /** A store's claims purge old keys at most this often, rather than each claim. */
 const PURGE_EVERY_MS = 1_000;
 
@@ -101,6 +143,8 @@ interface SqlContext {
   partner: string;
   /** Where only this process changes the data: the partners' collections known to be empty. */
   empties: EmptyCollections | undefined;
+  /** Where only this process changes the data: the claims its transaction has yet to write. */
+  claims: PendingClaims | undefined;
 }
 
 /** The store's operations on the partner's data, inside the transaction `query` belongs to. */
@@ -109,9 +153,15 @@ export function sqlTransaction(
   dialect: Dialect,
   purgeDue: PurgeSchedule,
   partner: string,
-  empties?: EmptyCollections,
+  only?: { empties: EmptyCollections; claims: PendingClaims },
 ): StoreTransaction {
-  const context: SqlContext = { query, dialect, partner, empties };
+  const context: SqlContext = {
+    query,
+    dialect,
+    partner,
+    empties: only?.empties,
+    claims: only?.claims,
+  };
   const tx: StoreTransaction = {
     ...resourceRows(context),
     ...idempotencyKeys(context, purgeDue),
@@ -207,7 +257,7 @@ function resourceRows({
 
 /** The partner's idempotency keys: claimed, answered, given up. */
 function idempotencyKeys(
-  { query, partner }: SqlContext,
+  { query, partner, claims }: SqlContext,
   purgeDue: PurgeSchedule,
 ): Pick<StoreTransaction, "claimKey" | "answerKey" | "releaseKey"> {
   const keys: Pick<StoreTransaction, "claimKey" | "answerKey" | "releaseKey"> = {
@@ -220,6 +270,20 @@ function idempotencyKeys(
       const abandoned = now - ABANDONED_CLAIM_MS;
       // The purge only frees the space: CLAIM_KEY itself treats this key's old row as gone.
       if (purgeDue(now)) await query(PURGE_KEYS, [expired, abandoned]);
+      if (claims !== undefined) {
+        const row = await keyRow(query, partner, key);
+        // Gone as CLAIM_KEY's condition has it: past its retention, or abandoned unanswered.
+        const createdAt = Number(row?.created_at);
+        if (
+          row === undefined ||
+          createdAt < expired ||
+          (row.answer === null && createdAt < abandoned)
+        ) {
+          claims.set(key, { partner, first, now, expired, abandoned });
+          return { claimed: true };
+        }
+        return { claimed: false, first: firstAnswerOf(row) };
+      }
       // A second transaction inserting the same key waits here until the first one ends
       // (Postgres), or runs after it (SQLite): either way it then finds the first's row.
       const inserted = await query(CLAIM_KEY, [
@@ -233,25 +297,17 @@ function idempotencyKeys(
         partner,
       ]);
       if (inserted.length > 0) return { claimed: true };
-      const [row] = await query(
-        "SELECT method, path, fingerprint, answer FROM idempotency WHERE partner = $2 AND idem_key = $1",
-        [key, partner],
-      );
+      const row = await keyRow(query, partner, key);
       if (row === undefined) return keys.claimKey(key, first);
-      return {
-        claimed: false,
-        first:
-          row.answer === null
-            ? "pending"
-            : ({
-                method: row.method,
-                path: row.path,
-                fingerprint: row.fingerprint,
-                answer: JSON.parse(String(row.answer)),
-              } as IdempotentAnswer),
-      };
+      return { claimed: false, first: firstAnswerOf(row) };
     },
     async answerKey(key, answer) {
+      const claim = claims?.get(key);
+      if (claim !== undefined) {
+        claims?.delete(key);
+        await query(CLAIM_ANSWERED_KEY, [...claimParams(key, claim), answerRecordJson(answer)]);
+        return;
+      }
       await query("UPDATE idempotency SET answer = $2 WHERE partner = $3 AND idem_key = $1", [
         key,
         answerRecordJson(answer),
@@ -259,6 +315,8 @@ function idempotencyKeys(
       ]);
     },
     async releaseKey(key) {
+      // A claim not written yet is given up by forgetting it.
+      if (claims?.delete(key)) return;
       await query(
         "DELETE FROM idempotency WHERE partner = $2 AND idem_key = $1 AND answer IS NULL",
         [key, partner],
@@ -266,6 +324,27 @@ function idempotencyKeys(
     },
   };
   return keys;
+}
+
+/** The key's row, if the partner has one. */
+async function keyRow(query: Query, partner: string, key: string): Promise<Row | undefined> {
+  const [row] = await query(
+    "SELECT method, path, fingerprint, answer, created_at FROM idempotency WHERE partner = $2 AND idem_key = $1",
+    [key, partner],
+  );
+  return row;
+}
+
+/** The first answer a key's row holds, or `pending` while its request has not finished. */
+function firstAnswerOf(row: Row): IdempotentAnswer | "pending" {
+  return row.answer === null
+    ? "pending"
+    : ({
+        method: row.method,
+        path: row.path,
+        fingerprint: row.fingerprint,
+        answer: JSON.parse(String(row.answer)),
+      } as IdempotentAnswer);
 }
 
 /** The work scheduled on the partner's clock. */

@@ -18,11 +18,13 @@ import {
   type Dialect,
   dueJobs,
   duePartners,
+  type PendingClaims,
   purgeIdle,
   purgeSchedule,
   type Query,
   removeJobs,
   sqlTransaction,
+  writeClaims,
 } from "./sql-store.js";
 import type { SandboxData } from "./state.js";
 import { type SandboxStore, StoreFullError, type StoreTransaction } from "./store.js";
@@ -241,7 +243,7 @@ function sqliteStore(
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
   const purgeDue = purgeSchedule();
-  const empties = new EmptyCollections();
+  const only = { empties: new EmptyCollections(), claims: new Map() as PendingClaims };
   // A partner's operations hold nothing of one transaction (they send each statement to the one
   // connection, whose transactions run one after another): made once, not at every request.
   const operations = new Map<string, StoreTransaction>();
@@ -249,7 +251,7 @@ function sqliteStore(
     let tx = operations.get(partner);
     if (tx === undefined) {
       if (operations.size >= OPERATIONS_KEPT) operations.clear();
-      tx = sqlTransaction(query, SQLITE, purgeDue, partner, empties);
+      tx = sqlTransaction(query, SQLITE, purgeDue, partner, only);
       operations.set(partner, tx);
     }
     return tx;
@@ -261,11 +263,17 @@ function sqliteStore(
     version: () => version,
     transaction: (partner, work) =>
       queue
-        .transaction(() => work(operationsOf(partner)))
+        .transaction(async () => {
+          // Transactions run one after another: the claims pending are this one's.
+          only.claims.clear();
+          const result = await work(operationsOf(partner));
+          await writeClaims(query, only.claims);
+          return result;
+        })
         .catch((error: unknown) => {
           // Whatever a failed transaction undid, nothing read before it is kept.
           version++;
-          empties.forget();
+          only.empties.forget();
           throw fullOr(error, path, memoryLimitBytes);
         }),
     // One process owns the file, and its scheduler runs one batch of a partner's at a time: the
