@@ -193,7 +193,7 @@ it("sends as many statements for a hundred customers' steps as for one", async (
   expect(one).toBeLessThanOrEqual(8);
 });
 
-it("keeps a U+0000 in an id as the database does (U+FFFD)", async (context) => {
+it("keeps a U+0000 in what it writes as the database does (U+FFFD in text, escaped in JSON)", async (context) => {
   const client = await database(context);
   const { query } = counted(client);
   const id = "cus_\u0000nul";
@@ -206,13 +206,22 @@ it("keeps a U+0000 in an id as the database does (U+FFFD)", async (context) => {
     await batch.load([id]);
     const stored = await batch.find("customers", id, undefined);
     expect(stored?.resource.id).toBe(id);
-    await batch.update("customers", { id, status: "Active" });
+    await batch.update("customers", { id, status: "Active", name: "A\u0000B" });
+    await batch.schedule({ dueAt: 5, kind: "step", subject: id, body: { id } });
+    await batch.recordEvent(attempt(id));
     await batch.flush();
   });
-  const { rows } = await client.query("SELECT body FROM resources WHERE id = $1", [
+  const { rows } = await client.query("SELECT body, search FROM resources WHERE id = $1", [
     "cus_\uFFFDnul",
   ]);
-  expect(JSON.parse(rows[0]?.body)).toEqual({ id, status: "Active" });
+  expect(JSON.parse(rows[0]?.body)).toEqual({ id, status: "Active", name: "A\u0000B" });
+  expect(rows[0]?.search).toContain("a\uFFFDb");
+  const jobs = await client.query("SELECT subject, body FROM scheduled_work WHERE due_at = 5");
+  expect(jobs.rows.map((row) => [row.subject, JSON.parse(row.body)])).toEqual([
+    ["cus_\uFFFDnul", { id }],
+  ]);
+  const events = await client.query("SELECT body FROM events WHERE partner = $1 ORDER BY n", [A]);
+  expect(JSON.parse(events.rows.at(-1)?.body).id).toBe(id);
 });
 
 it("runs a batch again when Postgres ends it to break a deadlock", async (context) => {

@@ -33,6 +33,13 @@ async function rows(client: pg.Client, sql: string): Promise<Record<string, unkn
 const indexesOf = (client: pg.Client) =>
   rows(client, "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1");
 
+/** Each table's storage parameters (a fillfactor), as a new database's and a migrated one's. */
+const storageOf = (client: pg.Client) =>
+  rows(
+    client,
+    "SELECT relname, reloptions FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY 1",
+  );
+
 /**
  * Starts two mocks on `state` while the test holds the schema lock, releases it once both wait
  * for it, and collects the lines they log about migrating.
@@ -98,7 +105,14 @@ describe("a sandbox's Postgres schema", () => {
     const fresh = await createDatabase(inject("postgresUrl"));
     const freshMock = await startMock({ spec: specPath, stateful: true, state: fresh });
     await freshMock.stop();
-    expect(await indexesOf(client)).toEqual(await indexesOf(await connect(context, fresh)));
+    const freshClient = await connect(context, fresh);
+    expect(await indexesOf(client)).toEqual(await indexesOf(freshClient));
+    // Room on the resources' pages for a changed row, which the clock's steps rewrite in place.
+    expect(await storageOf(client)).toEqual(await storageOf(freshClient));
+    expect(await storageOf(client)).toContainEqual({
+      relname: "resources",
+      reloptions: ["fillfactor=75"],
+    });
   }, 120_000);
 
   it("refuses a database set up by a newer payments-mock, naming both versions, untouched", async (context) => {

@@ -39,8 +39,17 @@ interface HeldRow {
   body: string;
   /** Read FOR UPDATE: no other transaction changes it until this one ends. */
   locked: boolean;
-  /** Changed by the batch and not written yet. */
-  dirty: boolean;
+  /** What the batch changed and has not written yet. */
+  change?: RowChange;
+}
+
+/** A changed resource's columns, as update() writes them. */
+interface RowChange {
+  /** Its own customer_id (the customer it was created for stands before it). */
+  ownCustomer: string | null;
+  externalId: string | null;
+  search: string;
+  body: string;
 }
 
 const ROW = "seq, collection, id, sub_partner_id, linked_customer, customer_id, body";
@@ -156,7 +165,7 @@ export function postgresBatch(
       if (collection === "customers" && batchCustomers.has(id)) await loadBatchCustomers();
       let row = rows.get(collection, id);
       if (row?.locked !== true) {
-        if (row?.dirty) await flush();
+        if (row?.change !== undefined) await flush();
         const [found] = await query(
           `SELECT ${ROW} FROM resources WHERE partner = $1 AND collection = $2 AND id = $3${dialect.lockRows}`,
           [partner, collection, id],
@@ -175,8 +184,8 @@ export function postgresBatch(
         await flush();
         return inner.update(collection, resource);
       }
-      const [own, , , body] = indexedColumns(resource, undefined);
-      rows.change(row, row.linkedCustomer ?? own, body);
+      const [own, externalId, search, body] = indexedColumns(resource, undefined);
+      rows.change(row, { ownCustomer: own, externalId, search, body });
     },
     async list(collection, filter: ListFilter = {}) {
       const { scope, customerId, search, externalId } = filter;
@@ -281,14 +290,14 @@ class HeldRows {
   private readonly dirty = new Set<HeldRow>();
 
   get(collection: CollectionName, id: string): HeldRow | undefined {
-    return this.rows.get(keyOf(collection, storedId(id)));
+    return this.rows.get(keyOf(collection, nulFree(id)));
   }
 
   /** Holds a row read; a row the batch changed keeps its change, and a lock taken is kept. */
   hold(row: HeldRow): void {
     const key = keyOf(row.collection, row.id);
     const before = this.rows.get(key);
-    if (before?.dirty) {
+    if (before?.change !== undefined) {
       before.locked ||= row.locked;
       return;
     }
@@ -298,12 +307,12 @@ class HeldRows {
     this.group(key, row);
   }
 
-  change(row: HeldRow, customerId: string | null, body: string): void {
+  change(row: HeldRow, change: RowChange): void {
     const key = keyOf(row.collection, row.id);
     this.ungroup(key, row);
-    row.customerId = customerId;
-    row.body = body;
-    row.dirty = true;
+    row.customerId = row.linkedCustomer ?? change.ownCustomer;
+    row.body = change.body;
+    row.change = change;
     this.group(key, row);
     this.dirty.add(row);
   }
@@ -321,7 +330,7 @@ class HeldRows {
   }
 
   written(): void {
-    for (const row of this.dirty) row.dirty = false;
+    for (const row of this.dirty) delete row.change;
     this.dirty.clear();
   }
 
@@ -350,52 +359,59 @@ function groupsOf(row: HeldRow): string[] {
     : [row.collection, keyOf(row.collection, row.customerId)];
 }
 
+// The batch's writes send their rows as one JSON parameter: JSON.stringify is native, where
+// node-postgres escapes an array parameter element by element in JavaScript. Postgres text cannot
+// hold U+0000 (see withoutNul in postgres-store.ts), and a JSON "\u0000" would not become text.
+
 /** The changed rows, in one statement. */
 async function writeRows(query: Query, changed: HeldRow[]): Promise<void> {
-  const columns = changed.map((row) => {
-    const resource = JSON.parse(row.body);
-    const [own, externalId, search] = indexedColumns(resource, undefined);
-    return [row.seq, own, externalId, search, row.body] as const;
-  });
-  const column = (index: number) => columns.map((values) => values[index]);
+  const values = changed.map(({ seq, change }) => ({
+    seq,
+    own_customer: nulFree(change?.ownCustomer ?? null),
+    external_id: nulFree(change?.externalId ?? null),
+    search: nulFree(change?.search ?? ""),
+    body: change?.body,
+  }));
   // By seq, which every row was read with (under the partner's filter): the primary key's
   // lookups, whatever the planner knows of the table (a new sandbox's statistics lag far behind
   // its rows, and a join on the partner's rows reads them all). The customer a resource was
   // created for stands before its own customer_id, as in update().
   await query(
     `UPDATE resources AS r SET customer_id = COALESCE(r.linked_customer, v.own_customer), external_id = v.external_id, search = v.search, body = v.body
-     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[]) AS v(seq, own_customer, external_id, search, body)
+     FROM json_to_recordset($2::json) AS v(seq bigint, own_customer text, external_id text, search text, body text)
      WHERE r.seq = ANY($1::bigint[]) AND r.seq = v.seq`,
-    [column(0), column(1), column(2), column(3), column(4)],
+    [changed.map((row) => row.seq), JSON.stringify(values)],
   );
 }
 
 /** The new scheduled work, in one statement, in the order it was scheduled (its seq). */
 async function insertJobs(query: Query, partner: string, jobs: NewJob[]): Promise<void> {
+  const values = jobs.map((job, n) => ({
+    n,
+    due_at: job.dueAt,
+    kind: job.kind,
+    subject: nulFree(job.subject),
+    body: JSON.stringify(job.body),
+  }));
   await query(
     `INSERT INTO scheduled_work (partner, due_at, kind, subject, body)
      SELECT $1, v.due_at, v.kind, v.subject, v.body
-     FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS v(due_at, kind, subject, body, n)
+     FROM json_to_recordset($2::json) AS v(n integer, due_at bigint, kind text, subject text, body text)
      ORDER BY v.n`,
-    [
-      partner,
-      jobs.map((job) => job.dueAt),
-      jobs.map((job) => job.kind),
-      jobs.map((job) => job.subject),
-      jobs.map((job) => JSON.stringify(job.body)),
-    ],
+    [partner, JSON.stringify(values)],
   );
 }
 
 /** The new attempts at the end of the partner's log, in one statement; its newest EVENTS_KEPT kept. */
 async function insertEvents(query: Query, partner: string, events: DeliveryEvent[]): Promise<void> {
+  const values = events.map((event, n) => ({ n, body: JSON.stringify(event) }));
   const numbered = await query(
     `INSERT INTO events (partner, n, body)
-     SELECT CAST($1 AS TEXT), last.n + v.n, v.body
+     SELECT CAST($1 AS TEXT), last.n + v.n + 1, v.body
      FROM (SELECT COALESCE(MAX(n), 0) AS n FROM events WHERE partner = $1) AS last,
-       unnest($2::text[]) WITH ORDINALITY AS v(body, n)
+       json_to_recordset($2::json) AS v(n integer, body text)
      ORDER BY v.n RETURNING n`,
-    [partner, events.map((event) => JSON.stringify(event))],
+    [partner, JSON.stringify(values)],
   );
   const newest = Math.max(...numbered.map((row) => Number(row.n)));
   if (newest > EVENTS_KEPT) {
@@ -404,6 +420,11 @@ async function insertEvents(query: Query, partner: string, events: DeliveryEvent
       newest - EVENTS_KEPT,
     ]);
   }
+}
+
+/** The text as a text column holds it (see HeldRow.id). */
+function nulFree<T extends string | null>(text: T): T {
+  return (text === null ? null : text.replaceAll("\0", "\uFFFD")) as T;
 }
 
 function heldRowOf(row: Row, locked: boolean): HeldRow {
@@ -416,7 +437,6 @@ function heldRowOf(row: Row, locked: boolean): HeldRow {
     customerId: (row.customer_id as string | null) ?? null,
     body: String(row.body),
     locked,
-    dirty: false,
   };
 }
 
@@ -430,9 +450,4 @@ function storedOfHeld(row: HeldRow): Stored {
 
 function keyOf(collection: CollectionName, id: string): string {
   return `${collection}\0${id}`;
-}
-
-/** The id as the id column holds it (see HeldRow.id). */
-function storedId(id: string): string {
-  return id.replaceAll("\0", "\uFFFD");
 }

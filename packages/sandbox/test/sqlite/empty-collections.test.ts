@@ -1,37 +1,20 @@
 // A collection a read found empty is not read again until something is inserted there or a
 // transaction fails, and that knowledge never hides a row: not one inserted since, not one a
 // failed transaction's rollback brought back, not another partner's.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { StatementSync } from "node:sqlite";
-import { afterAll, afterEach, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { dataFromSeed } from "../../src/api/seed.js";
-import { openStore } from "../../src/store/open-store.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import type { SandboxStore } from "../../src/store/store.js";
+import { sqliteFiles } from "../support/sqlite-files.js";
 
-const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-empty-collections-"));
-const stores: SandboxStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
 const OTHER_PARTNER = "5d1c0a7e-2b9f-4c3d-8e6a-1f0b2c3d4e5f";
 
-async function open(name: string): Promise<SandboxStore> {
-  const store = await openStore(
-    join(dir, name),
-    () => dataFromSeed({}),
-    () => {},
-  );
-  stores.push(store);
-  return store;
-}
+const open = sqliteFiles("empty-collections");
 
 const webhook = (id: string) => ({ id, url: "https://example.com/hook", enabled: true });
 

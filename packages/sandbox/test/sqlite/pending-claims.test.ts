@@ -1,22 +1,12 @@
 // On SQLite, a claimed key's row is written once: with its answer when the transaction answers it,
 // unanswered when the transaction ends without one (a webhook ping answers after its commit), and
 // not at all when the transaction fails or gives the key up.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { StatementSync } from "node:sqlite";
-import { afterAll, afterEach, expect, it, vi } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { afterEach, expect, it, vi } from "vitest";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
-import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
+import { sqliteFiles } from "../support/sqlite-files.js";
 
-const dir = mkdtempSync(join(tmpdir(), "payments-pending-claims-"));
-const stores: SandboxStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -24,11 +14,7 @@ afterEach(() => {
 const first = { method: "POST", path: "/customers", fingerprint: "f" };
 const answer = { status: 200, body: { id: "made" } };
 
-async function open(name: string): Promise<SandboxStore> {
-  const store = await openSqliteStore(join(dir, name), () => dataFromSeed({}));
-  stores.push(store);
-  return store;
-}
+const open = sqliteFiles("pending-claims");
 
 const inTransaction = <T>(store: SandboxStore, work: Parameters<SandboxStore["transaction"]>[1]) =>
   store.transaction(EXAMPLE_PARTNER_ID, work) as Promise<T>;

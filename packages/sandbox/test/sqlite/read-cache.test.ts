@@ -2,34 +2,15 @@
 // answer is given while nothing is written, and never once a write, a failed transaction or
 // another process may have changed the data.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Answer, ok } from "../../src/api/answer.js";
 import { type Read, ReadCache } from "../../src/api/read-cache.js";
-import { dataFromSeed } from "../../src/api/seed.js";
 import { JsonText } from "../../src/store/json-text.js";
-import { openStore } from "../../src/store/open-store.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import type { SandboxStore } from "../../src/store/store.js";
+import { sqliteFiles } from "../support/sqlite-files.js";
 
-const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-read-cache-"));
-const stores: SandboxStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function open(name: string): Promise<SandboxStore> {
-  const store = await openStore(
-    join(dir, name),
-    () => dataFromSeed({}),
-    () => {},
-  );
-  stores.push(store);
-  return store;
-}
+const open = sqliteFiles("read-cache");
 
 const listCustomers: Read = {
   partner: EXAMPLE_PARTNER_ID,
