@@ -173,10 +173,13 @@ export class Scheduler<T extends ClockOwner> {
       for (;;) {
         const took = await this.runDeliveries(owner, steps.through, advancing);
         sent += took;
-        if (took === 0 || this.closed) break;
+        // Outside an advance, what a batch schedules (a retry) is due later: a batch short of
+        // full took all there was. (Each claim also ends SQLite's open group of commits.)
+        if (took === 0 || this.closed || (!advancing && took < DELIVERY_BATCH)) break;
       }
       ran += steps.ran + sent;
-      if (steps.ran + sent > 0) continue;
+      // Steps may have made work due at once; deliveries outside an advance make none.
+      if (steps.ran > 0 || (advancing && sent > 0)) continue;
       // Another process holds due work: an advance answers once it is done too.
       const held = advancing && this.store.shared && performance.now() < deadline;
       if (!held) break;
