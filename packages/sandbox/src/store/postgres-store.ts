@@ -98,8 +98,12 @@ export async function openPostgresStore(
     shared: true,
     version: () => undefined,
     transaction: (partner, work) =>
-      withClient(pool, (client) =>
-        inTransaction(client, (query) => work(sqlTransaction(query, POSTGRES, purgeDue, partner))),
+      unlessDeadlocked(() =>
+        withClient(pool, (client) =>
+          inTransaction(client, (query) =>
+            work(sqlTransaction(query, POSTGRES, purgeDue, partner)),
+          ),
+        ),
       ),
     // The batch stays locked (FOR UPDATE SKIP LOCKED, one round trip) until its transaction
     // ends: other processes pass it by and take the jobs after it, and when this one dies its
@@ -146,14 +150,16 @@ function schemaTable(query: Query): VersionRecord {
   };
 }
 
-/** A batch whose transaction Postgres ended to break a deadlock is run again, this often at most. */
+/** A transaction that Postgres ended to break a deadlock is run again, this often at most. */
 const DEADLOCK_ATTEMPTS = 3;
 
 /**
  * Runs `work` again when Postgres chose its transaction to break a deadlock (two processes'
- * batches, or a batch and a request, each holding a row the other waits for): its changes were
- * rolled back and its jobs are scheduled still, so running it again is what the next advance would
- * do, but without failing this one.
+ * batches, a batch and a request, or two requests, each holding a row the other waits for): its
+ * changes were rolled back, so running it again is what the client or the next advance would do,
+ * but without failing this request or this advance. Work does all it keeps through the
+ * transaction; what it does beside it (a kick of the scheduler, a draw of the delivery chaos)
+ * is harmless twice.
  */
 async function unlessDeadlocked<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
