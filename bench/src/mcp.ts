@@ -5,7 +5,9 @@
 // - a tool call's cost (`listCustomers`, a page of ten customers) through the SDK's client over
 //   stdio, against the same call made with @org/payments-client in this process, in interleaved
 //   rounds. Both read the sandbox's answer from its memory of repeated reads, so the figure is
-//   what the server adds to a fast call: a process more on the way there and back.
+//   what the server adds to a fast call: a process more on the way there and back. A write
+//   (`createCustomer`), which the sandbox takes longer over, is measured the same way beside it:
+//   the server adds about as much to it, a smaller part of the whole.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
@@ -21,7 +23,8 @@ import { median, spreadOf } from "./stats.ts";
 const START_RUNS = 11;
 const CALL_ROUNDS = 40;
 const CALLS_PER_ROUND = 25;
-const WARM_UP_CALLS = 200;
+// Enough for the server's client to reach the speed of the bench's own, which earlier sections warmed.
+const WARM_UP_CALLS = 1000;
 const API_KEY = "bench-mcp-key";
 const TARGETS = { startMs: 500, callRatio: 1.5 };
 
@@ -111,16 +114,50 @@ async function startFigures(baseUrl: string): Promise<Row[]> {
   ];
 }
 
+/** A call made both ways: as a tool through the SDK's client, and with @org/payments-client. */
+interface PairedCall {
+  viaMcp: () => Promise<void>;
+  direct: () => Promise<void>;
+}
+
+type Samples = { mcp: number[]; client: number[]; ping: number[] };
+
+/** Each way's samples (ms) and each round's medians (µs), the ways alternating in each round. */
+async function measurePair(label: string, call: PairedCall, ping: () => Promise<void>) {
+  const timed = async (run: () => Promise<void>, samples: number[]) => {
+    const started = performance.now();
+    await run();
+    samples.push(performance.now() - started);
+  };
+  progress(`mcp: ${label}, warm-up, ${WARM_UP_CALLS} calls each`);
+  for (let i = 0; i < WARM_UP_CALLS; i++) {
+    await call.viaMcp();
+    await call.direct();
+  }
+  const samples: Samples = { mcp: [], client: [], ping: [] };
+  // Each round's median too: their lowest and highest say how much the load moved the figure.
+  const rounds = { mcp: [] as number[], client: [] as number[] };
+  for (let round = 0; round < CALL_ROUNDS; round++) {
+    if (round % 10 === 0)
+      progress(`mcp: ${label}, rounds ${round + 1}–${round + 10}/${CALL_ROUNDS}`);
+    const order = round % 2 === 0 ? (["mcp", "client"] as const) : (["client", "mcp"] as const);
+    for (const kind of order) {
+      for (let i = 0; i < CALLS_PER_ROUND; i++) {
+        await timed(kind === "mcp" ? call.viaMcp : call.direct, samples[kind]);
+      }
+      rounds[kind].push(median(samples[kind].slice(-CALLS_PER_ROUND)) * 1000);
+    }
+    for (let i = 0; i < CALLS_PER_ROUND; i++) await timed(ping, samples.ping);
+  }
+  return { samples, rounds };
+}
+
 async function callFigures(baseUrl: string): Promise<Row[]> {
   const client = createPaymentsClient({ apiKey: API_KEY, baseUrl });
   // A key's partner starts with no customer: the page both read holds ten.
   for (let i = 0; i < 10; i++) {
     await client.customers.create({ customer_type: "Person", email: `bench-${i}@example.com` });
   }
-  const direct = async () => {
-    const { error } = await client.GET("/customers", { params: { query: { page_size: 10 } } });
-    if (error) throw error;
-  };
   const mcp = new Client({ name: "bench", version: "0" });
   await mcp.connect(
     new StdioClientTransport({
@@ -131,50 +168,46 @@ async function callFigures(baseUrl: string): Promise<Row[]> {
     }),
   );
   await mcp.listTools();
-  const viaMcp = async () => {
-    const result = await mcp.callTool({ name: "listCustomers", arguments: { page_size: 10 } });
+  const tool = async (name: string, args: Record<string, unknown>) => {
+    const result = await mcp.callTool({ name, arguments: args });
     if (result.isError) throw new Error(JSON.stringify(result.content));
   };
-  const timed = async (call: () => Promise<void>, samples: number[]) => {
-    const started = performance.now();
-    await call();
-    samples.push(performance.now() - started);
+  const ping = async () => void (await mcp.ping());
+  const list: PairedCall = {
+    viaMcp: () => tool("listCustomers", { page_size: 10 }),
+    direct: async () => {
+      const { error } = await client.GET("/customers", { params: { query: { page_size: 10 } } });
+      if (error) throw error;
+    },
+  };
+  // Each a new customer: the tool is given a new key, as the client makes one for each call.
+  const create: PairedCall = {
+    viaMcp: () =>
+      tool("createCustomer", {
+        customer_type: "Person",
+        email: "bench-create@example.com",
+        idempotency_key: crypto.randomUUID(),
+      }),
+    direct: async () => {
+      await client.customers.create({ customer_type: "Person", email: "bench-create@example.com" });
+    },
   };
   try {
-    progress(`mcp: warm-up, ${WARM_UP_CALLS} calls each`);
-    for (let i = 0; i < WARM_UP_CALLS; i++) {
-      await viaMcp();
-      await direct();
-    }
-    const samples = { mcp: [] as number[], client: [] as number[], ping: [] as number[] };
-    // Each round's median too: their lowest and highest say how much the load moved the figure.
-    const rounds = { mcp: [] as number[], client: [] as number[] };
-    for (let round = 0; round < CALL_ROUNDS; round++) {
-      if (round % 10 === 0)
-        progress(`mcp: tool call rounds ${round + 1}–${round + 10}/${CALL_ROUNDS}`);
-      const order = round % 2 === 0 ? (["mcp", "client"] as const) : (["client", "mcp"] as const);
-      for (const kind of order) {
-        for (let i = 0; i < CALLS_PER_ROUND; i++) {
-          await timed(kind === "mcp" ? viaMcp : direct, samples[kind]);
-        }
-        rounds[kind].push(median(samples[kind].slice(-CALLS_PER_ROUND)) * 1000);
-      }
-      for (let i = 0; i < CALLS_PER_ROUND; i++) {
-        await timed(async () => void (await mcp.ping()), samples.ping);
-      }
-    }
-    const value = median(samples.mcp);
-    const baseline = median(samples.client);
+    const listed = await measurePair("listCustomers", list, ping);
+    const created = await measurePair("createCustomer", create, ping);
     const count = CALL_ROUNDS * CALLS_PER_ROUND;
+    const method = `through the SDK's client over stdio, median of ${count} in ${CALL_ROUNDS} interleaved rounds (the rounds' medians from lowest to highest)`;
+    const value = median(listed.samples.mcp);
+    const baseline = median(listed.samples.client);
     return [
       {
-        figure: `tool call listCustomers (page_size 10) through the SDK's client over stdio, median of ${count} in ${CALL_ROUNDS} interleaved rounds (the rounds' medians from lowest to highest)`,
+        figure: `tool call listCustomers (page_size 10) ${method}`,
         value: value * 1000,
         unit: "µs",
-        spread: spreadOf(rounds.mcp),
+        spread: spreadOf(listed.rounds.mcp),
         baselineLabel: "the same GET /customers made with @org/payments-client",
         baseline: baseline * 1000,
-        baselineSpread: spreadOf(rounds.client),
+        baselineSpread: spreadOf(listed.rounds.client),
         target: { text: `≤ ×${TARGETS.callRatio}`, met: value / baseline <= TARGETS.callRatio },
       },
       {
@@ -183,7 +216,16 @@ async function callFigures(baseUrl: string): Promise<Row[]> {
         value: (value - baseline) * 1000,
         unit: "µs",
         baselineLabel: "an MCP ping over the same session (the round trip alone)",
-        baseline: median(samples.ping) * 1000,
+        baseline: median(listed.samples.ping) * 1000,
+      },
+      {
+        figure: `for comparison, a write: tool call createCustomer (each a new customer) ${method}`,
+        value: median(created.samples.mcp) * 1000,
+        unit: "µs",
+        spread: spreadOf(created.rounds.mcp),
+        baselineLabel: "the same POST /customers made with @org/payments-client",
+        baseline: median(created.samples.client) * 1000,
+        baselineSpread: spreadOf(created.rounds.client),
       },
     ];
   } finally {
