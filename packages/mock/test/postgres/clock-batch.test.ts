@@ -9,18 +9,15 @@ import {
   withoutNul,
 } from "@org/payments-sandbox/store/postgres-store.js";
 import { purgeSchedule, type Query } from "@org/payments-sandbox/store/sql-store.js";
-import { COLLECTIONS, type SandboxData, type Stored } from "@org/payments-sandbox/store/state.js";
 import pg from "pg";
 import { expect, inject, it, type TestContext } from "vitest";
 import { createDatabase } from "../support/postgres.js";
-
-const emptyData = (): SandboxData => ({
-  collections: Object.fromEntries(
-    COLLECTIONS.map((name) => [name, [] as Stored[]]),
-  ) as SandboxData["collections"],
-  idempotency: {},
-  events: [],
-});
+import {
+  emptyData,
+  holdingResource,
+  newStore,
+  untilWaitingForLock,
+} from "../support/postgres-store.js";
 
 const A = "partner-a";
 const B = "partner-b";
@@ -225,22 +222,13 @@ it("keeps a U+0000 in what it writes as the database does (U+FFFD in text, escap
 });
 
 it("runs a batch again when Postgres ends it to break a deadlock", async (context) => {
-  const url = await createDatabase(inject("postgresUrl"));
-  const store = await openPostgresStore(url, emptyData);
-  context.onTestFinished(() => store.close());
+  const { url, store } = await newStore(context);
   await store.transaction(A, async (tx) => {
     await tx.enter(0);
     await tx.insert("customers", { id: "cus_1", status: "Created" }, undefined);
     await tx.schedule({ dueAt: 1, kind: "step", subject: "cus_1", body: {} });
   });
-  const other = new pg.Client({ connectionString: url });
-  await other.connect();
-  context.onTestFinished(() => other.end());
-  // The other transaction holds the customer and waits long before it looks for a deadlock, so
-  // that the batch's transaction is the one Postgres ends.
-  await other.query("BEGIN");
-  await other.query("SET LOCAL deadlock_timeout = '60s'");
-  await other.query("SELECT id FROM resources WHERE id = 'cus_1' FOR UPDATE");
+  const other = await holdingResource(context, url, "cus_1");
   let performed = 0;
   const running = store.runBatch(A, "step", 1, 256, async () => {
     performed++;
@@ -250,15 +238,7 @@ it("runs a batch again when Postgres ends it to break a deadlock", async (contex
     };
   });
   // The batch holds its job and waits for the customer; the other now waits for the job.
-  for (let tries = 0; tries < 600; tries++) {
-    // A transaction reads the activity once unless told to read it again.
-    await other.query("SELECT pg_stat_clear_snapshot()");
-    const waiting = await other.query(
-      "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%FROM resources%'",
-    );
-    if (waiting.rows.length > 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await untilWaitingForLock(other, "%FROM resources%");
   await other.query("SELECT seq FROM scheduled_work WHERE partner = $1 FOR UPDATE", [A]);
   await other.query("COMMIT");
   // Run again, the batch finds the job (or finds it held still and leaves it for the next run).
