@@ -1,0 +1,184 @@
+// The stdio transport's lines: messages split across chunks or sharing one, and what a client
+// can send that is not a message (a line that is not JSON, JSON that is not JSON-RPC, absurd
+// nesting, a line over the cap), each answered with the JSON-RPC error while the session goes on.
+// The last test sends such lines to the built bin.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { MAX_LINE_BYTES, StdioLineTransport } from "../src/stdio-transport.ts";
+import { bin, SECRET_KEY } from "./support/session.js";
+
+const request = (id: number | string, extra = "") =>
+  `{"method":"tools/list","params":{${extra}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+
+async function started() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const transport = new StdioLineTransport(SECRET_KEY, input, output);
+  const messages: unknown[] = [];
+  const errors: string[] = [];
+  transport.onmessage = (message) => messages.push(message);
+  transport.onerror = (error) => errors.push(error.message);
+  await transport.start();
+  let written = "";
+  output.on("data", (chunk: Buffer) => {
+    written += chunk.toString();
+  });
+  const answers = () =>
+    written
+      .split("\n")
+      .filter(Boolean)
+      .map(
+        (line) => JSON.parse(line) as { id: unknown; error?: { code: number; message: string } },
+      );
+  return { input, transport, messages, errors, answers };
+}
+
+describe("StdioLineTransport", () => {
+  it("reads messages split across chunks, several in a chunk, with CRLF and blank lines", async () => {
+    const { input, messages, answers } = await started();
+    const [first, second, third] = [request(1), request(2), request(3)];
+    input.write(first.slice(0, 10));
+    input.write(`${first.slice(10)}\r\n\n${second}\n${third.slice(0, 5)}`);
+    input.write(`${third.slice(5)}\n`);
+    expect(messages.map((message) => (message as { id: number }).id)).toEqual([1, 2, 3]);
+    expect(answers()).toEqual([]);
+  });
+
+  it("answers a line that is not JSON with a parse error, and reads the next", async () => {
+    const { input, messages, errors, answers } = await started();
+    input.write(`not json\n${request(1)}\n`);
+    expect(answers()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, message: expect.stringContaining("not JSON") },
+      },
+    ]);
+    expect(errors).toHaveLength(1);
+    expect(messages).toHaveLength(1);
+  });
+
+  it("answers JSON that is not a JSON-RPC message as an invalid request, with its id", async () => {
+    const { input, messages, answers } = await started();
+    input.write(
+      '{"jsonrpc":"2.0","id":7}\n[1,2]\n"text"\n{"jsonrpc":"1.0","id":"a","method":"x"}\n',
+    );
+    expect(answers().map(({ id, error }) => [id, error?.code])).toEqual([
+      [7, -32600],
+      [null, -32600],
+      [null, -32600],
+      ["a", -32600],
+    ]);
+    expect(messages).toEqual([]);
+  });
+
+  it("survives absurd nesting", async () => {
+    const { input, messages, answers } = await started();
+    const depth = 200_000;
+    input.write(`${"[".repeat(depth)}${"]".repeat(depth)}\n`);
+    input.write(
+      `{"jsonrpc":"2.0","method":"x","params":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}\n`,
+    );
+    input.write(`${request(1)}\n`);
+    expect(answers()[0]?.error?.code).toBe(-32600);
+    // The second is JSON-RPC; the SDK's Protocol judges its params.
+    expect(messages).toHaveLength(2);
+  });
+
+  it("drops a line over the cap, answers it with the id at its end, and reads the next", async () => {
+    const { input, messages, answers } = await started();
+    const padding = `"pad":"${"x".repeat(MAX_LINE_BYTES)}"`;
+    const huge = request(41, padding);
+    for (let at = 0; at < huge.length; at += 1 << 20) input.write(huge.slice(at, at + (1 << 20)));
+    input.write(`\n${request(42)}\n`);
+    expect(answers()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 41,
+        error: { code: -32600, message: expect.stringContaining("longer than 10485760 bytes") },
+      },
+    ]);
+    expect(messages.map((message) => (message as { id: number }).id)).toEqual([42]);
+  });
+
+  it("writes each message as a line with the API key taken out", async () => {
+    const { transport } = await started();
+    const output = new PassThrough();
+    const sending = new StdioLineTransport(SECRET_KEY, new PassThrough(), output);
+    await sending.send({ jsonrpc: "2.0", id: 1, result: { echo: `key ${SECRET_KEY}` } });
+    const line = output.read().toString() as string;
+    expect(line.endsWith("}\n")).toBe(true);
+    expect(line).not.toContain(SECRET_KEY);
+    expect(JSON.parse(line).result.echo).toBe("key [redacted]");
+    await transport.close();
+  });
+});
+
+it("payments-mcp answers bad lines and a line over the cap over stdio, and goes on", async () => {
+  const child = spawn(process.execPath, [bin], {
+    // Nothing listens on port 9: the server need not reach the API to answer these.
+    env: {
+      PATH: process.env.PATH ?? "",
+      PAYMENTS_API_KEY: SECRET_KEY,
+      PAYMENTS_BASE_URL: "http://127.0.0.1:9",
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const exited = once(child, "exit");
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const answered = (id: number) =>
+    new Promise<void>((resolve) => {
+      const look = () => {
+        if (stdout.split("\n").some((line) => line.includes(`"id":${id}`))) resolve();
+        else child.stdout.once("data", look);
+      };
+      look();
+    });
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "0" },
+    },
+  };
+  child.stdin.write(
+    `${JSON.stringify(initialize)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`,
+  );
+  await answered(1);
+  child.stdin.write(`not json\n${"x".repeat(MAX_LINE_BYTES + 1)}\n${request(2)}\n`);
+  await answered(2);
+  child.stdin.end();
+  await exited;
+
+  const answers = stdout
+    .split("\n")
+    .filter(Boolean)
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          id: unknown;
+          result?: { tools?: unknown[] };
+          error?: { code: number };
+        },
+    );
+  expect(
+    answers.filter((answer) => answer.error).map(({ id, error }) => [id, error?.code]),
+  ).toEqual([
+    [null, -32700],
+    [null, -32600],
+  ]);
+  expect(answers.find((answer) => answer.id === 2)?.result?.tools?.length).toBeGreaterThan(0);
+  expect(`${stdout}${stderr}`).not.toContain(SECRET_KEY);
+});
