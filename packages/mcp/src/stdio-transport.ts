@@ -130,7 +130,7 @@ export class StdioLineTransport implements Transport {
     this.onmessage?.(message as JSONRPCMessage);
   }
 
-  /** A JSON-RPC error answer, and the same to `onerror` (the server's log). */
+  /** A JSON-RPC error answer, and the same said to `onerror`. */
   #refuse(code: number, id: Id, reason: string) {
     const message = `${code === PARSE_ERROR ? "Parse error" : "Invalid request"}: ${reason}`;
     this.onerror?.(new Error(message));
