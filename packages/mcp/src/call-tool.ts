@@ -46,12 +46,15 @@ type Request = {
     header: Record<string, string>;
   };
   body?: unknown;
+  signal?: AbortSignal;
 };
 
 export async function callTool(
   context: CallContext,
   tool: ToolDefinition,
   rawArgs: Record<string, unknown> | undefined,
+  /** The MCP client's cancellation of the call: it stops the request, and the pages after it. */
+  signal?: AbortSignal,
 ): Promise<ToolResult> {
   const args = rawArgs ?? {};
   const deep = tooDeep(args);
@@ -75,7 +78,7 @@ export async function callTool(
     if (refusal) return failure(refusal);
   }
 
-  const request = requestOf(tool, args);
+  const request = requestOf(tool, args, signal);
   let idempotencyKey: string | undefined;
   let repeated = false;
   if (write) {
@@ -156,8 +159,15 @@ async function refusalOf(
   return undefined;
 }
 
-function requestOf(tool: ToolDefinition, args: Record<string, unknown>): Request {
-  const request: Request = { params: { path: {}, query: {}, header: {} } };
+function requestOf(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+): Request {
+  const request: Request = {
+    params: { path: {}, query: {}, header: {} },
+    ...(signal && { signal }),
+  };
   let body: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(args)) {
     const place = tool.arguments[name];

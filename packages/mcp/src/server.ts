@@ -58,12 +58,12 @@ export function createMcpServer(context: CallContext): Server {
     return { tools: shown.map((tool) => listed.get(tool.name)) };
   });
 
-  setToolCallHandler(server, async (request) => {
+  setToolCallHandler(server, async (request, { signal }) => {
     const tool: ToolDefinition | undefined = byName.get(request.params.name);
     if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `No tool named ${request.params.name}`);
     }
-    const result = await callTool(context, tool, request.params.arguments);
+    const result = await callTool(context, tool, request.params.arguments, signal);
     // A sandbox that answered only now (it was down when the tools were listed) brings the
     // test-mode tools: the client is told to list them again.
     if (listedTestMode === false && (await context.probe.state()).kind === "sandbox") {

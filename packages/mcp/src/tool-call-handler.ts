@@ -12,7 +12,13 @@ import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { type CallToolRequest, CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolResult } from "./call-tool.js";
 
-type ToolCallHandler = (request: CallToolRequest) => Promise<ToolResult>;
+/** What the SDK's `Protocol` hands a handler beside the request, of what this server uses. */
+interface CallExtra {
+  /** Aborted when the client cancels the call (notifications/cancelled) or the session closes. */
+  signal: AbortSignal;
+}
+
+type ToolCallHandler = (request: CallToolRequest, extra: CallExtra) => Promise<ToolResult>;
 
 const setOnProtocol = Protocol.prototype.setRequestHandler as (
   this: Server,
