@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startSandbox } from "./support/sandbox.js";
-import { bin, SECRET_KEY } from "./support/session.js";
+import { bin, INITIALIZE, SECRET_KEY } from "./support/session.js";
 
 let sandbox: RunningServer;
 let server: ChildProcess;
@@ -92,18 +92,7 @@ describe("payments-mcp --http", () => {
           },
         );
         call.on("error", reject);
-        call.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: {
-              protocolVersion: "2025-06-18",
-              capabilities: {},
-              clientInfo: { name: "x", version: "0" },
-            },
-          }),
-        );
+        call.end(JSON.stringify(INITIALIZE));
       });
     expect(await send("/mcp", "attacker.example:80")).toBe(403);
     expect(await send("/other", new URL(endpoint).host)).toBe(404);

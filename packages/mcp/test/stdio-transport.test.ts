@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { MAX_LINE_BYTES, StdioLineTransport } from "../src/stdio-transport.ts";
-import { bin, SECRET_KEY } from "./support/session.js";
+import { bin, INITIALIZE, SECRET_KEY } from "./support/session.js";
 
 const request = (id: number | string, extra = "") =>
   `{"method":"tools/list","params":{${extra}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
@@ -143,18 +143,8 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
       };
       look();
     });
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "t", version: "0" },
-    },
-  };
   child.stdin.write(
-    `${JSON.stringify(initialize)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`,
+    `${JSON.stringify(INITIALIZE)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`,
   );
   await answered(1);
   child.stdin.write(`not json\n${"x".repeat(MAX_LINE_BYTES + 1)}\n${request(2)}\n`);

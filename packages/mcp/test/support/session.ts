@@ -11,6 +11,18 @@ import { expect } from "vitest";
 
 export const bin = path.resolve(import.meta.dirname, "../../bin/payments-mcp.mjs");
 
+/** The first message of a session, for a test that speaks the protocol by hand. */
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "test", version: "0" },
+  },
+} as const;
+
 /** A key no answer would hold by chance: finding it anywhere means it leaked. */
 export const SECRET_KEY = "sk_test_9f8e7d6c5b4a-do-not-leak";
 
