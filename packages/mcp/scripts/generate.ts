@@ -13,7 +13,7 @@ import {
 } from "@org/payments-spec";
 import { emitGenerated } from "@org/payments-spec/codegen";
 import {
-  ALL_PAGES_MAX_ITEMS,
+  ALL_PAGES_MAX_CHARACTERS,
   ALL_PAGES_PAGE_SIZE,
   ALLOW_WRITES_FLAG,
   IDEMPOTENCY_WINDOW_MS,
@@ -133,7 +133,7 @@ function describeTool(
   const text = [String(operation.description ?? operation.summary ?? "").trim()];
   if (pages) {
     text.push(
-      `Pages with \`cursor\` and \`page_size\`; \`all_pages: true\` follows the cursors and returns every item (${ALL_PAGES_PAGE_SIZE} a page unless \`page_size\` says otherwise), stopping once it holds ${ALL_PAGES_MAX_ITEMS} or more (whole pages; the answer's \`cursor\` then continues).`,
+      `Pages with \`cursor\` and \`page_size\`; \`all_pages: true\` follows the cursors and returns every item (${ALL_PAGES_PAGE_SIZE} a page unless \`page_size\` says otherwise), stopping before a page that would take the answer over ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters of JSON (the answer's \`cursor\` then continues).`,
     );
   }
   if (group === "test-mode") {
@@ -227,7 +227,7 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
       {
         type: "boolean",
         default: false,
-        description: `Follow the cursors and return the items of every page, stopping once ${ALL_PAGES_MAX_ITEMS} or more are held. Not an API parameter: the server pages for you.`,
+        description: `Follow the cursors and return the items of every page, stopping before a page that would take the answer over ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters of JSON. Not an API parameter: the server pages for you.`,
       },
       false,
     );

@@ -7,7 +7,7 @@ import { PaymentsError } from "@org/payments-client";
 import { argumentProblems } from "./arguments.js";
 import type { IdempotencyKeys } from "./idempotency.js";
 import { jsonTextOf } from "./json-text.js";
-import { ALL_PAGES_MAX_ITEMS, ALL_PAGES_PAGE_SIZE, ALLOW_WRITES_FLAG } from "./limits.js";
+import { ALL_PAGES_MAX_CHARACTERS, ALL_PAGES_PAGE_SIZE, ALLOW_WRITES_FLAG } from "./limits.js";
 import type { SandboxProbe } from "./sandbox-probe.js";
 import type { Send, SendResult } from "./send.js";
 import type { ToolDefinition } from "./tool-definition.js";
@@ -188,7 +188,10 @@ function requestOf(
 
 type PageData = { items?: unknown[]; cursor?: string | null; [field: string]: unknown };
 
-/** Every page from the given cursor on, until the last or the cap; one answer of their items. */
+/**
+ * Every page from the given cursor on, until the last, or until the next page would take the
+ * items' JSON over the cap; one answer of their items, whose `cursor` goes on from there.
+ */
 async function allPages(context: CallContext, tool: ToolDefinition, request: Request) {
   const query: Record<string, unknown> = {
     page_size: ALL_PAGES_PAGE_SIZE,
@@ -197,6 +200,10 @@ async function allPages(context: CallContext, tool: ToolDefinition, request: Req
   const items: unknown[] = [];
   const seen = new Set<unknown>();
   let pages = 0;
+  let characters = 0;
+  let last: { result: SendResult; page: PageData } | undefined;
+  const read = () =>
+    `all_pages: ${pages} page${pages === 1 ? "" : "s"}, ${items.length} item${items.length === 1 ? "" : "s"}`;
   for (;;) {
     const result = await context.send(tool.method, tool.path, {
       ...request,
@@ -204,21 +211,27 @@ async function allPages(context: CallContext, tool: ToolDefinition, request: Req
     });
     if (result.error) return { result, note: undefined };
     const page = (result.data ?? {}) as PageData;
+    const size = JSON.stringify(page.items ?? []).length;
+    if (last !== undefined && characters + size > ALL_PAGES_MAX_CHARACTERS) {
+      // This page is left for the next call: the answer's cursor is the one that read it.
+      const data = { ...last.page, items, cursor: query.cursor };
+      return { result: { ...last.result, data }, note: `${read()}${CAP_NOTE}` };
+    }
     items.push(...(page.items ?? []));
     pages++;
+    characters += size;
+    last = { result, page };
     const next = page.cursor;
-    const done = next === undefined || next === null || seen.has(next);
-    if (done || items.length >= ALL_PAGES_MAX_ITEMS) {
-      const read = `${pages} page${pages === 1 ? "" : "s"}, ${items.length} item${items.length === 1 ? "" : "s"}`;
-      const note = done
-        ? `all_pages: ${read}, the last page included`
-        : `all_pages: ${read}; stopped at the cap of ${ALL_PAGES_MAX_ITEMS} items: pass the answer's cursor to go on`;
-      return { result: { ...result, data: { ...page, items } }, note };
+    if (next === undefined || next === null || seen.has(next)) {
+      const data = { ...page, items };
+      return { result: { ...result, data }, note: `${read()}, the last page included` };
     }
     seen.add(next);
     query.cursor = next;
   }
 }
+
+const CAP_NOTE = `; stopped before a page that would take the answer over ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters of JSON: pass the answer's cursor to go on`;
 
 function writeNote(key: string, repeated: boolean, replayed: boolean): string {
   const reuse = repeated

@@ -1,7 +1,11 @@
 /** The numbers the tools' descriptions state and the server keeps to. */
 
-/** `all_pages` stops once it holds this many items (it reads whole pages). */
-export const ALL_PAGES_MAX_ITEMS = 250;
+/**
+ * `all_pages` stops before a page that would take its items' JSON over this many characters
+ * (the first page is answered whole): about 15,000 tokens, under what MCP clients take from a
+ * tool by default (Claude Code's is 25,000).
+ */
+export const ALL_PAGES_MAX_CHARACTERS = 50_000;
 
 /** The page size `all_pages` reads with when the call gives none: the API's largest. */
 export const ALL_PAGES_PAGE_SIZE = 100;

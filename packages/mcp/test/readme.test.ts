@@ -2,7 +2,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { tools } from "../src/generated/tools.ts";
-import { ALL_PAGES_MAX_ITEMS, ALL_PAGES_PAGE_SIZE, IDEMPOTENCY_WINDOW_MS } from "../src/limits.ts";
+import {
+  ALL_PAGES_MAX_CHARACTERS,
+  ALL_PAGES_PAGE_SIZE,
+  IDEMPOTENCY_WINDOW_MS,
+} from "../src/limits.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 /** The README's prose with each run of white space one space, as a reader sees it. */
@@ -16,7 +20,9 @@ describe("the README", () => {
   });
 
   it("states the all_pages cap and the idempotency window the server keeps", () => {
-    expect(prose).toContain(`stopping once it holds **${ALL_PAGES_MAX_ITEMS}** items`);
+    expect(prose).toContain(
+      `over **${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")}** characters of JSON`,
+    );
     expect(prose).toContain(`(**${ALL_PAGES_PAGE_SIZE}** a page unless \`page_size\``);
     expect(prose).toContain(`for **${IDEMPOTENCY_WINDOW_MS / 60_000} minutes**`);
   });

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createPaymentsClient } from "@org/payments-client";
 import { listOperations, loadBundledSpec, loadSpec, testModeSpecPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALL_PAGES_MAX_ITEMS } from "../src/limits.ts";
+import { ALL_PAGES_MAX_CHARACTERS } from "../src/limits.ts";
 import { exampleArguments, type KnownIds } from "./support/examples.js";
 import { type RunningServer, startSandbox } from "./support/sandbox.js";
 import { allTextOf, SECRET_KEY, type Session, startSession, textOf } from "./support/session.js";
@@ -239,31 +239,48 @@ const itemsOf = (result: { structuredContent?: Record<string, unknown> }) =>
   (result.structuredContent?.items ?? []) as unknown[];
 
 describe("all_pages", () => {
-  it("follows the cursors to the last page, or stops at the cap with a cursor to go on", async () => {
+  it("follows the cursors to the last page, or stops under the cap with a cursor to go on", async () => {
     const client = createPaymentsClient({ apiKey: SECRET_KEY, baseUrl: sandbox.url });
-    for (let i = 0; i < ALL_PAGES_MAX_ITEMS + 5; i++) {
-      await client.customers.create({ customer_type: "Person", email: `pager-${i}@example.com` });
-    }
-    const whole = await session.call("listCustomers", {
-      search_term: "pager-",
-      page_size: 100,
+    const created: string[] = [];
+    const search = async (args: Record<string, unknown>) => {
+      const result = await session.call("listCustomers", { search_term: "pager-", ...args });
+      return { result, ids: itemsOf(result).map((item) => (item as { id: string }).id) };
+    };
+    const create = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const customer = await client.customers.create({
+          customer_type: "Person",
+          email: `pager-${created.length}@example.com`,
+        });
+        created.push(customer.id);
+      }
+    };
+    // A few pages that fit under the cap: all of them, in one answer.
+    await create(30);
+    const whole = await search({ page_size: 10, all_pages: true });
+    expect(whole.ids.sort()).toEqual([...created].sort());
+    expect(allTextOf(whole.result)).toContain(
+      "all_pages: 3 pages, 30 items, the last page included",
+    );
+
+    // More than the cap holds: whole pages under it, then the rest from the answer's cursor.
+    const perItem = JSON.stringify(itemsOf(whole.result)).length / created.length;
+    await create(Math.ceil((1.5 * ALL_PAGES_MAX_CHARACTERS) / perItem) - created.length);
+    const capped = await search({ page_size: 20, all_pages: true });
+    expect(JSON.stringify(itemsOf(capped.result)).length).toBeLessThanOrEqual(
+      ALL_PAGES_MAX_CHARACTERS,
+    );
+    expect(capped.ids.length % 20).toBe(0);
+    expect(capped.ids.length).toBeLessThan(created.length);
+    expect(allTextOf(capped.result)).toContain(
+      "stopped before a page that would take the answer over 50,000 characters",
+    );
+    const rest = await search({
+      page_size: 20,
       all_pages: true,
+      cursor: capped.result.structuredContent?.cursor,
     });
-    expect(itemsOf(whole).length).toBe(ALL_PAGES_MAX_ITEMS + 5);
-    expect(allTextOf(whole)).toContain("all_pages: 3 pages, 255 items, the last page included");
-    const capped = await session.call("listCustomers", {
-      search_term: "pager-",
-      page_size: 50,
-      all_pages: true,
-    });
-    expect(itemsOf(capped).length).toBe(ALL_PAGES_MAX_ITEMS);
-    expect(allTextOf(capped)).toContain(`stopped at the cap of ${ALL_PAGES_MAX_ITEMS} items`);
-    const rest = await session.call("listCustomers", {
-      search_term: "pager-",
-      page_size: 50,
-      cursor: capped.structuredContent?.cursor,
-    });
-    expect(itemsOf(rest).length).toBe(5);
+    expect([...capped.ids, ...rest.ids].sort()).toEqual([...created].sort());
   });
 });
 

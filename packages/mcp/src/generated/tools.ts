@@ -8,7 +8,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listCustomers",
     "group": "api",
     "tag": "Customers",
-    "description": "Lists the partner's customers, optionally filtered by a search term. With `X-SUB-PARTNER-ID`, the list is filtered to that sub-partner's customers.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).",
+    "description": "Lists the partner's customers, optionally filtered by a search term. With `X-SUB-PARTNER-ID`, the list is filtered to that sub-partner's customers.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
     "method": "GET",
     "path": "/customers",
     "annotations": {
@@ -53,7 +53,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "additionalProperties": false
@@ -734,7 +734,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listSignings",
     "group": "api",
     "tag": "Signings",
-    "description": "Returns a page of the signings recorded for the customer. The ordering of items is not specified.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).",
+    "description": "Returns a page of the signings recorded for the customer. The ordering of items is not specified.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
     "method": "GET",
     "path": "/customers/{id}/signings",
     "annotations": {
@@ -782,7 +782,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "required": [
@@ -1011,7 +1011,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listUnsignedDocuments",
     "group": "api",
     "tag": "Documents",
-    "description": "Returns a page of the documents the customer has not signed yet. The ordering of items is not specified.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).",
+    "description": "Returns a page of the documents the customer has not signed yet. The ordering of items is not specified.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
     "method": "GET",
     "path": "/customers/{id}/unsigned-documents",
     "annotations": {
@@ -1059,7 +1059,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "required": [
@@ -1167,7 +1167,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listDocuments",
     "group": "api",
     "tag": "Documents",
-    "description": "Lists the documents customers sign. This operation does not take `X-SUB-PARTNER-ID`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).",
+    "description": "Lists the documents customers sign. This operation does not take `X-SUB-PARTNER-ID`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
     "method": "GET",
     "path": "/documents",
     "annotations": {
@@ -1199,7 +1199,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "additionalProperties": false
@@ -3201,7 +3201,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listAutorampTransactions",
     "group": "api",
     "tag": "Autoramp transactions",
-    "description": "Lists autoramp transactions, optionally filtered by autoramp, customer, search term or ramp type. This is the only list that pages backwards, with `prev_cursor`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).",
+    "description": "Lists autoramp transactions, optionally filtered by autoramp, customer, search term or ramp type. This is the only list that pages backwards, with `prev_cursor`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
     "method": "GET",
     "path": "/autoramp-transactions",
     "annotations": {
@@ -3270,7 +3270,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "additionalProperties": false
@@ -4463,7 +4463,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listFiatAddresses",
     "group": "api",
     "tag": "Fiat addresses",
-    "description": "Lists the partner's registered bank accounts in one verification status (`Registered` when no status is given).\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).",
+    "description": "Lists the partner's registered bank accounts in one verification status (`Registered` when no status is given).\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
     "method": "GET",
     "path": "/addresses/fiat",
     "annotations": {
@@ -4515,7 +4515,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "additionalProperties": false
@@ -4772,7 +4772,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listFiatAddressesByCustomer",
     "group": "api",
     "tag": "Fiat addresses",
-    "description": "Lists the customer's registered bank accounts, optionally filtered by a search term. The API description types this path's `customer_id` as a plain string, not a UUID.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).",
+    "description": "Lists the customer's registered bank accounts, optionally filtered by a search term. The API description types this path's `customer_id` as a plain string, not a UUID.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
     "method": "GET",
     "path": "/addresses/fiat/{customer_id}",
     "annotations": {
@@ -4824,7 +4824,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "required": [
@@ -5893,7 +5893,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listWebhooks",
     "group": "api",
     "tag": "Webhooks",
-    "description": "Lists the partner's webhook subscriptions. This operation does not take `X-SUB-PARTNER-ID`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).",
+    "description": "Lists the partner's webhook subscriptions. This operation does not take `X-SUB-PARTNER-ID`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
     "method": "GET",
     "path": "/webhooks",
     "annotations": {
@@ -5925,7 +5925,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "additionalProperties": false
@@ -8915,7 +8915,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listEvents",
     "group": "test-mode",
     "tag": "Events",
-    "description": "The webhook delivery attempts the sandbox made (the newest 10,000 are kept), newest first,\nfiltered by the parameters given (all of them must match) and paged as the API's lists\nare: pass a page's `cursor` as `cursor` for the next page, with the same filters; a page\nwithout a `cursor` is the last one. An event sent to a reserved example host is listed\nonce, `sent: false`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping once it holds 250 or more (whole pages; the answer's `cursor` then continues).\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "description": "The webhook delivery attempts the sandbox made (the newest 10,000 are kept), newest first,\nfiltered by the parameters given (all of them must match) and paged as the API's lists\nare: pass a page's `cursor` as `cursor` for the next page, with the same filters; a page\nwithout a `cursor` is the last one. An event sent to a reserved example host is listed\nonce, `sent: false`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
     "method": "GET",
     "path": "/_sandbox/events",
     "annotations": {
@@ -8993,7 +8993,7 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping once 250 or more are held. Not an API parameter: the server pages for you."
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
         }
       },
       "additionalProperties": false
