@@ -8,7 +8,6 @@ export type { ClientPaths };
 type HttpMethod = "get" | "post" | "patch";
 type MediaType = `${string}/${string}`;
 type Empty = Record<never, never>;
-type RequiredKeys<T> = { [K in keyof T]-?: Empty extends Pick<T, K> ? never : K }[keyof T];
 
 /** The paths that have an operation for `Method`. */
 export type PathsWith<Method extends HttpMethod> = {
@@ -46,8 +45,11 @@ export type PaymentsResult<Op, Init> =
   | ({ data: SuccessData<Op, Init>; error?: never } & ResultMeta)
   | ({ data?: never; error: PaymentsApiError } & ResultMeta);
 
-/** The `init` argument: optional exactly when nothing in it is required. */
-export type InitArg<Init, Extra = CallOptions> = [RequiredKeys<Init>] extends [never]
+/**
+ * The `init` argument: optional exactly when nothing in it is required (`{}` is one). One check
+ * of the whole type, rather than a walk of its keys: it is instantiated at every call.
+ */
+export type InitArg<Init, Extra = CallOptions> = Empty extends Init
   ? [init?: Init & Extra]
   : [init: Init & Extra];
 
