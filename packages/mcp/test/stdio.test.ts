@@ -209,6 +209,27 @@ describe("bad arguments", () => {
     expect((await session.tools()).length).toBeGreaterThan(0);
   });
 
+  it("name both fields of a choice: advanceClock takes one of seconds or to", async () => {
+    const listed = (await session.tools()).find((tool) => tool.name === "advanceClock");
+    expect(JSON.stringify(listed?.inputSchema.oneOf)).toContain('"required":["seconds"]');
+    const none = await session.call("advanceClock", {});
+    expect(none.isError).toBe(true);
+    expect(textOf(none)).toBe("advanceClock was not called: give one of `seconds` or `to`.");
+    const both = await session.call("advanceClock", { seconds: 1, to: "2999-01-01T00:00:00Z" });
+    expect(textOf(both)).toContain("give only one of `seconds` or `to`");
+    const deposit = await session.call("simulateDeposit", {
+      id: "d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47",
+      amount: "1.00",
+      currency: "EUR",
+      source_currency: "EUR",
+    });
+    expect(textOf(deposit)).toContain("`currency` and `source_currency` cannot be given together");
+    const moved = await session.call("advanceClock", { seconds: 0 });
+    expect(moved.isError).toBeFalsy();
+    // The sandbox's routes take no idempotency key, and its answers name none.
+    expect(allTextOf(moved)).not.toContain("IDEMPOTENCY-KEY");
+  });
+
   it("survive hostile input: deep nesting, huge strings, wrong types everywhere", async () => {
     let deep: unknown = "bottom";
     // As deep as the SDK's client can still serialise (it recurses), far past any request's depth.

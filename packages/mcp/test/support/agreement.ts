@@ -35,9 +35,6 @@ function constraints(schema: unknown): unknown {
   return rest;
 }
 
-/** Body keywords that state a rule across its fields, which hold of the arguments too. */
-const ACROSS_FIELDS = ["allOf", "anyOf", "oneOf", "not", "dependentSchemas", "dependentRequired"];
-
 /** Annotations, and formats that say nothing the type and limits do not. */
 const NOT_RULES = new Set(["description", "examples", "title", "deprecated"]);
 const INTEGER_FORMATS = new Set(["int32", "int64", "uint32", "uint64"]);
@@ -149,16 +146,31 @@ function compare(
       expected.add("body");
       same("body", spec, resolved(properties.body, fromSpec));
     } else {
-      const fields = (spec.properties ?? {}) as Record<string, unknown>;
-      for (const keyword of ACROSS_FIELDS) {
-        if (keyword in spec)
-          same(`the body's ${keyword}`, spec[keyword], resolved(input[keyword], fromSpec));
-      }
+      // One of closed objects: their fields side by side, each alternative's required ones.
+      const alternatives = (spec.properties === undefined ? spec.oneOf : undefined) as
+        | JsonSchema[]
+        | undefined;
+      const fields = (
+        alternatives === undefined
+          ? (spec.properties ?? {})
+          : Object.assign({}, ...alternatives.map((alternative) => alternative.properties))
+      ) as Record<string, unknown>;
       const needed = new Set(body.required ? ((spec.required as string[]) ?? []) : []);
       for (const [name, schema] of Object.entries(fields)) {
         expected.add(name);
         same(`body field ${name}`, schema, properties[name]);
         if (required.has(name) !== needed.has(name)) found.push(`body field ${name} required`);
+      }
+      if (alternatives !== undefined) {
+        const spelled = ((input.oneOf ?? []) as JsonSchema[]).map((rule) => rule.required);
+        same(
+          "body's alternatives",
+          alternatives.map((alternative) => alternative.required),
+          spelled,
+        );
+      }
+      for (const rule of ["anyOf", "not", "if", "then", "else"]) {
+        if (rule in spec) same(`body's ${rule}`, resolved(spec[rule], fromSpec), input[rule]);
       }
     }
   }
