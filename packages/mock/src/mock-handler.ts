@@ -94,7 +94,7 @@ export function createHandler(
   };
 }
 
-type Sent = { status: number; mismatch: string };
+type Sent = { status: number | string; mismatch: string };
 type Unreadable = Extract<Awaited<ReturnType<typeof readRequest>>, { ok: false }>;
 type PrismResponse = Extract<PrismOutcome, { kind: "response" }>;
 
@@ -278,7 +278,7 @@ async function respondControl(
   request: ApiRequest,
   repeated: readonly string[],
   response: ServerResponse,
-): Promise<{ status: number; mismatch: string }> {
+): Promise<Sent> {
   const checked = engine.check(request);
   if (checked.kind === "error") {
     const allowed =
@@ -337,14 +337,19 @@ function rejected(status: number): { status: number; mismatch: string } {
   return { status, mismatch: "" };
 }
 
-/** A sandbox answer: JSON, or a problem in the mock's format when it is an error. */
-function sendAnswer(
-  response: ServerResponse,
-  answer: Answer,
-): { status: number; mismatch: string } {
+/**
+ * A sandbox answer: JSON, or a problem in the mock's format when it is an error; or, for a
+ * fault's lost answer, the connection closed with nothing sent.
+ */
+function sendAnswer(response: ServerResponse, answer: Answer): Sent {
+  if (answer.drop) {
+    response.socket?.destroy();
+    return { status: "closed with no answer (a test-mode fault)", mismatch: "" };
+  }
   const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
   response
     .writeHead(answer.status, {
+      ...answer.headers,
       "content-type": contentType,
       // As Stripe marks it: the first answer to this IDEMPOTENCY-KEY, sent again.
       ...(answer.replayed && { "idempotent-replayed": "true" }),
