@@ -9753,5 +9753,961 @@ export const tools: readonly ToolDefinition[] = [
     },
     "arguments": {},
     "pages": false
+  },
+  {
+    "name": "listFaults",
+    "group": "test-mode",
+    "tag": "Faults",
+    "description": "The partner's armed fault rules, oldest first, each with what `remains` of it. A rule\nwhose `times` are used up is disarmed and no longer listed; the request log still names\nit in `fault_id`.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "GET",
+    "path": "/_sandbox/faults",
+    "annotations": {
+      "title": "List the armed fault rules",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The armed fault rules, oldest first.",
+      "required": [
+        "items"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/Fault"
+          }
+        }
+      },
+      "$defs": {
+        "Fault": {
+          "type": "object",
+          "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+          "required": [
+            "id",
+            "remains",
+            "created_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "operation_id": {
+              "$ref": "#/$defs/OperationId"
+            },
+            "topic": {
+              "$ref": "#/$defs/WebhookTopic"
+            },
+            "match": {
+              "$ref": "#/$defs/FaultMatch"
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "probability": {
+              "type": "number"
+            },
+            "seed": {
+              "type": "integer"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "retry_after": {
+              "type": "integer"
+            },
+            "delay_ms": {
+              "type": "integer"
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ]
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ]
+            },
+            "delay_seconds": {
+              "type": "integer"
+            },
+            "remains": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 0,
+              "description": "How many of its `times` remain; null for a rule by probability."
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "description": "When it was armed (sandbox time)."
+            }
+          }
+        },
+        "FaultMatch": {
+          "type": "object",
+          "description": "Narrows a rule to the requests (or events) about one customer or of one sub-partner; all fields given must match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "A request's `customer_id` (path, query or body), or an event's."
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "A request's `X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
+          "description": "An operationId of the API's document (`partner-payments.yaml`).",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "armFault",
+    "group": "test-mode",
+    "tag": "Faults",
+    "description": "Arms a rule that makes the partner's requests of one API operation (`operation_id`), or\nits webhook deliveries of one topic (`topic`), fail as production can: an error status\n(`status`, with `Retry-After` from `retry_after`), a late answer (`delay_ms`, at most\n30,000), a connection closed with no answer before the change commits or after it\n(`drop`), and for a topic a duplicated, dropped or delayed delivery. `match` narrows it to\none customer or sub-partner. It applies to the next `times` requests it matches (default\n1) across every process of a shared sandbox, or, with `probability` and `seed`, to each\nwith that chance, drawn from a sequence the seed repeats. Only the caller's API key's\nrequests are affected. A rule that breaks this document is `422` naming the field and\nthe rule; a `status` the operation does not declare is `422` too.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "POST",
+    "path": "/_sandbox/faults",
+    "annotations": {
+      "title": "Arm a fault rule",
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A fault rule: exactly one of `operation_id` or `topic`. A rule on an operation has at\nleast one of `status`, `delay_ms` and `drop` (not `status` with `drop`); one on a topic has\nexactly one of `delivery` and `delay_seconds`. `times`, or `probability` with `seed`, never\nboth. `retry_after` goes with `status`.\n",
+          "additionalProperties": false,
+          "properties": {
+            "operation_id": {
+              "type": "string",
+              "description": "An operationId of the API's document (`partner-payments.yaml`).",
+              "enum": [
+                "createCustomer",
+                "listCustomers",
+                "createDirectIdentification",
+                "createLinkIdentification",
+                "createSigning",
+                "listSignings",
+                "listUnsignedDocuments",
+                "listDocuments",
+                "createAutoramp",
+                "getAutorampQuote",
+                "getAutorampByExternalId",
+                "listAutorampTransactions",
+                "listAutorampTransactionsByIds",
+                "getExchangeRate",
+                "listFiatAddresses",
+                "listFiatAddressesByCustomer",
+                "getFiatAddress",
+                "registerHostedCryptoAddress",
+                "registerSelfHostedCryptoAddress",
+                "listFeeProfiles",
+                "listWebhooks",
+                "updateWebhook",
+                "pingWebhook"
+              ],
+              "examples": [
+                "createCustomer"
+              ]
+            },
+            "topic": {
+              "type": "string",
+              "enum": [
+                "Transaction",
+                "NewBankAccount",
+                "NewAutoramp",
+                "DepositAddressCreated",
+                "RegisterFiatAddressStatus",
+                "RegisterAutorampStatus",
+                "TransactionStatus",
+                "CustomerCreated",
+                "CustomerStatus",
+                "IdentificationStatus",
+                "Ping"
+              ]
+            },
+            "match": {
+              "type": "object",
+              "description": "Narrows a rule to the requests (or events) about one customer or of one sub-partner; all fields given must match.",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "properties": {
+                "customer_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "A request's `customer_id` (path, query or body), or an event's."
+                },
+                "sub_partner_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "A request's `X-SUB-PARTNER-ID`."
+                }
+              }
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000,
+              "default": 1,
+              "description": "How many matching requests (or deliveries) it acts on, across every process; then it is disarmed."
+            },
+            "probability": {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 1,
+              "description": "Instead of `times`, the chance that it acts on each matching request, until disarmed. Needs `seed`."
+            },
+            "seed": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 4294967295,
+              "description": "Fixes the sequence of draws `probability` is compared with, so a run repeats; needs `probability`."
+            },
+            "status": {
+              "type": "integer",
+              "minimum": 400,
+              "maximum": 599,
+              "description": "An error status the operation declares (under `default`, any 4xx or 5xx), answered with a problem body instead of the operation, which changes nothing."
+            },
+            "retry_after": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 86400,
+              "description": "Seconds, sent as `Retry-After` with `status`."
+            },
+            "delay_ms": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 30000,
+              "description": "The answer comes this much later (real time), at most 30,000 ms; the change, if any, is made at once."
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ],
+              "description": "`before_commit`: the connection closes with no answer and nothing changes. `after_commit`: the change commits and its events are queued, then the connection closes with no answer; a retry with the same `IDEMPOTENCY-KEY` replays the stored answer."
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ],
+              "description": "`duplicate`: the event is delivered twice, with one `id`. `drop`: it is not sent, the event log records it (`sent: false`), and `POST /_sandbox/events/{id}/redeliver` sends it."
+            },
+            "delay_seconds": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 604800,
+              "description": "The delivery comes this much later on the sandbox clock (at most a week)."
+            }
+          },
+          "allOf": [
+            {
+              "anyOf": [
+                {
+                  "required": [
+                    "operation_id"
+                  ],
+                  "properties": {
+                    "operation_id": {}
+                  },
+                  "additionalProperties": true
+                },
+                {
+                  "required": [
+                    "topic"
+                  ],
+                  "properties": {
+                    "topic": {}
+                  },
+                  "additionalProperties": true
+                }
+              ]
+            },
+            {
+              "if": {
+                "required": [
+                  "operation_id"
+                ],
+                "properties": {
+                  "operation_id": {}
+                },
+                "additionalProperties": true
+              },
+              "then": {
+                "properties": {
+                  "topic": {
+                    "not": {}
+                  },
+                  "delivery": {
+                    "not": {}
+                  },
+                  "delay_seconds": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "anyOf": [
+                  {
+                    "required": [
+                      "status"
+                    ],
+                    "properties": {
+                      "status": {}
+                    },
+                    "additionalProperties": true
+                  },
+                  {
+                    "required": [
+                      "delay_ms"
+                    ],
+                    "properties": {
+                      "delay_ms": {}
+                    },
+                    "additionalProperties": true
+                  },
+                  {
+                    "required": [
+                      "drop"
+                    ],
+                    "properties": {
+                      "drop": {}
+                    },
+                    "additionalProperties": true
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "topic"
+                ],
+                "properties": {
+                  "topic": {}
+                },
+                "additionalProperties": true
+              },
+              "then": {
+                "properties": {
+                  "status": {
+                    "not": {}
+                  },
+                  "retry_after": {
+                    "not": {}
+                  },
+                  "delay_ms": {
+                    "not": {}
+                  },
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "oneOf": [
+                  {
+                    "required": [
+                      "delivery"
+                    ],
+                    "properties": {
+                      "delivery": {}
+                    },
+                    "additionalProperties": true
+                  },
+                  {
+                    "required": [
+                      "delay_seconds"
+                    ],
+                    "properties": {
+                      "delay_seconds": {}
+                    },
+                    "additionalProperties": true
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "probability"
+                ],
+                "properties": {
+                  "probability": {}
+                },
+                "additionalProperties": true
+              },
+              "then": {
+                "required": [
+                  "seed"
+                ],
+                "properties": {
+                  "seed": {},
+                  "times": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "seed"
+                ],
+                "properties": {
+                  "seed": {}
+                },
+                "additionalProperties": true
+              },
+              "then": {
+                "required": [
+                  "probability"
+                ],
+                "properties": {
+                  "probability": {}
+                },
+                "additionalProperties": true
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "retry_after"
+                ],
+                "properties": {
+                  "retry_after": {}
+                },
+                "additionalProperties": true
+              },
+              "then": {
+                "required": [
+                  "status"
+                ],
+                "properties": {
+                  "status": {}
+                },
+                "additionalProperties": true
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "status"
+                ],
+                "properties": {
+                  "status": {}
+                },
+                "additionalProperties": true
+              },
+              "then": {
+                "properties": {
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            }
+          ]
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+      "required": [
+        "id",
+        "remains",
+        "created_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "operation_id": {
+          "$ref": "#/$defs/OperationId"
+        },
+        "topic": {
+          "$ref": "#/$defs/WebhookTopic"
+        },
+        "match": {
+          "$ref": "#/$defs/FaultMatch"
+        },
+        "times": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "probability": {
+          "type": "number"
+        },
+        "seed": {
+          "type": "integer"
+        },
+        "status": {
+          "type": "integer"
+        },
+        "retry_after": {
+          "type": "integer"
+        },
+        "delay_ms": {
+          "type": "integer"
+        },
+        "drop": {
+          "type": "string",
+          "enum": [
+            "before_commit",
+            "after_commit"
+          ]
+        },
+        "delivery": {
+          "type": "string",
+          "enum": [
+            "duplicate",
+            "drop"
+          ]
+        },
+        "delay_seconds": {
+          "type": "integer"
+        },
+        "remains": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "How many of its `times` remain; null for a rule by probability."
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was armed (sandbox time)."
+        }
+      },
+      "$defs": {
+        "FaultMatch": {
+          "type": "object",
+          "description": "Narrows a rule to the requests (or events) about one customer or of one sub-partner; all fields given must match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "A request's `customer_id` (path, query or body), or an event's."
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "A request's `X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
+          "description": "An operationId of the API's document (`partner-payments.yaml`).",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "body": {
+        "in": "body-whole"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "listRequests",
+    "group": "test-mode",
+    "tag": "Requests",
+    "description": "The partner's API requests (not these test-mode routes), newest first, once answered:\nwhen, which operation, the status answered (`null` for a connection closed with no\nanswer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the\nfault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a\npartner are kept; a reset empties the log, and it goes with the partner's data when the\npartner is purged. Filtered by the parameters given (all must match) and paged as the\nevent log is. An entry is listed within 100 ms of its answer (at once through the same\nprocess).\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "method": "GET",
+    "path": "/_sandbox/requests",
+    "annotations": {
+      "title": "List the API requests made",
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "description": "Only the requests of this operation.",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "status": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 599,
+          "description": "Only the requests answered with this status.",
+          "examples": [
+            503
+          ]
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "Only the requests this fault rule acted on.",
+          "examples": [
+            "7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f"
+          ]
+        },
+        "idempotency_key": {
+          "type": "string",
+          "description": "Only the requests sent with this `IDEMPOTENCY-KEY`.",
+          "examples": [
+            "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
+          ]
+        },
+        "cursor": {
+          "type": "string",
+          "description": "The `cursor` of the previous page, to fetch the next page (send the same filters)."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10,
+          "description": "The number of entries per page, at most 100; 0 or none means 10.",
+          "examples": [
+            10
+          ]
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+        }
+      },
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A page of the request log, newest first. A page without a `cursor` is the last one.",
+      "required": [
+        "items"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/RequestLogEntry"
+          }
+        },
+        "cursor": {
+          "type": "string",
+          "description": "Pass as the `cursor` query parameter, with the same filters, to fetch the next page."
+        },
+        "prev_cursor": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The first entry of this page, as a cursor; null on the first page."
+        }
+      },
+      "$defs": {
+        "OperationId": {
+          "type": "string",
+          "description": "An operationId of the API's document (`partner-payments.yaml`).",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "RequestLogEntry": {
+          "type": "object",
+          "description": "One API request of the partner, once answered. No body, header or API key.",
+          "required": [
+            "id",
+            "at",
+            "method",
+            "path",
+            "operation_id",
+            "status",
+            "duration_ms",
+            "idempotency_key",
+            "replayed",
+            "fault_id",
+            "fault"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "description": "Its place in the log, as a `cursor`."
+            },
+            "at": {
+              "type": "string",
+              "format": "date-time",
+              "description": "When it came (sandbox time)."
+            },
+            "method": {
+              "type": "string"
+            },
+            "path": {
+              "type": "string",
+              "description": "The path, without the query."
+            },
+            "operation_id": {
+              "$ref": "#/$defs/OperationId"
+            },
+            "status": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "The status answered; null when the connection was closed with no answer."
+            },
+            "duration_ms": {
+              "type": "number",
+              "minimum": 0,
+              "description": "Real time from its arrival at the sandbox to its answer, a fault's delay included."
+            },
+            "idempotency_key": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "replayed": {
+              "type": "boolean",
+              "description": "The first answer to its `IDEMPOTENCY-KEY`, sent again."
+            },
+            "fault_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The fault rule that acted on it."
+            },
+            "fault": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "enum": [
+                "status",
+                "delay",
+                "drop_before_commit",
+                "drop_after_commit",
+                "rate_limit",
+                null
+              ],
+              "description": "What acted on it; `rate_limit` for a request the rate limit refused."
+            }
+          }
+        }
+      }
+    },
+    "arguments": {
+      "operation_id": {
+        "in": "query",
+        "name": "operation_id"
+      },
+      "status": {
+        "in": "query",
+        "name": "status"
+      },
+      "fault_id": {
+        "in": "query",
+        "name": "fault_id"
+      },
+      "idempotency_key": {
+        "in": "query",
+        "name": "idempotency_key"
+      },
+      "cursor": {
+        "in": "query",
+        "name": "cursor"
+      },
+      "page_size": {
+        "in": "query",
+        "name": "page_size"
+      }
+    },
+    "pages": true
   }
 ];

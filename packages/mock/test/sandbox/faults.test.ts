@@ -299,7 +299,7 @@ describe("bad rules", () => {
     [
       "times and a probability",
       { operation_id: "createCustomer", status: 503, times: 2, probability: 0.5, seed: 1 },
-      "probability",
+      "times",
     ],
     [
       "retry_after without a status",

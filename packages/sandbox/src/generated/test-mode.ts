@@ -848,7 +848,24 @@ export interface components {
       delivery?: "duplicate" | "drop";
       /** @description The delivery comes this much later on the sandbox clock (at most a week). */
       delay_seconds?: number;
-    } & (unknown | unknown);
+    } & ((
+      | ({
+          operation_id: unknown;
+        } & {
+          [key: string]: unknown;
+        })
+      | ({
+          topic: unknown;
+        } & {
+          [key: string]: unknown;
+        })
+    ) &
+      unknown &
+      unknown &
+      unknown &
+      unknown &
+      unknown &
+      unknown);
     /** @description An armed fault rule, as armed, with its `id` and what `remains` of it. */
     Fault: {
       /** Format: uuid */
