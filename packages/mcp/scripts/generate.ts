@@ -323,22 +323,9 @@ function flatBody(
   return { fields, required: (body.required as string[] | undefined) ?? [], rules };
 }
 
-/**
- * Whether the operation becomes a tool: every API operation does; a test-mode operation does when
- * the client sends its method (PUT /_sandbox/rate-limit and DELETE /_sandbox/faults/{id} are not
- * tools: a reset lifts the limit and disarms every rule).
- */
-function isTool(group: ToolGroup, entry: { method: string }): boolean {
-  return (
-    group === "api" || SENT_METHODS.includes(entry.method.toUpperCase() as ToolDefinition["method"])
-  );
-}
-
 export function buildTools(sources: Source[]): ToolDefinition[] {
   const tools = sources.flatMap(({ group, doc }) =>
-    listOperations(doc)
-      .filter((entry) => isTool(group, entry))
-      .map((entry) => toolOf(doc, group, entry)),
+    listOperations(doc).map((entry) => toolOf(doc, group, entry)),
   );
   const names = new Set<string>();
   for (const tool of tools) {

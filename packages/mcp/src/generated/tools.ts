@@ -11285,17 +11285,20 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listFaults",
     "group": "test-mode",
     "tag": "Faults",
-    "description": "The partner's armed fault rules, oldest first, each with what `remains` of it. A rule\nwhose `times` are used up is disarmed and no longer listed; the request log still names\nit in `fault_id`.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "List the armed fault rules",
+    "description": "The partner's armed fault rules, oldest first, each with what `remains` of it. A rule whose `times` are used up is disarmed and no longer listed; the request log still names it in `fault_id`.",
     "method": "GET",
     "path": "/_sandbox/faults",
     "annotations": {
-      "title": "List the armed fault rules",
       "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
       "openWorldHint": false
     },
     "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
       "type": "object",
       "properties": {},
       "additionalProperties": false
@@ -11391,25 +11394,23 @@ export const tools: readonly ToolDefinition[] = [
         },
         "FaultMatch": {
           "type": "object",
-          "description": "Narrows a rule to the requests (or events) about one customer or of one sub-partner; all fields given must match.",
+          "description": "Only requests (or events) that match.",
           "minProperties": 1,
           "additionalProperties": false,
           "properties": {
             "customer_id": {
               "type": "string",
-              "minLength": 1,
-              "description": "A request's `customer_id` (path, query or body), or an event's."
+              "minLength": 1
             },
             "sub_partner_id": {
               "type": "string",
               "minLength": 1,
-              "description": "A request's `X-SUB-PARTNER-ID`."
+              "description": "`X-SUB-PARTNER-ID`."
             }
           }
         },
         "OperationId": {
           "type": "string",
-          "description": "An operationId of the API's document (`partner-payments.yaml`).",
           "enum": [
             "createCustomer",
             "listCustomers",
@@ -11464,14 +11465,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "armFault",
     "group": "test-mode",
     "tag": "Faults",
-    "description": "Arms a rule that makes the partner's requests of one API operation (`operation_id`), or\nits webhook deliveries of one topic (`topic`), fail as production can: an error status\n(`status`, with `Retry-After` from `retry_after`), a late answer (`delay_ms`, at most\n30,000), a connection closed with no answer before the change commits or after it\n(`drop`), and for a topic a duplicated, dropped or delayed delivery. `match` narrows it to\none customer or sub-partner. It applies to the next `times` requests it matches (default\n1) across every process of a shared sandbox, or, with `probability` and `seed`, to each\nwith that chance, drawn from a sequence the seed repeats. Only the caller's API key's\nrequests are affected. A rule that breaks this document is `422` naming the field and\nthe rule; a `status` the operation does not declare is `422` too.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Arm a fault rule",
+    "description": "Makes this API key's requests of an operation, or deliveries of a topic, fail as in production. A `status` the operation does not declare is `422`.",
     "method": "POST",
     "path": "/_sandbox/faults",
     "annotations": {
-      "title": "Arm a fault rule",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -11479,12 +11479,11 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "body": {
           "type": "object",
-          "description": "A fault rule: exactly one of `operation_id` or `topic`. A rule on an operation has at\nleast one of `status`, `delay_ms` and `drop` (not `status` with `drop`); one on a topic has\nexactly one of `delivery` and `delay_seconds`. `times`, or `probability` with `seed`, never\nboth. `retry_after` goes with `status`.\n",
+          "description": "`operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`.",
           "additionalProperties": false,
           "properties": {
             "operation_id": {
               "type": "string",
-              "description": "An operationId of the API's document (`partner-payments.yaml`).",
               "enum": [
                 "createCustomer",
                 "listCustomers",
@@ -11532,19 +11531,18 @@ export const tools: readonly ToolDefinition[] = [
             },
             "match": {
               "type": "object",
-              "description": "Narrows a rule to the requests (or events) about one customer or of one sub-partner; all fields given must match.",
+              "description": "Only requests (or events) that match.",
               "minProperties": 1,
               "additionalProperties": false,
               "properties": {
                 "customer_id": {
                   "type": "string",
-                  "minLength": 1,
-                  "description": "A request's `customer_id` (path, query or body), or an event's."
+                  "minLength": 1
                 },
                 "sub_partner_id": {
                   "type": "string",
                   "minLength": 1,
-                  "description": "A request's `X-SUB-PARTNER-ID`."
+                  "description": "`X-SUB-PARTNER-ID`."
                 }
               }
             },
@@ -11553,37 +11551,37 @@ export const tools: readonly ToolDefinition[] = [
               "minimum": 1,
               "maximum": 1000000,
               "default": 1,
-              "description": "How many matching requests (or deliveries) it acts on, across every process; then it is disarmed."
+              "description": "Then it is disarmed."
             },
             "probability": {
               "type": "number",
               "exclusiveMinimum": 0,
               "maximum": 1,
-              "description": "Instead of `times`, the chance that it acts on each matching request, until disarmed. Needs `seed`."
+              "description": "Instead of `times`; with `seed`."
             },
             "seed": {
               "type": "integer",
               "minimum": 0,
               "maximum": 4294967295,
-              "description": "Fixes the sequence of draws `probability` is compared with, so a run repeats; needs `probability`."
+              "description": "Makes the draws repeat."
             },
             "status": {
               "type": "integer",
               "minimum": 400,
               "maximum": 599,
-              "description": "An error status the operation declares (under `default`, any 4xx or 5xx), answered with a problem body instead of the operation, which changes nothing."
+              "description": "Answered instead; nothing changes."
             },
             "retry_after": {
               "type": "integer",
               "minimum": 0,
               "maximum": 86400,
-              "description": "Seconds, sent as `Retry-After` with `status`."
+              "description": "Seconds, sent as `Retry-After`."
             },
             "delay_ms": {
               "type": "integer",
               "minimum": 1,
               "maximum": 30000,
-              "description": "The answer comes this much later (real time), at most 30,000 ms; the change, if any, is made at once."
+              "description": "The answer comes this much later."
             },
             "drop": {
               "type": "string",
@@ -11591,7 +11589,7 @@ export const tools: readonly ToolDefinition[] = [
                 "before_commit",
                 "after_commit"
               ],
-              "description": "`before_commit`: the connection closes with no answer and nothing changes. `after_commit`: the change commits and its events are queued, then the connection closes with no answer; a retry with the same `IDEMPOTENCY-KEY` replays the stored answer."
+              "description": "The connection closes with no answer, before or after the change commits."
             },
             "delivery": {
               "type": "string",
@@ -11599,13 +11597,13 @@ export const tools: readonly ToolDefinition[] = [
                 "duplicate",
                 "drop"
               ],
-              "description": "`duplicate`: the event is delivered twice, with one `id`. `drop`: it is not sent, the event log records it (`sent: false`), and `POST /_sandbox/events/{id}/redeliver` sends it."
+              "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
             },
             "delay_seconds": {
               "type": "integer",
               "minimum": 1,
               "maximum": 604800,
-              "description": "The delivery comes this much later on the sandbox clock (at most a week)."
+              "description": "On the sandbox clock."
             }
           },
           "allOf": [
@@ -11614,20 +11612,12 @@ export const tools: readonly ToolDefinition[] = [
                 {
                   "required": [
                     "operation_id"
-                  ],
-                  "properties": {
-                    "operation_id": {}
-                  },
-                  "additionalProperties": true
+                  ]
                 },
                 {
                   "required": [
                     "topic"
-                  ],
-                  "properties": {
-                    "topic": {}
-                  },
-                  "additionalProperties": true
+                  ]
                 }
               ]
             },
@@ -11635,11 +11625,7 @@ export const tools: readonly ToolDefinition[] = [
               "if": {
                 "required": [
                   "operation_id"
-                ],
-                "properties": {
-                  "operation_id": {}
-                },
-                "additionalProperties": true
+                ]
               },
               "then": {
                 "properties": {
@@ -11658,29 +11644,17 @@ export const tools: readonly ToolDefinition[] = [
                   {
                     "required": [
                       "status"
-                    ],
-                    "properties": {
-                      "status": {}
-                    },
-                    "additionalProperties": true
+                    ]
                   },
                   {
                     "required": [
                       "delay_ms"
-                    ],
-                    "properties": {
-                      "delay_ms": {}
-                    },
-                    "additionalProperties": true
+                    ]
                   },
                   {
                     "required": [
                       "drop"
-                    ],
-                    "properties": {
-                      "drop": {}
-                    },
-                    "additionalProperties": true
+                    ]
                   }
                 ]
               }
@@ -11689,11 +11663,7 @@ export const tools: readonly ToolDefinition[] = [
               "if": {
                 "required": [
                   "topic"
-                ],
-                "properties": {
-                  "topic": {}
-                },
-                "additionalProperties": true
+                ]
               },
               "then": {
                 "properties": {
@@ -11715,20 +11685,12 @@ export const tools: readonly ToolDefinition[] = [
                   {
                     "required": [
                       "delivery"
-                    ],
-                    "properties": {
-                      "delivery": {}
-                    },
-                    "additionalProperties": true
+                    ]
                   },
                   {
                     "required": [
                       "delay_seconds"
-                    ],
-                    "properties": {
-                      "delay_seconds": {}
-                    },
-                    "additionalProperties": true
+                    ]
                   }
                 ]
               }
@@ -11737,18 +11699,13 @@ export const tools: readonly ToolDefinition[] = [
               "if": {
                 "required": [
                   "probability"
-                ],
-                "properties": {
-                  "probability": {}
-                },
-                "additionalProperties": true
+                ]
               },
               "then": {
                 "required": [
                   "seed"
                 ],
                 "properties": {
-                  "seed": {},
                   "times": {
                     "not": {}
                   }
@@ -11760,38 +11717,281 @@ export const tools: readonly ToolDefinition[] = [
               "if": {
                 "required": [
                   "seed"
-                ],
-                "properties": {
-                  "seed": {}
-                },
-                "additionalProperties": true
+                ]
               },
               "then": {
                 "required": [
                   "probability"
-                ],
-                "properties": {
-                  "probability": {}
-                },
-                "additionalProperties": true
+                ]
               }
             },
             {
               "if": {
                 "required": [
                   "retry_after"
-                ],
-                "properties": {
-                  "retry_after": {}
-                },
-                "additionalProperties": true
+                ]
               },
               "then": {
                 "required": [
                   "status"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "status"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            }
+          ]
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "`operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`.",
+          "additionalProperties": false,
+          "properties": {
+            "operation_id": {
+              "type": "string",
+              "enum": [
+                "createCustomer",
+                "listCustomers",
+                "createDirectIdentification",
+                "createLinkIdentification",
+                "createSigning",
+                "listSignings",
+                "listUnsignedDocuments",
+                "listDocuments",
+                "createAutoramp",
+                "getAutorampQuote",
+                "getAutorampByExternalId",
+                "listAutorampTransactions",
+                "listAutorampTransactionsByIds",
+                "getExchangeRate",
+                "listFiatAddresses",
+                "listFiatAddressesByCustomer",
+                "getFiatAddress",
+                "registerHostedCryptoAddress",
+                "registerSelfHostedCryptoAddress",
+                "listFeeProfiles",
+                "listWebhooks",
+                "updateWebhook",
+                "pingWebhook"
+              ]
+            },
+            "topic": {
+              "type": "string",
+              "enum": [
+                "Transaction",
+                "NewBankAccount",
+                "NewAutoramp",
+                "DepositAddressCreated",
+                "RegisterFiatAddressStatus",
+                "RegisterAutorampStatus",
+                "TransactionStatus",
+                "CustomerCreated",
+                "CustomerStatus",
+                "IdentificationStatus",
+                "Ping"
+              ]
+            },
+            "match": {
+              "type": "object",
+              "description": "Only requests (or events) that match.",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "properties": {
+                "customer_id": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "sub_partner_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "`X-SUB-PARTNER-ID`."
+                }
+              }
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000,
+              "default": 1,
+              "description": "Then it is disarmed."
+            },
+            "probability": {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 1,
+              "description": "Instead of `times`; with `seed`."
+            },
+            "seed": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 4294967295,
+              "description": "Makes the draws repeat."
+            },
+            "status": {
+              "type": "integer",
+              "minimum": 400,
+              "maximum": 599,
+              "description": "Answered instead; nothing changes."
+            },
+            "retry_after": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 86400,
+              "description": "Seconds, sent as `Retry-After`."
+            },
+            "delay_ms": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 30000,
+              "description": "The answer comes this much later."
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ],
+              "description": "The connection closes with no answer, before or after the change commits."
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ],
+              "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
+            },
+            "delay_seconds": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 604800,
+              "description": "On the sandbox clock."
+            }
+          },
+          "allOf": [
+            {
+              "anyOf": [
+                {
+                  "required": [
+                    "operation_id"
+                  ]
+                },
+                {
+                  "required": [
+                    "topic"
+                  ]
+                }
+              ]
+            },
+            {
+              "if": {
+                "required": [
+                  "operation_id"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "topic": {
+                    "not": {}
+                  },
+                  "delivery": {
+                    "not": {}
+                  },
+                  "delay_seconds": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "anyOf": [
+                  {
+                    "required": [
+                      "status"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_ms"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "drop"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "topic"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "status": {
+                    "not": {}
+                  },
+                  "retry_after": {
+                    "not": {}
+                  },
+                  "delay_ms": {
+                    "not": {}
+                  },
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "oneOf": [
+                  {
+                    "required": [
+                      "delivery"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_seconds"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "probability"
+                ]
+              },
+              "then": {
+                "required": [
+                  "seed"
                 ],
                 "properties": {
-                  "status": {}
+                  "times": {
+                    "not": {}
+                  }
                 },
                 "additionalProperties": true
               }
@@ -11799,12 +11999,32 @@ export const tools: readonly ToolDefinition[] = [
             {
               "if": {
                 "required": [
+                  "seed"
+                ]
+              },
+              "then": {
+                "required": [
+                  "probability"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "retry_after"
+                ]
+              },
+              "then": {
+                "required": [
                   "status"
-                ],
-                "properties": {
-                  "status": {}
-                },
-                "additionalProperties": true
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "status"
+                ]
               },
               "then": {
                 "properties": {
@@ -11899,25 +12119,23 @@ export const tools: readonly ToolDefinition[] = [
       "$defs": {
         "FaultMatch": {
           "type": "object",
-          "description": "Narrows a rule to the requests (or events) about one customer or of one sub-partner; all fields given must match.",
+          "description": "Only requests (or events) that match.",
           "minProperties": 1,
           "additionalProperties": false,
           "properties": {
             "customer_id": {
               "type": "string",
-              "minLength": 1,
-              "description": "A request's `customer_id` (path, query or body), or an event's."
+              "minLength": 1
             },
             "sub_partner_id": {
               "type": "string",
               "minLength": 1,
-              "description": "A request's `X-SUB-PARTNER-ID`."
+              "description": "`X-SUB-PARTNER-ID`."
             }
           }
         },
         "OperationId": {
           "type": "string",
-          "description": "An operationId of the API's document (`partner-payments.yaml`).",
           "enum": [
             "createCustomer",
             "listCustomers",
@@ -11973,25 +12191,140 @@ export const tools: readonly ToolDefinition[] = [
     "pages": false
   },
   {
-    "name": "listRequests",
+    "name": "disarmFault",
     "group": "test-mode",
-    "tag": "Requests",
-    "description": "The partner's API requests (not these test-mode routes), newest first, once answered:\nwhen, which operation, the status answered (`null` for a connection closed with no\nanswer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the\nfault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a\npartner are kept; a reset empties the log, and it goes with the partner's data when the\npartner is purged. Filtered by the parameters given (all must match) and paged as the\nevent log is. An entry is listed within 100 ms of its answer (at once through the same\nprocess).\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
-    "method": "GET",
-    "path": "/_sandbox/requests",
+    "tag": "Faults",
+    "title": "Disarm a fault rule",
+    "description": "Disarms the rule at once; `404` when the partner has no armed rule with the id.",
+    "method": "DELETE",
+    "path": "/_sandbox/faults/{id}",
     "annotations": {
-      "title": "List the API requests made",
-      "readOnlyHint": true,
-      "destructiveHint": false,
+      "readOnlyHint": false,
       "idempotentHint": true,
       "openWorldHint": false
     },
     "inputSchema": {
       "type": "object",
       "properties": {
-        "operation_id": {
+        "id": {
           "type": "string",
-          "description": "Only the requests of this operation.",
+          "description": "The fault rule's id.",
+          "examples": [
+            "7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f"
+          ]
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The fault rule's id."
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+      "required": [
+        "id",
+        "remains",
+        "created_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "operation_id": {
+          "$ref": "#/$defs/OperationId"
+        },
+        "topic": {
+          "$ref": "#/$defs/WebhookTopic"
+        },
+        "match": {
+          "$ref": "#/$defs/FaultMatch"
+        },
+        "times": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "probability": {
+          "type": "number"
+        },
+        "seed": {
+          "type": "integer"
+        },
+        "status": {
+          "type": "integer"
+        },
+        "retry_after": {
+          "type": "integer"
+        },
+        "delay_ms": {
+          "type": "integer"
+        },
+        "drop": {
+          "type": "string",
+          "enum": [
+            "before_commit",
+            "after_commit"
+          ]
+        },
+        "delivery": {
+          "type": "string",
+          "enum": [
+            "duplicate",
+            "drop"
+          ]
+        },
+        "delay_seconds": {
+          "type": "integer"
+        },
+        "remains": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "How many of its `times` remain; null for a rule by probability."
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was armed (sandbox time)."
+        }
+      },
+      "$defs": {
+        "FaultMatch": {
+          "type": "object",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
           "enum": [
             "createCustomer",
             "listCustomers",
@@ -12021,6 +12354,216 @@ export const tools: readonly ToolDefinition[] = [
             "createCustomer"
           ]
         },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "setRateLimit",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "Set or lift the rate limit",
+    "description": "Limits the partner's API requests to `requests_per_second`, with bursts of up to `burst` (default `requests_per_second`), as a token bucket on the sandbox clock shared by every process of a shared sandbox; `{ \"requests_per_second\": null }` lifts it. Off by default. A request beyond it is `429` with `Retry-After` (seconds) and the IETF `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers), which every answer carries while a limit is set; nothing it asked is done. Stripe's test mode, for example, allows 25 requests a second. Other API keys are not limited. A reset lifts it.",
+    "method": "PUT",
+    "path": "/_sandbox/rate-limit",
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A rate limit, or `requests_per_second` null to lift it.",
+          "required": [
+            "requests_per_second"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "requests_per_second": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 1,
+              "maximum": 10000,
+              "description": "Requests a second the partner may make on average; null lifts the limit."
+            },
+            "burst": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100000,
+              "description": "Requests it may make at once; default `requests_per_second`."
+            }
+          },
+          "if": {
+            "required": [
+              "burst"
+            ]
+          },
+          "then": {
+            "properties": {
+              "requests_per_second": {
+                "type": "integer"
+              }
+            },
+            "additionalProperties": true
+          }
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A rate limit, or `requests_per_second` null to lift it.",
+          "required": [
+            "requests_per_second"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "requests_per_second": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 1,
+              "maximum": 10000,
+              "description": "Requests a second the partner may make on average; null lifts the limit."
+            },
+            "burst": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100000,
+              "description": "Requests it may make at once; default `requests_per_second`."
+            }
+          },
+          "if": {
+            "required": [
+              "burst"
+            ]
+          },
+          "then": {
+            "properties": {
+              "requests_per_second": {
+                "type": "integer"
+              }
+            },
+            "additionalProperties": true
+          }
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The partner's rate limit; `requests_per_second` null when there is none.",
+      "required": [
+        "requests_per_second",
+        "burst"
+      ],
+      "properties": {
+        "requests_per_second": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "burst": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "body": {
+        "in": "body-whole"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "listRequests",
+    "group": "test-mode",
+    "tag": "Requests",
+    "title": "List the API requests made",
+    "description": "The partner's API requests (not these test-mode routes), newest first, once answered: when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
+    "method": "GET",
+    "path": "/_sandbox/requests",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ],
+          "description": "Only the requests of this operation."
+        },
         "status": {
           "type": "integer",
           "minimum": 100,
@@ -12039,14 +12582,14 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "description": "Only the requests sent with this `IDEMPOTENCY-KEY`.",
+          "description": "Optional: the server makes one.",
           "examples": [
             "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
           ]
         },
         "cursor": {
           "type": "string",
-          "description": "The `cursor` of the previous page, to fetch the next page (send the same filters)."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -12061,7 +12604,72 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "description": "Only the requests of this operation."
+        },
+        "status": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 599,
+          "description": "Only the requests answered with this status."
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "Only the requests this fault rule acted on."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "description": "Optional: the server makes one."
+        },
+        "cursor": {
+          "type": "string",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10,
+          "description": "The number of entries per page, at most 100; 0 or none means 10."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "additionalProperties": false
@@ -12095,7 +12703,6 @@ export const tools: readonly ToolDefinition[] = [
       "$defs": {
         "OperationId": {
           "type": "string",
-          "description": "An operationId of the API's document (`partner-payments.yaml`).",
           "enum": [
             "createCustomer",
             "listCustomers",

@@ -399,16 +399,8 @@ export interface paths {
     put?: never;
     /**
      * Arm a fault rule
-     * @description Arms a rule that makes the partner's requests of one API operation (`operation_id`), or
-     *     its webhook deliveries of one topic (`topic`), fail as production can: an error status
-     *     (`status`, with `Retry-After` from `retry_after`), a late answer (`delay_ms`, at most
-     *     30,000), a connection closed with no answer before the change commits or after it
-     *     (`drop`), and for a topic a duplicated, dropped or delayed delivery. `match` narrows it to
-     *     one customer or sub-partner. It applies to the next `times` requests it matches (default
-     *     1) across every process of a shared sandbox, or, with `probability` and `seed`, to each
-     *     with that chance, drawn from a sequence the seed repeats. Only the caller's API key's
-     *     requests are affected. A rule that breaks this document is `422` naming the field and
-     *     the rule; a `status` the operation does not declare is `422` too.
+     * @description Makes this API key's requests of an operation, or deliveries of a topic, fail as in
+     *     production. A `status` the operation does not declare is `422`.
      */
     post: operations["armFault"];
     delete?: never;
@@ -824,7 +816,6 @@ export interface components {
       reachable: string[];
     };
     /**
-     * @description An operationId of the API's document (`partner-payments.yaml`).
      * @example createCustomer
      * @enum {string}
      */
@@ -852,68 +843,45 @@ export interface components {
       | "listWebhooks"
       | "updateWebhook"
       | "pingWebhook";
-    /** @description Narrows a rule to the requests (or events) about one customer or of one sub-partner; all fields given must match. */
+    /** @description Only requests (or events) that match. */
     FaultMatch: {
-      /** @description A request's `customer_id` (path, query or body), or an event's. */
       customer_id?: string;
-      /** @description A request's `X-SUB-PARTNER-ID`. */
+      /** @description `X-SUB-PARTNER-ID`. */
       sub_partner_id?: string;
     };
-    /**
-     * @description A fault rule: exactly one of `operation_id` or `topic`. A rule on an operation has at
-     *     least one of `status`, `delay_ms` and `drop` (not `status` with `drop`); one on a topic has
-     *     exactly one of `delivery` and `delay_seconds`. `times`, or `probability` with `seed`, never
-     *     both. `retry_after` goes with `status`.
-     */
+    /** @description `operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`. */
     NewFault: {
       operation_id?: components["schemas"]["OperationId"];
       topic?: components["schemas"]["WebhookTopic"];
       match?: components["schemas"]["FaultMatch"];
       /**
-       * @description How many matching requests (or deliveries) it acts on, across every process; then it is disarmed.
+       * @description Then it is disarmed.
        * @default 1
        */
       times?: number;
-      /** @description Instead of `times`, the chance that it acts on each matching request, until disarmed. Needs `seed`. */
+      /** @description Instead of `times`; with `seed`. */
       probability?: number;
-      /** @description Fixes the sequence of draws `probability` is compared with, so a run repeats; needs `probability`. */
+      /** @description Makes the draws repeat. */
       seed?: number;
-      /** @description An error status the operation declares (under `default`, any 4xx or 5xx), answered with a problem body instead of the operation, which changes nothing. */
+      /** @description Answered instead; nothing changes. */
       status?: number;
-      /** @description Seconds, sent as `Retry-After` with `status`. */
+      /** @description Seconds, sent as `Retry-After`. */
       retry_after?: number;
-      /** @description The answer comes this much later (real time), at most 30,000 ms; the change, if any, is made at once. */
+      /** @description The answer comes this much later. */
       delay_ms?: number;
       /**
-       * @description `before_commit`: the connection closes with no answer and nothing changes. `after_commit`: the change commits and its events are queued, then the connection closes with no answer; a retry with the same `IDEMPOTENCY-KEY` replays the stored answer.
+       * @description The connection closes with no answer, before or after the change commits.
        * @enum {string}
        */
       drop?: "before_commit" | "after_commit";
       /**
-       * @description `duplicate`: the event is delivered twice, with one `id`. `drop`: it is not sent, the event log records it (`sent: false`), and `POST /_sandbox/events/{id}/redeliver` sends it.
+       * @description `duplicate`: twice, one `id`. `drop`: not sent, redeliverable.
        * @enum {string}
        */
       delivery?: "duplicate" | "drop";
-      /** @description The delivery comes this much later on the sandbox clock (at most a week). */
+      /** @description On the sandbox clock. */
       delay_seconds?: number;
-    } & ((
-      | ({
-          operation_id: unknown;
-        } & {
-          [key: string]: unknown;
-        })
-      | ({
-          topic: unknown;
-        } & {
-          [key: string]: unknown;
-        })
-    ) &
-      unknown &
-      unknown &
-      unknown &
-      unknown &
-      unknown &
-      unknown);
+    } & ((unknown | unknown) & unknown & unknown & unknown & unknown & unknown & unknown);
     /** @description An armed fault rule, as armed, with its `id` and what `remains` of it. */
     Fault: {
       /** Format: uuid */
