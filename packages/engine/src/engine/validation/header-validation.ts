@@ -6,7 +6,7 @@
 // those values are the headers' own, by lower-case name, empty ones left out; the schema check
 // is Prism's (its Ajv instance that coerces, its messages). Any other list of headers goes to
 // Prism's validator.
-import { validateAgainstSchema, validateHeaders } from "./prism-adapter.js";
+import { validateAgainstSchema, validateHeaders } from "../prism/index.js";
 
 type Headers = Parameters<typeof validateHeaders>[0];
 type Specs = Parameters<typeof validateHeaders>[1];

@@ -4,7 +4,7 @@
 // finds each scheme's handler and combines their results with fp-ts for every request; whatever
 // does not take the shortcut (a missing key, any other kind of scheme) is Prism's to judge, so
 // its refusals are Prism's own.
-import { type Components, validateSecurity } from "./prism-adapter.js";
+import { type Components, validateSecurity } from "../prism/index.js";
 
 type ValidateSecurity = Components["validateSecurity"];
 type Resource = Parameters<ValidateSecurity>[0]["resource"];

@@ -1,7 +1,7 @@
 // A request without the body its operation requires, in the mock's words: Prism says only "Body
 // parameter is required", and says it of a body sent as `false`, `0`, `""` or `null` too.
-import type { ProblemError } from "../http/problem.js";
-import type { Operation } from "./prism.js";
+import type { ProblemError } from "../../http/index.js";
+import type { Operation } from "../prism/index.js";
 import { plainMessage } from "./schema-messages.js";
 
 /** Prism's diagnostic of a required body it did not find, as diagnostics.ts words it. */

@@ -1,8 +1,9 @@
 // Decisions the mock makes about a successful answer that the spec alone cannot make for it.
 // Both are the mock's own behaviour (see the README's "Examples and lists"), not the API's.
-import { isObject } from "../http/is-object.js";
-import type { Preferences } from "../http/prefer.js";
-import type { Operation } from "./prism-adapter.js";
+
+import type { Preferences } from "../../http/index.js";
+import { isObject } from "../../values/index.js";
+import type { Operation } from "../prism/index.js";
 
 type Example = { key: string; value: unknown };
 

@@ -1,8 +1,8 @@
 // Prism coerces query strings to numbers the way JavaScript does, so `0x10`, `1e1` and `10.0` pass
 // as integers. The spec's `type: integer` allows decimal integers only; this check holds it to that.
 
-import type { ProblemError } from "../http/problem.js";
-import type { Operations } from "./prism.js";
+import type { ProblemError } from "../../http/index.js";
+import type { Operations } from "../prism/index.js";
 
 const DECIMAL_INTEGER = /^-?\d+$/;
 

@@ -2,23 +2,20 @@
 // spec's examples (or generated data) as responses. Error bodies are left to the caller. The
 // request is routed once, by Prism's router: what follows works with the operation it matched
 // and the path parameters read with that operation's template.
-import type { Preferences } from "../http/prefer.js";
-import type { ApiRequest } from "../http/read-request.js";
-import type { PrismDiagnostic } from "./diagnostics.js";
-import { cachedValidateInput } from "./input-validation.js";
-import { cachedMock, cachedValidateOutput } from "./mock-cache.js";
-import { pathParameters } from "./path-template.js";
-import { pipeline } from "./pipeline.js";
+import type { ApiRequest, Preferences } from "../http/index.js";
+import { cachedMock, cachedRoute, cachedValidateOutput } from "./caches/index.js";
 import {
   type Components,
   type Operation,
   type Operations,
+  pathParameters,
+  pipeline,
+  readOperations,
   validateOutput,
-} from "./prism-adapter.js";
-import { readOperations } from "./read-operations.js";
-import { endOfListWhenFollowed, exampleMatchingBody } from "./response-shaping.js";
-import { cachedRoute } from "./route-cache.js";
-import { cachedValidateSecurity } from "./security-validation.js";
+} from "./prism/index.js";
+import { endOfListWhenFollowed, exampleMatchingBody } from "./shaping/index.js";
+import type { PrismDiagnostic } from "./validation/index.js";
+import { cachedValidateInput, cachedValidateSecurity } from "./validation/index.js";
 
 export type { Operation, Operations };
 

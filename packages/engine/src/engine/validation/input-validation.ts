@@ -3,16 +3,17 @@
 // once: Prism compiles the operation's path template into a new function for every request, and
 // matches the request's media type against the operation's afresh. The checks themselves are
 // Prism's own validators, run in Prism's order, so the diagnostics are Prism's.
-import { type BodyValidator, rememberedBodyValidation } from "./body-validation.js";
-import { type HeaderValidator, rememberedHeaderValidation } from "./header-validation.js";
-import { pathParameters } from "./path-template.js";
+
 import {
   parseMIMEHeader,
+  pathParameters,
   type ValidateInput,
   validatePath,
   validateQuery,
   wildcardMediaTypeMatch,
-} from "./prism-adapter.js";
+} from "../prism/index.js";
+import { type BodyValidator, rememberedBodyValidation } from "./body-validation.js";
+import { type HeaderValidator, rememberedHeaderValidation } from "./header-validation.js";
 
 type Options = Parameters<ValidateInput>[0];
 type Result = ReturnType<ValidateInput>;

@@ -2,8 +2,8 @@
 // request; its answer depends only on the method and on which path segments equal one of the
 // spec's own, so requests that agree on those share it. Refusals are not remembered: their
 // messages name the request's path, so Prism makes each one afresh.
-import { decoded } from "../http/url.js";
-import { prismRoute, type Route } from "./prism-adapter.js";
+import { decoded } from "../../http/index.js";
+import { prismRoute, type Route } from "../prism/index.js";
 
 type Resource = Parameters<Route>[0]["resources"][number];
 

@@ -4,7 +4,7 @@
 // time. Requests that differ in none of those share one answer, and its check against the spec.
 // Rejected requests, generated data and operations with callbacks (which send requests made from
 // the request's body) go through Prism's mocker each time.
-import { type Mock, prismMock, type ValidateOutput, validateOutput } from "./prism-adapter.js";
+import { type Mock, prismMock, type ValidateOutput, validateOutput } from "../prism/index.js";
 
 type MockOptions = Parameters<Mock>[0];
 

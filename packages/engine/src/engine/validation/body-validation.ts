@@ -9,7 +9,7 @@ import {
   validateAgainstSchema,
   validateBody,
   wildcardMediaTypeMatch,
-} from "./prism-adapter.js";
+} from "../prism/index.js";
 
 type Contents = Parameters<typeof validateBody>[1];
 type Result = ReturnType<typeof validateBody>;

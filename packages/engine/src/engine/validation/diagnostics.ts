@@ -1,5 +1,5 @@
 // Turns Prism's validation diagnostics into the mock's problem errors, in plain words.
-import type { ProblemError, ProblemLocation } from "../http/problem.js";
+import type { ProblemError, ProblemLocation } from "../../http/index.js";
 import { plainMessage, type Received } from "./schema-messages.js";
 
 /** What Prism reports for one broken rule (a subset of its `IPrismDiagnostic`). */
