@@ -1,8 +1,9 @@
 // An event that payments-mock before test mode queued in its outbox and had not sent when it
 // stopped: migration 3 makes it a scheduled delivery, sent once the migrated sandbox runs.
+
+import type { Delivery } from "@org/payments-testing";
+import { call } from "@org/payments-testing";
 import { expect } from "vitest";
-import type { Delivery } from "./receiver.js";
-import { call } from "./sandbox.js";
 import { EXAMPLE_KEY } from "./schema-one.js";
 
 /** The schema-1 fixtures' webhook. */

@@ -1,10 +1,9 @@
 // What the schema-1 fixtures (the sandbox's test/fixtures/*-schema-1.sql, made by payments-mock before
 // versioned migrations) hold, and the checks that a migrated copy still serves it all.
 
-import { DEFAULT_EXAMPLE_KEY } from "@org/payments-sandbox/store/partner.js";
-import { MIGRATIONS, SCHEMA_VERSION } from "@org/payments-sandbox/store/schema-migrations.js";
+import { call } from "@org/payments-testing";
 import { expect } from "vitest";
-import { call } from "./sandbox.js";
+import { DEFAULT_EXAMPLE_KEY, MIGRATIONS, SCHEMA_VERSION } from "../../src/store/index.js";
 
 /** The data a database had before partners were kept apart is the example key's partner's. */
 export const EXAMPLE_KEY = { "X-API-Key": DEFAULT_EXAMPLE_KEY };

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { PRISM_HTTP_VERSION } from "../../src/engine/prism-adapter.js";
+import { PRISM_HTTP_VERSION } from "../../../src/engine/prism/prism-adapter.js";
 
 it("is used with the Prism version it was written against", () => {
   const installed = (
@@ -22,7 +22,7 @@ it("is used with the Prism version it was written against", () => {
 // In a process of its own, since Prism is already loaded in this one.
 const script = `
 import { createRequire } from "node:module";
-import { DEFERRED_MODULES, prismMock } from ${JSON.stringify(fileURLToPath(new URL("../../src/engine/prism-adapter.ts", import.meta.url)))};
+import { DEFERRED_MODULES, prismMock } from ${JSON.stringify(fileURLToPath(new URL("../../../src/engine/prism/prism-adapter.ts", import.meta.url)))};
 const require = createRequire(${JSON.stringify(import.meta.url)});
 const standIns = DEFERRED_MODULES.map((path) => require.cache[path]);
 const loaded = () => [

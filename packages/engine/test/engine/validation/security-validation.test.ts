@@ -2,7 +2,7 @@
 // every kind of requirement list, with keys sent, missing, empty and in other capitals.
 import { validateSecurity } from "@stoplight/prism-http/dist/validator/index.js";
 import { expect, it } from "vitest";
-import { cachedValidateSecurity } from "../../src/engine/security-validation.js";
+import { cachedValidateSecurity } from "../../../src/engine/validation/security-validation.js";
 
 type Options = Parameters<ReturnType<typeof cachedValidateSecurity>>[0];
 type Security = NonNullable<Options["resource"]["security"]>;

@@ -2,17 +2,13 @@
 // sandbox sends it.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { specPath } from "@org/payments-spec";
+import { createDatabase, startReceiver } from "@org/payments-testing";
 import pg from "pg";
 import { inject, it } from "vitest";
-import { startMock } from "../../src/index.js";
+import { startHttpSandbox } from "../support/http-sandbox.js";
 import { expectOutboxDelivered, outboxRow } from "../support/outbox-of-schema-one.js";
-import { createDatabase } from "../support/postgres.js";
-import { startReceiver } from "../support/receiver.js";
 
-const fixture = fileURLToPath(
-  new URL("../../../sandbox/test/fixtures/postgres-schema-1.sql", import.meta.url),
-);
+const fixture = fileURLToPath(new URL("../fixtures/postgres-schema-1.sql", import.meta.url));
 
 it("sends the event a schema-1 database left in its outbox, once migrated", async (context) => {
   const receiver = await startReceiver();
@@ -30,7 +26,7 @@ it("sends the event a schema-1 database left in its outbox, once migrated", asyn
   } finally {
     await client.end();
   }
-  const mock = await startMock({ spec: specPath, stateful: true, state });
+  const mock = await startHttpSandbox({ state });
   context.onTestFinished(() => mock.stop());
   await expectOutboxDelivered(mock.url, row, receiver.waitFor);
 });

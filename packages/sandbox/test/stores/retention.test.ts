@@ -3,17 +3,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dataFromSeed } from "@org/payments-sandbox/api/seed.js";
-import { openStore } from "@org/payments-sandbox/store/open-store.js";
-import { EXAMPLE_PARTNER_ID } from "@org/payments-sandbox/store/partner.js";
-import type { DeliveryEvent } from "@org/payments-sandbox/store/state.js";
-import {
-  EVENTS_KEPT,
-  KEY_RETENTION_MS,
-  type SandboxStore,
-} from "@org/payments-sandbox/store/store.js";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { newState } from "../support/sandbox.js";
+import { dataFromSeed } from "../../src/api/seed.js";
+import { openStore } from "../../src/store/open-store.js";
+import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
+import type { DeliveryEvent } from "../../src/store/state.js";
+import { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore } from "../../src/store/store.js";
+import { newState } from "../support/store-projects.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-retention-"));
 /** Sandbox data with nothing in it. */

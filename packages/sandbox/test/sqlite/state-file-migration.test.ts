@@ -4,10 +4,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { specPath } from "@org/payments-spec";
+import { call } from "@org/payments-testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { startMock } from "../../src/index.js";
-import { call } from "../support/sandbox.js";
+import { startHttpSandbox } from "../support/http-sandbox.js";
 import { EXAMPLE_KEY } from "../support/schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/state-0.1.json", import.meta.url));
@@ -26,12 +25,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
     const log = (line: string) => {
       if (line.includes("JSON state file")) lines.push(line);
     };
-    const mock = await startMock({
-      spec: specPath,
-      stateful: true,
-      state,
-      log,
-    });
+    const mock = await startHttpSandbox({ state, log });
     try {
       expect(readFileSync(`${state}.0.1-backup.json`)).toEqual(readFileSync(fixture));
       expect(readFileSync(state).subarray(0, 15).toString()).toBe("SQLite format 3");
@@ -53,12 +47,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
       await mock.stop();
     }
     // Started again, it is simply the database: nothing more to migrate.
-    const again = await startMock({
-      spec: specPath,
-      stateful: true,
-      state,
-      log,
-    });
+    const again = await startHttpSandbox({ state, log });
     await again.stop();
     expect(lines).toHaveLength(1);
   });
@@ -67,7 +56,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
     const state = join(dir, "taken.json");
     copyFileSync(fixture, state);
     writeFileSync(`${state}.0.1-backup.json`, "mine");
-    await expect(startMock({ spec: specPath, stateful: true, state })).rejects.toThrow(
+    await expect(startHttpSandbox({ state })).rejects.toThrow(
       /backup .*taken\.json\.0\.1-backup\.json already exists/,
     );
     expect(readFileSync(state)).toEqual(readFileSync(fixture));
@@ -80,7 +69,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
     other.exec("CREATE TABLE notes (text TEXT)");
     other.close();
     const before = readFileSync(state);
-    await expect(startMock({ spec: specPath, stateful: true, state })).rejects.toThrow(
+    await expect(startHttpSandbox({ state })).rejects.toThrow(
       `The sandbox state file ${state} is a SQLite database, but not a sandbox's`,
     );
     expect(readFileSync(state)).toEqual(before);

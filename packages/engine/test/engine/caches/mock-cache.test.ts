@@ -6,11 +6,11 @@ import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { cachedMock, cachedValidateOutput } from "../../src/engine/mock-cache.js";
-import { silentLogger } from "../../src/engine/prism.js";
-import { prismMock } from "../../src/engine/prism-adapter.js";
+import { cachedMock, cachedValidateOutput } from "../../../src/engine/caches/mock-cache.js";
+import { silentLogger } from "../../../src/engine/engine.js";
+import { prismMock } from "../../../src/engine/prism/prism-adapter.js";
 
-const requestsSpec = fileURLToPath(new URL("../fixtures/specs/requests.yaml", import.meta.url));
+const requestsSpec = fileURLToPath(new URL("../../fixtures/specs/requests.yaml", import.meta.url));
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 type MockOptions = Parameters<typeof prismMock>[0];

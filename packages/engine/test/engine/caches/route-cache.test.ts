@@ -6,13 +6,13 @@ import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import router from "@stoplight/prism-http/dist/router/index.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Route } from "../../src/engine/prism-adapter.js";
-import { cachedRoute } from "../../src/engine/route-cache.js";
+import { cachedRoute } from "../../../src/engine/caches/route-cache.js";
+import type { Route } from "../../../src/engine/prism/prism-adapter.js";
 
 // A CommonJS module: Node's import gives its exports, whose `default` is the router; Vite's gives the router.
 const prismRoute: Route = typeof router === "function" ? router : router.default;
-const routingSpec = fileURLToPath(new URL("../fixtures/specs/routing.yaml", import.meta.url));
-const requestsSpec = fileURLToPath(new URL("../fixtures/specs/requests.yaml", import.meta.url));
+const routingSpec = fileURLToPath(new URL("../../fixtures/specs/routing.yaml", import.meta.url));
+const requestsSpec = fileURLToPath(new URL("../../fixtures/specs/requests.yaml", import.meta.url));
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
 

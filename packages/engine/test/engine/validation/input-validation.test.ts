@@ -3,15 +3,15 @@
 // validation is generic: a tiny spec has the shapes it checks (requests.yaml).
 import { fileURLToPath } from "node:url";
 import { loadSpec } from "@org/payments-spec";
+import { fuzzRequests } from "@org/payments-testing";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { validateInput } from "@stoplight/prism-http/dist/validator/index.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cachedValidateInput } from "../../src/engine/input-validation.js";
-import { fuzzRequests } from "../support/fuzz-requests.js";
-import { bodyHeaders, prismInput } from "../support/prism-input.js";
+import { cachedValidateInput } from "../../../src/engine/validation/input-validation.js";
+import { bodyHeaders, prismInput } from "../../support/prism-input.js";
 
-const requestsSpec = fileURLToPath(new URL("../fixtures/specs/requests.yaml", import.meta.url));
+const requestsSpec = fileURLToPath(new URL("../../fixtures/specs/requests.yaml", import.meta.url));
 const fuzzRequest = fuzzRequests(loadSpec(requestsSpec));
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;

@@ -5,15 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
-import { specPath } from "@org/payments-spec";
+import { startReceiver } from "@org/payments-testing";
 import { afterAll, it } from "vitest";
-import { startMock } from "../../src/index.js";
+import { startHttpSandbox } from "../support/http-sandbox.js";
 import { expectOutboxDelivered, outboxRow } from "../support/outbox-of-schema-one.js";
-import { startReceiver } from "../support/receiver.js";
 
-const fixture = fileURLToPath(
-  new URL("../../../sandbox/test/fixtures/sqlite-schema-1.sql", import.meta.url),
-);
+const fixture = fileURLToPath(new URL("../fixtures/sqlite-schema-1.sql", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "payments-outbox-migration-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -26,7 +23,7 @@ it("sends the event a schema-1 file left in its outbox, once migrated", async (c
   db.exec(readFileSync(fixture, "utf8"));
   db.prepare("INSERT INTO outbox (webhook_id, url, payload) VALUES (?, ?, ?)").run(...row);
   db.close();
-  const mock = await startMock({ spec: specPath, stateful: true, state: path });
+  const mock = await startHttpSandbox({ state: path });
   context.onTestFinished(() => mock.stop());
   await expectOutboxDelivered(mock.url, row, receiver.waitFor);
 });

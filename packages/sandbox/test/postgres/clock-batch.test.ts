@@ -2,16 +2,12 @@
 // writes its changes at its end. Within the batch, every read sees the batch's own changes; after
 // it, the database holds exactly what one statement per change would have left; and the
 // statements it sends do not grow with the jobs it runs.
-import { postgresBatch } from "@org/payments-sandbox/store/postgres-batch.js";
-import {
-  openPostgresStore,
-  POSTGRES,
-  withoutNul,
-} from "@org/payments-sandbox/store/postgres-store.js";
-import { purgeSchedule, type Query } from "@org/payments-sandbox/store/sql-store.js";
+import { createDatabase } from "@org/payments-testing";
 import pg from "pg";
 import { expect, inject, it, type TestContext } from "vitest";
-import { createDatabase } from "../support/postgres.js";
+import { postgresBatch } from "../../src/store/postgres-batch.js";
+import { openPostgresStore, POSTGRES, withoutNul } from "../../src/store/postgres-store.js";
+import { purgeSchedule, type Query } from "../../src/store/sql-store.js";
 import {
   emptyData,
   holdingResource,

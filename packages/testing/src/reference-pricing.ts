@@ -1,7 +1,14 @@
-// The README's pricing rules computed a second way, with exact fractions of BigInts and no decimal
-// library, to hold the sandbox's pricing (decimal.js) to them. It reads the same data tables.
+// The sandbox README's pricing rules computed a second way, with exact fractions of BigInts and no
+// decimal library, to hold the sandbox's pricing (decimal.js) to them. It reads the same data
+// tables, which the caller passes in from the sandbox.
 import type { Amount, FeeProfile } from "@org/payments-types";
-import { BASE_CURRENCY, currencyFacts, NETWORK_FEES } from "../../src/money/currencies.js";
+
+/** The sandbox's data tables the rules read (CURRENCIES, NETWORK_FEES, BASE_CURRENCY). */
+export interface PricingTables {
+  currencies: Readonly<Record<string, { places: number }>>;
+  networkFees: Readonly<Record<string, string>>;
+  baseCurrency: string;
+}
 
 /** n / d, d > 0. */
 interface Fraction {
@@ -96,9 +103,14 @@ export interface ReferencePrice {
 }
 
 /** The README's rules, step for step; undefined when nothing is left to pay out. */
-export function referencePrice(input: ReferenceInput): ReferencePrice | undefined {
-  const places = currencyFacts(input.source)?.places ?? 0;
-  const destinationPlaces = currencyFacts(input.destination)?.places ?? 0;
+export function referencePrice(
+  input: ReferenceInput,
+  tables: PricingTables,
+): ReferencePrice | undefined {
+  const placesOf = (code: string) =>
+    Object.hasOwn(tables.currencies, code) ? (tables.currencies[code]?.places ?? 0) : 0;
+  const places = placesOf(input.source);
+  const destinationPlaces = placesOf(input.destination);
   const value = (code: string) => fraction(input.rates[code] ?? "0");
   const rateOf = (from: string, to: string) => significant(div(value(from), value(to)), 12);
   const rate = rateOf(input.source, input.destination);
@@ -140,8 +152,8 @@ export function referencePrice(input: ReferenceInput): ReferencePrice | undefine
       ? [
           {
             amount: convert({
-              amount: NETWORK_FEES[input.chain as keyof typeof NETWORK_FEES],
-              currency: { code: BASE_CURRENCY, type: "Fiat" },
+              amount: tables.networkFees[input.chain],
+              currency: { code: tables.baseCurrency, type: "Fiat" },
             }),
             settlement: "deductedImmediately",
           },

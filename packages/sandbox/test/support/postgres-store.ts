@@ -1,10 +1,11 @@
 // What the tests of the Postgres store itself share: a new store with nothing in it, and a second
 // connection's transaction to build a deadlock with.
-import { openPostgresStore } from "@org/payments-sandbox/store/postgres-store.js";
-import { COLLECTIONS, type SandboxData, type Stored } from "@org/payments-sandbox/store/state.js";
+import { createDatabase } from "@org/payments-testing";
 import pg from "pg";
 import { inject, type TestContext } from "vitest";
-import { createDatabase } from "./postgres.js";
+import { openPostgresStore } from "../../src/store/postgres-store.js";
+import { COLLECTIONS, type SandboxData, type Stored } from "../../src/store/state.js";
+import "./store-projects.js";
 
 /** A store's start with nothing in it. */
 export const emptyData = (): SandboxData => ({

@@ -7,14 +7,23 @@ import { once } from "node:events";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
 const DEBIAN_ROOT = "/usr/lib/postgresql";
-const ensurePostgres = fileURLToPath(
-  new URL("../../../../scripts/ensure-postgres.ts", import.meta.url),
-);
+/** The repository's script that installs Postgres: a file run, not a module imported. */
+const ensurePostgres = join(repositoryRoot(), "scripts", "ensure-postgres.ts");
+
+function repositoryRoot(): string {
+  let dir = fileURLToPath(new URL(".", import.meta.url));
+  while (!existsSync(join(dir, "pnpm-workspace.yaml"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("payments-testing: not inside the repository");
+    dir = parent;
+  }
+  return dir;
+}
 
 export interface TestPostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */

@@ -4,6 +4,7 @@
 // is generic: a tiny spec has the shapes it runs through (requests.yaml).
 import { fileURLToPath } from "node:url";
 import { loadSpec } from "@org/payments-spec";
+import { fuzzRequests } from "@org/payments-testing";
 import { factory } from "@stoplight/prism-core/dist/factory.js";
 import {
   getHttpOperationsFromSpec,
@@ -14,15 +15,14 @@ import router from "@stoplight/prism-http/dist/router/index.js";
 import { validateSecurity } from "@stoplight/prism-http/dist/validator/index.js";
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { cachedValidateInput } from "../../src/engine/input-validation.js";
-import { cachedMock, cachedValidateOutput } from "../../src/engine/mock-cache.js";
-import { pipeline } from "../../src/engine/pipeline.js";
-import { silentLogger } from "../../src/engine/prism.js";
-import { cachedRoute } from "../../src/engine/route-cache.js";
-import { fuzzRequests } from "../support/fuzz-requests.js";
-import { bodyHeaders, prismInput } from "../support/prism-input.js";
+import { cachedMock, cachedValidateOutput } from "../../../src/engine/caches/mock-cache.js";
+import { cachedRoute } from "../../../src/engine/caches/route-cache.js";
+import { silentLogger } from "../../../src/engine/engine.js";
+import { pipeline } from "../../../src/engine/prism/pipeline.js";
+import { cachedValidateInput } from "../../../src/engine/validation/input-validation.js";
+import { bodyHeaders, prismInput } from "../../support/prism-input.js";
 
-const requestsSpec = fileURLToPath(new URL("../fixtures/specs/requests.yaml", import.meta.url));
+const requestsSpec = fileURLToPath(new URL("../../fixtures/specs/requests.yaml", import.meta.url));
 const fuzzRequest = fuzzRequests(loadSpec(requestsSpec));
 
 type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
