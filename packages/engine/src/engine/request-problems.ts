@@ -6,8 +6,10 @@ import { valueAt } from "../values/index.js";
 import type { Operation, PrismEngine } from "./engine.js";
 import type { Received } from "./validation/index.js";
 import {
+  bodySchema,
   isMissingBody,
   missingBodyErrors,
+  namedObjectRules,
   nonDecimalIntegers,
   type PrismDiagnostic,
   type ReceivedAt,
@@ -19,7 +21,7 @@ import {
  * parameter that takes one value and was sent more than once gets one problem that says so,
  * instead of what its comma-joined values break; an integer parameter that is not written in
  * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be; a
- * missing body names the fields it must have.
+ * missing body names the fields it must have; a rule about an object's fields together names them.
  */
 export function requestProblems(
   engine: PrismEngine,
@@ -35,12 +37,13 @@ export function requestProblems(
     [...repeatedSingles, ...(error.rule === "type" ? nonDecimal : [])].some(
       (other) => other.field === error.field,
     );
-  const found = toProblemErrors(
+  const diagnosed = toProblemErrors(
     diagnostics,
     engine.headerNames,
     engine.apiKeyHeader,
     receivedIn(request, request.headers[engine.apiKeyHeader.toLowerCase()]),
-  ).flatMap((error) =>
+  );
+  const found = namedObjectRules(diagnosed, bodySchema(operation), request.body).flatMap((error) =>
     isSentEmpty(error, request)
       ? [sentEmpty(error)]
       : isMissingBody(error)

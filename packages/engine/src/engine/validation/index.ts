@@ -8,6 +8,7 @@ export {
   toProblemErrors,
 } from "./diagnostics.js";
 export { cachedValidateInput } from "./input-validation.js";
-export { isMissingBody, missingBodyErrors } from "./missing-body.js";
+export { bodySchema, isMissingBody, missingBodyErrors } from "./missing-body.js";
+export { namedObjectRules } from "./object-rules.js";
 export { plainMessage, type Received } from "./schema-messages.js";
 export { cachedValidateSecurity } from "./security-validation.js";
