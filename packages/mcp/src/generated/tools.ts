@@ -9412,7 +9412,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getRates",
     "group": "test-mode",
     "tag": "Rates",
-    "description": "Each currency the sandbox prices, with its value in USD, from which the rate of every pair is derived.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "description": "Each currency the sandbox prices, with its value in USD in the calling key's partner's table, from which the rate of every pair is derived.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
     "method": "GET",
     "path": "/_sandbox/rates",
     "annotations": {
@@ -9464,7 +9464,7 @@ export const tools: readonly ToolDefinition[] = [
     "name": "setRates",
     "group": "test-mode",
     "tag": "Rates",
-    "description": "Changes the values of the currencies named (the others stay) from the next price on, for\nevery process of a shared sandbox; answers the whole table. `POST /_sandbox/reset` brings\nback the seed's table.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "description": "Changes the calling key's partner's values of the currencies named (the others stay),\nfrom its next price on, in every process of a shared sandbox; answers its whole table.\nOther keys' rates do not change: each partner has a rate table of its own. `POST\n/_sandbox/reset` brings back the seed's table.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
     "method": "POST",
     "path": "/_sandbox/rates",
     "annotations": {
@@ -9748,11 +9748,11 @@ export const tools: readonly ToolDefinition[] = [
     "name": "resetSandbox",
     "group": "test-mode",
     "tag": "Reset",
-    "description": "Back to the seed: data, idempotency keys, events, scheduled work, rates and the quote\nsigning key. The clock stays where it is.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "description": "The calling key's partner back to what it started with: data, idempotency keys, events,\nscheduled work, rates and the quote signing key. Its clock stays where it is. Other keys'\npartners are not touched.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
     "method": "POST",
     "path": "/_sandbox/reset",
     "annotations": {
-      "title": "Reset the sandbox to its seed",
+      "title": "Reset the partner to its seed",
       "readOnlyHint": false,
       "destructiveHint": true,
       "idempotentHint": false,
