@@ -61,6 +61,14 @@ export interface MockOptions {
    */
   idleDays?: number;
   /**
+   * Sandbox only: the most partners (API keys) it keeps, so that a shared sandbox's memory or
+   * database does not grow with every new key. A new key beyond them takes the place of the
+   * partner idle longest, if one has been idle 15 minutes; otherwise it is refused with a 503
+   * problem (`partner-limit`) naming the limit. Keys it knows go on. 0 keeps any number.
+   * Default 1000.
+   */
+  maxPartners?: number;
+  /**
    * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
    * delivery"), the same way for the same `seed`. Default: off.
    */
@@ -125,6 +133,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         seed: options.seed,
         ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
         ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
+        ...(options.maxPartners !== undefined && { maxPartners: options.maxPartners }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })
