@@ -1,5 +1,5 @@
 // A JSON call to a running mock or sandbox, with the tests' API key unless the test sends another.
-import { API_KEY } from "./spec-requests.js";
+import { API_KEY } from "./spec-requests.ts";
 
 /** A JSON call with the API key (and whatever headers the test adds). */
 export async function call(

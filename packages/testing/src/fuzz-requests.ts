@@ -3,7 +3,7 @@
 
 import type { OpenApiDocument, OperationEntry } from "@org/payments-spec";
 import fc from "fast-check";
-import { type SpecRequest, spec, specRequests } from "./spec-requests.js";
+import { type SpecRequest, spec, specRequests } from "./spec-requests.ts";
 
 /** A request as it goes on the wire: the target is sent byte for byte, never normalised. */
 export interface WireRequest {

@@ -2,13 +2,13 @@
 // (valid ones, variants and fuzzed ones), the small specs some tests serve, a real Postgres for a
 // test run, and the machine's Chromium for a browser test.
 
-export { call, newKey } from "./call.js";
-export { helpFlags, synopsisFlags, tableFlags } from "./documented-usage.js";
-export { fixtureSpecPath } from "./fixture-specs.js";
-export { fuzzRequest, fuzzRequests, type WireRequest } from "./fuzz-requests.js";
-export { chromiumPath, launchChromium } from "./launch-chromium.js";
-export { createDatabase, postgresBin, startPostgres, type TestPostgres } from "./postgres.js";
-export { type Delivery, type Reply, startReceiver } from "./receiver.js";
+export { call, newKey } from "./call.ts";
+export { helpFlags, synopsisFlags, tableFlags } from "./documented-usage.ts";
+export { fixtureSpecPath } from "./fixture-specs.ts";
+export { fuzzRequest, fuzzRequests, type WireRequest } from "./fuzz-requests.ts";
+export { chromiumPath, launchChromium } from "./launch-chromium.ts";
+export { createDatabase, postgresBin, startPostgres, type TestPostgres } from "./postgres.ts";
+export { type Delivery, type Reply, startReceiver } from "./receiver.ts";
 export {
   fraction,
   type PricingTables,
@@ -16,7 +16,7 @@ export {
   type ReferencePrice,
   referencePrice,
   referenceRate,
-} from "./reference-pricing.js";
+} from "./reference-pricing.ts";
 export {
   API_KEY,
   operation,
@@ -28,4 +28,4 @@ export {
   specRequests,
   validRequest,
   validVariants,
-} from "./spec-requests.js";
+} from "./spec-requests.ts";
