@@ -71,12 +71,16 @@ export function redactMessage<T>(message: T, secret: string): T {
   };
 }
 
-function redactValue(value: unknown, secret: string): unknown {
+/** A copy of a JSON value (an error body) with the key taken out of its strings and names. */
+export function redactValue(value: unknown, secret: string): unknown {
   if (typeof value === "string") return redactText(value, secret);
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secret));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, redactValue(item, secret)]),
+      Object.entries(value).map(([key, item]) => [
+        redactText(key, secret),
+        redactValue(item, secret),
+      ]),
     );
   }
   return value;

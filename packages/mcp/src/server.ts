@@ -37,8 +37,8 @@ const listed = new Map(
   tools.map((tool) => [
     tool.name,
     {
+      // No `title`: a client shows the name, and a list is sent into every conversation.
       name: tool.name,
-      title: tool.title,
       description: tool.description,
       inputSchema: tool.listedInputSchema,
       annotations: tool.annotations,

@@ -36,8 +36,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -45,7 +44,6 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
@@ -57,8 +55,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -72,15 +69,13 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "search_term": {
           "type": "string",
@@ -89,8 +84,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -278,8 +272,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -318,8 +311,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -503,8 +495,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -537,8 +528,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -546,7 +536,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "type": {
           "type": "string",
-          "description": "The kind of identification `createDirectIdentification` accepts. The provider also describes the kinds Outsourced and Reliance, which it does not accept.",
+          "description": "The kind of identification `createDirectIdentification` accepts.",
           "enum": [
             "Direct"
           ]
@@ -694,8 +684,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -728,8 +717,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -737,7 +725,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "type": {
           "type": "string",
-          "description": "The kind of identification `createLinkIdentification` accepts. The provider also describes the kinds Token and Person, which it does not accept.",
+          "description": "The kind of identification `createLinkIdentification` accepts.",
           "enum": [
             "Link"
           ]
@@ -888,8 +876,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -897,15 +884,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -927,20 +912,17 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -1078,8 +1060,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -1114,8 +1095,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -1226,8 +1206,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -1235,15 +1214,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -1265,20 +1242,17 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -1398,8 +1372,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -1407,15 +1380,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -1425,20 +1396,17 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -1551,8 +1519,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -1700,8 +1667,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -2688,7 +2654,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "sender_bank": {
           "type": "string",
-          "description": "The sender's bank or mobile-money provider; required when the source currency is African. The service accepts one of about 190 display names, which the API description omits; this document therefore does not restrict the value."
+          "description": "The sender's bank or mobile-money provider;"
         },
         "external_id": {
           "type": "string",
@@ -3713,13 +3679,11 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "prev_cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `prev_cursor`, for the page before."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -3727,7 +3691,6 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
@@ -3748,8 +3711,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -3773,20 +3735,17 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "prev_cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `prev_cursor`, for the page before."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "search_term": {
           "type": "string",
@@ -3804,8 +3763,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -5119,8 +5077,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -5128,15 +5085,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -5162,20 +5117,17 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -5458,8 +5410,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -5467,7 +5418,6 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
@@ -5479,8 +5429,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -5501,15 +5450,13 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "search_term": {
           "type": "string",
@@ -5518,8 +5465,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -6064,8 +6010,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -6110,8 +6055,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -6262,8 +6206,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -6313,8 +6256,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -6711,8 +6653,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -6720,15 +6661,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -6738,20 +6677,17 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -7127,8 +7063,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -7159,8 +7094,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -8772,7 +8706,7 @@ export const tools: readonly ToolDefinition[] = [
         "status": {
           "type": "string",
           "minLength": 1,
-          "description": "One of the sandbox's settlement statuses (FundsReceived, FundsReviewInProgress, ExchangeInProgress, PayoutInProgress, Completed, FundsRejected, PayoutFailed, Refunded); with `\"force\": true`, any non-empty value."
+          "description": "One of the sandbox's settlement statuses; with `\"force\": true`, any non-empty value."
         },
         "force": {
           "type": "boolean",
@@ -8799,7 +8733,7 @@ export const tools: readonly ToolDefinition[] = [
         "properties": {
           "status": {
             "type": "string",
-            "description": "The statuses of the sandbox's settlement lifecycle of an autoramp transaction (sandbox behaviour; the API leaves a transaction's statuses open).",
+            "description": "The statuses of the sandbox's settlement lifecycle of an autoramp transaction (sandbox behaviour;",
             "enum": [
               "FundsReceived",
               "FundsReviewInProgress",
@@ -9310,10 +9244,10 @@ export const tools: readonly ToolDefinition[] = [
         },
         "currency": {
           "type": "string",
-          "description": "The code (fiat) or token (crypto) of one of the autoramp's source currencies; default its first. Not with `source_currency`."
+          "description": "The code (fiat) or token (crypto) of one of the autoramp's source currencies;"
         },
         "source_currency": {
-          "description": "The same as `currency`, or the currency as the autoramp lists it (a fiat `code` or a crypto `token`). Not with `currency`.",
+          "description": "The same as `currency`, or the currency as the autoramp lists it (a fiat `code` or a crypto `token`).",
           "anyOf": [
             {
               "type": "string"
@@ -9372,7 +9306,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "outcome": {
           "type": "string",
-          "description": "Where the transaction ends; default `Completed`. `Completed`, `FundsRejected` or `PayoutFailed`, or their short words `completed`, `rejected` and `failed`.",
+          "description": "Where the transaction ends;",
           "enum": [
             "Completed",
             "FundsRejected",
@@ -9837,7 +9771,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "iban": {
           "type": "string",
-          "description": "An IBAN: a country code, two check digits, then 10 to 30 letters or digits. Spaces and lower case are taken, and dropped.",
+          "description": "An IBAN: a country code, two check digits, then 10 to 30 letters or digits.",
           "pattern": "^\\s*[A-Za-z]\\s*[A-Za-z]\\s*[0-9]\\s*[0-9](\\s*[A-Za-z0-9]){10,30}\\s*$"
         },
         "bank_name": {
@@ -10348,23 +10282,20 @@ export const tools: readonly ToolDefinition[] = [
           ]
         },
         "cursor": {
-          "type": "string",
-          "description": "A page's `cursor`, for the next page."
+          "type": "string"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "maximum": 100,
           "default": 10,
-          "description": "The number of attempts per page, at most 100; 0 or none means 10.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -10406,20 +10337,17 @@ export const tools: readonly ToolDefinition[] = [
           "description": "Only the attempts that arrived (`true`), or only those that did not (`false`)."
         },
         "cursor": {
-          "type": "string",
-          "description": "A page's `cursor`, for the next page."
+          "type": "string"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "maximum": 100,
-          "default": 10,
-          "description": "The number of attempts per page, at most 100; 0 or none means 10."
+          "default": 10
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -10779,7 +10707,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Rates",
     "title": "Read the rate table",
-    "description": "Each currency the sandbox prices, with its value in USD, from which the rate of every pair is derived.",
+    "description": "Each currency the sandbox prices, with its value in USD in the calling key's partner's table, from which the rate of every pair is derived.",
     "method": "GET",
     "path": "/_sandbox/rates",
     "annotations": {
@@ -10834,7 +10762,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Rates",
     "title": "Change rates",
-    "description": "Changes the values of the currencies named (the others stay) from the next price on, for every process of a shared sandbox; answers the whole table. `POST /_sandbox/reset` brings back the seed's table.",
+    "description": "Changes the calling key's partner's values of the currencies named (the others stay), from its next price on, in every process of a shared sandbox; answers its whole table. Other keys' rates do not change: each partner has a rate table of its own. `POST /_sandbox/reset` brings back the seed's table.",
     "method": "POST",
     "path": "/_sandbox/rates",
     "annotations": {
@@ -11104,7 +11032,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "body": {
           "type": "object",
-          "description": "A quote as `GET /autoramps/quote` answered it, signature included. Any other fields are the quote's, compared with what the sandbox signed.",
+          "description": "A quote as `GET /autoramps/quote` answered it, signature included.",
           "required": [
             "signature"
           ],
@@ -11197,8 +11125,8 @@ export const tools: readonly ToolDefinition[] = [
     "name": "resetSandbox",
     "group": "test-mode",
     "tag": "Reset",
-    "title": "Reset the sandbox to its seed",
-    "description": "Back to the seed: data, idempotency keys, events, scheduled work, rates and the quote signing key. The clock stays where it is.",
+    "title": "Reset the partner to its seed",
+    "description": "The calling key's partner back to what it started with: data, idempotency keys, events, scheduled work, rates and the quote signing key. Its clock stays where it is. Other keys' partners are not touched.",
     "method": "POST",
     "path": "/_sandbox/reset",
     "annotations": {
@@ -12582,29 +12510,25 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "description": "Optional: the server makes one.",
           "examples": [
             "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
           ]
         },
         "cursor": {
-          "type": "string",
-          "description": "A page's `cursor`, for the next page."
+          "type": "string"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "maximum": 100,
           "default": 10,
-          "description": "The number of entries per page, at most 100; 0 or none means 10.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -12652,24 +12576,20 @@ export const tools: readonly ToolDefinition[] = [
           "description": "Only the requests this fault rule acted on."
         },
         "idempotency_key": {
-          "type": "string",
-          "description": "Optional: the server makes one."
+          "type": "string"
         },
         "cursor": {
-          "type": "string",
-          "description": "A page's `cursor`, for the next page."
+          "type": "string"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "maximum": 100,
-          "default": 10,
-          "description": "The number of entries per page, at most 100; 0 or none means 10."
+          "default": 10
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false

@@ -1,0 +1,261 @@
+// The one place the mock reaches into @stoplight/prism-http: its router, validators, mocker and
+// OpenAPI reader live in its dist/ modules, which are not a public API and may move in any
+// release. Written against PRISM_HTTP_VERSION; test/engine/prism-adapter.test.ts fails, saying
+// so, when another version is installed. Everything else of the mock imports Prism from here.
+//
+// Modules are required, not imported, and in this order: first the stand-ins for the modules the
+// mocker loads as it loads but calls only for some answers (its JSON Schema data generator,
+// json-schema-faker and Faker with all its locales, about a third of the CLI's start-up, used with
+// --dynamic or for a response the spec gives no example; and its callback runner), each loading
+// its module at its first use; then Prism. An import would read every export of the mocker, and
+// its `resetJSONSchemaGenerator` would load the generator at once.
+import { createRequire, Module } from "node:module";
+import type {
+  getHttpOperationsFromSpec,
+  IHttpConfig,
+  PrismHttpComponents,
+} from "@stoplight/prism-http";
+
+/** The version of @stoplight/prism-http whose internals this file was written against. */
+export const PRISM_HTTP_VERSION = "5.16.0";
+
+const require = createRequire(import.meta.url);
+const DIST = "@stoplight/prism-http/dist";
+
+/** The modules deferred, as the mocker requires them. */
+export const DEFERRED_MODULES = [
+  `${DIST}/mocker/generator/JSONSchema.js`,
+  `${DIST}/mocker/callback/callbacks.js`,
+].map((name) => require.resolve(name));
+
+for (const path of DEFERRED_MODULES) {
+  // A module already loaded (by whoever loaded Prism before us) is left alone.
+  if (require.cache[path] === undefined) require.cache[path] = standIn(path);
+}
+
+/** A loaded module whose exports are `path`'s, read from it (loading it) when first used. */
+function standIn(path: string): Module {
+  let loaded: Record<string | symbol, unknown> | undefined;
+  const target = () => {
+    if (loaded === undefined) {
+      delete require.cache[path];
+      loaded = require(path) as Record<string | symbol, unknown>;
+    }
+    return loaded;
+  };
+  const module = new Module(path);
+  module.filename = path;
+  module.loaded = true;
+  module.exports = new Proxy(
+    {},
+    {
+      get: (_, name) => target()[name],
+      has: (_, name) => name in target(),
+      ownKeys: () => Reflect.ownKeys(target()),
+      getOwnPropertyDescriptor: (_, name) => {
+        const descriptor = Reflect.getOwnPropertyDescriptor(target(), name);
+        // A proxy may not report a property non-configurable that its own target lacks.
+        return descriptor && { ...descriptor, configurable: true };
+      },
+    },
+  );
+  return module;
+}
+
+type RouterModule = typeof import("@stoplight/prism-http/dist/router/index.js");
+type ValidatorModule = typeof import("@stoplight/prism-http/dist/validator/index.js");
+type ValidatorsModule = typeof import("@stoplight/prism-http/dist/validator/validators/index.js");
+type HeadersModule = typeof import("@stoplight/prism-http/dist/validator/validators/headers.js");
+type MediaTypeModule =
+  typeof import("@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js");
+type MockerModule = typeof import("@stoplight/prism-http/dist/mocker/index.js");
+type OperationsModule = typeof import("@stoplight/prism-http/dist/utils/operations.js");
+type SchemaUtilsModule = typeof import("@stoplight/prism-http/dist/validator/validators/utils.js");
+type SchemaFilterModule =
+  typeof import("@stoplight/prism-http/dist/utils/filterRequiredProperties.js");
+type Schema = Parameters<SchemaFilterModule["stripReadOnlyProperties"]>[0];
+
+export type Components = PrismHttpComponents;
+export type HttpConfig = IHttpConfig;
+export type Operations = Awaited<ReturnType<typeof getHttpOperationsFromSpec>>;
+export type Operation = Operations[number];
+export type Route = Components["route"];
+export type ValidateInput = ValidatorModule["validateInput"];
+export type ValidateOutput = ValidatorModule["validateOutput"];
+export type Mock = MockerModule["default"];
+
+/** A CommonJS module's default export: Node's require gives its exports, whose `default` it is. */
+function defaultOf<T>(module: T | { default: T }): T {
+  return typeof module === "function" ? (module as T) : (module as { default: T }).default;
+}
+
+const router = require(`${DIST}/router/index.js`) as RouterModule;
+const validator = require(`${DIST}/validator/index.js`) as ValidatorModule;
+const validators = require(`${DIST}/validator/validators/index.js`) as ValidatorsModule;
+const headers = require(`${DIST}/validator/validators/headers.js`) as HeadersModule;
+const mediaTypes = require(`${DIST}/validator/utils/wildcardMediaTypeMatch.js`) as MediaTypeModule;
+const mocker = require(`${DIST}/mocker/index.js`) as MockerModule;
+const schemaUtils = require(`${DIST}/validator/validators/utils.js`) as SchemaUtilsModule;
+const schemaFilters = require(`${DIST}/utils/filterRequiredProperties.js`) as SchemaFilterModule;
+/** Prism's own dependency, as its body validator requires it. */
+const mergeAllOf = createRequire(require.resolve("@stoplight/prism-http"))(
+  "@stoplight/json-schema-merge-allof",
+) as (schema: Schema, options: { deep: boolean; ignoreAdditionalProperties: boolean }) => Schema;
+
+/** Prism's router: the operation of `resources` that serves a request, or its refusal. */
+export const prismRoute: Route = defaultOf(router as unknown as Route);
+/** Prism's mocker: the answer to a request that reached an operation. */
+export const prismMock: Mock = mocker.default;
+export const validateOutput: ValidateOutput = validator.validateOutput;
+export const validateSecurity: ValidatorModule["validateSecurity"] = validator.validateSecurity;
+export const validateBody: ValidatorsModule["validateBody"] = validators.validateBody;
+export const validateHeaders: ValidatorsModule["validateHeaders"] = validators.validateHeaders;
+export const validatePath: ValidatorsModule["validatePath"] = validators.validatePath;
+export const validateQuery: ValidatorsModule["validateQuery"] = validators.validateQuery;
+export const { parseMIMEHeader } = headers;
+export const { wildcardMediaTypeMatch } = mediaTypes;
+type ValidateAgainstSchema = SchemaUtilsModule["validateAgainstSchema"];
+/** A compiled check, as Ajv makes it. */
+type AjvCheck = (value: unknown) => boolean;
+type Ajv = { compile(schema: object): AjvCheck; addFormat(name: string, format: unknown): unknown };
+
+/** Prism's `validateAgainstSchema` (its Ajv instances, its compiled-function cache). */
+const prismsValidateAgainstSchema: ValidateAgainstSchema = schemaUtils.validateAgainstSchema;
+
+/**
+ * Prism's check of a value against a schema, with what passes decided without Prism's fp-ts
+ * pipeline, which cost several times what the compiled check itself does. The check is compiled
+ * once per schema and bundle as Prism compiles it (createAjvInstances, assignAjvInstance and
+ * getValidationFunction of its dist/validator/validators/utils.js): the same Ajv, options and
+ * formats, the instance chosen by `$schema` and `coerce`. A value it fails, or a schema it cannot
+ * compile or a check that throws, goes to Prism's own, so every finding is Prism's.
+ */
+export const validateAgainstSchema: ValidateAgainstSchema = (
+  value,
+  schema,
+  coerce,
+  context,
+  prefix,
+  bundle,
+) => {
+  const check = compiledCheck(schema, coerce, bundle);
+  try {
+    if (check?.(value) === true) return NONE;
+  } catch {
+    // Prism's to judge (it finds nothing in a check that throws).
+  }
+  return prismsValidateAgainstSchema(value, schema, coerce, context, prefix, bundle);
+};
+
+/** fp-ts's `none`, as Prism returns it. */
+const NONE = { _tag: "None" } as const;
+
+/** Prism's key for a check compiled without a bundle. */
+const NO_BUNDLE = {};
+/** Per schema and bundle, the compiled check (null: it did not compile). Like Prism's, not keyed by `coerce`. */
+const checks = new WeakMap<object, WeakMap<object, AjvCheck | null>>();
+
+function compiledCheck(
+  schema: Parameters<ValidateAgainstSchema>[1],
+  coerce: boolean,
+  bundle: unknown,
+): AjvCheck | undefined {
+  const bundleKey = typeof bundle === "object" && bundle !== null ? bundle : NO_BUNDLE;
+  let byBundle = checks.get(schema);
+  if (byBundle === undefined) {
+    byBundle = new WeakMap();
+    checks.set(schema, byBundle);
+  }
+  let check = byBundle.get(bundleKey);
+  if (check === undefined) {
+    try {
+      check = ajvFor(String(schema.$schema), coerce).compile({ ...schema, __bundled__: bundle });
+    } catch {
+      check = null;
+    }
+    byBundle.set(bundleKey, check);
+  }
+  return check ?? undefined;
+}
+
+/** The Ajv Prism bundles, required as Prism requires it. */
+const prismRequire = createRequire(require.resolve("@stoplight/prism-http"));
+const DRAFTS = {
+  default: "ajv",
+  draft2019_09: "ajv/dist/2019",
+  draft2020_12: "ajv/dist/2020",
+} as const;
+const ajvs = new Map<string, Ajv>();
+
+/** Prism's `assignAjvInstance`: the draft by `$schema`, coercing or not; each made when first used. */
+function ajvFor($schema: string, coerce: boolean): Ajv {
+  const draft = /^https?:\/\/json-schema.org\/draft\/2019-09\/schema#?$/.test($schema)
+    ? "draft2019_09"
+    : /^https?:\/\/json-schema.org\/draft\/2020-12\/schema#?$/.test($schema)
+      ? "draft2020_12"
+      : "default";
+  const key = `${draft} ${coerce}`;
+  let ajv = ajvs.get(key);
+  if (ajv === undefined) {
+    ajv = prismsAjv(DRAFTS[draft], coerce);
+    ajvs.set(key, ajv);
+  }
+  return ajv;
+}
+
+/** An Ajv instance as Prism's `createAjvInstances` makes it. */
+function prismsAjv(module: string, coerce: boolean): Ajv {
+  const AjvClass = (prismRequire(module) as { default: new (options: object) => Ajv }).default;
+  const addFormats = (prismRequire("ajv-formats") as { default: (ajv: Ajv) => void }).default;
+  const dateTime = require(`${DIST}/validator/validators/dateTime.js`) as {
+    fmtDef(validate: unknown, compare: unknown): unknown;
+    date_time: unknown;
+    compareDateTime: unknown;
+  };
+  const ajv = new AjvClass({
+    allErrors: true,
+    allowUnionTypes: true,
+    allowMatchingProperties: true,
+    strict: false,
+    logger: unknownFormatSilencer,
+    coerceTypes: coerce,
+  });
+  addFormats(ajv);
+  ajv.addFormat("date-time", dateTime.fmtDef(dateTime.date_time, dateTime.compareDateTime));
+  return ajv;
+}
+
+/** Prism's logger for its Ajv instances: an unknown format is no news. */
+const unknownFormatSilencer = {
+  warn(...args: unknown[]) {
+    if (typeof args[0] === "string" && args[0].startsWith("unknown format")) return;
+    console.warn(...args);
+  },
+  log: console.log,
+  error: console.error,
+};
+
+/**
+ * The schema Prism's body validator checks a request body against (`validate` in its
+ * dist/validator/validators/body.js, by its `withoutAllOf` and `stripReadOnlyProperties`), or
+ * undefined when it checks nothing. Prism remembers it per schema; so does the caller.
+ */
+export function requestBodySchema(schema: Schema): Schema | undefined {
+  let merged: Schema;
+  try {
+    merged = mergeAllOf(schema, { deep: true, ignoreAdditionalProperties: true });
+  } catch {
+    merged = schema;
+  }
+  const stripped = schemaFilters.stripReadOnlyProperties(merged);
+  return stripped._tag === "Some" ? stripped.value : undefined;
+}
+
+/**
+ * Prism's reading of a spec (a file, or a document as JSON, which it dereferences in place) into
+ * its operations; its OpenAPI reader loads only when called.
+ */
+export async function readSpecOperations(spec: string | object): Promise<Operations> {
+  const { getHttpOperationsFromSpec } = require(`${DIST}/utils/operations.js`) as OperationsModule;
+  return getHttpOperationsFromSpec(spec);
+}
