@@ -3,9 +3,8 @@
 // key is a partner of its own (partner.ts): its data, clock, webhooks, event log and idempotency
 // keys are out of every other key's reach.
 
-import type { Operations, Routed } from "@org/payments-engine/engine/prism.js";
-import { isObject } from "@org/payments-engine/http/is-object.js";
-import type { ApiRequest } from "@org/payments-engine/http/read-request.js";
+import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
+import { isObject } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "./api/answer.js";
 import { handlerOf } from "./api/api-routes.js";
 import { Idempotency, settled } from "./api/idempotency.js";
@@ -19,7 +18,12 @@ import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts, type SpecFacts } from "./lifecycle/spec-facts.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
-import type { PartnerStore, SandboxStore, StoreTransaction } from "./store/store.js";
+import {
+  PartnerLimitError,
+  type PartnerStore,
+  type SandboxStore,
+  type StoreTransaction,
+} from "./store/store.js";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./webhooks/deliveries.js";
 import { type DeliveryChaos, Events } from "./webhooks/events.js";
 
@@ -46,7 +50,18 @@ export interface SandboxOptions {
    * Default DEFAULT_IDLE_DAYS.
    */
   idleDays?: number;
+  /**
+   * The most partners (API keys) the sandbox keeps. A new key beyond them drops the partner idle
+   * longest, if one has been idle EVICTABLE_AFTER_MS; otherwise it is refused (503). 0 keeps any
+   * number. Default DEFAULT_MAX_PARTNERS.
+   */
+  maxPartners?: number;
 }
+
+/** The partners a sandbox keeps unless `maxPartners` says otherwise. */
+export const DEFAULT_MAX_PARTNERS = 1_000;
+/** A partner idle this long (real time) makes room for a new one when the sandbox is full. */
+export const EVICTABLE_AFTER_MS = 15 * 60 * 1000;
 
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
 export const DEFAULT_IDLE_DAYS = 30;
@@ -90,6 +105,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     exampleKey: options.exampleKey ?? DEFAULT_EXAMPLE_KEY,
     limits: { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery },
     deliveryChaos: options.deliveryChaos,
+    maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
     tenants: new Map(),
   };
   const scheduler = new Scheduler<Tenant>(store, (partner) => tenantOf(partners, partner), {
@@ -118,6 +134,8 @@ interface Partners {
   exampleKey: string;
   limits: DeliveryLimits;
   deliveryChaos: DeliveryChaos | undefined;
+  /** The most partners kept; 0 for any number. */
+  maxPartners: number;
   tenants: Map<string, Promise<Tenant>>;
 }
 
@@ -173,14 +191,24 @@ async function enter(partners: Partners, apiKey: string): Promise<Tenant> {
   if (now - tenant.seenAt >= SEEN_EVERY_MS) {
     tenant.seenAt = now;
     // Every request of the key waits for this one transaction, which makes a new partner.
+    const room =
+      partners.maxPartners > 0
+        ? { maxPartners: partners.maxPartners, idleBefore: now - EVICTABLE_AFTER_MS }
+        : undefined;
     tenant.entered = tenant.store
       .transaction(async (tx) => {
-        const entered = await tx.enter(now);
+        const entered = await tx.enter(now, room);
         if (entered.created) await tx.fill(startData(partners, tenant.partner));
         tenant.clock.observe(entered.offsetMs);
+        return entered.evicted;
+      })
+      .then((evicted) => {
+        if (evicted !== undefined) partners.tenants.delete(evicted);
       })
       .catch((error: unknown) => {
         tenant.seenAt = 0;
+        // A key refused for want of room is not kept either.
+        if (error instanceof PartnerLimitError) partners.tenants.delete(tenant.partner);
         throw error;
       });
   }
@@ -229,7 +257,8 @@ async function answerApi(
   const handler = handlerOf(operation.iid);
   if (handler === undefined) return noSandboxRoute(request.path);
   // Prism has checked that the request has a key.
-  const tenant = await enter(parts, header(request, "x-api-key") ?? "");
+  const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
+  if ("status" in tenant) return tenant;
   const scope = header(request, "x-sub-partner-id");
   const work = async (tx: StoreTransaction) => {
     // Another process may have moved a shared sandbox's clock.
@@ -277,7 +306,8 @@ async function answerControlRequest(
   { operation, params }: Routed,
 ): Promise<Answer> {
   // The engine has checked that the request has a key.
-  const tenant = await enter(parts, header(request, "x-api-key") ?? "");
+  const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
+  if ("status" in tenant) return tenant;
   const runner = parts.scheduler.runnerOf(tenant);
   if (parts.store.shared) await runner.syncClock();
   const services: ControlServices = {
@@ -295,6 +325,20 @@ async function answerControlRequest(
     body,
   });
   return sendQueued(parts, tenant, answer);
+}
+
+/** The 503 of a new key the sandbox has no room for: the limit, and how to raise it. */
+function noRoom(error: unknown): Answer {
+  if (!(error instanceof PartnerLimitError)) throw error;
+  const idle = EVICTABLE_AFTER_MS / 60_000;
+  return problemAnswer(503, "partner-limit", "Sandbox partner limit reached", [
+    {
+      location: "security",
+      field: "X-API-Key",
+      rule: "maxPartners",
+      message: `is a new partner, and this sandbox keeps at most ${error.maxPartners} partners (one per API key), none of them idle ${idle} minutes to make room: use a key it knows, or start it with a higher limit (payments-mock --stateful --max-partners <n>, or startMock({ stateful: true, maxPartners: n }); 0 for no limit)`,
+    },
+  ]);
 }
 
 function header(request: ApiRequest, name: string): string | undefined {

@@ -10707,7 +10707,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Rates",
     "title": "Read the rate table",
-    "description": "Each currency the sandbox prices, with its value in USD, from which the rate of every pair is derived.",
+    "description": "Each currency the sandbox prices, with its value in USD in the calling key's partner's table, from which the rate of every pair is derived.",
     "method": "GET",
     "path": "/_sandbox/rates",
     "annotations": {
@@ -10762,7 +10762,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Rates",
     "title": "Change rates",
-    "description": "Changes the values of the currencies named (the others stay) from the next price on, for every process of a shared sandbox; answers the whole table. `POST /_sandbox/reset` brings back the seed's table.",
+    "description": "Changes the calling key's partner's values of the currencies named (the others stay), from its next price on, in every process of a shared sandbox; answers its whole table. Other keys' rates do not change: each partner has a rate table of its own. `POST /_sandbox/reset` brings back the seed's table.",
     "method": "POST",
     "path": "/_sandbox/rates",
     "annotations": {
@@ -11125,8 +11125,8 @@ export const tools: readonly ToolDefinition[] = [
     "name": "resetSandbox",
     "group": "test-mode",
     "tag": "Reset",
-    "title": "Reset the sandbox to its seed",
-    "description": "Back to the seed: data, idempotency keys, events, scheduled work, rates and the quote signing key. The clock stays where it is.",
+    "title": "Reset the partner to its seed",
+    "description": "The calling key's partner back to what it started with: data, idempotency keys, events, scheduled work, rates and the quote signing key. Its clock stays where it is. Other keys' partners are not touched.",
     "method": "POST",
     "path": "/_sandbox/reset",
     "annotations": {

@@ -280,15 +280,16 @@ export interface paths {
     };
     /**
      * Read the rate table
-     * @description Each currency the sandbox prices, with its value in USD, from which the rate of every pair is derived.
+     * @description Each currency the sandbox prices, with its value in USD in the calling key's partner's table, from which the rate of every pair is derived.
      */
     get: operations["getRates"];
     put?: never;
     /**
      * Change rates
-     * @description Changes the values of the currencies named (the others stay) from the next price on, for
-     *     every process of a shared sandbox; answers the whole table. `POST /_sandbox/reset` brings
-     *     back the seed's table.
+     * @description Changes the calling key's partner's values of the currencies named (the others stay),
+     *     from its next price on, in every process of a shared sandbox; answers its whole table.
+     *     Other keys' rates do not change: each partner has a rate table of its own. `POST
+     *     /_sandbox/reset` brings back the seed's table.
      */
     post: operations["setRates"];
     delete?: never;
@@ -350,9 +351,10 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Reset the sandbox to its seed
-     * @description Back to the seed: data, idempotency keys, events, scheduled work, rates and the quote
-     *     signing key. The clock stays where it is.
+     * Reset the partner to its seed
+     * @description The calling key's partner back to what it started with: data, idempotency keys, events,
+     *     scheduled work, rates and the quote signing key. Its clock stays where it is. Other keys'
+     *     partners are not touched.
      */
     post: operations["resetSandbox"];
     delete?: never;

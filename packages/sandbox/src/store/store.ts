@@ -104,9 +104,15 @@ export interface StoreTransaction {
   hasDue(upTo: number): Promise<boolean>;
   /**
    * Marks the partner seen at `seenAt` (real time), making it when it is new; resolves to its
-   * clock's offset and whether it was made here (another process may make it at the same time).
+   * clock's offset, whether it was made here (another process may make it at the same time) and
+   * the partner dropped to make room for it, if any. With `room`, a new partner beyond
+   * `room.maxPartners` drops the one seen longest ago, when that was before `room.idleBefore`;
+   * when none was, it is not made: PartnerLimitError.
    */
-  enter(seenAt: number): Promise<{ offsetMs: number; created: boolean }>;
+  enter(
+    seenAt: number,
+    room?: PartnerRoom,
+  ): Promise<{ offsetMs: number; created: boolean; evicted?: string }>;
   /** How far (ms) the partner's sandbox time is ahead of real time. */
   clockOffset(): Promise<number>;
   /** Moves the clock's offset forward to `offsetMs`, never back; resolves to the offset stored. */
@@ -175,6 +181,24 @@ export interface SandboxStore {
   /** Removes every partner last seen before `seenBefore` (real time), all its data; resolves to their ids. */
   purgeIdle(seenBefore: number): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/** How many partners a store keeps, and which of them may make room for a new one. */
+export interface PartnerRoom {
+  maxPartners: number;
+  /** A partner last seen before this (real time) may be dropped for a new one. */
+  idleBefore: number;
+}
+
+/** A new partner the store has no room for: it keeps `maxPartners` and none is idle. */
+export class PartnerLimitError extends Error {
+  override name = "PartnerLimitError";
+  readonly maxPartners: number;
+
+  constructor(maxPartners: number) {
+    super(`the sandbox keeps at most ${maxPartners} partners`);
+    this.maxPartners = maxPartners;
+  }
 }
 
 /**
