@@ -25,7 +25,7 @@ import type { ServerContext } from "./options.js";
 import { getPrompt, listPrompts } from "./prompts.js";
 import { documentResources, readDocument } from "./resources.js";
 import type { SandboxState } from "./sandbox-probe.js";
-import { setToolCallHandler } from "./tool-call-handler.js";
+import { setToolCallHandler } from "./sdk-adapter.js";
 import type { ToolDefinition } from "./tool-definition.js";
 import { isSelected } from "./toolsets.js";
 import { VERSION } from "./version.js";
