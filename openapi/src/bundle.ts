@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse } from "yaml";
-import type { OpenApiDocument } from "./index.ts";
+import type { OpenApiDocument } from "./document.ts";
 
 const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
 

@@ -3,8 +3,6 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
-export { loadBundledSpec } from "./bundle.ts";
-
 export type OpenApiDocument = {
   openapi: string;
   info: Record<string, unknown> & { title: string; version: string };
@@ -34,13 +32,13 @@ export type OperationEntry = {
   parameters: Parameter[];
 };
 
-export const specPath = fileURLToPath(new URL("./partner-payments.yaml", import.meta.url));
+export const specPath = fileURLToPath(new URL("../partner-payments.yaml", import.meta.url));
 
 /**
  * The test-mode document: the sandbox's own routes under /_sandbox/. Its enums that are the API's
  * own are `$ref`s into partner-payments.yaml, next to it.
  */
-export const testModeSpecPath = fileURLToPath(new URL("./test-mode.yaml", import.meta.url));
+export const testModeSpecPath = fileURLToPath(new URL("../test-mode.yaml", import.meta.url));
 
 export const HTTP_METHODS: readonly string[] = [
   "get",

@@ -6,7 +6,7 @@ import { compareOperation } from "./diff/operation.ts";
 import { createReport } from "./diff/report.ts";
 import { compareServers, type Server } from "./diff/servers.ts";
 import type { SpecDiff } from "./diff/types.ts";
-import { listOperations, type OpenApiDocument, type OperationEntry } from "./index.ts";
+import { listOperations, type OpenApiDocument, type OperationEntry } from "./document.ts";
 
 // The report and the rules serve @org/payments-surface-guard too: its package rules are in RULES.
 export { createReport } from "./diff/report.ts";

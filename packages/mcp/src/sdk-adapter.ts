@@ -5,7 +5,7 @@
  * time and our result with zod on every call, and to hand on the parsed copy of the result. Our
  * results are made by `callTool` alone, and the SDK's client checks each one (every e2e test goes
  * through it). Without the copy, the structured content that reaches the transport is the object
- * whose JSON text its text block already holds (json-text.ts): it is written, not serialised again.
+ * whose JSON text its text block already holds (structured-content-text.ts): it is written, not serialised again.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";

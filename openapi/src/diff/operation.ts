@@ -1,6 +1,6 @@
 // Compares one operation in two versions of the spec: its parameters, request body, responses and
 // security, each on the side of the exchange it belongs to.
-import { deref, type OpenApiDocument, type OperationEntry, type Parameter } from "../index.ts";
+import { deref, type OpenApiDocument, type OperationEntry, type Parameter } from "../document.ts";
 import { compareSchemas } from "./schema.ts";
 import type { Json, OperationContext, SchemaContext, Side } from "./types.ts";
 

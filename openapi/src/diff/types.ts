@@ -1,6 +1,6 @@
 // The shapes the guard's modules share: a change, the report that collects them, and the context
 // each comparison runs in.
-import type { OpenApiDocument } from "../index.ts";
+import type { OpenApiDocument } from "../document.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI and JSON Schema nodes are open-ended JSON
 export type Json = Record<string, any>;
