@@ -11,6 +11,7 @@ import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
 import { measureSandboxClock } from "./sandbox-clock.ts";
+import { measureSandboxPartnerMemory } from "./sandbox-partner-memory.ts";
 import { measureSandboxPartners } from "./sandbox-partners.ts";
 import { measureSandboxStores } from "./sandbox-store.ts";
 import { measureStatefulMocks } from "./stateful-mocks.ts";
@@ -28,6 +29,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Stateful mocks", measureStatefulMocks],
   ["Sandbox clock", measureSandboxClock],
   ["Sandbox partners", measureSandboxPartners],
+  ["Sandbox partner memory", measureSandboxPartnerMemory],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],
