@@ -10441,6 +10441,10 @@ export const tools: readonly ToolDefinition[] = [
               "format": "date-time",
               "description": "When the next attempt is due, after a failure that is retried."
             },
+            "fault_id": {
+              "type": "string",
+              "description": "The test-mode fault rule that duplicated, dropped or delayed this delivery."
+            },
             "payload": {
               "$ref": "#/$defs/WebhookEvent"
             }
@@ -10635,6 +10639,10 @@ export const tools: readonly ToolDefinition[] = [
           "type": "string",
           "format": "date-time",
           "description": "When the next attempt is due, after a failure that is retried."
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "The test-mode fault rule that duplicated, dropped or delayed this delivery."
         },
         "payload": {
           "$ref": "#/$defs/WebhookEvent"
@@ -11606,6 +11614,14 @@ export const tools: readonly ToolDefinition[] = [
                   },
                   "drop": {
                     "not": {}
+                  },
+                  "match": {
+                    "properties": {
+                      "sub_partner_id": {
+                        "not": {}
+                      }
+                    },
+                    "additionalProperties": true
                   }
                 },
                 "additionalProperties": true,
@@ -11889,6 +11905,14 @@ export const tools: readonly ToolDefinition[] = [
                   },
                   "drop": {
                     "not": {}
+                  },
+                  "match": {
+                    "properties": {
+                      "sub_partner_id": {
+                        "not": {}
+                      }
+                    },
+                    "additionalProperties": true
                   }
                 },
                 "additionalProperties": true,
