@@ -12544,6 +12544,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
+          "description": "Only the requests sent with this `IDEMPOTENCY-KEY`.",
           "examples": [
             "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
           ]
@@ -12610,7 +12611,8 @@ export const tools: readonly ToolDefinition[] = [
           "description": "Only the requests this fault rule acted on."
         },
         "idempotency_key": {
-          "type": "string"
+          "type": "string",
+          "description": "Only the requests sent with this `IDEMPOTENCY-KEY`."
         },
         "cursor": {
           "type": "string"
