@@ -47,7 +47,10 @@ it("answers the same request without a body alike each time, with a request id o
 
 it("answers a request that differs in a header or its target as that request", async () => {
   const first = await send(mock.url, { target: "/customers", headers: auth });
-  const followed = await send(mock.url, { target: "/customers?cursor=9c2e4a6b-1d3f-4b5a-8c7e-0f2a4c6e8b1d", headers: auth });
+  const followed = await send(mock.url, {
+    target: "/customers?cursor=9c2e4a6b-1d3f-4b5a-8c7e-0f2a4c6e8b1d",
+    headers: auth,
+  });
   const keyless = await send(mock.url, { target: "/customers", headers: {} });
   expect(first.status).toBe(200);
   expect(followed.status).toBe(200);
