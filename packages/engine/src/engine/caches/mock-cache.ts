@@ -50,7 +50,9 @@ function keyOf({ resource, input, config }: MockOptions): string | undefined {
     return undefined;
   }
   const headers = input.data.headers ?? {};
-  const accept = Object.keys(headers).find((name) => name.toLowerCase() === "accept");
+  const accept = Object.keys(headers).find(
+    (name) => name.length === 6 && name.toLowerCase() === "accept",
+  );
   return `${configText(config)},${JSON.stringify(accept === undefined ? null : headers[accept])}`;
 }
 
