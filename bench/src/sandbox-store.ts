@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createDatabase, startPostgres } from "../../packages/mock/test/support/postgres.ts";
+import { createDatabase, startPostgres } from "@org/payments-testing";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { API_KEY, createCustomerRequest } from "./servers/fixtures.ts";

@@ -1,22 +1,25 @@
-// The sandbox's lifecycles, as its own code defines them: the one place the docs build reads them
-// from (the sandbox is a private part of @org/payments-mock and exports no such data), so the
-// diagrams and tables of the Test mode guides are made from what the sandbox runs. The module
-// and what it imports are TypeScript written for a bundler (`./x.js` naming `x.ts`), which Node
-// does not resolve by itself: esbuild bundles it into one module, which is then imported.
+// The sandbox's lifecycles, as its own code defines them (through @org/payments-sandbox's entry):
+// the one place the docs build reads them from, so the diagrams and tables of the Test mode
+// guides are made from what the sandbox runs. The package is TypeScript written for a bundler
+// (`./x.js` naming `x.ts`), which Node does not resolve by itself: esbuild bundles what this
+// takes from it into one module, which is then imported.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type * as Sandbox from "@org/payments-sandbox";
 import { buildSync } from "esbuild";
-import type * as Lifecycles from "../../sandbox/src/lifecycle/lifecycles.ts";
 
-export type { Lifecycle, Transition } from "../../sandbox/src/lifecycle/lifecycles.ts";
+export type { Lifecycle, Transition } from "@org/payments-sandbox";
 
-const source = path.resolve(import.meta.dirname, "../../sandbox/src/lifecycle/lifecycles.ts");
 const bundled = path.resolve(import.meta.dirname, "../build/sandbox-lifecycles.mjs");
 
 mkdirSync(path.dirname(bundled), { recursive: true });
 buildSync({
-  entryPoints: [source],
+  stdin: {
+    contents: 'export { LIFECYCLES, TRANSACTION_STATES } from "@org/payments-sandbox";',
+    resolveDir: import.meta.dirname,
+    loader: "ts",
+  },
   bundle: true,
   format: "esm",
   platform: "node",
@@ -24,6 +27,8 @@ buildSync({
   outfile: bundled,
   logLevel: "silent",
 });
-const lifecycles: typeof Lifecycles = await import(pathToFileURL(bundled).href);
+const lifecycles: Pick<typeof Sandbox, "LIFECYCLES" | "TRANSACTION_STATES"> = await import(
+  pathToFileURL(bundled).href
+);
 
 export const { LIFECYCLES, TRANSACTION_STATES } = lifecycles;

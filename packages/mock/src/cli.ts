@@ -119,9 +119,7 @@ async function runMock() {
   if (exampleKey === "") fail("--example-key must not be empty");
   // Loaded only now, so that --help and flag errors answer without loading Prism.
   const { startMock } = await import("./start-mock.js");
-  const { isPostgresUrl, redactedUrl } = await import(
-    "@org/payments-sandbox/store/postgres-store.js"
-  );
+  const { isPostgresUrl, redactedUrl } = await import("@org/payments-sandbox/store");
   /** Where the data is, for the start line; a Postgres password is never printed. */
   const stateDescription = (state: string) =>
     isPostgresUrl(state) ? `Postgres ${redactedUrl(state)}` : `SQLite file ${state}`;

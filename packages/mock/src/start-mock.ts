@@ -1,21 +1,22 @@
 // startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
-import { bundledSpecPath } from "@org/payments-engine/engine/bundled-spec.js";
-import { createPrismEngine, type PrismEngine } from "@org/payments-engine/engine/prism.js";
 import {
+  bundledSpecPath,
   type ConnectionLimits,
+  createPrismEngine,
+  type PrismEngine,
   type RequestLogger,
   serve,
-} from "@org/payments-engine/http/serve.js";
+} from "@org/payments-engine";
+import type { DeliveryChaos } from "@org/payments-sandbox";
 import {
+  createSandbox,
   newApiKey,
   type SandboxControls,
   type SandboxPartner,
   sandboxControls,
   sandboxPartner,
-} from "@org/payments-sandbox/control/controls.js";
-import { testModeDocument } from "@org/payments-sandbox/control/test-mode-document.js";
-import { createSandbox } from "@org/payments-sandbox/sandbox.js";
-import type { DeliveryChaos } from "@org/payments-sandbox/webhooks/events.js";
+  testModeDocument,
+} from "@org/payments-sandbox";
 import { createHandler } from "./mock-handler.js";
 import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";

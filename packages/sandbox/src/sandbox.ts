@@ -3,9 +3,8 @@
 // key is a partner of its own (partner.ts): its data, clock, webhooks, event log and idempotency
 // keys are out of every other key's reach.
 
-import type { Operations, Routed } from "@org/payments-engine/engine/prism.js";
-import { isObject } from "@org/payments-engine/http/is-object.js";
-import type { ApiRequest } from "@org/payments-engine/http/read-request.js";
+import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
+import { isObject } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "./api/answer.js";
 import { handlerOf } from "./api/api-routes.js";
 import { Idempotency, settled } from "./api/idempotency.js";

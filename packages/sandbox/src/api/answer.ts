@@ -4,7 +4,7 @@ import {
   type ProblemError,
   type ProblemLocation,
   problem,
-} from "@org/payments-engine/http/problem.js";
+} from "@org/payments-engine";
 import { JsonText, jsonText } from "../store/json-text.js";
 import type { Page } from "../store/pages.js";
 import type { AnswerRecord } from "../store/state.js";
