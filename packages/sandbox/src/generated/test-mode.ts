@@ -1143,6 +1143,15 @@ export interface components {
       | "ChapsFps";
   };
   responses: {
+    /** @description The body is in a media type the operation does not take (it takes `application/json`). */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Problem"];
+      };
+    };
     /** @description No API key was sent. */
     Unauthorized: {
       headers: {
@@ -1274,6 +1283,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1308,6 +1318,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1342,6 +1353,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1376,6 +1388,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1410,6 +1423,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1444,6 +1458,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1478,6 +1493,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1512,6 +1528,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1539,6 +1556,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1672,6 +1690,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1699,6 +1718,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
