@@ -253,7 +253,7 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
 }
 
 /** The rules of a body about its fields together, which hold as well of the flattened arguments. */
-const FIELD_RULES = ["oneOf", "anyOf", "not", "if", "then", "else"] as const;
+const FIELD_RULES = ["allOf", "oneOf", "anyOf", "not", "if", "then", "else"] as const;
 
 /**
  * A JSON body's fields as arguments of their own, with its rules about them together (one of
@@ -290,7 +290,7 @@ function flatBody(
     return { fields, required: [], rules: { oneOf } };
   }
   const open = body.additionalProperties !== undefined && body.additionalProperties !== false;
-  if (body.type !== "object" || body.properties === undefined || open || "allOf" in body) {
+  if (body.type !== "object" || body.properties === undefined || open) {
     return undefined;
   }
   const fields = body.properties as Record<string, JsonSchema>;
@@ -303,7 +303,8 @@ function flatBody(
     if (typeof node !== "object" || node === null) return true;
     const schema = node as JsonSchema;
     if (
-      "additionalProperties" in schema ||
+      // `additionalProperties: true` closes nothing; any other would close the arguments.
+      ("additionalProperties" in schema && schema.additionalProperties !== true) ||
       ("properties" in schema &&
         Object.keys(schema.properties as object).some((name) => !(name in fields)))
     ) {

@@ -22,10 +22,26 @@ function resolved(node: unknown, lookup: Lookup, depth = 0): unknown {
   const own = Object.fromEntries(
     Object.entries(rest)
       .filter(([key]) => key !== "$defs" && key !== "example")
-      .map(([key, value]) => [key, resolved(value, lookup, depth + 1)]),
+      .map(([key, value]) => [
+        key,
+        key === "properties"
+          ? booleansAsSchemas(resolved(value, lookup, depth + 1))
+          : resolved(value, lookup, depth + 1),
+      ]),
   );
   if (typeof $ref !== "string") return own;
   return { ...(resolved(lookup($ref), lookup, depth + 1) as JsonSchema), ...own };
+}
+
+/** A map of properties with `true` and `false` written as the schemas they mean, `{}` and `{ not: {} }`. */
+function booleansAsSchemas(properties: unknown): unknown {
+  if (properties === null || typeof properties !== "object") return properties;
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      typeof schema === "boolean" ? (schema ? {} : { not: {} }) : schema,
+    ]),
+  );
 }
 
 /** A schema's constraints: its root's annotations (which a tool may phrase as the parameter's) set aside. */
@@ -57,6 +73,25 @@ function rulesOf(root: JsonSchema): unknown {
     );
   };
   return strip(full);
+}
+
+/** Boolean schemas of properties as the tools write them: `false` is `{ not: {} }`, `true` `{}`. */
+function asObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asObjects);
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === "properties" && value !== null && typeof value === "object"
+        ? Object.fromEntries(
+            Object.entries(value).map(([name, sub]) => [
+              name,
+              sub === false ? { not: {} } : sub === true ? {} : asObjects(sub),
+            ]),
+          )
+        : asObjects(value),
+    ]),
+  );
 }
 
 const headerArgumentOf = (header: string) =>
@@ -169,8 +204,10 @@ function compare(
           spelled,
         );
       }
-      for (const rule of ["anyOf", "not", "if", "then", "else"]) {
-        if (rule in spec) same(`body's ${rule}`, resolved(spec[rule], fromSpec), input[rule]);
+      for (const rule of ["allOf", "anyOf", "not", "if", "then", "else"]) {
+        if (rule in spec) {
+          same(`body's ${rule}`, asObjects(resolved(spec[rule], fromSpec)), input[rule]);
+        }
       }
     }
   }

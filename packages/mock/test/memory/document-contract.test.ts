@@ -251,7 +251,7 @@ function withPartnerIds(body: unknown, ids: Record<string, string>, seed: number
 
 /** The path with its `{id}` the partner's resource of the collection before it, or a missing id. */
 function pathWithIds(path: string, ids: Record<string, string>): string {
-  return path.replace(/\/([a-z-]+(?:\/[a-z]+)?)\/\{[^}]+\}/g, (whole, collection: string) => {
+  return path.replace(/\/([a-z-]+(?:\/[a-z]+)?)\/\{[^}]+\}/g, (_whole, collection: string) => {
     const id =
       ids[collection] ??
       ids[collection.split("/").at(-1) ?? ""] ??
@@ -260,15 +260,36 @@ function pathWithIds(path: string, ids: Record<string, string>): string {
   });
 }
 
-/** The operations of a document that take a JSON body, with the body's schema. */
+/** The operations of a document that take a JSON body, with the body's schema and examples. */
 function bodyOperations(doc: OpenApiDocument, schemas: DocumentSchemas) {
   return listOperations(doc).flatMap(({ operationId, method, path, operation }) => {
     const body = schemas.resolve(operation.requestBody);
-    const schema = body.content?.["application/json" as never] as { schema?: unknown } | undefined;
-    return schema?.schema === undefined
-      ? []
-      : [{ operationId, method, path, schema: schema.schema }];
+    const media = body.content?.["application/json" as never] as
+      | { schema?: unknown; examples?: Record<string, unknown> }
+      | undefined;
+    if (media?.schema === undefined) return [];
+    const examples = Object.values(media.examples ?? {}).map(
+      (example) => schemas.resolve(example).value,
+    );
+    return [{ operationId, method, path, schema: media.schema, examples }];
   });
+}
+
+/**
+ * A body to start from: json-schema-faker's, or every third seed one of the document's examples
+ * (a schema whose fields depend on each other, such as a fault rule's, is one json-schema-faker
+ * seldom fills validly).
+ */
+function baseBody(
+  schemas: DocumentSchemas,
+  operation: { schema: unknown; examples: unknown[] },
+  seed: number,
+): unknown {
+  const { examples } = operation;
+  if (seed % 3 === 2 && examples.length > 0) {
+    return structuredClone(examples[Math.floor(seed / 3) % examples.length]);
+  }
+  return sampleBody(schemas, operation.schema, seed);
 }
 
 /** Per operation, how many valid and how many refused bodies a run sent: both kinds are tried. */
@@ -280,7 +301,8 @@ async function holdToDocument(
 ): Promise<Tally> {
   const schemas = new DocumentSchemas(doc);
   const tally: Tally = new Map();
-  for (const { operationId, method, path, schema } of bodyOperations(doc, schemas)) {
+  for (const operation of bodyOperations(doc, schemas)) {
+    const { operationId, method, path, schema } = operation;
     // A partner of its own per operation, with a resource of each kind for the paths' ids.
     const key = newApiKey();
     const ids = await fixtures(key);
@@ -293,7 +315,7 @@ async function holdToDocument(
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
         fc.option(fc.constantFrom(...misses), { freq: 2 }),
         async (seed, miss) => {
-          const base = withPartnerIds(sampleBody(schemas, schema, seed), ids, seed);
+          const base = withPartnerIds(baseBody(schemas, operation, seed), ids, seed);
           const body = miss === null ? base : miss.apply(base as Record<string, unknown>);
           const problems = schemas.problems(schema, body);
           const answer = await send(key, method, target, body, options.api ? idempotent() : {});
