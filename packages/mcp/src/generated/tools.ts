@@ -10441,6 +10441,10 @@ export const tools: readonly ToolDefinition[] = [
               "format": "date-time",
               "description": "When the next attempt is due, after a failure that is retried."
             },
+            "fault_id": {
+              "type": "string",
+              "description": "The test-mode fault rule that duplicated, dropped or delayed this delivery."
+            },
             "payload": {
               "$ref": "#/$defs/WebhookEvent"
             }
@@ -10635,6 +10639,10 @@ export const tools: readonly ToolDefinition[] = [
           "type": "string",
           "format": "date-time",
           "description": "When the next attempt is due, after a failure that is retried."
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "The test-mode fault rule that duplicated, dropped or delayed this delivery."
         },
         "payload": {
           "$ref": "#/$defs/WebhookEvent"
@@ -11602,6 +11610,14 @@ export const tools: readonly ToolDefinition[] = [
               },
               "drop": {
                 "not": {}
+              },
+              "match": {
+                "properties": {
+                  "sub_partner_id": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
               }
             },
             "additionalProperties": true,
@@ -11875,6 +11891,14 @@ export const tools: readonly ToolDefinition[] = [
               },
               "drop": {
                 "not": {}
+              },
+              "match": {
+                "properties": {
+                  "sub_partner_id": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
               }
             },
             "additionalProperties": true,
@@ -12520,6 +12544,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
+          "description": "Only the requests sent with this `IDEMPOTENCY-KEY`.",
           "examples": [
             "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
           ]
@@ -12586,7 +12611,8 @@ export const tools: readonly ToolDefinition[] = [
           "description": "Only the requests this fault rule acted on."
         },
         "idempotency_key": {
-          "type": "string"
+          "type": "string",
+          "description": "Only the requests sent with this `IDEMPOTENCY-KEY`."
         },
         "cursor": {
           "type": "string"
