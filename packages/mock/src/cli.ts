@@ -8,6 +8,7 @@ import { stdoutLines } from "./line-writer.js";
 const USAGE = `Usage: payments-mock [options]
 
        payments-mock proxy <upstream-url> [options]   (see payments-mock proxy --help)
+       payments-mock readiness [options]              (see payments-mock readiness --help)
 
 Serves a Prism mock of the partner payments API.
 
@@ -33,6 +34,9 @@ Options:
                   fee profiles and rates (default: sandbox-key)
   --idle-days <n> with --stateful: purge a partner's data n days after its last request,
                   0 never (default: 30)
+  --readiness-profile <file>
+                  with --stateful: the readiness profile (YAML) that GET /_sandbox/readiness
+                  checks against, instead of the default one
   --no-cors       do not answer CORS preflights or send CORS headers
   --quiet         do not log requests
   -h, --help      show this help`;
@@ -51,6 +55,7 @@ const OPTIONS = {
   "delivery-chaos": { type: "string" },
   "example-key": { type: "string" },
   "idle-days": { type: "string" },
+  "readiness-profile": { type: "string" },
   cors: { type: "boolean", default: true },
   quiet: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
@@ -72,6 +77,9 @@ function parseCli() {
 if (process.argv[2] === "proxy") {
   const { runProxyCli } = await import("./proxy-cli.js");
   await runProxyCli(process.argv.slice(3));
+} else if (process.argv[2] === "readiness") {
+  const { runReadinessCli } = await import("./readiness-cli.js");
+  await runReadinessCli(process.argv.slice(3));
 } else {
   await runMock();
 }
@@ -83,7 +91,15 @@ async function runMock() {
     process.exit(0);
   }
 
-  for (const flag of ["state", "seed", "delivery-chaos", "example-key", "idle-days"] as const) {
+  const sandboxFlags = [
+    "state",
+    "seed",
+    "delivery-chaos",
+    "example-key",
+    "idle-days",
+    "readiness-profile",
+  ] as const;
+  for (const flag of sandboxFlags) {
     if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
   }
 
@@ -119,6 +135,9 @@ async function runMock() {
     ...(chaos !== undefined && { deliveryChaos: { seed: Number(chaos) } }),
     ...(exampleKey !== undefined && { exampleKey }),
     ...(idleDays !== undefined && { idleDays: Number(idleDays) }),
+    ...(args["readiness-profile"] !== undefined && {
+      readinessProfile: args["readiness-profile"],
+    }),
     ...(!args.quiet && { log: stdoutLines() }),
   }).catch((error: Error) => {
     console.error(`payments-mock: ${error.message}`);

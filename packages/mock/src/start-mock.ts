@@ -60,6 +60,11 @@ export interface MockOptions {
    */
   idleDays?: number;
   /**
+   * Sandbox only: the readiness profile's YAML file (see the README's "Readiness"), instead of
+   * the default one. A bad profile rejects startMock with its file, line and rule.
+   */
+  readinessProfile?: string;
+  /**
    * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
    * delivery"), the same way for the same `seed`. Default: off.
    */
@@ -124,6 +129,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         seed: options.seed,
         ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
         ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
+        ...(options.readinessProfile !== undefined && {
+          readinessProfile: options.readinessProfile,
+        }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })

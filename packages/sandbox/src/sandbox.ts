@@ -17,6 +17,14 @@ import type { ChangeContext } from "./lifecycle/change-context.js";
 import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts, type SpecFacts } from "./lifecycle/spec-facts.js";
+import {
+  defaultProfile,
+  PROFILE_CONTEXT,
+  type Profile,
+  RequestCounter,
+  readinessReport,
+  readProfile,
+} from "./readiness/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
 import type { PartnerStore, SandboxStore, StoreTransaction } from "./store/store.js";
@@ -46,6 +54,13 @@ export interface SandboxOptions {
    * Default DEFAULT_IDLE_DAYS.
    */
   idleDays?: number;
+  /**
+   * The readiness profile's YAML file, instead of the default profile (see readiness/). A bad one
+   * stops createSandbox with its file, line and rule.
+   */
+  readinessProfile?: string;
+  /** Whether requests are counted for readiness reports. Default true; false only to measure. */
+  countRequests?: boolean;
 }
 
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
@@ -82,6 +97,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
   const starter = starterSeed(seed);
   const log = options.log ?? ((line: string) => console.error(line));
+  // Before the store opens: a bad profile changes nothing.
+  const profile =
+    options.readinessProfile === undefined
+      ? defaultProfile(PROFILE_CONTEXT)
+      : await readProfile(options.readinessProfile, PROFILE_CONTEXT);
   const store = await openStore(options.state, () => dataFromSeed(seed), log);
   const partners: Partners = {
     store,
@@ -96,7 +116,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
     deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
   });
-  const parts: Parts = { ...partners, facts, scheduler, reads: new ReadCache(store) };
+  const counter = options.countRequests === false ? undefined : new RequestCounter(store);
+  const parts: Parts = {
+    ...partners,
+    facts,
+    scheduler,
+    reads: new ReadCache(store),
+    profile,
+    counter,
+  };
   const purgeTimer = purgeIdlePartners(partners, options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
     answer: (request, routed) => answerApi(parts, request, routed),
@@ -104,6 +132,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     async close() {
       clearInterval(purgeTimer);
       await scheduler.close();
+      await counter?.flush().catch(() => {});
       await store.close();
     },
   };
@@ -126,6 +155,9 @@ interface Parts extends Partners {
   facts: SpecFacts;
   scheduler: Scheduler<Tenant>;
   reads: ReadCache;
+  profile: Profile;
+  /** Where requests are counted for readiness; undefined when they are not. */
+  counter: RequestCounter | undefined;
 }
 
 /** What a partner starts with, and goes back to at a reset. */
@@ -221,15 +253,41 @@ function sendQueued<T>(parts: Parts, tenant: Tenant, answer: T): T {
   return answer;
 }
 
-async function answerApi(
-  parts: Parts,
-  request: ApiRequest,
-  { operation, params }: Routed,
-): Promise<Answer> {
-  const handler = handlerOf(operation.iid);
+async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Promise<Answer> {
+  const handler = handlerOf(routed.operation.iid);
   if (handler === undefined) return noSandboxRoute(request.path);
   // Prism has checked that the request has a key.
   const tenant = await enter(parts, header(request, "x-api-key") ?? "");
+  const at = tenant.clock.now().toISOString();
+  const answer = await answerApiAs(parts, tenant, handler, request, routed);
+  parts.counter?.count(tenant.partner, {
+    at,
+    method: request.method.toUpperCase(),
+    path: request.path,
+    operation_id: routed.operation.iid ?? "",
+    status: answer.status,
+    idempotency_key: header(request, "idempotency-key") ?? null,
+    fault_id: null,
+    fault: null,
+    cursor: request.query.cursor !== undefined,
+    key_reused: answer.status === 422 && problemType(answer).endsWith(":idempotency-key-reused"),
+    retry_after_s: null,
+  });
+  return answer;
+}
+
+function problemType(answer: Answer): string {
+  const body = answer.body as { type?: unknown } | undefined;
+  return typeof body?.type === "string" ? body.type : "";
+}
+
+async function answerApiAs(
+  parts: Parts,
+  tenant: Tenant,
+  handler: NonNullable<ReturnType<typeof handlerOf>>,
+  request: ApiRequest,
+  { operation, params }: Routed,
+): Promise<Answer> {
   const scope = header(request, "x-sub-partner-id");
   const work = async (tx: StoreTransaction) => {
     // Another process may have moved a shared sandbox's clock.
@@ -287,6 +345,10 @@ async function answerControlRequest(
     scheduler: runner,
     changes: changesOf(tenant),
     reset: (tx) => tx.replaceAll(startData(parts, tenant.partner)),
+    async readiness() {
+      await parts.counter?.flush();
+      return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, parts.profile));
+    },
   };
   const body = isObject(request.body) ? request.body : {};
   const answer = await answerControl(services, operation.iid ?? "", {

@@ -19,6 +19,7 @@ import {
 import type { PartnerClockRunner } from "../lifecycle/scheduler.js";
 import { signatureValid, signingSecret } from "../money/quote-signature.js";
 import { changeRates, readRates } from "../money/rates.js";
+import type { ReadinessReport } from "../readiness/index.js";
 import type { PartnerStore, StoreTransaction } from "../store/store.js";
 import type { Events } from "../webhooks/events.js";
 import { deposit } from "./deposits.js";
@@ -38,6 +39,8 @@ export interface ControlServices {
   changes(tx: StoreTransaction): ChangeContext;
   /** Back to what the partner started with, in the transaction. */
   reset(tx: StoreTransaction): Promise<void>;
+  /** The partner's readiness report, every request it made counted. */
+  readiness(): Promise<ReadinessReport>;
 }
 
 /** A request the engine has routed to an operation of the test-mode document and validated. */
@@ -114,6 +117,7 @@ export const CONTROL_HANDLERS: Readonly<Record<string, Handler>> = {
     return ok({ reset: true });
   },
   getTestModeDocument: async () => ok(testModeDocument),
+  getReadiness: async (services) => ok(await services.readiness()),
 };
 
 /** The answer of the operation the engine routed the request to. */

@@ -6,6 +6,7 @@
 // with its statements for both databases; a released entry never changes.
 
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { READINESS_COUNTS_TABLE } from "./readiness-counts.js";
 import { SETTINGS_TABLE } from "./settings.js";
 
 /** The words in which the two databases' DDL differs. */
@@ -259,6 +260,16 @@ export const MIGRATIONS: readonly Migration[] = [
     // gets an entry for it. SQLite updates rows in place anyway.
     statements: ({ dialect }) =>
       dialect === "postgres" ? ["ALTER TABLE resources SET (fillfactor = 75)"] : [],
+  },
+  {
+    version: 7,
+    name: "PLACEHOLDER for the faults engineer's migration",
+    statements: () => [],
+  },
+  {
+    version: 8,
+    name: "readiness: each partner's counters of what its integration has done (operations and statuses, topics delivered and acknowledged, states reached, faults recovered)",
+    statements: () => [READINESS_COUNTS_TABLE],
   },
 ];
 

@@ -4,6 +4,7 @@
 import type { EmptyCollections } from "./empty-collections.js";
 import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
+import { countRows } from "./readiness-counts.js";
 import type { SettingName } from "./settings.js";
 import {
   answerRecordJson,
@@ -169,6 +170,7 @@ export function sqlTransaction(
     ...partnerClock(context),
     ...eventLog(context),
     ...partnerSettings(context),
+    ...countRows(query, partner),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);
       await fillPartnerData(context, tx, data);
@@ -569,6 +571,8 @@ export async function purgeIdle(
   const partners = rows.map((row) => String(row.partner));
   for (const partner of partners) {
     await removePartnerData(query, searchIndex, partner);
+    // A reset keeps the readiness counters; the partner's going does not.
+    await query("DELETE FROM readiness_counts WHERE partner = $1", [partner]);
     await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
   }
   return partners;

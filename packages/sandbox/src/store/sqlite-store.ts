@@ -35,6 +35,9 @@ export const SQLITE_HEADER = "SQLite format 3\0";
 /** A statement that only reads: the sandbox's SELECTs (PRAGMAs are run once, at opening). */
 const READ_ONLY = /^\s*SELECT\b/i;
 
+/** A write of the readiness counters only, which no kept read's answer shows. */
+const COUNTERS_ONLY = /^\s*(INSERT INTO|DELETE FROM) readiness_counts\b/;
+
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
 export const MEMORY_LIMIT_BYTES = 1024 ** 3;
 
@@ -235,7 +238,7 @@ function sqliteStore(
     if (prepared === undefined) {
       prepared = {
         statement: db.prepare(text.replace(/\$(\d+)/g, "?$1")),
-        writes: !READ_ONLY.test(text),
+        writes: !READ_ONLY.test(text) && !COUNTERS_ONLY.test(text),
       };
       statements.set(text, prepared);
     }

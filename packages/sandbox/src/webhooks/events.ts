@@ -247,8 +247,35 @@ export class Events {
       payload: job.event,
     };
     await tx.recordEvent(event);
+    await countDelivery(tx, job, outcome);
     return event;
   }
+}
+
+/**
+ * The readiness counts of a delivery attempt: sent and acknowledged per topic, and the event
+ * marked failing until an attempt of it to the same webhook is acknowledged. One never sent (a
+ * reserved example host) counts nothing: no receiver was asked.
+ */
+async function countDelivery(
+  tx: StoreTransaction,
+  job: DeliveryJob,
+  outcome: DeliveryOutcome,
+): Promise<void> {
+  if (!outcome.delivered && outcome.sent === false) return;
+  const topic = job.event.topic;
+  const failing = `${job.webhook_id} ${job.event.id}`;
+  if (!outcome.delivered) {
+    await tx.addCounts([{ kind: "delivered", name: topic, detail: "", n: 1 }]);
+    await tx.raiseCounts([{ kind: "failing", name: failing, detail: topic, n: 1 }]);
+    return;
+  }
+  await tx.addCounts([
+    { kind: "delivered", name: topic, detail: "", n: 1 },
+    { kind: "acknowledged", name: topic, detail: "", n: 1 },
+  ]);
+  // Only a later attempt can follow a failed one (a retry, a redelivery).
+  if (job.attempt > 1) await tx.removeCounts("failing", [failing]);
 }
 
 /** mulberry32: a small generator whose sequence a seed fixes. */
