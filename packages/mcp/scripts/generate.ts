@@ -196,24 +196,20 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
 
   const requestBody = deref(doc, operation.requestBody);
   const bodySchema = requestBody?.content?.["application/json"]?.schema;
+  let rules: JsonSchema = {};
   if (bodySchema !== undefined) {
     const body = converter.convert(bodySchema);
     const bodyRequired = requestBody.required === true;
-    const fields = body.properties as Record<string, JsonSchema> | undefined;
-    // A body that says it takes any other field (a whole quote, say) stays one argument: its
-    // fields flattened into the arguments could not be told from mistyped arguments.
-    const open = body.additionalProperties !== undefined && body.additionalProperties !== false;
-    const flat =
-      body.type === "object" &&
-      fields !== undefined &&
-      !open &&
-      !["allOf", "anyOf", "oneOf", "not", "if"].some((keyword) => keyword in body) &&
-      Object.keys(fields).every((name) => !(name in properties) && name !== "all_pages");
-    if (flat) {
-      const needed = new Set(bodyRequired ? ((body.required as string[] | undefined) ?? []) : []);
-      for (const [name, schema] of Object.entries(fields)) {
+    const flat = flatBody(body);
+    if (
+      flat !== undefined &&
+      Object.keys(flat.fields).every((name) => !(name in properties) && name !== "all_pages")
+    ) {
+      const needed = new Set(bodyRequired ? flat.required : []);
+      for (const [name, schema] of Object.entries(flat.fields)) {
         add(name, { in: "body", name }, schema, needed.has(name));
       }
+      rules = flat.rules;
     } else {
       add("body", { in: "body-whole" }, body, bodyRequired);
     }
@@ -251,6 +247,7 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
       properties,
       ...(required.length > 0 && { required }),
       additionalProperties: false,
+      ...rules,
     },
     ...outputOf(doc, entry),
     arguments: places,
@@ -258,6 +255,73 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
     ...(idempotencyArgument !== undefined && { idempotencyArgument }),
   };
   return tool;
+}
+
+/** The rules of a body about its fields together, which hold as well of the flattened arguments. */
+const FIELD_RULES = ["oneOf", "anyOf", "not", "if", "then", "else"] as const;
+
+/**
+ * A JSON body's fields as arguments of their own, with its rules about them together (one of
+ * two fields, not both of two, a field's enum unless another is set); undefined for a body that
+ * stays one argument: one that takes any other field (a whole quote, say), whose fields could not
+ * be told from mistyped arguments, or whose rules are not about its own fields.
+ */
+function flatBody(
+  body: JsonSchema,
+): { fields: Record<string, JsonSchema>; required: string[]; rules: JsonSchema } | undefined {
+  const closed = (schema: JsonSchema) =>
+    schema.type === "object" &&
+    typeof schema.properties === "object" &&
+    schema.properties !== null &&
+    schema.additionalProperties === false;
+  const alternatives = body.oneOf as JsonSchema[] | undefined;
+  if (body.type === undefined && Array.isArray(alternatives) && alternatives.every(closed)) {
+    // One of several closed objects with fields of their own: the fields side by side, and one
+    // alternative's required fields without another's.
+    const fieldsOf = (schema: JsonSchema) => Object.keys(schema.properties as object);
+    const names = alternatives.flatMap(fieldsOf);
+    if (new Set(names).size !== names.length) return undefined;
+    const oneOf = alternatives.map((alternative) => {
+      const others = names.filter((name) => !fieldsOf(alternative).includes(name));
+      return {
+        required: alternative.required ?? [],
+        ...(others.length > 0 && { not: { anyOf: others.map((name) => ({ required: [name] })) } }),
+      };
+    });
+    const fields = Object.assign({}, ...alternatives.map((a) => a.properties)) as Record<
+      string,
+      JsonSchema
+    >;
+    return { fields, required: [], rules: { oneOf } };
+  }
+  const open = body.additionalProperties !== undefined && body.additionalProperties !== false;
+  if (body.type !== "object" || body.properties === undefined || open || "allOf" in body) {
+    return undefined;
+  }
+  const fields = body.properties as Record<string, JsonSchema>;
+  const rules = Object.fromEntries(
+    FIELD_RULES.filter((keyword) => keyword in body).map((keyword) => [keyword, body[keyword]]),
+  );
+  // A rule that names only the body's fields, and closes no object, says the same of the arguments.
+  const named = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.every(named);
+    if (typeof node !== "object" || node === null) return true;
+    const schema = node as JsonSchema;
+    if (
+      "additionalProperties" in schema ||
+      ("properties" in schema &&
+        Object.keys(schema.properties as object).some((name) => !(name in fields)))
+    ) {
+      return false;
+    }
+    const required = (schema.required as string[] | undefined) ?? [];
+    return (
+      required.every((name) => name in fields) &&
+      FIELD_RULES.every((keyword) => named(schema[keyword]))
+    );
+  };
+  if (!FIELD_RULES.every((keyword) => named(rules[keyword]))) return undefined;
+  return { fields, required: (body.required as string[] | undefined) ?? [], rules };
 }
 
 function describe(schema: JsonSchema, note: string): JsonSchema {

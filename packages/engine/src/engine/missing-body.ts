@@ -51,7 +51,7 @@ export function missingBodyErrors(operation: Operation | undefined, body: unknow
 }
 
 /** The schema of the operation's JSON body (its first one), or an empty one. */
-function bodySchema(operation: Operation | undefined): Schema {
+export function bodySchema(operation: Operation | undefined): Schema {
   const contents = operation?.request?.body?.contents ?? [];
   const json = contents.find((content) => /json/i.test(content.mediaType)) ?? contents[0];
   const schema = json?.schema;

@@ -5,7 +5,8 @@ import type { ApiRequest } from "../http/read-request.js";
 import { valueAt } from "../http/value-at.js";
 import { nonDecimalIntegers } from "./decimal-integers.js";
 import { type PrismDiagnostic, type ReceivedAt, toProblemErrors } from "./diagnostics.js";
-import { isMissingBody, missingBodyErrors } from "./missing-body.js";
+import { bodySchema, isMissingBody, missingBodyErrors } from "./missing-body.js";
+import { namedObjectRules } from "./object-rules.js";
 import type { Operation, PrismEngine } from "./prism.js";
 import type { Received } from "./schema-messages.js";
 
@@ -14,7 +15,7 @@ import type { Received } from "./schema-messages.js";
  * parameter that takes one value and was sent more than once gets one problem that says so,
  * instead of what its comma-joined values break; an integer parameter that is not written in
  * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be; a
- * missing body names the fields it must have.
+ * missing body names the fields it must have; a rule about an object's fields together names them.
  */
 export function requestProblems(
   engine: PrismEngine,
@@ -30,12 +31,13 @@ export function requestProblems(
     [...repeatedSingles, ...(error.rule === "type" ? nonDecimal : [])].some(
       (other) => other.field === error.field,
     );
-  const found = toProblemErrors(
+  const diagnosed = toProblemErrors(
     diagnostics,
     engine.headerNames,
     engine.apiKeyHeader,
     receivedIn(request, request.headers[engine.apiKeyHeader.toLowerCase()]),
-  ).flatMap((error) =>
+  );
+  const found = namedObjectRules(diagnosed, bodySchema(operation), request.body).flatMap((error) =>
     isSentEmpty(error, request)
       ? [sentEmpty(error)]
       : isMissingBody(error)

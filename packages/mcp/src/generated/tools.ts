@@ -6386,10 +6386,40 @@ export const tools: readonly ToolDefinition[] = [
         "to": {
           "type": "string",
           "format": "date-time",
-          "description": "The time to move to, not before now and within a century of now."
+          "description": "The time to move to, not before the partner's sandbox now and within a century of it (a rule of the clock's state, which the sandbox checks)."
         }
       },
-      "additionalProperties": false
+      "additionalProperties": false,
+      "oneOf": [
+        {
+          "required": [
+            "seconds"
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "to"
+                ]
+              }
+            ]
+          }
+        },
+        {
+          "required": [
+            "to"
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "seconds"
+                ]
+              }
+            ]
+          }
+        }
+      ]
     },
     "output": "object",
     "outputSchema": {
@@ -7625,7 +7655,7 @@ export const tools: readonly ToolDefinition[] = [
         "status": {
           "type": "string",
           "minLength": 1,
-          "description": "One of the sandbox's settlement statuses (FundsReceived, FundsReviewInProgress, ExchangeInProgress, PayoutInProgress, Completed, FundsRejected, PayoutFailed, Refunded); with `force`, any non-empty value.",
+          "description": "One of the sandbox's settlement statuses (FundsReceived, FundsReviewInProgress, ExchangeInProgress, PayoutInProgress, Completed, FundsRejected, PayoutFailed, Refunded); with `\"force\": true`, any non-empty value.",
           "examples": [
             "Completed"
           ]
@@ -7640,7 +7670,35 @@ export const tools: readonly ToolDefinition[] = [
         "id",
         "status"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "if": {
+        "required": [
+          "force"
+        ],
+        "properties": {
+          "force": {
+            "const": true
+          }
+        }
+      },
+      "else": {
+        "properties": {
+          "status": {
+            "type": "string",
+            "description": "The statuses of the sandbox's settlement lifecycle of an autoramp transaction (sandbox behaviour; the API leaves a transaction's statuses open).",
+            "enum": [
+              "FundsReceived",
+              "FundsReviewInProgress",
+              "ExchangeInProgress",
+              "PayoutInProgress",
+              "Completed",
+              "FundsRejected",
+              "PayoutFailed",
+              "Refunded"
+            ]
+          }
+        }
+      }
     },
     "output": "object",
     "outputSchema": {
@@ -8096,7 +8154,15 @@ export const tools: readonly ToolDefinition[] = [
         },
         "outcome": {
           "type": "string",
-          "description": "Where the transaction ends, in any case; default `Completed`. `Completed`, `FundsRejected` or `PayoutFailed`, or the words `completed`, `rejected` and `failed`.",
+          "description": "Where the transaction ends; default `Completed`. `Completed`, `FundsRejected` or `PayoutFailed`, or their short words `completed`, `rejected` and `failed`.",
+          "enum": [
+            "Completed",
+            "FundsRejected",
+            "PayoutFailed",
+            "completed",
+            "rejected",
+            "failed"
+          ],
           "examples": [
             "Completed"
           ]
@@ -8106,7 +8172,13 @@ export const tools: readonly ToolDefinition[] = [
         "id",
         "amount"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "not": {
+        "required": [
+          "currency",
+          "source_currency"
+        ]
+      }
     },
     "output": "object",
     "outputSchema": {

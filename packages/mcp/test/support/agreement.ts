@@ -118,12 +118,31 @@ function compare(
       expected.add("body");
       same("body", spec, resolved(properties.body, fromSpec));
     } else {
-      const fields = (spec.properties ?? {}) as Record<string, unknown>;
+      // One of closed objects: their fields side by side, each alternative's required ones.
+      const alternatives = (spec.properties === undefined ? spec.oneOf : undefined) as
+        | JsonSchema[]
+        | undefined;
+      const fields = (
+        alternatives === undefined
+          ? (spec.properties ?? {})
+          : Object.assign({}, ...alternatives.map((alternative) => alternative.properties))
+      ) as Record<string, unknown>;
       const needed = new Set(body.required ? ((spec.required as string[]) ?? []) : []);
       for (const [name, schema] of Object.entries(fields)) {
         expected.add(name);
         same(`body field ${name}`, schema, properties[name]);
         if (required.has(name) !== needed.has(name)) found.push(`body field ${name} required`);
+      }
+      if (alternatives !== undefined) {
+        const spelled = ((input.oneOf ?? []) as JsonSchema[]).map((rule) => rule.required);
+        same(
+          "body's alternatives",
+          alternatives.map((alternative) => alternative.required),
+          spelled,
+        );
+      }
+      for (const rule of ["anyOf", "not", "if", "then", "else"]) {
+        if (rule in spec) same(`body's ${rule}`, resolved(spec[rule], fromSpec), input[rule]);
       }
     }
   }

@@ -342,12 +342,27 @@ describe("the clock", () => {
       [{ seconds: "60" }, "seconds", "type"],
       [{ to: before.now }, "to", "minimum"],
       [{ to: "tomorrow" }, "to", "format"],
-      [{ seconds: 1, to }, "", "maxProperties"],
-      [{}, "", "minProperties"],
+      [{ seconds: 1, to }, "seconds", "oneOf"],
+      [{}, "seconds", "oneOf"],
     ] as const) {
       const refused = await call(sandbox.url, "POST", "/_sandbox/clock/advance", { body });
       expect(refused.status, JSON.stringify(body)).toBe(422);
       expect(refused.body.errors[0]).toMatchObject({ field, rule });
+    }
+    // Neither or both of the alternatives: each is named, and what to send is said.
+    for (const [body, words] of [
+      [{}, "send exactly one of seconds or to; the body has neither"],
+      [{ seconds: 1, to }, "send only one of seconds or to, not both"],
+    ] as const) {
+      const refused = await call(sandbox.url, "POST", "/_sandbox/clock/advance", { body });
+      expect(refused.body.errors).toEqual(
+        ["seconds", "to"].map((field) => ({
+          location: "body",
+          field,
+          rule: "oneOf",
+          message: words,
+        })),
+      );
     }
     // Creates carry sandbox time.
     const customer = await post(sandbox.url, "/customers", {
@@ -382,6 +397,21 @@ describe("simulation routes refuse what they cannot take", () => {
       "/_sandbox/autoramps/d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47/deposits",
       { amount: "5", currency: "JPY" },
       ["currency"],
+    ],
+    [
+      "/_sandbox/autoramps/d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47/deposits",
+      { amount: "5", currency: "EUR", source_currency: "EUR" },
+      ["currency", "source_currency"],
+    ],
+    [
+      "/_sandbox/autoramps/d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47/deposits",
+      { amount: "5", outcome: "Lost" },
+      ["outcome"],
+    ],
+    [
+      "/_sandbox/autoramp-transactions/1a5e9c3d-7f2b-4c6e-8a1d-5b9f3e7c2a64/status",
+      { status: "Lost" },
+      ["status"],
     ],
   ])("POST %s %j: 422 naming %j", async (path, body, fields) => {
     const sandbox = await startSandbox();

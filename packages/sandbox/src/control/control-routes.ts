@@ -164,12 +164,14 @@ async function advanceClock(services: ControlServices, { body }: ControlRequest)
   await services.scheduler.syncClock();
   const now = services.clock.nowMs();
   // The document admits exactly one of the two.
-  const { seconds, to = "" } = body as Schemas["ClockAdvance"];
-  if (seconds !== undefined) {
+  const advance = body as Schemas["ClockAdvance"];
+  if ("seconds" in advance) {
+    const { seconds } = advance;
     // By the offset, so that the time the advance takes does not come off it.
     const ran = await services.scheduler.advanceBy(Math.round(seconds * 1000));
     return ok({ ...clockBody(services.clock), ran });
   }
+  const { to } = advance;
   const target = Date.parse(to);
   if (target < now) {
     return clockRefused(

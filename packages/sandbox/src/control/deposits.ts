@@ -10,12 +10,12 @@ import { newResourceId } from "../api/resource-id.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated } from "../lifecycle/changes.js";
-import { outcomesOf, TRANSACTION } from "../lifecycle/lifecycles.js";
+import { TRANSACTION } from "../lifecycle/lifecycles.js";
 import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "../money/currencies.js";
 import { type PriceCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
 import type { Resource } from "../store/state.js";
 
-/** Words an outcome may also be given in, as the issue that asked for it put them. */
+/** The short words an outcome may also be given in, and the status each stands for. */
 const OUTCOME_WORDS: Readonly<Record<string, string>> = {
   completed: "Completed",
   failed: "PayoutFailed",
@@ -33,8 +33,8 @@ interface ListedCurrency {
 }
 
 /**
- * The deposit the body asks for (the document has checked each field), or the 422 naming what
- * the sandbox cannot take: both `currency` and `source_currency`, or an unknown outcome.
+ * The deposit the body asks for (the document has checked each field, and that it names one
+ * currency at most), or the 422 naming what the autoramp cannot take.
  */
 export async function deposit(
   context: ChangeContext,
@@ -42,7 +42,6 @@ export async function deposit(
   body: DepositBody,
 ): Promise<Answer> {
   const fields = depositFields(body);
-  if ("status" in fields) return fields;
   const stored = await approvedAutoramp(context, autorampId);
   if ("status" in stored) return stored;
   const autoramp = stored.resource;
@@ -72,22 +71,14 @@ export async function deposit(
   return ok(transaction);
 }
 
-/** What the body asks for, or the 422 for both currencies or an outcome the sandbox does not know. */
+/** What the body asks for, its outcome as the status the transaction ends in. */
 function depositFields(body: DepositBody) {
-  if (body.currency !== undefined && body.source_currency !== undefined) {
-    return refused("source_currency", "oneOf", "send currency or source_currency, not both");
-  }
-  const outcome = outcomeOf(body.outcome);
-  if (outcome === null) {
-    const words = Object.keys(OUTCOME_WORDS).join(", ");
-    const outcomes = ["Completed", ...outcomesOf(TRANSACTION)].join(", ");
-    return refused("outcome", "enum", `must be one of ${outcomes} (or ${words})`);
-  }
   return {
     amount: body.amount,
     currency: currencyCode(body),
     rail: body.rail ?? body.deposit_account_type,
-    outcome,
+    outcome:
+      body.outcome === undefined ? "Completed" : (OUTCOME_WORDS[body.outcome] ?? body.outcome),
   };
 }
 
@@ -179,17 +170,6 @@ function currencyCode(body: DepositBody): string | undefined {
   const given = body.currency ?? body.source_currency;
   if (given === undefined || typeof given === "string") return given;
   return "code" in given ? given.code : given.token;
-}
-
-/** The outcome named (a status the transaction may end in, in any case, or a word); null when none is. */
-function outcomeOf(value: string | undefined): string | undefined | null {
-  if (value === undefined) return undefined;
-  const outcomes = ["Completed", ...outcomesOf(TRANSACTION)];
-  return (
-    outcomes.find((outcome) => outcome.toLowerCase() === value.toLowerCase()) ??
-    OUTCOME_WORDS[value.toLowerCase()] ??
-    null
-  );
 }
 
 function refused(field: string, rule: string, message: string): Answer {

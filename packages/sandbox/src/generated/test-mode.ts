@@ -439,15 +439,33 @@ export interface components {
       /** @description The scheduled jobs run (lifecycle steps and delivery attempts). */
       ran: number;
     };
-    /** @description Exactly one of `seconds` or `to`. */
-    ClockAdvance: {
+    /**
+     * @description Exactly one of `seconds` or `to`: a body with neither (`{}`) or with both is refused with
+     *     a `422` naming the two fields (rule `oneOf`). Whether `to` is now or later, and within a
+     *     century of now, depends on the partner's clock: the sandbox checks it (`422` naming `to`,
+     *     rule `minimum` or `maximum`).
+     */
+    ClockAdvance:
+      | components["schemas"]["ClockAdvanceBySeconds"]
+      | components["schemas"]["ClockAdvanceTo"];
+    /**
+     * By seconds
+     * @description Forward by a number of seconds.
+     */
+    ClockAdvanceBySeconds: {
       /** @description Seconds to move forward, at least 0, at most a century. */
-      seconds?: number;
+      seconds: number;
+    };
+    /**
+     * To a time
+     * @description Forward to a time.
+     */
+    ClockAdvanceTo: {
       /**
        * Format: date-time
-       * @description The time to move to, not before now and within a century of now.
+       * @description The time to move to, not before the partner's sandbox now and within a century of it (a rule of the clock's state, which the sandbox checks).
        */
-      to?: string;
+      to: string;
     };
     /** @description The status to walk the customer to. */
     CustomerStatusChange: {
@@ -469,21 +487,44 @@ export interface components {
       status: components["schemas"]["FiatAddressStatus"];
       force?: components["schemas"]["Force"];
     };
-    /** @description The status to walk the transaction to. */
+    /**
+     * @description The status to walk the transaction to: one of the sandbox's settlement statuses
+     *     (`TransactionLifecycleStatus`); with `"force": true`, any non-empty value (the API leaves a
+     *     transaction's statuses open).
+     */
     AutorampTransactionStatusChange: {
       /**
-       * @description One of the sandbox's settlement statuses (FundsReceived, FundsReviewInProgress, ExchangeInProgress, PayoutInProgress, Completed, FundsRejected, PayoutFailed, Refunded); with `force`, any non-empty value.
+       * @description One of the sandbox's settlement statuses (FundsReceived, FundsReviewInProgress, ExchangeInProgress, PayoutInProgress, Completed, FundsRejected, PayoutFailed, Refunded); with `"force": true`, any non-empty value.
        * @example Completed
        */
       status: string;
       force?: components["schemas"]["Force"];
     };
     /**
+     * @description The statuses of the sandbox's settlement lifecycle of an autoramp transaction (sandbox behaviour; the API leaves a transaction's statuses open).
+     * @enum {string}
+     */
+    TransactionLifecycleStatus:
+      | "FundsReceived"
+      | "FundsReviewInProgress"
+      | "ExchangeInProgress"
+      | "PayoutInProgress"
+      | "Completed"
+      | "FundsRejected"
+      | "PayoutFailed"
+      | "Refunded";
+    /**
      * @description Set the status directly, off the lifecycle's paths, with one event and no cascade.
      * @default false
      */
     Force: boolean;
-    /** @description Money arriving on an autoramp. */
+    /**
+     * @description Money arriving on an autoramp. `currency` and `source_currency` name the same thing: send
+     *     one of them, or neither, never both (`422` naming both, rule `not`). What depends on the
+     *     autoramp is the sandbox's to check: the currency must be one of its source currencies, the
+     *     rail must carry it (`Wallet` for crypto, a bank rail for fiat), and the amount must have no
+     *     more decimal places than the currency has and cover the fee (`422` naming the field).
+     */
     Deposit: {
       /**
        * @description The amount deposited, a decimal string greater than 0 (at most 15 digits before the point, 18 after).
@@ -507,10 +548,17 @@ export interface components {
       rail?: components["schemas"]["DepositAccountType"];
       deposit_account_type?: components["schemas"]["DepositAccountType"];
       /**
-       * @description Where the transaction ends, in any case; default `Completed`. `Completed`, `FundsRejected` or `PayoutFailed`, or the words `completed`, `rejected` and `failed`.
+       * @description Where the transaction ends; default `Completed`. `Completed`, `FundsRejected` or `PayoutFailed`, or their short words `completed`, `rejected` and `failed`.
        * @example Completed
+       * @enum {string}
        */
-      outcome?: string;
+      outcome?:
+        | "Completed"
+        | "FundsRejected"
+        | "PayoutFailed"
+        | "completed"
+        | "rejected"
+        | "failed";
     };
     /** @description A bank account of the customer. */
     NewFiatAddress: {
