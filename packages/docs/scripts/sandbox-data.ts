@@ -27,3 +27,41 @@ buildSync({
 const lifecycles: typeof Lifecycles = await import(pathToFileURL(bundled).href);
 
 export const { LIFECYCLES, TRANSACTION_STATES } = lifecycles;
+
+/** The sandbox's readiness checks of the default profile, each with how it is decided. */
+export interface ReadinessCheck {
+  id: string;
+  title: string;
+  how: string;
+}
+
+const readinessSource = path.resolve(
+  import.meta.dirname,
+  "../../sandbox/src/readiness/index.ts",
+);
+const readinessBundle = path.resolve(import.meta.dirname, "../build/sandbox-readiness.mjs");
+buildSync({
+  entryPoints: [readinessSource],
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node24",
+  outfile: readinessBundle,
+  logLevel: "silent",
+  // ajv is CommonJS: its require calls need a require in the bundle.
+  banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+});
+const readiness: typeof import("../../sandbox/src/readiness/index.ts") = await import(
+  pathToFileURL(readinessBundle).href
+);
+
+/** The default profile's name, version and checks, decided on no evidence (for their `how`). */
+export const READINESS_PROFILE = (() => {
+  const profile = readiness.defaultProfile(readiness.PROFILE_CONTEXT);
+  const { checks } = readiness.evaluate(profile, readiness.sandboxEvidence([], new Set(), []));
+  return {
+    name: profile.name,
+    version: profile.version,
+    checks: checks.map(({ id, title, how }): ReadinessCheck => ({ id, title, how })),
+  };
+})();
