@@ -51,7 +51,8 @@ const request = (id: number, method: string, params: object = {}) =>
 /** The installed command on `nodePath`: each request's answer, by id, once all are in. */
 async function session(nodePath: string, lines: string[]): Promise<Map<number, unknown>> {
   const bin = path.join(app, "node_modules/@org/payments-mcp/bin/payments-mcp.mjs");
-  const child = spawn(nodePath, [bin], {
+  // Every operation of both documents: the default lists the test mode's common ones only.
+  const child = spawn(nodePath, [bin, "--toolsets", "all"], {
     cwd: app,
     env: {
       PATH: process.env.PATH ?? "",

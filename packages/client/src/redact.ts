@@ -1,12 +1,52 @@
-/** Taking the API key out of what an error shows. */
+/**
+ * Taking the API key out of what an error shows. A key shorter than MIN_KEY_LENGTH (the sandbox
+ * takes any, `0` and `test` among them) occurs by chance in numbers and words: it is replaced only
+ * where it stands as a word of its own, and in an error body's JSON only inside its strings, so
+ * `"status":404` stays; a longer key cannot occur by chance and is replaced wherever it is.
+ */
 
 const REDACTED = "[redacted]";
 
-/** `text` with every occurrence of `secret` replaced, as is and as JSON would escape it. */
+/** Keys shorter than this are taken out as whole words only. */
+const MIN_KEY_LENGTH = 16;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** `text` with `secret` replaced, as is and as JSON would escape it. */
 export function redactText(text: string, secret: string): string {
-  return text
-    .replaceAll(secret, REDACTED)
-    .replaceAll(JSON.stringify(secret).slice(1, -1), REDACTED);
+  if (secret === "") return text;
+  const forms = [secret, JSON.stringify(secret).slice(1, -1)];
+  let out = text;
+  for (const form of new Set(forms)) {
+    if (!out.includes(form)) continue;
+    if (secret.length >= MIN_KEY_LENGTH) {
+      out = out.replaceAll(form, REDACTED);
+    } else {
+      const word = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, "gu");
+      out = out.replace(word, REDACTED);
+    }
+  }
+  return out;
+}
+
+/** An error body's text without the key; a short key is taken out of its JSON's strings only. */
+export function redactBody(text: string, secret: string): string {
+  if (secret.length >= MIN_KEY_LENGTH || redactText(text, secret) === text) {
+    return redactText(text, secret);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return redactText(text, secret);
+  }
+  return JSON.stringify(parsed, (_key, value: unknown) => {
+    if (typeof value === "string") return redactText(value, secret);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([name, item]) => [redactText(name, secret), item]),
+    );
+  });
 }
 
 /**

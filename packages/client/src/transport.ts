@@ -13,7 +13,7 @@ import {
   PaymentsResponseError,
   PaymentsTimeoutError,
 } from "./errors.js";
-import { redactError, redactText } from "./redact.js";
+import { redactBody, redactError } from "./redact.js";
 import {
   backoffDelay,
   isRetryableStatus,
@@ -118,7 +118,7 @@ async function withRedactedBody(response: Response, apiKey: string): Promise<Res
   const text = await response.text();
   const { status, statusText, headers } = response;
   // A 304 (or any status that may carry no body) must be rebuilt without one.
-  return new Response(text === "" ? null : redactText(text, apiKey), {
+  return new Response(text === "" ? null : redactBody(text, apiKey), {
     status,
     statusText,
     headers,

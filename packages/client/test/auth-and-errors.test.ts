@@ -216,6 +216,24 @@ describe("the API key never leaks", () => {
     for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
   });
 
+  it.each(["0", "test"])(
+    "a short key %j only where it stands as a word, in the body's strings",
+    async (apiKey) => {
+      const upstream = await startUpstream((_, res) =>
+        json(res, 404, {
+          status: 404,
+          detail: `key ${apiKey} for qa-${apiKey}x@${apiKey}0.example`,
+        }),
+      );
+      const { client } = testClient({ baseUrl: upstream.baseUrl, apiKey, maxRetries: 0 });
+      const { error } = await client.GET("/documents");
+      expect(error?.body).toEqual({
+        status: 404,
+        detail: `key [redacted] for qa-${apiKey}x@${apiKey}0.example`,
+      });
+    },
+  );
+
   it("not from the cause of a connection error", async () => {
     const { client } = testClient({
       baseUrl: "http://127.0.0.1:1",

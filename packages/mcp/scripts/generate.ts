@@ -12,18 +12,15 @@ import {
   testModeSpecPath,
 } from "@org/payments-spec";
 import { emitGenerated } from "@org/payments-spec/codegen";
-import {
-  ALL_PAGES_MAX_CHARACTERS,
-  ALL_PAGES_PAGE_SIZE,
-  ALLOW_WRITES_FLAG,
-  IDEMPOTENCY_WINDOW_MS,
-} from "../src/limits.ts";
+import { ALL_PAGES_MAX_CHARACTERS } from "../src/limits.ts";
 import type {
   ArgumentPlace,
   JsonSchema,
+  ToolAnnotations,
   ToolDefinition,
   ToolGroup,
 } from "../src/tool-definition.ts";
+import { compactInputSchema, oneLine } from "./compact.ts";
 import { SchemaConverter } from "./json-schema.ts";
 
 export type Source = { group: ToolGroup; doc: OpenApiDocument };
@@ -44,23 +41,28 @@ export const headerArgument = (header: string): string =>
     .replace(/[^a-z0-9]+/g, "_");
 
 const IDEMPOTENCY_HEADER = "idempotency-key";
-const minutes = IDEMPOTENCY_WINDOW_MS / 60_000;
-/** The methods @org/payments-client sends. */
-const SENT_METHODS: readonly ToolDefinition["method"][] = ["GET", "POST", "PATCH"];
+/** The methods a tool sends (PUT and DELETE are the test mode's). */
+const SENT_METHODS: readonly ToolDefinition["method"][] = ["GET", "POST", "PATCH", "PUT", "DELETE"];
 /** POSTs that destroy rather than add: the method cannot tell. */
 const DESTRUCTIVE_POSTS = new Set(["resetSandbox"]);
 
-function annotationsOf(operationId: string, method: string, title: string, group: ToolGroup) {
+/**
+ * The hints, each stated only where it differs from MCP's default (not read-only, destructive,
+ * not idempotent, open world): a client reads the default where a hint is absent.
+ */
+function annotationsOf(operationId: string, method: string, group: ToolGroup): ToolAnnotations {
   const read = method === "GET";
-  return {
-    title,
-    readOnlyHint: read,
-    // A PATCH overwrites what it names; a POST adds (or, in test mode, moves a simulation on).
-    destructiveHint: method === "PATCH" || DESTRUCTIVE_POSTS.has(operationId),
-    idempotentHint: read || method === "PATCH",
-    // The API is a service beyond this machine; the test-mode routes act on the sandbox alone.
-    openWorldHint: group === "api",
-  };
+  const annotations: ToolAnnotations = { readOnlyHint: read };
+  if (!read) {
+    // A PATCH or PUT overwrites what it names, a DELETE removes it; a POST adds (or, in test
+    // mode, moves a simulation on).
+    const destructive = method !== "POST" || DESTRUCTIVE_POSTS.has(operationId);
+    if (!destructive) annotations.destructiveHint = false;
+    if (method !== "POST") annotations.idempotentHint = true;
+  }
+  // The API is a service beyond this machine; the test-mode routes act on the sandbox alone.
+  if (group === "test-mode") annotations.openWorldHint = false;
+  return annotations;
 }
 
 /** The parameter's schema with the parameter's own description and example. */
@@ -123,31 +125,26 @@ function outputOf(doc: OpenApiDocument, entry: OperationEntry) {
   };
 }
 
-function describeTool(
-  entry: OperationEntry,
-  group: ToolGroup,
-  pages: boolean,
-  idempotent: boolean,
-): string {
+/**
+ * The spec's description, on as few lines as it reads. What the server adds to every tool of a
+ * kind (paging, the write rules, idempotency) is said once, in the server's instructions and in
+ * the arguments it concerns, not in each description.
+ */
+function describeTool(entry: OperationEntry): string {
   const { operation } = entry;
-  const text = [String(operation.description ?? operation.summary ?? "").trim()];
-  if (pages) {
-    text.push(
-      `Pages with \`cursor\` and \`page_size\`; \`all_pages: true\` follows the cursors and returns every item (${ALL_PAGES_PAGE_SIZE} a page unless \`page_size\` says otherwise), stopping before a page that would take the answer over ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters of JSON (the answer's \`cursor\` then continues).`,
-    );
-  }
-  if (group === "test-mode") {
-    text.push("A test-mode operation: listed and sent only when the base URL is a sandbox.");
-  } else if (entry.method !== "get") {
-    text.push(
-      `A write: refused unless the base URL is a sandbox or the server was started with \`${ALLOW_WRITES_FLAG}\`.` +
-        (idempotent
-          ? ` Sent with an \`IDEMPOTENCY-KEY\`: a call repeated with the same arguments within ${minutes} minutes reuses the key, so the API does it once; pass a new \`idempotency_key\` to do it again on purpose.`
-          : ""),
-    );
-  }
-  return text.join("\n\n");
+  return oneLine(String(operation.description ?? operation.summary ?? ""));
 }
+
+/**
+ * Arguments whose descriptions the server writes, shorter than the spec's: what they have in
+ * common (the sub-partner header, the idempotency key, paging) the instructions say once.
+ */
+const SERVER_WORDS: Record<string, string> = {
+  sub_partner_id: "",
+  idempotency_key: "Optional: the server makes one.",
+  cursor: "A page's `cursor`, for the next page.",
+  prev_cursor: "A page's `prev_cursor`, for the page before.",
+};
 
 export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationEntry) {
   const { operation, operationId } = entry;
@@ -173,24 +170,24 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
 
   for (const parameter of entry.parameters) {
     if (parameter.in === "cookie") throw new Error(`${operationId}: cookie parameters unsupported`);
-    const schema = parameterSchema(converter, parameter);
+    const own = parameterSchema(converter, parameter);
+    const ours = SERVER_WORDS[parameter.name];
+    const schema =
+      ours !== undefined && parameter.in !== "header" ? { ...own, description: ours } : own;
     if (parameter.in !== "header") {
       add(parameter.name, { in: parameter.in, name: parameter.name }, schema, !!parameter.required);
       continue;
     }
     const name = headerArgument(parameter.name);
-    const note = `Sent as the \`${parameter.name}\` header.`;
+    const place = { in: "header", name: parameter.name } as const;
+    const words = SERVER_WORDS[name] ?? `${schema.description ?? ""} Sent as ${parameter.name}.`;
+    const { description: _spec, ...rest } = schema;
+    const described = words === "" ? rest : { ...rest, description: words.trim() };
     if (parameter.name.toLowerCase() === IDEMPOTENCY_HEADER) {
       idempotencyArgument = name;
-      const made = `${note} Optional here: the server makes one, the same for a call repeated with the same arguments within ${minutes} minutes.`;
-      add(name, { in: "header", name: parameter.name }, describe(schema, made), false);
+      add(name, place, described, false);
     } else {
-      add(
-        name,
-        { in: "header", name: parameter.name },
-        describe(schema, note),
-        !!parameter.required,
-      );
+      add(name, place, described, !!parameter.required);
     }
   }
 
@@ -223,7 +220,7 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
       {
         type: "boolean",
         default: false,
-        description: `Follow the cursors and return the items of every page, stopping before a page that would take the answer over ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters of JSON. Not an API parameter: the server pages for you.`,
+        description: `Read every page, up to ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters.`,
       },
       false,
     );
@@ -233,22 +230,24 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
   if (!SENT_METHODS.includes(method as ToolDefinition["method"])) {
     throw new Error(`${operationId}: ${method} is not a method the client sends (${SENT_METHODS})`);
   }
-  const title = String(operation.summary ?? operationId);
+  const inputSchema = {
+    type: "object" as const,
+    properties,
+    ...(required.length > 0 && { required }),
+    additionalProperties: false,
+    ...rules,
+  };
   const tool: ToolDefinition = {
     name: operationId,
     group,
     tag: entry.tag ?? group,
-    description: describeTool(entry, group, pages, idempotencyArgument !== undefined),
+    title: String(operation.summary ?? operationId),
+    description: describeTool(entry),
     method: method as ToolDefinition["method"],
     path: entry.path,
-    annotations: annotationsOf(operationId, method, title, group),
-    inputSchema: {
-      type: "object",
-      properties,
-      ...(required.length > 0 && { required }),
-      additionalProperties: false,
-      ...rules,
-    },
+    annotations: annotationsOf(operationId, method, group),
+    inputSchema,
+    listedInputSchema: compactInputSchema(inputSchema),
     ...outputOf(doc, entry),
     arguments: places,
     pages,
@@ -324,11 +323,6 @@ function flatBody(
   return { fields, required: (body.required as string[] | undefined) ?? [], rules };
 }
 
-function describe(schema: JsonSchema, note: string): JsonSchema {
-  const before = typeof schema.description === "string" ? `${schema.description.trim()} ` : "";
-  return { ...schema, description: `${before}${note}` };
-}
-
 export function buildTools(sources: Source[]): ToolDefinition[] {
   const tools = sources.flatMap(({ group, doc }) =>
     listOperations(doc).map((entry) => toolOf(doc, group, entry)),
@@ -344,11 +338,29 @@ export function buildTools(sources: Source[]): ToolDefinition[] {
 const HEADER =
   "// Generated by scripts/generate.ts from the partner payments spec and the test-mode document — do not edit.\n";
 
+/** The marker in the test-mode document's `info` that the sandbox serves: ours, not a lookalike. */
+export const SANDBOX_MARKER = "x-payments-sandbox";
+
+/** What a served test-mode document must say of itself to be the sandbox's. */
+function identityOf(sources: Source[]) {
+  const info = sources.find(({ group }) => group === "test-mode")?.doc.info as
+    | Record<string, unknown>
+    | undefined;
+  const marker = info?.[SANDBOX_MARKER];
+  if (typeof info?.title !== "string" || typeof marker !== "string") {
+    throw new Error(`the test-mode document's info needs its title and ${SANDBOX_MARKER}`);
+  }
+  return { title: info.title, marker: { name: SANDBOX_MARKER, value: marker } };
+}
+
 export function render(sources: Source[]): Record<string, string> {
   const tools = buildTools(sources);
   return {
     "tools.ts": `${HEADER}
 import type { ToolDefinition } from "../tool-definition.js";
+
+/** The test-mode document's identity: a sandbox serves a document that says this of itself. */
+export const testModeIdentity = ${JSON.stringify(identityOf(sources), null, 2)} as const;
 
 /** One tool per operation: the API's, then the test mode's. */
 export const tools: readonly ToolDefinition[] = ${JSON.stringify(tools, null, 2)};

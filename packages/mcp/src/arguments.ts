@@ -52,12 +52,69 @@ export const schemaValidator = {
 export function argumentProblems(schema: JsonSchema, args: unknown): string[] {
   const validate = validatorOf(schema);
   if (validate(args)) return [];
-  const errors = (validate.errors ?? []).filter(
+  let errors = (validate.errors ?? []).filter(
     // anyOf/oneOf report their branches' errors too; the branch errors say more.
     (error, _i, all) => !(error.keyword === "if" || (error.keyword === "anyOf" && all.length > 1)),
   );
-  const problems = errors.map((error) => problemOf(error, schema));
+  const problems: string[] = [];
+  // A choice among fields (one of `seconds` or `to`) is said as one sentence naming them all,
+  // in place of each branch's complaint.
+  for (const error of errors.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf")) {
+    const choice = choiceOf(error, schema, args);
+    if (choice === undefined) continue;
+    problems.push(choice);
+    errors = errors.filter(
+      (other) => other !== error && !other.schemaPath.startsWith(`${error.schemaPath}/`),
+    );
+  }
+  problems.push(...errors.map((error) => problemOf(error, schema)));
   return [...new Set(problems)];
+}
+
+/** What a JSON pointer (`#/oneOf/0`, `/to`) names in `root`. */
+function at(root: unknown, pointer: string): unknown {
+  return pointer
+    .replace(/^#/, "")
+    .split("/")
+    .slice(1)
+    .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .reduce<unknown>(
+      (node, part) =>
+        node !== null && typeof node === "object"
+          ? (node as Record<string, unknown>)[part]
+          : undefined,
+      root,
+    );
+}
+
+const fieldList = (names: string[], joint: string) =>
+  names.length <= 1
+    ? `\`${names[0] ?? ""}\``
+    : `${names
+        .slice(0, -1)
+        .map((name) => `\`${name}\``)
+        .join(", ")} ${joint} \`${names.at(-1)}\``;
+
+/**
+ * A oneOf/anyOf whose branches each require fields (one of `seconds` or `to`), said as the choice
+ * it is: none given, or more than one of a oneOf's. Undefined when the branches are of other
+ * shapes, or when one field is given and the branch fails for another reason (its errors say it).
+ */
+function choiceOf(error: ErrorObject, root: JsonSchema, args: unknown): string | undefined {
+  const branches = at(root, error.schemaPath);
+  if (!Array.isArray(branches)) return undefined;
+  const fields = branches.map((branch) => (branch as JsonSchema)?.required);
+  if (!fields.every((names) => Array.isArray(names) && names.length > 0)) return undefined;
+  const names = [...new Set((fields as string[][]).flat())];
+  const value = at(args, error.instancePath);
+  if (value === null || typeof value !== "object") return undefined;
+  const given = names.filter((name) => name in value);
+  const where = error.instancePath === "" ? "" : ` in \`${fieldOf(error.instancePath)}\``;
+  if (given.length === 0) return `give one of ${fieldList(names, "or")}${where}`;
+  if (error.keyword === "oneOf" && given.length > 1) {
+    return `give only one of ${fieldList(names, "or")}${where}, not ${fieldList(given, "and")} together`;
+  }
+  return undefined;
 }
 
 /** `/recipient_account/account_identifier/iban` → `recipient_account.account_identifier.iban`. */
@@ -123,6 +180,12 @@ function problemOf(error: ErrorObject, root: JsonSchema): string {
     case "oneOf":
       return named("must match one of the shapes its schema allows");
     case "not": {
+      const excluded = at(root, error.schemaPath) as JsonSchema | undefined;
+      const together = excluded?.required;
+      if (Array.isArray(together) && Object.keys(excluded ?? {}).length === 1) {
+        const names = together.map((name) => fieldOf(error.instancePath, String(name)));
+        return `${fieldList(names, "and")} cannot be given together: give one of them`;
+      }
       const described = (error.parentSchema as JsonSchema | undefined)?.description;
       return named(`is a value its schema excludes${described ? ` (${described})` : ""}`);
     }

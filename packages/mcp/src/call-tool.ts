@@ -7,15 +7,25 @@ import { PaymentsError } from "@org/payments-client";
 import { argumentProblems } from "./arguments.js";
 import type { IdempotencyKeys } from "./idempotency.js";
 import { jsonTextOf } from "./json-text.js";
-import { ALL_PAGES_MAX_CHARACTERS, ALL_PAGES_PAGE_SIZE, ALLOW_WRITES_FLAG } from "./limits.js";
+import {
+  ALL_PAGES_MAX_CHARACTERS,
+  ALL_PAGES_PAGE_SIZE,
+  ALLOW_WRITES_FLAG,
+  READ_ONLY_FLAG,
+} from "./limits.js";
+import { errorText, redactText } from "./redact.js";
 import type { SandboxProbe } from "./sandbox-probe.js";
 import type { Send, SendResult } from "./send.js";
 import type { ToolDefinition } from "./tool-definition.js";
 
 export interface CallContext {
+  /** Taken out of what a call answers where it could be: headers, errors, their causes. */
+  apiKey: string;
   send: Send;
   probe: SandboxProbe;
   allowWrites: boolean;
+  /** `--read-only`: no write is sent, whatever its name. */
+  readOnly: boolean;
   keys: IdempotencyKeys;
   baseUrl: string;
   log: (line: string) => void;
@@ -73,6 +83,11 @@ export async function callTool(
   }
 
   const write = tool.method !== "GET";
+  if (write && context.readOnly) {
+    return failure(
+      `${tool.name} was not sent: it writes (${tool.method} ${tool.path}), and this server was started with ${READ_ONLY_FLAG}.`,
+    );
+  }
   if (tool.group === "test-mode" || (write && !context.allowWrites)) {
     const refusal = await refusalOf(context, tool, write);
     if (refusal) return failure(refusal);
@@ -81,12 +96,10 @@ export async function callTool(
   const request = requestOf(tool, args, signal);
   let idempotencyKey: string | undefined;
   let repeated = false;
-  if (write) {
+  // The test mode's routes take no key: a simulation happens each time it is asked for.
+  if (write && tool.group === "api") {
     const given = tool.idempotencyArgument ? args[tool.idempotencyArgument] : undefined;
     if (typeof given === "string") idempotencyKey = given;
-    // A simulation is meant to happen each time it is asked for (another deposit, the clock
-    // moved on again): only the API's writes keep their key across calls.
-    else if (tool.group === "test-mode") idempotencyKey = crypto.randomUUID();
     else ({ key: idempotencyKey, repeated } = context.keys.keyFor(tool.name, args));
     request.params.header[IDEMPOTENCY_HEADER] = idempotencyKey;
   }
@@ -105,18 +118,17 @@ export async function callTool(
     const notes = [
       note,
       idempotencyKey && writeNote(idempotencyKey, repeated, result.replayed),
-      result.requestId && `request id ${result.requestId}`,
+      result.requestId && `request id ${redactText(result.requestId, context.apiKey)}`,
     ].filter((line): line is string => typeof line === "string" && line !== "");
-    if (result.error) return apiFailure(result, notes);
+    if (result.error) return apiFailure(result, notes, context.apiKey);
     return success(tool, result, notes);
   } catch (error) {
     context.logCall?.(`${tool.name} failed in ${Math.round(performance.now() - started)} ms`);
-    // The client's errors carry no request or header, and it took the key out of their text
-    // (as the transport does from everything the server sends).
+    // What went wrong underneath (a refused connection, a bad header) can quote what was sent.
     const message =
       error instanceof PaymentsError
-        ? error.message
-        : `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+        ? redactText(error.message, context.apiKey)
+        : `${tool.name} failed: ${errorText(error, context.apiKey)}`;
     const retry =
       idempotencyKey && tool.group === "api"
         ? ` Calling it again with the same arguments reuses IDEMPOTENCY-KEY ${idempotencyKey}, so the API does it at most once.`
@@ -145,7 +157,10 @@ async function refusalOf(
   write: boolean,
 ): Promise<string | undefined> {
   const state = await context.probe.state();
-  if (state.kind === "sandbox") return undefined;
+  if (state.kind === "sandbox") {
+    if (tool.group === "api" || state.operations.has(tool.name)) return undefined;
+    return `${tool.name} was not sent: the sandbox at ${context.baseUrl} does not serve it (its test-mode document has no ${tool.name}; a newer @org/payments-mock does).`;
+  }
   const why =
     state.kind === "unknown"
       ? `could not tell whether ${context.baseUrl} is a sandbox: ${state.reason}`
@@ -240,10 +255,11 @@ function writeNote(key: string, repeated: boolean, replayed: boolean): string {
   return `IDEMPOTENCY-KEY ${key}${reuse}${replayed ? "; the API replayed its first answer" : ""}`;
 }
 
-function apiFailure(result: SendResult, notes: string[]): ToolResult {
+/** The API's refusal, its body included: an error body may quote the request's headers. */
+function apiFailure(result: SendResult, notes: string[], apiKey: string): ToolResult {
   const error = result.error as NonNullable<SendResult["error"]>;
   const body = error.body === undefined ? "" : `\n${compact(error.body)}`;
-  return failure([`${error.message}${body}`, ...notes].join("\n"));
+  return failure(redactText([`${error.message}${body}`, ...notes].join("\n"), apiKey));
 }
 
 function success(tool: ToolDefinition, result: SendResult, notes: string[]): ToolResult {

@@ -5,9 +5,11 @@
  */
 import { parseArgs } from "node:util";
 // http.ts and stdio.ts are loaded when chosen: the HTTP stack is a fifth of the start-up time.
-import { ALLOW_WRITES_FLAG, DEFAULT_HTTP_PORT } from "./limits.js";
+import { tools } from "./generated/tools.js";
+import { ALLOW_WRITES_FLAG, DEFAULT_HTTP_PORT, READ_ONLY_FLAG } from "./limits.js";
 import { DEFAULT_BASE_URL, type PaymentsMcpOptions } from "./options.js";
 import { redactText } from "./redact.js";
+import { parseToolsets, toolsetNames } from "./toolsets.js";
 import { VERSION } from "./version.js";
 
 const USAGE = `payments-mcp ${VERSION}: an MCP server for the partner payments API
@@ -23,6 +25,11 @@ Options:
   --base-url <url>         the API's base URL (instead of PAYMENTS_BASE_URL)
   --sub-partner-id <uuid>  the sub-partner (instead of PAYMENTS_SUB_PARTNER_ID)
   ${ALLOW_WRITES_FLAG}           send writes (POST, PATCH) to a base URL that is not a sandbox
+  --toolsets <list>        list these groups of tools, comma-separated: ${toolsetNames(tools).join(", ")}
+                           (default: every API operation and the test mode's common ones)
+  ${READ_ONLY_FLAG}              list only the tools that read, and refuse every write
+  --dynamic                list three tools (search_operations, describe_operation,
+                           call_operation) instead of one per operation
   --verbose                log a line per tool call (its status and time) to standard error
   --http                   serve Streamable HTTP at http://<host>:<port>/mcp instead of stdio
   --port <n>               with --http: the port (default ${DEFAULT_HTTP_PORT}; 0 picks a free one)
@@ -73,11 +80,20 @@ function configuration(argv: string[], env: NodeJS.ProcessEnv) {
   if (!values.http && (values.port !== undefined || values.host !== undefined)) {
     throw new StartError("--port and --host go with --http (stdio is the default)");
   }
+  let toolsets: string[] | undefined;
+  if (values.toolsets !== undefined) {
+    const parsed = parseToolsets(values.toolsets, tools);
+    if ("error" in parsed) throw new StartError(parsed.error);
+    toolsets = parsed.toolsets;
+  }
   const options: PaymentsMcpOptions = {
     apiKey,
     baseUrl,
     allowWrites: values["allow-writes"] === true,
     verbose: values.verbose === true,
+    readOnly: values["read-only"] === true,
+    dynamic: values.dynamic === true,
+    ...(toolsets !== undefined && { toolsets }),
     ...(subPartnerId !== undefined && { subPartnerId }),
   };
   return { values, options, port };
@@ -92,6 +108,9 @@ function parse(argv: string[]) {
       "base-url": { type: "string" },
       "sub-partner-id": { type: "string" },
       "allow-writes": { type: "boolean" },
+      toolsets: { type: "string" },
+      "read-only": { type: "boolean" },
+      dynamic: { type: "boolean" },
       verbose: { type: "boolean" },
       http: { type: "boolean" },
       port: { type: "string" },

@@ -16,5 +16,8 @@ export const IDEMPOTENCY_WINDOW_MS = 10 * 60 * 1000;
 /** The flag that lets writes reach a server that is not a sandbox. */
 export const ALLOW_WRITES_FLAG = "--allow-writes";
 
+/** The flag that lists only the tools that read, and refuses every write. */
+export const READ_ONLY_FLAG = "--read-only";
+
 /** The port `--http` listens on unless `--port` says otherwise. */
 export const DEFAULT_HTTP_PORT = 4030;

@@ -2,7 +2,7 @@
 import { createPaymentsClient } from "@org/payments-client";
 import type { CallContext } from "./call-tool.js";
 import { idempotencyKeys } from "./idempotency.js";
-import { redactText } from "./redact.js";
+import { MIN_KEY_LENGTH, redactText } from "./redact.js";
 import { type SandboxState, sandboxProbe } from "./sandbox-probe.js";
 import { sendWith } from "./send.js";
 
@@ -22,10 +22,20 @@ export interface PaymentsMcpOptions {
   log?: (line: string) => void;
   /** Log a line per tool call too (its status and time). Default false. */
   verbose?: boolean;
+  /**
+   * The groups of tools to list: the spec's tags (`customers`, `autoramp-transactions`, …),
+   * `test-mode`, or `all`. Default: every API operation and the test mode's common ones.
+   */
+  toolsets?: readonly string[];
+  /** List only the tools that read, and refuse every write. Default false. */
+  readOnly?: boolean;
+  /** List three tools that find, describe and call the operations, instead of one per operation. */
+  dynamic?: boolean;
 }
 
 export interface ServerContext extends CallContext {
-  apiKey: string;
+  toolsets: readonly string[] | undefined;
+  dynamic: boolean;
 }
 
 /** The context of a server; throws a TypeError naming the option when one is unusable. */
@@ -40,10 +50,28 @@ export function contextOf(options: PaymentsMcpOptions): ServerContext {
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => write(`payments-mcp: ${redactText(line, apiKey)}`);
   const allowWrites = options.allowWrites === true;
-  const send = sendWith(client);
+  const send = sendWith(client, apiKey, baseUrl);
   const probe = sandboxProbe(send, (state) => log(stateLine(baseUrl, state, allowWrites)));
   const logCall = options.verbose ? log : undefined;
-  return { apiKey, send, probe, allowWrites, keys: idempotencyKeys(), baseUrl, log, logCall };
+  if (apiKey.length < MIN_KEY_LENGTH) {
+    // Said as is: the line holds no key, and a short key could be a word of it.
+    write(
+      `payments-mcp: warning: the API key is ${apiKey.length} character${apiKey.length === 1 ? "" : "s"} long, under ${MIN_KEY_LENGTH}: easy to guess, fine for a local sandbox only`,
+    );
+  }
+  return {
+    apiKey,
+    send,
+    probe,
+    allowWrites,
+    readOnly: options.readOnly === true,
+    toolsets: options.toolsets,
+    dynamic: options.dynamic === true,
+    keys: idempotencyKeys(),
+    baseUrl,
+    log,
+    logCall,
+  };
 }
 
 function stateLine(baseUrl: string, state: SandboxState, allowWrites: boolean): string {

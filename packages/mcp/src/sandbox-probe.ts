@@ -1,15 +1,20 @@
 /**
- * Whether the base URL is a sandbox: a sandbox serves its test-mode document at
- * `GET /_sandbox/openapi.json`. A server that answers anything else is not one; a server that
- * does not answer leaves the question open, and it is asked again when next needed.
+ * Whether the base URL is our sandbox. Writes go to it without `--allow-writes`, so it has to
+ * prove it, not merely answer: at `GET /_sandbox/openapi.json` it serves the test-mode document,
+ * whose `info` names it (its title and the `x-payments-sandbox` marker) and whose routes are all
+ * under `/_sandbox/`. Anything else is not a sandbox, and the reason says what was wrong; a
+ * server that does not answer leaves the question open, and it is asked again when next needed.
  */
 import { PaymentsResponseError } from "@org/payments-client";
+import { testModeIdentity } from "./generated/tools.js";
 import type { Send } from "./send.js";
 
 export const SANDBOX_DOCUMENT_PATH = "/_sandbox/openapi.json";
+const SANDBOX_PREFIX = "/_sandbox/";
 
 export type SandboxState =
-  | { kind: "sandbox" }
+  /** `operations`: the test mode's operations the sandbox serves, by operationId. */
+  | { kind: "sandbox"; operations: ReadonlySet<string> }
   | { kind: "not-sandbox"; reason: string }
   | { kind: "unknown"; reason: string };
 
@@ -19,6 +24,44 @@ export interface SandboxProbe {
 }
 
 const PROBE_TIMEOUT_MS = 3_000;
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** What the served document proves: the sandbox's operations, or why it is not the sandbox's. */
+export function judgeDocument(document: unknown): SandboxState {
+  const answered = `it answered GET ${SANDBOX_DOCUMENT_PATH} with`;
+  const not = (reason: string): SandboxState => ({ kind: "not-sandbox", reason });
+  if (!isObject(document) || typeof document.openapi !== "string" || !isObject(document.paths)) {
+    return not(`${answered} JSON that is not an OpenAPI document`);
+  }
+  const info = isObject(document.info) ? document.info : {};
+  const { title, marker } = testModeIdentity;
+  if (info.title !== title || info[marker.name] !== marker.value) {
+    const named = typeof info.title === "string" ? JSON.stringify(info.title) : "no title";
+    return not(
+      `${answered} an OpenAPI document that is not the sandbox's test mode (${named}, where the sandbox's is ${JSON.stringify(title)} with ${marker.name}: ${marker.value})`,
+    );
+  }
+  const paths = Object.keys(document.paths);
+  const outside = paths.find((path) => !path.startsWith(SANDBOX_PREFIX));
+  if (outside !== undefined || !paths.includes(SANDBOX_DOCUMENT_PATH)) {
+    const why = outside ? `a route outside ${SANDBOX_PREFIX}, ${outside}` : "no route to itself";
+    return not(`${answered} a test-mode document with ${why}`);
+  }
+  const operations = new Set<string>();
+  for (const item of Object.values(document.paths)) {
+    if (!isObject(item)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (isObject(operation) && typeof operation.operationId === "string") {
+        operations.add(operation.operationId);
+      }
+    }
+  }
+  return { kind: "sandbox", operations };
+}
 
 export function sandboxProbe(send: Send, onSettled?: (state: SandboxState) => void): SandboxProbe {
   let known: SandboxState | undefined;
@@ -30,11 +73,10 @@ export function sandboxProbe(send: Send, onSettled?: (state: SandboxState) => vo
         maxRetries: 0,
         timeoutMs: PROBE_TIMEOUT_MS,
       });
-      const document = data as { openapi?: unknown } | undefined;
-      if (response.ok && typeof document?.openapi === "string") return { kind: "sandbox" };
+      if (response.ok) return judgeDocument(data);
       return {
         kind: "not-sandbox",
-        reason: `it answered GET ${SANDBOX_DOCUMENT_PATH} with HTTP ${response.status}${response.ok ? " but no OpenAPI document" : ""}`,
+        reason: `it answered GET ${SANDBOX_DOCUMENT_PATH} with HTTP ${response.status}`,
       };
     } catch (error) {
       // A 2xx that is not JSON (a web page) is an answer: not a sandbox's.

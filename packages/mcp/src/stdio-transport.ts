@@ -1,6 +1,6 @@
 /**
  * MCP over stdio: one JSON-RPC message per line each way (the SDK's `Transport` interface), the
- * API key taken out of every message sent.
+ * API key taken out of every error sent.
  *
  * In place of the SDK's `StdioServerTransport`, which reports a line it cannot read only to the
  * server (the client's request then waits for its timeout) and ends the session at a line over
@@ -12,7 +12,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { messageJson } from "./json-text.js";
-import { redactedJson } from "./redact.js";
+import { redactMessage } from "./redact.js";
 
 /** The longest line read, as the SDK's reader: a longer one is dropped and answered. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -59,9 +59,9 @@ export class StdioLineTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Writes the message as one line, with the API key taken out. */
+  /** Writes the message as one line, the API key taken out of an error's text. */
   send(message: JSONRPCMessage): Promise<void> {
-    const line = `${redactedJson(message, this.#apiKey, messageJson)}\n`;
+    const line = `${messageJson(redactMessage(message, this.#apiKey))}\n`;
     return new Promise((resolve) => {
       if (this.#output.write(line)) resolve();
       else this.#output.once("drain", resolve);

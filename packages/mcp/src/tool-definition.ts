@@ -12,12 +12,12 @@ export type ArgumentPlace =
 /** Which document an operation comes from: the API's, or the sandbox's test mode. */
 export type ToolGroup = "api" | "test-mode";
 
+/** MCP's hints; one left out has MCP's default (destructive, not idempotent, open world). */
 export interface ToolAnnotations {
-  title: string;
   readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export interface ToolDefinition {
@@ -26,12 +26,17 @@ export interface ToolDefinition {
   group: ToolGroup;
   /** The operation's first tag: the README groups tools by it. */
   tag: string;
-  /** The operation's description, with what the server adds (paging, writes). */
+  /** The operation's summary. */
+  title: string;
+  /** The operation's description. */
   description: string;
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   path: string;
   annotations: ToolAnnotations;
+  /** Every rule of the operation's parameters and body: what a call's arguments are checked with. */
   inputSchema: JsonSchema & { type: "object" };
+  /** The same rules as `tools/list` shows them: no examples, shorter prose, repeats shared. */
+  listedInputSchema: JsonSchema & { type: "object" };
   /** The 2xx schema; a schema that is not an object is wrapped as `{ result }`. */
   outputSchema?: JsonSchema & { type: "object" };
   /** How the 2xx body becomes structured content. */

@@ -1,12 +1,12 @@
 // A tool answer is serialised once on stdio: the structured content's JSON text is the text
-// block's, written again in the message. What is written must be the message, key redaction
-// included, and the server must hand the transport the very object the answer was made of.
+// block's, written again in the message. What is written must be the message (the key taken out
+// of errors only), and the server must hand the transport the very object the answer was made of.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import type { CallContext } from "../src/call-tool.ts";
 import { jsonTextOf, messageJson } from "../src/json-text.ts";
-import { redactedJson } from "../src/redact.ts";
+import type { ServerContext } from "../src/options.ts";
+import { redactMessage } from "../src/redact.ts";
 import { createMcpServer } from "../src/server.ts";
 
 const page = () => ({
@@ -51,39 +51,53 @@ describe("messageJson", () => {
   });
 });
 
-describe("redactedJson over messageJson", () => {
-  it.each([
-    ["a key JSON leaves as it is", "sk_test_plain-key"],
-    ["a key JSON escapes", 'sk_"quoted"\\key'],
-  ])("takes %s out of the text block and the structured content", (_, key) => {
-    const structured = { items: [{ id: "c1", name: `Named ${key}` }] };
-    const line = redactedJson(response(structured), key, messageJson);
-    expect(line).not.toContain(key);
-    expect(line).not.toContain(JSON.stringify(key).slice(1, -1));
-    const sent = JSON.parse(line);
-    expect(sent.result.structuredContent.items[0].name).toBe("Named [redacted]");
-    expect(JSON.parse(sent.result.content[0].text).items[0].name).toBe("Named [redacted]");
+describe("redactMessage then messageJson", () => {
+  it("writes an answer as it is, even one whose data holds the key", () => {
+    const key = "sk_test_plain-key-long-enough";
+    const message = response({ items: [{ id: "c1", name: `Named ${key}` }] });
+    expect(redactMessage(message, key)).toBe(message);
+    expect(messageJson(redactMessage(message, key))).toBe(messageJson(message));
   });
 
-  it("writes a message without the key as messageJson does", () => {
-    const message = response(page());
-    expect(redactedJson(message, "sk_test_absent", messageJson)).toBe(messageJson(message));
+  it.each([
+    ["a key JSON leaves as it is", "sk_test_plain-key-long-enough"],
+    ["a key JSON escapes", 'sk_"quoted"\\key-long-enough'],
+  ])("takes %s out of an error's message and data", (_, key) => {
+    const message = {
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32603, message: `failed with ${key}`, data: { cause: `header ${key}` } },
+    };
+    const line = messageJson(redactMessage(message, key));
+    expect(line).not.toContain(key);
+    expect(line).not.toContain(JSON.stringify(key).slice(1, -1));
+    expect(JSON.parse(line).error).toEqual({
+      code: -32603,
+      message: "failed with [redacted]",
+      data: { cause: "header [redacted]" },
+    });
   });
 });
 
 describe("the server's tools/call answer", () => {
   it("reaches the transport as the object the API answered, its text the block's", async () => {
     const answered = page();
-    const context: CallContext = {
+    const context: ServerContext = {
+      apiKey: "sk_test_answer-json-key",
       send: async () => ({
         data: answered,
         response: new Response(null, { status: 200 }),
         requestId: undefined,
         replayed: false,
       }),
-      probe: { state: async () => ({ kind: "sandbox" }) } as CallContext["probe"],
+      probe: {
+        state: async () => ({ kind: "sandbox", operations: new Set<string>() }),
+      } as ServerContext["probe"],
       allowWrites: false,
-      keys: {} as CallContext["keys"],
+      readOnly: false,
+      toolsets: undefined,
+      dynamic: false,
+      keys: {} as ServerContext["keys"],
       baseUrl: "http://127.0.0.1:1",
       log: () => undefined,
       logCall: undefined,

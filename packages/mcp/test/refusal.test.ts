@@ -53,6 +53,11 @@ describe("a server that is not a sandbox", () => {
   it.each([
     ["html", "is not a sandbox: it answered GET /_sandbox/openapi.json with no JSON"],
     ["silent", "could not tell whether"],
+    [
+      "impostor",
+      'with an OpenAPI document that is not the sandbox\'s test mode ("Something else", where the sandbox\'s is "Partner Payments API test mode" with x-payments-sandbox',
+    ],
+    ["json", "with JSON that is not an OpenAPI document"],
   ] as const)("refuses writes to a server answering the probe %s", async (kind, said) => {
     const other = await startPlainServer(kind);
     try {
@@ -66,6 +71,21 @@ describe("a server that is not a sandbox", () => {
       await session?.close();
       session = undefined;
       await other.stop();
+    }
+  });
+
+  it("takes the key out of an error that quotes it", async () => {
+    const echo = await startPlainServer("echo");
+    try {
+      session = await startSession(echo.url);
+      const listed = await session.call("listCustomers", {});
+      expect(listed.isError).toBe(true);
+      expect(textOf(listed)).toContain("no key [redacted]");
+      for (const message of session.received) expect(message).not.toContain(SECRET_KEY);
+    } finally {
+      await session?.close();
+      session = undefined;
+      await echo.stop();
     }
   });
 

@@ -103,15 +103,20 @@ describe("StdioLineTransport", () => {
     expect(messages.map((message) => (message as { id: number }).id)).toEqual([42]);
   });
 
-  it("writes each message as a line with the API key taken out", async () => {
+  it("writes each message as a line, the API key taken out of an error, a result as it is", async () => {
     const { transport } = await started();
     const output = new PassThrough();
     const sending = new StdioLineTransport(SECRET_KEY, new PassThrough(), output);
-    await sending.send({ jsonrpc: "2.0", id: 1, result: { echo: `key ${SECRET_KEY}` } });
-    const line = output.read().toString() as string;
-    expect(line.endsWith("}\n")).toBe(true);
-    expect(line).not.toContain(SECRET_KEY);
-    expect(JSON.parse(line).result.echo).toBe("key [redacted]");
+    await sending.send({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: `key ${SECRET_KEY}` },
+    });
+    await sending.send({ jsonrpc: "2.0", id: 2, result: { data: `key ${SECRET_KEY}` } });
+    const [error, result] = (output.read().toString() as string).split("\n");
+    expect(error).not.toContain(SECRET_KEY);
+    expect(JSON.parse(error ?? "").error.message).toBe("key [redacted]");
+    expect(JSON.parse(result ?? "").result.data).toBe(`key ${SECRET_KEY}`);
     await transport.close();
   });
 });

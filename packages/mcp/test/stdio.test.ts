@@ -40,7 +40,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`;
   sandbox = await startSandbox();
-  session = await startSession(sandbox.url);
+  session = await startSession(sandbox.url, { args: ["--toolsets", "all"] });
 });
 
 afterAll(async () => {
@@ -49,20 +49,24 @@ afterAll(async () => {
   await new Promise<void>((resolve) => receiver?.close(() => resolve()));
 });
 
-describe("tools/list", () => {
+describe("tools/list with --toolsets all", () => {
   it("lists one tool per operation of the API and of the test mode, by operationId", async () => {
     const names = (await session.tools()).map((tool) => tool.name);
     expect(names.sort()).toEqual([...apiOperations, ...testModeOperations].sort());
   });
 
-  it("marks GETs read-only, PATCHes idempotent, and every tool has an object output schema", async () => {
+  it("marks GETs read-only, PATCHes idempotent, POSTs not destructive but the reset", async () => {
     for (const tool of await session.tools()) {
       const read = listOperations(api)
         .concat(listOperations(testMode))
         .find((op) => op.operationId === tool.name)?.method;
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(read === "get");
-      if (read === "get" || read === "patch") expect(tool.annotations?.idempotentHint).toBe(true);
-      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      if (read === "patch") expect(tool.annotations?.idempotentHint).toBe(true);
+      if (read === "post") {
+        expect(tool.annotations?.destructiveHint, tool.name).toBe(
+          tool.name === "resetSandbox" ? undefined : false,
+        );
+      }
       expect(tool.inputSchema.type, tool.name).toBe("object");
     }
   });
@@ -205,6 +209,27 @@ describe("bad arguments", () => {
     expect((await session.tools()).length).toBeGreaterThan(0);
   });
 
+  it("name both fields of a choice: advanceClock takes one of seconds or to", async () => {
+    const listed = (await session.tools()).find((tool) => tool.name === "advanceClock");
+    expect(JSON.stringify(listed?.inputSchema.oneOf)).toContain('"required":["seconds"]');
+    const none = await session.call("advanceClock", {});
+    expect(none.isError).toBe(true);
+    expect(textOf(none)).toBe("advanceClock was not called: give one of `seconds` or `to`.");
+    const both = await session.call("advanceClock", { seconds: 1, to: "2999-01-01T00:00:00Z" });
+    expect(textOf(both)).toContain("give only one of `seconds` or `to`");
+    const deposit = await session.call("simulateDeposit", {
+      id: "d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47",
+      amount: "1.00",
+      currency: "EUR",
+      source_currency: "EUR",
+    });
+    expect(textOf(deposit)).toContain("`currency` and `source_currency` cannot be given together");
+    const moved = await session.call("advanceClock", { seconds: 0 });
+    expect(moved.isError).toBeFalsy();
+    // The sandbox's routes take no idempotency key, and its answers name none.
+    expect(allTextOf(moved)).not.toContain("IDEMPOTENCY-KEY");
+  });
+
   it("survive hostile input: deep nesting, huge strings, wrong types everywhere", async () => {
     let deep: unknown = "bottom";
     // As deep as the SDK's client can still serialise (it recurses), far past any request's depth.
@@ -306,18 +331,26 @@ describe("idempotency", () => {
 });
 
 describe("the API key", () => {
-  it("appears in nothing the server said, even when an argument holds it", async () => {
+  it("appears in nothing the server said but the data an argument put there", async () => {
     const echoed = await session.call("createCustomer", {
       customer_type: "Person",
       email: "echo@example.com",
       name: `Named ${SECRET_KEY}`,
     });
     expect(echoed.isError).toBeFalsy();
-    expect(echoed.structuredContent?.name).toBe("Named [redacted]");
-    await session.call("listCustomers", { search_term: SECRET_KEY });
-    await session.call("getFiatAddress", { customer_id: SECRET_KEY, fiat_address_id: "x" });
+    // The customer's name is its data: it comes back as it was given.
+    expect(echoed.structuredContent?.name).toBe(`Named ${SECRET_KEY}`);
+    const echoes = new Set(session.received.slice(-1));
+    await session.call("listCustomers", { search_term: "nobody-by-this-name" });
+    const refused = await session.call("getFiatAddress", {
+      customer_id: SECRET_KEY,
+      fiat_address_id: "x",
+    });
+    expect(refused.isError).toBe(true);
     expect(session.received.length).toBeGreaterThan(10);
-    for (const message of session.received) expect(message).not.toContain(SECRET_KEY);
+    for (const message of session.received) {
+      if (!echoes.has(message)) expect(message).not.toContain(SECRET_KEY);
+    }
     expect(session.stderr()).not.toContain(SECRET_KEY);
     expect(session.stderr()).toContain("is a sandbox");
   });

@@ -17,7 +17,7 @@ export function cachedMock(): Mock {
   let count = 0;
   return (options) => {
     const key = keyOf(options);
-    if (key === undefined) return prismMock(options);
+    if (key === undefined) return prismsAnswer(options);
     let known = answers.get(options.resource);
     if (known === undefined) {
       known = new Map();
@@ -26,7 +26,7 @@ export function cachedMock(): Mock {
     const answer = known.get(key);
     if (answer !== undefined) return () => answer;
     return (logger) => {
-      const fresh = prismMock(options)(logger);
+      const fresh = prismsAnswer(options)(logger);
       if (fresh._tag === "Right" && count < MAX_ANSWERS) {
         count++;
         known.set(key, fresh);
@@ -36,6 +36,14 @@ export function cachedMock(): Mock {
   };
 }
 
+/**
+ * Prism's mocker, given a config of its own: it writes the request's Accept into the config it
+ * is given, and requests without preferences share their engine's.
+ */
+function prismsAnswer(options: MockOptions): ReturnType<Mock> {
+  return prismMock({ ...options, config: { ...options.config } });
+}
+
 /** What Prism's answer depends on, or undefined when it depends on more. */
 function keyOf({ resource, input, config }: MockOptions): string | undefined {
   if (config.dynamic || input.validations.length > 0 || (resource.callbacks ?? []).length > 0) {
@@ -43,7 +51,23 @@ function keyOf({ resource, input, config }: MockOptions): string | undefined {
   }
   const headers = input.data.headers ?? {};
   const accept = Object.keys(headers).find((name) => name.toLowerCase() === "accept");
-  return JSON.stringify([config, accept === undefined ? null : headers[accept]]);
+  return `${configText(config)},${JSON.stringify(accept === undefined ? null : headers[accept])}`;
+}
+
+/**
+ * A config's JSON text; made once for a frozen config, which cannot change (a request without
+ * preferences shares its engine's).
+ */
+const configTexts = new WeakMap<object, string>();
+
+function configText(config: MockOptions["config"]): string {
+  if (!Object.isFrozen(config)) return JSON.stringify(config);
+  let text = configTexts.get(config);
+  if (text === undefined) {
+    text = JSON.stringify(config);
+    configTexts.set(config, text);
+  }
+  return text;
 }
 
 /** Prism's `validateOutput`, remembering its finding for each answer remembered above. */

@@ -2,7 +2,7 @@
 // spec's examples (or generated data) as responses. Error bodies are left to the caller. The
 // request is routed once, by Prism's router: what follows works with the operation it matched
 // and the path parameters read with that operation's template.
-import type { Preferences } from "../http/prefer.js";
+import { hasPreferences, type Preferences } from "../http/prefer.js";
 import type { ApiRequest } from "../http/read-request.js";
 import type { PrismDiagnostic } from "./diagnostics.js";
 import { cachedValidateInput } from "./input-validation.js";
@@ -154,7 +154,8 @@ async function operationsToMock(spec: string | object): Promise<Operations> {
 
 function mockConfig(dynamic: boolean) {
   return {
-    mock: { dynamic },
+    // Shared by every request without preferences, so never changed (Prism's mocker gets a copy).
+    mock: Object.freeze({ dynamic }) as Readonly<Preferences & { dynamic: boolean }>,
     checkSecurity: true,
     validateRequest: true,
     validateResponse: true,
@@ -173,8 +174,15 @@ function handlerOf(
     request: ApiRequest,
     preferences: Preferences = {},
   ): Promise<PrismOutcome> {
-    const mock = { ...config.mock, ...preferences };
-    const result = await prism.request(toPrismInput(request), operations, { ...config, mock });
+    // A request without preferences is answered with the engine's own config, which the mock's
+    // caches know by sight.
+    const asked = hasPreferences(preferences);
+    const mock = asked ? { ...config.mock, ...preferences } : config.mock;
+    const result = await prism.request(
+      toPrismInput(request),
+      operations,
+      asked ? { ...config, mock } : config,
+    );
     if (result._tag === "Left") {
       return {
         routed: result.operation && routedTo(result.operation, request.path),

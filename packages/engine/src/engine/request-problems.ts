@@ -24,6 +24,10 @@ export function requestProblems(
   repeated: readonly string[],
   diagnostics: readonly PrismDiagnostic[],
 ): ProblemError[] {
+  // What most requests come to: nothing for Prism's findings to be replaced by or added to.
+  if (diagnostics.length === 0 && repeated.length === 0) {
+    return nonDecimalIntegers(operation, request.query);
+  }
   const repeatedSingles = repeatedSingleValues(operation, repeated);
   const nonDecimal = nonDecimalIntegers(operation, request.query);
   const replaced = (error: ProblemError) =>

@@ -16,20 +16,44 @@ export function exampleMatchingBody(
   status: number,
   body: unknown,
 ): unknown {
-  if (!isObject(body)) return undefined;
-  const response = operation?.responses.find((r) => r.code === String(status));
-  const content = response?.contents?.find((c) => /json/i.test(c.mediaType));
-  const examples = (content?.examples ?? []) as Example[];
+  if (!isObject(body) || operation === undefined) return undefined;
+  const examples = examplesOf(operation, status);
   if (examples.length < 2) return undefined;
-  const agreements = (example: Example) =>
-    isObject(example.value)
-      ? Object.entries(body).filter(
-          ([field, value]) => isObject(example.value) && example.value[field] === value,
-        ).length
-      : 0;
-  return examples.reduce((best, example) =>
-    agreements(example) > agreements(best) ? example : best,
-  ).value;
+  let best = examples[0] as Example;
+  let most = agreements(best, body);
+  for (const example of examples.slice(1)) {
+    const count = agreements(example, body);
+    if (count > most) [best, most] = [example, count];
+  }
+  return best.value;
+}
+
+/** How many of the body's fields the example has with the same value. */
+function agreements(example: Example, body: Record<string, unknown>): number {
+  const value = example.value;
+  if (!isObject(value)) return 0;
+  let count = 0;
+  for (const field of Object.keys(body)) if (value[field] === body[field]) count++;
+  return count;
+}
+
+/** Per operation and status, the named examples of its JSON answer, found once. */
+const examplesByOperation = new WeakMap<Operation, Map<number, Example[]>>();
+
+function examplesOf(operation: Operation, status: number): Example[] {
+  let byStatus = examplesByOperation.get(operation);
+  if (byStatus === undefined) {
+    byStatus = new Map();
+    examplesByOperation.set(operation, byStatus);
+  }
+  let examples = byStatus.get(status);
+  if (examples === undefined) {
+    const response = operation.responses.find((r) => r.code === String(status));
+    const content = response?.contents?.find((c) => /json/i.test(c.mediaType));
+    examples = (content?.examples ?? []) as Example[];
+    byStatus.set(status, examples);
+  }
+  return examples;
 }
 
 /**

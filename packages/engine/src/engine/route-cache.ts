@@ -22,13 +22,16 @@ export function cachedRoute(resources: readonly Resource[]): Route {
   );
   const keyOf = (method: string, path: string) => {
     if (!onlyWholeSegmentTemplates) return `${method} ${path}`;
-    const segments = path.split("/").map((segment) => {
-      const text = decoded(segment);
-      return fragments.has(segment) || (text !== undefined && fragments.has(text))
-        ? segment
-        : OTHER;
-    });
-    return `${method} ${segments.join("/")}`;
+    let key = method;
+    for (const segment of path.split("/")) {
+      // Only a segment with an escape can decode to another text.
+      const text = segment.includes("%") ? decoded(segment) : segment;
+      key +=
+        fragments.has(segment) || (text !== undefined && fragments.has(text))
+          ? `/${segment}`
+          : `/${OTHER}`;
+    }
+    return key;
   };
   const routes = new Map<string, Resource>();
   return (options) => {

@@ -82,7 +82,9 @@ type Head = {
 function readHead(incoming: IncomingMessage, nameOf: SegmentName): Head | Refusal {
   const target = splitTarget(incoming.url ?? "");
   if (!target) return notAPath();
-  const badSegment = target.path.split("/").findIndex((segment) => decoded(segment) === undefined);
+  const badSegment = target.path.includes("%")
+    ? target.path.split("/").findIndex((segment) => decoded(segment) === undefined)
+    : -1;
   if (badSegment !== -1) {
     return refuse(
       400,
@@ -208,6 +210,7 @@ type ParsedQuery =
  * listed, so that a parameter that takes one value can be refused for being repeated.
  */
 function parseQuery(query: string): ParsedQuery {
+  if (query === "") return { ok: true, values: {}, repeated: [] };
   // A Map, so that names such as `__proto__` or `valueOf` are names like any other.
   const values = new Map<string, string[]>();
   for (const pair of query.split("&")) {
@@ -226,13 +229,23 @@ function parseQuery(query: string): ParsedQuery {
   };
 }
 
+/** Enough for the media types clients send many times over; past it, they are parsed each time. */
+const MAX_MEDIA_TYPES = 1_000;
+const mediaTypes = new Map<string, boolean>();
+
+/** Whether `content-type` parses `text`, remembered: a client sends the same few again and again. */
 function isMediaType(text: string): boolean {
-  try {
-    parseMediaType(text);
-    return true;
-  } catch {
-    return false;
+  let parses = mediaTypes.get(text);
+  if (parses === undefined) {
+    try {
+      parseMediaType(text);
+      parses = true;
+    } catch {
+      parses = false;
+    }
+    if (mediaTypes.size < MAX_MEDIA_TYPES) mediaTypes.set(text, parses);
   }
+  return parses;
 }
 
 /** Accept without its malformed entries, which RFC 9110 lets a server disregard (any type when none is left). */
@@ -245,11 +258,24 @@ function acceptableMediaTypes(accept: string): string {
 }
 
 export function flattenHeaders(headers: IncomingMessage["headers"]): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers)
-      .filter((entry): entry is [string, string | string[]] => entry[1] !== undefined)
-      .map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : value]),
-  );
+  const flat: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(", ") : value;
+    // A header named `__proto__` is a header like any other, not the object's prototype.
+    if (name === "__proto__") {
+      Object.defineProperty(flat, name, {
+        value: text,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      flat[name] = text;
+    }
+  }
+  return flat;
 }
 
 /**
@@ -271,7 +297,9 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
       resolve(undefined);
     };
     incoming.on("data", onData);
-    incoming.once("end", () => resolve(Buffer.concat(chunks)));
+    incoming.once("end", () =>
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)),
+    );
     incoming.once("error", reject);
     incoming.once("close", () => {
       if (!incoming.complete) reject(new ClientGoneError());

@@ -76,3 +76,32 @@ it("answers every operation as Prism's mocker, first and again", () => {
   );
   expect(answered).toBeGreaterThan(500);
 });
+
+// Requests without preferences share their engine's config; Prism's mocker writes a request's
+// Accept into the config it is given, so it must get one of its own.
+it("leaves a shared config as it was, so that one request's Accept does not hold for the next", () => {
+  const mock = cachedMock();
+  const operation = operations.find((o) => o.iid === "listItems") as Operations[number];
+  const config = Object.freeze({ dynamic: false });
+  const asked = (accept?: string): MockOptions => ({
+    resource: operation,
+    input: {
+      data: {
+        method: "get",
+        url: { path: "/items" },
+        headers: accept === undefined ? {} : { accept },
+      },
+      validations: [],
+    },
+    config,
+  });
+  const prisms = (options: MockOptions) =>
+    outcome(() => prismMock({ ...options, config: { ...options.config } })(silentLogger));
+  const html = outcome(() => mock(asked("text/html"))(silentLogger));
+  expect(html).toEqual(prisms(asked("text/html")));
+  expect((html as { _tag: string })._tag).toBe("Left");
+  const plain = outcome(() => mock(asked())(silentLogger));
+  expect(plain).toEqual(prisms(asked()));
+  expect((plain as { _tag: string })._tag).toBe("Right");
+  expect(config).toEqual({ dynamic: false });
+});

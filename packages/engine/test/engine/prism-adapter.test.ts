@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { PRISM_HTTP_VERSION } from "../../src/engine/prism-adapter.js";
+import { PRISM_HTTP_VERSION, validateAgainstSchema } from "../../src/engine/prism-adapter.js";
 
 it("is used with the Prism version it was written against", () => {
   const installed = (
@@ -56,4 +56,55 @@ it("loads Prism's generator and callback runner only when they are used", () => 
     sameExports: true,
   });
   expect(found.sample.id).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+// The check of a value against a schema decides what passes with Prism's Ajv configuration
+// compiled once, and leaves everything else to Prism: its findings are Prism's, for each draft
+// Prism tells apart by `$schema`, coercing (headers) or not (bodies).
+it("checks values against schemas as Prism's validateAgainstSchema does", () => {
+  const prisms = createRequire(import.meta.url)(
+    "@stoplight/prism-http/dist/validator/validators/utils.js",
+  ) as { validateAgainstSchema: typeof validateAgainstSchema };
+  const drafts = [
+    undefined,
+    "http://json-schema.org/draft-07/schema#",
+    "https://json-schema.org/draft/2019-09/schema",
+    "https://json-schema.org/draft/2020-12/schema",
+  ];
+  const values = [
+    { id: "3f1c2a9e-6b7d-4e21-9a4f-0c5d8e7b6a13", count: "3", at: "2026-03-02T09:15:00Z" },
+    { id: "not a uuid", count: "three", at: "yesterday" },
+    { id: "3f1c2a9e-6b7d-4e21-9a4f-0c5d8e7b6a13", count: 3 },
+    { count: "3", extra: true },
+    "a string",
+    null,
+  ];
+  let found = 0;
+  for (const $schema of drafts) {
+    const schema = {
+      ...($schema && { $schema }),
+      type: "object",
+      required: ["id"],
+      properties: {
+        id: { type: "string", format: "uuid" },
+        count: { type: "integer", minimum: 1 },
+        at: { type: "string", format: "date-time" },
+      },
+    } as Parameters<typeof validateAgainstSchema>[1];
+    for (const coerce of [true, false]) {
+      for (const value of values) {
+        const ours = validateAgainstSchema(structuredClone(value), schema, coerce, 0, "body");
+        const theirs = prisms.validateAgainstSchema(
+          structuredClone(value),
+          schema,
+          coerce,
+          0,
+          "body",
+        );
+        if (theirs._tag === "Some") found++;
+        expect(ours, `${$schema} coerce=${coerce} ${JSON.stringify(value)}`).toEqual(theirs);
+      }
+    }
+  }
+  expect(found).toBeGreaterThan(20);
 });

@@ -2,21 +2,27 @@
 
 import type { ToolDefinition } from "../tool-definition.js";
 
+/** The test-mode document's identity: a sandbox serves a document that says this of itself. */
+export const testModeIdentity = {
+  "title": "Partner Payments API test mode",
+  "marker": {
+    "name": "x-payments-sandbox",
+    "value": "partner-payments-test-mode"
+  }
+} as const;
+
 /** One tool per operation: the API's, then the test mode's. */
 export const tools: readonly ToolDefinition[] = [
   {
     "name": "listCustomers",
     "group": "api",
     "tag": "Customers",
-    "description": "Lists the partner's customers, optionally filtered by a search term. With `X-SUB-PARTNER-ID`, the list is filtered to that sub-partner's customers.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
+    "title": "List customers",
+    "description": "Lists the partner's customers, optionally filtered by a search term. With `X-SUB-PARTNER-ID`, the list is filtered to that sub-partner's customers.",
     "method": "GET",
     "path": "/customers",
     "annotations": {
-      "title": "List customers",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -24,7 +30,6 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
@@ -32,7 +37,7 @@ export const tools: readonly ToolDefinition[] = [
         "cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `cursor` of the previous page, to fetch the next page."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -53,7 +58,39 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 10,
+          "maximum": 100,
+          "description": "The number of items per page."
+        },
+        "search_term": {
+          "type": "string",
+          "maxLength": 256,
+          "description": "Free-text search. How it matches is not specified."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "additionalProperties": false
@@ -225,15 +262,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "createCustomer",
     "group": "api",
     "tag": "Customers",
-    "description": "Creates a customer, a business or a person. The customer's primary `email` is used for\nall API authorization of that customer, such as 2FA.\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`. Sent with an `IDEMPOTENCY-KEY`: a call repeated with the same arguments within 10 minutes reuses the key, so the API does it once; pass a new `idempotency_key` to do it again on purpose.",
+    "title": "Create a customer",
+    "description": "Creates a customer, a business or a person. The customer's primary `email` is used for all API authorization of that customer, such as 2FA.",
     "method": "POST",
     "path": "/customers",
     "annotations": {
-      "title": "Create a customer",
       "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": true
+      "destructiveHint": false
     },
     "inputSchema": {
       "type": "object",
@@ -241,18 +276,54 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "format": "uuid",
-          "description": "A UUID that makes the operation processed only once. Send the same key when retrying the same operation. The behaviour on a repeated key is not specified. Sent as the `IDEMPOTENCY-KEY` header. Optional here: the server makes one, the same for a call repeated with the same arguments within 10 minutes.",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ]
+          ],
+          "description": "Optional: the server makes one."
         },
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        },
+        "customer_type": {
+          "type": "string",
+          "enum": [
+            "Business",
+            "Person"
+          ]
+        },
+        "email": {
+          "type": "string",
+          "description": "The customer's primary email, used for all API authorization such as 2FA."
+        },
+        "external_id": {
+          "type": "string",
+          "description": "Partner-supplied identifier."
+        },
+        "name": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "customer_type",
+        "email"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Optional: the server makes one."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         },
         "customer_type": {
           "type": "string",
@@ -408,15 +479,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "createDirectIdentification",
     "group": "api",
     "tag": "Identifications",
-    "description": "Starts a **Direct** identification of the customer: a verification using the provider's\nbuilt-in data collection flows. `type` must be `Direct`; the provider describes other\nkinds (Outsourced, Reliance) that this operation does not accept. For a link the customer\nfollows, use `createLinkIdentification` (`/customers/{id}/identifications/v2`).\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`. Sent with an `IDEMPOTENCY-KEY`: a call repeated with the same arguments within 10 minutes reuses the key, so the API does it once; pass a new `idempotency_key` to do it again on purpose.",
+    "title": "Start a Direct identification",
+    "description": "Starts a **Direct** identification of the customer: a verification using the provider's built-in data collection flows. `type` must be `Direct`; the provider describes other kinds (Outsourced, Reliance) that this operation does not accept. For a link the customer follows, use `createLinkIdentification` (`/customers/{id}/identifications/v2`).",
     "method": "POST",
     "path": "/customers/{id}/identifications",
     "annotations": {
-      "title": "Start a Direct identification",
       "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": true
+      "destructiveHint": false
     },
     "inputSchema": {
       "type": "object",
@@ -432,18 +501,48 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "format": "uuid",
-          "description": "A UUID that makes the operation processed only once. Send the same key when retrying the same operation. The behaviour on a repeated key is not specified. Sent as the `IDEMPOTENCY-KEY` header. Optional here: the server makes one, the same for a call repeated with the same arguments within 10 minutes.",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ]
+          ],
+          "description": "Optional: the server makes one."
         },
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        },
+        "type": {
+          "type": "string",
+          "description": "The kind of identification `createDirectIdentification` accepts. The provider also describes the kinds Outsourced and Reliance, which it does not accept.",
+          "enum": [
+            "Direct"
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "type"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Optional: the server makes one."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         },
         "type": {
           "type": "string",
@@ -571,15 +670,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "createLinkIdentification",
     "group": "api",
     "tag": "Identifications",
-    "description": "Starts a **Link** identification of the customer: the response's `url` is a link that\nthe customer follows to complete the identification process. `type` must be `Link`; the\nprovider describes other kinds (Token, carrying a provider-generated token from which\nverification data is extracted, and Person, carrying the person's identification details)\nthat this operation does not accept. This is the second form of identification creation\nbeside `createDirectIdentification`; both return an Identification.\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`. Sent with an `IDEMPOTENCY-KEY`: a call repeated with the same arguments within 10 minutes reuses the key, so the API does it once; pass a new `idempotency_key` to do it again on purpose.",
+    "title": "Start a Link identification",
+    "description": "Starts a **Link** identification of the customer: the response's `url` is a link that the customer follows to complete the identification process. `type` must be `Link`; the provider describes other kinds (Token, carrying a provider-generated token from which verification data is extracted, and Person, carrying the person's identification details) that this operation does not accept. This is the second form of identification creation beside `createDirectIdentification`; both return an Identification.",
     "method": "POST",
     "path": "/customers/{id}/identifications/v2",
     "annotations": {
-      "title": "Start a Link identification",
       "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": true
+      "destructiveHint": false
     },
     "inputSchema": {
       "type": "object",
@@ -595,18 +692,48 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "format": "uuid",
-          "description": "A UUID that makes the operation processed only once. Send the same key when retrying the same operation. The behaviour on a repeated key is not specified. Sent as the `IDEMPOTENCY-KEY` header. Optional here: the server makes one, the same for a call repeated with the same arguments within 10 minutes.",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ]
+          ],
+          "description": "Optional: the server makes one."
         },
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        },
+        "type": {
+          "type": "string",
+          "description": "The kind of identification `createLinkIdentification` accepts. The provider also describes the kinds Token and Person, which it does not accept.",
+          "enum": [
+            "Link"
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "type"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Optional: the server makes one."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         },
         "type": {
           "type": "string",
@@ -734,15 +861,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listSignings",
     "group": "api",
     "tag": "Signings",
-    "description": "Returns a page of the signings recorded for the customer. The ordering of items is not specified.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
+    "title": "List a customer's signings",
+    "description": "Returns a page of the signings recorded for the customer. The ordering of items is not specified.",
     "method": "GET",
     "path": "/customers/{id}/signings",
     "annotations": {
-      "title": "List a customer's signings",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -758,7 +882,6 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
@@ -766,7 +889,7 @@ export const tools: readonly ToolDefinition[] = [
         "cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `cursor` of the previous page, to fetch the next page."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -782,7 +905,42 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer's id."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 10,
+          "maximum": 100,
+          "description": "The number of items per page."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "required": [
@@ -896,15 +1054,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "createSigning",
     "group": "api",
     "tag": "Signings",
-    "description": "Records that the customer signed a document. `signed` is the customer's explicit consent.\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`. Sent with an `IDEMPOTENCY-KEY`: a call repeated with the same arguments within 10 minutes reuses the key, so the API does it once; pass a new `idempotency_key` to do it again on purpose.",
+    "title": "Record a customer's signing of a document",
+    "description": "Records that the customer signed a document. `signed` is the customer's explicit consent.",
     "method": "POST",
     "path": "/customers/{id}/signings",
     "annotations": {
-      "title": "Record a customer's signing of a document",
       "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": true
+      "destructiveHint": false
     },
     "inputSchema": {
       "type": "object",
@@ -920,18 +1076,50 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "format": "uuid",
-          "description": "A UUID that makes the operation processed only once. Send the same key when retrying the same operation. The behaviour on a repeated key is not specified. Sent as the `IDEMPOTENCY-KEY` header. Optional here: the server makes one, the same for a call repeated with the same arguments within 10 minutes.",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ]
+          ],
+          "description": "Optional: the server makes one."
         },
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        },
+        "document_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "signed": {
+          "type": "boolean",
+          "description": "The customer's explicit consent."
+        }
+      },
+      "required": [
+        "id",
+        "document_id",
+        "signed"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Optional: the server makes one."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         },
         "document_id": {
           "type": "string",
@@ -1011,15 +1199,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listUnsignedDocuments",
     "group": "api",
     "tag": "Documents",
-    "description": "Returns a page of the documents the customer has not signed yet. The ordering of items is not specified.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
+    "title": "List the documents a customer has not signed",
+    "description": "Returns a page of the documents the customer has not signed yet. The ordering of items is not specified.",
     "method": "GET",
     "path": "/customers/{id}/unsigned-documents",
     "annotations": {
-      "title": "List the documents a customer has not signed",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -1035,7 +1220,6 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
@@ -1043,7 +1227,7 @@ export const tools: readonly ToolDefinition[] = [
         "cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `cursor` of the previous page, to fetch the next page."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -1059,7 +1243,42 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer's id."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 10,
+          "maximum": 100,
+          "description": "The number of items per page."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "required": [
@@ -1167,15 +1386,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listDocuments",
     "group": "api",
     "tag": "Documents",
-    "description": "Lists the documents customers sign. This operation does not take `X-SUB-PARTNER-ID`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
+    "title": "List documents",
+    "description": "Lists the documents customers sign. This operation does not take `X-SUB-PARTNER-ID`.",
     "method": "GET",
     "path": "/documents",
     "annotations": {
-      "title": "List documents",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -1183,7 +1399,7 @@ export const tools: readonly ToolDefinition[] = [
         "cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `cursor` of the previous page, to fetch the next page."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -1199,7 +1415,30 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 10,
+          "maximum": 100,
+          "description": "The number of items per page."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "additionalProperties": false
@@ -1296,15 +1535,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "createAutoramp",
     "group": "api",
     "tag": "Autoramps",
-    "description": "Creates an autoramp: a standing payment route from the `source_currencies` to the\n`destination_currency`, paying out to `recipient_account`. The autoramp carries the deposit\ninstructions (`deposit_rails`) its customer pays into and produces transactions.\n\n`additional_partner_fee_in_bips` is **deprecated**: the partner's fee configs (see fee\nprofiles) are used instead. `wire_message` is the reference message for outgoing wires: at\nmost 4 lines of at most 35 characters each.\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`. Sent with an `IDEMPOTENCY-KEY`: a call repeated with the same arguments within 10 minutes reuses the key, so the API does it once; pass a new `idempotency_key` to do it again on purpose.",
+    "title": "Create an autoramp",
+    "description": "Creates an autoramp: a standing payment route from the `source_currencies` to the `destination_currency`, paying out to `recipient_account`. The autoramp carries the deposit instructions (`deposit_rails`) its customer pays into and produces transactions.\n\n`additional_partner_fee_in_bips` is **deprecated**: the partner's fee configs (see fee profiles) are used instead. `wire_message` is the reference message for outgoing wires: at most 4 lines of at most 35 characters each.",
     "method": "POST",
     "path": "/autoramps",
     "annotations": {
-      "title": "Create an autoramp",
       "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": true
+      "destructiveHint": false
     },
     "inputSchema": {
       "type": "object",
@@ -1312,15 +1549,14 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "format": "uuid",
-          "description": "A UUID that makes the operation processed only once. Send the same key when retrying the same operation. The behaviour on a repeated key is not specified. Sent as the `IDEMPOTENCY-KEY` header. Optional here: the server makes one, the same for a call repeated with the same arguments within 10 minutes.",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ]
+          ],
+          "description": "Optional: the server makes one."
         },
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
@@ -1458,6 +1694,125 @@ export const tools: readonly ToolDefinition[] = [
         "source_currencies"
       ],
       "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Optional: the server makes one."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "destination_currency": {
+          "$ref": "#/$defs/s1"
+        },
+        "recipient_account": {
+          "type": "object",
+          "description": "The account an autoramp pays out to.",
+          "properties": {
+            "type": {
+              "type": "string",
+              "enum": [
+                "Fiat"
+              ]
+            },
+            "account_identifier": {
+              "type": "object",
+              "description": "An account identified by IBAN.",
+              "properties": {
+                "iban": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "source_currencies": {
+          "type": "array",
+          "items": {
+            "description": "Either a crypto currency or a fiat currency.",
+            "anyOf": [
+              {
+                "$ref": "#/$defs/s1"
+              },
+              {
+                "type": "object",
+                "description": "A fiat currency.",
+                "properties": {
+                  "code": {
+                    "type": "string"
+                  },
+                  "type": {
+                    "type": "string",
+                    "enum": [
+                      "Fiat"
+                    ]
+                  }
+                }
+              }
+            ]
+          }
+        },
+        "additional_partner_fee_in_bips": {
+          "type": "string",
+          "description": "Deprecated; the partner's fee configs are used instead.",
+          "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
+          "deprecated": true
+        },
+        "external_id": {
+          "type": "string",
+          "description": "Partner-supplied identifier."
+        },
+        "name": {
+          "type": "string"
+        },
+        "source_is_third_party": {
+          "type": "boolean",
+          "description": "Whether the source is a third party; the source must permit third-party payments."
+        },
+        "wire_message": {
+          "type": "string",
+          "description": "A reference message for outgoing wires, at most 4 lines of at most 35 characters each.",
+          "pattern": "^[^\\r\\n]{0,35}(\\r?\\n[^\\r\\n]{0,35}){0,3}$"
+        }
+      },
+      "required": [
+        "customer_id",
+        "destination_currency",
+        "recipient_account",
+        "source_currencies"
+      ],
+      "additionalProperties": false,
+      "$defs": {
+        "s1": {
+          "type": "object",
+          "description": "A token on a blockchain.",
+          "properties": {
+            "blockchain": {
+              "type": "string",
+              "enum": [
+                "Solana",
+                "Ethereum",
+                "Polygon",
+                "Arbitrum",
+                "Base",
+                "Stellar"
+              ]
+            },
+            "token": {
+              "type": "string"
+            }
+          }
+        }
+      }
     },
     "output": "object",
     "outputSchema": {
@@ -2061,15 +2416,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getAutorampQuote",
     "group": "api",
     "tag": "Autoramps",
-    "description": "Prices a payment from a source currency to a destination currency for a customer and\nreturns a quote signed by the service. Give the source amount (`amount_in`) or the\ndestination amount (`amount_out`).\n\n`rate_expiry_policy` says what happens when the rate lock runs out before the payment\narrives: `Return` returns the funds, `Slippage` executes at the new rate within\n`slippage_tolerance_in_bips`. `expiry_in_hours` is at most 24 and, with the `Return` policy,\nis limited to the rate lock duration (`rate_lock_duration_minutes`).\n\nFor African source currencies, `sender_bank` is required, and so is\n`sender_account_number` for bank transfers or `sender_mobile_number` for mobile money.\nThe allowed values of `sender_bank` (display names of about 190 banks and mobile-money\nproviders) are not listed in the API description, so it is a plain string here.",
+    "title": "Get a signed autoramp quote",
+    "description": "Prices a payment from a source currency to a destination currency for a customer and returns a quote signed by the service. Give the source amount (`amount_in`) or the destination amount (`amount_out`).\n\n`rate_expiry_policy` says what happens when the rate lock runs out before the payment arrives: `Return` returns the funds, `Slippage` executes at the new rate within `slippage_tolerance_in_bips`. `expiry_in_hours` is at most 24 and, with the `Return` policy, is limited to the rate lock duration (`rate_lock_duration_minutes`).\n\nFor African source currencies, `sender_bank` is required, and so is `sender_account_number` for bank transfers or `sender_mobile_number` for mobile money. The allowed values of `sender_bank` (display names of about 190 banks and mobile-money providers) are not listed in the API description, so it is a plain string here.",
     "method": "GET",
     "path": "/autoramps/quote",
     "annotations": {
-      "title": "Get a signed autoramp quote",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -2077,7 +2429,6 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
@@ -2225,6 +2576,128 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "Invoice 2026-118"
           ]
+        }
+      },
+      "required": [
+        "customer_id",
+        "source_currency_code",
+        "destination_currency_code",
+        "recipient_account",
+        "rate_expiry_policy",
+        "expiry_in_hours",
+        "is_third_party"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer the price is for."
+        },
+        "source_currency_code": {
+          "type": "string",
+          "description": "The source currency's code (a fiat code such as `EUR` or a token such as `USDC`).",
+          "maxLength": 32
+        },
+        "source_currency_chain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ],
+          "description": "The source currency's blockchain, for a crypto source."
+        },
+        "destination_currency_code": {
+          "type": "string",
+          "description": "The destination currency's code.",
+          "maxLength": 32
+        },
+        "destination_currency_chain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ],
+          "description": "The destination currency's blockchain, for a crypto destination."
+        },
+        "recipient_account": {
+          "type": "string",
+          "maxLength": 256,
+          "description": "The recipient's fiat IBAN or crypto wallet address."
+        },
+        "amount_in": {
+          "type": "string",
+          "description": "Source amount.",
+          "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+        },
+        "amount_out": {
+          "type": "string",
+          "description": "Destination amount.",
+          "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+        },
+        "rate_lock_duration_minutes": {
+          "type": "integer",
+          "description": "How long the quoted rate is locked, in minutes."
+        },
+        "rate_expiry_policy": {
+          "type": "string",
+          "description": "The quote's rate expiry policy; under `Return`, `expiry_in_hours` is limited to the rate lock duration.",
+          "enum": [
+            "Return",
+            "Slippage"
+          ]
+        },
+        "slippage_tolerance_in_bips": {
+          "type": "string",
+          "description": "The tolerated slippage in basis points, for the `Slippage` policy.",
+          "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+        },
+        "expiry_in_hours": {
+          "type": "integer",
+          "maximum": 24,
+          "description": "Hours until the quote expires; at most 24, and with the `Return` policy limited to the rate lock duration."
+        },
+        "is_third_party": {
+          "type": "boolean",
+          "description": "Whether the payment is a third-party payment."
+        },
+        "sender_account_number": {
+          "type": "string",
+          "maxLength": 256,
+          "description": "The sender's account number; required when the source currency is African and the payment type is bank transfer."
+        },
+        "sender_mobile_number": {
+          "type": "string",
+          "maxLength": 256,
+          "description": "The sender's mobile number; required when the source currency is African and the payment type is mobile money."
+        },
+        "sender_bank": {
+          "type": "string",
+          "description": "The sender's bank or mobile-money provider; required when the source currency is African. The service accepts one of about 190 display names, which the API description omits; this document therefore does not restrict the value."
+        },
+        "external_id": {
+          "type": "string",
+          "description": "Partner-supplied identifier."
+        },
+        "wire_message": {
+          "type": "string",
+          "description": "Reference message for outgoing wires.",
+          "pattern": "^[^\\r\\n]{0,35}(\\r?\\n[^\\r\\n]{0,35}){0,3}$"
         }
       },
       "required": [
@@ -2614,15 +3087,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getAutorampByExternalId",
     "group": "api",
     "tag": "Autoramps",
+    "title": "Get an autoramp by its external id",
     "description": "Reads the autoramp that carries the partner-supplied `external_id`. Reading an autoramp by its own id is not part of the described API. This operation does not take `X-SUB-PARTNER-ID`.",
     "method": "GET",
     "path": "/autoramps/{external_id}/external",
     "annotations": {
-      "title": "Get an autoramp by its external id",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -2633,6 +3103,19 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "ramp-eur-usdc-0001"
           ]
+        }
+      },
+      "required": [
+        "external_id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "external_id": {
+          "type": "string",
+          "description": "The partner-supplied external id of the autoramp."
         }
       },
       "required": [
@@ -3201,15 +3684,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listAutorampTransactions",
     "group": "api",
     "tag": "Autoramp transactions",
-    "description": "Lists autoramp transactions, optionally filtered by autoramp, customer, search term or ramp type. This is the only list that pages backwards, with `prev_cursor`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
+    "title": "List autoramp transactions",
+    "description": "Lists autoramp transactions, optionally filtered by autoramp, customer, search term or ramp type. This is the only list that pages backwards, with `prev_cursor`.",
     "method": "GET",
     "path": "/autoramp-transactions",
     "annotations": {
-      "title": "List autoramp transactions",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -3217,7 +3697,6 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
@@ -3235,12 +3714,12 @@ export const tools: readonly ToolDefinition[] = [
         "cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `cursor` of the previous page, to fetch the next page."
+          "description": "A page's `cursor`, for the next page."
         },
         "prev_cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `prev_cursor` of a page, to fetch the page before it."
+          "description": "A page's `prev_cursor`, for the page before."
         },
         "page_size": {
           "type": "integer",
@@ -3270,7 +3749,63 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "autoramp_id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Only transactions of this autoramp."
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Only transactions of this customer."
+        },
+        "cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "prev_cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `prev_cursor`, for the page before."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 10,
+          "maximum": 100,
+          "description": "The number of items per page."
+        },
+        "search_term": {
+          "type": "string",
+          "maxLength": 256,
+          "description": "Free-text search. How it matches is not specified."
+        },
+        "ramp_type": {
+          "type": "string",
+          "description": "Only transactions of autoramps of this type.",
+          "enum": [
+            "Onramp",
+            "Offramp",
+            "Swap"
+          ]
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "additionalProperties": false
@@ -3698,15 +4233,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listAutorampTransactionsByIds",
     "group": "api",
     "tag": "Autoramp transactions",
+    "title": "List autoramp transactions by id",
     "description": "Reads the transactions with the given ids. This operation does not take `X-SUB-PARTNER-ID`.",
     "method": "GET",
     "path": "/autoramp-transactions/ids",
     "annotations": {
-      "title": "List autoramp transactions by id",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -3723,6 +4255,23 @@ export const tools: readonly ToolDefinition[] = [
               "1a5e9c3d-7f2b-4c6e-8a1d-5b9f3e7c2a64"
             ]
           ]
+        }
+      },
+      "required": [
+        "ids"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "ids": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "format": "uuid"
+          },
+          "description": "The transaction ids, as a repeated query parameter (`ids=…&ids=…`)."
         }
       },
       "required": [
@@ -4125,15 +4674,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getExchangeRate",
     "group": "api",
     "tag": "Exchange rates",
-    "description": "Returns the effective rate, fee breakdown and resulting amount for converting `amount` of\nthe source currency into the destination currency for a customer. Currency types are given\nin lowercase here (`fiat`, `crypto`). This operation does not take `X-SUB-PARTNER-ID`.",
+    "title": "Get an exchange rate",
+    "description": "Returns the effective rate, fee breakdown and resulting amount for converting `amount` of the source currency into the destination currency for a customer. Currency types are given in lowercase here (`fiat`, `crypto`). This operation does not take `X-SUB-PARTNER-ID`.",
     "method": "GET",
     "path": "/exchange-rate",
     "annotations": {
-      "title": "Get an exchange rate",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -4222,6 +4768,85 @@ export const tools: readonly ToolDefinition[] = [
         "_partner_fee_in_bips": {
           "type": "integer",
           "format": "uint64",
+          "minimum": 0,
+          "description": "A partner fee in basis points to include in the rate."
+        }
+      },
+      "required": [
+        "customer_id",
+        "source_currency_code",
+        "source_currency_type",
+        "destination_currency_code",
+        "destination_currency_type",
+        "amount"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "customer_id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer the price is for."
+        },
+        "source_currency_code": {
+          "type": "string",
+          "description": "The source currency's code (a fiat code such as `EUR` or a token such as `USDC`).",
+          "maxLength": 32
+        },
+        "source_currency_type": {
+          "type": "string",
+          "description": "Whether the source currency is fiat or crypto.",
+          "enum": [
+            "fiat",
+            "crypto"
+          ]
+        },
+        "source_currency_chain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ],
+          "description": "The source currency's blockchain, for a crypto source."
+        },
+        "destination_currency_code": {
+          "type": "string",
+          "description": "The destination currency's code.",
+          "maxLength": 32
+        },
+        "destination_currency_type": {
+          "type": "string",
+          "description": "Whether the destination currency is fiat or crypto.",
+          "enum": [
+            "fiat",
+            "crypto"
+          ]
+        },
+        "destination_currency_chain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ],
+          "description": "The destination currency's blockchain, for a crypto destination."
+        },
+        "amount": {
+          "type": "string",
+          "description": "The source amount.",
+          "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
+        },
+        "_partner_fee_in_bips": {
+          "type": "integer",
           "minimum": 0,
           "description": "A partner fee in basis points to include in the rate."
         }
@@ -4463,15 +5088,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listFiatAddresses",
     "group": "api",
     "tag": "Fiat addresses",
-    "description": "Lists the partner's registered bank accounts in one verification status (`Registered` when no status is given).\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
+    "title": "List fiat addresses by status",
+    "description": "Lists the partner's registered bank accounts in one verification status (`Registered` when no status is given).",
     "method": "GET",
     "path": "/addresses/fiat",
     "annotations": {
-      "title": "List fiat addresses by status",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -4479,7 +5101,6 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
@@ -4499,7 +5120,7 @@ export const tools: readonly ToolDefinition[] = [
         "cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `cursor` of the previous page, to fetch the next page."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -4515,7 +5136,46 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "status": {
+          "type": "string",
+          "description": "Lists only the fiat addresses with this verification status.",
+          "enum": [
+            "AuthorizationRequired",
+            "AuthorizationFailed",
+            "RegistrationPending",
+            "RegistrationFailed",
+            "Registered"
+          ],
+          "default": "Registered"
+        },
+        "cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 10,
+          "maximum": 100,
+          "description": "The number of items per page."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "additionalProperties": false
@@ -4772,15 +5432,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listFiatAddressesByCustomer",
     "group": "api",
     "tag": "Fiat addresses",
-    "description": "Lists the customer's registered bank accounts, optionally filtered by a search term. The API description types this path's `customer_id` as a plain string, not a UUID.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
+    "title": "List a customer's fiat addresses",
+    "description": "Lists the customer's registered bank accounts, optionally filtered by a search term. The API description types this path's `customer_id` as a plain string, not a UUID.",
     "method": "GET",
     "path": "/addresses/fiat/{customer_id}",
     "annotations": {
-      "title": "List a customer's fiat addresses",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -4795,7 +5452,6 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
@@ -4803,7 +5459,7 @@ export const tools: readonly ToolDefinition[] = [
         "cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `cursor` of the previous page, to fetch the next page."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -4824,7 +5480,46 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "required": [
+        "customer_id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "customer_id": {
+          "type": "string",
+          "description": "The customer's id."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 10,
+          "maximum": 100,
+          "description": "The number of items per page."
+        },
+        "search_term": {
+          "type": "string",
+          "maxLength": 256,
+          "description": "Free-text search. How it matches is not specified."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "required": [
@@ -5088,15 +5783,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getFiatAddress",
     "group": "api",
     "tag": "Fiat addresses",
+    "title": "Get a customer's fiat address",
     "description": "Returns one fiat address (bank account) of the customer, with its verification status.",
     "method": "GET",
     "path": "/addresses/fiat/{customer_id}/{fiat_address_id}",
     "annotations": {
-      "title": "Get a customer's fiat address",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -5120,10 +5812,33 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        }
+      },
+      "required": [
+        "customer_id",
+        "fiat_address_id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "customer_id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer's id."
+        },
+        "fiat_address_id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The fiat address's id."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         }
       },
       "required": [
@@ -5333,15 +6048,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "registerHostedCryptoAddress",
     "group": "api",
     "tag": "Crypto addresses",
-    "description": "Registers a customer's wallet address hosted at a VASP, identified by the VASP's decentralized identifier (`vasp_did`).\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`. Sent with an `IDEMPOTENCY-KEY`: a call repeated with the same arguments within 10 minutes reuses the key, so the API does it once; pass a new `idempotency_key` to do it again on purpose.",
+    "title": "Register a hosted crypto address",
+    "description": "Registers a customer's wallet address hosted at a VASP, identified by the VASP's decentralized identifier (`vasp_did`).",
     "method": "POST",
     "path": "/addresses/crypto/hosted",
     "annotations": {
-      "title": "Register a hosted crypto address",
       "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": true
+      "destructiveHint": false
     },
     "inputSchema": {
       "type": "object",
@@ -5349,18 +6062,60 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "format": "uuid",
-          "description": "A UUID that makes the operation processed only once. Send the same key when retrying the same operation. The behaviour on a repeated key is not specified. Sent as the `IDEMPOTENCY-KEY` header. Optional here: the server makes one, the same for a call repeated with the same arguments within 10 minutes.",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ]
+          ],
+          "description": "Optional: the server makes one."
         },
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        },
+        "blockchain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ]
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "vasp_did": {
+          "type": "string",
+          "description": "The decentralized identifier of the hosting VASP."
+        },
+        "wallet_address": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "blockchain",
+        "customer_id",
+        "vasp_did",
+        "wallet_address"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Optional: the server makes one."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         },
         "blockchain": {
           "type": "string",
@@ -5491,15 +6246,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "registerSelfHostedCryptoAddress",
     "group": "api",
     "tag": "Crypto addresses",
-    "description": "Registers a self-hosted wallet address with proof of ownership, a `message` signed by the wallet's key and its `signature`.\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`. Sent with an `IDEMPOTENCY-KEY`: a call repeated with the same arguments within 10 minutes reuses the key, so the API does it once; pass a new `idempotency_key` to do it again on purpose.",
+    "title": "Register a self-hosted wallet",
+    "description": "Registers a self-hosted wallet address with proof of ownership, a `message` signed by the wallet's key and its `signature`.",
     "method": "POST",
     "path": "/addresses/crypto/selfhosted",
     "annotations": {
-      "title": "Register a self-hosted wallet",
       "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": true
+      "destructiveHint": false
     },
     "inputSchema": {
       "type": "object",
@@ -5507,18 +6260,65 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "format": "uuid",
-          "description": "A UUID that makes the operation processed only once. Send the same key when retrying the same operation. The behaviour on a repeated key is not specified. Sent as the `IDEMPOTENCY-KEY` header. Optional here: the server makes one, the same for a call repeated with the same arguments within 10 minutes.",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ]
+          ],
+          "description": "Optional: the server makes one."
         },
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        },
+        "address": {
+          "type": "string"
+        },
+        "blockchain": {
+          "type": "string",
+          "enum": [
+            "Solana",
+            "Ethereum",
+            "Polygon",
+            "Arbitrum",
+            "Base",
+            "Stellar"
+          ]
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "message": {
+          "type": "string",
+          "description": "The message signed with the wallet's key."
+        },
+        "signature": {
+          "type": "string",
+          "description": "The signature of `message`."
+        }
+      },
+      "required": [
+        "address",
+        "blockchain",
+        "customer_id",
+        "message",
+        "signature"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "idempotency_key": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Optional: the server makes one."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         },
         "address": {
           "type": "string"
@@ -5627,15 +6427,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listFeeProfiles",
     "group": "api",
     "tag": "Fee profiles",
+    "title": "List fee profiles",
     "description": "Lists the partner's fee profiles, filtered to the sub-partner when `X-SUB-PARTNER-ID` is given. The API description lists no query parameters for this operation, not even `cursor` or `page_size`.",
     "method": "GET",
     "path": "/fee-profiles",
     "annotations": {
-      "title": "List fee profiles",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -5643,10 +6440,19 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         }
       },
       "additionalProperties": false
@@ -5893,15 +6699,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listWebhooks",
     "group": "api",
     "tag": "Webhooks",
-    "description": "Lists the partner's webhook subscriptions. This operation does not take `X-SUB-PARTNER-ID`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).",
+    "title": "List webhooks",
+    "description": "Lists the partner's webhook subscriptions. This operation does not take `X-SUB-PARTNER-ID`.",
     "method": "GET",
     "path": "/webhooks",
     "annotations": {
-      "title": "List webhooks",
-      "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "readOnlyHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -5909,7 +6712,7 @@ export const tools: readonly ToolDefinition[] = [
         "cursor": {
           "type": "string",
           "format": "uuid",
-          "description": "The `cursor` of the previous page, to fetch the next page."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -5925,7 +6728,30 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "cursor": {
+          "type": "string",
+          "format": "uuid",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "default": 10,
+          "maximum": 100,
+          "description": "The number of items per page."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "additionalProperties": false
@@ -6066,15 +6892,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "updateWebhook",
     "group": "api",
     "tag": "Webhooks",
-    "description": "Changes a webhook's `enabled` flag, `label`, `topics` or `url`; fields left out stay as they are. Set `enabled` to false to disable a webhook.\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`.",
+    "title": "Update a webhook",
+    "description": "Changes a webhook's `enabled` flag, `label`, `topics` or `url`; fields left out stay as they are. Set `enabled` to false to disable a webhook.",
     "method": "PATCH",
     "path": "/webhooks/{id}",
     "annotations": {
-      "title": "Update a webhook",
       "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": true,
-      "openWorldHint": true
+      "idempotentHint": true
     },
     "inputSchema": {
       "type": "object",
@@ -6090,10 +6914,55 @@ export const tools: readonly ToolDefinition[] = [
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        },
+        "enabled": {
+          "type": "boolean"
+        },
+        "label": {
+          "type": "string"
+        },
+        "topics": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "Transaction",
+              "NewBankAccount",
+              "NewAutoramp",
+              "DepositAddressCreated",
+              "RegisterFiatAddressStatus",
+              "RegisterAutorampStatus",
+              "TransactionStatus",
+              "CustomerCreated",
+              "CustomerStatus",
+              "IdentificationStatus",
+              "Ping"
+            ]
+          }
+        },
+        "url": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The webhook's id."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         },
         "enabled": {
           "type": "boolean"
@@ -6234,15 +7103,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "pingWebhook",
     "group": "api",
     "tag": "Webhooks",
-    "description": "Sends a `Ping` event for the given customer to the webhook. The response is a bare JSON boolean; its exact meaning (for example, whether delivery succeeded) is not specified.\n\nA write: refused unless the base URL is a sandbox or the server was started with `--allow-writes`. Sent with an `IDEMPOTENCY-KEY`: a call repeated with the same arguments within 10 minutes reuses the key, so the API does it once; pass a new `idempotency_key` to do it again on purpose.",
+    "title": "Ping a webhook",
+    "description": "Sends a `Ping` event for the given customer to the webhook. The response is a bare JSON boolean; its exact meaning (for example, whether delivery succeeded) is not specified.",
     "method": "POST",
     "path": "/webhooks/{id}/ping",
     "annotations": {
-      "title": "Ping a webhook",
       "readOnlyHint": false,
-      "destructiveHint": false,
-      "idempotentHint": false,
-      "openWorldHint": true
+      "destructiveHint": false
     },
     "inputSchema": {
       "type": "object",
@@ -6258,18 +7125,46 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "format": "uuid",
-          "description": "A UUID that makes the operation processed only once. Send the same key when retrying the same operation. The behaviour on a repeated key is not specified. Sent as the `IDEMPOTENCY-KEY` header. Optional here: the server makes one, the same for a call repeated with the same arguments within 10 minutes.",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ]
+          ],
+          "description": "Optional: the server makes one."
         },
         "sub_partner_id": {
           "type": "string",
           "format": "uuid",
-          "description": "A sub-partner's UUID. When given, the operation is performed for, or the listing is\nfiltered to, that sub-partner. The provider's parameter lists mark this header as required\non most operations yet describe it as optional; it is optional here. Sent as the `X-SUB-PARTNER-ID` header.",
           "examples": [
             "5a9d2e71-3c4b-4f6a-8d1e-2b7c9f0a3e58"
           ]
+        },
+        "customer_id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The customer the Ping event is sent for."
+        }
+      },
+      "required": [
+        "id",
+        "customer_id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid",
+          "description": "The webhook's id."
+        },
+        "idempotency_key": {
+          "type": "string",
+          "format": "uuid",
+          "description": "Optional: the server makes one."
+        },
+        "sub_partner_id": {
+          "type": "string",
+          "format": "uuid"
         },
         "customer_id": {
           "type": "string",
@@ -6321,17 +7216,20 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getClock",
     "group": "test-mode",
     "tag": "Clock",
-    "description": "Where sandbox time is, and how far it is ahead of real time.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Read the sandbox clock",
+    "description": "Where sandbox time is, and how far it is ahead of real time.",
     "method": "GET",
     "path": "/_sandbox/clock",
     "annotations": {
-      "title": "Read the sandbox clock",
       "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
       "openWorldHint": false
     },
     "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
       "type": "object",
       "properties": {},
       "additionalProperties": false
@@ -6364,17 +7262,63 @@ export const tools: readonly ToolDefinition[] = [
     "name": "advanceClock",
     "group": "test-mode",
     "tag": "Clock",
-    "description": "Moves the clock forward by `seconds` (at least 0, at most a century) or `to` a later\ndate-time, and runs, in order of their due time, everything scheduled until then\n(lifecycle steps, webhook deliveries and their retries); answers once that is done, with\nthe clock and `ran`, the number of jobs run. The clock never goes back: a `to` before now\nis `422` naming now. `{ \"seconds\": 0 }` runs what is due now.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Move the sandbox clock forward",
+    "description": "Moves the clock forward by `seconds` (at least 0, at most a century) or `to` a later date-time, and runs, in order of their due time, everything scheduled until then (lifecycle steps, webhook deliveries and their retries); answers once that is done, with the clock and `ran`, the number of jobs run. The clock never goes back: a `to` before now is `422` naming now. `{ \"seconds\": 0 }` runs what is due now.",
     "method": "POST",
     "path": "/_sandbox/clock/advance",
     "annotations": {
-      "title": "Move the sandbox clock forward",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
+      "type": "object",
+      "properties": {
+        "seconds": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 3153600000,
+          "description": "Seconds to move forward, at least 0, at most a century."
+        },
+        "to": {
+          "type": "string",
+          "format": "date-time",
+          "description": "The time to move to, not before the partner's sandbox now and within a century of it (a rule of the clock's state, which the sandbox checks)."
+        }
+      },
+      "additionalProperties": false,
+      "oneOf": [
+        {
+          "required": [
+            "seconds"
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "to"
+                ]
+              }
+            ]
+          }
+        },
+        {
+          "required": [
+            "to"
+          ],
+          "not": {
+            "anyOf": [
+              {
+                "required": [
+                  "seconds"
+                ]
+              }
+            ]
+          }
+        }
+      ]
+    },
+    "listedInputSchema": {
       "type": "object",
       "properties": {
         "seconds": {
@@ -6464,14 +7408,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "setCustomerStatus",
     "group": "test-mode",
     "tag": "Simulations",
-    "description": "Walks the customer along the shortest legal path of its lifecycle to `status`, one step\nand one `CustomerStatus` event at a time, each step with its cascades. A status it already\nhas changes nothing. One it cannot reach is `422` `illegal-transition`. `\"force\": true`\nsets the status directly: one event, no cascade.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Walk a customer to a status",
+    "description": "Walks the customer along the shortest legal path of its lifecycle to `status`, one step and one `CustomerStatus` event at a time, each step with its cascades. A status it already has changes nothing. One it cannot reach is `422` `illegal-transition`. `\"force\": true` sets the status directly: one event, no cascade.",
     "method": "POST",
     "path": "/_sandbox/customers/{id}/status",
     "annotations": {
-      "title": "Walk a customer to a status",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -6483,6 +7426,36 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f"
           ]
+        },
+        "status": {
+          "type": "string",
+          "description": "A customer's status. Transitions are not specified.",
+          "enum": [
+            "UserRequired",
+            "SigningsRequired",
+            "IdentificationRequired",
+            "Active",
+            "Suspended"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The customer's id."
         },
         "status": {
           "type": "string",
@@ -6623,14 +7596,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "setIdentificationStatus",
     "group": "test-mode",
     "tag": "Simulations",
-    "description": "Walks the identification along its lifecycle to `status`, one `IdentificationStatus`\nevent per step (an approval makes its customer `Active`). `\"force\": true` sets it\ndirectly.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Walk an identification to a status",
+    "description": "Walks the identification along its lifecycle to `status`, one `IdentificationStatus` event per step (an approval makes its customer `Active`). `\"force\": true` sets it directly.",
     "method": "POST",
     "path": "/_sandbox/identifications/{id}/status",
     "annotations": {
-      "title": "Walk an identification to a status",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -6642,6 +7614,37 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "9c2e7b14-5a3d-4f81-b6e9-0d4c8a2f7e31"
           ]
+        },
+        "status": {
+          "type": "string",
+          "description": "An identification's process status. Transitions are not specified.",
+          "enum": [
+            "Pending",
+            "Processed",
+            "PendingReview",
+            "Approved",
+            "Declined",
+            "Expired"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The identification's id."
         },
         "status": {
           "type": "string",
@@ -6774,14 +7777,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "setAutorampStatus",
     "group": "test-mode",
     "tag": "Simulations",
-    "description": "Walks the autoramp along its lifecycle to `status`, one `RegisterAutorampStatus` event per\nstep. `\"force\": true` sets it directly.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Walk an autoramp to a status",
+    "description": "Walks the autoramp along its lifecycle to `status`, one `RegisterAutorampStatus` event per step. `\"force\": true` sets it directly.",
     "method": "POST",
     "path": "/_sandbox/autoramps/{id}/status",
     "annotations": {
-      "title": "Walk an autoramp to a status",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -6793,6 +7795,38 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47"
           ]
+        },
+        "status": {
+          "type": "string",
+          "description": "An autoramp's status. Transitions are not specified.",
+          "enum": [
+            "Created",
+            "EditPending",
+            "Authorized",
+            "DepositAccountAdded",
+            "Approved",
+            "Rejected",
+            "Cancelled"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The autoramp's id."
         },
         "status": {
           "type": "string",
@@ -7388,14 +8422,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "setFiatAddressStatus",
     "group": "test-mode",
     "tag": "Simulations",
-    "description": "Walks the fiat address along its lifecycle to `status`, one `RegisterFiatAddressStatus`\nevent per step. `\"force\": true` sets it directly.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Walk a fiat address to a status",
+    "description": "Walks the fiat address along its lifecycle to `status`, one `RegisterFiatAddressStatus` event per step. `\"force\": true` sets it directly.",
     "method": "POST",
     "path": "/_sandbox/addresses/fiat/{id}/status",
     "annotations": {
-      "title": "Walk a fiat address to a status",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -7407,6 +8440,36 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "7a3c5e9b-1d4f-4a6c-8e2b-4d6f8a0c2e53"
           ]
+        },
+        "status": {
+          "type": "string",
+          "description": "A fiat address's verification status. Transitions are not specified.",
+          "enum": [
+            "AuthorizationRequired",
+            "AuthorizationFailed",
+            "RegistrationPending",
+            "RegistrationFailed",
+            "Registered"
+          ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The fiat address's id."
         },
         "status": {
           "type": "string",
@@ -7632,14 +8695,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "setAutorampTransactionStatus",
     "group": "test-mode",
     "tag": "Simulations",
-    "description": "Walks the transaction along the sandbox's settlement lifecycle to `status`, one\n`TransactionStatus` event per step; its `state` follows. The API leaves a transaction's\nstatuses open: without `force` the status is one of the lifecycle's (`FundsReceived`,\n`FundsReviewInProgress`, `ExchangeInProgress`, `PayoutInProgress`, `Completed`,\n`FundsRejected`, `PayoutFailed`, `Refunded`); with `\"force\": true` any non-empty value is\nset directly.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Walk an autoramp transaction to a status",
+    "description": "Walks the transaction along the sandbox's settlement lifecycle to `status`, one `TransactionStatus` event per step; its `state` follows. The API leaves a transaction's statuses open: without `force` the status is one of the lifecycle's (`FundsReceived`, `FundsReviewInProgress`, `ExchangeInProgress`, `PayoutInProgress`, `Completed`, `FundsRejected`, `PayoutFailed`, `Refunded`); with `\"force\": true` any non-empty value is set directly.",
     "method": "POST",
     "path": "/_sandbox/autoramp-transactions/{id}/status",
     "annotations": {
-      "title": "Walk an autoramp transaction to a status",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -7659,6 +8721,58 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "Completed"
           ]
+        },
+        "force": {
+          "type": "boolean",
+          "default": false,
+          "description": "Set the status directly, off the lifecycle's paths, with one event and no cascade."
+        }
+      },
+      "required": [
+        "id",
+        "status"
+      ],
+      "additionalProperties": false,
+      "if": {
+        "required": [
+          "force"
+        ],
+        "properties": {
+          "force": {
+            "const": true
+          }
+        }
+      },
+      "else": {
+        "properties": {
+          "status": {
+            "type": "string",
+            "description": "The statuses of the sandbox's settlement lifecycle of an autoramp transaction (sandbox behaviour; the API leaves a transaction's statuses open).",
+            "enum": [
+              "FundsReceived",
+              "FundsReviewInProgress",
+              "ExchangeInProgress",
+              "PayoutInProgress",
+              "Completed",
+              "FundsRejected",
+              "PayoutFailed",
+              "Refunded"
+            ]
+          }
+        }
+      }
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The autoramp transaction's id."
+        },
+        "status": {
+          "type": "string",
+          "minLength": 1,
+          "description": "One of the sandbox's settlement statuses (FundsReceived, FundsReviewInProgress, ExchangeInProgress, PayoutInProgress, Completed, FundsRejected, PayoutFailed, Refunded); with `\"force\": true`, any non-empty value."
         },
         "force": {
           "type": "boolean",
@@ -8056,14 +9170,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "simulateDeposit",
     "group": "test-mode",
     "tag": "Simulations",
-    "description": "Money arriving on an `Approved` autoramp's deposit rail (else `422`\n`autoramp-not-approved`): an autoramp transaction for its customer, `FundsReceived`,\npriced as `GET /autoramps/quote` prices the same pair and amount at that moment, which\nthen settles on the sandbox clock, with a `Transaction` event and a `TransactionStatus`\nevent per step. `outcome` chooses where it ends.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Simulate money arriving on an autoramp",
+    "description": "Money arriving on an `Approved` autoramp's deposit rail (else `422` `autoramp-not-approved`): an autoramp transaction for its customer, `FundsReceived`, priced as `GET /autoramps/quote` prices the same pair and amount at that moment, which then settles on the sandbox clock, with a `Transaction` event and a `TransactionStatus` event per step. `outcome` chooses where it ends.",
     "method": "POST",
     "path": "/_sandbox/autoramps/{id}/deposits",
     "annotations": {
-      "title": "Simulate money arriving on an autoramp",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -8165,6 +9278,108 @@ export const tools: readonly ToolDefinition[] = [
           ],
           "examples": [
             "Completed"
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "amount"
+      ],
+      "additionalProperties": false,
+      "not": {
+        "required": [
+          "currency",
+          "source_currency"
+        ]
+      }
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The autoramp's id."
+        },
+        "amount": {
+          "type": "string",
+          "description": "The amount deposited, a decimal string greater than 0 (at most 15 digits before the point, 18 after).",
+          "pattern": "^[0-9]{1,15}(\\.[0-9]{1,18})?$",
+          "not": {
+            "pattern": "^[0.]+$"
+          }
+        },
+        "currency": {
+          "type": "string",
+          "description": "The code (fiat) or token (crypto) of one of the autoramp's source currencies; default its first. Not with `source_currency`."
+        },
+        "source_currency": {
+          "description": "The same as `currency`, or the currency as the autoramp lists it (a fiat `code` or a crypto `token`). Not with `currency`.",
+          "anyOf": [
+            {
+              "type": "string"
+            },
+            {
+              "type": "object",
+              "required": [
+                "code"
+              ],
+              "properties": {
+                "code": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            },
+            {
+              "type": "object",
+              "required": [
+                "token"
+              ],
+              "properties": {
+                "token": {
+                  "type": "string",
+                  "minLength": 1
+                }
+              }
+            }
+          ]
+        },
+        "rail": {
+          "type": "string",
+          "enum": [
+            "Iban",
+            "Wallet",
+            "AchWire",
+            "Pix",
+            "Spei",
+            "AfricanBankTransfer",
+            "MobileMoney",
+            "ChapsFps"
+          ]
+        },
+        "deposit_account_type": {
+          "type": "string",
+          "enum": [
+            "Iban",
+            "Wallet",
+            "AchWire",
+            "Pix",
+            "Spei",
+            "AfricanBankTransfer",
+            "MobileMoney",
+            "ChapsFps"
+          ]
+        },
+        "outcome": {
+          "type": "string",
+          "description": "Where the transaction ends; default `Completed`. `Completed`, `FundsRejected` or `PayoutFailed`, or their short words `completed`, `rejected` and `failed`.",
+          "enum": [
+            "Completed",
+            "FundsRejected",
+            "PayoutFailed",
+            "completed",
+            "rejected",
+            "failed"
           ]
         }
       },
@@ -8552,14 +9767,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "addFiatAddress",
     "group": "test-mode",
     "tag": "Simulations",
-    "description": "Adds a fiat address (a bank account) of the customer, which the API cannot, in the\ncustomer's sub-partner: `AuthorizationRequired`, on its way to `Registered` on the\nsandbox clock (or to the failure `outcome` names), with a `NewBankAccount` event.\nDefaults: `bank_name` `Sandbox Bank`, `country` the IBAN's first two letters, `currency`\n`EUR`, `is_third_party` false.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Add a bank account of a customer",
+    "description": "Adds a fiat address (a bank account) of the customer, which the API cannot, in the customer's sub-partner: `AuthorizationRequired`, on its way to `Registered` on the sandbox clock (or to the failure `outcome` names), with a `NewBankAccount` event. Defaults: `bank_name` `Sandbox Bank`, `country` the IBAN's first two letters, `currency` `EUR`, `is_third_party` false.",
     "method": "POST",
     "path": "/_sandbox/customers/{id}/fiat-addresses",
     "annotations": {
-      "title": "Add a bank account of a customer",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -8579,6 +9793,52 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "DE89 3704 0044 0532 0130 00"
           ]
+        },
+        "bank_name": {
+          "type": "string",
+          "description": "Default `Sandbox Bank`."
+        },
+        "country": {
+          "type": "string",
+          "description": "Default the IBAN's first two letters."
+        },
+        "currency": {
+          "type": "string",
+          "description": "Default `EUR`."
+        },
+        "label": {
+          "type": "string"
+        },
+        "is_third_party": {
+          "type": "boolean",
+          "default": false
+        },
+        "outcome": {
+          "type": "string",
+          "description": "Where the registration ends when it does not reach `Registered`.",
+          "enum": [
+            "AuthorizationFailed",
+            "RegistrationFailed"
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "iban"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The customer's id."
+        },
+        "iban": {
+          "type": "string",
+          "description": "An IBAN: a country code, two check digits, then 10 to 30 letters or digits. Spaces and lower case are taken, and dropped.",
+          "pattern": "^\\s*[A-Za-z]\\s*[A-Za-z]\\s*[0-9]\\s*[0-9](\\s*[A-Za-z0-9]){10,30}\\s*$"
         },
         "bank_name": {
           "type": "string",
@@ -8835,14 +10095,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "addWebhook",
     "group": "test-mode",
     "tag": "Simulations",
-    "description": "Adds a webhook of the partner, which the API cannot. Its fields are the API's `Webhook`\nschema's writable ones.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Add a webhook",
+    "description": "Adds a webhook of the partner, which the API cannot. Its fields are the API's `Webhook` schema's writable ones.",
     "method": "POST",
     "path": "/_sandbox/webhooks",
     "annotations": {
-      "title": "Add a webhook",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -8855,6 +10114,48 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "http://127.0.0.1:8080/events"
           ]
+        },
+        "topics": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "enum": [
+              "Transaction",
+              "NewBankAccount",
+              "NewAutoramp",
+              "DepositAddressCreated",
+              "RegisterFiatAddressStatus",
+              "RegisterAutorampStatus",
+              "TransactionStatus",
+              "CustomerCreated",
+              "CustomerStatus",
+              "IdentificationStatus",
+              "Ping"
+            ]
+          }
+        },
+        "label": {
+          "type": "string",
+          "default": ""
+        },
+        "enabled": {
+          "type": "boolean",
+          "default": true
+        }
+      },
+      "required": [
+        "url",
+        "topics"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "url": {
+          "type": "string",
+          "description": "An http:// or https:// URL. Deliveries to a reserved example host (such as example.com or *.invalid) are not sent.",
+          "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^/\\s]+"
         },
         "topics": {
           "type": "array",
@@ -8987,14 +10288,12 @@ export const tools: readonly ToolDefinition[] = [
     "name": "listEvents",
     "group": "test-mode",
     "tag": "Events",
-    "description": "The webhook delivery attempts the sandbox made (the newest 10,000 are kept), newest first,\nfiltered by the parameters given (all of them must match) and paged as the API's lists\nare: pass a page's `cursor` as `cursor` for the next page, with the same filters; a page\nwithout a `cursor` is the last one. An event sent to a reserved example host is listed\nonce, `sent: false`.\n\nPages with `cursor` and `page_size`; `all_pages: true` follows the cursors and returns every item (100 a page unless `page_size` says otherwise), stopping before a page that would take the answer over 50,000 characters of JSON (the answer's `cursor` then continues).\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "List webhook delivery attempts",
+    "description": "The webhook delivery attempts the sandbox made (the newest 10,000 are kept), newest first, filtered by the parameters given (all of them must match) and paged as the API's lists are: pass a page's `cursor` as `cursor` for the next page, with the same filters; a page without a `cursor` is the last one. An event sent to a reserved example host is listed once, `sent: false`.",
     "method": "GET",
     "path": "/_sandbox/events",
     "annotations": {
-      "title": "List webhook delivery attempts",
       "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -9050,7 +10349,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "description": "The `cursor` of the previous page, to fetch the next page (send the same filters)."
+          "description": "A page's `cursor`, for the next page."
         },
         "page_size": {
           "type": "integer",
@@ -9065,7 +10364,62 @@ export const tools: readonly ToolDefinition[] = [
         "all_pages": {
           "type": "boolean",
           "default": false,
-          "description": "Follow the cursors and return the items of every page, stopping before a page that would take the answer over 50,000 characters of JSON. Not an API parameter: the server pages for you."
+          "description": "Read every page, up to 50,000 characters."
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "Only the attempts of this event."
+        },
+        "webhook_id": {
+          "type": "string",
+          "description": "Only the attempts to this webhook."
+        },
+        "topic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ],
+          "description": "Only the attempts of events of this topic."
+        },
+        "customer_id": {
+          "type": "string",
+          "description": "Only the attempts of events about this customer (their `customer_id`)."
+        },
+        "delivered": {
+          "type": "boolean",
+          "description": "Only the attempts that arrived (`true`), or only those that did not (`false`)."
+        },
+        "cursor": {
+          "type": "string",
+          "description": "A page's `cursor`, for the next page."
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10,
+          "description": "The number of attempts per page, at most 100; 0 or none means 10."
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false,
+          "description": "Read every page, up to 50,000 characters."
         }
       },
       "additionalProperties": false
@@ -9253,14 +10607,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "redeliverEvent",
     "group": "test-mode",
     "tag": "Events",
-    "description": "Sends the event again now, with the same `id`, to its webhook's current `url`: one\nattempt, numbered after the last one the log holds, not retried. `404` when the log holds\nno attempt of the event or its webhook is gone.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Send an event again",
+    "description": "Sends the event again now, with the same `id`, to its webhook's current `url`: one attempt, numbered after the last one the log holds, not retried. `404` when the log holds no attempt of the event or its webhook is gone.",
     "method": "POST",
     "path": "/_sandbox/events/{id}/redeliver",
     "annotations": {
-      "title": "Send an event again",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -9272,6 +10625,19 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "5b7d9f1a-3c5e-4a7b-9d1f-3b5d7f9a1c3e"
           ]
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The webhook event's id (the same in every attempt to deliver it)."
         }
       },
       "required": [
@@ -9412,17 +10778,20 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getRates",
     "group": "test-mode",
     "tag": "Rates",
-    "description": "Each currency the sandbox prices, with its value in USD, from which the rate of every pair is derived.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Read the rate table",
+    "description": "Each currency the sandbox prices, with its value in USD, from which the rate of every pair is derived.",
     "method": "GET",
     "path": "/_sandbox/rates",
     "annotations": {
-      "title": "Read the rate table",
       "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
       "openWorldHint": false
     },
     "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
       "type": "object",
       "properties": {},
       "additionalProperties": false
@@ -9464,14 +10833,13 @@ export const tools: readonly ToolDefinition[] = [
     "name": "setRates",
     "group": "test-mode",
     "tag": "Rates",
-    "description": "Changes the values of the currencies named (the others stay) from the next price on, for\nevery process of a shared sandbox; answers the whole table. `POST /_sandbox/reset` brings\nback the seed's table.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Change rates",
+    "description": "Changes the values of the currencies named (the others stay) from the next price on, for every process of a shared sandbox; answers the whole table. `POST /_sandbox/reset` brings back the seed's table.",
     "method": "POST",
     "path": "/_sandbox/rates",
     "annotations": {
-      "title": "Change rates",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
@@ -9601,6 +10969,63 @@ export const tools: readonly ToolDefinition[] = [
       ],
       "additionalProperties": false
     },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "rates": {
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "USD": {
+              "type": "string",
+              "const": "1"
+            },
+            "EUR": {
+              "$ref": "#/$defs/s1"
+            },
+            "GBP": {
+              "$ref": "#/$defs/s1"
+            },
+            "BRL": {
+              "$ref": "#/$defs/s1"
+            },
+            "MXN": {
+              "$ref": "#/$defs/s1"
+            },
+            "USDC": {
+              "$ref": "#/$defs/s1"
+            },
+            "USDT": {
+              "$ref": "#/$defs/s1"
+            },
+            "EURC": {
+              "$ref": "#/$defs/s1"
+            },
+            "ETH": {
+              "$ref": "#/$defs/s1"
+            },
+            "SOL": {
+              "$ref": "#/$defs/s1"
+            }
+          }
+        }
+      },
+      "required": [
+        "rates"
+      ],
+      "additionalProperties": false,
+      "$defs": {
+        "s1": {
+          "type": "string",
+          "description": "A currency's value in USD, a positive decimal string of at most 32 characters.",
+          "maxLength": 32,
+          "pattern": "^[0-9]+(\\.[0-9]+)?$",
+          "not": {
+            "pattern": "^[0.]+$"
+          }
+        }
+      }
+    },
     "output": "object",
     "outputSchema": {
       "type": "object",
@@ -9643,17 +11068,38 @@ export const tools: readonly ToolDefinition[] = [
     "name": "verifyQuote",
     "group": "test-mode",
     "tag": "Quotes",
-    "description": "Whether the body is a quote this sandbox signed, unchanged since (key order aside); for\none that is, whether the sandbox clock has reached its `valid_until` (`expired`) and its\n`rate_lock_valid_until` (`rate_lock_expired`).\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Check a quote's signature and expiry",
+    "description": "Whether the body is a quote this sandbox signed, unchanged since (key order aside); for one that is, whether the sandbox clock has reached its `valid_until` (`expired`) and its `rate_lock_valid_until` (`rate_lock_expired`).",
     "method": "POST",
     "path": "/_sandbox/quotes/verify",
     "annotations": {
-      "title": "Check a quote's signature and expiry",
       "readOnlyHint": false,
       "destructiveHint": false,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A quote as `GET /autoramps/quote` answered it, signature included. Any other fields are the quote's, compared with what the sandbox signed.",
+          "required": [
+            "signature"
+          ],
+          "additionalProperties": true,
+          "properties": {
+            "signature": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
       "type": "object",
       "properties": {
         "body": {
@@ -9707,17 +11153,20 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getQuoteSigningKey",
     "group": "test-mode",
     "tag": "Quotes",
-    "description": "The secret the sandbox signs quotes with: base64 of HMAC-SHA256 over the quote's canonical\nJSON (RFC 8785) without its `signature`. A reset makes a new one.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Read the quote signing key",
+    "description": "The secret the sandbox signs quotes with: base64 of HMAC-SHA256 over the quote's canonical JSON (RFC 8785) without its `signature`. A reset makes a new one.",
     "method": "GET",
     "path": "/_sandbox/quotes/signing-key",
     "annotations": {
-      "title": "Read the quote signing key",
       "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
       "openWorldHint": false
     },
     "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
       "type": "object",
       "properties": {},
       "additionalProperties": false
@@ -9748,17 +11197,20 @@ export const tools: readonly ToolDefinition[] = [
     "name": "resetSandbox",
     "group": "test-mode",
     "tag": "Reset",
-    "description": "Back to the seed: data, idempotency keys, events, scheduled work, rates and the quote\nsigning key. The clock stays where it is.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Reset the sandbox to its seed",
+    "description": "Back to the seed: data, idempotency keys, events, scheduled work, rates and the quote signing key. The clock stays where it is.",
     "method": "POST",
     "path": "/_sandbox/reset",
     "annotations": {
-      "title": "Reset the sandbox to its seed",
       "readOnlyHint": false,
-      "destructiveHint": true,
-      "idempotentHint": false,
       "openWorldHint": false
     },
     "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
       "type": "object",
       "properties": {},
       "additionalProperties": false
@@ -9784,17 +11236,20 @@ export const tools: readonly ToolDefinition[] = [
     "name": "getTestModeDocument",
     "group": "test-mode",
     "tag": "Document",
-    "description": "This document as one JSON file: the components it takes from the API's document are\ncopied into its own, so that every `$ref` is local. It needs no API key.\n\nA test-mode operation: listed and sent only when the base URL is a sandbox.",
+    "title": "Read this document",
+    "description": "This document as one JSON file: the components it takes from the API's document are copied into its own, so that every `$ref` is local. It needs no API key.",
     "method": "GET",
     "path": "/_sandbox/openapi.json",
     "annotations": {
-      "title": "Read this document",
       "readOnlyHint": true,
-      "destructiveHint": false,
-      "idempotentHint": true,
       "openWorldHint": false
     },
     "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
       "type": "object",
       "properties": {},
       "additionalProperties": false

@@ -35,6 +35,30 @@ function constraints(schema: unknown): unknown {
   return rest;
 }
 
+/** Annotations, and formats that say nothing the type and limits do not. */
+const NOT_RULES = new Set(["description", "examples", "title", "deprecated"]);
+const INTEGER_FORMATS = new Set(["int32", "int64", "uint32", "uint64"]);
+
+/** A schema's rules alone: every `$ref` to its `$defs` resolved, annotations dropped. */
+function rulesOf(root: JsonSchema): unknown {
+  const defs = (root.$defs ?? {}) as Record<string, unknown>;
+  const full = resolved(root, (ref) => defs[ref.replace("#/$defs/", "")]);
+  const strip = (node: unknown, inProperties = false): unknown => {
+    if (Array.isArray(node)) return node.map((item) => strip(item));
+    if (node === null || typeof node !== "object") return node;
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(
+          ([key, value]) =>
+            inProperties ||
+            !(NOT_RULES.has(key) || (key === "format" && INTEGER_FORMATS.has(String(value)))),
+        )
+        .map(([key, value]) => [key, strip(value, !inProperties && key === "properties")]),
+    );
+  };
+  return strip(full);
+}
+
 const headerArgumentOf = (header: string) =>
   header
     .toLowerCase()
@@ -84,8 +108,12 @@ function compare(
   if (tool.method !== entry.method.toUpperCase() || tool.path !== entry.path) {
     found.push(`${tool.method} ${tool.path}, not ${entry.method.toUpperCase()} ${entry.path}`);
   }
-  const description = String(entry.operation.description ?? entry.operation.summary ?? "").trim();
-  if (!tool.description.startsWith(description)) found.push("description is not the spec's");
+  const words = (text: string) => text.replace(/\s+/g, " ").trim();
+  const description = String(entry.operation.description ?? entry.operation.summary ?? "");
+  if (words(tool.description) !== words(description)) found.push("description is not the spec's");
+  if (!isDeepStrictEqual(rulesOf(tool.inputSchema), rulesOf(tool.listedInputSchema))) {
+    found.push("the listed input schema's rules are not the input schema's");
+  }
 
   const input = tool.inputSchema;
   const properties = (input.properties ?? {}) as Record<string, JsonSchema>;

@@ -33,12 +33,21 @@ export interface RecordedRequest {
   body: string;
 }
 
+/** Another API's OpenAPI document, as an impostor serves it where the sandbox serves its own. */
+const OTHER_DOCUMENT = {
+  openapi: "3.1.0",
+  info: { title: "Something else", version: "1" },
+  paths: {},
+};
+
 /**
  * A server that is not a sandbox, which records what it gets: it answers 404 to everything
- * (`plain`), a web page to everything (`html`), or nothing to the sandbox probe (`silent`).
+ * (`plain`), a web page to everything (`html`), nothing to the sandbox probe (`silent`), another
+ * OpenAPI document at the sandbox's document path (`impostor`), JSON to everything (`json`), or
+ * 401 quoting the request's API key (`echo`). Each takes a customer's creation.
  */
 export async function startPlainServer(
-  kind: "plain" | "html" | "silent" = "plain",
+  kind: "plain" | "html" | "silent" | "impostor" | "json" | "echo" = "plain",
 ): Promise<RunningServer & { requests: RecordedRequest[] }> {
   const requests: RecordedRequest[] = [];
   const server = createServer((incoming, outgoing) => {
@@ -69,8 +78,18 @@ export async function startPlainServer(
         body,
       });
       const created = incoming.method === "POST" && incoming.url === "/customers";
-      outgoing.writeHead(created ? 200 : 404, { "content-type": "application/json" });
-      outgoing.end(JSON.stringify(created ? createdCustomer() : { title: "Not found" }));
+      const probed = incoming.url === "/_sandbox/openapi.json";
+      const [status, answer] = created
+        ? [200, createdCustomer()]
+        : kind === "impostor" && probed
+          ? [200, OTHER_DOCUMENT]
+          : kind === "json"
+            ? [200, { ok: true }]
+            : kind === "echo"
+              ? [401, { title: "Unauthorized", detail: `no key ${incoming.headers["x-api-key"]}` }]
+              : [404, { title: "Not found" }];
+      outgoing.writeHead(status, { "content-type": "application/json" });
+      outgoing.end(JSON.stringify(answer));
     });
   });
   const url = await listen(server);

@@ -1,0 +1,127 @@
+// What `tools/list` shows of a tool: its input schema with every constraint kept and the prose an
+// assistant needs to choose, but without what costs context and tells it nothing new. Examples
+// are dropped (the spec's formats, patterns and enums say the rule), so are OpenAPI's integer
+// formats (the type and limits say them), and prose that repeats an enum's values. A
+// subschema repeated within a tool is written once under `$defs`.
+import type { JsonSchema } from "../src/tool-definition.ts";
+
+/** Formats whose rule the schema's type and limits already state. */
+const INTEGER_FORMATS = new Set(["int32", "int64", "uint32", "uint64"]);
+/** Keywords whose value is a map of schemas, a list of schemas, or one schema. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const SCHEMA_ONE = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+]);
+/** A repeated subschema this long (as JSON) or longer goes to `$defs`. */
+const SHARED_MIN_CHARACTERS = 120;
+
+/** Prose as one line per paragraph: the spec's hard wraps cost a character and say nothing. */
+export function oneLine(text: string): string {
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.replace(/\s*\n\s*/g, " "))
+    .join("\n\n");
+}
+
+/** The description less a parenthesis that lists the enum's values again. */
+function withoutEnumProse(description: string, values: unknown[]): string {
+  const named = values.filter((value): value is string => typeof value === "string");
+  if (named.length < 3) return description;
+  return description
+    .replace(/\s*\(([^()]*)\)/g, (whole, inside: string) =>
+      named.filter((value) => inside.includes(value)).length >= 3 ? "" : whole,
+    )
+    .trim();
+}
+
+function compactNode(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword === "examples") continue;
+    if (keyword === "format" && INTEGER_FORMATS.has(String(value))) continue;
+    if (keyword === "description" && typeof value === "string") {
+      const text = Array.isArray(schema.enum) ? withoutEnumProse(value, schema.enum) : value;
+      if (text !== "") out.description = oneLine(text);
+      continue;
+    }
+    if (SCHEMA_MAPS.has(keyword) && value && typeof value === "object") {
+      out[keyword] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, compactNode(sub as JsonSchema)]),
+      );
+    } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
+      out[keyword] = value.map((sub) => compactNode(sub as JsonSchema));
+    } else if (SCHEMA_ONE.has(keyword) && value !== null && typeof value === "object") {
+      out[keyword] = compactNode(value as JsonSchema);
+    } else {
+      out[keyword] = value;
+    }
+  }
+  return out;
+}
+
+/** Every subschema of `schema` (not the root), as [JSON text, the schema]. */
+function* subschemas(schema: JsonSchema): Generator<[string, JsonSchema]> {
+  for (const [keyword, value] of Object.entries(schema)) {
+    const children: unknown[] =
+      SCHEMA_MAPS.has(keyword) && value && typeof value === "object"
+        ? Object.values(value)
+        : SCHEMA_LISTS.has(keyword) && Array.isArray(value)
+          ? value
+          : SCHEMA_ONE.has(keyword) && value !== null && typeof value === "object"
+            ? [value]
+            : [];
+    for (const child of children) {
+      yield [JSON.stringify(child), child as JsonSchema];
+      yield* subschemas(child as JsonSchema);
+    }
+  }
+}
+
+/** `schema` with each subschema that appears twice or more, and is long, written once. */
+function shareRepeats(schema: JsonSchema): JsonSchema {
+  const counts = new Map<string, number>();
+  for (const [text] of subschemas(schema)) counts.set(text, (counts.get(text) ?? 0) + 1);
+  const shared = [...counts]
+    .filter(([text, count]) => count > 1 && text.length >= SHARED_MIN_CHARACTERS)
+    .map(([text]) => text);
+  if (shared.length === 0) return schema;
+  const names = new Map(shared.map((text, i) => [text, `s${i + 1}`]));
+  const replace = (node: JsonSchema, root: boolean): JsonSchema => {
+    const text = JSON.stringify(node);
+    const name = names.get(text);
+    if (!root && name) return { $ref: `#/$defs/${name}` };
+    const out: JsonSchema = {};
+    for (const [keyword, value] of Object.entries(node)) {
+      if (SCHEMA_MAPS.has(keyword) && value && typeof value === "object") {
+        out[keyword] = Object.fromEntries(
+          Object.entries(value).map(([key, sub]) => [key, replace(sub as JsonSchema, false)]),
+        );
+      } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
+        out[keyword] = value.map((sub) => replace(sub as JsonSchema, false));
+      } else if (SCHEMA_ONE.has(keyword) && value !== null && typeof value === "object") {
+        out[keyword] = replace(value as JsonSchema, false);
+      } else {
+        out[keyword] = value;
+      }
+    }
+    return out;
+  };
+  const defs = Object.fromEntries(
+    shared.map((text) => [names.get(text), replace(JSON.parse(text), true)]),
+  );
+  return { ...replace(schema, true), $defs: defs };
+}
+
+/** The input schema as `tools/list` shows it: the same rules, in fewer characters. */
+export function compactInputSchema<T extends JsonSchema>(schema: T): T {
+  return shareRepeats(compactNode(schema)) as T;
+}
