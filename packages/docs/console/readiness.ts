@@ -41,9 +41,7 @@ export function startReadinessPage({ apiKey }: { apiKey: string }) {
   const builtUrl = meta("payments-sandbox-url");
   const settings = new SharedSettings({ apiKey, subPartnerId: "", sandboxUrl: builtUrl });
   const base = () =>
-    proxy
-      ? new URL(proxy, document.baseURI).href
-      : settings.current.sandboxUrl.trim() || builtUrl;
+    proxy ? new URL(proxy, document.baseURI).href : settings.current.sandboxUrl.trim() || builtUrl;
 
   const key = h("input", {
     type: "text",
@@ -105,7 +103,10 @@ export function startReadinessPage({ apiKey }: { apiKey: string }) {
       result,
       h(
         "p",
-        { class: "pp-readiness-verdict", "data-readiness-verdict": report.ready ? "ready" : "not-ready" },
+        {
+          class: "pp-readiness-verdict",
+          "data-readiness-verdict": report.ready ? "ready" : "not-ready",
+        },
         `${report.ready ? "Ready to go live" : "Not ready to go live"} — profile ${report.profile.name} ${report.profile.version}`,
       ),
       h("h2", {}, "Checklist"),
@@ -165,7 +166,11 @@ function grid(operations: Report["coverage"]["operations"]) {
           h("td", {}, String(operation.calls)),
           ...statuses.map((status) => {
             const n = operation.statuses[status] ?? 0;
-            return h("td", { "data-status": status, class: n === 0 ? "pp-none" : "pp-some" }, n === 0 ? "" : String(n));
+            return h(
+              "td",
+              { "data-status": status, class: n === 0 ? "pp-none" : "pp-some" },
+              n === 0 ? "" : String(n),
+            );
           }),
         ),
       ),

@@ -18,8 +18,8 @@ import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples
 import { consoleOperations } from "./console-operations.ts";
 import { withConsoleSection } from "./console-section.ts";
 import { writeGuidePages } from "./guide-pages.ts";
-import { READINESS_PAGE, writeReadinessPage } from "./readiness-page.ts";
 import { TEST_MODE_INIT_SCRIPT, TEST_MODE_PAGE } from "./pages.ts";
+import { READINESS_PAGE, writeReadinessPage } from "./readiness-page.ts";
 import {
   INIT_SCRIPT,
   localRedocBundle,

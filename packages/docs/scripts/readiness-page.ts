@@ -28,7 +28,11 @@ const POLICY = [
 /** Writes the page, its script and its stylesheet into the site folder. */
 export function writeReadinessPage(
   siteDir: string,
-  { apiKey, sandboxUrl, testModePage }: { apiKey: string; sandboxUrl: string; testModePage: string },
+  {
+    apiKey,
+    sandboxUrl,
+    testModePage,
+  }: { apiKey: string; sandboxUrl: string; testModePage: string },
 ) {
   buildSync({
     stdin: {
@@ -48,7 +52,10 @@ export function writeReadinessPage(
     outfile: path.join(siteDir, READINESS_SCRIPT),
     logLevel: "silent",
   });
-  copyFileSync(path.join(packageDir, "template/readiness.css"), path.join(siteDir, READINESS_STYLES));
+  copyFileSync(
+    path.join(packageDir, "template/readiness.css"),
+    path.join(siteDir, READINESS_STYLES),
+  );
   writeFileSync(path.join(siteDir, READINESS_PAGE), page(sandboxUrl, testModePage));
 }
 

@@ -35,10 +35,7 @@ export interface ReadinessCheck {
   how: string;
 }
 
-const readinessSource = path.resolve(
-  import.meta.dirname,
-  "../../sandbox/src/readiness/index.ts",
-);
+const readinessSource = path.resolve(import.meta.dirname, "../../sandbox/src/readiness/index.ts");
 const readinessBundle = path.resolve(import.meta.dirname, "../build/sandbox-readiness.mjs");
 buildSync({
   entryPoints: [readinessSource],
@@ -49,7 +46,9 @@ buildSync({
   outfile: readinessBundle,
   logLevel: "silent",
   // ajv is CommonJS: its require calls need a require in the bundle.
-  banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',
+  },
 });
 const readiness: typeof import("../../sandbox/src/readiness/index.ts") = await import(
   pathToFileURL(readinessBundle).href

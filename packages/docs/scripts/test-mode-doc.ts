@@ -5,9 +5,9 @@ import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { curlSample } from "./code-samples.ts";
 import { operationRoute } from "./console-section.ts";
 import { GUIDES, guidePage, slugOf } from "./guides.ts";
-import { READINESS_PAGE } from "./readiness-page.ts";
 import { diagramFile } from "./lifecycle-diagrams.ts";
 import { TEST_MODE_PAGE } from "./pages.ts";
+import { READINESS_PAGE } from "./readiness-page.ts";
 import { LIFECYCLES, type Lifecycle } from "./sandbox-data.ts";
 import { controlSample } from "./test-mode-samples.ts";
 

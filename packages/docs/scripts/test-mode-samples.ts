@@ -51,6 +51,7 @@ const CALLS: Record<string, (example: Example) => string> = {
   setRates: ({ body }) => `sandbox.setRates(${json((body as { rates: unknown }).rates)})`,
   verifyQuote: ({ body }) => `sandbox.verifyQuote(${json(body)})`,
   resetSandbox: () => "sandbox.reset()",
+  getReadiness: () => "sandbox.readiness()",
 };
 
 /** The routes the typed controls leave to a plain HTTP call (their curl sample shows it). */

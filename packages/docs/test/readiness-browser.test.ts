@@ -38,7 +38,9 @@ beforeAll(async () => {
       },
       body: JSON.stringify(body),
     });
-  expect((await post({ customer_type: "Person", email: "ada@example.com" }, crypto.randomUUID())).status).toBe(200);
+  expect(
+    (await post({ customer_type: "Person", email: "ada@example.com" }, crypto.randomUUID())).status,
+  ).toBe(200);
   expect((await post({ customer_type: "Person" })).status).toBe(422);
   chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
   page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());

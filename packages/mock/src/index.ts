@@ -7,6 +7,7 @@ export type {
   EventFilter,
   FiatAddressOptions,
   QuoteVerdict,
+  ReadinessReport,
   SandboxClockReading,
   SandboxCollection,
   SandboxControls,

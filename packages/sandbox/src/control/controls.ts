@@ -56,6 +56,9 @@ export type SandboxRates = Schemas["RateTable"]["rates"];
 /** Whether a quote is one the sandbox signed, unchanged, and whether its times have passed. */
 export type QuoteVerdict = Schemas["QuoteVerdict"];
 
+/** The partner's readiness report: the profile's checks decided, and what they were decided on. */
+export type ReadinessReport = Schemas["ReadinessReport"];
+
 type Post = { post: { requestBody?: { content: { "application/json": unknown } } } };
 /** The JSON body a route takes. */
 type Json<P extends keyof paths> = paths[P] extends Post
@@ -109,6 +112,8 @@ export interface SandboxControls {
   verifyQuote(quote: Schemas["QuoteToVerify"]): Promise<QuoteVerdict>;
   /** The partner back to what it started with (its clock stays where it is). */
   reset(): Promise<void>;
+  /** The partner's readiness report: each check of the profile, and the coverage behind it. */
+  readiness(): Promise<ReadinessReport>;
 }
 
 /** A partner of a test's own: a fresh API key, and the sandbox's routes under it. */
@@ -234,5 +239,6 @@ export function sandboxControls(
     reset: async () => {
       await dataOf("POST", client.POST("/_sandbox/reset"));
     },
+    readiness: () => dataOf("GET", client.GET("/_sandbox/readiness")),
   };
 }
