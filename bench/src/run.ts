@@ -9,6 +9,7 @@ import { measureMcp } from "./mcp.ts";
 import { measureMock } from "./mock.ts";
 import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
+import { measureReadiness } from "./readiness.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
 import { measureSandboxClock } from "./sandbox-clock.ts";
 import { measureSandboxPartners } from "./sandbox-partners.ts";
@@ -28,6 +29,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Stateful mocks", measureStatefulMocks],
   ["Sandbox clock", measureSandboxClock],
   ["Sandbox partners", measureSandboxPartners],
+  ["Readiness", measureReadiness],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],

@@ -65,6 +65,11 @@ export interface MockOptions {
    */
   readinessProfile?: string;
   /**
+   * Sandbox only: count requests, deliveries and the states resources reach for the readiness
+   * report. Default true; false is for measuring what counting costs (every report is then empty).
+   */
+  countReadiness?: boolean;
+  /**
    * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
    * delivery"), the same way for the same `seed`. Default: off.
    */
@@ -132,6 +137,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         ...(options.readinessProfile !== undefined && {
           readinessProfile: options.readinessProfile,
         }),
+        ...(options.countReadiness !== undefined && { countReadiness: options.countReadiness }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })

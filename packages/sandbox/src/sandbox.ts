@@ -18,6 +18,7 @@ import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts, type SpecFacts } from "./lifecycle/spec-facts.js";
 import {
+  type CountedRequest,
   defaultProfile,
   PROFILE_CONTEXT,
   type Profile,
@@ -59,8 +60,11 @@ export interface SandboxOptions {
    * stops createSandbox with its file, line and rule.
    */
   readinessProfile?: string;
-  /** Whether requests are counted for readiness reports. Default true; false only to measure. */
-  countRequests?: boolean;
+  /**
+   * Whether requests, deliveries and states reached are counted for readiness reports. Default
+   * true; false only to measure what counting costs (every report then shows nothing).
+   */
+  countReadiness?: boolean;
 }
 
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
@@ -89,6 +93,12 @@ export interface Sandbox {
   answer(request: ApiRequest, routed: Routed): Promise<Answer>;
   /** The answer to a request under /_sandbox/ that the engine has validated and routed. */
   control(request: ApiRequest, routed: Routed): Promise<Answer>;
+  /**
+   * Counts, for its partner's readiness report, an API request that the engine routed but
+   * refused with `status` before the sandbox saw it (a body or header the API does not admit,
+   * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner.
+   */
+  refused(request: ApiRequest, routed: Routed, status: number): void;
   close(): Promise<void>;
 }
 
@@ -102,7 +112,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     options.readinessProfile === undefined
       ? defaultProfile(PROFILE_CONTEXT)
       : await readProfile(options.readinessProfile, PROFILE_CONTEXT);
-  const store = await openStore(options.state, () => dataFromSeed(seed), log);
+  const counting = options.countReadiness !== false;
+  const store = await openStore(options.state, () => dataFromSeed(seed), log, { counting });
   const partners: Partners = {
     store,
     seed,
@@ -116,7 +127,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
     deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
   });
-  const counter = options.countRequests === false ? undefined : new RequestCounter(store);
+  const counter = counting ? new RequestCounter(store) : undefined;
   const parts: Parts = {
     ...partners,
     facts,
@@ -129,6 +140,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   return {
     answer: (request, routed) => answerApi(parts, request, routed),
     control: (request, routed) => answerControlRequest(parts, request, routed),
+    refused: (request, routed, status) => {
+      countRefused(parts, request, routed, status).catch(() => {
+        // Not counted: the store is stopping, or full; the request was answered.
+      });
+    },
     async close() {
       clearInterval(purgeTimer);
       await scheduler.close();
@@ -260,7 +276,18 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
   const tenant = await enter(parts, header(request, "x-api-key") ?? "");
   const at = tenant.clock.now().toISOString();
   const answer = await answerApiAs(parts, tenant, handler, request, routed);
-  parts.counter?.count(tenant.partner, {
+  parts.counter?.count(tenant.partner, countedRequest(request, routed, at, answer));
+  return answer;
+}
+
+/** A finished request as the readiness counters take it. */
+function countedRequest(
+  request: ApiRequest,
+  routed: Routed,
+  at: string,
+  answer: Answer,
+): CountedRequest {
+  return {
     at,
     method: request.method.toUpperCase(),
     path: request.path,
@@ -272,8 +299,15 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
     cursor: request.query.cursor !== undefined,
     key_reused: answer.status === 422 && problemType(answer).endsWith(":idempotency-key-reused"),
     retry_after_s: null,
-  });
-  return answer;
+  };
+}
+
+async function countRefused(parts: Parts, request: ApiRequest, routed: Routed, status: number) {
+  const key = header(request, "x-api-key");
+  if (parts.counter === undefined || key === undefined) return;
+  const tenant = await enter(parts, key);
+  const at = tenant.clock.now().toISOString();
+  parts.counter.count(tenant.partner, countedRequest(request, routed, at, { status, body: {} }));
 }
 
 function problemType(answer: Answer): string {

@@ -223,7 +223,7 @@ async function createSigning(context: RouteContext): Promise<Answer> {
   };
   await touch(context, customer, "signing_ids", signing.id, at);
   const json = await context.store.insert("signings", signing, context.scope);
-  await context.store.addCounts([
+  await context.store.markCounts([
     { kind: "fact", name: "document_signed", detail: documentId, n: 1 },
   ]);
   await settleCustomer(changeContext(context), customer.id, walkTo);

@@ -35,7 +35,7 @@ export async function announceCreated(
   outcome?: string,
 ): Promise<void> {
   const customerId = customerIdOf(lifecycle, stored);
-  await context.tx.addCounts(stateCounts(lifecycle.collection, stored.resource));
+  await context.tx.markCounts(stateCounts(lifecycle.collection, stored.resource));
   await context.events.broadcast(
     context.tx,
     lifecycle.createdTopic,
@@ -72,7 +72,7 @@ export async function forceStatus(
 ): Promise<void> {
   setStatus(context, lifecycle, stored.resource, status);
   await context.tx.update(lifecycle.collection, stored.resource);
-  await context.tx.addCounts(stateCounts(lifecycle.collection, stored.resource));
+  await context.tx.markCounts(stateCounts(lifecycle.collection, stored.resource));
   await sendStatus(context, lifecycle, stored);
   await scheduleNextStep(context, lifecycle, stored.resource, undefined);
 }
@@ -105,7 +105,7 @@ async function step(
   setStatus(context, lifecycle, stored.resource, status);
   enterStatus(context, lifecycle, stored.resource);
   await context.tx.update(lifecycle.collection, stored.resource);
-  await context.tx.addCounts(stateCounts(lifecycle.collection, stored.resource));
+  await context.tx.markCounts(stateCounts(lifecycle.collection, stored.resource));
   await sendStatus(context, lifecycle, stored);
   await afterStep(context, lifecycle, stored, from, walkTo);
 }

@@ -3,7 +3,7 @@
 // key reused, a page past the first), and the faults that answered requests and whether the
 // integration recovered. A recovery is decided as the requests arrive, from the faults still
 // pending (a handful of rows), never by reading the request log.
-import type { CountRows, ReadinessCount } from "../store/readiness-counts.js";
+import { type CountRows, merged, type ReadinessCount } from "../store/readiness-counts.js";
 import type { FaultKind } from "./profile.js";
 
 /** What a finished API request tells the readiness counters, in the order requests finished. */
@@ -54,7 +54,8 @@ export async function countRequests(
 ): Promise<void> {
   const counts: ReadinessCount[] = [];
   for (const request of requests) counts.push(...callCounts(request));
-  await rows.addCounts(counts);
+  // One row's update per counter, however many requests it counts.
+  await rows.addCounts(merged(counts));
   const faulted = requests.some((request) => request.fault !== null);
   const pending = await pendingFaults(rows, faulted);
   if (pending.length === 0 && !faulted) return;

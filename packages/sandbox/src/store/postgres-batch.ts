@@ -65,8 +65,9 @@ export function postgresBatch(
   dialect: Dialect,
   purgeDue: PurgeSchedule,
   partner: string,
+  counting = true,
 ): BatchTransaction {
-  const inner = sqlTransaction(query, dialect, purgeDue, partner);
+  const inner = sqlTransaction(query, dialect, purgeDue, partner, undefined, counting);
   const rows = new HeldRows();
   /** Collections read whole, and the customers whose resources of a collection were read. */
   const wholeCollections = new Set<CollectionName>();
@@ -105,6 +106,7 @@ export function postgresBatch(
   const newEvents: DeliveryEvent[] = [];
   const settings = new Map<string, string | undefined>();
   const newCounts: ReadinessCount[] = [];
+  const newMarks: ReadinessCount[] = [];
 
   const hold = (row: Row, locked: boolean) => rows.hold(heldRowOf(row, locked));
   const matching = (collection: CollectionName, scope: string | undefined, customer?: string) =>
@@ -135,6 +137,9 @@ export function postgresBatch(
     }
     if (newCounts.length > 0) {
       await addCountsAtOnce(query, partner, merged(newCounts.splice(0)));
+    }
+    if (newMarks.length > 0) {
+      await addCountsAtOnce(query, partner, newMarks.splice(0), "mark");
     }
   };
   /** `work` after what the batch keeps is written. */
@@ -240,7 +245,10 @@ export function postgresBatch(
       newEvents.push(event);
     },
     async addCounts(counts) {
-      newCounts.push(...counts);
+      if (counting) newCounts.push(...counts);
+    },
+    async markCounts(counts) {
+      if (counting) newMarks.push(...counts);
     },
     raiseCounts: written(inner.raiseCounts),
     removeCounts: written(inner.removeCounts),

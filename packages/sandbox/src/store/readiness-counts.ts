@@ -56,6 +56,11 @@ export interface CountRows {
   addCounts(counts: readonly ReadinessCount[]): Promise<void>;
   /** Raises each counter to at least its count (a record rather than a tally). */
   raiseCounts(counts: readonly ReadinessCount[]): Promise<void>;
+  /**
+   * Marks each counter as reached (n 1, a fact rather than a tally: a state reached, a document
+   * signed); where only this process writes, one it has marked before costs no statement.
+   */
+  markCounts(counts: readonly ReadinessCount[]): Promise<void>;
   /** Removes the counters of `kind` with these names, whatever their detail. */
   removeCounts(kind: CountKind, names: readonly string[]): Promise<void>;
   /** Every counter of the partner's. */
@@ -64,13 +69,51 @@ export interface CountRows {
   countsOf(kind: CountKind): Promise<ReadinessCount[]>;
 }
 
+/** The counters of a sandbox that keeps none (measuring what they cost): nothing written or read. */
+export const NO_COUNT_ROWS: CountRows = {
+  addCounts: async () => {},
+  raiseCounts: async () => {},
+  markCounts: async () => {},
+  removeCounts: async () => {},
+  counts: async () => [],
+  countsOf: async () => [],
+};
+
 /** The rows in a fixed order, so that two transactions take their locks (Postgres) alike. */
 function ordered(counts: readonly ReadinessCount[]): ReadinessCount[] {
   const key = (count: ReadinessCount) => `${count.kind}\0${count.name}\0${count.detail}`;
   return [...counts].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
-export function countRows(query: Query, partner: string): CountRows {
+/**
+ * The counters a store of this process's only (SQLite) knows are marked, so that a state reached
+ * again writes nothing. Like EmptyCollections: forgotten when a transaction fails (its rollback
+ * may undo a mark) and when partners are purged.
+ */
+export class MarkedCounts {
+  private readonly marked = new Set<string>();
+
+  has(partner: string, count: ReadinessCount): boolean {
+    return this.marked.has(keyOf(partner, count));
+  }
+
+  add(partner: string, counts: readonly ReadinessCount[]): void {
+    if (this.marked.size >= MARKED_MAX) this.marked.clear();
+    for (const count of counts) this.marked.add(keyOf(partner, count));
+  }
+
+  forget(): void {
+    this.marked.clear();
+  }
+}
+
+/** At most this many marks are known; past it, the knowledge starts afresh. */
+const MARKED_MAX = 100_000;
+
+const keyOf = (partner: string, { kind, name, detail }: ReadinessCount) =>
+  `${partner}\0${kind}\0${name}\0${detail}`;
+
+export function countRows(query: Query, partner: string, marked?: MarkedCounts): CountRows {
   const write = async (statement: string, counts: readonly ReadinessCount[]) => {
     for (const { kind, name, detail, n } of ordered(counts)) {
       await query(statement, [partner, kind, name, detail, n]);
@@ -91,6 +134,15 @@ export function countRows(query: Query, partner: string): CountRows {
   return {
     addCounts: (counts) => write(ADD_COUNT, counts),
     raiseCounts: (counts) => write(RAISE_COUNT, counts),
+    async markCounts(counts) {
+      const fresh = marked === undefined ? counts : counts.filter((c) => !marked.has(partner, c));
+      if (fresh.length === 0) return;
+      await write(
+        RAISE_COUNT,
+        fresh.map((count) => ({ ...count, n: 1 })),
+      );
+      marked?.add(partner, fresh);
+    },
     async removeCounts(kind, names) {
       for (const name of [...names].sort()) {
         await query("DELETE FROM readiness_counts WHERE partner = $1 AND kind = $2 AND name = $3", [
@@ -113,14 +165,20 @@ export async function addCountsAtOnce(
   query: Query,
   partner: string,
   counts: readonly ReadinessCount[],
+  how: "add" | "mark" = "add",
 ): Promise<void> {
   if (counts.length === 0) return;
+  const set =
+    how === "add"
+      ? "readiness_counts.n + excluded.n"
+      : "CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END";
+  const rows = how === "add" ? merged(counts) : merged(counts).map((c) => ({ ...c, n: 1 }));
   await query(
     `INSERT INTO readiness_counts (partner, kind, name, detail, n)
      SELECT CAST($1 AS TEXT), v.kind, v.name, v.detail, v.n
      FROM json_to_recordset($2::json) AS v(kind text, name text, detail text, n bigint)
-     ON CONFLICT (partner, kind, name, detail) DO UPDATE SET n = readiness_counts.n + excluded.n`,
-    [partner, JSON.stringify(ordered(merged(counts)))],
+     ON CONFLICT (partner, kind, name, detail) DO UPDATE SET n = ${set}`,
+    [partner, JSON.stringify(ordered(rows))],
   );
 }
 

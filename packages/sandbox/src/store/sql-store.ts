@@ -4,7 +4,7 @@
 import type { EmptyCollections } from "./empty-collections.js";
 import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
-import { countRows } from "./readiness-counts.js";
+import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
 import type { SettingName } from "./settings.js";
 import {
   answerRecordJson,
@@ -154,7 +154,8 @@ export function sqlTransaction(
   dialect: Dialect,
   purgeDue: PurgeSchedule,
   partner: string,
-  only?: { empties: EmptyCollections; claims: PendingClaims },
+  only?: { empties: EmptyCollections; claims: PendingClaims; marked: MarkedCounts },
+  counting = true,
 ): StoreTransaction {
   const context: SqlContext = {
     query,
@@ -170,7 +171,7 @@ export function sqlTransaction(
     ...partnerClock(context),
     ...eventLog(context),
     ...partnerSettings(context),
-    ...countRows(query, partner),
+    ...(counting ? countRows(query, partner, only?.marked) : NO_COUNT_ROWS),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);
       await fillPartnerData(context, tx, data);
