@@ -209,6 +209,10 @@ switch (mode) {
     run("node", [path.join(root, "scripts", "ensure-postgres.ts")], {
       what: "Postgres for the sandbox tests",
     });
+    // The curl guides' helpers use jq (Debian's jq): likewise.
+    run("node", [path.join(root, "scripts", "ensure-jq.ts")], {
+      what: "jq for the curl guides",
+    });
     step("running the whole suite (pnpm run test:all)\u2026");
     await runSuite();
     break;

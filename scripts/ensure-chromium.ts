@@ -5,7 +5,9 @@
 // - Otherwise: exits 1 and says how to install it.
 import { accessSync, constants, existsSync } from "node:fs";
 import { canInstallWithApt, fail, installDebianPackage, step } from "./debian-package.ts";
-import { chromiumPath } from "./launch-chromium.ts";
+
+// The path launchChromium (@org/payments-testing) launches.
+const chromiumPath = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 const requested = process.env.CHROMIUM_PATH;
 

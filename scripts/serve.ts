@@ -32,10 +32,8 @@ if (!existsSync(mockEntry) || !existsSync(path.join(docsRoot, "index.html"))) {
 }
 
 const { startMock } = await import(pathToFileURL(mockEntry).href);
-const docsScript = watch ? "dev.ts" : "serve.ts";
-const docsModule = await import(
-  pathToFileURL(path.join(root, "packages/docs/scripts", docsScript)).href
-);
+// The docs package's entry, by its path: the root depends on no workspace package (see README).
+const docsModule = await import(pathToFileURL(path.join(root, "packages/docs/src/index.ts")).href);
 const startDocs = watch ? docsModule.startDocsDev : docsModule.startStaticServer;
 
 const mock = await startMock({

@@ -4,11 +4,11 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import readChangesets from "@changesets/read";
-import { diffSpecs, type SpecChange } from "../openapi/diff.ts";
+import { diffSpecs, type SpecChange } from "../openapi/src/diff.ts";
 // By path, not as the root package's dependencies: turbo folds the root's workspace dependencies
 // (and theirs: the guarded packages, the mock) into every task's hash, so that one changed file of
 // the mock would replay nothing anywhere.
-import { loadBundledSpec, loadSpec, specPath, testModeSpecPath } from "../openapi/index.ts";
+import { loadBundledSpec, loadSpec, specPath, testModeSpecPath } from "../openapi/src/index.ts";
 import { diffPackages, diffTestModePackage } from "../packages/surface-guard/src/index.ts";
 
 const root = path.resolve(import.meta.dirname, "..");

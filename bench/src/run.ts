@@ -12,6 +12,7 @@ import { progress } from "./progress.ts";
 import { measureReadiness } from "./readiness.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
 import { measureSandboxClock } from "./sandbox-clock.ts";
+import { measureSandboxPartnerMemory } from "./sandbox-partner-memory.ts";
 import { measureSandboxPartners } from "./sandbox-partners.ts";
 import { measureSandboxStores } from "./sandbox-store.ts";
 import { measureStatefulMocks } from "./stateful-mocks.ts";
@@ -29,6 +30,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Stateful mocks", measureStatefulMocks],
   ["Sandbox clock", measureSandboxClock],
   ["Sandbox partners", measureSandboxPartners],
+  ["Sandbox partner memory", measureSandboxPartnerMemory],
   ["Readiness", measureReadiness],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.

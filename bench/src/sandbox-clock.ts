@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createDatabase, startPostgres } from "../../packages/mock/test/support/postgres.ts";
+import { createDatabase, startPostgres } from "@org/payments-testing";
 import { inParallel } from "./in-parallel.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";

@@ -4,11 +4,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createDatabase, startPostgres } from "../../packages/mock/test/support/postgres.ts";
+import { createDatabase, startPostgres } from "@org/payments-testing";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { API_KEY, createCustomerRequest } from "./servers/fixtures.ts";
@@ -33,7 +33,17 @@ const cli = join(
 
 interface Sandbox {
   url: string;
+  /** The process's resident memory now, in bytes (Linux's /proc). */
+  rssBytes(): number;
   stop(): Promise<void>;
+}
+
+/** A process's resident set size, from /proc/<pid>/status (kB there). */
+function rssOf(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kilobytes = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  if (kilobytes === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kilobytes) * 1024;
 }
 
 export async function startCli(args: string[]): Promise<Sandbox> {
@@ -57,6 +67,7 @@ export async function startCli(args: string[]): Promise<Sandbox> {
   });
   return {
     url,
+    rssBytes: () => rssOf(child.pid),
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGTERM");

@@ -7,10 +7,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { launchChromium } from "@org/payments-testing";
 import { build, transform } from "esbuild";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../scripts/launch-chromium.ts";
 import { consumer, NODE_LINES, RUNTIMES, run } from "./support/consumer.js";
 import { examplesOf } from "./support/readme-examples.js";
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { loadBundledSpec, loadSpec, resolveRef, specPath, testModeSpecPath } from "../index.js";
+import { loadBundledSpec, loadSpec, resolveRef, specPath, testModeSpecPath } from "../src/index.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bundle-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,8 +2,8 @@
 // one-operation spec, must be classified by exactly the expected rules (no more, no fewer).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { diffSpecs, RULES } from "../diff.ts";
-import type { OpenApiDocument } from "../index.js";
+import { diffSpecs, RULES } from "../src/diff.ts";
+import type { OpenApiDocument } from "../src/index.js";
 
 type Json = Record<string, unknown>;
 

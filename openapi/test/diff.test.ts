@@ -2,8 +2,8 @@
 // that uses them, and recursion ends. Its command, `npm run spec:diff`, is tested in
 // @org/payments-surface-guard, beside the package guard it also runs.
 import { describe, expect, it } from "vitest";
-import { diffSpecs } from "../diff.ts";
-import { listOperations, loadSpec, type OpenApiDocument } from "../index.js";
+import { diffSpecs } from "../src/diff.ts";
+import { listOperations, loadSpec, type OpenApiDocument } from "../src/index.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests edit the parsed spec as loose JSON
 type Json = Record<string, any>;

@@ -7,7 +7,7 @@ import {
   requestBodyExample,
   sampleValue,
   schemaExample,
-} from "../index.js";
+} from "../src/index.js";
 
 const doc = loadSpec();
 const byId = new Map(listOperations(doc).map((entry) => [entry.operationId, entry]));

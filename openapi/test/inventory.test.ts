@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deref, listOperations, loadSpec } from "../index.js";
+import { deref, listOperations, loadSpec } from "../src/index.js";
 
 const doc = loadSpec();
 const operations = listOperations(doc);

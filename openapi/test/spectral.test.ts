@@ -5,7 +5,7 @@ import { Document, type RulesetDefinition, Spectral } from "@stoplight/spectral-
 import * as Parsers from "@stoplight/spectral-parsers";
 import { oas } from "@stoplight/spectral-rulesets";
 import { expect, it } from "vitest";
-import { specPath } from "../index.js";
+import { specPath } from "../src/index.js";
 
 it("spectral:oas reports nothing", async () => {
   const spectral = new Spectral();

@@ -3,16 +3,17 @@ import { specPath } from "@org/payments-spec";
 import { defineConfig } from "tsdown";
 
 /** The engine and the sandbox are private workspace packages: the published mock carries them. */
-const deps = { alwaysBundle: [/^@org\/payments-(engine|sandbox)\//] };
+const deps = { alwaysBundle: [/^@org\/payments-(engine|sandbox)(\/|$)/] };
 
 /**
- * Their sources, by path rather than through node_modules: TypeScript writes no declarations for
- * a file it reached as a package's, and the mock's declarations are made of theirs.
+ * Their sources, through their declared entries rather than through node_modules: TypeScript
+ * writes no declarations for a file it reached as a package's, and the mock's declarations are
+ * made of theirs.
  */
 const sourcePaths = Object.fromEntries(
-  ["engine", "sandbox"].map((name) => [
-    `@org/payments-${name}/*`,
-    [fileURLToPath(new URL(`../${name}/src/*`, import.meta.url))],
+  ["@org/payments-engine", "@org/payments-sandbox", "@org/payments-sandbox/store"].map((entry) => [
+    entry,
+    [fileURLToPath(import.meta.resolve(entry))],
   ]),
 );
 
@@ -31,7 +32,10 @@ export default defineConfig([
     // test-mode.json is the test-mode document in one file, as GET /_sandbox/openapi.json serves it.
     copy: [
       { from: specPath, to: "dist" },
-      { from: "../sandbox/src/generated/test-mode.json", to: "dist" },
+      {
+        from: fileURLToPath(import.meta.resolve("@org/payments-sandbox/test-mode.json")),
+        to: "dist",
+      },
     ],
   },
   {

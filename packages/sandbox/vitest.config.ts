@@ -1,11 +1,35 @@
 import { defineConfig } from "vitest/config";
 import { timeLimits } from "../../vitest.shared.js";
 
+/** The store tests (test/stores) run once against each store; test/postgres on Postgres only. */
+const stores = ["memory", "sqlite", "postgres"] as const;
+
 export default defineConfig({
   test: {
     ...timeLimits,
-    include: ["test/**/*.test.ts"],
     // The files share their workers' modules (each test puts back the timers it fakes).
     isolate: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "sandbox",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/stores/**", "test/postgres/**"],
+        },
+      },
+      ...stores.map((store) => ({
+        extends: true as const,
+        test: {
+          name: `store-${store}`,
+          include: [
+            "test/stores/**/*.test.ts",
+            ...(store === "postgres" ? ["test/postgres/**/*.test.ts"] : []),
+          ],
+          provide: { sandboxStore: store },
+          globalSetup: store === "postgres" ? ["test/support/postgres-setup.ts"] : [],
+        },
+      })),
+    ],
   },
 });

@@ -146,7 +146,7 @@ describe("turbo inputs", () => {
     const inputs = Object.keys(task?.inputs ?? {});
     expect(inputs.filter((input) => input.startsWith("../"))).toEqual([]);
     expect(task?.dependencies.filter((id) => !id.startsWith("@org/payments-spec#"))).toEqual([]);
-    for (const file of ["openapi/README.md", "openapi/diff/rules.ts"]) {
+    for (const file of ["openapi/README.md", "openapi/src/diff/rules.ts"]) {
       expect(inputs, file).toContain(
         path.relative(path.join(root, "openapi"), path.join(root, file)),
       );

@@ -19,10 +19,11 @@ type CodeSample = { lang: string; label: string; source: string };
 export const SANDBOX_API_KEY = "sandbox-key";
 
 /**
- * A shell command that prints a fresh UUID on any machine with Node (every reader of these
- * samples has it; `uuidgen` is missing on many Linux installs, and an empty key is a 422).
+ * A shell command that prints a fresh (version 4) UUID with the shell alone, bash or zsh: no
+ * Node, Python or `uuidgen` (missing on many Linux installs; an empty key is a 422).
  */
-export const NEW_UUID_COMMAND = "node -e 'console.log(crypto.randomUUID())'";
+export const NEW_UUID_COMMAND =
+  "printf '%04x%04x-%04x-4%03x-%04x-%04x%04x%04x' $RANDOM $RANDOM $RANDOM $((RANDOM % 4096)) $((RANDOM % 16384 + 32768)) $RANDOM $RANDOM $RANDOM";
 
 /** A deep copy of `doc` in which every operation carries its TypeScript and curl samples. */
 export function withCodeSamples(doc: OpenApiDocument): OpenApiDocument {

@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { listOperations, loadSpec } from "@org/payments-spec";
+import { launchChromium } from "@org/payments-testing";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { builtSamplesDir, distDir } from "../scripts/build.ts";
 import { GUIDES } from "../scripts/guides.ts";
 import { TEST_MODE_PAGE } from "../scripts/pages.ts";

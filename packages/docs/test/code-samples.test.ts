@@ -3,7 +3,7 @@ import path from "node:path";
 import { deref, listOperations, loadSpec, type OpenApiDocument } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
 import { builtSamplesDir, builtSpecPath } from "../scripts/build.ts";
-import { curlSample, typescriptSample } from "../scripts/code-samples.ts";
+import { curlSample, NEW_UUID_COMMAND, typescriptSample } from "../scripts/code-samples.ts";
 
 const spec = loadSpec();
 const operations = listOperations(spec);
@@ -94,7 +94,7 @@ describe("curlSample", () => {
     );
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
     expect(sample).toContain('-H "X-API-Key: ${PAYMENTS_API_KEY:-sandbox-key}"');
-    expect(sample).toContain(`-H "IDEMPOTENCY-KEY: $(node -e 'console.log(crypto.randomUUID())')"`);
+    expect(sample).toContain(`-H "IDEMPOTENCY-KEY: $(${NEW_UUID_COMMAND})"`);
     const body = /--data '([\s\S]*)'$/.exec(sample)?.[1];
     const media = deref(spec, entry.operation.requestBody).content["application/json"];
     const example = deref(spec, Object.values(media.examples)[0]).value;

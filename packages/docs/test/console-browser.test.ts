@@ -6,9 +6,9 @@
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { listOperations, loadSpec, testModeSpecPath } from "@org/payments-spec";
+import { launchChromium } from "@org/payments-testing";
 import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
 import { distDir } from "../scripts/build.ts";
 import { TEST_MODE_PAGE } from "../scripts/pages.ts";

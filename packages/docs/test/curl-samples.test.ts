@@ -14,6 +14,7 @@ import { distDir } from "../scripts/build.ts";
 import { TEST_MODE_INIT_SCRIPT } from "../scripts/pages.ts";
 import { INIT_SCRIPT } from "../scripts/self-contained.ts";
 import { startStaticServer } from "../scripts/serve.ts";
+import { curlAndJq } from "./support/shell-tools.ts";
 import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
 
 const run = promisify(execFile);
@@ -52,11 +53,16 @@ function curlSamples(initScript: string) {
 /** Runs a sample in bash as printed, with only PATH (and `env`) set, and returns the log lines it caused. */
 async function runSample(source: string, env: Record<string, string> = {}) {
   const from = log.length;
-  await run("bash", ["-c", source], {
-    // `node` (for the idempotency key) is the one running this test.
-    env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...env },
-    timeout: 30_000,
-  });
+  // The shell, curl and jq: nothing else is on the PATH.
+  const tools = curlAndJq();
+  try {
+    await run(tools.bash, ["-c", source], {
+      env: { PATH: tools.PATH, ...env },
+      timeout: 30_000,
+    });
+  } finally {
+    tools.remove();
+  }
   return log.slice(from);
 }
 
@@ -112,9 +118,11 @@ describe("the test-mode reference's curl samples", () => {
       });
       const lines = await runSample(source);
       expect(lines, `${operationId}: ${source}`).toHaveLength(1);
-      // An event's id is new for every event, so no log holds the example's: its sample gets
-      // the 404 its page documents.
-      const status = operationId === "redeliverEvent" ? / → 404 / : / → 2\d\d( |$)/;
+      // An event's id and a fault rule's are new for each, so the sandbox holds neither
+      // example's: their samples get the 404 their pages document.
+      const status = ["redeliverEvent", "disarmFault"].includes(operationId)
+        ? / → 404 /
+        : / → 2\d\d( |$)/;
       expect(lines[0], `${operationId}: ${source}`).toMatch(status);
     }
   }, 120_000);

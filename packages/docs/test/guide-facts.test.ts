@@ -1,16 +1,15 @@
 // What the guides state in words is what the sandbox's code does: the retry schedule, the
 // identification review's time and the chaos mode's rates (events.ts, lifecycles.ts).
-import { describe, expect, it } from "vitest";
-import {
-  IDENTIFICATION_REVIEW,
-  TRANSACTION_SETTLEMENT,
-} from "../../sandbox/src/lifecycle/lifecycles.ts";
+
 import {
   DUPLICATE_RATE,
+  IDENTIFICATION_REVIEW,
   REORDER_DELAY_SECONDS,
   REORDER_RATE,
   RETRY_DELAYS_SECONDS,
-} from "../../sandbox/src/webhooks/events.ts";
+  TRANSACTION_SETTLEMENT,
+} from "@org/payments-sandbox";
+import { describe, expect, it } from "vitest";
 import { guideMarkdown } from "./support/guide-blocks.ts";
 
 const words = (slug: string) => guideMarkdown(slug).replace(/\s+/g, " ");

@@ -1,12 +1,11 @@
 // The pricing guide against the sandbox: its tables are the code's tables, and every figure of
 // its worked example is what the sandbox answers (and what the rules, recomputed with BigInt
-// fractions by the mock's reference pricing, give). Moved here with the guide from the mock's
+// fractions by the tests' reference pricing, give). Moved here with the guide from the mock's
 // README.
 import { startMock } from "@org/payments-mock";
+import { CURRENCIES, DEFAULT_RATES, NETWORK_FEES } from "@org/payments-sandbox";
+import { referenceRate } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CURRENCIES, NETWORK_FEES } from "../../sandbox/src/money/currencies.ts";
-import { DEFAULT_RATES } from "../../sandbox/src/money/rates.ts";
-import { referenceRate } from "../../sandbox/test/support/reference-pricing.ts";
 import { guideMarkdown } from "./support/guide-blocks.ts";
 
 const guide = guideMarkdown("pricing");

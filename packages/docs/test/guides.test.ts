@@ -1,5 +1,6 @@
-// Every guide runs as printed. Its shell commands run in order in one bash, with only PATH and
-// PAYMENTS_BASE_URL set, against a sandbox started here for the guide (the stateless mock for
+// Every guide runs as printed. Its shell commands run in order in one bash, with only PATH (a
+// folder of curl and jq, nothing else) and PAYMENTS_BASE_URL set, against a sandbox started here
+// for the guide (the stateless mock for
 // the mock's guide); each ```output block is exactly what the command before it printed. Its
 // TypeScript blocks are one program, type-checked against the packages and run with Node. And
 // the built page shows every block as it is in the guide.
@@ -19,6 +20,7 @@ import {
   shellSteps,
   stepOutputs,
 } from "./support/guide-blocks.ts";
+import { curlAndJq } from "./support/shell-tools.ts";
 
 const run = promisify(execFile);
 const packageDir = path.resolve(import.meta.dirname, "..");
@@ -66,7 +68,7 @@ describe("the guides", () => {
       for (const block of guide.blocks) {
         const where = `${guide.slug}.md:${block.line}`;
         if (block.flags.includes("server"))
-          expect(block.code, where).toMatch(/^npx payments-mock /);
+          expect(block.code, where).toMatch(/^npx @org\/payments-mock /);
         if (block.flags.includes("install")) {
           expect(block.code, where).toMatch(/^npm install --save-dev (@org\/payments-[a-z]+ ?)+$/);
         }
@@ -121,10 +123,12 @@ describe.each(withShell.map((guide) => [guide.slug, guide] as const))(
   (slug, guide) => {
     it("run in order and print what the guide shows", async () => {
       const server = await serverFor(slug);
+      // The shell's builtins, curl and jq: what the guides say a reader needs, and no more.
+      const tools = curlAndJq();
       try {
         const steps = shellSteps(guide.blocks);
-        const { stdout } = await run("bash", ["-c", shellScript(steps)], {
-          env: { PATH, PAYMENTS_BASE_URL: server.url },
+        const { stdout } = await run(tools.bash, ["-c", shellScript(steps)], {
+          env: { PATH: tools.PATH, PAYMENTS_BASE_URL: server.url },
           timeout: 120_000,
         }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
           throw new Error(`${slug}: ${error.stderr || error.message}\n${error.stdout ?? ""}`);
@@ -138,6 +142,7 @@ describe.each(withShell.map((guide) => [guide.slug, guide] as const))(
           );
         });
       } finally {
+        tools.remove();
         await server.stop();
       }
     }, 180_000);

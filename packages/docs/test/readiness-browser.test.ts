@@ -5,9 +5,9 @@
 // page asks for the sandbox's URL and calls it directly.
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
+import { launchChromium } from "@org/payments-testing";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { distDir } from "../scripts/build.ts";
 import { READINESS_PAGE } from "../scripts/readiness-page.ts";
 import { startStaticServer } from "../scripts/serve.ts";

@@ -1,8 +1,9 @@
 // What `tools/list` shows of a tool: its input schema with every constraint kept and the prose an
 // assistant needs to choose, but without what costs context and tells it nothing new. Examples
 // are dropped (the spec's formats, patterns and enums say the rule), so are OpenAPI's integer
-// formats (the type and limits say them), and prose that repeats an enum's values. A
-// subschema repeated within a tool is written once under `$defs`.
+// formats (the type and limits say them) and prose that repeats an enum's values; a long
+// description keeps its first sentence. A subschema repeated within a tool is written once
+// under `$defs`.
 import type { JsonSchema } from "../src/tool-definition.ts";
 
 /** Formats whose rule the schema's type and limits already state. */
@@ -32,8 +33,11 @@ export function oneLine(text: string): string {
     .join("\n\n");
 }
 
+/** An argument's description longer than this is cut to its first sentence: the rule is in the schema. */
+const LONG_DESCRIPTION = 120;
+
 /** The description less a parenthesis that lists the enum's values again. */
-function withoutEnumProse(description: string, values: unknown[]): string {
+function withoutEnumProse(description: string, values: readonly unknown[]): string {
   const named = values.filter((value): value is string => typeof value === "string");
   if (named.length < 3) return description;
   return description
@@ -43,24 +47,55 @@ function withoutEnumProse(description: string, values: unknown[]): string {
     .trim();
 }
 
-function compactNode(schema: JsonSchema): JsonSchema {
+/** A description on one line, without enum prose, and to its first sentence when it is long. */
+function shortened(description: string, values: readonly unknown[]): string {
+  const text = oneLine(withoutEnumProse(description, values)).replace(/\n\n/g, " ");
+  if (text.length <= LONG_DESCRIPTION) return text;
+  return text.split(/(?<=[.;])\s/)[0] ?? text;
+}
+
+/** Each property name's enum values, wherever in the schema (a branch may hold the enum). */
+function enumsByName(
+  schema: unknown,
+  found = new Map<string, unknown[]>(),
+): Map<string, unknown[]> {
+  if (Array.isArray(schema)) {
+    for (const item of schema) enumsByName(item, found);
+  } else if (schema !== null && typeof schema === "object") {
+    const properties = (schema as JsonSchema).properties;
+    if (properties && typeof properties === "object") {
+      for (const [name, sub] of Object.entries(properties)) {
+        const values = (sub as JsonSchema)?.enum;
+        if (Array.isArray(values)) found.set(name, [...(found.get(name) ?? []), ...values]);
+      }
+    }
+    for (const value of Object.values(schema)) enumsByName(value, found);
+  }
+  return found;
+}
+
+function compactNode(schema: JsonSchema, enums: Map<string, unknown[]>, name?: string): JsonSchema {
   const out: JsonSchema = {};
   for (const [keyword, value] of Object.entries(schema)) {
     if (keyword === "examples") continue;
     if (keyword === "format" && INTEGER_FORMATS.has(String(value))) continue;
     if (keyword === "description" && typeof value === "string") {
-      const text = Array.isArray(schema.enum) ? withoutEnumProse(value, schema.enum) : value;
-      if (text !== "") out.description = oneLine(text);
+      const values = [...((schema.enum as unknown[]) ?? []), ...(enums.get(name ?? "") ?? [])];
+      const text = shortened(value, values);
+      if (text !== "") out.description = text;
       continue;
     }
     if (SCHEMA_MAPS.has(keyword) && value && typeof value === "object") {
       out[keyword] = Object.fromEntries(
-        Object.entries(value).map(([name, sub]) => [name, compactNode(sub as JsonSchema)]),
+        Object.entries(value).map(([key, sub]) => [
+          key,
+          compactNode(sub as JsonSchema, enums, keyword === "properties" ? key : undefined),
+        ]),
       );
     } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-      out[keyword] = value.map((sub) => compactNode(sub as JsonSchema));
+      out[keyword] = value.map((sub) => compactNode(sub as JsonSchema, enums));
     } else if (SCHEMA_ONE.has(keyword) && value !== null && typeof value === "object") {
-      out[keyword] = compactNode(value as JsonSchema);
+      out[keyword] = compactNode(value as JsonSchema, enums);
     } else {
       out[keyword] = value;
     }
@@ -123,5 +158,5 @@ function shareRepeats(schema: JsonSchema): JsonSchema {
 
 /** The input schema as `tools/list` shows it: the same rules, in fewer characters. */
 export function compactInputSchema<T extends JsonSchema>(schema: T): T {
-  return shareRepeats(compactNode(schema)) as T;
+  return shareRepeats(compactNode(schema, enumsByName(schema))) as T;
 }

@@ -12,7 +12,6 @@ import {
   testModeSpecPath,
 } from "@org/payments-spec";
 import { emitGenerated } from "@org/payments-spec/codegen";
-import { ALL_PAGES_MAX_CHARACTERS } from "../src/limits.ts";
 import type {
   ArgumentPlace,
   JsonSchema,
@@ -136,15 +135,24 @@ function describeTool(entry: OperationEntry): string {
 }
 
 /**
- * Arguments whose descriptions the server writes, shorter than the spec's: what they have in
- * common (the sub-partner header, the idempotency key, paging) the instructions say once.
+ * Arguments whose meaning every tool shares (the sub-partner header, the idempotency key,
+ * paging): the server's instructions say it once, so their schemas carry no description.
  */
-const SERVER_WORDS: Record<string, string> = {
-  sub_partner_id: "",
-  idempotency_key: "Optional: the server makes one.",
-  cursor: "A page's `cursor`, for the next page.",
-  prev_cursor: "A page's `prev_cursor`, for the page before.",
-};
+const SAID_ONCE = new Set([
+  "sub_partner_id",
+  "idempotency_key",
+  "cursor",
+  "prev_cursor",
+  "page_size",
+  "all_pages",
+]);
+
+/** The schema without its description, when the instructions say what it is. */
+function saidOnce(name: string, schema: JsonSchema): JsonSchema {
+  if (!SAID_ONCE.has(name)) return schema;
+  const { description: _said, ...rest } = schema;
+  return rest;
+}
 
 export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationEntry) {
   const { operation, operationId } = entry;
@@ -170,19 +178,16 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
 
   for (const parameter of entry.parameters) {
     if (parameter.in === "cookie") throw new Error(`${operationId}: cookie parameters unsupported`);
-    const own = parameterSchema(converter, parameter);
-    const ours = SERVER_WORDS[parameter.name];
-    const schema =
-      ours !== undefined && parameter.in !== "header" ? { ...own, description: ours } : own;
+    const schema = saidOnce(parameter.name, parameterSchema(converter, parameter));
     if (parameter.in !== "header") {
       add(parameter.name, { in: parameter.in, name: parameter.name }, schema, !!parameter.required);
       continue;
     }
     const name = headerArgument(parameter.name);
     const place = { in: "header", name: parameter.name } as const;
-    const words = SERVER_WORDS[name] ?? `${schema.description ?? ""} Sent as ${parameter.name}.`;
-    const { description: _spec, ...rest } = schema;
-    const described = words === "" ? rest : { ...rest, description: words.trim() };
+    const described = SAID_ONCE.has(name)
+      ? saidOnce(name, schema)
+      : { ...schema, description: `${schema.description ?? ""} Sent as ${parameter.name}.`.trim() };
     if (parameter.name.toLowerCase() === IDEMPOTENCY_HEADER) {
       idempotencyArgument = name;
       add(name, place, described, false);
@@ -214,16 +219,7 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
 
   const pages = entry.parameters.some((p) => p.in === "query" && p.name === "cursor");
   if (pages) {
-    add(
-      "all_pages",
-      undefined,
-      {
-        type: "boolean",
-        default: false,
-        description: `Read every page, up to ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters.`,
-      },
-      false,
-    );
+    add("all_pages", undefined, { type: "boolean", default: false }, false);
   }
 
   const method = entry.method.toUpperCase();

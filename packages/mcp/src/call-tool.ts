@@ -6,7 +6,6 @@
 import { PaymentsError } from "@org/payments-client";
 import { argumentProblems } from "./arguments.js";
 import type { IdempotencyKeys } from "./idempotency.js";
-import { jsonTextOf } from "./json-text.js";
 import {
   ALL_PAGES_MAX_CHARACTERS,
   ALL_PAGES_PAGE_SIZE,
@@ -16,6 +15,7 @@ import {
 import { errorText, redactText } from "./redact.js";
 import type { SandboxProbe } from "./sandbox-probe.js";
 import type { Send, SendResult } from "./send.js";
+import { jsonTextOf } from "./structured-content-text.js";
 import type { ToolDefinition } from "./tool-definition.js";
 
 export interface CallContext {

@@ -3,7 +3,7 @@
  * on the sandbox, naming the operations (a tool each, or through call_operation with --dynamic).
  */
 
-export interface PromptArgument {
+interface PromptArgument {
   name: string;
   description: string;
   required: boolean;

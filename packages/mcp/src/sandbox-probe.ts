@@ -9,7 +9,7 @@ import { PaymentsResponseError } from "@org/payments-client";
 import { testModeIdentity } from "./generated/tools.js";
 import type { Send } from "./send.js";
 
-export const SANDBOX_DOCUMENT_PATH = "/_sandbox/openapi.json";
+const SANDBOX_DOCUMENT_PATH = "/_sandbox/openapi.json";
 const SANDBOX_PREFIX = "/_sandbox/";
 
 export type SandboxState =
@@ -30,7 +30,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** What the served document proves: the sandbox's operations, or why it is not the sandbox's. */
-export function judgeDocument(document: unknown): SandboxState {
+function judgeDocument(document: unknown): SandboxState {
   const answered = `it answered GET ${SANDBOX_DOCUMENT_PATH} with`;
   const not = (reason: string): SandboxState => ({ kind: "not-sandbox", reason });
   if (!isObject(document) || typeof document.openapi !== "string" || !isObject(document.paths)) {

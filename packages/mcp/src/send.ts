@@ -4,7 +4,7 @@
  * PUT and DELETE routes, which the API's client does not send, go by `fetch` with the same key.
  */
 import { PaymentsApiError, type PaymentsClient } from "@org/payments-client";
-import { redactText } from "./redact.js";
+import { redactText, redactValue } from "./redact.js";
 
 export interface SendResult {
   data?: unknown;
@@ -76,7 +76,7 @@ async function sendByFetch(
   const header = response.headers.get("x-request-id") ?? response.headers.get("request-id");
   const requestId = header === null ? undefined : redactText(header, apiKey);
   if (response.ok) return { data, response, requestId, replayed: false };
-  const body = typeof data === "string" ? redactText(data, apiKey) : data;
+  const body = redactValue(data, apiKey);
   const operation = `${method} ${template}`;
   const error = new PaymentsApiError({ status: response.status, body, operation, requestId });
   return { error, response, requestId, replayed: false };

@@ -25,7 +25,7 @@ import type { ServerContext } from "./options.js";
 import { getPrompt, listPrompts } from "./prompts.js";
 import { documentResources, readDocument } from "./resources.js";
 import type { SandboxState } from "./sandbox-probe.js";
-import { setToolCallHandler } from "./tool-call-handler.js";
+import { setToolCallHandler } from "./sdk-adapter.js";
 import type { ToolDefinition } from "./tool-definition.js";
 import { isSelected } from "./toolsets.js";
 import { VERSION } from "./version.js";
@@ -37,8 +37,8 @@ const listed = new Map(
   tools.map((tool) => [
     tool.name,
     {
+      // No `title`: a client shows the name, and a list is sent into every conversation.
       name: tool.name,
-      title: tool.title,
       description: tool.description,
       inputSchema: tool.listedInputSchema,
       annotations: tool.annotations,
@@ -46,7 +46,7 @@ const listed = new Map(
   ]),
 );
 
-export const INSTRUCTIONS = `Tools for the partner payments API, one per operation (named by its operationId), each answering the API's JSON.
+const INSTRUCTIONS = `Tools for the partner payments API, one per operation (named by its operationId), each answering the API's JSON.
 - The sandbox: a base URL that proves it is the offline sandbox of @org/payments-mock (it serves its test-mode document at GET /_sandbox/openapi.json). Each API key is a partner of its own there, with its own customers, clock, events, rates and faults; nothing crosses between keys.
 - Time: the sandbox's clock, not the wall clock. Lifecycles (signings, identifications, settlements) and webhook deliveries happen when it moves: advanceClock runs everything due, and getClock reads it. The set…Status tools walk a status at once.
 - Money: simulateDeposit pays into an Approved autoramp; its transaction settles as the clock moves (listAutorampTransactions).

@@ -11,8 +11,8 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { messageJson } from "./json-text.js";
 import { redactMessage } from "./redact.js";
+import { messageJson } from "./structured-content-text.js";
 
 /** The longest line read, as the SDK's reader: a longer one is dropped and answered. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;

@@ -26,11 +26,11 @@ export const DEFAULT_TEST_MODE_TOOLS: ReadonlySet<string> = new Set([
   "getReadiness",
 ]);
 
-export const ALL_TOOLSETS = "all";
-export const TEST_MODE_TOOLSET = "test-mode";
+const ALL_TOOLSETS = "all";
+const TEST_MODE_TOOLSET = "test-mode";
 
 /** A tag as a toolset's name: `Autoramp transactions` → `autoramp-transactions`. */
-export const toolsetName = (tag: string): string => tag.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+const toolsetName = (tag: string): string => tag.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
 /** Every toolset name `--toolsets` takes, in the order of the tools. */
 export function toolsetNames(tools: readonly ToolDefinition[]): string[] {
@@ -38,7 +38,7 @@ export function toolsetNames(tools: readonly ToolDefinition[]): string[] {
   return [...new Set(tags), TEST_MODE_TOOLSET, ALL_TOOLSETS];
 }
 
-export interface Selection {
+interface Selection {
   /** The toolsets named, or undefined for the default. */
   toolsets?: readonly string[] | undefined;
   readOnly?: boolean | undefined;
@@ -56,7 +56,7 @@ export function isSelected(tool: ToolDefinition, selection: Selection): boolean 
   return toolsets.includes(toolsetName(tool.tag));
 }
 
-export const isRead = (tool: ToolDefinition): boolean => tool.method === "GET";
+const isRead = (tool: ToolDefinition): boolean => tool.method === "GET";
 
 /** The toolsets of a `--toolsets` value, or the reason it is not one. */
 export function parseToolsets(

@@ -4,10 +4,10 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { jsonTextOf, messageJson } from "../src/json-text.ts";
 import type { ServerContext } from "../src/options.ts";
 import { redactMessage } from "../src/redact.ts";
 import { createMcpServer } from "../src/server.ts";
+import { jsonTextOf, messageJson } from "../src/structured-content-text.ts";
 
 const page = () => ({
   items: [{ id: "c1", email: 'a"b@example.com', name: "Ünïcode \\ name", tags: [] }],

@@ -37,6 +37,8 @@ describe("payments-mcp cannot start", () => {
     [["--bogus"], { PAYMENTS_API_KEY: SECRET_KEY }, "--help lists the options"],
     [["--port", "4031"], { PAYMENTS_API_KEY: SECRET_KEY }, "go with --http"],
     [["--http", "--port", "99999"], { PAYMENTS_API_KEY: SECRET_KEY }, "--port must be"],
+    [["--toolsets", "customers,bogus"], { PAYMENTS_API_KEY: SECRET_KEY }, "bogus is not a toolset"],
+    [["--toolsets", ""], { PAYMENTS_API_KEY: SECRET_KEY }, "--toolsets: no toolset"],
   ])("%j %j: %s", async (args, env, said) => {
     const { code, stdout, stderr } = await run(args, env);
     expect(code).toBe(2);

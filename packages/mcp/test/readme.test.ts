@@ -7,6 +7,8 @@ import {
   ALL_PAGES_PAGE_SIZE,
   IDEMPOTENCY_WINDOW_MS,
 } from "../src/limits.ts";
+import { MIN_KEY_LENGTH } from "../src/redact.ts";
+import { DEFAULT_TEST_MODE_TOOLS } from "../src/toolsets.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 /** The README's prose with each run of white space one space, as a reader sees it. */
@@ -17,6 +19,17 @@ describe("the README", () => {
     const row = readme.split("\n").find((line) => line.startsWith(`| ${tag} `));
     expect(row, `a row for ${tag}`).toBeDefined();
     expect(row).toContain(`\`${name}\``);
+  });
+
+  it("marks in bold the test-mode tools of the default list, and no other", () => {
+    for (const tool of tools.filter((candidate) => candidate.group === "test-mode")) {
+      const bold = readme.includes(`**\`${tool.name}\`**`);
+      expect(bold, tool.name).toBe(DEFAULT_TEST_MODE_TOOLS.has(tool.name));
+    }
+  });
+
+  it("states the key length under which a key is easy to guess", () => {
+    expect(prose).toContain(`shorter than **${MIN_KEY_LENGTH}** characters`);
   });
 
   it("states the all_pages cap and the idempotency window the server keeps", () => {

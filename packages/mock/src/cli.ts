@@ -34,6 +34,10 @@ Options:
                   fee profiles and rates (default: sandbox-key)
   --idle-days <n> with --stateful: purge a partner's data n days after its last request,
                   0 never (default: 30)
+  --max-partners <n>
+                  with --stateful: keep at most n partners (API keys); a new key beyond
+                  them takes the place of one idle 15 minutes, else it is refused (503),
+                  0 for no limit (default: 1000)
   --readiness-profile <file>
                   with --stateful: the readiness profile (YAML) that GET /_sandbox/readiness
                   checks against, instead of the default one
@@ -55,6 +59,7 @@ const OPTIONS = {
   "delivery-chaos": { type: "string" },
   "example-key": { type: "string" },
   "idle-days": { type: "string" },
+  "max-partners": { type: "string" },
   "readiness-profile": { type: "string" },
   cors: { type: "boolean", default: true },
   quiet: { type: "boolean", default: false },
@@ -97,6 +102,7 @@ async function runMock() {
     "delivery-chaos",
     "example-key",
     "idle-days",
+    "max-partners",
     "readiness-profile",
   ] as const;
   for (const flag of sandboxFlags) {
@@ -114,13 +120,15 @@ async function runMock() {
   if (idleDays !== undefined && !/^\d{1,6}(\.\d+)?$/.test(idleDays)) {
     fail(`--idle-days must be a number of days, 0 or more, got "${idleDays}"`);
   }
+  const maxPartners = args["max-partners"];
+  if (maxPartners !== undefined && !/^\d{1,9}$/.test(maxPartners)) {
+    fail(`--max-partners must be a whole number of partners, 0 for no limit, got "${maxPartners}"`);
+  }
   const exampleKey = args["example-key"];
   if (exampleKey === "") fail("--example-key must not be empty");
   // Loaded only now, so that --help and flag errors answer without loading Prism.
   const { startMock } = await import("./start-mock.js");
-  const { isPostgresUrl, redactedUrl } = await import(
-    "@org/payments-sandbox/store/postgres-store.js"
-  );
+  const { isPostgresUrl, redactedUrl } = await import("@org/payments-sandbox/store");
   /** Where the data is, for the start line; a Postgres password is never printed. */
   const stateDescription = (state: string) =>
     isPostgresUrl(state) ? `Postgres ${redactedUrl(state)}` : `SQLite file ${state}`;
@@ -135,6 +143,7 @@ async function runMock() {
     ...(chaos !== undefined && { deliveryChaos: { seed: Number(chaos) } }),
     ...(exampleKey !== undefined && { exampleKey }),
     ...(idleDays !== undefined && { idleDays: Number(idleDays) }),
+    ...(maxPartners !== undefined && { maxPartners: Number(maxPartners) }),
     ...(args["readiness-profile"] !== undefined && {
       readinessProfile: args["readiness-profile"],
     }),

@@ -1,18 +1,22 @@
-export { bundledSpecPath } from "@org/payments-engine/engine/bundled-spec.js";
-export type { Problem, ProblemError, ProblemLocation } from "@org/payments-engine/http/problem.js";
-export { PROBLEM_CONTENT_TYPE } from "@org/payments-engine/http/problem.js";
+export type { Problem, ProblemError, ProblemLocation } from "@org/payments-engine";
+export { bundledSpecPath, PROBLEM_CONTENT_TYPE } from "@org/payments-engine";
 export type {
   DeliveryAttempt,
   DepositOptions,
   EventFilter,
+  FaultOptions,
   FiatAddressOptions,
   QuoteVerdict,
+  RateLimitOptions,
   ReadinessReport,
+  RequestFilter,
+  RequestLogEntry,
   SandboxClockReading,
   SandboxCollection,
   SandboxControls,
   SandboxControlsOptions,
   SandboxEvent,
+  SandboxFault,
   SandboxPartner,
   SandboxRates,
   SandboxResource,
@@ -20,13 +24,13 @@ export type {
   SandboxStatus,
   SandboxTopic,
   WebhookOptions,
-} from "@org/payments-sandbox/control/controls.js";
+} from "@org/payments-sandbox";
 export {
   newApiKey,
   SandboxControlError,
   sandboxControls,
   sandboxPartner,
-} from "@org/payments-sandbox/control/controls.js";
+} from "@org/payments-sandbox";
 export type {
   ProxyOptions,
   RunningProxy,

@@ -1,40 +1,44 @@
 // The HTTP side of the mock and the sandbox: every request goes through Prism; every rejection
 // gets a problem body; a valid request to a sandbox gets its answer.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ERROR_SEVERITY } from "@org/payments-engine/engine/diagnostics.js";
-import type {
-  Operation,
-  PrismEngine,
-  PrismOutcome,
-  PrismRefusal,
-  Routed,
-} from "@org/payments-engine/engine/prism.js";
-import { requestProblems, requestRefusal } from "@org/payments-engine/engine/request-problems.js";
-import { unavailablePreference } from "@org/payments-engine/engine/response-shaping.js";
-import { VerdictMemo } from "@org/payments-engine/engine/verdict-memo.js";
-import { answerPreflight, isPreflight, setCorsHeaders } from "@org/payments-engine/http/cors.js";
-import { isObject } from "@org/payments-engine/http/is-object.js";
-import { jsonText } from "@org/payments-engine/http/json-text.js";
-import { hasPreferences, type Preferences, parsePrefer } from "@org/payments-engine/http/prefer.js";
-import {
-  PROBLEM_CONTENT_TYPE,
-  type Problem,
-  type ProblemError,
-  problem,
-} from "@org/payments-engine/http/problem.js";
 import {
   type ApiRequest,
+  allowedMethods,
+  answerPreflight,
+  bodilessKey,
   ClientGoneError,
+  ERROR_SEVERITY,
+  hasPreferences,
+  isPreflight,
+  jsonText,
+  loggedId,
+  type Preferences,
+  type PrismEngine,
+  type PrismOutcome,
+  type PrismRefusal,
+  type Problem,
+  type ProblemError,
+  parsePrefer,
+  problem,
+  type RequestLogger,
+  type Routed,
   readRequest,
-} from "@org/payments-engine/http/read-request.js";
-import { routeProblem, sendProblem } from "@org/payments-engine/http/refusal.js";
-import { loggedId, tagAnswer } from "@org/payments-engine/http/request-id.js";
-import { bodilessKey } from "@org/payments-engine/http/request-key.js";
-import type { RequestLogger } from "@org/payments-engine/http/serve.js";
-import { type Answer, bodyText } from "@org/payments-sandbox/api/answer.js";
-import { isControlPath } from "@org/payments-sandbox/control/test-mode-document.js";
-import type { Sandbox } from "@org/payments-sandbox/sandbox.js";
-import { StoreFullError } from "@org/payments-sandbox/store/store.js";
+  requestProblems,
+  requestRefusal,
+  routeProblem,
+  sendProblem,
+  setCorsHeaders,
+  tagAnswer,
+  unavailablePreference,
+  VerdictMemo,
+} from "@org/payments-engine";
+import {
+  isControlPath,
+  respondControl,
+  type Sandbox,
+  sandboxFailure,
+  sendAnswer,
+} from "@org/payments-sandbox";
 import type { TestModeHint } from "./test-mode-hint.js";
 
 export interface HandlerOptions {
@@ -78,23 +82,19 @@ export function createHandler(
         return { status: "client disconnected", mismatch: "" };
       }
       // A sandbox with no room left says so; anything else is a bug of the mock.
-      const [status, kind, title, rule] =
-        error instanceof StoreFullError
-          ? [507, "sandbox-full", "Sandbox full", "storage"]
-          : [500, "mock-error", "The mock failed", "mock"];
       const message = (error as Error).message;
-      return rejected(
-        sendProblem(
-          response,
-          problem(status, kind, title, [{ location: "route", field: "", rule, message }]),
-        ),
-      );
+      const failure =
+        sandboxFailure(error) ??
+        problem(500, "mock-error", "The mock failed", [
+          { location: "route", field: "", rule: "mock", message },
+        ]);
+      return rejected(sendProblem(response, failure));
     });
     log?.(`${incoming.method} ${incoming.url} → ${result.status}${id}${result.mismatch}`);
   };
 }
 
-type Sent = { status: number; mismatch: string };
+type Sent = { status: number | string; mismatch: string };
 type Unreadable = Extract<Awaited<ReturnType<typeof readRequest>>, { ok: false }>;
 type PrismResponse = Extract<PrismOutcome, { kind: "response" }>;
 
@@ -247,8 +247,6 @@ function preferProblem(
   return problem(status, kind, title, [{ location: "header", field: "Prefer", rule, message }]);
 }
 
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
-
 /**
  * A request no operation of the API answers: a 405 lists the path's methods (and sends them in
  * `Allow`), and either names the test-mode route that does what was asked, if there is one.
@@ -260,70 +258,13 @@ async function refusedRoute(
   response: ServerResponse,
   testModeHint: TestModeHint | undefined,
 ): Promise<Problem> {
-  const allowed =
-    outcome.status === 405
-      ? METHODS.filter((method) => engine.route(method, request.path) !== undefined)
-      : [];
+  const allowed = outcome.status === 405 ? allowedMethods(engine, request.path) : [];
   if (allowed.length > 0) response.setHeader("allow", allowed.join(", "));
   const hint =
     outcome.status === 404 || outcome.status === 405
       ? await testModeHint?.(request.method, request.path)
       : undefined;
   return routeProblem(outcome, request.method, request.path, { allowed, hint });
-}
-
-/**
- * A request under /_sandbox/: routed and validated by the engine of the test-mode document, as
- * the API's requests are by the API's, its problems in the same words; a valid one is answered by
- * the sandbox.
- */
-async function respondControl(
-  engine: PrismEngine,
-  sandbox: Sandbox,
-  request: ApiRequest,
-  repeated: readonly string[],
-  response: ServerResponse,
-): Promise<{ status: number; mismatch: string }> {
-  const checked = engine.check(request);
-  if (checked.kind === "error") {
-    const allowed =
-      checked.status === 405
-        ? METHODS.filter((method) => engine.route(method, request.path) !== undefined)
-        : [];
-    if (allowed.length > 0) response.setHeader("allow", allowed.join(", "));
-    const refused = routeProblem(checked, request.method, request.path, {
-      allowed,
-      surface: "the test mode",
-      hint: "GET /_sandbox/openapi.json lists its routes",
-    });
-    return rejected(sendProblem(response, refused));
-  }
-  const { operation } = checked.routed;
-  const errors = [
-    ...requestProblems(engine, operation, request, repeated, checked.inputProblems),
-    ...unexpectedBody(operation, request),
-  ];
-  if (errors.length > 0) {
-    const status = errors.some((error) => error.location === "security") ? 401 : 422;
-    return rejected(sendProblem(response, requestRefusal(status, errors)));
-  }
-  return sendAnswer(response, await sandbox.control(request, checked.routed));
-}
-
-/** A body sent to a route that takes none (an empty JSON object aside) is refused, not ignored. */
-function unexpectedBody(operation: Operation, request: ApiRequest): ProblemError[] {
-  const empty =
-    request.body === undefined ||
-    (isObject(request.body) && Object.keys(request.body).length === 0);
-  if (operation.request?.body !== undefined || empty) return [];
-  return [
-    {
-      location: "body",
-      field: "",
-      rule: "absent",
-      message: `${operation.method.toUpperCase()} ${operation.path} takes no body; send none`,
-    },
-  ];
 }
 
 /** A test-mode route asked of the stateless mock: it names the way to the sandbox that has it. */
@@ -340,20 +281,4 @@ function testModeOnly(path: string): Problem {
 
 function rejected(status: number): { status: number; mismatch: string } {
   return { status, mismatch: "" };
-}
-
-/** A sandbox answer: JSON, or a problem in the mock's format when it is an error. */
-function sendAnswer(
-  response: ServerResponse,
-  answer: Answer,
-): { status: number; mismatch: string } {
-  const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
-  response
-    .writeHead(answer.status, {
-      "content-type": contentType,
-      // As Stripe marks it: the first answer to this IDEMPOTENCY-KEY, sent again.
-      ...(answer.replayed && { "idempotent-replayed": "true" }),
-    })
-    .end(bodyText(answer));
-  return { status: answer.status, mismatch: "" };
 }

@@ -63,7 +63,7 @@ export async function runReadinessCli(argv: string[]): Promise<void> {
     console.log(USAGE);
     process.exit(0);
   }
-  const { FORMATS, formatReport } = await import("@org/payments-sandbox/readiness/index.js");
+  const { FORMATS, formatReport } = await import("@org/payments-sandbox");
   const format = args.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format)) {
     fail(`--format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
@@ -96,7 +96,7 @@ export async function runReadinessCli(argv: string[]): Promise<void> {
 type Args = ReturnType<typeof parseCli>;
 
 async function reportFrom(args: Args, key: string) {
-  const readiness = await import("@org/payments-sandbox/readiness/index.js");
+  const readiness = await import("@org/payments-sandbox");
   if (args.url !== undefined) return askSandbox(args.url, key);
   const profile = await loadProfile(args["readiness-profile"]);
   if (args.from !== undefined) {
@@ -111,9 +111,7 @@ async function reportFrom(args: Args, key: string) {
 }
 
 async function loadProfile(path: string | undefined) {
-  const { defaultProfile, PROFILE_CONTEXT, readProfile } = await import(
-    "@org/payments-sandbox/readiness/index.js"
-  );
+  const { defaultProfile, PROFILE_CONTEXT, readProfile } = await import("@org/payments-sandbox");
   return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
 }
 
@@ -142,9 +140,7 @@ async function askSandbox(url: string, key: string) {
       `${target.href} answered ${response.status}, not a readiness report: ${text.slice(0, 300)}`,
     );
   }
-  const body = JSON.parse(
-    text,
-  ) as import("@org/payments-sandbox/readiness/index.js").ReadinessReport;
+  const body = JSON.parse(text) as import("@org/payments-sandbox").ReadinessReport;
   if (typeof body?.ready !== "boolean" || !Array.isArray(body.checks)) {
     throw new Error(`${target.href} answered something other than a readiness report`);
   }

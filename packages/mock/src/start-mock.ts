@@ -1,21 +1,22 @@
 // startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
-import { bundledSpecPath } from "@org/payments-engine/engine/bundled-spec.js";
-import { createPrismEngine, type PrismEngine } from "@org/payments-engine/engine/prism.js";
 import {
+  bundledSpecPath,
   type ConnectionLimits,
+  createPrismEngine,
+  type PrismEngine,
   type RequestLogger,
   serve,
-} from "@org/payments-engine/http/serve.js";
+} from "@org/payments-engine";
+import type { DeliveryChaos } from "@org/payments-sandbox";
 import {
+  createSandbox,
   newApiKey,
   type SandboxControls,
   type SandboxPartner,
   sandboxControls,
   sandboxPartner,
-} from "@org/payments-sandbox/control/controls.js";
-import { testModeDocument } from "@org/payments-sandbox/control/test-mode-document.js";
-import { createSandbox } from "@org/payments-sandbox/sandbox.js";
-import type { DeliveryChaos } from "@org/payments-sandbox/webhooks/events.js";
+  testModeDocument,
+} from "@org/payments-sandbox";
 import { createHandler } from "./mock-handler.js";
 import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";
@@ -59,6 +60,14 @@ export interface MockOptions {
    * where each test makes a key does not grow forever; 0 keeps every partner. Default 30.
    */
   idleDays?: number;
+  /**
+   * Sandbox only: the most partners (API keys) it keeps, so that a shared sandbox's memory or
+   * database does not grow with every new key. A new key beyond them takes the place of the
+   * partner idle longest, if one has been idle 15 minutes; otherwise it is refused with a 503
+   * problem (`partner-limit`) naming the limit. Keys it knows go on. 0 keeps any number.
+   * Default 1000.
+   */
+  maxPartners?: number;
   /**
    * Sandbox only: the readiness profile's YAML file (see the README's "Readiness"), instead of
    * the default one. A bad profile rejects startMock with its file, line and rule.
@@ -134,6 +143,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         seed: options.seed,
         ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
         ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
+        ...(options.maxPartners !== undefined && { maxPartners: options.maxPartners }),
         ...(options.readinessProfile !== undefined && {
           readinessProfile: options.readinessProfile,
         }),

@@ -1,7 +1,7 @@
 // Where the API has no operation for a request but the test mode has one at the same path under
 // /_sandbox/ (POST /webhooks: the API cannot add a webhook, POST /_sandbox/webhooks can), the
 // refusal names the test-mode route, routed by the engine of the test-mode document.
-import type { PrismEngine } from "@org/payments-engine/engine/prism.js";
+import type { PrismEngine } from "@org/payments-engine";
 
 /** The words naming the test-mode route that does what `method path` asked, if there is one. */
 export type TestModeHint = (method: string, path: string) => Promise<string | undefined>;

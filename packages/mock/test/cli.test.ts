@@ -1,7 +1,7 @@
 // The built CLI, as a user runs it: it must print its URL, serve, and exit cleanly on a signal.
 import { specPath } from "@org/payments-spec";
+import { API_KEY } from "@org/payments-testing";
 import { describe, expect, it } from "vitest";
-import { API_KEY } from "../../engine/test/support/spec-requests.js";
 import { startMock } from "../src/index.js";
 import { runCli as run } from "./support/run-cli.js";
 

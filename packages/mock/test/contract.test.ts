@@ -1,7 +1,8 @@
 // Every operation, called through the typed client against the mock; every response must match
 // the spec's response schema.
+
+import { API_KEY, operations } from "@org/payments-testing";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { API_KEY, operations } from "../../engine/test/support/spec-requests.js";
 import { createContractClient } from "./support/contract-client.js";
 import { responseProblems } from "./support/response-validator.js";
 

@@ -4,16 +4,13 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { specPath } from "@org/payments-spec";
+import { fixtureSpecPath, launchChromium } from "@org/payments-testing";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../../../scripts/launch-chromium.ts";
 import { type RunningMock, startMock } from "../src/index.js";
 
-const itemsSpec = fileURLToPath(
-  new URL("../../engine/test/fixtures/specs/items.yaml", import.meta.url),
-);
+const itemsSpec = fixtureSpecPath("items");
 
 let mock: RunningMock;
 let mockWithoutCors: RunningMock;

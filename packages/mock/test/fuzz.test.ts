@@ -4,9 +4,9 @@
 // (default 300); FUZZ_SEED replays a failing run.
 import { request as httpRequest } from "node:http";
 import { specPath } from "@org/payments-spec";
+import { fuzzRequest, type WireRequest } from "@org/payments-testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fuzzRequest, type WireRequest } from "../../engine/test/support/fuzz-requests.js";
 import { type RunningMock, startMock } from "../src/index.js";
 import { undeclaredAnswer } from "./support/response-validator.js";
 

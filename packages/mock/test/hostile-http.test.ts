@@ -3,15 +3,13 @@
 // This is the mock's HTTP handling, not the API's: it is tested on a tiny spec, and on the API's
 // spec only where every one of the API's operations must refuse (JSON nested past the limit).
 import net from "node:net";
-import { fileURLToPath } from "node:url";
 import { specPath } from "@org/payments-spec";
+import { fixtureSpecPath } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
 import { DEEP_BODIES, expectEveryOperationRefuses } from "./support/deep-bodies.js";
 
-const hostileSpec = fileURLToPath(
-  new URL("../../engine/test/fixtures/specs/hostile.yaml", import.meta.url),
-);
+const hostileSpec = fixtureSpecPath("hostile");
 
 let mock: RunningMock;
 let apiMock: RunningMock;

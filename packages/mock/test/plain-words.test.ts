@@ -2,13 +2,8 @@
 // the proxy) and in a response (to the proxy), must come back in words a person reads: no raw
 // regular expression, no bare type name, none of JSON Schema's own wording.
 import { deref, loadSpec, type OperationEntry, specPath } from "@org/payments-spec";
+import { operations, type SpecRequest, send, validRequest } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  operations,
-  type SpecRequest,
-  send,
-  validRequest,
-} from "../../engine/test/support/spec-requests.js";
 import {
   type Problem,
   type RunningMock,

@@ -1,21 +1,19 @@
 // The `Prefer` request header, as Prism users know it: code=, example=, dynamic= (and seed=).
 // Prefer is the mock's, not the API's: it is tested on a tiny spec, and on the API's spec only where
 // the sandbox answers (its data must stay untouched).
-import { fileURLToPath } from "node:url";
 import { loadSpec, specPath } from "@org/payments-spec";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  fixtureSpecPath,
   type SentResponse,
   type SpecRequest,
   send,
   validRequest,
-} from "../../engine/test/support/spec-requests.js";
+} from "@org/payments-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
 import { answerChecks, undeclaredAnswer } from "./support/response-validator.js";
 
-const preferSpec = fileURLToPath(
-  new URL("../../engine/test/fixtures/specs/prefer.yaml", import.meta.url),
-);
+const preferSpec = fixtureSpecPath("prefer");
 const fixture = answerChecks(loadSpec(preferSpec));
 
 let mock: RunningMock;

@@ -2,8 +2,8 @@
 // is sane, else a new one; logged on the request's line; never the API key.
 import { connect } from "node:net";
 import { specPath } from "@org/payments-spec";
+import { API_KEY } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_KEY } from "../../engine/test/support/spec-requests.js";
 import { type RunningMock, type RunningProxy, startMock, startProxy } from "../src/index.js";
 import { type FakeUpstream, startFakeUpstream } from "./support/fake-upstream.js";
 import { send } from "./support/http.js";

@@ -1,14 +1,15 @@
 // Table-driven: bad requests get a prompt 4xx whose problem body names the problem; valid
 // requests (built from the spec's examples) are accepted. It stays on the API's spec: each case is
 // one of the API's own rules (its required fields, enums, limits and formats, every operation).
-import { describe, expect, inject, it } from "vitest";
+
 import {
   operations,
   type SpecRequest,
   send,
   validRequest,
   validVariants,
-} from "../../engine/test/support/spec-requests.js";
+} from "@org/payments-testing";
+import { describe, expect, inject, it } from "vitest";
 import type { Problem } from "../src/index.js";
 
 const mockUrl = inject("mockUrl");

@@ -1,7 +1,8 @@
-// The rooms and which may use which (see the root README's "Layout"): http at the bottom, the
-// engine on it (both in packages/engine), the sandbox (packages/sandbox) and the proxy on both and
-// never on each other, the mock's entry points on top. Read from the sources' imports, so a new
-// import that breaks the house fails here.
+// The rooms and which may use which (see the root README's "Layout"). In packages/engine: values at
+// the bottom, http on them, the engine (Prism's adapter, validation, caches, response shaping) on
+// both, and the package's entry over all three. The sandbox (packages/sandbox) and the proxy on the
+// engine's entry and never on each other; the mock's entry points on top, composing them through
+// their entries. Read from the sources' imports, so a new import that breaks the house fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,21 +11,32 @@ import { describe, expect, it } from "vitest";
 const packages = fileURLToPath(new URL("../../", import.meta.url));
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 
-/** Each workspace package of the mock, by the name other packages import it with. */
-const PACKAGES = {
-  "@org/payments-engine": path.join(packages, "engine/src"),
-  "@org/payments-sandbox": path.join(packages, "sandbox/src"),
-  "@org/payments-mock": path.join(packages, "mock/src"),
+/** The packages of the house, by the folder each lives in. */
+const FOLDERS = {
+  "@org/payments-engine": path.join(packages, "engine"),
+  "@org/payments-sandbox": path.join(packages, "sandbox"),
+  "@org/payments-mock": path.join(packages, "mock"),
 } as const;
+type PackageName = keyof typeof FOLDERS;
+const srcOf = (name: PackageName) => path.join(FOLDERS[name], "src");
 
-type Room = "http" | "engine" | "sandbox" | "proxy" | "entry";
+type Room =
+  | "engine:values"
+  | "engine:http"
+  | "engine:engine"
+  | "engine:entry"
+  | "sandbox"
+  | "mock:proxy"
+  | "mock:entry";
 /** The rooms each room may import from, besides itself. */
 const MAY_USE: Record<Room, readonly Room[]> = {
-  http: [],
-  engine: ["http"],
-  sandbox: ["engine", "http"],
-  proxy: ["engine", "http"],
-  entry: ["sandbox", "proxy", "engine", "http"],
+  "engine:values": [],
+  "engine:http": ["engine:values"],
+  "engine:engine": ["engine:http", "engine:values"],
+  "engine:entry": ["engine:engine", "engine:http", "engine:values"],
+  sandbox: ["engine:entry"],
+  "mock:proxy": ["engine:entry"],
+  "mock:entry": ["engine:entry", "sandbox", "mock:proxy"],
 };
 
 const SPECIFIER =
@@ -35,46 +47,118 @@ function specifiers(text: string): string[] {
   return [...text.matchAll(SPECIFIER)].map((match) => match[1] ?? match[2] ?? match[3] ?? "");
 }
 
-const sources = Object.values(PACKAGES).flatMap((src) =>
-  readdirSync(src, { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".ts"))
-    .map((file) => path.join(src, file)),
+const sources = (Object.keys(FOLDERS) as PackageName[]).flatMap((name) =>
+  readdirSync(srcOf(name), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"))
+    .filter((file) => !file.startsWith(`generated${path.sep}`))
+    .map((file) => path.join(srcOf(name), file)),
 );
 
 /** A file's name inside the packages' folder, for messages. */
 const shown = (file: string) => path.relative(packages, file);
 
-function roomOf(file: string): Room {
-  if (file.startsWith(PACKAGES["@org/payments-sandbox"] + path.sep)) return "sandbox";
-  const src = file.startsWith(PACKAGES["@org/payments-engine"] + path.sep)
-    ? PACKAGES["@org/payments-engine"]
-    : PACKAGES["@org/payments-mock"];
-  const [first, ...rest] = path.relative(src, file).split(path.sep);
-  return rest.length === 0 ? "entry" : (first as Room);
+function packageOf(file: string): PackageName | undefined {
+  return (Object.keys(FOLDERS) as PackageName[]).find((name) =>
+    file.startsWith(FOLDERS[name] + path.sep),
+  );
 }
 
-/** The source files a file imports, resolved (`./x.js` is `./x.ts`, a package's `x.js` its `src/x.ts`). */
+function roomOf(file: string): Room {
+  const name = packageOf(file);
+  if (name === "@org/payments-sandbox") return "sandbox";
+  const [first, ...rest] = path.relative(srcOf(name ?? "@org/payments-mock"), file).split(path.sep);
+  if (name === "@org/payments-engine") {
+    return rest.length === 0 ? "engine:entry" : (`engine:${first}` as Room);
+  }
+  return rest.length === 0 ? "mock:entry" : (`mock:${first}` as Room);
+}
+
+/** A package's declared entries (its package.json `exports`), as files. */
+function entriesOf(name: PackageName): Map<string, string> {
+  const { exports } = JSON.parse(readFileSync(path.join(FOLDERS[name], "package.json"), "utf8"));
+  return new Map(
+    Object.entries(exports as Record<string, unknown>)
+      .filter((entry): entry is [string, string] => typeof entry[1] === "string")
+      .map(([subpath, file]) => [subpath, path.join(FOLDERS[name], file)]),
+  );
+}
+
+/**
+ * The source files a file imports, resolved: `./x.js` is `./x.ts`; a package of the house is the
+ * file its `exports` names for the subpath, or `undeclared:` and the specifier when it names none.
+ */
 function localImports(file: string): string[] {
-  return specifiers(readFileSync(file, "utf8")).flatMap((name) => {
-    if (name.startsWith(".")) {
-      return [path.resolve(path.dirname(file), name.replace(/\.js$/, ".ts"))];
+  return specifiers(readFileSync(file, "utf8")).flatMap((specifier) => {
+    if (specifier.startsWith(".")) {
+      return [path.resolve(path.dirname(file), specifier.replace(/\.js$/, ".ts"))];
     }
-    const [scope = "", pkg = "", ...rest] = name.split("/");
-    const src = PACKAGES[`${scope}/${pkg}` as keyof typeof PACKAGES];
-    return src ? [path.join(src, ...rest).replace(/\.js$/, ".ts")] : [];
+    const [scope = "", pkg = "", ...rest] = specifier.split("/");
+    const name = `${scope}/${pkg}` as PackageName;
+    if (!(name in FOLDERS)) return [];
+    const entry = entriesOf(name).get(["."].concat(rest).join("/"));
+    return [entry ?? `undeclared:${specifier}`];
   });
+}
+
+/** The engine's concern folders (engine/src/engine/<folder>/), each entered by its index.ts. */
+const engineRoot = path.join(srcOf("@org/payments-engine"), "engine");
+const concernOf = (file: string) => {
+  const parts = path.relative(engineRoot, file).split(path.sep);
+  return parts.length > 1 && !parts[0]?.startsWith("..") ? parts[0] : undefined;
+};
+
+/** The circles of a graph given as edges, each as `a → b → a`. */
+function circlesOf(edges: Map<string, readonly string[]>, show = (node: string) => node) {
+  const done = new Set<string>();
+  const circles: string[] = [];
+  const visit = (node: string, trail: string[]) => {
+    if (trail.includes(node)) {
+      circles.push([...trail.slice(trail.indexOf(node)), node].map(show).join(" → "));
+      return;
+    }
+    if (done.has(node)) return;
+    for (const next of edges.get(node) ?? []) visit(next, [...trail, node]);
+    done.add(node);
+  };
+  for (const node of edges.keys()) visit(node, []);
+  return circles;
+}
+
+/**
+ * The names a file imports or re-exports from `target` (`import { a, type B as C } from "…"` and
+ * `export { a } from "…"`: a, B).
+ */
+function namesImported(file: string, target: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*"([^"]+)"/g)]
+    .filter(([, , specifier = ""]) =>
+      specifier.startsWith(".")
+        ? path.resolve(path.dirname(file), specifier.replace(/\.js$/, ".ts")) === target
+        : false,
+    )
+    .flatMap(([, names = ""]) =>
+      names
+        .split(",")
+        .map(
+          (name) =>
+            name
+              .trim()
+              .replace(/^type\s+/, "")
+              .split(/\s+as\s+/)[0] ?? "",
+        )
+        .filter(Boolean),
+    );
 }
 
 describe("the rooms of the engine, the sandbox and the mock", () => {
   it("are the ones the house names", () => {
-    expect(new Set(sources.map(roomOf))).toEqual(
-      new Set(["http", "engine", "sandbox", "proxy", "entry"]),
-    );
+    expect(new Set(sources.map(roomOf))).toEqual(new Set(Object.keys(MAY_USE)));
   });
 
   it("use only the rooms below them", () => {
     const wrong = sources.flatMap((file) =>
       localImports(file)
+        .filter((target) => !target.startsWith("undeclared:"))
         .filter((target) => {
           const [from, to] = [roomOf(file), roomOf(target)];
           return from !== to && !MAY_USE[from].includes(to);
@@ -84,21 +168,70 @@ describe("the rooms of the engine, the sandbox and the mock", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("enter another package only by an entry it declares, and never by a relative path", () => {
+    const wrong = sources.flatMap((file) =>
+      localImports(file)
+        .filter(
+          (target) => target.startsWith("undeclared:") || packageOf(target) !== packageOf(file),
+        )
+        .filter((target) => {
+          const name = packageOf(target);
+          return name === undefined || ![...entriesOf(name).values()].includes(target);
+        })
+        .map(
+          (target) =>
+            `${shown(file)} → ${target.startsWith("undeclared:") ? target : shown(target)}`,
+        ),
+    );
+    expect(wrong).toEqual([]);
+    const relative = sources.flatMap((file) =>
+      specifiers(readFileSync(file, "utf8"))
+        .filter((specifier) => specifier.startsWith("."))
+        .filter(
+          (specifier) => packageOf(path.resolve(path.dirname(file), specifier)) !== packageOf(file),
+        )
+        .map((specifier) => `${shown(file)} → ${specifier}`),
+    );
+    expect(relative).toEqual([]);
+  });
+
+  it("declare each entry by name, none with a wildcard, and each package an src/index.ts", () => {
+    for (const name of Object.keys(FOLDERS) as PackageName[]) {
+      if (name === "@org/payments-mock") continue; // published: its exports point at dist/
+      const entries = entriesOf(name);
+      expect(
+        [...entries.keys()].filter((subpath) => subpath.includes("*")),
+        name,
+      ).toEqual([]);
+      expect(entries.get("."), name).toBe(path.join(srcOf(name), "index.ts"));
+    }
+    expect(readdirSync(srcOf("@org/payments-mock"))).toContain("index.ts");
+  });
+
   it("import each other in no circle", () => {
     const graph = new Map(sources.map((file) => [file, localImports(file)]));
-    const done = new Set<string>();
-    const circles: string[] = [];
-    const visit = (file: string, trail: string[]) => {
-      if (trail.includes(file)) {
-        circles.push([...trail.slice(trail.indexOf(file)), file].map(shown).join(" → "));
-        return;
+    expect(circlesOf(graph, shown)).toEqual([]);
+  });
+
+  it("split the engine by concern, each folder entered by its index.ts, in no circle", () => {
+    const concerns = new Set(sources.map(concernOf).filter((folder) => folder !== undefined));
+    expect(concerns).toEqual(new Set(["prism", "validation", "caches", "shaping"]));
+    for (const folder of concerns) {
+      expect(sources, folder).toContain(path.join(engineRoot, folder, "index.ts"));
+    }
+    const edges = new Map<string, string[]>();
+    const sideDoors: string[] = [];
+    for (const file of sources) {
+      for (const target of localImports(file)) {
+        const [from, to] = [concernOf(file), concernOf(target)];
+        if (to === undefined || from === to) continue;
+        if (path.basename(target) !== "index.ts")
+          sideDoors.push(`${shown(file)} → ${shown(target)}`);
+        if (from !== undefined) edges.set(from, [...(edges.get(from) ?? []), to]);
       }
-      if (done.has(file)) return;
-      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
-      done.add(file);
-    };
-    for (const file of sources) visit(file, []);
-    expect(circles).toEqual([]);
+    }
+    expect(sideDoors).toEqual([]);
+    expect(circlesOf(edges)).toEqual([]);
   });
 
   it("reach into Prism from one adapter only", () => {
@@ -107,16 +240,17 @@ describe("the rooms of the engine, the sandbox and the mock", () => {
         specifiers(readFileSync(file, "utf8")).some((name) => name.startsWith("@stoplight/")),
       )
       .map(shown);
-    expect(importers).toEqual([path.join("engine", "src", "engine", "prism-adapter.ts")]);
+    expect(importers).toEqual([path.join("engine", "src", "engine", "prism", "prism-adapter.ts")]);
   });
 
   it("keep the sandbox's store to rows and records: no HTTP module, no answer", () => {
-    const sandbox = PACKAGES["@org/payments-sandbox"];
+    const sandbox = srcOf("@org/payments-sandbox");
     const store = path.join(sandbox, "store") + path.sep;
     const answering = [
-      path.join(PACKAGES["@org/payments-engine"], "http") + path.sep,
+      srcOf("@org/payments-engine") + path.sep,
       path.join(sandbox, "api") + path.sep,
       path.join(sandbox, "control") + path.sep,
+      path.join(sandbox, "http") + path.sep,
     ];
     const wrong = sources
       .filter((file) => file.startsWith(store))
@@ -129,39 +263,54 @@ describe("the rooms of the engine, the sandbox and the mock", () => {
   });
 
   it("import each other in no circle between the sandbox's concern folders", () => {
-    const sandbox = PACKAGES["@org/payments-sandbox"];
+    const sandbox = srcOf("@org/payments-sandbox");
     const folderOf = (file: string) => {
       const parts = path.relative(sandbox, file).split(path.sep);
-      return parts.length === 1 ? "sandbox.ts and settings" : (parts[0] as string);
+      if (parts.length > 1) return parts[0] as string;
+      // The entry (index.ts) is above every folder; sandbox.ts composes them below it.
+      return parts[0] === "index.ts" ? "entry" : "sandbox.ts";
     };
-    const edges = new Map<string, Set<string>>();
+    const edges = new Map<string, string[]>();
     for (const file of sources.filter((f) => f.startsWith(sandbox + path.sep))) {
       for (const target of localImports(file).filter((t) => t.startsWith(sandbox + path.sep))) {
         const [from, to] = [folderOf(file), folderOf(target)];
-        if (from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+        if (from !== to) edges.set(from, [...(edges.get(from) ?? []), to]);
       }
     }
-    const circles: string[] = [];
-    const done = new Set<string>();
-    const visit = (folder: string, trail: string[]) => {
-      if (trail.includes(folder)) {
-        circles.push([...trail.slice(trail.indexOf(folder)), folder].join(" → "));
-        return;
-      }
-      if (done.has(folder)) return;
-      for (const next of edges.get(folder) ?? []) visit(next, [...trail, folder]);
-      done.add(folder);
-    };
-    for (const folder of edges.keys()) visit(folder, []);
     expect(edges.size, "the sandbox has concern folders").toBeGreaterThan(4);
-    expect(circles).toEqual([]);
+    expect(circlesOf(edges)).toEqual([]);
   });
 
   it("route a request once, with Prism's router", () => {
-    const matchers = sources.filter((file) =>
-      /\b(operationFor|pathParameterAt|pathParams)\b/.test(readFileSync(file, "utf8")),
+    // Prism's router is one export of the adapter. Whatever routes has to reach it, so the files
+    // that import it, and the files that import those routing names in turn, are all the routing
+    // there is: one cache of the router, used by the engine alone, whose entry gives none of it out.
+    const adapter = path.join(engineRoot, "prism", "prism-adapter.ts");
+    const prismIndex = path.join(engineRoot, "prism", "index.ts");
+    const cachesIndex = path.join(engineRoot, "caches", "index.ts");
+    const routerNames = ["prismRoute"];
+    const importersOf = (target: string, names: readonly string[]) =>
+      sources.filter((file) => namesImported(file, target).some((name) => names.includes(name)));
+    // The adapter's router leaves its folder only by the folder's index.
+    expect(importersOf(adapter, routerNames).map(shown)).toEqual([shown(prismIndex)]);
+    const routeCache = importersOf(prismIndex, routerNames);
+    expect(routeCache.map(shown)).toEqual([
+      path.join("engine", "src", "engine", "caches", "route-cache.ts"),
+    ]);
+    const cachedRouters = namesImported(cachesIndex, routeCache[0] as string);
+    expect(cachedRouters).toHaveLength(1);
+    expect(importersOf(cachesIndex, cachedRouters).map(shown)).toEqual([
+      path.join("engine", "src", "engine", "engine.ts"),
+    ]);
+    // The engine's entry gives none of it out, and nothing passes a concern folder on wholesale.
+    const entryText = readFileSync(path.join(engineRoot, "index.ts"), "utf8");
+    for (const name of [...routerNames, ...cachedRouters]) {
+      expect(entryText, name).not.toMatch(new RegExp(`\\b${name}\\b`));
+    }
+    const wholesale = sources.filter((file) =>
+      /export\s+\*\s+from\s+"\.\/(prism|caches)\//.test(readFileSync(file, "utf8")),
     );
-    expect(matchers).toEqual([]);
+    expect(wholesale.map(shown)).toEqual([]);
   });
 });
 

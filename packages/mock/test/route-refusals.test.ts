@@ -1,8 +1,8 @@
 // A request the API has no operation for, where the test mode has one at the same path under
 // /_sandbox/: the refusal names the test-mode route, and in the stateless mock how to get it.
 import { specPath } from "@org/payments-spec";
+import { API_KEY } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { API_KEY } from "../../engine/test/support/spec-requests.js";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
 
 let sandbox: RunningMock;

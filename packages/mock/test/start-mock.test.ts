@@ -9,13 +9,8 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { specPath } from "@org/payments-spec";
+import { API_KEY, operations, send, validRequest } from "@org/payments-testing";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  API_KEY,
-  operations,
-  send,
-  validRequest,
-} from "../../engine/test/support/spec-requests.js";
 import { type RunningMock, startMock } from "../src/index.js";
 import { responseProblems } from "./support/response-validator.js";
 

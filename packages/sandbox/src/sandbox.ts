@@ -3,22 +3,27 @@
 // key is a partner of its own (partner.ts): its data, clock, webhooks, event log and idempotency
 // keys are out of every other key's reach.
 
-import type { Operations, Routed } from "@org/payments-engine/engine/prism.js";
-import { isObject } from "@org/payments-engine/http/is-object.js";
-import type { ApiRequest } from "@org/payments-engine/http/read-request.js";
+import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
+import { isObject } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "./api/answer.js";
 import { handlerOf } from "./api/api-routes.js";
 import { Idempotency, settled } from "./api/idempotency.js";
 import { ReadCache } from "./api/read-cache.js";
 import { dataFromSeed, defaultSeed, readSeed, type Seed, starterSeed } from "./api/seed.js";
-import { realNow, SandboxClock } from "./clock/clock.js";
+import { elapsedNow, realNow, SandboxClock } from "./clock/clock.js";
 import { answerControl, type ControlServices } from "./control/control-routes.js";
+import {
+  ArmedFaults,
+  type DeclaredStatuses,
+  type FaultHit,
+  faultsBefore,
+  type Verdict,
+} from "./faults/index.js";
 import type { ChangeContext } from "./lifecycle/change-context.js";
 import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts, type SpecFacts } from "./lifecycle/spec-facts.js";
 import {
-  type CountedRequest,
   defaultProfile,
   PROFILE_CONTEXT,
   type Profile,
@@ -26,9 +31,15 @@ import {
   readinessReport,
   readProfile,
 } from "./readiness/index.js";
+import { RequestRecorder } from "./requests/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
-import type { PartnerStore, SandboxStore, StoreTransaction } from "./store/store.js";
+import {
+  PartnerLimitError,
+  type PartnerStore,
+  type SandboxStore,
+  type StoreTransaction,
+} from "./store/store.js";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./webhooks/deliveries.js";
 import { type DeliveryChaos, Events } from "./webhooks/events.js";
 
@@ -56,6 +67,17 @@ export interface SandboxOptions {
    */
   idleDays?: number;
   /**
+   * Failure rehearsal: fault rules, a rate limit and a request log per API key, through the test
+   * mode. Default true; false leaves them out altogether (the bench's baseline).
+   */
+  rehearsal?: boolean;
+  /**
+   * The most partners (API keys) the sandbox keeps. A new key beyond them drops the partner idle
+   * longest, if one has been idle EVICTABLE_AFTER_MS; otherwise it is refused (503). 0 keeps any
+   * number. Default DEFAULT_MAX_PARTNERS.
+   */
+  maxPartners?: number;
+  /**
    * The readiness profile's YAML file, instead of the default profile (see readiness/). A bad one
    * stops createSandbox with its file, line and rule.
    */
@@ -66,6 +88,11 @@ export interface SandboxOptions {
    */
   countReadiness?: boolean;
 }
+
+/** The partners a sandbox keeps unless `maxPartners` says otherwise. */
+export const DEFAULT_MAX_PARTNERS = 1_000;
+/** A partner idle this long (real time) makes room for a new one when the sandbox is full. */
+export const EVICTABLE_AFTER_MS = 15 * 60 * 1000;
 
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
 export const DEFAULT_IDLE_DAYS = 30;
@@ -82,6 +109,8 @@ interface Tenant {
   events: Events;
   idempotency: Idempotency;
   store: PartnerStore;
+  /** Its armed fault rules and rate limit, as this process knows them. */
+  faults: ArmedFaults;
   /** When (real time) this process last marked it seen in the store; 0 never. */
   seenAt: number;
   /** The store's partner made (at its first request) and marked seen: requests wait for it. */
@@ -121,7 +150,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     exampleKey: options.exampleKey ?? DEFAULT_EXAMPLE_KEY,
     limits: { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery },
     deliveryChaos: options.deliveryChaos,
+    maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
     tenants: new Map(),
+    rehearsal: options.rehearsal !== false,
   };
   const scheduler = new Scheduler<Tenant>(store, (partner) => tenantOf(partners, partner), {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
@@ -133,6 +164,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     facts,
     scheduler,
     reads: new ReadCache(store),
+    requests: partners.rehearsal ? new RequestRecorder(store) : undefined,
+    declaredStatuses: declaredStatusesOf(options.operations),
     profile,
     counter,
   };
@@ -147,6 +180,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     async close() {
       clearInterval(purgeTimer);
+      await parts.requests?.flush();
       await scheduler.close();
       await counter?.flush().catch(() => {});
       await store.close();
@@ -163,7 +197,11 @@ interface Partners {
   exampleKey: string;
   limits: DeliveryLimits;
   deliveryChaos: DeliveryChaos | undefined;
+  /** The most partners kept; 0 for any number. */
+  maxPartners: number;
   tenants: Map<string, Promise<Tenant>>;
+  /** Fault rules, the rate limit and the request log are on. */
+  rehearsal: boolean;
 }
 
 /** A running sandbox's parts, as its requests use them. */
@@ -171,6 +209,9 @@ interface Parts extends Partners {
   facts: SpecFacts;
   scheduler: Scheduler<Tenant>;
   reads: ReadCache;
+  /** The request log's writer; undefined with rehearsal off. */
+  requests: RequestRecorder | undefined;
+  declaredStatuses: DeclaredStatuses;
   profile: Profile;
   /** Where requests are counted for readiness; undefined when they are not. */
   counter: RequestCounter | undefined;
@@ -186,9 +227,15 @@ function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
   const { store, tenants } = partners;
   let known = tenants.get(partner);
   if (known === undefined) {
-    known = store
-      .transaction(partner, (tx) => tx.clockOffset())
-      .then((offset) => newTenant(partners, partner, offset));
+    known = store.transaction(partner, async (tx) => {
+      if (!partners.rehearsal) return newTenant(partners, partner, await tx.clockOffset());
+      const state = await tx.partnerState();
+      const tenant = newTenant(partners, partner, state.offsetMs);
+      // A partner that never armed anything has nothing to read.
+      if (state.faultsVersion > 0) await tenant.faults.load(tx, state.faultsVersion);
+      else tenant.faults.version = 0;
+      return tenant;
+    });
     tenants.set(partner, known);
     known.catch(() => tenants.delete(partner));
   }
@@ -209,6 +256,7 @@ function newTenant(partners: Partners, partner: string, offset: number): Tenant 
     events: new Events(partnerStore, limits, clock, deliveryChaos),
     idempotency: new Idempotency(partnerStore),
     store: partnerStore,
+    faults: new ArmedFaults(),
     seenAt: 0,
     entered: Promise.resolve(),
   };
@@ -221,14 +269,24 @@ async function enter(partners: Partners, apiKey: string): Promise<Tenant> {
   if (now - tenant.seenAt >= SEEN_EVERY_MS) {
     tenant.seenAt = now;
     // Every request of the key waits for this one transaction, which makes a new partner.
+    const room =
+      partners.maxPartners > 0
+        ? { maxPartners: partners.maxPartners, idleBefore: now - EVICTABLE_AFTER_MS }
+        : undefined;
     tenant.entered = tenant.store
       .transaction(async (tx) => {
-        const entered = await tx.enter(now);
+        const entered = await tx.enter(now, room);
         if (entered.created) await tx.fill(startData(partners, tenant.partner));
         tenant.clock.observe(entered.offsetMs);
+        return entered.evicted;
+      })
+      .then((evicted) => {
+        if (evicted !== undefined) partners.tenants.delete(evicted);
       })
       .catch((error: unknown) => {
         tenant.seenAt = 0;
+        // A key refused for want of room is not kept either.
+        if (error instanceof PartnerLimitError) partners.tenants.delete(tenant.partner);
         throw error;
       });
   }
@@ -272,42 +330,51 @@ function sendQueued<T>(parts: Parts, tenant: Tenant, answer: T): T {
 async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Promise<Answer> {
   const handler = handlerOf(routed.operation.iid);
   if (handler === undefined) return noSandboxRoute(request.path);
+  const started = elapsedNow();
   // Prism has checked that the request has a key.
-  const tenant = await enter(parts, header(request, "x-api-key") ?? "");
+  const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
+  if ("status" in tenant) return tenant;
   const at = tenant.clock.now().toISOString();
-  const answer = await answerApiAs(parts, tenant, handler, request, routed);
-  parts.counter?.count(tenant.partner, countedRequest(request, routed, at, answer));
-  return answer;
-}
-
-/** A finished request as the readiness counters take it. */
-function countedRequest(
-  request: ApiRequest,
-  routed: Routed,
-  at: string,
-  answer: Answer,
-): CountedRequest {
-  return {
+  const verdict: Verdict = {};
+  let answer = await answerOperation(parts, tenant, request, routed, handler, verdict);
+  if (verdict.delayMs !== undefined) await waitMs(verdict.delayMs);
+  if (verdict.dropAfterCommit) answer = { ...answer, drop: true };
+  const headers = verdict.headers && { ...verdict.headers, ...answer.headers };
+  if (headers !== undefined) answer = { ...answer, headers };
+  const entry = {
     at,
     method: request.method.toUpperCase(),
     path: request.path,
     operation_id: routed.operation.iid ?? "",
-    status: answer.status,
+    status: answer.drop ? null : answer.status,
+    duration_ms: Math.round((elapsedNow() - started) * 1000) / 1000,
     idempotency_key: header(request, "idempotency-key") ?? null,
-    fault_id: null,
-    fault: null,
-    cursor: request.query.cursor !== undefined,
-    key_reused: answer.status === 422 && problemType(answer).endsWith(":idempotency-key-reused"),
-    retry_after_s: null,
+    replayed: answer.replayed === true,
+    ...hitOf(verdict.hit),
   };
+  parts.requests?.record(tenant.partner, entry);
+  parts.counter?.count(tenant.partner, {
+    at: entry.at,
+    method: entry.method,
+    path: entry.path,
+    operation_id: entry.operation_id,
+    status: entry.status,
+    idempotency_key: entry.idempotency_key,
+    fault_id: entry.fault_id,
+    fault: entry.fault,
+    ...readinessFacts(request, answer),
+  });
+  return answer;
 }
 
-async function countRefused(parts: Parts, request: ApiRequest, routed: Routed, status: number) {
-  const key = header(request, "x-api-key");
-  if (parts.counter === undefined || key === undefined) return;
-  const tenant = await enter(parts, key);
-  const at = tenant.clock.now().toISOString();
-  parts.counter.count(tenant.partner, countedRequest(request, routed, at, { status, body: {} }));
+/** What the readiness counters take from a request beyond its log entry. */
+function readinessFacts(request: ApiRequest, answer: Answer) {
+  const retryAfter = Number(answer.headers?.["retry-after"]);
+  return {
+    cursor: request.query.cursor !== undefined,
+    key_reused: answer.status === 422 && problemType(answer).endsWith(":idempotency-key-reused"),
+    retry_after_s: Number.isFinite(retryAfter) ? retryAfter : null,
+  };
 }
 
 function problemType(answer: Answer): string {
@@ -315,21 +382,73 @@ function problemType(answer: Answer): string {
   return typeof body?.type === "string" ? body.type : "";
 }
 
-async function answerApiAs(
+/** Counts a request the engine refused before the sandbox saw it (see Sandbox.refused). */
+async function countRefused(parts: Parts, request: ApiRequest, routed: Routed, status: number) {
+  const key = header(request, "x-api-key");
+  if (parts.counter === undefined || key === undefined) return;
+  const tenant = await enter(parts, key);
+  parts.counter.count(tenant.partner, {
+    at: tenant.clock.now().toISOString(),
+    method: request.method.toUpperCase(),
+    path: request.path,
+    operation_id: routed.operation.iid ?? "",
+    status,
+    idempotency_key: header(request, "idempotency-key") ?? null,
+    fault_id: null,
+    fault: null,
+    ...readinessFacts(request, { status, body: undefined }),
+  });
+}
+
+function hitOf(hit: FaultHit | undefined) {
+  return { fault_id: hit?.faultId ?? null, fault: hit?.kind ?? null };
+}
+
+function waitMs(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The operation's answer, or a fault's instead; what the faults do besides goes into `verdict`. */
+async function answerOperation(
   parts: Parts,
   tenant: Tenant,
-  handler: NonNullable<ReturnType<typeof handlerOf>>,
   request: ApiRequest,
   { operation, params }: Routed,
+  handler: NonNullable<ReturnType<typeof handlerOf>>,
+  verdict: Verdict,
 ): Promise<Answer> {
   const scope = header(request, "x-sub-partner-id");
-  const work = async (tx: StoreTransaction) => {
-    // Another process may have moved a shared sandbox's clock.
-    if (parts.store.shared) tenant.clock.observe(await tx.clockOffset());
-    return handler({
+  const body = isObject(request.body) ? request.body : {};
+  const operationId = operation.iid ?? "";
+  /** What every transaction of the request does first: the clock, then the faults. */
+  const before = async (tx: StoreTransaction): Promise<Answer | undefined> => {
+    if (parts.store.shared) {
+      // Another process may have moved a shared sandbox's clock, or armed a rule.
+      if (!parts.rehearsal) {
+        tenant.clock.observe(await tx.clockOffset());
+        return undefined;
+      }
+      const state = await tx.partnerState();
+      tenant.clock.observe(state.offsetMs);
+      if (state.faultsVersion !== tenant.faults.version) {
+        await tenant.faults.load(tx, state.faultsVersion);
+      }
+    }
+    if (!tenant.faults.armed) return undefined;
+    const facts = {
+      operationId,
+      customerId: customerIdOf(request, params, body),
+      scope,
+      nowMs: tenant.clock.nowMs(),
+    };
+    Object.assign(verdict, await faultsBefore(tx, tenant.faults, facts));
+    return verdict.answer;
+  };
+  const work = (tx: StoreTransaction) =>
+    handler({
       params,
       query: request.query,
-      body: isObject(request.body) ? request.body : {},
+      body,
       scope,
       partnerId: tenant.partner,
       store: tx,
@@ -337,24 +456,41 @@ async function answerApiAs(
       facts: parts.facts,
       clock: tenant.clock,
     });
-  };
   const key = header(request, "idempotency-key");
   if (request.method.toUpperCase() !== "POST" || key === undefined) {
-    const read = {
-      partner: tenant.partner,
-      operationId: operation.iid,
-      params,
-      query: request.query,
-      scope,
-    };
-    return sendQueued(
-      parts,
-      tenant,
-      await parts.reads.answer(read, async () => settled(await tenant.store.transaction(work))),
-    );
+    const run = async () =>
+      settled(await tenant.store.transaction(async (tx) => (await before(tx)) ?? (await work(tx))));
+    // A partner with something armed is answered in a transaction, where the faults act.
+    if (tenant.faults.armed) return sendQueued(parts, tenant, await run());
+    const read = { partner: tenant.partner, operationId, params, query: request.query, scope };
+    return sendQueued(parts, tenant, await parts.reads.answer(read, run));
   }
   const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
-  return sendQueued(parts, tenant, await tenant.idempotency.run(keyed, work));
+  return sendQueued(parts, tenant, await tenant.idempotency.run(keyed, work, before));
+}
+
+/** The customer a request is about, as a rule's `match` reads it: its path, query or body. */
+function customerIdOf(
+  request: ApiRequest,
+  params: Record<string, string>,
+  body: Record<string, unknown>,
+): string | undefined {
+  const fromPath =
+    params.customer_id ?? (request.path.startsWith("/customers/") ? params.id : undefined);
+  const fromBody = typeof body.customer_id === "string" ? body.customer_id : undefined;
+  return fromPath ?? request.query.customer_id ?? fromBody;
+}
+
+/** Every operation's declared statuses, from the API's document. */
+function declaredStatusesOf(operations: Operations): DeclaredStatuses {
+  return (operationId) => {
+    const responses =
+      operations.find((operation) => operation.iid === operationId)?.responses ?? [];
+    return {
+      codes: responses.map((response) => Number(response.code)).filter(Number.isInteger),
+      default: responses.some((response) => response.code === "default"),
+    };
+  };
 }
 
 function noSandboxRoute(path: string): Answer {
@@ -369,7 +505,8 @@ async function answerControlRequest(
   { operation, params }: Routed,
 ): Promise<Answer> {
   // The engine has checked that the request has a key.
-  const tenant = await enter(parts, header(request, "x-api-key") ?? "");
+  const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
+  if ("status" in tenant) return tenant;
   const runner = parts.scheduler.runnerOf(tenant);
   if (parts.store.shared) await runner.syncClock();
   const services: ControlServices = {
@@ -378,7 +515,13 @@ async function answerControlRequest(
     events: tenant.events,
     scheduler: runner,
     changes: changesOf(tenant),
-    reset: (tx) => tx.replaceAll(startData(parts, tenant.partner)),
+    reset: async (tx) => {
+      await tx.replaceAll(startData(parts, tenant.partner));
+      if (parts.rehearsal) await tenant.faults.reload(tx);
+    },
+    faults: tenant.faults,
+    declaredStatuses: parts.declaredStatuses,
+    flushRequests: async () => parts.requests?.flush(),
     async readiness() {
       await parts.counter?.flush();
       return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, parts.profile));
@@ -391,6 +534,20 @@ async function answerControlRequest(
     body,
   });
   return sendQueued(parts, tenant, answer);
+}
+
+/** The 503 of a new key the sandbox has no room for: the limit, and how to raise it. */
+function noRoom(error: unknown): Answer {
+  if (!(error instanceof PartnerLimitError)) throw error;
+  const idle = EVICTABLE_AFTER_MS / 60_000;
+  return problemAnswer(503, "partner-limit", "Sandbox partner limit reached", [
+    {
+      location: "security",
+      field: "X-API-Key",
+      rule: "maxPartners",
+      message: `is a new partner, and this sandbox keeps at most ${error.maxPartners} partners (one per API key), none of them idle ${idle} minutes to make room: use a key it knows, or start it with a higher limit (payments-mock --stateful --max-partners <n>, or startMock({ stateful: true, maxPartners: n }); 0 for no limit)`,
+    },
+  ]);
 }
 
 function header(request: ApiRequest, name: string): string | undefined {

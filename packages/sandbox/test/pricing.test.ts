@@ -1,12 +1,25 @@
 // The sandbox's pricing function against the README's rules, recomputed with exact BigInt fractions
 // (test/support/reference-pricing.ts) over random pairs, amounts, rate tables and fee profiles.
+
+import { fraction, type PricingTables, referencePrice } from "@org/payments-testing";
 import type { Amount, FeeProfile } from "@org/payments-types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CURRENCIES, type CurrencyFacts } from "../src/money/currencies.js";
+import {
+  BASE_CURRENCY,
+  CURRENCIES,
+  type CurrencyFacts,
+  NETWORK_FEES,
+} from "../src/money/currencies.js";
 import { type PriceCurrency, type PriceInput, PricingError, price } from "../src/money/pricing.js";
 import { DEFAULT_RATES, type RateTable } from "../src/money/rates.js";
-import { fraction, referencePrice } from "./support/reference-pricing.js";
+
+/** The tables the reference pricing reads: the sandbox's own. */
+const PRICING_TABLES: PricingTables = {
+  currencies: CURRENCIES,
+  networkFees: NETWORK_FEES,
+  baseCurrency: BASE_CURRENCY,
+};
 
 const CODES = Object.keys(CURRENCIES);
 const factsOf = (code: string) => CURRENCIES[code] as CurrencyFacts;
@@ -114,23 +127,26 @@ const partnerBips = fc.option(fc.integer({ min: 0, max: 500 }).map(String), { ni
 function reference(input: PriceInput & { amount_in: string }) {
   const source = factsOf(input.source.code);
   const destination = factsOf(input.destination.code);
-  return referencePrice({
-    source: input.source.code,
-    sourceType: source.type,
-    destination: input.destination.code,
-    destinationType: destination.type,
-    chain: chainOf(input.destination),
-    amountIn: input.amount_in,
-    profile: input.profile ?? {},
-    partnerFeeInBips: input.partner_fee_in_bips,
-    rates: input.rates,
-    fiatLeg:
-      source.type === "Fiat"
-        ? { rail: source.rail, transfer: "PayIn" }
-        : destination.type === "Fiat"
-          ? { rail: destination.rail, transfer: "PayOut" }
-          : undefined,
-  });
+  return referencePrice(
+    {
+      source: input.source.code,
+      sourceType: source.type,
+      destination: input.destination.code,
+      destinationType: destination.type,
+      chain: chainOf(input.destination),
+      amountIn: input.amount_in,
+      profile: input.profile ?? {},
+      partnerFeeInBips: input.partner_fee_in_bips,
+      rates: input.rates,
+      fiatLeg:
+        source.type === "Fiat"
+          ? { rail: source.rail, transfer: "PayIn" }
+          : destination.type === "Fiat"
+            ? { rail: destination.rail, transfer: "PayOut" }
+            : undefined,
+    },
+    PRICING_TABLES,
+  );
 }
 
 const forwardCase = fc

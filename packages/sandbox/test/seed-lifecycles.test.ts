@@ -1,7 +1,7 @@
 // The default seed's resources obey their lifecycles (lifecycles.ts): each status is one of its
 // lifecycle's states, and each invariant of its lifecycle holds, against the rest of the seed.
 
-import { createPrismEngine } from "@org/payments-engine/engine/prism.js";
+import { createPrismEngine } from "@org/payments-engine";
 import { specPath } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
 import { dataFromSeed, defaultSeed } from "../src/api/seed.js";

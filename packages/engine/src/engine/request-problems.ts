@@ -1,14 +1,20 @@
 // What is wrong with a request, in the mock's words: the mock refuses it, the proxy reports it.
 
-import { type Problem, type ProblemError, problem } from "../http/problem.js";
-import type { ApiRequest } from "../http/read-request.js";
-import { valueAt } from "../http/value-at.js";
-import { nonDecimalIntegers } from "./decimal-integers.js";
-import { type PrismDiagnostic, type ReceivedAt, toProblemErrors } from "./diagnostics.js";
-import { bodySchema, isMissingBody, missingBodyErrors } from "./missing-body.js";
-import { namedObjectRules } from "./object-rules.js";
-import type { Operation, PrismEngine } from "./prism.js";
-import type { Received } from "./schema-messages.js";
+import type { ApiRequest } from "../http/index.js";
+import { type Problem, type ProblemError, problem } from "../http/index.js";
+import { valueAt } from "../values/index.js";
+import type { Operation, PrismEngine } from "./engine.js";
+import type { Received } from "./validation/index.js";
+import {
+  bodySchema,
+  isMissingBody,
+  missingBodyErrors,
+  namedObjectRules,
+  nonDecimalIntegers,
+  type PrismDiagnostic,
+  type ReceivedAt,
+  toProblemErrors,
+} from "./validation/index.js";
 
 /**
  * Prism's diagnostics of the request as problem errors, then the mock's own checks. A query

@@ -2,8 +2,8 @@
 // than answering it from the sandbox, and Prism's verdict on a request without a body depends only
 // on its method, target and headers (http/request-key.ts). Kept for one engine: a reloaded spec
 // starts afresh.
-import type { ApiRequest } from "../http/read-request.js";
-import type { PrismEngine, Routed } from "./prism.js";
+import type { ApiRequest } from "../http/index.js";
+import type { PrismEngine, Routed } from "./engine.js";
 
 /** A request Prism routed and found valid, as it was read. */
 export interface Verdict {

@@ -1,7 +1,7 @@
 // An answer with the spec's examples is made once and its JSON text written once: the page that
 // follows a cursor is the same object at every request, and its text is remembered by object.
 import { describe, expect, it } from "vitest";
-import { endOfListWhenFollowed } from "../../src/engine/response-shaping.js";
+import { endOfListWhenFollowed } from "../../src/engine/shaping/response-shaping.js";
 import { jsonText } from "../../src/http/json-text.js";
 
 const page = { items: [{ id: "c1" }], cursor: "next", prev_cursor: "prev", total: 1 };

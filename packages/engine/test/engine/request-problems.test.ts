@@ -1,12 +1,12 @@
 // The mock's words for a request's problems, found on a value that no reading of the request
 // bounded: a body far deeper than any the mock reads is named by its kind, not serialised.
-import { fileURLToPath } from "node:url";
+import { fixtureSpecPath } from "@org/payments-testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPrismEngine, type PrismEngine } from "../../src/engine/prism.js";
+import { createPrismEngine, type PrismEngine } from "../../src/engine/engine.js";
 import { requestProblems } from "../../src/engine/request-problems.js";
 
 // Generic: a tiny spec whose create takes an object body.
-const itemsSpec = fileURLToPath(new URL("../fixtures/specs/items.yaml", import.meta.url));
+const itemsSpec = fixtureSpecPath("items");
 
 let engine: PrismEngine;
 beforeAll(async () => {

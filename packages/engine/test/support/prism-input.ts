@@ -1,7 +1,8 @@
 // A fuzzed request as Prism is given it, with the body headers a client may state whatever its
 // body: for the tests that hold the mock's copies of Prism's steps to Prism's own.
+
+import type { WireRequest } from "@org/payments-testing";
 import fc from "fast-check";
-import type { WireRequest } from "./fuzz-requests.js";
 
 /** The media types and lengths a request may state, whatever its body: the body checks turn on them. */
 export const bodyHeaders = fc.record({

@@ -36,8 +36,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -45,7 +44,6 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
@@ -57,8 +55,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -72,15 +69,13 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "search_term": {
           "type": "string",
@@ -89,8 +84,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -278,8 +272,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -318,8 +311,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -503,8 +495,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -537,8 +528,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -546,7 +536,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "type": {
           "type": "string",
-          "description": "The kind of identification `createDirectIdentification` accepts. The provider also describes the kinds Outsourced and Reliance, which it does not accept.",
+          "description": "The kind of identification `createDirectIdentification` accepts.",
           "enum": [
             "Direct"
           ]
@@ -694,8 +684,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -728,8 +717,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -737,7 +725,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "type": {
           "type": "string",
-          "description": "The kind of identification `createLinkIdentification` accepts. The provider also describes the kinds Token and Person, which it does not accept.",
+          "description": "The kind of identification `createLinkIdentification` accepts.",
           "enum": [
             "Link"
           ]
@@ -888,8 +876,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -897,15 +884,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -927,20 +912,17 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -1078,8 +1060,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -1114,8 +1095,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -1226,8 +1206,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -1235,15 +1214,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -1265,20 +1242,17 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -1398,8 +1372,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -1407,15 +1380,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -1425,20 +1396,17 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -1551,8 +1519,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -1700,8 +1667,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -2688,7 +2654,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "sender_bank": {
           "type": "string",
-          "description": "The sender's bank or mobile-money provider; required when the source currency is African. The service accepts one of about 190 display names, which the API description omits; this document therefore does not restrict the value."
+          "description": "The sender's bank or mobile-money provider;"
         },
         "external_id": {
           "type": "string",
@@ -3713,13 +3679,11 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "prev_cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `prev_cursor`, for the page before."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -3727,7 +3691,6 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
@@ -3748,8 +3711,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -3773,20 +3735,17 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "prev_cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `prev_cursor`, for the page before."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "search_term": {
           "type": "string",
@@ -3804,8 +3763,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -5119,8 +5077,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -5128,15 +5085,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -5162,20 +5117,17 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -5458,8 +5410,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -5467,7 +5418,6 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
@@ -5479,8 +5429,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -5501,15 +5450,13 @@ export const tools: readonly ToolDefinition[] = [
         },
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "search_term": {
           "type": "string",
@@ -5518,8 +5465,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "required": [
@@ -6064,8 +6010,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -6110,8 +6055,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -6262,8 +6206,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -6313,8 +6256,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -6711,8 +6653,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
@@ -6720,15 +6661,13 @@ export const tools: readonly ToolDefinition[] = [
           "minimum": 0,
           "default": 10,
           "maximum": 100,
-          "description": "The number of items per page.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -6738,20 +6677,17 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "cursor": {
           "type": "string",
-          "format": "uuid",
-          "description": "A page's `cursor`, for the next page."
+          "format": "uuid"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "default": 10,
-          "maximum": 100,
-          "description": "The number of items per page."
+          "maximum": 100
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -7127,8 +7063,7 @@ export const tools: readonly ToolDefinition[] = [
           "format": "uuid",
           "examples": [
             "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70"
-          ],
-          "description": "Optional: the server makes one."
+          ]
         },
         "sub_partner_id": {
           "type": "string",
@@ -7159,8 +7094,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
-          "format": "uuid",
-          "description": "Optional: the server makes one."
+          "format": "uuid"
         },
         "sub_partner_id": {
           "type": "string",
@@ -8772,7 +8706,7 @@ export const tools: readonly ToolDefinition[] = [
         "status": {
           "type": "string",
           "minLength": 1,
-          "description": "One of the sandbox's settlement statuses (FundsReceived, FundsReviewInProgress, ExchangeInProgress, PayoutInProgress, Completed, FundsRejected, PayoutFailed, Refunded); with `\"force\": true`, any non-empty value."
+          "description": "One of the sandbox's settlement statuses; with `\"force\": true`, any non-empty value."
         },
         "force": {
           "type": "boolean",
@@ -8799,7 +8733,7 @@ export const tools: readonly ToolDefinition[] = [
         "properties": {
           "status": {
             "type": "string",
-            "description": "The statuses of the sandbox's settlement lifecycle of an autoramp transaction (sandbox behaviour; the API leaves a transaction's statuses open).",
+            "description": "The statuses of the sandbox's settlement lifecycle of an autoramp transaction (sandbox behaviour;",
             "enum": [
               "FundsReceived",
               "FundsReviewInProgress",
@@ -9310,10 +9244,10 @@ export const tools: readonly ToolDefinition[] = [
         },
         "currency": {
           "type": "string",
-          "description": "The code (fiat) or token (crypto) of one of the autoramp's source currencies; default its first. Not with `source_currency`."
+          "description": "The code (fiat) or token (crypto) of one of the autoramp's source currencies;"
         },
         "source_currency": {
-          "description": "The same as `currency`, or the currency as the autoramp lists it (a fiat `code` or a crypto `token`). Not with `currency`.",
+          "description": "The same as `currency`, or the currency as the autoramp lists it (a fiat `code` or a crypto `token`).",
           "anyOf": [
             {
               "type": "string"
@@ -9372,7 +9306,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "outcome": {
           "type": "string",
-          "description": "Where the transaction ends; default `Completed`. `Completed`, `FundsRejected` or `PayoutFailed`, or their short words `completed`, `rejected` and `failed`.",
+          "description": "Where the transaction ends;",
           "enum": [
             "Completed",
             "FundsRejected",
@@ -9837,7 +9771,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "iban": {
           "type": "string",
-          "description": "An IBAN: a country code, two check digits, then 10 to 30 letters or digits. Spaces and lower case are taken, and dropped.",
+          "description": "An IBAN: a country code, two check digits, then 10 to 30 letters or digits.",
           "pattern": "^\\s*[A-Za-z]\\s*[A-Za-z]\\s*[0-9]\\s*[0-9](\\s*[A-Za-z0-9]){10,30}\\s*$"
         },
         "bank_name": {
@@ -10348,23 +10282,20 @@ export const tools: readonly ToolDefinition[] = [
           ]
         },
         "cursor": {
-          "type": "string",
-          "description": "A page's `cursor`, for the next page."
+          "type": "string"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "maximum": 100,
           "default": 10,
-          "description": "The number of attempts per page, at most 100; 0 or none means 10.",
           "examples": [
             10
           ]
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -10406,20 +10337,17 @@ export const tools: readonly ToolDefinition[] = [
           "description": "Only the attempts that arrived (`true`), or only those that did not (`false`)."
         },
         "cursor": {
-          "type": "string",
-          "description": "A page's `cursor`, for the next page."
+          "type": "string"
         },
         "page_size": {
           "type": "integer",
           "minimum": 0,
           "maximum": 100,
-          "default": 10,
-          "description": "The number of attempts per page, at most 100; 0 or none means 10."
+          "default": 10
         },
         "all_pages": {
           "type": "boolean",
-          "default": false,
-          "description": "Read every page, up to 50,000 characters."
+          "default": false
         }
       },
       "additionalProperties": false
@@ -10779,7 +10707,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Rates",
     "title": "Read the rate table",
-    "description": "Each currency the sandbox prices, with its value in USD, from which the rate of every pair is derived.",
+    "description": "Each currency the sandbox prices, with its value in USD in the calling key's partner's table, from which the rate of every pair is derived.",
     "method": "GET",
     "path": "/_sandbox/rates",
     "annotations": {
@@ -10834,7 +10762,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Rates",
     "title": "Change rates",
-    "description": "Changes the values of the currencies named (the others stay) from the next price on, for every process of a shared sandbox; answers the whole table. `POST /_sandbox/reset` brings back the seed's table.",
+    "description": "Changes the calling key's partner's values of the currencies named (the others stay), from its next price on, in every process of a shared sandbox; answers its whole table. Other keys' rates do not change: each partner has a rate table of its own. `POST /_sandbox/reset` brings back the seed's table.",
     "method": "POST",
     "path": "/_sandbox/rates",
     "annotations": {
@@ -11104,7 +11032,7 @@ export const tools: readonly ToolDefinition[] = [
       "properties": {
         "body": {
           "type": "object",
-          "description": "A quote as `GET /autoramps/quote` answered it, signature included. Any other fields are the quote's, compared with what the sandbox signed.",
+          "description": "A quote as `GET /autoramps/quote` answered it, signature included.",
           "required": [
             "signature"
           ],
@@ -11197,8 +11125,8 @@ export const tools: readonly ToolDefinition[] = [
     "name": "resetSandbox",
     "group": "test-mode",
     "tag": "Reset",
-    "title": "Reset the sandbox to its seed",
-    "description": "Back to the seed: data, idempotency keys, events, scheduled work, rates and the quote signing key. The clock stays where it is.",
+    "title": "Reset the partner to its seed",
+    "description": "The calling key's partner back to what it started with: data, idempotency keys, events, scheduled work, rates and the quote signing key. Its clock stays where it is. Other keys' partners are not touched.",
     "method": "POST",
     "path": "/_sandbox/reset",
     "annotations": {
@@ -11282,6 +11210,1561 @@ export const tools: readonly ToolDefinition[] = [
     "pages": false
   },
   {
+    "name": "listFaults",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "List the armed fault rules",
+    "description": "The partner's armed fault rules, oldest first, each with what `remains` of it. A rule whose `times` are used up is disarmed and no longer listed; the request log still names it in `fault_id`.",
+    "method": "GET",
+    "path": "/_sandbox/faults",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The armed fault rules, oldest first.",
+      "required": [
+        "items"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/Fault"
+          }
+        }
+      },
+      "$defs": {
+        "Fault": {
+          "type": "object",
+          "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+          "required": [
+            "id",
+            "remains",
+            "created_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "operation_id": {
+              "$ref": "#/$defs/OperationId"
+            },
+            "topic": {
+              "$ref": "#/$defs/WebhookTopic"
+            },
+            "match": {
+              "$ref": "#/$defs/FaultMatch"
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "probability": {
+              "type": "number"
+            },
+            "seed": {
+              "type": "integer"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "retry_after": {
+              "type": "integer"
+            },
+            "delay_ms": {
+              "type": "integer"
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ]
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ]
+            },
+            "delay_seconds": {
+              "type": "integer"
+            },
+            "remains": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 0,
+              "description": "How many of its `times` remain; null for a rule by probability."
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "description": "When it was armed (sandbox time)."
+            }
+          }
+        },
+        "FaultMatch": {
+          "type": "object",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "armFault",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "Arm a fault rule",
+    "description": "Makes this API key's requests of an operation, or deliveries of a topic, fail as in production. A `status` the operation does not declare is `422`.",
+    "method": "POST",
+    "path": "/_sandbox/faults",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "`operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`.",
+          "additionalProperties": false,
+          "properties": {
+            "operation_id": {
+              "type": "string",
+              "enum": [
+                "createCustomer",
+                "listCustomers",
+                "createDirectIdentification",
+                "createLinkIdentification",
+                "createSigning",
+                "listSignings",
+                "listUnsignedDocuments",
+                "listDocuments",
+                "createAutoramp",
+                "getAutorampQuote",
+                "getAutorampByExternalId",
+                "listAutorampTransactions",
+                "listAutorampTransactionsByIds",
+                "getExchangeRate",
+                "listFiatAddresses",
+                "listFiatAddressesByCustomer",
+                "getFiatAddress",
+                "registerHostedCryptoAddress",
+                "registerSelfHostedCryptoAddress",
+                "listFeeProfiles",
+                "listWebhooks",
+                "updateWebhook",
+                "pingWebhook"
+              ],
+              "examples": [
+                "createCustomer"
+              ]
+            },
+            "topic": {
+              "type": "string",
+              "enum": [
+                "Transaction",
+                "NewBankAccount",
+                "NewAutoramp",
+                "DepositAddressCreated",
+                "RegisterFiatAddressStatus",
+                "RegisterAutorampStatus",
+                "TransactionStatus",
+                "CustomerCreated",
+                "CustomerStatus",
+                "IdentificationStatus",
+                "Ping"
+              ]
+            },
+            "match": {
+              "type": "object",
+              "description": "Only requests (or events) that match.",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "properties": {
+                "customer_id": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "sub_partner_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "`X-SUB-PARTNER-ID`."
+                }
+              }
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000,
+              "default": 1,
+              "description": "Then it is disarmed."
+            },
+            "probability": {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 1,
+              "description": "Instead of `times`; with `seed`."
+            },
+            "seed": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 4294967295,
+              "description": "Makes the draws repeat."
+            },
+            "status": {
+              "type": "integer",
+              "minimum": 400,
+              "maximum": 599,
+              "description": "Answered instead; nothing changes."
+            },
+            "retry_after": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 86400,
+              "description": "Seconds, sent as `Retry-After`."
+            },
+            "delay_ms": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 30000,
+              "description": "The answer comes this much later."
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ],
+              "description": "The connection closes with no answer, before or after the change commits."
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ],
+              "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
+            },
+            "delay_seconds": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 604800,
+              "description": "On the sandbox clock."
+            }
+          },
+          "allOf": [
+            {
+              "anyOf": [
+                {
+                  "required": [
+                    "operation_id"
+                  ]
+                },
+                {
+                  "required": [
+                    "topic"
+                  ]
+                }
+              ]
+            },
+            {
+              "if": {
+                "required": [
+                  "operation_id"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "topic": {
+                    "not": {}
+                  },
+                  "delivery": {
+                    "not": {}
+                  },
+                  "delay_seconds": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "anyOf": [
+                  {
+                    "required": [
+                      "status"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_ms"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "drop"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "topic"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "status": {
+                    "not": {}
+                  },
+                  "retry_after": {
+                    "not": {}
+                  },
+                  "delay_ms": {
+                    "not": {}
+                  },
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "oneOf": [
+                  {
+                    "required": [
+                      "delivery"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_seconds"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "probability"
+                ]
+              },
+              "then": {
+                "required": [
+                  "seed"
+                ],
+                "properties": {
+                  "times": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "seed"
+                ]
+              },
+              "then": {
+                "required": [
+                  "probability"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "retry_after"
+                ]
+              },
+              "then": {
+                "required": [
+                  "status"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "status"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            }
+          ]
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "`operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`.",
+          "additionalProperties": false,
+          "properties": {
+            "operation_id": {
+              "type": "string",
+              "enum": [
+                "createCustomer",
+                "listCustomers",
+                "createDirectIdentification",
+                "createLinkIdentification",
+                "createSigning",
+                "listSignings",
+                "listUnsignedDocuments",
+                "listDocuments",
+                "createAutoramp",
+                "getAutorampQuote",
+                "getAutorampByExternalId",
+                "listAutorampTransactions",
+                "listAutorampTransactionsByIds",
+                "getExchangeRate",
+                "listFiatAddresses",
+                "listFiatAddressesByCustomer",
+                "getFiatAddress",
+                "registerHostedCryptoAddress",
+                "registerSelfHostedCryptoAddress",
+                "listFeeProfiles",
+                "listWebhooks",
+                "updateWebhook",
+                "pingWebhook"
+              ]
+            },
+            "topic": {
+              "type": "string",
+              "enum": [
+                "Transaction",
+                "NewBankAccount",
+                "NewAutoramp",
+                "DepositAddressCreated",
+                "RegisterFiatAddressStatus",
+                "RegisterAutorampStatus",
+                "TransactionStatus",
+                "CustomerCreated",
+                "CustomerStatus",
+                "IdentificationStatus",
+                "Ping"
+              ]
+            },
+            "match": {
+              "type": "object",
+              "description": "Only requests (or events) that match.",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "properties": {
+                "customer_id": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "sub_partner_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "`X-SUB-PARTNER-ID`."
+                }
+              }
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000,
+              "default": 1,
+              "description": "Then it is disarmed."
+            },
+            "probability": {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 1,
+              "description": "Instead of `times`; with `seed`."
+            },
+            "seed": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 4294967295,
+              "description": "Makes the draws repeat."
+            },
+            "status": {
+              "type": "integer",
+              "minimum": 400,
+              "maximum": 599,
+              "description": "Answered instead; nothing changes."
+            },
+            "retry_after": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 86400,
+              "description": "Seconds, sent as `Retry-After`."
+            },
+            "delay_ms": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 30000,
+              "description": "The answer comes this much later."
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ],
+              "description": "The connection closes with no answer, before or after the change commits."
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ],
+              "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
+            },
+            "delay_seconds": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 604800,
+              "description": "On the sandbox clock."
+            }
+          },
+          "allOf": [
+            {
+              "anyOf": [
+                {
+                  "required": [
+                    "operation_id"
+                  ]
+                },
+                {
+                  "required": [
+                    "topic"
+                  ]
+                }
+              ]
+            },
+            {
+              "if": {
+                "required": [
+                  "operation_id"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "topic": {
+                    "not": {}
+                  },
+                  "delivery": {
+                    "not": {}
+                  },
+                  "delay_seconds": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "anyOf": [
+                  {
+                    "required": [
+                      "status"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_ms"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "drop"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "topic"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "status": {
+                    "not": {}
+                  },
+                  "retry_after": {
+                    "not": {}
+                  },
+                  "delay_ms": {
+                    "not": {}
+                  },
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "oneOf": [
+                  {
+                    "required": [
+                      "delivery"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_seconds"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "probability"
+                ]
+              },
+              "then": {
+                "required": [
+                  "seed"
+                ],
+                "properties": {
+                  "times": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "seed"
+                ]
+              },
+              "then": {
+                "required": [
+                  "probability"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "retry_after"
+                ]
+              },
+              "then": {
+                "required": [
+                  "status"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "status"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            }
+          ]
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+      "required": [
+        "id",
+        "remains",
+        "created_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "operation_id": {
+          "$ref": "#/$defs/OperationId"
+        },
+        "topic": {
+          "$ref": "#/$defs/WebhookTopic"
+        },
+        "match": {
+          "$ref": "#/$defs/FaultMatch"
+        },
+        "times": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "probability": {
+          "type": "number"
+        },
+        "seed": {
+          "type": "integer"
+        },
+        "status": {
+          "type": "integer"
+        },
+        "retry_after": {
+          "type": "integer"
+        },
+        "delay_ms": {
+          "type": "integer"
+        },
+        "drop": {
+          "type": "string",
+          "enum": [
+            "before_commit",
+            "after_commit"
+          ]
+        },
+        "delivery": {
+          "type": "string",
+          "enum": [
+            "duplicate",
+            "drop"
+          ]
+        },
+        "delay_seconds": {
+          "type": "integer"
+        },
+        "remains": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "How many of its `times` remain; null for a rule by probability."
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was armed (sandbox time)."
+        }
+      },
+      "$defs": {
+        "FaultMatch": {
+          "type": "object",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "body": {
+        "in": "body-whole"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "disarmFault",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "Disarm a fault rule",
+    "description": "Disarms the rule at once; `404` when the partner has no armed rule with the id.",
+    "method": "DELETE",
+    "path": "/_sandbox/faults/{id}",
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The fault rule's id.",
+          "examples": [
+            "7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f"
+          ]
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The fault rule's id."
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+      "required": [
+        "id",
+        "remains",
+        "created_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "operation_id": {
+          "$ref": "#/$defs/OperationId"
+        },
+        "topic": {
+          "$ref": "#/$defs/WebhookTopic"
+        },
+        "match": {
+          "$ref": "#/$defs/FaultMatch"
+        },
+        "times": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "probability": {
+          "type": "number"
+        },
+        "seed": {
+          "type": "integer"
+        },
+        "status": {
+          "type": "integer"
+        },
+        "retry_after": {
+          "type": "integer"
+        },
+        "delay_ms": {
+          "type": "integer"
+        },
+        "drop": {
+          "type": "string",
+          "enum": [
+            "before_commit",
+            "after_commit"
+          ]
+        },
+        "delivery": {
+          "type": "string",
+          "enum": [
+            "duplicate",
+            "drop"
+          ]
+        },
+        "delay_seconds": {
+          "type": "integer"
+        },
+        "remains": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "How many of its `times` remain; null for a rule by probability."
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was armed (sandbox time)."
+        }
+      },
+      "$defs": {
+        "FaultMatch": {
+          "type": "object",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "setRateLimit",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "Set or lift the rate limit",
+    "description": "Limits the partner's API requests to `requests_per_second`, with bursts of up to `burst` (default `requests_per_second`), as a token bucket on the sandbox clock shared by every process of a shared sandbox; `{ \"requests_per_second\": null }` lifts it. Off by default. A request beyond it is `429` with `Retry-After` (seconds) and the IETF `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers), which every answer carries while a limit is set; nothing it asked is done. Stripe's test mode, for example, allows 25 requests a second. Other API keys are not limited. A reset lifts it.",
+    "method": "PUT",
+    "path": "/_sandbox/rate-limit",
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A rate limit, or `requests_per_second` null to lift it.",
+          "required": [
+            "requests_per_second"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "requests_per_second": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 1,
+              "maximum": 10000,
+              "description": "Requests a second the partner may make on average; null lifts the limit."
+            },
+            "burst": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100000,
+              "description": "Requests it may make at once; default `requests_per_second`."
+            }
+          },
+          "if": {
+            "required": [
+              "burst"
+            ]
+          },
+          "then": {
+            "properties": {
+              "requests_per_second": {
+                "type": "integer"
+              }
+            },
+            "additionalProperties": true
+          }
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A rate limit, or `requests_per_second` null to lift it.",
+          "required": [
+            "requests_per_second"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "requests_per_second": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 1,
+              "maximum": 10000,
+              "description": "Requests a second the partner may make on average; null lifts the limit."
+            },
+            "burst": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100000,
+              "description": "Requests it may make at once; default `requests_per_second`."
+            }
+          },
+          "if": {
+            "required": [
+              "burst"
+            ]
+          },
+          "then": {
+            "properties": {
+              "requests_per_second": {
+                "type": "integer"
+              }
+            },
+            "additionalProperties": true
+          }
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The partner's rate limit; `requests_per_second` null when there is none.",
+      "required": [
+        "requests_per_second",
+        "burst"
+      ],
+      "properties": {
+        "requests_per_second": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "burst": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "body": {
+        "in": "body-whole"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "listRequests",
+    "group": "test-mode",
+    "tag": "Requests",
+    "title": "List the API requests made",
+    "description": "The partner's API requests (not these test-mode routes), newest first, once answered: when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
+    "method": "GET",
+    "path": "/_sandbox/requests",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ],
+          "description": "Only the requests of this operation."
+        },
+        "status": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 599,
+          "description": "Only the requests answered with this status.",
+          "examples": [
+            503
+          ]
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "Only the requests this fault rule acted on.",
+          "examples": [
+            "7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f"
+          ]
+        },
+        "idempotency_key": {
+          "type": "string",
+          "examples": [
+            "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
+          ]
+        },
+        "cursor": {
+          "type": "string"
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10,
+          "examples": [
+            10
+          ]
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "description": "Only the requests of this operation."
+        },
+        "status": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 599,
+          "description": "Only the requests answered with this status."
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "Only the requests this fault rule acted on."
+        },
+        "idempotency_key": {
+          "type": "string"
+        },
+        "cursor": {
+          "type": "string"
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A page of the request log, newest first. A page without a `cursor` is the last one.",
+      "required": [
+        "items"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/RequestLogEntry"
+          }
+        },
+        "cursor": {
+          "type": "string",
+          "description": "Pass as the `cursor` query parameter, with the same filters, to fetch the next page."
+        },
+        "prev_cursor": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The first entry of this page, as a cursor; null on the first page."
+        }
+      },
+      "$defs": {
+        "OperationId": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "RequestLogEntry": {
+          "type": "object",
+          "description": "One API request of the partner, once answered. No body, header or API key.",
+          "required": [
+            "id",
+            "at",
+            "method",
+            "path",
+            "operation_id",
+            "status",
+            "duration_ms",
+            "idempotency_key",
+            "replayed",
+            "fault_id",
+            "fault"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "description": "Its place in the log, as a `cursor`."
+            },
+            "at": {
+              "type": "string",
+              "format": "date-time",
+              "description": "When it came (sandbox time)."
+            },
+            "method": {
+              "type": "string"
+            },
+            "path": {
+              "type": "string",
+              "description": "The path, without the query."
+            },
+            "operation_id": {
+              "$ref": "#/$defs/OperationId"
+            },
+            "status": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "The status answered; null when the connection was closed with no answer."
+            },
+            "duration_ms": {
+              "type": "number",
+              "minimum": 0,
+              "description": "Real time from its arrival at the sandbox to its answer, a fault's delay included."
+            },
+            "idempotency_key": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "replayed": {
+              "type": "boolean",
+              "description": "The first answer to its `IDEMPOTENCY-KEY`, sent again."
+            },
+            "fault_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The fault rule that acted on it."
+            },
+            "fault": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "enum": [
+                "status",
+                "delay",
+                "drop_before_commit",
+                "drop_after_commit",
+                "rate_limit",
+                null
+              ],
+              "description": "What acted on it; `rate_limit` for a request the rate limit refused."
+            }
+          }
+        }
+      }
+    },
+    "arguments": {
+      "operation_id": {
+        "in": "query",
+        "name": "operation_id"
+      },
+      "status": {
+        "in": "query",
+        "name": "status"
+      },
+      "fault_id": {
+        "in": "query",
+        "name": "fault_id"
+      },
+      "idempotency_key": {
+        "in": "query",
+        "name": "idempotency_key"
+      },
+      "cursor": {
+        "in": "query",
+        "name": "cursor"
+      },
+      "page_size": {
+        "in": "query",
+        "name": "page_size"
+      }
+    },
+    "pages": true
+  },
+  {
     "name": "getReadiness",
     "group": "test-mode",
     "tag": "Readiness",
@@ -11357,7 +12840,8 @@ export const tools: readonly ToolDefinition[] = [
             "id",
             "title",
             "status",
-            "detail"
+            "detail",
+            "how"
           ],
           "properties": {
             "id": {
@@ -11428,7 +12912,8 @@ export const tools: readonly ToolDefinition[] = [
                 "required": [
                   "subscribed",
                   "delivered",
-                  "acknowledged"
+                  "acknowledged",
+                  "failing"
                 ],
                 "properties": {
                   "subscribed": {
@@ -11505,6 +12990,7 @@ export const tools: readonly ToolDefinition[] = [
                   "fault_id",
                   "operation_id",
                   "kind",
+                  "status",
                   "recovered"
                 ],
                 "properties": {
@@ -11516,7 +13002,14 @@ export const tools: readonly ToolDefinition[] = [
                   },
                   "kind": {
                     "type": "string",
-                    "description": "What the fault did (status, drop_after_commit, drop_before_commit, delay, rate_limit)."
+                    "enum": [
+                      "status",
+                      "drop_after_commit",
+                      "drop_before_commit",
+                      "delay",
+                      "rate_limit"
+                    ],
+                    "description": "What the fault did; `rate_limit` is the partner's rate limit (its fault_id `rate_limit`)."
                   },
                   "status": {
                     "type": [

@@ -2,18 +2,25 @@
 // the upstream, and its answer streamed back and checked against the spec. What breaks the spec
 // is reported; with `errors`, it is refused (a request) or replaced by a 502 (a response).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Operation, PrismEngine } from "@org/payments-engine/engine/prism.js";
-import { requestProblems, requestRefusal } from "@org/payments-engine/engine/request-problems.js";
-import { answerPreflight, isPreflight, setCorsHeaders } from "@org/payments-engine/http/cors.js";
-import { type Problem, type ProblemError, problem } from "@org/payments-engine/http/problem.js";
+import type { Operation, PrismEngine, RequestLogger } from "@org/payments-engine";
 import {
+  answerPreflight,
   ClientGoneError,
+  isPreflight,
+  loggedId,
+  type Problem,
+  type ProblemError,
+  problem,
+  REQUEST_ID,
   type ReadResult,
   readForwardable,
-} from "@org/payments-engine/http/read-request.js";
-import { routeProblem, sendProblem } from "@org/payments-engine/http/refusal.js";
-import { loggedId, REQUEST_ID, tagAnswer } from "@org/payments-engine/http/request-id.js";
-import type { RequestLogger } from "@org/payments-engine/http/serve.js";
+  requestProblems,
+  requestRefusal,
+  routeProblem,
+  sendProblem,
+  setCorsHeaders,
+  tagAnswer,
+} from "@org/payments-engine";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 import { redactor } from "./redact.js";
 import { responseFindings } from "./response-check.js";

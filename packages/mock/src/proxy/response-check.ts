@@ -2,11 +2,15 @@
 // says what broke in plain words: the status, the media type, a header or a body field.
 import type { IncomingHttpHeaders } from "node:http";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { type ReceivedAt, toProblemErrors } from "@org/payments-engine/engine/diagnostics.js";
-import type { Operation, PrismEngine } from "@org/payments-engine/engine/prism.js";
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "@org/payments-engine/http/json-depth.js";
-import { flattenHeaders } from "@org/payments-engine/http/read-request.js";
-import { valueAt } from "@org/payments-engine/http/value-at.js";
+import type { Operation, PrismEngine } from "@org/payments-engine";
+import {
+  flattenHeaders,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  type ReceivedAt,
+  toProblemErrors,
+  valueAt,
+} from "@org/payments-engine";
 import { bodyFinding, type Finding } from "./violations.js";
 
 export interface ReceivedResponse {

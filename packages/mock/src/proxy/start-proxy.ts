@@ -1,12 +1,12 @@
 // startProxy(): the validating proxy as an in-process HTTP server, for tests and for the CLI.
 import { closeSync, openSync, writeSync } from "node:fs";
-import { bundledSpecPath } from "@org/payments-engine/engine/bundled-spec.js";
-import { createPrismEngine } from "@org/payments-engine/engine/prism.js";
 import {
+  bundledSpecPath,
   type ConnectionLimits,
+  createPrismEngine,
   type RequestLogger,
   serve,
-} from "@org/payments-engine/http/serve.js";
+} from "@org/payments-engine";
 import { createProxyHandler } from "./proxy-handler.js";
 import { createUpstream } from "./upstream.js";
 import type { Violation } from "./violations.js";

@@ -7,7 +7,7 @@ import {
   type IncomingMessage,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { REQUEST_ID } from "@org/payments-engine/http/request-id.js";
+import { REQUEST_ID } from "@org/payments-engine";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 
 export interface Upstream {

@@ -1,7 +1,7 @@
 // A violation: one rule of the spec that a request or a response broke, in the words the proxy
 // logs, reports and (with `errors`) answers with.
-import type { ProblemError, ProblemLocation } from "@org/payments-engine/http/problem.js";
-import { valueAt } from "@org/payments-engine/http/value-at.js";
+import type { ProblemError, ProblemLocation } from "@org/payments-engine";
+import { valueAt } from "@org/payments-engine";
 
 /** One line of the report (`--report`): a rule of the spec that a request or response broke. */
 export interface Violation {

@@ -2,10 +2,7 @@
 // exactly what Prism reads from that spec, and is not used for any other text.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import {
-  operationsFromSnapshot,
-  operationsSnapshot,
-} from "@org/payments-engine/engine/operations-snapshot.js";
+import { operationsFromSnapshot, operationsSnapshot } from "@org/payments-engine";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { describe, expect, it } from "vitest";
 

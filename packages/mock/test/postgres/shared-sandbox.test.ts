@@ -1,10 +1,9 @@
 // Two built CLIs on one Postgres database behave as one sandbox: they list each other's
 // creates, share idempotency keys, reset and the event log, and each event goes out once,
 // also when one of them is killed in the middle of a burst.
+
+import { API_KEY, createDatabase, startReceiver } from "@org/payments-testing";
 import { describe, expect, inject, it, type TestContext } from "vitest";
-import { API_KEY } from "../../../engine/test/support/spec-requests.js";
-import { createDatabase } from "../support/postgres.js";
-import { startReceiver } from "../support/receiver.js";
 import { runCli } from "../support/run-cli.js";
 import { call, createCustomer, newKey } from "../support/sandbox.js";
 

@@ -1,10 +1,10 @@
 // Test mode on a sandbox that two built CLIs share through one Postgres database: one clock for
 // both, and each scheduled step and each delivery attempt made once, whichever process advances
 // the clock or notices that work has come due.
+
+import { createDatabase, type Reply, startReceiver } from "@org/payments-testing";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { describe, expect, inject, it, type TestContext } from "vitest";
-import { createDatabase } from "../support/postgres.js";
-import { type Reply, startReceiver } from "../support/receiver.js";
 import { runCli } from "../support/run-cli.js";
 import { call, newKey } from "../support/sandbox.js";
 

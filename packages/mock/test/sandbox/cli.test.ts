@@ -33,11 +33,29 @@ describe.concurrent("payments-mock --stateful", () => {
       ["--stateful", "--delivery-chaos", "often"],
       '--delivery-chaos must be a whole number (the seed of its choices), got "often"',
     ],
+    [["--max-partners", "20"], "--max-partners needs --stateful"],
+    [
+      ["--stateful", "--max-partners", "many"],
+      '--max-partners must be a whole number of partners, 0 for no limit, got "many"',
+    ],
   ])("rejects %j with exit code 2", async ([args, message], context) => {
     const mock = run(context, args);
     expect((await mock.exited)[0]).toBe(2);
     expect(mock.output().stderr).toContain(message);
   });
+
+  it("keeps at most --max-partners partners, refusing a new key past them", async (context) => {
+    const mock = run(context, ["--stateful", "--max-partners", "2"]);
+    const url = await mock.url;
+    const clock = (key: string) =>
+      call(url, "GET", "/_sandbox/clock", { headers: { "X-API-Key": key } });
+    expect((await clock("cli-partner-1")).status).toBe(200);
+    expect((await clock("cli-partner-2")).status).toBe(200);
+    const refused = await clock("cli-partner-3");
+    expect(refused.status).toBe(503);
+    expect(refused.body.detail).toContain("at most 2 partners");
+    expect((await clock("cli-partner-1")).status).toBe(200);
+  }, 30_000);
 
   it("exits 1 naming a state file that is not sandbox state", async (context) => {
     const state = join(dir, "broken.json");

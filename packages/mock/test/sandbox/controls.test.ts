@@ -1,5 +1,7 @@
 // The typed sandbox controls: what startMock({ stateful: true }) returns, and sandboxControls(url)
 // for a sandbox in another process; the opt-in delivery mode that duplicates and reorders.
+
+import { type Reply, startReceiver } from "@org/payments-testing";
 import type { WebhookTopic } from "@org/payments-types";
 import { afterEach, expect, expectTypeOf, it } from "vitest";
 import {
@@ -9,7 +11,6 @@ import {
   type SandboxTopic,
   sandboxControls,
 } from "../../src/index.js";
-import { type Reply, startReceiver } from "../support/receiver.js";
 import { runCli } from "../support/run-cli.js";
 import { call, newKey, startSandbox } from "../support/sandbox.js";
 

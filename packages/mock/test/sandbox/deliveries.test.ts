@@ -1,5 +1,5 @@
+import { startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver } from "../support/receiver.js";
 import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 const WEBHOOK = "/webhooks/f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";

@@ -1,8 +1,9 @@
 // GET /_sandbox/events as a test queries it: each filter (event id, webhook, topic, customer,
 // delivered), paging as the API's lists page, and an event to a reserved example host listed once,
 // as not sent, never retried.
+
+import { startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReceiver } from "../support/receiver.js";
 import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read attempts as loose JSON

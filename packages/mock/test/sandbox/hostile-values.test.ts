@@ -1,6 +1,7 @@
 // Values a client can send that a database may choke on get the API's answers, never a 5xx.
+
+import { API_KEY } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { DEEP_BODIES, expectEveryOperationRefuses } from "../support/deep-bodies.js";
 import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
 

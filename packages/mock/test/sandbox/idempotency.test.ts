@@ -1,5 +1,5 @@
+import { API_KEY } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 let sandbox: TestSandbox;

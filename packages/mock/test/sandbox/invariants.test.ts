@@ -3,14 +3,10 @@
 // sandbox once got wrong (a fiat address Registered but not verified), with the clock's own
 // account of an advance.
 
-import {
-  AUTORAMP,
-  LIFECYCLES,
-  type Lifecycle,
-} from "@org/payments-sandbox/lifecycle/lifecycles.js";
+import { AUTORAMP, LIFECYCLES, type Lifecycle } from "@org/payments-sandbox";
+import { type Delivery, startReceiver } from "@org/payments-testing";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Delivery, startReceiver } from "../support/receiver.js";
 import {
   call,
   createCustomer,

@@ -2,17 +2,11 @@
 // nothing of A's (data, partner_id, clock, webhook deliveries, event log, idempotency keys, reset)
 // reaches B, in an answer, an error or a log line. 20 keys onboarding at once each end with their
 // own customers Active, and a new key starts with the documents and fee profiles only.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { dataFromSeed } from "@org/payments-sandbox/api/seed.js";
-import { realNow } from "@org/payments-sandbox/clock/clock.js";
-import { openStore } from "@org/payments-sandbox/store/open-store.js";
-import { partnerIdOf } from "@org/payments-sandbox/store/partner.js";
+import { partnerIdOf } from "@org/payments-sandbox";
+import { startReceiver } from "@org/payments-testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { newApiKey, type SandboxPartner } from "../../src/index.js";
-import { startReceiver } from "../support/receiver.js";
-import { call, newState, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import type { SandboxPartner } from "../../src/index.js";
+import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -228,44 +222,5 @@ describe("a partner per API key", () => {
       expect(listed.map((c: { id: string }) => c.id)).toEqual(made.map((c) => c.id));
       expect(listed.map((c: { status: string }) => c.status)).toEqual(["Active", "Active"]);
     }
-  });
-});
-
-describe("idle partners", () => {
-  it("are purged with all their data once unused for the idle time; the others stay", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "payments-partners-"));
-    const store = await openStore(
-      await newState(dir),
-      () => dataFromSeed({}),
-      () => {},
-    );
-    cleanups.push(async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const day = 24 * 60 * 60 * 1000;
-    const now = realNow();
-    const [idle, active] = [partnerIdOf(newApiKey()), partnerIdOf(newApiKey())];
-    for (const [partner, seenAt] of [
-      [idle, now - 31 * day],
-      [active, now - day],
-    ] as const) {
-      await store.transaction(partner, async (tx) => {
-        await tx.enter(seenAt);
-        await tx.insert("customers", { id: `customer-of-${partner}` }, undefined);
-        await tx.schedule({ dueAt: now, kind: "step", subject: partner, body: {} });
-        await tx.setSetting("rates", "{}");
-      });
-    }
-    expect(await store.purgeIdle(now - 30 * day)).toEqual([idle]);
-    const left = (partner: string) =>
-      store.transaction(partner, async (tx) => ({
-        customers: (await tx.list("customers")).length,
-        due: await tx.hasDue(now),
-        rates: await tx.setting("rates"),
-        made: (await tx.enter(now)).created,
-      }));
-    expect(await left(idle)).toEqual({ customers: 0, due: false, rates: undefined, made: true });
-    expect(await left(active)).toEqual({ customers: 1, due: true, rates: "{}", made: false });
   });
 });

@@ -1,29 +1,31 @@
 // GET /autoramps/quote and GET /exchange-rate on each store: figures recomputed from the README's
-// rules (test/support/reference-pricing.ts), echoes, times from the sandbox's now, the signature,
+// rules (the reference pricing of @org/payments-testing), echoes, times from the sandbox's now, the signature,
 // rates from the seed and the control route, and the sandbox's own 422s.
 import { createHmac } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { fileURLToPath } from "node:url";
-import { CURRENCIES } from "@org/payments-sandbox/money/currencies.js";
-import { DEFAULT_RATES } from "@org/payments-sandbox/money/rates.js";
+import { BASE_CURRENCY, CURRENCIES, NETWORK_FEES } from "@org/payments-sandbox";
 import { specPath } from "@org/payments-spec";
+import { type PricingTables, referencePrice } from "@org/payments-testing";
 import type { FeeProfile } from "@org/payments-types";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { referencePrice } from "../../../sandbox/test/support/reference-pricing.js";
 import { startMock } from "../../src/index.js";
 import { responseProblems } from "../support/response-validator.js";
 import {
   call,
   createCustomer,
   persistentState,
-  sandboxStore,
   startSandbox,
   type TestSandbox,
 } from "../support/sandbox.js";
+
+/** The tables the reference pricing reads: the sandbox's own. */
+const PRICING_TABLES: PricingTables = {
+  currencies: CURRENCIES,
+  networkFees: NETWORK_FEES,
+  baseCurrency: BASE_CURRENCY,
+};
 
 let sandbox: TestSandbox;
 let customerId: string;
@@ -76,17 +78,20 @@ describe("GET /autoramps/quote", () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(responseProblems("getAutorampQuote", answer.body)).toEqual([]);
     const quote = answer.body;
-    const expected = referencePrice({
-      source: "EUR",
-      sourceType: "Fiat",
-      destination: "USDC",
-      destinationType: "Crypto",
-      chain: "Polygon",
-      amountIn: "250.00",
-      profile,
-      rates: await ratesOf(sandbox.url),
-      fiatLeg: { rail: "Sepa", transfer: "PayIn" },
-    });
+    const expected = referencePrice(
+      {
+        source: "EUR",
+        sourceType: "Fiat",
+        destination: "USDC",
+        destinationType: "Crypto",
+        chain: "Polygon",
+        amountIn: "250.00",
+        profile,
+        rates: await ratesOf(sandbox.url),
+        fiatLeg: { rail: "Sepa", transfer: "PayIn" },
+      },
+      PRICING_TABLES,
+    );
     expect(quote.rate).toBe(expected?.rate);
     expect(quote.amount_in).toEqual({ amount: "250.00", currency: { code: "EUR", type: "Fiat" } });
     expect(quote.amount_out).toEqual({
@@ -300,18 +305,21 @@ describe("GET /exchange-rate", () => {
     const answer = await call(sandbox.url, "GET", `/exchange-rate?${query}`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(responseProblems("getExchangeRate", answer.body)).toEqual([]);
-    const expected = referencePrice({
-      source: "GBP",
-      sourceType: "Fiat",
-      destination: "USDT",
-      destinationType: "Crypto",
-      chain: "Solana",
-      amountIn: "5000",
-      profile,
-      partnerFeeInBips: "25",
-      rates: await ratesOf(sandbox.url),
-      fiatLeg: { rail: "Fps", transfer: "PayIn" },
-    });
+    const expected = referencePrice(
+      {
+        source: "GBP",
+        sourceType: "Fiat",
+        destination: "USDT",
+        destinationType: "Crypto",
+        chain: "Solana",
+        amountIn: "5000",
+        profile,
+        partnerFeeInBips: "25",
+        rates: await ratesOf(sandbox.url),
+        fiatLeg: { rail: "Fps", transfer: "PayIn" },
+      },
+      PRICING_TABLES,
+    );
     expect(answer.body).toMatchObject({
       effective_rate: expected?.effective_rate,
       from: { token: "GBP" },
@@ -368,51 +376,7 @@ describe("rates and the signing secret in the store", () => {
       await second.stop();
     }
   });
-
-  it("work on a database made before the settings table: it is added, with the default rates", async () => {
-    const state = await persistentState(dir, "before-settings.db");
-    await schemaOneDatabase(state);
-    const again = await startSandbox({ state });
-    try {
-      expect(await ratesOf(again.url)).toEqual(DEFAULT_RATES);
-      const customer = (await createCustomer(again.url)).id;
-      expect((await getQuote(again.url, { customer_id: customer })).status).toBe(200);
-      const changed = await call(again.url, "POST", "/_sandbox/rates", {
-        body: { rates: { EUR: "1.1" } },
-      });
-      expect(changed.body.rates.EUR).toBe("1.1");
-    } finally {
-      await again.stop();
-    }
-  });
 });
-
-/** Writes the database payments-mock made before the settings table (schema 1, the fixture) at `state`. */
-async function schemaOneDatabase(state: string): Promise<void> {
-  const fixture = (store: string) =>
-    readFileSync(
-      fileURLToPath(
-        new URL(`../../../sandbox/test/fixtures/${store}-schema-1.sql`, import.meta.url),
-      ),
-      "utf8",
-    );
-  if (sandboxStore === "postgres") {
-    const client = new pg.Client({ connectionString: state });
-    await client.connect();
-    try {
-      await client.query(fixture("postgres"));
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new DatabaseSync(state);
-  try {
-    db.exec(fixture("sqlite"));
-  } finally {
-    db.close();
-  }
-}
 
 describe("the rate table", () => {
   it("moves the market between two quotes through POST /_sandbox/rates, and reset brings the seed's back", async () => {

@@ -3,9 +3,9 @@
 // topic but TransactionStatus, and no quote is asked for. A's report shows exactly that, is not
 // ready and names TransactionStatus; key B's report is untouched; the CLI prints it as JSON and
 // JUnit with exit code 1 (not ready), from the running sandbox and from its store.
+import { startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxPartner } from "../../src/index.js";
-import { startReceiver } from "../support/receiver.js";
 import { runCli } from "../support/run-cli.js";
 import { call, sandboxStore, startSandbox, type TestSandbox } from "../support/sandbox.js";
 

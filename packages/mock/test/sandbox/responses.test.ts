@@ -1,11 +1,12 @@
 // Every operation answered by the sandbox matches the spec's 200 response schema.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import {
   validRequest as exampleRequest,
   operations,
   type SpecRequest,
   send,
-} from "../../../engine/test/support/spec-requests.js";
+} from "@org/payments-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { responseProblems } from "../support/response-validator.js";
 import { startSandbox, type TestSandbox } from "../support/sandbox.js";
 

@@ -5,10 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPaymentsClient } from "@org/payments-client";
 import { specPath } from "@org/payments-spec";
+import { API_KEY, startReceiver } from "@org/payments-testing";
 import { afterAll, expect, it } from "vitest";
-import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { startMock } from "../../src/index.js";
-import { startReceiver } from "../support/receiver.js";
 import { persistentState } from "../support/sandbox.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-scenario-"));

@@ -1,9 +1,10 @@
 // The sandbox as the service's test mode, on every store: a customer onboarded with clock advances
 // only, an autoramp funded by a simulated deposit and settled, every topic sent, illegal
 // transitions refused, failed deliveries retried on the clock with the same event id.
+
+import { type Reply, startReceiver } from "@org/payments-testing";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Reply, startReceiver } from "../support/receiver.js";
 import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
 const ALL_TOPICS = WEBHOOK_TOPICS;

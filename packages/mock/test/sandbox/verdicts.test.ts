@@ -1,7 +1,8 @@
 // A request the sandbox answered is not validated again when it comes again (engine/verdict-memo.ts):
 // any request that differs from it, in its target or in any header, is still validated.
+
+import { API_KEY } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { send } from "../support/http.js";
 import { startSandbox, type TestSandbox } from "../support/sandbox.js";
 

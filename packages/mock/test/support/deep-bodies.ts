@@ -1,21 +1,15 @@
 // Bodies nested far past any limit, and every operation that takes a body: the API's and the test
 // mode's, each from its OpenAPI document. Each must answer them with a prompt 4xx problem.
 
-import { MAX_JSON_DEPTH } from "@org/payments-engine/http/json-depth.js";
+import { MAX_JSON_DEPTH } from "@org/payments-engine";
 import {
   listOperations,
   loadSpec,
   type OperationEntry,
   testModeSpecPath,
 } from "@org/payments-spec";
+import { API_KEY, operations, type SpecRequest, send, validRequest } from "@org/payments-testing";
 import { expect } from "vitest";
-import {
-  API_KEY,
-  operations,
-  type SpecRequest,
-  send,
-  validRequest,
-} from "../../../engine/test/support/spec-requests.js";
 
 /** What a fuzzer sends: JSON that is valid, and deeper than any stack. */
 export const DEEP_BODIES: Array<[string, string]> = [

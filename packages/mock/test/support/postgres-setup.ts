@@ -1,6 +1,7 @@
 // vitest globalSetup of the Postgres sandbox project: one Postgres for the run, stopped after it.
+
+import { startPostgres } from "@org/payments-testing";
 import type { TestProject } from "vitest/node";
-import { startPostgres } from "./postgres.js";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -4,10 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specPath } from "@org/payments-spec";
+import { API_KEY, call, createDatabase, newKey } from "@org/payments-testing";
 import { inject } from "vitest";
-import { API_KEY } from "../../../engine/test/support/spec-requests.js";
 import { type MockOptions, type RunningSandbox, startMock } from "../../src/index.js";
-import { createDatabase } from "./postgres.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -72,34 +71,6 @@ export async function startSandbox(options: MockOptions = {}): Promise<TestSandb
   };
 }
 
-/** A JSON call with the API key (and whatever headers the test adds). */
-export async function call(
-  baseUrl: string,
-  method: string,
-  path: string,
-  options: { body?: unknown; headers?: Record<string, string> } = {},
-  // biome-ignore lint/suspicious/noExplicitAny: tests read answers as loose JSON
-): Promise<{ status: number; contentType: string | null; body: any }> {
-  const response = await fetch(baseUrl + path, {
-    method,
-    headers: {
-      "X-API-Key": API_KEY,
-      ...(options.body !== undefined && { "Content-Type": "application/json; charset=utf-8" }),
-      ...options.headers,
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    contentType: response.headers.get("content-type"),
-    body: text === "" ? undefined : JSON.parse(text),
-  };
-}
-
-export const newKey = () => ({ "IDEMPOTENCY-KEY": crypto.randomUUID() });
-
 export async function createCustomer(
   baseUrl: string,
   fields: Record<string, unknown> = {},
@@ -112,3 +83,5 @@ export async function createCustomer(
   if (answer.status !== 200) throw new Error(`create customer: ${JSON.stringify(answer.body)}`);
   return answer.body as { id: string; name: string; [field: string]: unknown };
 }
+
+export { call, newKey };

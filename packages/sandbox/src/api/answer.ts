@@ -4,7 +4,7 @@ import {
   type ProblemError,
   type ProblemLocation,
   problem,
-} from "@org/payments-engine/http/problem.js";
+} from "@org/payments-engine";
 import { JsonText, jsonText } from "../store/json-text.js";
 import type { Page } from "../store/pages.js";
 import type { AnswerRecord } from "../store/state.js";
@@ -12,6 +12,10 @@ import type { AnswerRecord } from "../store/state.js";
 export interface Answer extends AnswerRecord {
   /** The first answer to an `IDEMPOTENCY-KEY`, given again to a repeat of its request. */
   replayed?: boolean;
+  /** Headers beside the content type (a fault's Retry-After, the rate limit's). */
+  headers?: Record<string, string>;
+  /** A fault's lost answer: the connection closes and nothing is sent. */
+  drop?: true;
 }
 
 /** The answer's body as the client gets it. */

@@ -1,7 +1,7 @@
 // The API's operations over the stored data. Requests reach these only after Prism has
 // validated them against the spec, so a body has its request type, and what the sandbox creates is
 // typed as the spec's resource: a spec change the sandbox does not follow fails to compile here.
-import type { ProblemLocation } from "@org/payments-engine/http/problem.js";
+import type { ProblemLocation } from "@org/payments-engine";
 import type {
   Autoramp,
   CreateAutorampRequest,

@@ -2,7 +2,7 @@
 // rates and the customer's fee profile, answered with what the request sent echoed back, the
 // quote's times counted from the sandbox's now and the sandbox's own signature.
 import { randomUUID } from "node:crypto";
-import type { ProblemError } from "@org/payments-engine/http/problem.js";
+import type { ProblemError } from "@org/payments-engine";
 import type {
   CryptoCurrency,
   ExchangeRate,

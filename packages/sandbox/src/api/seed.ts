@@ -3,7 +3,7 @@
 // optionally `rates`, changes to the default rate table: { "rates": { "EUR": "1.10" } }.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { isObject } from "@org/payments-engine/http/is-object.js";
+import { isObject } from "@org/payments-engine";
 import type { SpecFacts } from "../lifecycle/spec-facts.js";
 import { changedRates, DEFAULT_RATES, readRateChanges } from "../money/rates.js";
 import {

@@ -3,7 +3,7 @@
 // resources (an approved identification activates its customer, an active customer's autoramps
 // are approved). The transitions themselves are data in lifecycles.ts.
 import { randomBytes } from "node:crypto";
-import { isObject } from "@org/payments-engine/http/is-object.js";
+import { isObject } from "@org/payments-engine";
 import type { IbanDepositInfo } from "@org/payments-types";
 import type { Resource, Stored } from "../store/state.js";
 import { type ChangeContext, customerIdOf } from "./change-context.js";

@@ -1,6 +1,6 @@
 // What the sandbox takes from the spec: the examples its default seed is made of, and the
 // status enums its control route accepts. Read from Prism's operations, whose $refs are resolved.
-import type { Operations } from "@org/payments-engine/engine/prism.js";
+import type { Operations } from "@org/payments-engine";
 
 type Schema = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // `signature` (RFC 8785: object keys sorted, no whitespace; a quote has no numbers). A partner
 // checks that a quote they stored is unmodified with POST /_sandbox/quotes/verify.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { isObject } from "@org/payments-engine/http/is-object.js";
+import { isObject } from "@org/payments-engine";
 import type { StoreTransaction } from "../store/store.js";
 
 /** JSON with every object's keys sorted, as RFC 8785 serialises strings, booleans and null. */

@@ -18,7 +18,14 @@ export {
   parseProfile,
   readProfile,
 } from "./profile.js";
-export { evidenceOf, type ReadinessReport, readinessReport, reportOf } from "./report.js";
+export { PROFILE_CONTEXT } from "./profile-context.js";
+export {
+  defaultChecklist,
+  evidenceOf,
+  type ReadinessReport,
+  readinessReport,
+  reportOf,
+} from "./report.js";
 export { COUNT_AFTER_MS, RequestCounter } from "./request-counter.js";
 export { type CountedRequest, countRequests, RATE_LIMIT_FAULT } from "./request-counts.js";
-export { PROFILE_CONTEXT, reportFromStore } from "./store-report.js";
+export { reportFromStore } from "./store-report.js";

@@ -4,7 +4,8 @@
 import type { StoreTransaction } from "../store/store.js";
 import { type CheckResult, evaluate } from "./evaluate.js";
 import { type Coverage, type Evidence, sandboxEvidence } from "./evidence.js";
-import type { Profile } from "./profile.js";
+import { defaultProfile, type Profile } from "./profile.js";
+import { PROFILE_CONTEXT } from "./profile-context.js";
 
 export interface ReadinessReport {
   partner_id: string;
@@ -43,4 +44,19 @@ export async function readinessReport(
   profile: Profile,
 ): Promise<ReadinessReport> {
   return reportOf(partnerId, profile, await evidenceOf(tx));
+}
+
+/** The default profile's name, version and checks, each with how it is decided (for the docs). */
+export function defaultChecklist(): {
+  name: string;
+  version: string;
+  checks: { id: string; title: string; how: string }[];
+} {
+  const profile = defaultProfile(PROFILE_CONTEXT);
+  const { checks } = evaluate(profile, sandboxEvidence([], new Set(), []));
+  return {
+    name: profile.name,
+    version: profile.version,
+    checks: checks.map(({ id, title, how }) => ({ id, title, how })),
+  };
 }

@@ -1,20 +1,12 @@
 // A readiness report read straight from a sandbox's store, for `payments-mock readiness --state`:
 // the SQLite file or the Postgres database a sandbox keeps, which it may be using meanwhile.
-import { WEBHOOK_TOPICS } from "@org/payments-types";
-import { API_OPERATIONS } from "../generated/api-operations.js";
 import { partnerIdOf } from "../store/partner.js";
 import { isPostgresUrl, openPostgresStore, redactedUrl } from "../store/postgres-store.js";
 import { openSqliteStore } from "../store/sqlite-store.js";
 import { COLLECTIONS, type SandboxData } from "../store/state.js";
 import { stateFileKind } from "../store/state-file.js";
-import type { Profile, ProfileContext } from "./profile.js";
+import type { Profile } from "./profile.js";
 import { type ReadinessReport, readinessReport } from "./report.js";
-
-/** What a profile is checked against: the API's operations and topics. */
-export const PROFILE_CONTEXT: ProfileContext = {
-  operationIds: API_OPERATIONS.map((operation) => operation.id),
-  topics: WEBHOOK_TOPICS,
-};
 
 /**
  * The report of the partner of `apiKey` in the store at `state`; `exampleKey` as the sandbox was

@@ -38,9 +38,15 @@ export function redactedUrl(url: string): string {
 }
 
 /** Rows a transaction reads and then changes are locked; search scans (no trigram extension needed). */
+/** Any fixed number: the advisory lock that lets one starting process migrate the schema. */
+export const SCHEMA_LOCK = 4_823_017;
+/** Another: the advisory lock that makes new partners one at a time, to count them. */
+const PARTNERS_LOCK = 4_823_018;
+
 export const POSTGRES: Dialect = {
   lockRows: " FOR UPDATE",
   skipLocked: " FOR UPDATE SKIP LOCKED",
+  partnersLock: `SELECT pg_advisory_xact_lock(${PARTNERS_LOCK})`,
   json: {
     text: (path) => `(CAST(body AS jsonb) #>> '{${path.join(",")}}')`,
     isTrue: (path) => `(CAST(body AS jsonb) #> '{${path.join(",")}}') = 'true'::jsonb`,
@@ -51,9 +57,6 @@ const POSTGRES_DDL: Ddl = {
   dialect: "postgres",
   serial: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
 };
-
-/** Any fixed number: the advisory lock that lets one starting process migrate the schema. */
-export const SCHEMA_LOCK = 4_823_017;
 
 /**
  * @param log where the line saying that an existing database was migrated goes

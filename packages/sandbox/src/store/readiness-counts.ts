@@ -91,27 +91,35 @@ function ordered(counts: readonly ReadinessCount[]): ReadinessCount[] {
  * may undo a mark) and when partners are purged.
  */
 export class MarkedCounts {
-  private readonly marked = new Set<string>();
+  private readonly marked = new Map<string, Set<string>>();
+  private size = 0;
 
   has(partner: string, count: ReadinessCount): boolean {
-    return this.marked.has(keyOf(partner, count));
+    return this.marked.get(partner)?.has(keyOf(count)) === true;
   }
 
   add(partner: string, counts: readonly ReadinessCount[]): void {
-    if (this.marked.size >= MARKED_MAX) this.marked.clear();
-    for (const count of counts) this.marked.add(keyOf(partner, count));
+    if (this.size >= MARKED_MAX) this.forget();
+    const known = this.marked.get(partner) ?? new Set<string>();
+    this.marked.set(partner, known);
+    for (const count of counts) known.add(keyOf(count));
+    this.size += counts.length;
+  }
+
+  forgetPartner(partner: string): void {
+    this.marked.delete(partner);
   }
 
   forget(): void {
     this.marked.clear();
+    this.size = 0;
   }
 }
 
 /** At most this many marks are known; past it, the knowledge starts afresh. */
 const MARKED_MAX = 100_000;
 
-const keyOf = (partner: string, { kind, name, detail }: ReadinessCount) =>
-  `${partner}\0${kind}\0${name}\0${detail}`;
+const keyOf = ({ kind, name, detail }: ReadinessCount) => `${kind}\0${name}\0${detail}`;
 
 export function countRows(query: Query, partner: string, marked?: MarkedCounts): CountRows {
   const write = async (statement: string, counts: readonly ReadinessCount[]) => {

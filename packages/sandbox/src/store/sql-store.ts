@@ -4,7 +4,9 @@
 import type { EmptyCollections } from "./empty-collections.js";
 import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
+import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
+import { rehearsalRows } from "./rehearsal-rows.js";
 import type { SettingName } from "./settings.js";
 import {
   answerRecordJson,
@@ -21,6 +23,8 @@ import {
   type JobKind,
   KEY_RETENTION_MS,
   type ListFilter,
+  PartnerLimitError,
+  type PartnerRoom,
   type ScheduledJob,
   type StoreTransaction,
 } from "./store.js";
@@ -114,6 +118,12 @@ export interface Dialect {
   searchIndex?: SearchIndex;
   /** SQL reading a row's JSON `body`. */
   json: JsonSql;
+  /**
+   * A statement that holds the making of new partners to one transaction at a time, until it
+   * ends (Postgres, where transactions of several processes run at once); none where they run
+   * one after another.
+   */
+  partnersLock?: string;
 }
 
 /** SQL expressions over the JSON text in a row's `body` column, at a path of property names. */
@@ -164,16 +174,29 @@ export function sqlTransaction(
     empties: only?.empties,
     claims: only?.claims,
   };
+  const clock = partnerClock(context);
   const tx: StoreTransaction = {
     ...resourceRows(context),
     ...idempotencyKeys(context, purgeDue),
     ...scheduledWork(context),
-    ...partnerClock(context),
+    ...clock,
+    async enter(seenAt, room) {
+      const entered = await clock.enter(seenAt, room);
+      // A partner made anew (its key seen again after a purge) has no counter marked.
+      if (entered.created) only?.marked.forgetPartner(partner);
+      return entered;
+    },
     ...eventLog(context),
     ...partnerSettings(context),
+    ...rehearsalRows(query, partner),
     ...(counting ? countRows(query, partner, only?.marked) : NO_COUNT_ROWS),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);
+      // Its fault rules and rate limit are gone: every process learns so at its next request.
+      await query(
+        "UPDATE sandbox_clock SET faults_version = faults_version + 1 WHERE partner = $1",
+        [partner],
+      );
       await fillPartnerData(context, tx, data);
     },
     fill: (data) => fillPartnerData(context, tx, data),
@@ -382,10 +405,11 @@ function scheduledWork({
 /** The partner's clock: made on first sight, read, moved forward. */
 function partnerClock({
   query,
+  dialect,
   partner,
 }: SqlContext): Pick<StoreTransaction, "enter" | "clockOffset" | "moveClock"> {
   const clock: Pick<StoreTransaction, "enter" | "clockOffset" | "moveClock"> = {
-    async enter(seenAt) {
+    async enter(seenAt, room) {
       const [row] = await query("SELECT offset_ms, seen_at FROM sandbox_clock WHERE partner = $1", [
         partner,
       ]);
@@ -398,6 +422,7 @@ function partnerClock({
         }
         return { offsetMs: Number(row.offset_ms), created: false };
       }
+      const evicted = room === undefined ? undefined : await makeRoom(query, dialect, room);
       // A second process making the same partner waits here for the first, then makes nothing.
       const made = await query(
         "INSERT INTO sandbox_clock (partner, offset_ms, seen_at) VALUES ($1, 0, $2) ON CONFLICT (partner) DO NOTHING RETURNING partner",
@@ -406,6 +431,7 @@ function partnerClock({
       return {
         offsetMs: made.length > 0 ? 0 : await clock.clockOffset(),
         created: made.length > 0,
+        ...(evicted !== undefined && { evicted }),
       };
     },
     async clockOffset() {
@@ -534,8 +560,17 @@ async function fillPartnerData(
   }
 }
 
-/** The tables that hold a partner's data, beside its clock. */
-const PARTNER_TABLES = ["resources", "idempotency", "events", "scheduled_work", "sandbox_settings"];
+/** The tables that hold a partner's data, beside its clock: a reset and a purge empty them all. */
+const PARTNER_TABLES = [
+  "resources",
+  "idempotency",
+  "events",
+  "scheduled_work",
+  "sandbox_settings",
+  "request_log",
+  "faults",
+  "rate_limits",
+];
 
 /** Deletes every row of the partner's but its clock's. */
 async function removePartnerData(
@@ -562,6 +597,43 @@ export async function duePartners(query: Query, realNow: number): Promise<string
   return rows.map((row) => String(row.partner));
 }
 
+/**
+ * Room for one more partner: none needed below `maxPartners` (the example key's aside); at it,
+ * the partner seen longest ago is removed if it was seen before `idleBefore` (resolves to its
+ * id), else PartnerLimitError.
+ */
+async function makeRoom(
+  query: Query,
+  dialect: Dialect,
+  { maxPartners, idleBefore }: PartnerRoom,
+): Promise<string | undefined> {
+  if (dialect.partnersLock !== undefined) await query(dialect.partnersLock);
+  // The example key's partner, which holds the seed, is neither counted nor dropped.
+  const [count] = await query("SELECT count(*) AS n FROM sandbox_clock WHERE partner <> $1", [
+    EXAMPLE_PARTNER_ID,
+  ]);
+  if (Number(count?.n ?? 0) < maxPartners) return undefined;
+  const [idle] = await query(
+    "SELECT partner FROM sandbox_clock WHERE seen_at < $1 AND partner <> $2 ORDER BY seen_at LIMIT 1",
+    [idleBefore, EXAMPLE_PARTNER_ID],
+  );
+  if (idle === undefined) throw new PartnerLimitError(maxPartners);
+  const partner = String(idle.partner);
+  await removePartner(query, dialect.searchIndex, partner);
+  return partner;
+}
+
+/** Removes the partner: its data, its readiness counters (a reset keeps those) and its clock. */
+async function removePartner(
+  query: Query,
+  searchIndex: SearchIndex | undefined,
+  partner: string,
+): Promise<void> {
+  await removePartnerData(query, searchIndex, partner);
+  await query("DELETE FROM readiness_counts WHERE partner = $1", [partner]);
+  await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
+}
+
 /** Removes the partners last seen before `seenBefore`, all their data with them. */
 export async function purgeIdle(
   query: Query,
@@ -570,12 +642,7 @@ export async function purgeIdle(
 ): Promise<string[]> {
   const rows = await query("SELECT partner FROM sandbox_clock WHERE seen_at < $1", [seenBefore]);
   const partners = rows.map((row) => String(row.partner));
-  for (const partner of partners) {
-    await removePartnerData(query, searchIndex, partner);
-    // A reset keeps the readiness counters; the partner's going does not.
-    await query("DELETE FROM readiness_counts WHERE partner = $1", [partner]);
-    await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
-  }
+  for (const partner of partners) await removePartner(query, searchIndex, partner);
   return partners;
 }
 

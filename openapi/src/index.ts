@@ -1,0 +1,5 @@
+// @org/payments-spec: the hand-authored OpenAPI documents (their paths), a small loader and the
+// walks the packages' generators and tests share. The wire diff is `./diff`, the generators'
+// file writing `./codegen`.
+export { loadBundledSpec } from "./bundle.ts";
+export * from "./document.ts";

@@ -1,0 +1,43 @@
+// What a curl guide or sample may run besides the shell's builtins: curl and jq (Debian's
+// packages), nothing else. The tests run them with a PATH of one folder holding only those two,
+// so a command that needs Node, Python or another tool fails the test. Under CI a missing jq is
+// installed by scripts/ensure-jq.ts (root + apt); otherwise the run fails saying how to get it.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ensureJq = fileURLToPath(new URL("../../../../scripts/ensure-jq.ts", import.meta.url));
+
+/** Where `command` is on this machine's PATH, if it is. */
+function found(command: string): string | undefined {
+  const where = spawnSync("bash", ["-c", `command -v ${command}`], { encoding: "utf8" });
+  return where.status === 0 ? where.stdout.trim() : undefined;
+}
+
+function required(command: string): string {
+  const at = found(command);
+  if (at !== undefined) return at;
+  if (command === "jq" && process.env.CI) {
+    const ensured = spawnSync(process.execPath, [ensureJq], { encoding: "utf8" });
+    const installed = ensured.status === 0 ? found("jq") : undefined;
+    if (installed !== undefined) return installed;
+    throw new Error(`jq is missing and could not be installed: ${ensured.stderr.trim()}`);
+  }
+  throw new Error(
+    `${command} is not on the PATH: install Debian's ${command} package (apt-get install -y ${command})${command === "jq" ? ", or run node scripts/ensure-jq.ts as root" : ""}`,
+  );
+}
+
+/** bash, and a PATH of a folder with curl and jq only; `remove()` deletes the folder. */
+export function curlAndJq(): { bash: string; PATH: string; remove(): void } {
+  const bash = required("bash");
+  const dir = mkdtempSync(path.join(tmpdir(), "payments-shell-tools-"));
+  for (const command of ["curl", "jq"]) symlinkSync(required(command), path.join(dir, command));
+  // Checked once: the folder gives what the guides call.
+  execFileSync(bash, ["-c", "curl --version >/dev/null && jq --version >/dev/null"], {
+    env: { PATH: dir },
+  });
+  return { bash, PATH: dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}

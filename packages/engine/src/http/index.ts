@@ -1,0 +1,36 @@
+// The HTTP front: serving, reading a request, problem bodies, CORS and request ids.
+export { answerPreflight, isPreflight, setCorsHeaders } from "./cors.js";
+export { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
+export { jsonText } from "./json-text.js";
+export { hasPreferences, type ParsedPreferences, type Preferences, parsePrefer } from "./prefer.js";
+export {
+  MAX_ERRORS,
+  PROBLEM_CONTENT_TYPE,
+  type Problem,
+  type ProblemError,
+  type ProblemLocation,
+  problem,
+} from "./problem.js";
+export {
+  type ApiRequest,
+  ClientGoneError,
+  type ForwardableRead,
+  flattenHeaders,
+  MAX_BODY_BYTES,
+  type ReadResult,
+  type Refusal,
+  readForwardable,
+  readRequest,
+  type SegmentName,
+} from "./read-request.js";
+export { routeProblem, sendProblem } from "./refusal.js";
+export { loggedId, REQUEST_ID, requestIdOf, tagAnswer } from "./request-id.js";
+export { bodilessKey } from "./request-key.js";
+export {
+  type ConnectionLimits,
+  type RequestLogger,
+  type Served,
+  type ServeOptions,
+  serve,
+} from "./serve.js";
+export { ABSOLUTE_FORM, decoded, splitTarget, type Target } from "./url.js";

@@ -1,0 +1,113 @@
+// The adapter is the mock's only door into Prism's internals. It is written against one Prism
+// version; its stand-ins keep Prism's generator and callback runner unloaded until the mocker
+// uses them, and then the mocker gets the modules' own exports.
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+import {
+  PRISM_HTTP_VERSION,
+  validateAgainstSchema,
+} from "../../../src/engine/prism/prism-adapter.js";
+
+it("is used with the Prism version it was written against", () => {
+  const installed = (
+    createRequire(import.meta.url)("@stoplight/prism-http/package.json") as { version: string }
+  ).version;
+  expect(
+    installed,
+    `@stoplight/prism-http ${installed} is installed, but src/engine/prism-adapter.ts reaches into ` +
+      `the internals of ${PRISM_HTTP_VERSION}: check each module it requires against the new ` +
+      "version, then update PRISM_HTTP_VERSION",
+  ).toBe(PRISM_HTTP_VERSION);
+});
+
+// In a process of its own, since Prism is already loaded in this one.
+const script = `
+import { createRequire } from "node:module";
+import { DEFERRED_MODULES, prismMock } from ${JSON.stringify(fileURLToPath(new URL("../../../src/engine/prism/prism-adapter.ts", import.meta.url)))};
+const require = createRequire(${JSON.stringify(import.meta.url)});
+const standIns = DEFERRED_MODULES.map((path) => require.cache[path]);
+const loaded = () => [
+  ...DEFERRED_MODULES.map((path, index) => require.cache[path] !== standIns[index]),
+  Object.keys(require.cache).some((path) => path.includes("/json-schema-faker/")),
+];
+const before = loaded();
+const generator = require(DEFERRED_MODULES[0]);
+const sample = generator.generateStatic({}, { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] });
+const runCallback = typeof require(DEFERRED_MODULES[1]).runCallback;
+console.log(JSON.stringify({
+  before,
+  after: loaded(),
+  mockerLoaded: typeof prismMock === "function",
+  sample: sample._tag === "Right" ? sample.right : sample.left.message,
+  runCallback,
+  sameExports: generator.generate === require(DEFERRED_MODULES[0]).generate,
+}));
+`;
+
+it("loads Prism's generator and callback runner only when they are used", () => {
+  const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    encoding: "utf8",
+  });
+  const found = JSON.parse(output);
+  expect(found).toMatchObject({
+    before: [false, false, false],
+    after: [true, true, true],
+    mockerLoaded: true,
+    runCallback: "function",
+    sameExports: true,
+  });
+  expect(found.sample.id).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+// The check of a value against a schema decides what passes with Prism's Ajv configuration
+// compiled once, and leaves everything else to Prism: its findings are Prism's, for each draft
+// Prism tells apart by `$schema`, coercing (headers) or not (bodies).
+it("checks values against schemas as Prism's validateAgainstSchema does", () => {
+  const prisms = createRequire(import.meta.url)(
+    "@stoplight/prism-http/dist/validator/validators/utils.js",
+  ) as { validateAgainstSchema: typeof validateAgainstSchema };
+  const drafts = [
+    undefined,
+    "http://json-schema.org/draft-07/schema#",
+    "https://json-schema.org/draft/2019-09/schema",
+    "https://json-schema.org/draft/2020-12/schema",
+  ];
+  const values = [
+    { id: "3f1c2a9e-6b7d-4e21-9a4f-0c5d8e7b6a13", count: "3", at: "2026-03-02T09:15:00Z" },
+    { id: "not a uuid", count: "three", at: "yesterday" },
+    { id: "3f1c2a9e-6b7d-4e21-9a4f-0c5d8e7b6a13", count: 3 },
+    { count: "3", extra: true },
+    "a string",
+    null,
+  ];
+  let found = 0;
+  for (const $schema of drafts) {
+    const schema = {
+      ...($schema && { $schema }),
+      type: "object",
+      required: ["id"],
+      properties: {
+        id: { type: "string", format: "uuid" },
+        count: { type: "integer", minimum: 1 },
+        at: { type: "string", format: "date-time" },
+      },
+    } as Parameters<typeof validateAgainstSchema>[1];
+    for (const coerce of [true, false]) {
+      for (const value of values) {
+        const ours = validateAgainstSchema(structuredClone(value), schema, coerce, 0, "body");
+        const theirs = prisms.validateAgainstSchema(
+          structuredClone(value),
+          schema,
+          coerce,
+          0,
+          "body",
+        );
+        if (theirs._tag === "Some") found++;
+        expect(ours, `${$schema} coerce=${coerce} ${JSON.stringify(value)}`).toEqual(theirs);
+      }
+    }
+  }
+  expect(found).toBeGreaterThan(20);
+});

@@ -1,0 +1,94 @@
+// The test mode's PUT and DELETE routes, which the API's client does not send, go by fetch: the
+// path's parameters in place, the key in X-API-Key, the body as JSON, and a refusal as the API
+// error a client call gives, with the key taken out of it.
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createPaymentsClient, PaymentsApiError } from "@org/payments-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendWith } from "../src/send.ts";
+import { SECRET_KEY } from "./support/session.js";
+
+const arrived: {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}[] = [];
+const server = createServer((request, response) => {
+  let body = "";
+  request.on("data", (chunk: Buffer) => {
+    body += chunk.toString();
+  });
+  request.on("end", () => {
+    arrived.push({
+      method: request.method ?? "",
+      url: request.url ?? "",
+      headers: request.headers,
+      body,
+    });
+    const refused = request.url?.includes("missing");
+    response.writeHead(refused ? 404 : 200, {
+      "content-type": "application/json",
+      "x-request-id": "req-1",
+    });
+    response.end(
+      JSON.stringify(
+        refused ? { title: "Not found", detail: `key ${request.headers["x-api-key"]}` } : { ok: 1 },
+      ),
+    );
+  });
+});
+let baseUrl = "";
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe("a PUT or DELETE of the test mode", () => {
+  it("is sent with its path, query, key and JSON body, and answers the parsed JSON", async () => {
+    const send = sendWith(
+      createPaymentsClient({ apiKey: SECRET_KEY, baseUrl }),
+      SECRET_KEY,
+      baseUrl,
+    );
+    const put = await send("PUT", "/_sandbox/things/{id}", {
+      params: { path: { id: "a b/c" }, query: { n: 2 }, header: {} },
+      body: { requests_per_second: 5 },
+    });
+    expect(put.data).toEqual({ ok: 1 });
+    expect(put.requestId).toBe("req-1");
+    const deleted = await send("DELETE", "/_sandbox/things/{id}", {
+      params: { path: { id: "x" }, query: {}, header: {} },
+    });
+    expect(deleted.response.status).toBe(200);
+    expect(arrived.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "PUT /_sandbox/things/a%20b%2Fc?n=2",
+      "DELETE /_sandbox/things/x",
+    ]);
+    expect(arrived[0]?.headers["x-api-key"]).toBe(SECRET_KEY);
+    expect(arrived[0]?.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(JSON.parse(arrived[0]?.body ?? "")).toEqual({ requests_per_second: 5 });
+    expect(arrived[1]?.body).toBe("");
+  });
+
+  it("answers a refusal as an API error, without the key", async () => {
+    const send = sendWith(
+      createPaymentsClient({ apiKey: SECRET_KEY, baseUrl }),
+      SECRET_KEY,
+      baseUrl,
+    );
+    const result = await send("DELETE", "/_sandbox/things/{id}", {
+      params: { path: { id: "missing" }, query: {}, header: {} },
+    });
+    expect(result.error).toBeInstanceOf(PaymentsApiError);
+    expect(result.error?.status).toBe(404);
+    expect(JSON.stringify(result.error?.body)).not.toContain(SECRET_KEY);
+    expect(result.error?.message).toContain("HTTP 404");
+  });
+});

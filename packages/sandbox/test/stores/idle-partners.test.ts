@@ -1,0 +1,55 @@
+// Idle partners, on each store: purged with all their data once unused for the idle time.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { dataFromSeed } from "../../src/api/seed.js";
+import { realNow } from "../../src/clock/clock.js";
+import { newApiKey } from "../../src/control/controls.js";
+import { openStore } from "../../src/store/open-store.js";
+import { partnerIdOf } from "../../src/store/partner.js";
+import { newState } from "../support/store-projects.js";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+describe("idle partners", () => {
+  it("are purged with all their data once unused for the idle time; the others stay", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "payments-partners-"));
+    const store = await openStore(
+      await newState(dir),
+      () => dataFromSeed({}),
+      () => {},
+    );
+    cleanups.push(async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const day = 24 * 60 * 60 * 1000;
+    const now = realNow();
+    const [idle, active] = [partnerIdOf(newApiKey()), partnerIdOf(newApiKey())];
+    for (const [partner, seenAt] of [
+      [idle, now - 31 * day],
+      [active, now - day],
+    ] as const) {
+      await store.transaction(partner, async (tx) => {
+        await tx.enter(seenAt);
+        await tx.insert("customers", { id: `customer-of-${partner}` }, undefined);
+        await tx.schedule({ dueAt: now, kind: "step", subject: partner, body: {} });
+        await tx.setSetting("rates", "{}");
+      });
+    }
+    expect(await store.purgeIdle(now - 30 * day)).toEqual([idle]);
+    const left = (partner: string) =>
+      store.transaction(partner, async (tx) => ({
+        customers: (await tx.list("customers")).length,
+        due: await tx.hasDue(now),
+        rates: await tx.setting("rates"),
+        made: (await tx.enter(now)).created,
+      }));
+    expect(await left(idle)).toEqual({ customers: 0, due: false, rates: undefined, made: true });
+    expect(await left(active)).toEqual({ customers: 1, due: true, rates: "{}", made: false });
+  });
+});

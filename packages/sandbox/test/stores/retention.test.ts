@@ -1,0 +1,72 @@
+// Retention, on each store: idempotency keys are kept 24 hours, the event log its newest 10,000.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { dataFromSeed } from "../../src/api/seed.js";
+import { openStore } from "../../src/store/open-store.js";
+import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
+import type { DeliveryEvent } from "../../src/store/state.js";
+import { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore } from "../../src/store/store.js";
+import { newState } from "../support/store-projects.js";
+
+const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-retention-"));
+/** Sandbox data with nothing in it. */
+const empty = () => dataFromSeed({});
+const stores: SandboxStore[] = [];
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(() => vi.useRealTimers());
+
+async function open(name: string) {
+  const store = await openStore(await newState(dir, name), empty, () => {});
+  stores.push(store);
+  return store;
+}
+
+const first = { method: "POST", path: "/customers", fingerprint: "f" };
+
+describe("sandbox retention", () => {
+  it("keeps an idempotency key for 24 hours, then forgets it", async () => {
+    const store = await open("keys.db");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const claim = () =>
+      store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
+        const taken = await tx.claimKey("key-1", first);
+        if (taken.claimed) await tx.answerKey("key-1", { status: 200, body: { id: "x" } });
+        return taken;
+      });
+    expect(await claim()).toEqual({ claimed: true });
+    vi.setSystemTime(Date.now() + KEY_RETENTION_MS - 60_000);
+    expect(await claim()).toMatchObject({
+      claimed: false,
+      first: { answer: { body: { id: "x" } } },
+    });
+    vi.setSystemTime(Date.now() + 120_000);
+    expect(await claim()).toEqual({ claimed: true });
+  });
+
+  it("keeps the newest 10,000 events", async () => {
+    const store = await open("events.db");
+    const event = (index: number): DeliveryEvent => ({
+      id: `event-${index}`,
+      topic: "Ping",
+      webhook_id: "w",
+      url: "http://127.0.0.1:9/",
+      created_at: new Date().toISOString(),
+      delivered: true,
+      status_code: 204,
+      payload: {},
+    });
+    await store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
+      for (let index = 0; index < EVENTS_KEPT + 25; index++) await tx.recordEvent(event(index));
+    });
+    const kept = await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.events());
+    expect(kept).toHaveLength(EVENTS_KEPT);
+    expect(kept[0]?.id).toBe(`event-${EVENTS_KEPT + 24}`);
+    expect(kept.at(-1)?.id).toBe("event-25");
+  });
+});

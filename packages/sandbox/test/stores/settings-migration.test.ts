@@ -1,0 +1,99 @@
+// The rates and the quote-signing secret live in the store's settings table, on each store. A
+// database made before that table (schema 1, the fixture) gets it, with the default rates.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
+import { API_KEY, call, newKey } from "@org/payments-testing";
+import pg from "pg";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { DEFAULT_RATES } from "../../src/money/rates.js";
+import { startHttpSandbox } from "../support/http-sandbox.js";
+import { persistentState } from "../support/store-projects.js";
+
+const sandboxStore = inject("sandboxStore");
+
+/** A sandbox whose example key is the tests' key, as the mock's sandbox tests start it. */
+const startSandbox = (state: string) => startHttpSandbox({ state, exampleKey: API_KEY });
+
+async function createCustomer(url: string): Promise<{ id: string }> {
+  const answer = await call(url, "POST", "/customers", {
+    body: { customer_type: "Person", email: "someone@example.com" },
+    headers: newKey(),
+  });
+  if (answer.status !== 200) throw new Error(`create customer: ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+const getQuote = (url: string, query: Record<string, string>) =>
+  call(
+    url,
+    "GET",
+    `/autoramps/quote?${new URLSearchParams({
+      source_currency_code: "EUR",
+      destination_currency_code: "USDC",
+      destination_currency_chain: "Polygon",
+      recipient_account: "0x4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+      amount_in: "250.00",
+      rate_expiry_policy: "Slippage",
+      slippage_tolerance_in_bips: "50",
+      expiry_in_hours: "2",
+      rate_lock_duration_minutes: "45",
+      is_third_party: "true",
+      external_id: "order-7731",
+      wire_message: "Invoice 2026-118",
+      ...query,
+    })}`,
+  );
+
+async function ratesOf(url: string): Promise<Record<string, string>> {
+  return (await call(url, "GET", "/_sandbox/rates")).body.rates;
+}
+
+describe("rates and the signing secret in the store", () => {
+  const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-pricing-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("work on a database made before the settings table: it is added, with the default rates", async () => {
+    const state = await persistentState(dir, "before-settings.db");
+    await schemaOneDatabase(state);
+    const again = await startSandbox(state);
+    try {
+      expect(await ratesOf(again.url)).toEqual(DEFAULT_RATES);
+      const customer = (await createCustomer(again.url)).id;
+      expect((await getQuote(again.url, { customer_id: customer })).status).toBe(200);
+      const changed = await call(again.url, "POST", "/_sandbox/rates", {
+        body: { rates: { EUR: "1.1" } },
+      });
+      expect(changed.body.rates.EUR).toBe("1.1");
+    } finally {
+      await again.stop();
+    }
+  });
+});
+
+/** Writes the database payments-mock made before the settings table (schema 1, the fixture) at `state`. */
+async function schemaOneDatabase(state: string): Promise<void> {
+  const fixture = (store: string) =>
+    readFileSync(
+      fileURLToPath(new URL(`../fixtures/${store}-schema-1.sql`, import.meta.url)),
+      "utf8",
+    );
+  if (sandboxStore === "postgres") {
+    const client = new pg.Client({ connectionString: state });
+    await client.connect();
+    try {
+      await client.query(fixture("postgres"));
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new DatabaseSync(state);
+  try {
+    db.exec(fixture("sqlite"));
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,160 @@
+// A real Postgres for the tests: Debian's postgresql package, a cluster initdb'd into a temp
+// folder, listening on a free port of 127.0.0.1, removed when the run ends (also when it fails).
+// Under CI a missing Postgres is installed by scripts/ensure-postgres.ts (root + apt); otherwise
+// the run fails saying how to get it. It is never skipped.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+const DEBIAN_ROOT = "/usr/lib/postgresql";
+/** The repository's script that installs Postgres: a file run, not a module imported. */
+const ensurePostgres = join(repositoryRoot(), "scripts", "ensure-postgres.ts");
+
+function repositoryRoot(): string {
+  let dir = fileURLToPath(new URL(".", import.meta.url));
+  while (!existsSync(join(dir, "pnpm-workspace.yaml"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("payments-testing: not inside the repository");
+    dir = parent;
+  }
+  return dir;
+}
+
+export interface TestPostgres {
+  /** postgres://postgres@127.0.0.1:<port>/postgres */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The bin folder of the newest installed Postgres; under CI a missing one is installed first. */
+export function postgresBin(): string {
+  const found = newestBin();
+  if (found !== undefined) return found;
+  // The script installs Debian's package (root + apt) or fails saying how to get it.
+  const ensured = spawnSync(process.execPath, [ensurePostgres], { encoding: "utf8" });
+  const installed = process.env.CI && ensured.status === 0 ? newestBin() : undefined;
+  if (installed !== undefined) return installed;
+  throw new Error(
+    `No Postgres under ${DEBIAN_ROOT}: ${process.env.CI ? ensured.stderr.trim() : "install Debian's postgresql package (apt-get install -y postgresql), or run node scripts/ensure-postgres.ts as root"}`,
+  );
+}
+
+function newestBin(): string | undefined {
+  if (!existsSync(DEBIAN_ROOT)) return undefined;
+  const versions = readdirSync(DEBIAN_ROOT)
+    .filter((name) => existsSync(join(DEBIAN_ROOT, name, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(DEBIAN_ROOT, versions[0], "bin");
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = postgresBin();
+  const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-pg-"));
+  // Postgres refuses to run as root: as root, the cluster belongs to the postgres user.
+  const owner = process.getuid?.() === 0 ? postgresUser() : undefined;
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  const data = join(dir, "data");
+  let server: ChildProcess | undefined;
+  const killOnExit = () => server?.kill("SIGKILL");
+  const stop = async () => {
+    process.off("exit", killOnExit);
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, "exit");
+      // SIGINT is Postgres's fast shutdown: it ends the connections and stops.
+      server.kill("SIGINT");
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    execFileSync(
+      join(bin, "initdb"),
+      ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8"],
+      { ...owner, stdio: "pipe" },
+    );
+    const port = await freePort();
+    server = spawn(
+      join(bin, "postgres"),
+      [
+        "-D",
+        data,
+        "-p",
+        String(port),
+        "-k",
+        dir,
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+      ],
+      { ...owner, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    process.on("exit", killOnExit);
+    let log = "";
+    server.stderr?.on("data", (chunk) => {
+      log += chunk;
+    });
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    await waitUntilReady(url, server, () => log);
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A new, empty database in the cluster, for one sandbox. */
+export async function createDatabase(serverUrl: string): Promise<string> {
+  const name = `sandbox_${crypto.randomUUID().replaceAll("-", "")}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function postgresUser(): { uid: number; gid: number } {
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }));
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+async function waitUntilReady(url: string, server: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`Postgres stopped at start:\n${log()}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) {
+        throw new Error(`Postgres did not accept connections within 60 s:\n${log()}`, {
+          cause: error,
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
