@@ -2276,6 +2276,8 @@ export interface operations {
           "application/json": components["schemas"]["RequestLogPage"];
         };
       };
+      401: components["responses"]["Unauthorized"];
+      default: components["responses"]["Problem"];
     };
   };
   getReadiness: {
