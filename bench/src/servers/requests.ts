@@ -10,6 +10,11 @@ export interface BenchRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Sent as recorded, the same bytes every time (a real create, recorded once): the load
+   * generator does no work per request. Without it, a POST gets a fresh IDEMPOTENCY-KEY each time.
+   */
+  asRecorded?: boolean;
 }
 
 export const benchRequests: Record<RequestName, BenchRequest> = {
@@ -35,7 +40,7 @@ export const requestNames = Object.keys(benchRequests) as RequestName[];
  */
 export function loadOptions(sent: BenchRequest): Partial<autocannon.Options> {
   const request = { method: sent.method, headers: sent.headers, body: sent.body };
-  if (sent.method !== "POST") return request;
+  if (sent.method !== "POST" || sent.asRecorded) return request;
   return {
     requests: [
       {
