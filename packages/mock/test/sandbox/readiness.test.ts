@@ -1,6 +1,7 @@
-// The readiness report, driven as a partner's integration would be: under key A a customer is
-// onboarded to Active, an onramp is funded and settles over a day, a receiver acknowledges every
-// topic but TransactionStatus, and no quote is asked for. A's report shows exactly that, is not
+// The readiness report, driven as a partner's integration would be: under key A a 503 is
+// rehearsed and recovered with the same IDEMPOTENCY-KEY, a customer is onboarded to Active, an
+// onramp is funded and settles over a day, a receiver acknowledges every topic but
+// TransactionStatus, and no quote is asked for. A's report shows exactly that, is not
 // ready and names TransactionStatus; key B's report is untouched; the CLI prints it as JSON and
 // JUnit with exit code 1 (not ready), from the running sandbox and from its store.
 import { startReceiver } from "@org/payments-testing";
@@ -27,6 +28,7 @@ let sandbox: TestSandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let a: SandboxPartner;
 let b: SandboxPartner;
+let fault: { id: string };
 
 /** A call under the partner's key; a POST with a new IDEMPOTENCY-KEY unless `key` says otherwise. */
 const as = (
@@ -68,14 +70,15 @@ beforeAll(async () => {
   a = sandbox.mock.newPartner();
   b = sandbox.mock.newPartner();
   await ok(as(a, "POST", "/_sandbox/webhooks", { url: `${receiver.url}/a`, topics: TOPICS }));
-  // Onboarded to Active: every document signed, a Direct identification approved an hour later.
-  const customer = await ok(
-    as(a, "POST", "/customers", {
-      customer_type: "Person",
-      email: "ada@example.com",
-      name: "Ada Lovelace",
-    }),
+  // A 503 rehearsed on the create, and recovered: the same IDEMPOTENCY-KEY again, answered 2xx.
+  fault = await ok(
+    as(a, "POST", "/_sandbox/faults", { operation_id: "createCustomer", status: 503 }),
   );
+  const ada = { customer_type: "Person", email: "ada@example.com", name: "Ada Lovelace" };
+  const key = crypto.randomUUID();
+  expect((await as(a, "POST", "/customers", ada, key)).status).toBe(503);
+  // Onboarded to Active: every document signed, a Direct identification approved an hour later.
+  const customer = await ok(as(a, "POST", "/customers", ada, key));
   const unsigned = await ok(as(a, "GET", `/customers/${customer.id}/unsigned-documents`));
   for (const document of unsigned.items) {
     await ok(
@@ -114,7 +117,10 @@ describe("GET /_sandbox/readiness", () => {
   it("shows A's operations and statuses, every operation listed", async () => {
     const report = await readiness(a);
     const { operations } = report.coverage;
-    expect(operations.createCustomer).toEqual({ calls: 2, statuses: { "200": 1, "422": 1 } });
+    expect(operations.createCustomer).toEqual({
+      calls: 3,
+      statuses: { "200": 1, "422": 1, "503": 1 },
+    });
     expect(operations.createSigning.calls).toBeGreaterThan(0);
     expect(operations.createDirectIdentification).toEqual({ calls: 1, statuses: { "200": 1 } });
     expect(operations.createLinkIdentification).toEqual({ calls: 1, statuses: { "200": 1 } });
@@ -139,6 +145,19 @@ describe("GET /_sandbox/readiness", () => {
     expect(topics.TransactionStatus.failing).toBeGreaterThan(0);
   });
 
+  it("shows the 503 rehearsed and recovered with the same key", async () => {
+    const { faults } = (await readiness(a)).coverage;
+    expect(faults).toEqual([
+      {
+        fault_id: fault.id,
+        operation_id: "createCustomer",
+        kind: "status",
+        status: 503,
+        recovered: true,
+      },
+    ]);
+  });
+
   it("shows the states A's resources reached", async () => {
     const { states } = (await readiness(a)).coverage;
     expect(states.customer).toEqual(
@@ -160,6 +179,10 @@ describe("GET /_sandbox/readiness", () => {
       report.checks.map((check: { id: string }) => [check.id, check]),
     );
     expect(byId["person-active"].status).toBe("passed");
+    expect(byId["recovers-5xx"]).toMatchObject({ status: "passed" });
+    expect(byId["recovers-5xx"].detail).toContain(fault.id);
+    expect(byId["recovers-429"].status).toBe("not_run");
+    expect(byId["recovers-lost-answer"].status).toBe("not_run");
     expect(byId["business-active"]).toMatchObject({ status: "not_run" });
     expect(byId["onramp-completed"].status).toBe("passed");
     expect(byId["offramp-completed"].status).toBe("not_run");

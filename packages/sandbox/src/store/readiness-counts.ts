@@ -2,7 +2,8 @@
 // done (an operation and the status it answered, a topic delivered, a state reached), updated as
 // it happens, so that a readiness report reads a few hundred rows however much traffic there was.
 // They outlive a reset (a suite that resets between tests adds up), and go with the partner.
-import type { Query } from "./sql-store.js";
+/** A statement with `$1`-style parameters in the current transaction (sql-store.ts's Query). */
+type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /**
  * What a counter counts:
