@@ -108,14 +108,21 @@ export function parseProfile(text: string, file: string, context: ProfileContext
     throw new ProfileError(file, line, col, "", syntax.message.split("\n")[0] ?? "", "yaml");
   }
   const value: unknown = document.toJS();
-  const fail = (path: readonly (string | number)[], what: string, rule: string): never => {
-    const node = nodeAt(document.contents, path);
+  /** `onKey`: the field's name is what is wrong (an unknown one), so the error points at it. */
+  const fail = (
+    path: readonly (string | number)[],
+    what: string,
+    rule: string,
+    onKey = false,
+  ): never => {
+    const node = nodeAt(document.contents, path, onKey);
     const { line, col } = at(node?.range?.[0] ?? 0);
     throw new ProfileError(file, line, col, pathText(path), what, rule);
   };
   if (!validate(value)) {
     const error = mostSpecific(validate.errors ?? []);
-    fail(pathOf(error), messageOf(error), error.keyword);
+    const names = ["additionalProperties", "propertyNames"].includes(error.keyword);
+    fail(pathOf(error), messageOf(error), error.keyword, names);
   }
   const profile = value as Profile;
   const ids = new Set<string>();
@@ -217,21 +224,27 @@ function pathText(path: readonly (string | number)[]): string {
     .join("");
 }
 
-/** The YAML node at the path, or the nearest one above it that exists. */
-function nodeAt(root: unknown, path: readonly (string | number)[]): Node | undefined {
+/**
+ * The YAML node at the path, or the nearest one above it that exists. `onKey`: the last field's
+ * key rather than its value (its name is what is wrong); a field whose value is a block of its
+ * own is pointed at by its key too.
+ */
+function nodeAt(
+  root: unknown,
+  path: readonly (string | number)[],
+  onKey: boolean,
+): Node | undefined {
   let node = root as Node | undefined;
-  for (const part of path) {
+  for (const [index, part] of path.entries()) {
     let next: unknown;
     if (isMap(node)) {
       const pair = node.items.find(
         (item) => isScalar(item.key) && String(item.key.value) === String(part),
       );
-      // A field that should not be there is pointed at by its key.
-      next = pair === undefined ? undefined : (pair.value ?? pair.key);
-      if (pair !== undefined && part === path[path.length - 1] && isScalar(pair.key)) {
-        const keyNode = pair.key as Node;
-        if (pair.value === null || isMap(pair.value) || isSeq(pair.value)) next = keyNode;
-      }
+      const value = pair?.value;
+      const key =
+        index === path.length - 1 && (onKey || value === null || isMap(value) || isSeq(value));
+      next = pair === undefined ? undefined : key ? pair.key : (value ?? pair.key);
     } else if (isSeq(node) && typeof part === "number") {
       next = node.items[part];
     }
