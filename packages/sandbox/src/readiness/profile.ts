@@ -138,6 +138,7 @@ export function parseProfile(text: string, file: string, context: ProfileContext
           ["checks", index, "operations", operationId],
           `${operationId} is not an operationId of the API`,
           "operationId",
+          true,
         );
       }
     }
