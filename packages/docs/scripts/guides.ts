@@ -24,6 +24,11 @@ export interface Guide {
   /** One sentence for the guides' index. */
   summary: string;
   part: "Test mode" | "Mock and proxy";
+  /**
+   * Its commands run a Node program (payments-mock's CLI), not only the shell, curl and jq: its
+   * test runs them with the machine's PATH.
+   */
+  runsNode?: true;
 }
 
 export const GUIDES: readonly Guide[] = [
@@ -81,6 +86,8 @@ export const GUIDES: readonly Guide[] = [
     summary:
       "The readiness report: what your integration has shown in the sandbox, the checks it must pass before going live, and a CI step that fails a build that is not ready.",
     part: "Test mode",
+    // payments-mock readiness, the CLI a CI step runs, is a Node program.
+    runsNode: true,
   },
   {
     slug: "lifecycles",
