@@ -59,12 +59,12 @@ export interface SandboxOptions {
 }
 
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */
-export const DEFAULT_MAX_PARTNERS = 1_000;
+const DEFAULT_MAX_PARTNERS = 1_000;
 /** A partner idle this long (real time) makes room for a new one when the sandbox is full. */
-export const EVICTABLE_AFTER_MS = 15 * 60 * 1000;
+const EVICTABLE_AFTER_MS = 15 * 60 * 1000;
 
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
-export const DEFAULT_IDLE_DAYS = 30;
+const DEFAULT_IDLE_DAYS = 30;
 /** How often a process purges idle partners. */
 const PURGE_CHECK_MS = 60_000;
 /** A partner in use is marked seen in the store at most this often by a process. */

@@ -36,7 +36,7 @@ const now = (context: RouteContext) => context.clock.now().toISOString();
 /** A new resource's id, ordered by the sandbox time it is made at (see resource-id.ts). */
 const newId = (context: RouteContext) => newResourceId(context.clock.now().getTime());
 /** What a change made by the request works with. */
-export const changeContext = (context: RouteContext): ChangeContext => ({
+const changeContext = (context: RouteContext): ChangeContext => ({
   partnerId: context.partnerId,
   tx: context.store,
   clock: context.clock,
@@ -147,7 +147,7 @@ const isAnswer = <T extends { id: string }>(value: T | Answer): value is Answer 
   "status" in value && "body" in value && !("id" in value);
 
 /** The email's local part ending in this makes the customer's identifications Declined. */
-export const DECLINED_EMAIL_SUFFIX = "+declined";
+const DECLINED_EMAIL_SUFFIX = "+declined";
 
 async function createIdentification(
   context: RouteContext,

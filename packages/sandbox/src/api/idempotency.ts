@@ -16,7 +16,7 @@ export interface KeyedRequest {
 }
 
 /** An answer that needs a slow step (a webhook delivery) once the transaction has committed. */
-export interface AfterCommit {
+interface AfterCommit {
   afterCommit(): Promise<Answer>;
 }
 

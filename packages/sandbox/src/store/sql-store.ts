@@ -43,14 +43,14 @@ export const PURGE_KEYS =
  * Takes a key: a new row, or the row of a key past its retention or abandoned ($6 and $7 as in
  * PURGE_KEYS), which the purge may not have removed yet. Returns no row when the key is taken.
  */
-export const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at) VALUES ($8, $1, $2, $3, $4, $5)
+const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at) VALUES ($8, $1, $2, $3, $4, $5)
   ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
     fingerprint = excluded.fingerprint, answer = NULL, created_at = excluded.created_at
   WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)
   RETURNING idem_key`;
 
 /** CLAIM_KEY with the claim's answer ($9) written in the same row. */
-export const CLAIM_ANSWERED_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at, answer) VALUES ($8, $1, $2, $3, $4, $5, $9)
+const CLAIM_ANSWERED_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at, answer) VALUES ($8, $1, $2, $3, $4, $5, $9)
   ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
     fingerprint = excluded.fingerprint, answer = excluded.answer, created_at = excluded.created_at
   WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)`;
@@ -125,7 +125,7 @@ export interface Dialect {
 }
 
 /** SQL expressions over the JSON text in a row's `body` column, at a path of property names. */
-export interface JsonSql {
+interface JsonSql {
   /** The string at the path (NULL when there is none). */
   text(path: readonly string[]): string;
   /** True when the path holds JSON true. */

@@ -36,7 +36,7 @@ export const SQLITE_HEADER = "SQLite format 3\0";
 const READ_ONLY = /^\s*SELECT\b/i;
 
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
-export const MEMORY_LIMIT_BYTES = 1024 ** 3;
+const MEMORY_LIMIT_BYTES = 1024 ** 3;
 
 export interface SqliteStoreOptions {
   /** Where the line saying that an existing database was migrated goes. */

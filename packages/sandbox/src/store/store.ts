@@ -68,10 +68,10 @@ export type JobFinish = (tx: StoreTransaction) => Promise<void>;
  * What a batch of jobs commits, in the transaction that removes them; resolves to how many of
  * them, the first ones, it did: the others stay scheduled.
  */
-export type BatchFinish = (tx: StoreTransaction) => Promise<number>;
+type BatchFinish = (tx: StoreTransaction) => Promise<number>;
 
 /** The first answer to an idempotency key, or `pending` while its request has not finished. */
-export type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
+type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
 
 export interface StoreTransaction {
   find(collection: CollectionName, id: string, scope: Scope): Promise<Stored | undefined>;
