@@ -1,14 +1,21 @@
 /**
  * Taking the API key out of what an error shows. A key shorter than MIN_KEY_LENGTH (the sandbox
  * takes any, `0` and `test` among them) occurs by chance in numbers and words: it is replaced only
- * where it stands as a word of its own, and in an error body's JSON only inside its strings, so
+ * where it stands as a token of its own, and in an error body's JSON only inside its strings, so
  * `"status":404` stays; a longer key cannot occur by chance and is replaced wherever it is.
  */
 
 const REDACTED = "[redacted]";
 
-/** Keys shorter than this are taken out as whole words only. */
+/** Keys shorter than this are taken out as tokens of their own only. */
 const MIN_KEY_LENGTH = 16;
+
+/**
+ * What sets a short key apart as a token of its own: white space, quotes, brackets and the
+ * separators of a header, a query or a list. Letters, digits and `.-_@/` join it to its
+ * neighbours (`404`, `127.0.0.1`, `qa-test@lumen.test` hold no key `0` or `test`).
+ */
+const APART = "[\\s\"'`()[\\]{}<>,;=:]";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -22,7 +29,7 @@ export function redactText(text: string, secret: string): string {
     if (secret.length >= MIN_KEY_LENGTH) {
       out = out.replaceAll(form, REDACTED);
     } else {
-      const word = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, "gu");
+      const word = new RegExp(`(?<=^|${APART})${escapeRegExp(form)}(?=$|${APART})`, "gu");
       out = out.replace(word, REDACTED);
     }
   }

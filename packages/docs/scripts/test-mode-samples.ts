@@ -8,6 +8,7 @@ import { parameterExample, requestBodyExample } from "@org/payments-spec";
 import { defaultBaseUrl, SANDBOX_API_KEY, tsLiteral } from "./code-samples.ts";
 
 const EVENT_FILTERS = ["id", "webhook_id", "topic", "customer_id", "delivered"];
+const REQUEST_FILTERS = ["operation_id", "status", "fault_id", "idempotency_key"];
 
 type Example = { path: Record<string, unknown>; query: Record<string, unknown>; body: unknown };
 
@@ -51,6 +52,17 @@ const CALLS: Record<string, (example: Example) => string> = {
   setRates: ({ body }) => `sandbox.setRates(${json((body as { rates: unknown }).rates)})`,
   verifyQuote: ({ body }) => `sandbox.verifyQuote(${json(body)})`,
   resetSandbox: () => "sandbox.reset()",
+  armFault: ({ body }) => `sandbox.armFault(${json(body)})`,
+  listFaults: () => "sandbox.faults()",
+  disarmFault: (example) => `sandbox.disarmFault(${id(example)})`,
+  setRateLimit: ({ body }) => `sandbox.setRateLimit(${json(body)})`,
+  // requests() follows the pages itself: only the filters go in.
+  listRequests: ({ query }) => {
+    const filter = Object.fromEntries(
+      Object.entries(query).filter(([name]) => REQUEST_FILTERS.includes(name)),
+    );
+    return `sandbox.requests(${Object.keys(filter).length > 0 ? json(filter) : ""})`;
+  },
 };
 
 /** The routes the typed controls leave to a plain HTTP call (their curl sample shows it). */

@@ -3,14 +3,21 @@
  * carries, an error and its causes, a message the client or the API made of a failure, and
  * every log line. Never out of a protocol field or an answer's data: the sandbox takes any
  * key, `0` or `test` among them, and those occur in a version string or an email address by
- * chance. A key shorter than MIN_KEY_LENGTH is replaced only where it stands as a word of its
+ * chance. A key shorter than MIN_KEY_LENGTH is replaced only where it stands as a token of its
  * own (`key 0 refused`, not `404`); a longer one wherever it occurs, since it cannot occur by chance.
  */
 
 const REDACTED = "[redacted]";
 
-/** Keys shorter than this are easy to guess (the server warns at start), and redacted as words. */
+/** Keys shorter than this are easy to guess (the server warns at start), and redacted as tokens of their own. */
 export const MIN_KEY_LENGTH = 16;
+
+/**
+ * What sets a short key apart as a token of its own: white space, quotes, brackets and the
+ * separators of a header, a query or a list. Letters, digits and `.-_@/` join it to its
+ * neighbours (`404`, `127.0.0.1`, `qa-test@lumen.test` hold no key `0` or `test`).
+ */
+const APART = "[\\s\"'`()[\\]{}<>,;=:]";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -29,8 +36,8 @@ export function redactText(text: string, secret: string): string {
     if (secret.length >= MIN_KEY_LENGTH) {
       out = out.replaceAll(form, REDACTED);
     } else {
-      // Not inside a longer run of letters and digits: a short key is a word there or nothing.
-      const word = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, "gu");
+      // A short key is a token of its own there, or no key at all.
+      const word = new RegExp(`(?<=^|${APART})${escapeRegExp(form)}(?=$|${APART})`, "gu");
       out = out.replace(word, REDACTED);
     }
   }

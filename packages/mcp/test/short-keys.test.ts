@@ -87,10 +87,15 @@ describe.each(["0", "test", "k8-chars"])("with the key %j", (apiKey) => {
 });
 
 describe("redactText", () => {
-  it("takes a short key out only where it stands as a word", () => {
+  it("takes a short key out only where it stands as a token of its own", () => {
     expect(redactText("HTTP 404: key 0 refused", "0")).toBe("HTTP 404: key [redacted] refused");
-    expect(redactText("qa-test@lumen.test", "test")).toBe("qa-[redacted]@lumen.[redacted]");
-    expect(redactText("attested testing", "test")).toBe("attested testing");
+    expect(redactText('{"key":"test","n":0}', "test")).toBe('{"key":"[redacted]","n":0}');
+    expect(redactText("X-API-Key: 0\nat 127.0.0.1:4010", "0")).toBe(
+      "X-API-Key: [redacted]\nat 127.0.0.1:4010",
+    );
+    expect(redactText("qa-test@lumen.test attested testing", "test")).toBe(
+      "qa-test@lumen.test attested testing",
+    );
   });
 
   it("takes a long key out wherever it is, as is and as JSON escapes it", () => {

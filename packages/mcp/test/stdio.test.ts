@@ -156,6 +156,8 @@ describe("the walk of an assistant", () => {
       is_third_party: false,
     });
     const events = (await ok("listEvents")).items as { id: string }[];
+    // A rule of its own to disarm (the example's id is no rule's), on nothing the walk calls.
+    const fault = await ok("armFault", { body: { topic: "Ping", delay_seconds: 1 } });
     const known: KnownIds = {
       ...state,
       id: state.customer_id,
@@ -170,6 +172,7 @@ describe("the walk of an assistant", () => {
       "updateWebhook.id": state.webhook_id,
       "pingWebhook.id": state.webhook_id,
       "redeliverEvent.id": events[0]?.id,
+      "disarmFault.id": fault.id,
       "verifyQuote.body": quote,
     };
     const rest = [...apiOperations, ...testModeOperations].filter(

@@ -94,7 +94,7 @@ export function createHandler(
   };
 }
 
-type Sent = { status: number; mismatch: string };
+type Sent = { status: number | string; mismatch: string };
 type Unreadable = Extract<Awaited<ReturnType<typeof readRequest>>, { ok: false }>;
 type PrismResponse = Extract<PrismOutcome, { kind: "response" }>;
 

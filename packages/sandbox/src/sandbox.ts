@@ -10,12 +10,20 @@ import { handlerOf } from "./api/api-routes.js";
 import { Idempotency, settled } from "./api/idempotency.js";
 import { ReadCache } from "./api/read-cache.js";
 import { dataFromSeed, defaultSeed, readSeed, type Seed, starterSeed } from "./api/seed.js";
-import { realNow, SandboxClock } from "./clock/clock.js";
+import { elapsedNow, realNow, SandboxClock } from "./clock/clock.js";
 import { answerControl, type ControlServices } from "./control/control-routes.js";
+import {
+  ArmedFaults,
+  type DeclaredStatuses,
+  type FaultHit,
+  faultsBefore,
+  type Verdict,
+} from "./faults/index.js";
 import type { ChangeContext } from "./lifecycle/change-context.js";
 import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts, type SpecFacts } from "./lifecycle/spec-facts.js";
+import { RequestRecorder } from "./requests/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
 import {
@@ -51,6 +59,11 @@ export interface SandboxOptions {
    */
   idleDays?: number;
   /**
+   * Failure rehearsal: fault rules, a rate limit and a request log per API key, through the test
+   * mode. Default true; false leaves them out altogether (the bench's baseline).
+   */
+  rehearsal?: boolean;
+  /**
    * The most partners (API keys) the sandbox keeps. A new key beyond them drops the partner idle
    * longest, if one has been idle EVICTABLE_AFTER_MS; otherwise it is refused (503). 0 keeps any
    * number. Default DEFAULT_MAX_PARTNERS.
@@ -78,6 +91,8 @@ interface Tenant {
   events: Events;
   idempotency: Idempotency;
   store: PartnerStore;
+  /** Its armed fault rules and rate limit, as this process knows them. */
+  faults: ArmedFaults;
   /** When (real time) this process last marked it seen in the store; 0 never. */
   seenAt: number;
   /** The store's partner made (at its first request) and marked seen: requests wait for it. */
@@ -107,18 +122,27 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     deliveryChaos: options.deliveryChaos,
     maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
     tenants: new Map(),
+    rehearsal: options.rehearsal !== false,
   };
   const scheduler = new Scheduler<Tenant>(store, (partner) => tenantOf(partners, partner), {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
     deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
   });
-  const parts: Parts = { ...partners, facts, scheduler, reads: new ReadCache(store) };
+  const parts: Parts = {
+    ...partners,
+    facts,
+    scheduler,
+    reads: new ReadCache(store),
+    requests: partners.rehearsal ? new RequestRecorder(store) : undefined,
+    declaredStatuses: declaredStatusesOf(options.operations),
+  };
   const purgeTimer = purgeIdlePartners(partners, options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
     answer: (request, routed) => answerApi(parts, request, routed),
     control: (request, routed) => answerControlRequest(parts, request, routed),
     async close() {
       clearInterval(purgeTimer);
+      await parts.requests?.flush();
       await scheduler.close();
       await store.close();
     },
@@ -137,6 +161,8 @@ interface Partners {
   /** The most partners kept; 0 for any number. */
   maxPartners: number;
   tenants: Map<string, Promise<Tenant>>;
+  /** Fault rules, the rate limit and the request log are on. */
+  rehearsal: boolean;
 }
 
 /** A running sandbox's parts, as its requests use them. */
@@ -144,6 +170,9 @@ interface Parts extends Partners {
   facts: SpecFacts;
   scheduler: Scheduler<Tenant>;
   reads: ReadCache;
+  /** The request log's writer; undefined with rehearsal off. */
+  requests: RequestRecorder | undefined;
+  declaredStatuses: DeclaredStatuses;
 }
 
 /** What a partner starts with, and goes back to at a reset. */
@@ -156,9 +185,15 @@ function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
   const { store, tenants } = partners;
   let known = tenants.get(partner);
   if (known === undefined) {
-    known = store
-      .transaction(partner, (tx) => tx.clockOffset())
-      .then((offset) => newTenant(partners, partner, offset));
+    known = store.transaction(partner, async (tx) => {
+      if (!partners.rehearsal) return newTenant(partners, partner, await tx.clockOffset());
+      const state = await tx.partnerState();
+      const tenant = newTenant(partners, partner, state.offsetMs);
+      // A partner that never armed anything has nothing to read.
+      if (state.faultsVersion > 0) await tenant.faults.load(tx, state.faultsVersion);
+      else tenant.faults.version = 0;
+      return tenant;
+    });
     tenants.set(partner, known);
     known.catch(() => tenants.delete(partner));
   }
@@ -179,6 +214,7 @@ function newTenant(partners: Partners, partner: string, offset: number): Tenant 
     events: new Events(partnerStore, limits, clock, deliveryChaos),
     idempotency: new Idempotency(partnerStore),
     store: partnerStore,
+    faults: new ArmedFaults(),
     seenAt: 0,
     entered: Promise.resolve(),
   };
@@ -249,24 +285,83 @@ function sendQueued<T>(parts: Parts, tenant: Tenant, answer: T): T {
   return answer;
 }
 
-async function answerApi(
-  parts: Parts,
-  request: ApiRequest,
-  { operation, params }: Routed,
-): Promise<Answer> {
-  const handler = handlerOf(operation.iid);
+async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Promise<Answer> {
+  const handler = handlerOf(routed.operation.iid);
   if (handler === undefined) return noSandboxRoute(request.path);
+  const started = elapsedNow();
   // Prism has checked that the request has a key.
   const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;
+  const at = tenant.clock.now().toISOString();
+  const verdict: Verdict = {};
+  let answer = await answerOperation(parts, tenant, request, routed, handler, verdict);
+  if (verdict.delayMs !== undefined) await waitMs(verdict.delayMs);
+  if (verdict.dropAfterCommit) answer = { ...answer, drop: true };
+  const headers = verdict.headers && { ...verdict.headers, ...answer.headers };
+  if (headers !== undefined) answer = { ...answer, headers };
+  parts.requests?.record(tenant.partner, {
+    at,
+    method: request.method.toUpperCase(),
+    path: request.path,
+    operation_id: routed.operation.iid ?? "",
+    status: answer.drop ? null : answer.status,
+    duration_ms: Math.round((elapsedNow() - started) * 1000) / 1000,
+    idempotency_key: header(request, "idempotency-key") ?? null,
+    replayed: answer.replayed === true,
+    ...hitOf(verdict.hit),
+  });
+  return answer;
+}
+
+function hitOf(hit: FaultHit | undefined) {
+  return { fault_id: hit?.faultId ?? null, fault: hit?.kind ?? null };
+}
+
+function waitMs(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The operation's answer, or a fault's instead; what the faults do besides goes into `verdict`. */
+async function answerOperation(
+  parts: Parts,
+  tenant: Tenant,
+  request: ApiRequest,
+  { operation, params }: Routed,
+  handler: NonNullable<ReturnType<typeof handlerOf>>,
+  verdict: Verdict,
+): Promise<Answer> {
   const scope = header(request, "x-sub-partner-id");
-  const work = async (tx: StoreTransaction) => {
-    // Another process may have moved a shared sandbox's clock.
-    if (parts.store.shared) tenant.clock.observe(await tx.clockOffset());
-    return handler({
+  const body = isObject(request.body) ? request.body : {};
+  const operationId = operation.iid ?? "";
+  /** What every transaction of the request does first: the clock, then the faults. */
+  const before = async (tx: StoreTransaction): Promise<Answer | undefined> => {
+    if (parts.store.shared) {
+      // Another process may have moved a shared sandbox's clock, or armed a rule.
+      if (!parts.rehearsal) {
+        tenant.clock.observe(await tx.clockOffset());
+        return undefined;
+      }
+      const state = await tx.partnerState();
+      tenant.clock.observe(state.offsetMs);
+      if (state.faultsVersion !== tenant.faults.version) {
+        await tenant.faults.load(tx, state.faultsVersion);
+      }
+    }
+    if (!tenant.faults.armed) return undefined;
+    const facts = {
+      operationId,
+      customerId: customerIdOf(request, params, body),
+      scope,
+      nowMs: tenant.clock.nowMs(),
+    };
+    Object.assign(verdict, await faultsBefore(tx, tenant.faults, facts));
+    return verdict.answer;
+  };
+  const work = (tx: StoreTransaction) =>
+    handler({
       params,
       query: request.query,
-      body: isObject(request.body) ? request.body : {},
+      body,
       scope,
       partnerId: tenant.partner,
       store: tx,
@@ -274,24 +369,41 @@ async function answerApi(
       facts: parts.facts,
       clock: tenant.clock,
     });
-  };
   const key = header(request, "idempotency-key");
   if (request.method.toUpperCase() !== "POST" || key === undefined) {
-    const read = {
-      partner: tenant.partner,
-      operationId: operation.iid,
-      params,
-      query: request.query,
-      scope,
-    };
-    return sendQueued(
-      parts,
-      tenant,
-      await parts.reads.answer(read, async () => settled(await tenant.store.transaction(work))),
-    );
+    const run = async () =>
+      settled(await tenant.store.transaction(async (tx) => (await before(tx)) ?? (await work(tx))));
+    // A partner with something armed is answered in a transaction, where the faults act.
+    if (tenant.faults.armed) return sendQueued(parts, tenant, await run());
+    const read = { partner: tenant.partner, operationId, params, query: request.query, scope };
+    return sendQueued(parts, tenant, await parts.reads.answer(read, run));
   }
   const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
-  return sendQueued(parts, tenant, await tenant.idempotency.run(keyed, work));
+  return sendQueued(parts, tenant, await tenant.idempotency.run(keyed, work, before));
+}
+
+/** The customer a request is about, as a rule's `match` reads it: its path, query or body. */
+function customerIdOf(
+  request: ApiRequest,
+  params: Record<string, string>,
+  body: Record<string, unknown>,
+): string | undefined {
+  const fromPath =
+    params.customer_id ?? (request.path.startsWith("/customers/") ? params.id : undefined);
+  const fromBody = typeof body.customer_id === "string" ? body.customer_id : undefined;
+  return fromPath ?? request.query.customer_id ?? fromBody;
+}
+
+/** Every operation's declared statuses, from the API's document. */
+function declaredStatusesOf(operations: Operations): DeclaredStatuses {
+  return (operationId) => {
+    const responses =
+      operations.find((operation) => operation.iid === operationId)?.responses ?? [];
+    return {
+      codes: responses.map((response) => Number(response.code)).filter(Number.isInteger),
+      default: responses.some((response) => response.code === "default"),
+    };
+  };
 }
 
 function noSandboxRoute(path: string): Answer {
@@ -316,7 +428,13 @@ async function answerControlRequest(
     events: tenant.events,
     scheduler: runner,
     changes: changesOf(tenant),
-    reset: (tx) => tx.replaceAll(startData(parts, tenant.partner)),
+    reset: async (tx) => {
+      await tx.replaceAll(startData(parts, tenant.partner));
+      if (parts.rehearsal) await tenant.faults.reload(tx);
+    },
+    faults: tenant.faults,
+    declaredStatuses: parts.declaredStatuses,
+    flushRequests: async () => parts.requests?.flush(),
   };
   const body = isObject(request.body) ? request.body : {};
   const answer = await answerControl(services, operation.iid ?? "", {

@@ -11208,5 +11208,1560 @@ export const tools: readonly ToolDefinition[] = [
     },
     "arguments": {},
     "pages": false
+  },
+  {
+    "name": "listFaults",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "List the armed fault rules",
+    "description": "The partner's armed fault rules, oldest first, each with what `remains` of it. A rule whose `times` are used up is disarmed and no longer listed; the request log still names it in `fault_id`.",
+    "method": "GET",
+    "path": "/_sandbox/faults",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The armed fault rules, oldest first.",
+      "required": [
+        "items"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/Fault"
+          }
+        }
+      },
+      "$defs": {
+        "Fault": {
+          "type": "object",
+          "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+          "required": [
+            "id",
+            "remains",
+            "created_at"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "format": "uuid"
+            },
+            "operation_id": {
+              "$ref": "#/$defs/OperationId"
+            },
+            "topic": {
+              "$ref": "#/$defs/WebhookTopic"
+            },
+            "match": {
+              "$ref": "#/$defs/FaultMatch"
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "probability": {
+              "type": "number"
+            },
+            "seed": {
+              "type": "integer"
+            },
+            "status": {
+              "type": "integer"
+            },
+            "retry_after": {
+              "type": "integer"
+            },
+            "delay_ms": {
+              "type": "integer"
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ]
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ]
+            },
+            "delay_seconds": {
+              "type": "integer"
+            },
+            "remains": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 0,
+              "description": "How many of its `times` remain; null for a rule by probability."
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time",
+              "description": "When it was armed (sandbox time)."
+            }
+          }
+        },
+        "FaultMatch": {
+          "type": "object",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "armFault",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "Arm a fault rule",
+    "description": "Makes this API key's requests of an operation, or deliveries of a topic, fail as in production. A `status` the operation does not declare is `422`.",
+    "method": "POST",
+    "path": "/_sandbox/faults",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "`operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`.",
+          "additionalProperties": false,
+          "properties": {
+            "operation_id": {
+              "type": "string",
+              "enum": [
+                "createCustomer",
+                "listCustomers",
+                "createDirectIdentification",
+                "createLinkIdentification",
+                "createSigning",
+                "listSignings",
+                "listUnsignedDocuments",
+                "listDocuments",
+                "createAutoramp",
+                "getAutorampQuote",
+                "getAutorampByExternalId",
+                "listAutorampTransactions",
+                "listAutorampTransactionsByIds",
+                "getExchangeRate",
+                "listFiatAddresses",
+                "listFiatAddressesByCustomer",
+                "getFiatAddress",
+                "registerHostedCryptoAddress",
+                "registerSelfHostedCryptoAddress",
+                "listFeeProfiles",
+                "listWebhooks",
+                "updateWebhook",
+                "pingWebhook"
+              ],
+              "examples": [
+                "createCustomer"
+              ]
+            },
+            "topic": {
+              "type": "string",
+              "enum": [
+                "Transaction",
+                "NewBankAccount",
+                "NewAutoramp",
+                "DepositAddressCreated",
+                "RegisterFiatAddressStatus",
+                "RegisterAutorampStatus",
+                "TransactionStatus",
+                "CustomerCreated",
+                "CustomerStatus",
+                "IdentificationStatus",
+                "Ping"
+              ]
+            },
+            "match": {
+              "type": "object",
+              "description": "Only requests (or events) that match.",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "properties": {
+                "customer_id": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "sub_partner_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "`X-SUB-PARTNER-ID`."
+                }
+              }
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000,
+              "default": 1,
+              "description": "Then it is disarmed."
+            },
+            "probability": {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 1,
+              "description": "Instead of `times`; with `seed`."
+            },
+            "seed": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 4294967295,
+              "description": "Makes the draws repeat."
+            },
+            "status": {
+              "type": "integer",
+              "minimum": 400,
+              "maximum": 599,
+              "description": "Answered instead; nothing changes."
+            },
+            "retry_after": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 86400,
+              "description": "Seconds, sent as `Retry-After`."
+            },
+            "delay_ms": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 30000,
+              "description": "The answer comes this much later."
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ],
+              "description": "The connection closes with no answer, before or after the change commits."
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ],
+              "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
+            },
+            "delay_seconds": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 604800,
+              "description": "On the sandbox clock."
+            }
+          },
+          "allOf": [
+            {
+              "anyOf": [
+                {
+                  "required": [
+                    "operation_id"
+                  ]
+                },
+                {
+                  "required": [
+                    "topic"
+                  ]
+                }
+              ]
+            },
+            {
+              "if": {
+                "required": [
+                  "operation_id"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "topic": {
+                    "not": {}
+                  },
+                  "delivery": {
+                    "not": {}
+                  },
+                  "delay_seconds": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "anyOf": [
+                  {
+                    "required": [
+                      "status"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_ms"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "drop"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "topic"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "status": {
+                    "not": {}
+                  },
+                  "retry_after": {
+                    "not": {}
+                  },
+                  "delay_ms": {
+                    "not": {}
+                  },
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "oneOf": [
+                  {
+                    "required": [
+                      "delivery"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_seconds"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "probability"
+                ]
+              },
+              "then": {
+                "required": [
+                  "seed"
+                ],
+                "properties": {
+                  "times": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "seed"
+                ]
+              },
+              "then": {
+                "required": [
+                  "probability"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "retry_after"
+                ]
+              },
+              "then": {
+                "required": [
+                  "status"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "status"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            }
+          ]
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "`operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`.",
+          "additionalProperties": false,
+          "properties": {
+            "operation_id": {
+              "type": "string",
+              "enum": [
+                "createCustomer",
+                "listCustomers",
+                "createDirectIdentification",
+                "createLinkIdentification",
+                "createSigning",
+                "listSignings",
+                "listUnsignedDocuments",
+                "listDocuments",
+                "createAutoramp",
+                "getAutorampQuote",
+                "getAutorampByExternalId",
+                "listAutorampTransactions",
+                "listAutorampTransactionsByIds",
+                "getExchangeRate",
+                "listFiatAddresses",
+                "listFiatAddressesByCustomer",
+                "getFiatAddress",
+                "registerHostedCryptoAddress",
+                "registerSelfHostedCryptoAddress",
+                "listFeeProfiles",
+                "listWebhooks",
+                "updateWebhook",
+                "pingWebhook"
+              ]
+            },
+            "topic": {
+              "type": "string",
+              "enum": [
+                "Transaction",
+                "NewBankAccount",
+                "NewAutoramp",
+                "DepositAddressCreated",
+                "RegisterFiatAddressStatus",
+                "RegisterAutorampStatus",
+                "TransactionStatus",
+                "CustomerCreated",
+                "CustomerStatus",
+                "IdentificationStatus",
+                "Ping"
+              ]
+            },
+            "match": {
+              "type": "object",
+              "description": "Only requests (or events) that match.",
+              "minProperties": 1,
+              "additionalProperties": false,
+              "properties": {
+                "customer_id": {
+                  "type": "string",
+                  "minLength": 1
+                },
+                "sub_partner_id": {
+                  "type": "string",
+                  "minLength": 1,
+                  "description": "`X-SUB-PARTNER-ID`."
+                }
+              }
+            },
+            "times": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000,
+              "default": 1,
+              "description": "Then it is disarmed."
+            },
+            "probability": {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "maximum": 1,
+              "description": "Instead of `times`; with `seed`."
+            },
+            "seed": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 4294967295,
+              "description": "Makes the draws repeat."
+            },
+            "status": {
+              "type": "integer",
+              "minimum": 400,
+              "maximum": 599,
+              "description": "Answered instead; nothing changes."
+            },
+            "retry_after": {
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 86400,
+              "description": "Seconds, sent as `Retry-After`."
+            },
+            "delay_ms": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 30000,
+              "description": "The answer comes this much later."
+            },
+            "drop": {
+              "type": "string",
+              "enum": [
+                "before_commit",
+                "after_commit"
+              ],
+              "description": "The connection closes with no answer, before or after the change commits."
+            },
+            "delivery": {
+              "type": "string",
+              "enum": [
+                "duplicate",
+                "drop"
+              ],
+              "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
+            },
+            "delay_seconds": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 604800,
+              "description": "On the sandbox clock."
+            }
+          },
+          "allOf": [
+            {
+              "anyOf": [
+                {
+                  "required": [
+                    "operation_id"
+                  ]
+                },
+                {
+                  "required": [
+                    "topic"
+                  ]
+                }
+              ]
+            },
+            {
+              "if": {
+                "required": [
+                  "operation_id"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "topic": {
+                    "not": {}
+                  },
+                  "delivery": {
+                    "not": {}
+                  },
+                  "delay_seconds": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "anyOf": [
+                  {
+                    "required": [
+                      "status"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_ms"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "drop"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "topic"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "status": {
+                    "not": {}
+                  },
+                  "retry_after": {
+                    "not": {}
+                  },
+                  "delay_ms": {
+                    "not": {}
+                  },
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true,
+                "oneOf": [
+                  {
+                    "required": [
+                      "delivery"
+                    ]
+                  },
+                  {
+                    "required": [
+                      "delay_seconds"
+                    ]
+                  }
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "probability"
+                ]
+              },
+              "then": {
+                "required": [
+                  "seed"
+                ],
+                "properties": {
+                  "times": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "seed"
+                ]
+              },
+              "then": {
+                "required": [
+                  "probability"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "retry_after"
+                ]
+              },
+              "then": {
+                "required": [
+                  "status"
+                ]
+              }
+            },
+            {
+              "if": {
+                "required": [
+                  "status"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "drop": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            }
+          ]
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+      "required": [
+        "id",
+        "remains",
+        "created_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "operation_id": {
+          "$ref": "#/$defs/OperationId"
+        },
+        "topic": {
+          "$ref": "#/$defs/WebhookTopic"
+        },
+        "match": {
+          "$ref": "#/$defs/FaultMatch"
+        },
+        "times": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "probability": {
+          "type": "number"
+        },
+        "seed": {
+          "type": "integer"
+        },
+        "status": {
+          "type": "integer"
+        },
+        "retry_after": {
+          "type": "integer"
+        },
+        "delay_ms": {
+          "type": "integer"
+        },
+        "drop": {
+          "type": "string",
+          "enum": [
+            "before_commit",
+            "after_commit"
+          ]
+        },
+        "delivery": {
+          "type": "string",
+          "enum": [
+            "duplicate",
+            "drop"
+          ]
+        },
+        "delay_seconds": {
+          "type": "integer"
+        },
+        "remains": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "How many of its `times` remain; null for a rule by probability."
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was armed (sandbox time)."
+        }
+      },
+      "$defs": {
+        "FaultMatch": {
+          "type": "object",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "body": {
+        "in": "body-whole"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "disarmFault",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "Disarm a fault rule",
+    "description": "Disarms the rule at once; `404` when the partner has no armed rule with the id.",
+    "method": "DELETE",
+    "path": "/_sandbox/faults/{id}",
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The fault rule's id.",
+          "examples": [
+            "7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f"
+          ]
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string",
+          "description": "The fault rule's id."
+        }
+      },
+      "required": [
+        "id"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "An armed fault rule, as armed, with its `id` and what `remains` of it.",
+      "required": [
+        "id",
+        "remains",
+        "created_at"
+      ],
+      "properties": {
+        "id": {
+          "type": "string",
+          "format": "uuid"
+        },
+        "operation_id": {
+          "$ref": "#/$defs/OperationId"
+        },
+        "topic": {
+          "$ref": "#/$defs/WebhookTopic"
+        },
+        "match": {
+          "$ref": "#/$defs/FaultMatch"
+        },
+        "times": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "probability": {
+          "type": "number"
+        },
+        "seed": {
+          "type": "integer"
+        },
+        "status": {
+          "type": "integer"
+        },
+        "retry_after": {
+          "type": "integer"
+        },
+        "delay_ms": {
+          "type": "integer"
+        },
+        "drop": {
+          "type": "string",
+          "enum": [
+            "before_commit",
+            "after_commit"
+          ]
+        },
+        "delivery": {
+          "type": "string",
+          "enum": [
+            "duplicate",
+            "drop"
+          ]
+        },
+        "delay_seconds": {
+          "type": "integer"
+        },
+        "remains": {
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "How many of its `times` remain; null for a rule by probability."
+        },
+        "created_at": {
+          "type": "string",
+          "format": "date-time",
+          "description": "When it was armed (sandbox time)."
+        }
+      },
+      "$defs": {
+        "FaultMatch": {
+          "type": "object",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
+          "additionalProperties": false,
+          "properties": {
+            "customer_id": {
+              "type": "string",
+              "minLength": 1
+            },
+            "sub_partner_id": {
+              "type": "string",
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
+            }
+          }
+        },
+        "OperationId": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "id": {
+        "in": "path",
+        "name": "id"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "setRateLimit",
+    "group": "test-mode",
+    "tag": "Faults",
+    "title": "Set or lift the rate limit",
+    "description": "Limits the partner's API requests to `requests_per_second`, with bursts of up to `burst` (default `requests_per_second`), as a token bucket on the sandbox clock shared by every process of a shared sandbox; `{ \"requests_per_second\": null }` lifts it. Off by default. A request beyond it is `429` with `Retry-After` (seconds) and the IETF `RateLimit-Policy` and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers), which every answer carries while a limit is set; nothing it asked is done. Stripe's test mode, for example, allows 25 requests a second. Other API keys are not limited. A reset lifts it.",
+    "method": "PUT",
+    "path": "/_sandbox/rate-limit",
+    "annotations": {
+      "readOnlyHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A rate limit, or `requests_per_second` null to lift it.",
+          "required": [
+            "requests_per_second"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "requests_per_second": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 1,
+              "maximum": 10000,
+              "description": "Requests a second the partner may make on average; null lifts the limit."
+            },
+            "burst": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100000,
+              "description": "Requests it may make at once; default `requests_per_second`."
+            }
+          },
+          "if": {
+            "required": [
+              "burst"
+            ]
+          },
+          "then": {
+            "properties": {
+              "requests_per_second": {
+                "type": "integer"
+              }
+            },
+            "additionalProperties": true
+          }
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "body": {
+          "type": "object",
+          "description": "A rate limit, or `requests_per_second` null to lift it.",
+          "required": [
+            "requests_per_second"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "requests_per_second": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "minimum": 1,
+              "maximum": 10000,
+              "description": "Requests a second the partner may make on average; null lifts the limit."
+            },
+            "burst": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100000,
+              "description": "Requests it may make at once; default `requests_per_second`."
+            }
+          },
+          "if": {
+            "required": [
+              "burst"
+            ]
+          },
+          "then": {
+            "properties": {
+              "requests_per_second": {
+                "type": "integer"
+              }
+            },
+            "additionalProperties": true
+          }
+        }
+      },
+      "required": [
+        "body"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "The partner's rate limit; `requests_per_second` null when there is none.",
+      "required": [
+        "requests_per_second",
+        "burst"
+      ],
+      "properties": {
+        "requests_per_second": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "burst": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "body": {
+        "in": "body-whole"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "listRequests",
+    "group": "test-mode",
+    "tag": "Requests",
+    "title": "List the API requests made",
+    "description": "The partner's API requests (not these test-mode routes), newest first, once answered: when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
+    "method": "GET",
+    "path": "/_sandbox/requests",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ],
+          "description": "Only the requests of this operation."
+        },
+        "status": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 599,
+          "description": "Only the requests answered with this status.",
+          "examples": [
+            503
+          ]
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "Only the requests this fault rule acted on.",
+          "examples": [
+            "7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f"
+          ]
+        },
+        "idempotency_key": {
+          "type": "string",
+          "examples": [
+            "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
+          ]
+        },
+        "cursor": {
+          "type": "string"
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10,
+          "examples": [
+            10
+          ]
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "operation_id": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "description": "Only the requests of this operation."
+        },
+        "status": {
+          "type": "integer",
+          "minimum": 100,
+          "maximum": 599,
+          "description": "Only the requests answered with this status."
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "Only the requests this fault rule acted on."
+        },
+        "idempotency_key": {
+          "type": "string"
+        },
+        "cursor": {
+          "type": "string"
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A page of the request log, newest first. A page without a `cursor` is the last one.",
+      "required": [
+        "items"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/RequestLogEntry"
+          }
+        },
+        "cursor": {
+          "type": "string",
+          "description": "Pass as the `cursor` query parameter, with the same filters, to fetch the next page."
+        },
+        "prev_cursor": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The first entry of this page, as a cursor; null on the first page."
+        }
+      },
+      "$defs": {
+        "OperationId": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "RequestLogEntry": {
+          "type": "object",
+          "description": "One API request of the partner, once answered. No body, header or API key.",
+          "required": [
+            "id",
+            "at",
+            "method",
+            "path",
+            "operation_id",
+            "status",
+            "duration_ms",
+            "idempotency_key",
+            "replayed",
+            "fault_id",
+            "fault"
+          ],
+          "properties": {
+            "id": {
+              "type": "string",
+              "description": "Its place in the log, as a `cursor`."
+            },
+            "at": {
+              "type": "string",
+              "format": "date-time",
+              "description": "When it came (sandbox time)."
+            },
+            "method": {
+              "type": "string"
+            },
+            "path": {
+              "type": "string",
+              "description": "The path, without the query."
+            },
+            "operation_id": {
+              "$ref": "#/$defs/OperationId"
+            },
+            "status": {
+              "type": [
+                "integer",
+                "null"
+              ],
+              "description": "The status answered; null when the connection was closed with no answer."
+            },
+            "duration_ms": {
+              "type": "number",
+              "minimum": 0,
+              "description": "Real time from its arrival at the sandbox to its answer, a fault's delay included."
+            },
+            "idempotency_key": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "replayed": {
+              "type": "boolean",
+              "description": "The first answer to its `IDEMPOTENCY-KEY`, sent again."
+            },
+            "fault_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The fault rule that acted on it."
+            },
+            "fault": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "enum": [
+                "status",
+                "delay",
+                "drop_before_commit",
+                "drop_after_commit",
+                "rate_limit",
+                null
+              ],
+              "description": "What acted on it; `rate_limit` for a request the rate limit refused."
+            }
+          }
+        }
+      }
+    },
+    "arguments": {
+      "operation_id": {
+        "in": "query",
+        "name": "operation_id"
+      },
+      "status": {
+        "in": "query",
+        "name": "status"
+      },
+      "fault_id": {
+        "in": "query",
+        "name": "fault_id"
+      },
+      "idempotency_key": {
+        "in": "query",
+        "name": "idempotency_key"
+      },
+      "cursor": {
+        "in": "query",
+        "name": "cursor"
+      },
+      "page_size": {
+        "in": "query",
+        "name": "page_size"
+      }
+    },
+    "pages": true
   }
 ];

@@ -22,10 +22,26 @@ function resolved(node: unknown, lookup: Lookup, depth = 0): unknown {
   const own = Object.fromEntries(
     Object.entries(rest)
       .filter(([key]) => key !== "$defs" && key !== "example")
-      .map(([key, value]) => [key, resolved(value, lookup, depth + 1)]),
+      .map(([key, value]) => [
+        key,
+        key === "properties"
+          ? booleansAsSchemas(resolved(value, lookup, depth + 1))
+          : resolved(value, lookup, depth + 1),
+      ]),
   );
   if (typeof $ref !== "string") return own;
   return { ...(resolved(lookup($ref), lookup, depth + 1) as JsonSchema), ...own };
+}
+
+/** A map of properties with `true` and `false` written as the schemas they mean, `{}` and `{ not: {} }`. */
+function booleansAsSchemas(properties: unknown): unknown {
+  if (properties === null || typeof properties !== "object") return properties;
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      typeof schema === "boolean" ? (schema ? {} : { not: {} }) : schema,
+    ]),
+  );
 }
 
 /** A schema's constraints: its root's annotations (which a tool may phrase as the parameter's) set aside. */

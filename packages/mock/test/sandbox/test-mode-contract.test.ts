@@ -259,18 +259,43 @@ it("answers the rates and quote routes as the document says", async () => {
   expect((await control("resetSandbox")).body).toEqual({ reset: true });
 });
 
+it("answers the fault rules, the rate limit and the request log as the document says", async () => {
+  const armed = await control("armFault", {
+    body: { operation_id: "listFeeProfiles", status: 503, retry_after: 1 },
+  });
+  expect(armed.status).toBe(201);
+  expect((await control("armFault", { body: { operation_id: "nope", status: 503 } })).status).toBe(
+    422,
+  );
+  expect((await control("listFaults")).body.items).toHaveLength(1);
+  expect((await call(sandbox.url, "GET", "/fee-profiles")).status).toBe(503);
+  expect((await control("listRequests", {})).body.items[0]).toMatchObject({
+    fault_id: armed.body.id,
+  });
+  expect((await control("disarmFault", { id: armed.body.id })).status).toBe(404);
+  const again = await control("armFault", {
+    body: { operation_id: "listFeeProfiles", delay_ms: 1 },
+  });
+  expect((await control("disarmFault", { id: again.body.id })).status).toBe(200);
+  expect(
+    (await control("setRateLimit", { body: { requests_per_second: 1000, burst: 1000 } })).status,
+  ).toBe(200);
+  expect((await control("setRateLimit", { body: { requests_per_second: 0 } })).status).toBe(422);
+  expect((await control("setRateLimit", { body: { requests_per_second: null } })).status).toBe(200);
+});
+
 it("refuses a request without an API key, a malformed body and an unknown method with a declared problem", async () => {
   for (const { operationId, path, method, operation } of testModeOperations) {
     const id = path.includes("{id}") ? MISSING : undefined;
     const noKey = await control(operationId, { id, headers: { "X-API-Key": "" } });
     const open = Array.isArray(operation.security) && operation.security.length === 0;
     expect(noKey.status, `${method} ${path}`).toBe(open ? 200 : 401);
-    if (method === "post") {
+    if (method === "post" || method === "put") {
       const malformed = await control(operationId, { id, raw: "{" });
       expect(malformed.status, `${method} ${path}`).toBe(400);
     }
-    const other = await control(operationId, { id, method: "PUT" });
-    expect(other.status, `PUT ${path}`).toBe(405);
+    const other = await control(operationId, { id, method: "PATCH" });
+    expect(other.status, `PATCH ${path}`).toBe(405);
   }
 });
 
@@ -298,6 +323,10 @@ it("refuses a body the document does not admit in plain words, naming the field 
     ["setRates", undefined, { rates: { XAU: "1" } }, "rates.XAU", "additionalProperties"],
     ["verifyQuote", undefined, { rate: "1" }, "signature", "required"],
     ["resetSandbox", undefined, { everything: true }, "", "absent"],
+    ["armFault", undefined, { operation_id: "createCustomer", status: 200 }, "status", "minimum"],
+    ["armFault", undefined, { operation_id: "createCustomer" }, "status", "required"],
+    ["armFault", undefined, { topic: "Nope", delivery: "drop" }, "topic", "enum"],
+    ["setRateLimit", undefined, { burst: 2 }, "requests_per_second", "required"],
   ];
   for (const [operationId, id, body, field, rule] of cases) {
     const answer = await control(operationId, { id, body });

@@ -12,6 +12,10 @@ import type { AnswerRecord } from "../store/state.js";
 export interface Answer extends AnswerRecord {
   /** The first answer to an `IDEMPOTENCY-KEY`, given again to a repeat of its request. */
   replayed?: boolean;
+  /** Headers beside the content type (a fault's Retry-After, the rate limit's). */
+  headers?: Record<string, string>;
+  /** A fault's lost answer: the connection closes and nothing is sent. */
+  drop?: true;
 }
 
 /** The answer's body as the client gets it. */

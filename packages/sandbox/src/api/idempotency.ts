@@ -35,15 +35,19 @@ export class Idempotency {
     this.store = store;
   }
 
-  /** Runs `work` once per key, in one transaction with the key's claim and answer. */
+  /**
+   * Runs `work` once per key, in one transaction with the key's claim and answer. An answer of
+   * `before`, which runs first in the transaction, is the request's instead, and claims nothing.
+   */
   async run(
     request: KeyedRequest,
     work: (tx: StoreTransaction) => Promise<WorkResult>,
+    before?: (tx: StoreTransaction) => Promise<Answer | undefined>,
   ): Promise<Answer> {
     // Requests in this process wait for the first, so they replay rather than answer 409.
     const pending = this.inFlight.get(request.key);
     if (pending !== undefined) await pending.catch(() => undefined);
-    const running = this.claimAndRun(request, work);
+    const running = this.claimAndRun(request, work, before);
     this.inFlight.set(request.key, running);
     try {
       return await running;
@@ -55,9 +59,12 @@ export class Idempotency {
   private async claimAndRun(
     request: KeyedRequest,
     work: (tx: StoreTransaction) => Promise<WorkResult>,
+    before: ((tx: StoreTransaction) => Promise<Answer | undefined>) | undefined,
   ): Promise<Answer> {
     const fingerprint = fingerprintOf(request);
     const result = await this.store.transaction(async (tx): Promise<WorkResult> => {
+      const instead = await before?.(tx);
+      if (instead !== undefined) return instead;
       const claim = await tx.claimKey(request.key, {
         method: request.method,
         path: request.path,

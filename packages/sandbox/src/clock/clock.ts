@@ -51,3 +51,8 @@ export class SandboxClock implements Clock {
 export function realNow(): number {
   return Date.now();
 }
+
+/** A monotonic real-time reading in ms, for how long something took (a request's duration). */
+export function elapsedNow(): number {
+  return performance.now();
+}

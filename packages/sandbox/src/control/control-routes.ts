@@ -6,6 +6,7 @@
 
 import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
 import type { SandboxClock } from "../clock/clock.js";
+import { type ArmedFaults, type DeclaredStatuses, FAULT_HANDLERS } from "../faults/index.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import {
@@ -38,6 +39,12 @@ export interface ControlServices {
   changes(tx: StoreTransaction): ChangeContext;
   /** Back to what the partner started with, in the transaction. */
   reset(tx: StoreTransaction): Promise<void>;
+  /** The partner's armed fault rules and rate limit, as this process knows them. */
+  faults: ArmedFaults;
+  /** The statuses each operation of the API declares. */
+  declaredStatuses: DeclaredStatuses;
+  /** Writes the request log's pending entries. */
+  flushRequests(): Promise<void>;
 }
 
 /** A request the engine has routed to an operation of the test-mode document and validated. */
@@ -110,10 +117,12 @@ export const CONTROL_HANDLERS: Readonly<Record<string, Handler>> = {
       ok({ algorithm: "HMAC-SHA256", key: await signingSecret(tx) }),
     ),
   resetSandbox: async (services) => {
+    await services.flushRequests();
     await services.store.transaction((tx) => services.reset(tx));
     return ok({ reset: true });
   },
   getTestModeDocument: async () => ok(testModeDocument),
+  ...FAULT_HANDLERS,
 };
 
 /** The answer of the operation the engine routed the request to. */

@@ -56,6 +56,24 @@ export type SandboxRates = Schemas["RateTable"]["rates"];
 /** Whether a quote is one the sandbox signed, unchanged, and whether its times have passed. */
 export type QuoteVerdict = Schemas["QuoteVerdict"];
 
+/** A fault rule to arm: which requests (`operation_id`) or deliveries (`topic`), and what it does. */
+export type FaultOptions = Schemas["NewFault"];
+
+/** An armed fault rule, with its `id` and what `remains` of it. */
+export type SandboxFault = Schemas["Fault"];
+
+/** A rate limit: `requests_per_second` (null lifts it) and `burst`. */
+export type RateLimitOptions = Schemas["RateLimit"];
+
+/** One API request of the partner, as the request log keeps it. */
+export type RequestLogEntry = Schemas["RequestLogEntry"];
+
+/** Which requests `requests()` lists: every field given must match. */
+export type RequestFilter = Omit<
+  NonNullable<paths["/_sandbox/requests"]["get"]["parameters"]["query"]>,
+  "cursor" | "page_size"
+>;
+
 type Post = { post: { requestBody?: { content: { "application/json": unknown } } } };
 /** The JSON body a route takes. */
 type Json<P extends keyof paths> = paths[P] extends Post
@@ -107,7 +125,17 @@ export interface SandboxControls {
   setRates(rates: Schemas["RateChange"]["rates"]): Promise<SandboxRates>;
   /** Whether the quote is one this sandbox signed, unchanged, and whether its times have passed. */
   verifyQuote(quote: Schemas["QuoteToVerify"]): Promise<QuoteVerdict>;
-  /** The partner back to what it started with (its clock stays where it is). */
+  /** Arms a fault rule for this partner's requests or deliveries; resolves to it, with its id. */
+  armFault(rule: FaultOptions): Promise<SandboxFault>;
+  /** The armed fault rules, oldest first. */
+  faults(): Promise<SandboxFault[]>;
+  /** Disarms the rule; resolves to it as it was. */
+  disarmFault(faultId: string): Promise<SandboxFault>;
+  /** Limits this partner's requests a second (`requests_per_second: null` lifts the limit). */
+  setRateLimit(limit: RateLimitOptions): Promise<Schemas["RateLimitSetting"]>;
+  /** Every request of the log that matches the filter, newest first. */
+  requests(filter?: RequestFilter): Promise<RequestLogEntry[]>;
+  /** The partner back to what it started with (its clock stays where it is); disarms every rule. */
   reset(): Promise<void>;
 }
 
@@ -163,7 +191,10 @@ interface Fetched<T> {
 }
 
 /** The data of a call that succeeded; a SandboxControlError for one the sandbox refused. */
-async function dataOf<T>(method: "GET" | "POST", call: Promise<Fetched<T>>): Promise<T> {
+async function dataOf<T>(
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  call: Promise<Fetched<T>>,
+): Promise<T> {
   const { data, error, response } = await call;
   if (error !== undefined || !response.ok) {
     const { pathname } = new URL(response.url);
@@ -231,6 +262,21 @@ export function sandboxControls(
     setRates: async (rates) =>
       (await dataOf("POST", client.POST("/_sandbox/rates", { body: { rates } }))).rates,
     verifyQuote: (quote) => dataOf("POST", client.POST("/_sandbox/quotes/verify", { body: quote })),
+    armFault: (rule) => dataOf("POST", client.POST("/_sandbox/faults", { body: rule })),
+    faults: async () => (await dataOf("GET", client.GET("/_sandbox/faults"))).items,
+    disarmFault: (faultId) => dataOf("DELETE", client.DELETE("/_sandbox/faults/{id}", id(faultId))),
+    setRateLimit: (limit) => dataOf("PUT", client.PUT("/_sandbox/rate-limit", { body: limit })),
+    requests: async (filter = {}) => {
+      const entries: RequestLogEntry[] = [];
+      let cursor: string | undefined;
+      do {
+        const query = { ...filter, page_size: 100, ...(cursor !== undefined && { cursor }) };
+        const page = await dataOf("GET", client.GET("/_sandbox/requests", { params: { query } }));
+        entries.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor !== undefined);
+      return entries;
+    },
     reset: async () => {
       await dataOf("POST", client.POST("/_sandbox/reset"));
     },

@@ -384,6 +384,106 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/_sandbox/faults": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the armed fault rules
+     * @description The partner's armed fault rules, oldest first, each with what `remains` of it. A rule
+     *     whose `times` are used up is disarmed and no longer listed; the request log still names
+     *     it in `fault_id`.
+     */
+    get: operations["listFaults"];
+    put?: never;
+    /**
+     * Arm a fault rule
+     * @description Makes this API key's requests of an operation, or deliveries of a topic, fail as in
+     *     production. A `status` the operation does not declare is `422`.
+     */
+    post: operations["armFault"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/_sandbox/faults/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Disarm a fault rule
+     * @description Disarms the rule at once; `404` when the partner has no armed rule with the id.
+     */
+    delete: operations["disarmFault"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/_sandbox/rate-limit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set or lift the rate limit
+     * @description Limits the partner's API requests to `requests_per_second`, with bursts of up to `burst`
+     *     (default `requests_per_second`), as a token bucket on the sandbox clock shared by every
+     *     process of a shared sandbox; `{ "requests_per_second": null }` lifts it. Off by default.
+     *     A request beyond it is `429` with `Retry-After` (seconds) and the IETF `RateLimit-Policy`
+     *     and `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers), which every answer carries
+     *     while a limit is set; nothing it asked is done. Stripe's test mode, for example, allows 25
+     *     requests a second. Other API keys are not limited. A reset lifts it.
+     */
+    put: operations["setRateLimit"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/_sandbox/requests": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the API requests made
+     * @description The partner's API requests (not these test-mode routes), newest first, once answered:
+     *     when, which operation, the status answered (`null` for a connection closed with no
+     *     answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the
+     *     fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a
+     *     partner are kept; a reset empties the log, and it goes with the partner's data when the
+     *     partner is purged. Filtered by the parameters given (all must match) and paged as the
+     *     event log is. An entry is listed within 100 ms of its answer (at once through the same
+     *     process).
+     */
+    get: operations["listRequests"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -716,6 +816,151 @@ export interface components {
       requested: string;
       /** @description The statuses a legal path leads to from `current`, in the lifecycle's order. */
       reachable: string[];
+    };
+    /**
+     * @example createCustomer
+     * @enum {string}
+     */
+    OperationId:
+      | "createCustomer"
+      | "listCustomers"
+      | "createDirectIdentification"
+      | "createLinkIdentification"
+      | "createSigning"
+      | "listSignings"
+      | "listUnsignedDocuments"
+      | "listDocuments"
+      | "createAutoramp"
+      | "getAutorampQuote"
+      | "getAutorampByExternalId"
+      | "listAutorampTransactions"
+      | "listAutorampTransactionsByIds"
+      | "getExchangeRate"
+      | "listFiatAddresses"
+      | "listFiatAddressesByCustomer"
+      | "getFiatAddress"
+      | "registerHostedCryptoAddress"
+      | "registerSelfHostedCryptoAddress"
+      | "listFeeProfiles"
+      | "listWebhooks"
+      | "updateWebhook"
+      | "pingWebhook";
+    /** @description Only requests (or events) that match. */
+    FaultMatch: {
+      customer_id?: string;
+      /** @description `X-SUB-PARTNER-ID`. */
+      sub_partner_id?: string;
+    };
+    /** @description `operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`. */
+    NewFault: {
+      operation_id?: components["schemas"]["OperationId"];
+      topic?: components["schemas"]["WebhookTopic"];
+      match?: components["schemas"]["FaultMatch"];
+      /**
+       * @description Then it is disarmed.
+       * @default 1
+       */
+      times?: number;
+      /** @description Instead of `times`; with `seed`. */
+      probability?: number;
+      /** @description Makes the draws repeat. */
+      seed?: number;
+      /** @description Answered instead; nothing changes. */
+      status?: number;
+      /** @description Seconds, sent as `Retry-After`. */
+      retry_after?: number;
+      /** @description The answer comes this much later. */
+      delay_ms?: number;
+      /**
+       * @description The connection closes with no answer, before or after the change commits.
+       * @enum {string}
+       */
+      drop?: "before_commit" | "after_commit";
+      /**
+       * @description `duplicate`: twice, one `id`. `drop`: not sent, redeliverable.
+       * @enum {string}
+       */
+      delivery?: "duplicate" | "drop";
+      /** @description On the sandbox clock. */
+      delay_seconds?: number;
+    } & ((unknown | unknown) & unknown & unknown & unknown & unknown & unknown & unknown);
+    /** @description An armed fault rule, as armed, with its `id` and what `remains` of it. */
+    Fault: {
+      /** Format: uuid */
+      id: string;
+      operation_id?: components["schemas"]["OperationId"];
+      topic?: components["schemas"]["WebhookTopic"];
+      match?: components["schemas"]["FaultMatch"];
+      times?: number;
+      probability?: number;
+      seed?: number;
+      status?: number;
+      retry_after?: number;
+      delay_ms?: number;
+      /** @enum {string} */
+      drop?: "before_commit" | "after_commit";
+      /** @enum {string} */
+      delivery?: "duplicate" | "drop";
+      delay_seconds?: number;
+      /** @description How many of its `times` remain; null for a rule by probability. */
+      remains: number | null;
+      /**
+       * Format: date-time
+       * @description When it was armed (sandbox time).
+       */
+      created_at: string;
+    };
+    /** @description The armed fault rules, oldest first. */
+    FaultList: {
+      items: components["schemas"]["Fault"][];
+    };
+    /** @description A rate limit, or `requests_per_second` null to lift it. */
+    RateLimit: {
+      /** @description Requests a second the partner may make on average; null lifts the limit. */
+      requests_per_second: number | null;
+      /** @description Requests it may make at once; default `requests_per_second`. */
+      burst?: number;
+    };
+    /** @description The partner's rate limit; `requests_per_second` null when there is none. */
+    RateLimitSetting: {
+      requests_per_second: number | null;
+      burst: number | null;
+    };
+    /** @description One API request of the partner, once answered. No body, header or API key. */
+    RequestLogEntry: {
+      /** @description Its place in the log, as a `cursor`. */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When it came (sandbox time).
+       */
+      at: string;
+      method: string;
+      /** @description The path, without the query. */
+      path: string;
+      operation_id: components["schemas"]["OperationId"];
+      /** @description The status answered; null when the connection was closed with no answer. */
+      status: number | null;
+      /** @description Real time from its arrival at the sandbox to its answer, a fault's delay included. */
+      duration_ms: number;
+      idempotency_key: string | null;
+      /** @description The first answer to its `IDEMPOTENCY-KEY`, sent again. */
+      replayed: boolean;
+      /** @description The fault rule that acted on it. */
+      fault_id: string | null;
+      /**
+       * @description What acted on it; `rate_limit` for a request the rate limit refused.
+       * @enum {string|null}
+       */
+      fault: "status" | "delay" | "drop_before_commit" | "drop_after_commit" | "rate_limit" | null;
+    };
+    /** @description A page of the request log, newest first. A page without a `cursor` is the last one. */
+    RequestLogPage: {
+      items: components["schemas"]["RequestLogEntry"][];
+      /** @description Pass as the `cursor` query parameter, with the same filters, to fetch the next page. */
+      cursor?: string;
+      /** @description The first entry of this page, as a cursor; null on the first page. */
+      prev_cursor?: string | null;
     };
     Customer: {
       /** Format: uuid */
@@ -1222,6 +1467,11 @@ export interface components {
      * @example 5b7d9f1a-3c5e-4a7b-9d1f-3b5d7f9a1c3e
      */
     EventId: string;
+    /**
+     * @description The fault rule's id.
+     * @example 7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f
+     */
+    FaultId: string;
   };
   requestBodies: never;
   headers: never;
@@ -1765,6 +2015,161 @@ export interface operations {
           "application/json": components["schemas"]["OpenApiDocument"];
         };
       };
+      default: components["responses"]["Problem"];
+    };
+  };
+  listFaults: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The armed rules. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FaultList"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      default: components["responses"]["Problem"];
+    };
+  };
+  armFault: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NewFault"];
+      };
+    };
+    responses: {
+      /** @description The rule armed. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Fault"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      422: components["responses"]["InvalidRequest"];
+      default: components["responses"]["Problem"];
+    };
+  };
+  disarmFault: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The fault rule's id.
+         * @example 7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f
+         */
+        id: components["parameters"]["FaultId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rule disarmed, as it was. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Fault"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      404: components["responses"]["NotFound"];
+      default: components["responses"]["Problem"];
+    };
+  };
+  setRateLimit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RateLimit"];
+      };
+    };
+    responses: {
+      /** @description The rate limit now. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitSetting"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      422: components["responses"]["InvalidRequest"];
+      default: components["responses"]["Problem"];
+    };
+  };
+  listRequests: {
+    parameters: {
+      query?: {
+        /**
+         * @description Only the requests of this operation.
+         * @example createCustomer
+         */
+        operation_id?: components["schemas"]["OperationId"];
+        /**
+         * @description Only the requests answered with this status.
+         * @example 503
+         */
+        status?: number;
+        /**
+         * @description Only the requests this fault rule acted on.
+         * @example 7d1e5f3a-9b2c-4e6d-8f1a-3c5e7a9b1d2f
+         */
+        fault_id?: string;
+        /**
+         * @description Only the requests sent with this `IDEMPOTENCY-KEY`.
+         * @example 1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d
+         */
+        idempotency_key?: string;
+        /** @description The `cursor` of the previous page, to fetch the next page (send the same filters). */
+        cursor?: string;
+        /**
+         * @description The number of entries per page, at most 100; 0 or none means 10.
+         * @example 10
+         */
+        page_size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The requests. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RequestLogPage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
       default: components["responses"]["Problem"];
     };
   };

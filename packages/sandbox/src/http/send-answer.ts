@@ -4,14 +4,22 @@ import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "@org/payments-engin
 import { type Answer, bodyText } from "../api/answer.js";
 import { StoreFullError } from "../store/store.js";
 
-/** What was sent, for the request log. */
-export type Sent = { status: number; mismatch: string };
+/** What was sent, for the request log: a status, or why none was. */
+export type Sent = { status: number | string; mismatch: string };
 
-/** A sandbox answer: JSON, or a problem in the mock's format when it is an error. */
+/**
+ * A sandbox answer: JSON, or a problem in the mock's format when it is an error; or, for a test-mode
+ * fault's lost answer, the connection closed with nothing sent.
+ */
 export function sendAnswer(response: ServerResponse, answer: Answer): Sent {
+  if (answer.drop) {
+    response.socket?.destroy();
+    return { status: "closed with no answer (a test-mode fault)", mismatch: "" };
+  }
   const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
   response
     .writeHead(answer.status, {
+      ...answer.headers,
       "content-type": contentType,
       // As Stripe marks it: the first answer to this IDEMPOTENCY-KEY, sent again.
       ...(answer.replayed && { "idempotent-replayed": "true" }),

@@ -260,6 +260,47 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: ({ dialect }) =>
       dialect === "postgres" ? ["ALTER TABLE resources SET (fillfactor = 75)"] : [],
   },
+  {
+    version: 7,
+    name: "failure rehearsal: a request log, fault rules and a rate limit per partner",
+    statements: ({ serial }) => [
+      // The partner's finished API requests, its newest REQUESTS_KEPT kept (requests/).
+      `CREATE TABLE request_log (
+        seq ${serial},
+        partner TEXT NOT NULL,
+        n BIGINT NOT NULL,
+        operation_id TEXT NOT NULL,
+        status INTEGER,
+        fault_id TEXT,
+        idem_key TEXT,
+        body TEXT NOT NULL
+      )`,
+      "CREATE INDEX request_log_partner ON request_log (partner, n)",
+      // Armed fault rules (faults/): `remaining` counts down a `times` rule (NULL for one by
+      // probability), `draws` counts a probability rule's draws, so that every process draws the
+      // same sequence.
+      `CREATE TABLE faults (
+        seq ${serial},
+        partner TEXT NOT NULL,
+        id TEXT NOT NULL,
+        rule TEXT NOT NULL,
+        remaining INTEGER,
+        draws BIGINT NOT NULL DEFAULT 0,
+        UNIQUE (partner, id)
+      )`,
+      // A partner's rate limit: GCRA, its theoretical arrival time in µs of sandbox time.
+      `CREATE TABLE rate_limits (
+        partner TEXT PRIMARY KEY,
+        rule TEXT NOT NULL,
+        interval_us BIGINT NOT NULL,
+        burst INTEGER NOT NULL,
+        tat_us BIGINT NOT NULL
+      )`,
+      // Moves whenever the partner's rules or rate limit change, read with its clock, so that a
+      // process learns of a change another made without a query more per request.
+      "ALTER TABLE sandbox_clock ADD COLUMN faults_version BIGINT NOT NULL DEFAULT 0",
+    ],
+  },
 ];
 
 /** The schema version of a database with every migration applied. */

@@ -5,6 +5,7 @@ import type { EmptyCollections } from "./empty-collections.js";
 import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { rehearsalRows } from "./rehearsal-rows.js";
 import type { SettingName } from "./settings.js";
 import {
   answerRecordJson,
@@ -178,8 +179,14 @@ export function sqlTransaction(
     ...partnerClock(context),
     ...eventLog(context),
     ...partnerSettings(context),
+    ...rehearsalRows(query, partner),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);
+      // Its fault rules and rate limit are gone: every process learns so at its next request.
+      await query(
+        "UPDATE sandbox_clock SET faults_version = faults_version + 1 WHERE partner = $1",
+        [partner],
+      );
       await fillPartnerData(context, tx, data);
     },
     fill: (data) => fillPartnerData(context, tx, data),
@@ -543,8 +550,17 @@ async function fillPartnerData(
   }
 }
 
-/** The tables that hold a partner's data, beside its clock. */
-const PARTNER_TABLES = ["resources", "idempotency", "events", "scheduled_work", "sandbox_settings"];
+/** The tables that hold a partner's data, beside its clock: a reset and a purge empty them all. */
+const PARTNER_TABLES = [
+  "resources",
+  "idempotency",
+  "events",
+  "scheduled_work",
+  "sandbox_settings",
+  "request_log",
+  "faults",
+  "rate_limits",
+];
 
 /** Deletes every row of the partner's but its clock's. */
 async function removePartnerData(

@@ -143,6 +143,8 @@ function reworded(rule: string, message: string): string | undefined {
       return `must be a multiple of ${/multiple of (\S+)/.exec(message)?.[1] ?? "the step the spec sets"}`;
     case "const":
       return "must be the one value the spec allows";
+    case "false schema":
+      return "is not allowed with the other fields sent (the document's rules for this body say which go together)";
     case "not":
       return "is a value the spec rules out here (a zero, where it must be greater than 0)";
     default:
