@@ -84,14 +84,14 @@ export interface StoredFault {
 }
 
 /** A partner's rate limit as stored: GCRA's emission interval and burst, in µs of sandbox time. */
-export interface StoredRateLimit {
+interface StoredRateLimit {
   rule: string;
   intervalUs: number;
   burst: number;
 }
 
 /** The rate limit's verdict on one request. */
-export interface RateVerdict {
+interface RateVerdict {
   allowed: boolean;
   /** The theoretical arrival time after this request (µs of sandbox time). */
   tatUs: number;
