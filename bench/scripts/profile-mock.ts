@@ -1,5 +1,6 @@
 // `pnpm --filter @org/bench profile:mock [-- --stateful]`: where a request's time goes in the
-// built mock (or, with --stateful, in its in-memory sandbox). For each bench request, starts
+// built mock (or, with --stateful, in its in-memory sandbox). For each bench request (and, for
+// the stateless mock, the client's create as the Mock section sends it), starts
 // `payments-mock --quiet` under `node --cpu-prof`, loads it with autocannon as the bench does,
 // stops it, and prints a table of the CPU time per request by what it was spent on (each sample
 // goes to the first kind of work, in the table's order, that its stack shows).
@@ -10,7 +11,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import autocannon from "autocannon";
-import { benchRequests, loadOptions, requestNames } from "../src/servers/requests.ts";
+import { recordClientCreate } from "../src/servers/client-create.ts";
+import { type BenchRequest, benchRequests, loadOptions } from "../src/servers/requests.ts";
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 6);
 const CONNECTIONS = 10;
@@ -88,7 +90,12 @@ function timeByKind(profile: Profile): Map<string, number> {
   return times;
 }
 
-async function profile(name: (typeof requestNames)[number]) {
+const requests: Record<string, BenchRequest> = MOCK_ARGS.includes("--stateful")
+  ? benchRequests
+  : { ...benchRequests, "POST /customers from the client": await recordClientCreate() };
+const requestNames = Object.keys(requests);
+
+async function profile(name: string) {
   const dir = mkdtempSync(join(tmpdir(), "mock-profile-"));
   try {
     const child = spawn(
@@ -105,7 +112,7 @@ async function profile(name: (typeof requestNames)[number]) {
         if (match?.[1]) resolve(match[1]);
       });
     });
-    const sent = benchRequests[name];
+    const sent = requests[name] as BenchRequest;
     const result = await autocannon({
       url: `${url}${sent.path}`,
       connections: CONNECTIONS,

@@ -1,14 +1,17 @@
 // The mock as users run it (the built `payments-mock --quiet`): throughput and p99 latency under
-// autocannon against a plain node:http server that answers the same bytes, in alternating rounds;
+// autocannon against a plain node:http server that answers the same bytes, in alternating rounds,
+// for the bench's two requests and for a create as the client sends it;
 // process start → first answer against a plain server process; startMock() → first answer in a
 // running process; the stateful sandbox's throughput against the stateless mock's, in the same
 // rounds; and the contract suite's wall time.
 import { connect } from "node:net";
+import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { runCommand } from "./run-command.ts";
 import { type CliServer, cliCommand, startCli, startToFirstAnswer } from "./servers/cli-server.ts";
+import { recordClientCreate } from "./servers/client-create.ts";
 import { API_KEY } from "./servers/fixtures.ts";
 import { forkReporting, forkServer } from "./servers/fork-server.ts";
 import {
@@ -16,7 +19,6 @@ import {
   benchRequests,
   loadOptions,
   type RequestName,
-  requestNames,
   withFreshKey,
 } from "./servers/requests.ts";
 import { median, medianOf, spreadOf } from "./stats.ts";
@@ -29,14 +31,40 @@ const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 10;
 const CONTRACT_SUITE = "test/contract.test.ts";
 
-const TARGETS = { throughput: 0.25, p99Ms: 10, cliStartMs: 1_000, startMockMs: 400 };
+const TARGETS = { throughput: 0.6, p99Ms: 10, cliStartMs: 1_000, startMockMs: 400 };
+
+/** A create as a partner's app sends it: @org/payments-client's request, sent as recorded. */
+const CLIENT_CREATE = "POST /customers from the client";
+type MockRequestName = RequestName | typeof CLIENT_CREATE;
+type MockRequests = Record<MockRequestName, BenchRequest>;
+const mockRequestNames: MockRequestName[] = [
+  ...(Object.keys(benchRequests) as RequestName[]),
+  CLIENT_CREATE,
+];
+/** How each request is named in a figure. */
+const DESCRIBED: Record<MockRequestName, string> = {
+  "GET /customers": "GET /customers",
+  "POST /customers": "POST /customers (a fresh IDEMPOTENCY-KEY each)",
+  [CLIENT_CREATE]:
+    "POST /customers as @org/payments-client sends it (a person; its headers and body, the same each time)",
+};
 
 type ServerKind = "mock" | "plain" | "sandbox";
-type Load = { p99: number; rps: number };
+type Load = { p99: number; rps: number; load: number };
 type Server = { url: string; stop(): Promise<void> };
 
-async function load(server: Server, kind: ServerKind, name: RequestName, seconds: number) {
-  const sent = benchRequests[name];
+/** The sandbox gets the bench's own requests: a create sent again as recorded would be a replay. */
+function loadsSandbox(name: MockRequestName): name is RequestName {
+  return name !== CLIENT_CREATE;
+}
+
+async function load(
+  server: Server,
+  kind: ServerKind,
+  name: MockRequestName,
+  sent: BenchRequest,
+  seconds: number,
+) {
   const result = await autocannon({
     url: `${server.url}${sent.path}`,
     connections: CONNECTIONS,
@@ -47,14 +75,14 @@ async function load(server: Server, kind: ServerKind, name: RequestName, seconds
   if (failed > 0) {
     throw new Error(`${name} to the ${kind} server: ${failed} requests failed or were not 2xx`);
   }
-  return { p99: result.latency.p99, rps: result.requests.average };
+  return { p99: result.latency.p99, rps: result.requests.average, load: loadavg()[0] ?? 0 };
 }
 
 /** The plain server that answers the mock's bytes, in its own process. */
-async function startSameBytes(mockUrl: string): Promise<Server> {
+async function startSameBytes(mockUrl: string, requests: MockRequests): Promise<Server> {
   const { message, stop } = await forkReporting<{ url: string }>(
     new URL("./servers/same-bytes.ts", import.meta.url),
-    [mockUrl],
+    [mockUrl, JSON.stringify(Object.values(requests))],
     "the same-bytes server",
   );
   return { url: message.url, stop };
@@ -86,11 +114,13 @@ async function rawAnswer(url: string, sent: BenchRequest): Promise<string> {
  * A POST is sent as the load sends it, with a key of its own (the plain server answers what the
  * mock answered the fixed key).
  */
-async function checkSameBytes(mock: Server, plain: Server) {
-  for (const name of requestNames) {
-    const fixed = benchRequests[name];
+async function checkSameBytes(mock: Server, plain: Server, requests: MockRequests) {
+  for (const name of mockRequestNames) {
+    const fixed = requests[name];
     const sent =
-      fixed.method === "POST" ? { ...fixed, headers: withFreshKey(fixed.headers) } : fixed;
+      fixed.method === "POST" && !fixed.asRecorded
+        ? { ...fixed, headers: withFreshKey(fixed.headers) }
+        : fixed;
     const [fromMock, fromPlain] = await Promise.all(
       [mock, plain].map((server) => rawAnswer(server.url, sent)),
     );
@@ -102,28 +132,38 @@ async function checkSameBytes(mock: Server, plain: Server) {
   }
 }
 
-type Samples = Record<ServerKind, Record<RequestName, Load[]>>;
+type Samples = Record<ServerKind, Record<MockRequestName, Load[]>>;
 
-/** Alternating rounds: each round loads every server with each request, in an order that rotates. */
-async function loadRounds(servers: Record<ServerKind, Server>): Promise<Samples> {
+/**
+ * Alternating rounds: each round loads every server with each request (the sandbox with the
+ * bench's own), in an order that rotates.
+ */
+async function loadRounds(
+  servers: Record<ServerKind, Server>,
+  requests: MockRequests,
+): Promise<Samples> {
   const kinds: ServerKind[] = ["mock", "plain", "sandbox"];
   const samples = Object.fromEntries(
-    kinds.map((kind) => [kind, Object.fromEntries(requestNames.map((name) => [name, []]))]),
+    kinds.map((kind) => [kind, Object.fromEntries(mockRequestNames.map((name) => [name, []]))]),
   ) as unknown as Samples;
+  const loaded = (kind: ServerKind, name: MockRequestName) =>
+    kind !== "sandbox" || loadsSandbox(name);
   for (const kind of kinds) {
-    for (const name of requestNames) {
+    for (const name of mockRequestNames.filter((name) => loaded(kind, name))) {
       progress(`mock: warm-up ${name} on the ${kind} server (${WARM_UP_SECONDS} s)`);
-      await load(servers[kind], kind, name, WARM_UP_SECONDS);
+      await load(servers[kind], kind, name, requests[name], WARM_UP_SECONDS);
     }
   }
   for (let round = 0; round < ROUNDS; round++) {
     const order = [...kinds.slice(round % kinds.length), ...kinds.slice(0, round % kinds.length)];
-    for (const name of requestNames) {
-      for (const kind of order) {
+    for (const name of mockRequestNames) {
+      for (const kind of order.filter((kind) => loaded(kind, name))) {
         progress(
           `mock: round ${round + 1}/${ROUNDS}, ${name} on the ${kind} server (${ROUND_SECONDS} s)`,
         );
-        samples[kind][name].push(await load(servers[kind], kind, name, ROUND_SECONDS));
+        samples[kind][name].push(
+          await load(servers[kind], kind, name, requests[name], ROUND_SECONDS),
+        );
       }
     }
   }
@@ -138,10 +178,14 @@ async function loadServers(): Promise<Samples> {
     // The bench's key is the example key, whose partner holds the seed the stateless mock answers.
     const sandbox = await startCli(["--stateful", "--example-key", API_KEY]);
     started.push(sandbox);
-    const plain = await startSameBytes(mock.url);
+    const requests: MockRequests = {
+      ...benchRequests,
+      [CLIENT_CREATE]: await recordClientCreate(),
+    };
+    const plain = await startSameBytes(mock.url, requests);
     started.push(plain);
-    await checkSameBytes(mock, plain);
-    return await loadRounds({ mock, plain, sandbox });
+    await checkSameBytes(mock, plain, requests);
+    return await loadRounds({ mock, plain, sandbox }, requests);
   } finally {
     await Promise.all(started.map((server) => server.stop()));
   }
@@ -180,19 +224,29 @@ async function contractSuite() {
   return { suiteMs, floorMs };
 }
 
+/** Each round's ratio of the mock's throughput to the plain server's, lowest to highest. */
+function roundRatios(samples: Samples, name: MockRequestName): string {
+  const ratios = samples.mock[name].map(
+    (sample, round) => sample.rps / (samples.plain[name][round]?.rps ?? Number.NaN),
+  );
+  const [low, high] = spreadOf(ratios);
+  return `${low.toFixed(2)}–${high.toFixed(2)}`;
+}
+
 function loadRows(samples: Samples): Row[] {
   const rows: Row[] = [];
   const of = `${CONNECTIONS} connections, median of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s`;
   const plain = "plain node:http server, same bytes";
-  for (const name of requestNames) {
+  for (const name of mockRequestNames) {
     const mockRps = samples.mock[name].map((sample) => sample.rps);
     const plainRps = samples.plain[name].map((sample) => sample.rps);
     const mockP99 = samples.mock[name].map((sample) => sample.p99);
     const plainP99 = samples.plain[name].map((sample) => sample.p99);
     const throughput = median(mockRps) / median(plainRps);
+    const load = median([...samples.mock[name], ...samples.plain[name]].map((s) => s.load));
     rows.push(
       {
-        figure: `payments-mock --quiet ${name}, ${of}: throughput`,
+        figure: `payments-mock --quiet ${DESCRIBED[name]}, ${of}: throughput (each round's ratio ${roundRatios(samples, name)}; load average ${load.toFixed(1)})`,
         value: median(mockRps),
         spread: spreadOf(mockRps),
         unit: "req/s",
@@ -202,7 +256,7 @@ function loadRows(samples: Samples): Row[] {
         target: { text: `≥ ×${TARGETS.throughput}`, met: throughput >= TARGETS.throughput },
       },
       {
-        figure: `payments-mock --quiet ${name}, ${of}: p99 latency (autocannon, 1 ms steps)`,
+        figure: `payments-mock --quiet ${DESCRIBED[name]}, ${of}: p99 latency (autocannon, 1 ms steps)`,
         value: median(mockP99),
         spread: spreadOf(mockP99),
         unit: "ms",
@@ -213,7 +267,7 @@ function loadRows(samples: Samples): Row[] {
       },
     );
   }
-  for (const name of requestNames) {
+  for (const name of mockRequestNames.filter(loadsSandbox)) {
     const sandboxRps = samples.sandbox[name].map((sample) => sample.rps);
     const mockRps = samples.mock[name].map((sample) => sample.rps);
     rows.push({

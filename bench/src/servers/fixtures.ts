@@ -16,6 +16,8 @@ export const customerPage = example("CustomerPage");
 /** The body of a valid POST /customers, and the customer it creates. */
 export const createCustomerRequest = example("CreateCustomerRequest");
 export const createdCustomer = example("CreatedCustomer");
+/** The body of a valid POST /customers for a person. */
+export const createPersonCustomerRequest = example("CreatePersonCustomerRequest");
 
 /** Every topic a webhook can subscribe to, as the spec lists them. */
 export const webhookTopics = (

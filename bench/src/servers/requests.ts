@@ -10,6 +10,11 @@ export interface BenchRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Sent as recorded, the same bytes every time (a real create, recorded once): the load
+   * generator does no work per request. Without it, a POST gets a fresh IDEMPOTENCY-KEY each time.
+   */
+  asRecorded?: boolean;
 }
 
 export const benchRequests: Record<RequestName, BenchRequest> = {
@@ -26,8 +31,6 @@ export const benchRequests: Record<RequestName, BenchRequest> = {
   },
 };
 
-export const requestNames = Object.keys(benchRequests) as RequestName[];
-
 /**
  * autocannon's options for sending `sent` to any of the servers. A POST gets a fresh
  * IDEMPOTENCY-KEY per request (as long as the fixed one), so that each one creates in the sandbox;
@@ -35,7 +38,7 @@ export const requestNames = Object.keys(benchRequests) as RequestName[];
  */
 export function loadOptions(sent: BenchRequest): Partial<autocannon.Options> {
   const request = { method: sent.method, headers: sent.headers, body: sent.body };
-  if (sent.method !== "POST") return request;
+  if (sent.method !== "POST" || sent.asRecorded) return request;
   return {
     requests: [
       {

@@ -1,11 +1,11 @@
 // The mock's baseline: a plain node:http server, in its own process, that answers each of the
 // bench's requests with exactly the bytes the mock answers it with (status, headers, body).
-// `node same-bytes.ts <mock-url>`: asks the mock once for each answer, then serves them and
-// reports its URL over IPC. It stays up until the parent kills it or goes away.
+// `node same-bytes.ts <mock-url> <requests as JSON>`: asks the mock once for each answer, then
+// serves them and reports its URL over IPC. It stays up until the parent kills it or goes away.
 import { once } from "node:events";
 import { createServer, type IncomingMessage, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type BenchRequest, benchRequests } from "./requests.ts";
+import type { BenchRequest } from "./requests.ts";
 
 /** What node:http writes itself, as it does for the mock: left to it here too. */
 const WRITTEN_BY_NODE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
@@ -34,18 +34,30 @@ function answerOf(url: string, sent: BenchRequest): Promise<Answer> {
   });
 }
 
-const mockUrl = process.argv[2];
-if (!mockUrl || !process.send) throw new Error("usage: fork same-bytes.ts <mock-url>");
+/** Tells the bench's requests apart: two POSTs to one path differ in their bodies' lengths. */
+function keyOf(method: string | undefined, target: string | undefined, length: string | undefined) {
+  return `${method} ${target} ${length ?? ""}`;
+}
+
+const [mockUrl, requests] = process.argv.slice(2);
+if (!mockUrl || !requests || !process.send) {
+  throw new Error("usage: fork same-bytes.ts <mock-url> <requests as JSON>");
+}
 
 const answers = new Map<string, Answer>();
-for (const sent of Object.values(benchRequests)) {
-  answers.set(`${sent.method} ${sent.path}`, await answerOf(mockUrl, sent));
+for (const sent of JSON.parse(requests) as BenchRequest[]) {
+  const length = sent.body === undefined ? undefined : String(Buffer.byteLength(sent.body));
+  const key = keyOf(sent.method, sent.path, length);
+  if (answers.has(key)) throw new Error(`two of the bench's requests are both ${key}`);
+  answers.set(key, await answerOf(mockUrl, sent));
 }
 
 const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (incoming, response) => {
   incoming.resume();
   incoming.on("end", () => {
-    const answer = answers.get(`${incoming.method} ${incoming.url}`);
+    const answer = answers.get(
+      keyOf(incoming.method, incoming.url, incoming.headers["content-length"]),
+    );
     if (!answer) {
       response.writeHead(404).end();
       return;

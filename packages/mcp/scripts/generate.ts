@@ -135,21 +135,17 @@ function describeTool(entry: OperationEntry): string {
 }
 
 /**
- * Arguments whose meaning every tool shares (the sub-partner header, the idempotency key,
- * paging): the server's instructions say it once, so their schemas carry no description.
+ * Parameters whose meaning every tool shares (paging, the sub-partner header, the idempotency
+ * key): the server's instructions say it once, so their schemas carry no description.
  */
-const SAID_ONCE = new Set([
-  "sub_partner_id",
-  "idempotency_key",
-  "cursor",
-  "prev_cursor",
-  "page_size",
-  "all_pages",
-]);
+const SAID_ONCE: Record<string, ReadonlySet<string>> = {
+  query: new Set(["cursor", "prev_cursor", "page_size"]),
+  header: new Set(["sub_partner_id", "idempotency_key"]),
+};
 
 /** The schema without its description, when the instructions say what it is. */
-function saidOnce(name: string, schema: JsonSchema): JsonSchema {
-  if (!SAID_ONCE.has(name)) return schema;
+function saidOnce(place: string, name: string, schema: JsonSchema): JsonSchema {
+  if (!SAID_ONCE[place]?.has(name)) return schema;
   const { description: _said, ...rest } = schema;
   return rest;
 }
@@ -178,15 +174,15 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
 
   for (const parameter of entry.parameters) {
     if (parameter.in === "cookie") throw new Error(`${operationId}: cookie parameters unsupported`);
-    const schema = saidOnce(parameter.name, parameterSchema(converter, parameter));
+    const schema = saidOnce(parameter.in, parameter.name, parameterSchema(converter, parameter));
     if (parameter.in !== "header") {
       add(parameter.name, { in: parameter.in, name: parameter.name }, schema, !!parameter.required);
       continue;
     }
     const name = headerArgument(parameter.name);
     const place = { in: "header", name: parameter.name } as const;
-    const described = SAID_ONCE.has(name)
-      ? saidOnce(name, schema)
+    const described = SAID_ONCE.header?.has(name)
+      ? saidOnce("header", name, schema)
       : { ...schema, description: `${schema.description ?? ""} Sent as ${parameter.name}.`.trim() };
     if (parameter.name.toLowerCase() === IDEMPOTENCY_HEADER) {
       idempotencyArgument = name;
@@ -253,7 +249,7 @@ export function toolOf(doc: OpenApiDocument, group: ToolGroup, entry: OperationE
 }
 
 /** The rules of a body about its fields together, which hold as well of the flattened arguments. */
-const FIELD_RULES = ["oneOf", "anyOf", "not", "if", "then", "else"] as const;
+const FIELD_RULES = ["allOf", "oneOf", "anyOf", "not", "if", "then", "else"] as const;
 
 /**
  * A JSON body's fields as arguments of their own, with its rules about them together (one of
@@ -290,7 +286,7 @@ function flatBody(
     return { fields, required: [], rules: { oneOf } };
   }
   const open = body.additionalProperties !== undefined && body.additionalProperties !== false;
-  if (body.type !== "object" || body.properties === undefined || open || "allOf" in body) {
+  if (body.type !== "object" || body.properties === undefined || open) {
     return undefined;
   }
   const fields = body.properties as Record<string, JsonSchema>;
@@ -303,7 +299,8 @@ function flatBody(
     if (typeof node !== "object" || node === null) return true;
     const schema = node as JsonSchema;
     if (
-      "additionalProperties" in schema ||
+      // `additionalProperties: true` closes nothing; any other would close the arguments.
+      ("additionalProperties" in schema && schema.additionalProperties !== true) ||
       ("properties" in schema &&
         Object.keys(schema.properties as object).some((name) => !(name in fields)))
     ) {

@@ -52,10 +52,7 @@ export const schemaValidator = {
 export function argumentProblems(schema: JsonSchema, args: unknown): string[] {
   const validate = validatorOf(schema);
   if (validate(args)) return [];
-  let errors = (validate.errors ?? []).filter(
-    // anyOf/oneOf report their branches' errors too; the branch errors say more.
-    (error, _i, all) => !(error.keyword === "if" || (error.keyword === "anyOf" && all.length > 1)),
-  );
+  let errors = validate.errors ?? [];
   const problems: string[] = [];
   // A choice among fields (one of `seconds` or `to`) is said as one sentence naming them all,
   // in place of each branch's complaint.
@@ -67,6 +64,10 @@ export function argumentProblems(schema: JsonSchema, args: unknown): string[] {
       (other) => other !== error && !other.schemaPath.startsWith(`${error.schemaPath}/`),
     );
   }
+  errors = errors.filter(
+    // anyOf/oneOf report their branches' errors too; the branch errors say more.
+    (error, _i, all) => !(error.keyword === "if" || (error.keyword === "anyOf" && all.length > 1)),
+  );
   problems.push(...errors.map((error) => problemOf(error, schema)));
   return [...new Set(problems)];
 }
@@ -185,6 +186,18 @@ function problemOf(error: ErrorObject, root: JsonSchema): string {
       if (Array.isArray(together) && Object.keys(excluded ?? {}).length === 1) {
         const names = together.map((name) => fieldOf(error.instancePath, String(name)));
         return `${fieldList(names, "and")} cannot be given together: give one of them`;
+      }
+      // A field a rule leaves out (`then: { properties: { topic: false } }`): said with the
+      // fields whose presence leaves it out.
+      if (excluded !== undefined && Object.keys(excluded).length === 0) {
+        const rule = /^(.*)\/then\/properties\/[^/]+\/not$/.exec(error.schemaPath)?.[1];
+        const condition = rule === undefined ? undefined : (at(root, `${rule}/if`) as JsonSchema);
+        const given = Array.isArray(condition?.required) ? (condition.required as string[]) : [];
+        const parent = error.instancePath.split("/").slice(0, -1).join("/");
+        const names = given.map((name) => fieldOf(parent, name));
+        return names.length > 0
+          ? named(`cannot be given with ${fieldList(names, "and")}`)
+          : named("cannot be given here");
       }
       const described = (error.parentSchema as JsonSchema | undefined)?.description;
       return named(`is a value its schema excludes${described ? ` (${described})` : ""}`);

@@ -85,7 +85,7 @@ const PROMPTS: readonly Prompt[] = [
       [
         `Rehearse a failure of ${operation_id || "createCustomer"} on the sandbox, answered with HTTP ${status || "503"}, and check that my integration would recover:`,
         `1. armFault for operation_id ${operation_id || "createCustomer"}, status ${status || "503"}, times 1 (with retry_after if the status is 429 or 503).`,
-        `2. Call ${operation_id || "createCustomer"} with an idempotency_key of your choosing: it fails with ${status || "503"}. Call it again with the same idempotency_key: it succeeds, once.`,
+        `2. Call ${operation_id || "createCustomer"} once with an idempotency_key of your choosing. The server's client retries a 408, 429 or 5xx with the same key, so the call should come back done once; any other status comes back as the tool's error: then call it again with the same idempotency_key.`,
         "3. listFaults: the fault is spent. disarmFault any that remains.",
         "4. getReadiness: say which checks pass, which fail and what is missing, and whether the recovery counted.",
         "If the sandbox lacks armFault or getReadiness (an older @org/payments-mock), say so and stop.",

@@ -51,7 +51,7 @@ const INSTRUCTIONS = `Tools for the partner payments API, one per operation (nam
 - Time: the sandbox's clock, not the wall clock. Lifecycles (signings, identifications, settlements) and webhook deliveries happen when it moves: advanceClock runs everything due, and getClock reads it. The set…Status tools walk a status at once.
 - Money: simulateDeposit pays into an Approved autoramp; its transaction settles as the clock moves (listAutorampTransactions).
 - Events: listEvents is the log of every webhook delivery attempt (add a webhook with addWebhook first); redeliverEvent sends one again.
-- Failure: armFault makes an operation answer an error, a delay or a lost answer; listFaults and disarmFault show and remove faults; getReadiness says what the integration has proven.
+- Failure: armFault makes an operation answer an error, a delay or a lost answer (or a webhook topic's delivery duplicated, dropped or late); listFaults and disarmFault show and remove faults; getReadiness says what the integration has proven. setRateLimit and listRequests (the request log) come with --toolsets test-mode.
 - Writes (POST, PATCH, PUT, DELETE) go only to the sandbox, unless the server was started with ${ALLOW_WRITES_FLAG}. An API write without idempotency_key gets one, reused for the same arguments within ${IDEMPOTENCY_WINDOW_MS / 60_000} minutes, so a retry happens once; pass a new idempotency_key to do it again.
 - Lists page with cursor and page_size; all_pages: true reads on, up to ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters, and its cursor goes on from there.
 - sub_partner_id (X-SUB-PARTNER-ID) acts for a sub-partner.

@@ -149,6 +149,33 @@ describe("--dynamic", () => {
   });
 });
 
+describe("the rehearse_failure prompt's steps", () => {
+  it("work as it says: a 503 armed, the call done once with one key, the fault spent", async () => {
+    const session = await open();
+    const fault = await session.ok("armFault", {
+      operation_id: "createCustomer",
+      status: 503,
+      times: 1,
+    });
+    const key = crypto.randomUUID();
+    const created = await session.call("createCustomer", {
+      customer_type: "Person",
+      email: "rehearsal@example.com",
+      idempotency_key: key,
+    });
+    expect(created.isError, textOf(created)).toBeFalsy();
+    const armed = await session.ok("listFaults");
+    expect((armed.items as { id: string }[]).map((item) => item.id)).not.toContain(fault.id);
+    // The request log (by name: it is not in the default list) holds the 503 and the retry.
+    await expect
+      .poll(async () => {
+        const log = await session.ok("listRequests", { idempotency_key: key });
+        return (log.items as { status: number }[]).map((item) => item.status).sort();
+      })
+      .toEqual([200, 503]);
+  });
+});
+
 describe("beside the tools", () => {
   it("gives instructions, three prompts with arguments, and no resource templates", async () => {
     const session = await open();

@@ -157,7 +157,7 @@ describe("the walk of an assistant", () => {
     });
     const events = (await ok("listEvents")).items as { id: string }[];
     // A rule of its own to disarm (the example's id is no rule's), on nothing the walk calls.
-    const fault = await ok("armFault", { body: { topic: "Ping", delay_seconds: 1 } });
+    const fault = await ok("armFault", { topic: "Ping", delay_seconds: 1 });
     const known: KnownIds = {
       ...state,
       id: state.customer_id,

@@ -201,20 +201,21 @@ function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
 }
 
 function newTenant(partners: Partners, partner: string, offset: number): Tenant {
-  const { store, limits, deliveryChaos } = partners;
+  const { store, limits, deliveryChaos, rehearsal } = partners;
   const clock = new SandboxClock(offset);
   const partnerStore: PartnerStore = {
     partner,
     shared: store.shared,
     transaction: (work) => store.transaction(partner, work),
   };
+  const faults = new ArmedFaults();
   return {
     partner,
     clock,
-    events: new Events(partnerStore, limits, clock, deliveryChaos),
+    events: new Events(partnerStore, limits, clock, deliveryChaos, rehearsal ? faults : undefined),
     idempotency: new Idempotency(partnerStore),
     store: partnerStore,
-    faults: new ArmedFaults(),
+    faults,
     seenAt: 0,
     entered: Promise.resolve(),
   };

@@ -250,6 +250,8 @@ function isMediaType(text: string): boolean {
 
 /** Accept without its malformed entries, which RFC 9110 lets a server disregard (any type when none is left). */
 function acceptableMediaTypes(accept: string): string {
+  // What clients send most: one type, which parses.
+  if (!accept.includes(",") && isMediaType(accept.trim())) return accept.trim();
   const entries = accept
     .split(",")
     .map((entry) => entry.trim())

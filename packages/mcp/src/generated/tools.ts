@@ -10441,6 +10441,10 @@ export const tools: readonly ToolDefinition[] = [
               "format": "date-time",
               "description": "When the next attempt is due, after a failure that is retried."
             },
+            "fault_id": {
+              "type": "string",
+              "description": "The test-mode fault rule that duplicated, dropped or delayed this delivery."
+            },
             "payload": {
               "$ref": "#/$defs/WebhookEvent"
             }
@@ -10635,6 +10639,10 @@ export const tools: readonly ToolDefinition[] = [
           "type": "string",
           "format": "date-time",
           "description": "When the next attempt is due, after a failure that is retried."
+        },
+        "fault_id": {
+          "type": "string",
+          "description": "The test-mode fault rule that duplicated, dropped or delayed this delivery."
         },
         "payload": {
           "$ref": "#/$defs/WebhookEvent"
@@ -11405,571 +11413,567 @@ export const tools: readonly ToolDefinition[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
-        "body": {
+        "operation_id": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ],
+          "examples": [
+            "createCustomer"
+          ]
+        },
+        "topic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        },
+        "match": {
           "type": "object",
-          "description": "`operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`.",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
           "additionalProperties": false,
           "properties": {
-            "operation_id": {
+            "customer_id": {
               "type": "string",
-              "enum": [
-                "createCustomer",
-                "listCustomers",
-                "createDirectIdentification",
-                "createLinkIdentification",
-                "createSigning",
-                "listSignings",
-                "listUnsignedDocuments",
-                "listDocuments",
-                "createAutoramp",
-                "getAutorampQuote",
-                "getAutorampByExternalId",
-                "listAutorampTransactions",
-                "listAutorampTransactionsByIds",
-                "getExchangeRate",
-                "listFiatAddresses",
-                "listFiatAddressesByCustomer",
-                "getFiatAddress",
-                "registerHostedCryptoAddress",
-                "registerSelfHostedCryptoAddress",
-                "listFeeProfiles",
-                "listWebhooks",
-                "updateWebhook",
-                "pingWebhook"
-              ],
-              "examples": [
-                "createCustomer"
-              ]
+              "minLength": 1
             },
-            "topic": {
+            "sub_partner_id": {
               "type": "string",
-              "enum": [
-                "Transaction",
-                "NewBankAccount",
-                "NewAutoramp",
-                "DepositAddressCreated",
-                "RegisterFiatAddressStatus",
-                "RegisterAutorampStatus",
-                "TransactionStatus",
-                "CustomerCreated",
-                "CustomerStatus",
-                "IdentificationStatus",
-                "Ping"
-              ]
-            },
-            "match": {
-              "type": "object",
-              "description": "Only requests (or events) that match.",
-              "minProperties": 1,
-              "additionalProperties": false,
-              "properties": {
-                "customer_id": {
-                  "type": "string",
-                  "minLength": 1
-                },
-                "sub_partner_id": {
-                  "type": "string",
-                  "minLength": 1,
-                  "description": "`X-SUB-PARTNER-ID`."
-                }
-              }
-            },
-            "times": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 1000000,
-              "default": 1,
-              "description": "Then it is disarmed."
-            },
-            "probability": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 1,
-              "description": "Instead of `times`; with `seed`."
-            },
-            "seed": {
-              "type": "integer",
-              "minimum": 0,
-              "maximum": 4294967295,
-              "description": "Makes the draws repeat."
-            },
-            "status": {
-              "type": "integer",
-              "minimum": 400,
-              "maximum": 599,
-              "description": "Answered instead; nothing changes."
-            },
-            "retry_after": {
-              "type": "integer",
-              "minimum": 0,
-              "maximum": 86400,
-              "description": "Seconds, sent as `Retry-After`."
-            },
-            "delay_ms": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 30000,
-              "description": "The answer comes this much later."
-            },
-            "drop": {
-              "type": "string",
-              "enum": [
-                "before_commit",
-                "after_commit"
-              ],
-              "description": "The connection closes with no answer, before or after the change commits."
-            },
-            "delivery": {
-              "type": "string",
-              "enum": [
-                "duplicate",
-                "drop"
-              ],
-              "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
-            },
-            "delay_seconds": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 604800,
-              "description": "On the sandbox clock."
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
             }
-          },
-          "allOf": [
-            {
-              "anyOf": [
-                {
-                  "required": [
-                    "operation_id"
-                  ]
-                },
-                {
-                  "required": [
-                    "topic"
-                  ]
-                }
-              ]
-            },
-            {
-              "if": {
-                "required": [
-                  "operation_id"
-                ]
-              },
-              "then": {
-                "properties": {
-                  "topic": {
-                    "not": {}
-                  },
-                  "delivery": {
-                    "not": {}
-                  },
-                  "delay_seconds": {
-                    "not": {}
-                  }
-                },
-                "additionalProperties": true,
-                "anyOf": [
-                  {
-                    "required": [
-                      "status"
-                    ]
-                  },
-                  {
-                    "required": [
-                      "delay_ms"
-                    ]
-                  },
-                  {
-                    "required": [
-                      "drop"
-                    ]
-                  }
-                ]
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "topic"
-                ]
-              },
-              "then": {
-                "properties": {
-                  "status": {
-                    "not": {}
-                  },
-                  "retry_after": {
-                    "not": {}
-                  },
-                  "delay_ms": {
-                    "not": {}
-                  },
-                  "drop": {
-                    "not": {}
-                  }
-                },
-                "additionalProperties": true,
-                "oneOf": [
-                  {
-                    "required": [
-                      "delivery"
-                    ]
-                  },
-                  {
-                    "required": [
-                      "delay_seconds"
-                    ]
-                  }
-                ]
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "probability"
-                ]
-              },
-              "then": {
-                "required": [
-                  "seed"
-                ],
-                "properties": {
-                  "times": {
-                    "not": {}
-                  }
-                },
-                "additionalProperties": true
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "seed"
-                ]
-              },
-              "then": {
-                "required": [
-                  "probability"
-                ]
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "retry_after"
-                ]
-              },
-              "then": {
-                "required": [
-                  "status"
-                ]
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "status"
-                ]
-              },
-              "then": {
-                "properties": {
-                  "drop": {
-                    "not": {}
-                  }
-                },
-                "additionalProperties": true
-              }
-            }
-          ]
+          }
+        },
+        "times": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000000,
+          "default": 1,
+          "description": "Then it is disarmed."
+        },
+        "probability": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 1,
+          "description": "Instead of `times`; with `seed`."
+        },
+        "seed": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 4294967295,
+          "description": "Makes the draws repeat."
+        },
+        "status": {
+          "type": "integer",
+          "minimum": 400,
+          "maximum": 599,
+          "description": "Answered instead; nothing changes."
+        },
+        "retry_after": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 86400,
+          "description": "Seconds, sent as `Retry-After`."
+        },
+        "delay_ms": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 30000,
+          "description": "The answer comes this much later."
+        },
+        "drop": {
+          "type": "string",
+          "enum": [
+            "before_commit",
+            "after_commit"
+          ],
+          "description": "The connection closes with no answer, before or after the change commits."
+        },
+        "delivery": {
+          "type": "string",
+          "enum": [
+            "duplicate",
+            "drop"
+          ],
+          "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
+        },
+        "delay_seconds": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 604800,
+          "description": "On the sandbox clock."
         }
       },
-      "required": [
-        "body"
-      ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "allOf": [
+        {
+          "anyOf": [
+            {
+              "required": [
+                "operation_id"
+              ]
+            },
+            {
+              "required": [
+                "topic"
+              ]
+            }
+          ]
+        },
+        {
+          "if": {
+            "required": [
+              "operation_id"
+            ]
+          },
+          "then": {
+            "properties": {
+              "topic": {
+                "not": {}
+              },
+              "delivery": {
+                "not": {}
+              },
+              "delay_seconds": {
+                "not": {}
+              }
+            },
+            "additionalProperties": true,
+            "anyOf": [
+              {
+                "required": [
+                  "status"
+                ]
+              },
+              {
+                "required": [
+                  "delay_ms"
+                ]
+              },
+              {
+                "required": [
+                  "drop"
+                ]
+              }
+            ]
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "topic"
+            ]
+          },
+          "then": {
+            "properties": {
+              "status": {
+                "not": {}
+              },
+              "retry_after": {
+                "not": {}
+              },
+              "delay_ms": {
+                "not": {}
+              },
+              "drop": {
+                "not": {}
+              },
+              "match": {
+                "properties": {
+                  "sub_partner_id": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            },
+            "additionalProperties": true,
+            "oneOf": [
+              {
+                "required": [
+                  "delivery"
+                ]
+              },
+              {
+                "required": [
+                  "delay_seconds"
+                ]
+              }
+            ]
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "probability"
+            ]
+          },
+          "then": {
+            "required": [
+              "seed"
+            ],
+            "properties": {
+              "times": {
+                "not": {}
+              }
+            },
+            "additionalProperties": true
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "seed"
+            ]
+          },
+          "then": {
+            "required": [
+              "probability"
+            ]
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "retry_after"
+            ]
+          },
+          "then": {
+            "required": [
+              "status"
+            ]
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "status"
+            ]
+          },
+          "then": {
+            "properties": {
+              "drop": {
+                "not": {}
+              }
+            },
+            "additionalProperties": true
+          }
+        }
+      ]
     },
     "listedInputSchema": {
       "type": "object",
       "properties": {
-        "body": {
+        "operation_id": {
+          "type": "string",
+          "enum": [
+            "createCustomer",
+            "listCustomers",
+            "createDirectIdentification",
+            "createLinkIdentification",
+            "createSigning",
+            "listSignings",
+            "listUnsignedDocuments",
+            "listDocuments",
+            "createAutoramp",
+            "getAutorampQuote",
+            "getAutorampByExternalId",
+            "listAutorampTransactions",
+            "listAutorampTransactionsByIds",
+            "getExchangeRate",
+            "listFiatAddresses",
+            "listFiatAddressesByCustomer",
+            "getFiatAddress",
+            "registerHostedCryptoAddress",
+            "registerSelfHostedCryptoAddress",
+            "listFeeProfiles",
+            "listWebhooks",
+            "updateWebhook",
+            "pingWebhook"
+          ]
+        },
+        "topic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        },
+        "match": {
           "type": "object",
-          "description": "`operation_id` with `status`, `delay_ms` or `drop`; or `topic` with `delivery` or `delay_seconds`.",
+          "description": "Only requests (or events) that match.",
+          "minProperties": 1,
           "additionalProperties": false,
           "properties": {
-            "operation_id": {
+            "customer_id": {
               "type": "string",
-              "enum": [
-                "createCustomer",
-                "listCustomers",
-                "createDirectIdentification",
-                "createLinkIdentification",
-                "createSigning",
-                "listSignings",
-                "listUnsignedDocuments",
-                "listDocuments",
-                "createAutoramp",
-                "getAutorampQuote",
-                "getAutorampByExternalId",
-                "listAutorampTransactions",
-                "listAutorampTransactionsByIds",
-                "getExchangeRate",
-                "listFiatAddresses",
-                "listFiatAddressesByCustomer",
-                "getFiatAddress",
-                "registerHostedCryptoAddress",
-                "registerSelfHostedCryptoAddress",
-                "listFeeProfiles",
-                "listWebhooks",
-                "updateWebhook",
-                "pingWebhook"
-              ]
+              "minLength": 1
             },
-            "topic": {
+            "sub_partner_id": {
               "type": "string",
-              "enum": [
-                "Transaction",
-                "NewBankAccount",
-                "NewAutoramp",
-                "DepositAddressCreated",
-                "RegisterFiatAddressStatus",
-                "RegisterAutorampStatus",
-                "TransactionStatus",
-                "CustomerCreated",
-                "CustomerStatus",
-                "IdentificationStatus",
-                "Ping"
-              ]
-            },
-            "match": {
-              "type": "object",
-              "description": "Only requests (or events) that match.",
-              "minProperties": 1,
-              "additionalProperties": false,
-              "properties": {
-                "customer_id": {
-                  "type": "string",
-                  "minLength": 1
-                },
-                "sub_partner_id": {
-                  "type": "string",
-                  "minLength": 1,
-                  "description": "`X-SUB-PARTNER-ID`."
-                }
-              }
-            },
-            "times": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 1000000,
-              "default": 1,
-              "description": "Then it is disarmed."
-            },
-            "probability": {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "maximum": 1,
-              "description": "Instead of `times`; with `seed`."
-            },
-            "seed": {
-              "type": "integer",
-              "minimum": 0,
-              "maximum": 4294967295,
-              "description": "Makes the draws repeat."
-            },
-            "status": {
-              "type": "integer",
-              "minimum": 400,
-              "maximum": 599,
-              "description": "Answered instead; nothing changes."
-            },
-            "retry_after": {
-              "type": "integer",
-              "minimum": 0,
-              "maximum": 86400,
-              "description": "Seconds, sent as `Retry-After`."
-            },
-            "delay_ms": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 30000,
-              "description": "The answer comes this much later."
-            },
-            "drop": {
-              "type": "string",
-              "enum": [
-                "before_commit",
-                "after_commit"
-              ],
-              "description": "The connection closes with no answer, before or after the change commits."
-            },
-            "delivery": {
-              "type": "string",
-              "enum": [
-                "duplicate",
-                "drop"
-              ],
-              "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
-            },
-            "delay_seconds": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 604800,
-              "description": "On the sandbox clock."
+              "minLength": 1,
+              "description": "`X-SUB-PARTNER-ID`."
             }
-          },
-          "allOf": [
-            {
-              "anyOf": [
-                {
-                  "required": [
-                    "operation_id"
-                  ]
-                },
-                {
-                  "required": [
-                    "topic"
-                  ]
-                }
-              ]
-            },
-            {
-              "if": {
-                "required": [
-                  "operation_id"
-                ]
-              },
-              "then": {
-                "properties": {
-                  "topic": {
-                    "not": {}
-                  },
-                  "delivery": {
-                    "not": {}
-                  },
-                  "delay_seconds": {
-                    "not": {}
-                  }
-                },
-                "additionalProperties": true,
-                "anyOf": [
-                  {
-                    "required": [
-                      "status"
-                    ]
-                  },
-                  {
-                    "required": [
-                      "delay_ms"
-                    ]
-                  },
-                  {
-                    "required": [
-                      "drop"
-                    ]
-                  }
-                ]
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "topic"
-                ]
-              },
-              "then": {
-                "properties": {
-                  "status": {
-                    "not": {}
-                  },
-                  "retry_after": {
-                    "not": {}
-                  },
-                  "delay_ms": {
-                    "not": {}
-                  },
-                  "drop": {
-                    "not": {}
-                  }
-                },
-                "additionalProperties": true,
-                "oneOf": [
-                  {
-                    "required": [
-                      "delivery"
-                    ]
-                  },
-                  {
-                    "required": [
-                      "delay_seconds"
-                    ]
-                  }
-                ]
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "probability"
-                ]
-              },
-              "then": {
-                "required": [
-                  "seed"
-                ],
-                "properties": {
-                  "times": {
-                    "not": {}
-                  }
-                },
-                "additionalProperties": true
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "seed"
-                ]
-              },
-              "then": {
-                "required": [
-                  "probability"
-                ]
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "retry_after"
-                ]
-              },
-              "then": {
-                "required": [
-                  "status"
-                ]
-              }
-            },
-            {
-              "if": {
-                "required": [
-                  "status"
-                ]
-              },
-              "then": {
-                "properties": {
-                  "drop": {
-                    "not": {}
-                  }
-                },
-                "additionalProperties": true
-              }
-            }
-          ]
+          }
+        },
+        "times": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000000,
+          "default": 1,
+          "description": "Then it is disarmed."
+        },
+        "probability": {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "maximum": 1,
+          "description": "Instead of `times`; with `seed`."
+        },
+        "seed": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 4294967295,
+          "description": "Makes the draws repeat."
+        },
+        "status": {
+          "type": "integer",
+          "minimum": 400,
+          "maximum": 599,
+          "description": "Answered instead; nothing changes."
+        },
+        "retry_after": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 86400,
+          "description": "Seconds, sent as `Retry-After`."
+        },
+        "delay_ms": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 30000,
+          "description": "The answer comes this much later."
+        },
+        "drop": {
+          "type": "string",
+          "enum": [
+            "before_commit",
+            "after_commit"
+          ],
+          "description": "The connection closes with no answer, before or after the change commits."
+        },
+        "delivery": {
+          "type": "string",
+          "enum": [
+            "duplicate",
+            "drop"
+          ],
+          "description": "`duplicate`: twice, one `id`. `drop`: not sent, redeliverable."
+        },
+        "delay_seconds": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 604800,
+          "description": "On the sandbox clock."
         }
       },
-      "required": [
-        "body"
-      ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "allOf": [
+        {
+          "anyOf": [
+            {
+              "required": [
+                "operation_id"
+              ]
+            },
+            {
+              "required": [
+                "topic"
+              ]
+            }
+          ]
+        },
+        {
+          "if": {
+            "required": [
+              "operation_id"
+            ]
+          },
+          "then": {
+            "properties": {
+              "topic": {
+                "not": {}
+              },
+              "delivery": {
+                "not": {}
+              },
+              "delay_seconds": {
+                "not": {}
+              }
+            },
+            "additionalProperties": true,
+            "anyOf": [
+              {
+                "required": [
+                  "status"
+                ]
+              },
+              {
+                "required": [
+                  "delay_ms"
+                ]
+              },
+              {
+                "required": [
+                  "drop"
+                ]
+              }
+            ]
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "topic"
+            ]
+          },
+          "then": {
+            "properties": {
+              "status": {
+                "not": {}
+              },
+              "retry_after": {
+                "not": {}
+              },
+              "delay_ms": {
+                "not": {}
+              },
+              "drop": {
+                "not": {}
+              },
+              "match": {
+                "properties": {
+                  "sub_partner_id": {
+                    "not": {}
+                  }
+                },
+                "additionalProperties": true
+              }
+            },
+            "additionalProperties": true,
+            "oneOf": [
+              {
+                "required": [
+                  "delivery"
+                ]
+              },
+              {
+                "required": [
+                  "delay_seconds"
+                ]
+              }
+            ]
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "probability"
+            ]
+          },
+          "then": {
+            "required": [
+              "seed"
+            ],
+            "properties": {
+              "times": {
+                "not": {}
+              }
+            },
+            "additionalProperties": true
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "seed"
+            ]
+          },
+          "then": {
+            "required": [
+              "probability"
+            ]
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "retry_after"
+            ]
+          },
+          "then": {
+            "required": [
+              "status"
+            ]
+          }
+        },
+        {
+          "if": {
+            "required": [
+              "status"
+            ]
+          },
+          "then": {
+            "properties": {
+              "drop": {
+                "not": {}
+              }
+            },
+            "additionalProperties": true
+          }
+        }
+      ]
     },
     "output": "object",
     "outputSchema": {
@@ -12112,8 +12116,53 @@ export const tools: readonly ToolDefinition[] = [
       }
     },
     "arguments": {
-      "body": {
-        "in": "body-whole"
+      "operation_id": {
+        "in": "body",
+        "name": "operation_id"
+      },
+      "topic": {
+        "in": "body",
+        "name": "topic"
+      },
+      "match": {
+        "in": "body",
+        "name": "match"
+      },
+      "times": {
+        "in": "body",
+        "name": "times"
+      },
+      "probability": {
+        "in": "body",
+        "name": "probability"
+      },
+      "seed": {
+        "in": "body",
+        "name": "seed"
+      },
+      "status": {
+        "in": "body",
+        "name": "status"
+      },
+      "retry_after": {
+        "in": "body",
+        "name": "retry_after"
+      },
+      "delay_ms": {
+        "in": "body",
+        "name": "delay_ms"
+      },
+      "drop": {
+        "in": "body",
+        "name": "drop"
+      },
+      "delivery": {
+        "in": "body",
+        "name": "delivery"
+      },
+      "delay_seconds": {
+        "in": "body",
+        "name": "delay_seconds"
       }
     },
     "pages": false
@@ -12324,96 +12373,76 @@ export const tools: readonly ToolDefinition[] = [
     "inputSchema": {
       "type": "object",
       "properties": {
-        "body": {
-          "type": "object",
-          "description": "A rate limit, or `requests_per_second` null to lift it.",
-          "required": [
-            "requests_per_second"
+        "requests_per_second": {
+          "type": [
+            "integer",
+            "null"
           ],
-          "additionalProperties": false,
-          "properties": {
-            "requests_per_second": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 1,
-              "maximum": 10000,
-              "description": "Requests a second the partner may make on average; null lifts the limit."
-            },
-            "burst": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 100000,
-              "description": "Requests it may make at once; default `requests_per_second`."
-            }
-          },
-          "if": {
-            "required": [
-              "burst"
-            ]
-          },
-          "then": {
-            "properties": {
-              "requests_per_second": {
-                "type": "integer"
-              }
-            },
-            "additionalProperties": true
-          }
+          "minimum": 1,
+          "maximum": 10000,
+          "description": "Requests a second the partner may make on average; null lifts the limit."
+        },
+        "burst": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100000,
+          "description": "Requests it may make at once; default `requests_per_second`."
         }
       },
       "required": [
-        "body"
+        "requests_per_second"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "if": {
+        "required": [
+          "burst"
+        ]
+      },
+      "then": {
+        "properties": {
+          "requests_per_second": {
+            "type": "integer"
+          }
+        },
+        "additionalProperties": true
+      }
     },
     "listedInputSchema": {
       "type": "object",
       "properties": {
-        "body": {
-          "type": "object",
-          "description": "A rate limit, or `requests_per_second` null to lift it.",
-          "required": [
-            "requests_per_second"
+        "requests_per_second": {
+          "type": [
+            "integer",
+            "null"
           ],
-          "additionalProperties": false,
-          "properties": {
-            "requests_per_second": {
-              "type": [
-                "integer",
-                "null"
-              ],
-              "minimum": 1,
-              "maximum": 10000,
-              "description": "Requests a second the partner may make on average; null lifts the limit."
-            },
-            "burst": {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 100000,
-              "description": "Requests it may make at once; default `requests_per_second`."
-            }
-          },
-          "if": {
-            "required": [
-              "burst"
-            ]
-          },
-          "then": {
-            "properties": {
-              "requests_per_second": {
-                "type": "integer"
-              }
-            },
-            "additionalProperties": true
-          }
+          "minimum": 1,
+          "maximum": 10000,
+          "description": "Requests a second the partner may make on average; null lifts the limit."
+        },
+        "burst": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100000,
+          "description": "Requests it may make at once; default `requests_per_second`."
         }
       },
       "required": [
-        "body"
+        "requests_per_second"
       ],
-      "additionalProperties": false
+      "additionalProperties": false,
+      "if": {
+        "required": [
+          "burst"
+        ]
+      },
+      "then": {
+        "properties": {
+          "requests_per_second": {
+            "type": "integer"
+          }
+        },
+        "additionalProperties": true
+      }
     },
     "output": "object",
     "outputSchema": {
@@ -12439,8 +12468,13 @@ export const tools: readonly ToolDefinition[] = [
       }
     },
     "arguments": {
-      "body": {
-        "in": "body-whole"
+      "requests_per_second": {
+        "in": "body",
+        "name": "requests_per_second"
+      },
+      "burst": {
+        "in": "body",
+        "name": "burst"
       }
     },
     "pages": false
@@ -12510,6 +12544,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "idempotency_key": {
           "type": "string",
+          "description": "Only the requests sent with this `IDEMPOTENCY-KEY`.",
           "examples": [
             "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
           ]
@@ -12576,7 +12611,8 @@ export const tools: readonly ToolDefinition[] = [
           "description": "Only the requests this fault rule acted on."
         },
         "idempotency_key": {
-          "type": "string"
+          "type": "string",
+          "description": "Only the requests sent with this `IDEMPOTENCY-KEY`."
         },
         "cursor": {
           "type": "string"

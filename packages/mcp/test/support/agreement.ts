@@ -75,6 +75,25 @@ function rulesOf(root: JsonSchema): unknown {
   return strip(full);
 }
 
+/** Boolean schemas of properties as the tools write them: `false` is `{ not: {} }`, `true` `{}`. */
+function asObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asObjects);
+  if (node === null || typeof node !== "object") return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === "properties" && value !== null && typeof value === "object"
+        ? Object.fromEntries(
+            Object.entries(value).map(([name, sub]) => [
+              name,
+              sub === false ? { not: {} } : sub === true ? {} : asObjects(sub),
+            ]),
+          )
+        : asObjects(value),
+    ]),
+  );
+}
+
 const headerArgumentOf = (header: string) =>
   header
     .toLowerCase()
@@ -185,8 +204,10 @@ function compare(
           spelled,
         );
       }
-      for (const rule of ["anyOf", "not", "if", "then", "else"]) {
-        if (rule in spec) same(`body's ${rule}`, resolved(spec[rule], fromSpec), input[rule]);
+      for (const rule of ["allOf", "anyOf", "not", "if", "then", "else"]) {
+        if (rule in spec) {
+          same(`body's ${rule}`, asObjects(resolved(spec[rule], fromSpec)), input[rule]);
+        }
       }
     }
   }

@@ -2,6 +2,7 @@
 // Retry-After, a lost answer after and before the commit, a late answer; listed, disarmed, gone at
 // a reset; refused with the field named when they make no sense; and never felt by another key.
 import { randomUUID } from "node:crypto";
+import { startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
@@ -308,6 +309,11 @@ describe("bad rules", () => {
     ],
     ["an operation's effect on a topic", { topic: "CustomerCreated", status: 503 }, "status"],
     ["a topic rule with no effect", { topic: "CustomerCreated" }, "delivery"],
+    [
+      "a topic rule on a sub-partner",
+      { topic: "CustomerCreated", delivery: "drop", match: { sub_partner_id: "x" } },
+      "match.sub_partner_id",
+    ],
     ["an unknown field", { operation_id: "createCustomer", status: 503, lose: true }, "lose"],
   ];
   it.each(refusals)("refuses %s, naming the field", async (_, rule, field) => {
@@ -411,5 +417,109 @@ describe("the request log", () => {
       "replayed",
       "status",
     ]);
+  });
+});
+
+describe("a rule on a topic", () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+
+  afterAll(async () => {
+    await receiver.stop();
+  });
+
+  /** A webhook of A's on CustomerCreated, at its own path of the receiver; the customer's event arrives there. */
+  async function customerCreatedAt(path: string): Promise<string> {
+    const webhook = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+      body: { url: `${receiver.url}/${path}`, topics: ["CustomerCreated"] },
+      headers: as(KEY_A),
+    });
+    expect(webhook.status).toBe(200);
+    const created = await createCustomer(KEY_A, `${path}-${randomUUID()}@lumen.test`);
+    expect(created.status).toBe(200);
+    return ((await created.json()) as { id: string }).id;
+  }
+
+  const advance = (seconds: number) =>
+    call(sandbox.url, "POST", "/_sandbox/clock/advance", { body: { seconds }, headers: as(KEY_A) });
+
+  const arrivedAt = (path: string) =>
+    receiver.deliveries.filter((delivery) => delivery.path === `/${path}`);
+
+  async function attemptsOf(query: Record<string, string>) {
+    const answer = await call(
+      sandbox.url,
+      "GET",
+      `/_sandbox/events?${new URLSearchParams(query)}`,
+      {
+        headers: as(KEY_A),
+      },
+    );
+    // biome-ignore lint/suspicious/noExplicitAny: attempts read as loose JSON
+    return answer.body.items as any[];
+  }
+
+  it("duplicate: the same event arrives twice, with one id", async () => {
+    const path = `duplicate-${randomUUID()}`;
+    const armed = await arm({ topic: "CustomerCreated", delivery: "duplicate" });
+    await customerCreatedAt(path);
+    await advance(0);
+    const arrived = arrivedAt(path);
+    expect(arrived).toHaveLength(2);
+    expect(arrived[0]?.body.id).toBe(arrived[1]?.body.id);
+    const attempts = await attemptsOf({ id: arrived[0]?.body.id });
+    expect(attempts.map((attempt) => attempt.fault_id)).toEqual([armed.body.id, armed.body.id]);
+  });
+
+  it("drop: nothing arrives, the event log records it, and it can be redelivered", async () => {
+    const path = `drop-${randomUUID()}`;
+    const armed = await arm({ topic: "CustomerCreated", delivery: "drop" });
+    const customerId = await customerCreatedAt(path);
+    await advance(0);
+    expect(arrivedAt(path)).toEqual([]);
+    const [attempt] = await attemptsOf({ customer_id: customerId, topic: "CustomerCreated" });
+    expect(attempt).toMatchObject({ delivered: false, sent: false, fault_id: armed.body.id });
+    const redelivered = await call(
+      sandbox.url,
+      "POST",
+      `/_sandbox/events/${attempt.id}/redeliver`,
+      {
+        headers: as(KEY_A),
+      },
+    );
+    expect(redelivered.body).toMatchObject({ delivered: true });
+    expect(arrivedAt(path).map((delivery) => delivery.body.id)).toEqual([attempt.id]);
+  });
+
+  it("delay_seconds: the event arrives that much later on the sandbox clock", async () => {
+    const path = `delay-${randomUUID()}`;
+    await arm({ topic: "CustomerCreated", delay_seconds: 600 });
+    await customerCreatedAt(path);
+    await advance(0);
+    expect(arrivedAt(path)).toEqual([]);
+    await advance(599);
+    expect(arrivedAt(path)).toEqual([]);
+    await advance(1);
+    expect(arrivedAt(path)).toHaveLength(1);
+  });
+
+  it("acts on the caller's key only", async () => {
+    const path = `other-${randomUUID()}`;
+    await arm({ topic: "CustomerCreated", delivery: "drop", times: 5 });
+    const webhook = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+      body: { url: `${receiver.url}/${path}`, topics: ["CustomerCreated"] },
+      headers: as(KEY_B),
+    });
+    expect(webhook.status).toBe(200);
+    expect((await createCustomer(KEY_B, `${path}@lumen.test`)).status).toBe(200);
+    await call(sandbox.url, "POST", "/_sandbox/clock/advance", {
+      body: { seconds: 0 },
+      headers: as(KEY_B),
+    });
+    expect(arrivedAt(path)).toHaveLength(1);
+    expect(arrivedAt(path)[0]?.body.fault_id).toBeUndefined();
   });
 });

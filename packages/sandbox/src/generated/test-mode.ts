@@ -713,6 +713,8 @@ export interface components {
        * @description When the next attempt is due, after a failure that is retried.
        */
       next_attempt_at?: string;
+      /** @description The test-mode fault rule that duplicated, dropped or delayed this delivery. */
+      fault_id?: string;
       payload: components["schemas"]["WebhookEvent"];
     };
     /** @description A page of delivery attempts, newest first. A page without a `cursor` is the last one. */

@@ -7,6 +7,7 @@ import { type PageSource, type Positioned, page } from "./pages.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { rehearsalRows } from "./rehearsal-rows.js";
 import type { SettingName } from "./settings.js";
+import type { Query, Row } from "./sql-query.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -30,11 +31,6 @@ import {
 
 /** A claimed key still without an answer after this long belonged to a process that died. */
 const ABANDONED_CLAIM_MS = 60_000;
-
-export type Row = Record<string, unknown>;
-
-/** Sends one statement with `$1`-style parameters inside the current transaction. */
-export type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
 
 /** Removes the keys past their retention and the claims abandoned without an answer. */
 export const PURGE_KEYS =

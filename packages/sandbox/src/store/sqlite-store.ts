@@ -14,6 +14,7 @@ import {
   refuseNewer,
   type VersionRecord,
 } from "./schema-migrations.js";
+import type { Query } from "./sql-query.js";
 import {
   type Dialect,
   dueJobs,
@@ -21,7 +22,6 @@ import {
   type PendingClaims,
   purgeIdle,
   purgeSchedule,
-  type Query,
   removeJobs,
   sqlTransaction,
   writeClaims,

@@ -74,6 +74,8 @@ export interface DeliveryEvent {
   failure_reason?: string;
   /** When the next attempt is due, after a failure that is retried. */
   next_attempt_at?: string;
+  /** The fault rule that duplicated, dropped or delayed the delivery. */
+  fault_id?: string;
   payload: unknown;
 }
 

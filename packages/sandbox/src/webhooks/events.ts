@@ -5,6 +5,7 @@
 // the same event id, and every attempt is recorded for GET /_sandbox/events.
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock/clock.js";
+import { type ArmedFaults, type DeliveryFault, deliveryFault } from "../faults/index.js";
 import type { DeliveryEvent, Resource } from "../store/state.js";
 import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
 import { type DeliveryLimits, type DeliveryOutcome, deliver } from "./deliveries.js";
@@ -24,8 +25,12 @@ interface DeliveryJob {
   /** 1 for the first attempt. */
   attempt: number;
   event: EventPayload;
-  /** In the opt-in delivery mode: a delivery that arrives is sent a second time at once. */
+  /** In the opt-in delivery mode, or by a fault: a delivery that arrives is sent a second time at once. */
   duplicate?: true;
+  /** A fault's: the delivery is not sent, only recorded. */
+  drop?: true;
+  /** The fault rule that acts on it. */
+  fault_id?: string;
 }
 
 /**
@@ -62,6 +67,8 @@ export class Events {
   private readonly limits: DeliveryLimits;
   private readonly clock: Clock;
   private readonly random: (() => number) | undefined;
+  /** The partner's armed fault rules; undefined with failure rehearsal off. */
+  private readonly faults: ArmedFaults | undefined;
   /** Set when a transaction queued a delivery; the sandbox starts the scheduler once it commits. */
   private queued = false;
 
@@ -70,11 +77,13 @@ export class Events {
     limits: DeliveryLimits,
     clock: Clock,
     chaos: DeliveryChaos | undefined,
+    faults?: ArmedFaults,
   ) {
     this.store = store;
     this.limits = limits;
     this.clock = clock;
     this.random = chaos === undefined ? undefined : seededRandom(chaos.seed);
+    this.faults = faults;
   }
 
   /**
@@ -101,11 +110,14 @@ export class Events {
         attempt: 1,
         event,
       };
+      const fault = this.faults?.armed
+        ? await deliveryFault(tx, this.faults, topic, customerId)
+        : undefined;
       await tx.schedule({
-        dueAt: clock.now().getTime() + delay,
+        dueAt: clock.now().getTime() + delay + (fault?.delaySeconds ?? 0) * 1000,
         kind: "deliver",
         subject: event.id,
-        body: duplicate ? { ...job, duplicate } : job,
+        body: withFault(duplicate ? { ...job, duplicate } : job, fault),
       });
       this.queued = true;
     }
@@ -127,9 +139,39 @@ export class Events {
   ): Promise<boolean> {
     if (webhook.enabled !== true) return false;
     const event = this.eventOf(topic, customerId, data, this.clock);
-    const job = { webhook_id: webhook.id, url: String(webhook.url), attempt: 1, event };
-    const outcome = await deliver(job.url, event, this.limits);
-    await this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
+    const fault = this.faults?.armed
+      ? await this.store.transaction((tx) =>
+          deliveryFault(tx, this.faults as ArmedFaults, topic, customerId),
+        )
+      : undefined;
+    const job = withFault(
+      { webhook_id: webhook.id, url: String(webhook.url), attempt: 1, event },
+      fault,
+    );
+    const delaySeconds = fault?.delaySeconds;
+    if (delaySeconds !== undefined) {
+      // Sent later, on the sandbox clock, as a queued event is: not now.
+      await this.store.transaction((tx) =>
+        tx.schedule({
+          dueAt: this.clock.now().getTime() + delaySeconds * 1000,
+          kind: "deliver",
+          subject: event.id,
+          body: job,
+        }),
+      );
+      this.queued = true;
+      return false;
+    }
+    const outcome = job.drop
+      ? dropped(fault?.faultId ?? "")
+      : await deliver(job.url, event, this.limits);
+    const again =
+      outcome.delivered && job.duplicate ? await deliver(job.url, event, this.limits) : undefined;
+    await this.store.transaction(async (tx) => {
+      await this.record(tx, job, outcome, false, this.clock);
+      if (again !== undefined)
+        await this.record(tx, { ...job, attempt: 2 }, again, false, this.clock);
+    });
     return outcome.delivered;
   }
 
@@ -139,7 +181,9 @@ export class Events {
    */
   readonly perform = async (job: ScheduledJob, clock: Clock = this.clock): Promise<JobFinish> => {
     const delivery = job.body as DeliveryJob;
-    const outcome = await deliver(delivery.url, delivery.event, this.limits);
+    const outcome = delivery.drop
+      ? dropped(delivery.fault_id ?? "")
+      : await deliver(delivery.url, delivery.event, this.limits);
     const again =
       outcome.delivered && delivery.duplicate === true
         ? await deliver(delivery.url, delivery.event, this.limits)
@@ -244,11 +288,32 @@ export class Events {
       sent: true,
       ...outcome,
       ...(retry !== undefined && { next_attempt_at: new Date(retry).toISOString() }),
+      ...(job.fault_id !== undefined && { fault_id: job.fault_id }),
       payload: job.event,
     };
     await tx.recordEvent(event);
     return event;
   }
+}
+
+/** The job as a fault rule makes it: duplicated, dropped or (in its due time) delayed. */
+function withFault(job: DeliveryJob, fault: DeliveryFault | undefined): DeliveryJob {
+  if (fault === undefined) return job;
+  return {
+    ...job,
+    fault_id: fault.faultId,
+    ...(fault.delivery === "duplicate" && { duplicate: true as const }),
+    ...(fault.delivery === "drop" && { drop: true as const }),
+  };
+}
+
+/** The outcome of a delivery a fault dropped: nothing sent, nothing to retry. */
+function dropped(faultId: string): DeliveryOutcome {
+  return {
+    delivered: false,
+    sent: false,
+    failure_reason: `not sent: the test-mode fault ${faultId} dropped it; POST /_sandbox/events/{id}/redeliver sends it`,
+  };
 }
 
 /** mulberry32: a small generator whose sequence a seed fixes. */

@@ -10,6 +10,8 @@ const templates = new Map<string, Template>();
 
 /** `path`'s parameters by name, decoded; `template` is the path of the operation it was routed to. */
 export function pathParameters(path: string, template: string): Record<string, string> {
+  // A template without a parameter matches nothing to name.
+  if (!template.includes("{")) return {};
   let compiled = templates.get(template);
   if (compiled === undefined) {
     compiled = new uriTemplate.URI.Template(template);

@@ -57,10 +57,13 @@ export function cachedValidateInput(): ValidateInput {
     if (request == null) return { _tag: "Right", right: element };
     const bundle = (resource as { __bundled__?: unknown }).__bundled__;
     const headers = element.headers ?? {};
-    const found = [
+    const found: Diagnostic[] = [];
+    for (const result of [
       checkBody(remembered, request.body, bundle, element.body, headers),
       ...checkParameters(remembered, request, resource.path, element, bundle),
-    ].flatMap((result) => (result._tag === "Left" ? result.left : []));
+    ]) {
+      if (result._tag === "Left") found.push(...result.left);
+    }
     return found.length > 0
       ? { _tag: "Left", left: found as [Diagnostic, ...Diagnostic[]] }
       : { _tag: "Right", right: element };
@@ -145,13 +148,13 @@ function checkBody(
   if (requestBody?.required && !body) {
     return failed([{ code: "required", message: "Body parameter is required", severity: ERROR }]);
   }
-  const contentType = headerOf(headers, "content-type");
+  const { contentType, contentLength: length } = bodyHeaders(headers);
   const [boundary, mediaType] = contentType
     ? parseMediaType(contentType as string)
     : [undefined, undefined];
   // Without a radix, as Prism reads it.
   // biome-ignore lint/correctness/useParseIntRadix: the same number as Prism's parseInt
-  const contentLength = Number.parseInt(headerOf(headers, "content-length") as string) || 0;
+  const contentLength = Number.parseInt(length as string) || 0;
   if (
     contentLength !== 0 &&
     !(requestBody != null && isSupported(mediaType, requestBody.contents))
@@ -201,9 +204,20 @@ function checked(result: { _tag: "Left"; left: Diagnostic[] } | { _tag: "Right" 
   return result._tag === "Left" ? failed(result.left) : { _tag: "Right" };
 }
 
-/** A header by name in any case, the last one when there are several, as Prism's `caseless` reads it. */
-function headerOf(headers: Record<string, unknown>, name: string): unknown {
-  let value: unknown;
-  for (const key of Object.keys(headers)) if (key.toLowerCase() === name) value = headers[key];
-  return value;
+/**
+ * The Content-Type and Content-Length headers by name in any case, the last one of each when
+ * there are several, as Prism's `caseless` reads them.
+ */
+function bodyHeaders(headers: Record<string, unknown>): {
+  contentType: unknown;
+  contentLength: unknown;
+} {
+  let contentType: unknown;
+  let contentLength: unknown;
+  for (const key of Object.keys(headers)) {
+    const name = key.toLowerCase();
+    if (name === "content-type") contentType = headers[key];
+    else if (name === "content-length") contentLength = headers[key];
+  }
+  return { contentType, contentLength };
 }
