@@ -5,7 +5,7 @@
 
 import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
 import { isObject } from "@org/payments-engine";
-import { type Answer, problemAnswer } from "./api/answer.js";
+import { type Answer, problemAnswer } from "./answer/answer.js";
 import { handlerOf } from "./api/api-routes.js";
 import { Idempotency, settled } from "./api/idempotency.js";
 import { ReadCache } from "./api/read-cache.js";

@@ -18,13 +18,13 @@ import type {
   VerifiedCryptoAddress,
   Webhook,
 } from "@org/payments-types";
+import { type Answer, notFound, ok, pageAnswer, problemAnswer } from "../answer/answer.js";
 import { settleCustomer } from "../lifecycle/cascades.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated, walkTo } from "../lifecycle/changes.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "../lifecycle/lifecycles.js";
 import { arraySource, type Page, type PageQuery, page } from "../store/pages.js";
 import type { Resource, Stored } from "../store/state.js";
-import { type Answer, notFound, ok, pageAnswer, problemAnswer } from "./answer.js";
 import type { WorkResult } from "./idempotency.js";
 import { newResourceId } from "./resource-id.js";
 import type { RouteContext } from "./route-context.js";

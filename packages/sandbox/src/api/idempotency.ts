@@ -3,9 +3,9 @@
 // key is claimed in the request's own transaction, so a second request with it, in this process
 // or another, waits for the first and then replays its answer; exactly one of them does the work.
 
+import { type Answer, problemAnswer } from "../answer/answer.js";
 import type { IdempotentAnswer } from "../store/state.js";
 import type { PartnerStore, StoreTransaction } from "../store/store.js";
-import { type Answer, problemAnswer } from "./answer.js";
 
 export interface KeyedRequest {
   key: string;

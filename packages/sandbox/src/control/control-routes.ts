@@ -4,7 +4,7 @@
 // Prism's router and validators, the same as the API's, have routed the request and checked its
 // parameters and body against the document: what is left here is what the sandbox's state decides.
 
-import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
+import { type Answer, notFound, ok, problemAnswer } from "../answer/answer.js";
 import type { SandboxClock } from "../clock/clock.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
