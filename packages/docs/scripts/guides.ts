@@ -49,6 +49,13 @@ export const GUIDES: readonly Guide[] = [
     part: "Test mode",
   },
   {
+    slug: "rehearse-failures",
+    title: "Rehearse failures: lost answers, 503s, 429s, timeouts and duplicate events",
+    summary:
+      "Make your own requests and webhook deliveries fail as production can, per API key, and prove your retries, timeouts and de-duplication, in curl and TypeScript.",
+    part: "Test mode",
+  },
+  {
     slug: "parallel-tests",
     title: "Tests in parallel, one partner each",
     summary:

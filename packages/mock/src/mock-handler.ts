@@ -58,6 +58,7 @@ export function createHandler(
   { log, sandbox, cors, testModeHint, controlEngine }: HandlerOptions,
 ) {
   const verdicts = new VerdictMemo();
+  const answers = new VerdictMemo<Written>();
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const id = loggedId(tagAnswer(incoming, response, engine().apiKeyHeader));
     if (cors) {
@@ -73,7 +74,7 @@ export function createHandler(
       incoming,
       response,
       sandbox,
-      verdicts,
+      { verdicts, answers },
       testModeHint,
       controlEngine,
     ).catch((error: unknown) => {
@@ -95,6 +96,15 @@ export function createHandler(
 }
 
 type Sent = { status: number | string; mismatch: string };
+/** An answer as the stateless mock wrote it, with its log's note. */
+type Written = {
+  status: number;
+  headers: Record<string, string>;
+  body: string | undefined;
+  mismatch: string;
+};
+/** What the handler remembers of requests without a body: the sandbox's verdicts, the stateless mock's answers. */
+type Memos = { verdicts: VerdictMemo; answers: VerdictMemo<Written> };
 type Unreadable = Extract<Awaited<ReturnType<typeof readRequest>>, { ok: false }>;
 type PrismResponse = Extract<PrismOutcome, { kind: "response" }>;
 
@@ -103,15 +113,19 @@ async function respond(
   incoming: IncomingMessage,
   response: ServerResponse,
   sandbox: Sandbox | undefined,
-  verdicts: VerdictMemo,
+  { verdicts, answers }: Memos,
   testModeHint: TestModeHint | undefined,
   controlEngine: (() => Promise<PrismEngine>) | undefined,
 ): Promise<Sent> {
   // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
-  const key = sandbox && bodilessKey(incoming);
-  const known = key && verdicts.get(engine, key);
-  if (sandbox && known) {
-    return sendAnswer(response, await sandbox.answer(known.request, known.routed));
+  // The stateless mock's repeatable answer to it is the same again.
+  const key = bodilessKey(incoming);
+  if (key !== undefined && sandbox) {
+    const known = verdicts.get(engine, key);
+    if (known) return sendAnswer(response, await sandbox.answer(known.request, known.routed));
+  } else if (key !== undefined) {
+    const written = answers.get(engine, key);
+    if (written) return write(response, written);
   }
   const read = await readRequest(incoming, engine.segmentName);
   if (!read.ok) return sendUnreadable(response, read);
@@ -145,7 +159,9 @@ async function respond(
     if (key) verdicts.set(engine, key, { request, routed: outcome.routed });
     return sendAnswer(response, await sandbox.answer(request, outcome.routed));
   }
-  return sendPrismAnswer(response, outcome);
+  const sent = sendPrismAnswer(response, outcome);
+  if (key !== undefined && outcome.repeatable && "headers" in sent) answers.set(engine, key, sent);
+  return sent;
 }
 
 function sendUnreadable(response: ServerResponse, read: Unreadable): Sent {
@@ -181,7 +197,7 @@ function invalidRequest(outcome: PrismResponse, errors: ProblemError[]): Problem
 }
 
 /** Prism's answer as it stands, its mismatches with the spec for the log. */
-function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent {
+function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent | Written {
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
   // gets the mock's own problem body rather than an empty one.
   if (outcome.status >= 400 && outcome.body == null) {
@@ -199,14 +215,20 @@ function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent
     body === undefined || spelled["content-type"] !== undefined
       ? spelled
       : { ...spelled, "content-type": contentType };
-  response.writeHead(outcome.status, headers).end(body);
   // A response that breaks the spec is a bug in the spec's examples: say so in the log.
   const mismatch = outcome.outputProblems.map((p) => `${p.path?.join(".") ?? ""} ${p.message}`);
-  return {
+  return write(response, {
     status: outcome.status,
+    headers,
+    body,
     mismatch:
       mismatch.length > 0 ? ` (response differs from the spec: ${mismatch.join("; ")})` : "",
-  };
+  });
+}
+
+function write(response: ServerResponse, written: Written): Written {
+  response.writeHead(written.status, written.headers).end(written.body);
+  return written;
 }
 
 const lowerCased = new WeakMap<object, Record<string, string>>();

@@ -38,6 +38,12 @@ export type PrismOutcome =
       inputProblems: PrismDiagnostic[];
       /** Where the mocked response does not match the spec. */
       outputProblems: PrismDiagnostic[];
+      /**
+       * The same answer comes to every request with the same method, target, headers and body:
+       * the spec's examples (not generated data), no preferences, no problem, and no callbacks
+       * (which send requests of their own).
+       */
+      repeatable: boolean;
     }
   | ({ routed: Routed | undefined } & PrismRefusal);
 
@@ -199,6 +205,11 @@ function handlerOf(
       body: endOfListWhenFollowed(request.query, example ?? output.body),
       inputProblems: validations.input,
       outputProblems: validations.output,
+      repeatable:
+        !asked &&
+        !mock.dynamic &&
+        validations.input.length === 0 &&
+        (result.operation.callbacks ?? []).length === 0,
     };
   };
 }

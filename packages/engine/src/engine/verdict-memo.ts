@@ -1,7 +1,7 @@
 // What the engine found valid, remembered by request: routing and validating a request costs more
 // than answering it from the sandbox, and Prism's verdict on a request without a body depends only
-// on its method, target and headers (http/request-key.ts). Kept for one engine: a reloaded spec
-// starts afresh.
+// on its method, target and headers (http/request-key.ts). The stateless mock remembers its whole
+// answer the same way, where it is repeatable. Kept for one engine: a reloaded spec starts afresh.
 import type { ApiRequest } from "../http/index.js";
 import type { PrismEngine, Routed } from "./engine.js";
 
@@ -14,15 +14,15 @@ export interface Verdict {
 /** At most this many verdicts are kept; one more starts the memo afresh. */
 const MAX_VERDICTS = 1_000;
 
-export class VerdictMemo {
+export class VerdictMemo<Value = Verdict> {
   private engine: PrismEngine | undefined;
-  private readonly verdicts = new Map<string, Verdict>();
+  private readonly verdicts = new Map<string, Value>();
 
-  get(engine: PrismEngine, key: string): Verdict | undefined {
+  get(engine: PrismEngine, key: string): Value | undefined {
     return engine === this.engine ? this.verdicts.get(key) : undefined;
   }
 
-  set(engine: PrismEngine, key: string, verdict: Verdict): void {
+  set(engine: PrismEngine, key: string, verdict: Value): void {
     if (engine !== this.engine || this.verdicts.size >= MAX_VERDICTS) {
       this.verdicts.clear();
       this.engine = engine;

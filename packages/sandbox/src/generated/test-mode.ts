@@ -353,8 +353,8 @@ export interface paths {
     /**
      * Reset the partner to its seed
      * @description The calling key's partner back to what it started with: data, idempotency keys, events,
-     *     scheduled work, rates and the quote signing key. Its clock stays where it is. Other keys'
-     *     partners are not touched.
+     *     scheduled work, rates, the quote signing key, fault rules, the rate limit and the request
+     *     log. Its clock stays where it is. Other keys' partners are not touched.
      */
     post: operations["resetSandbox"];
     delete?: never;
