@@ -72,7 +72,7 @@ const config: KnipConfig = {
       // Copied into the consumer projects the tests install the packed packages in.
       ignore: ["fixtures/**"],
       // Packed and installed in those projects, never imported from here.
-      ignoreDependencies: ["@org/payments-client", "@org/payments-mcp", "@org/payments-types"],
+      ignoreDependencies: ["@org/payments-mcp", "@org/payments-types"],
     },
   },
 };

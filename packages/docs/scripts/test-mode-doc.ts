@@ -87,7 +87,7 @@ export function withTestModeSection(doc: OpenApiDocument): OpenApiDocument {
   const section = [
     `## ${TEST_MODE_SECTION_TITLE}`,
     "",
-    "The sandbox (`npm start`, or `npx payments-mock --stateful`) is this API's offline test",
+    "The sandbox (`npm start`, or `npx @org/payments-mock --stateful`) is this API's offline test",
     "mode: it answers every operation from its own data, moves resources along their",
     "lifecycles on a clock of its own, simulates deposits and delivers webhooks. Its own routes",
     `under \`/_sandbox/\` are described, each with a console, in the [test-mode reference](${TEST_MODE_PAGE});`,

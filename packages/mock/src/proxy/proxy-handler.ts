@@ -14,6 +14,7 @@ import {
   REQUEST_ID,
   type ReadResult,
   readForwardable,
+  refusalStatus,
   requestProblems,
   requestRefusal,
   routeProblem,
@@ -275,15 +276,10 @@ function checkRequest(
           : undefined;
     return { ...error, value };
   });
-  const status = errors.some((error) => error.location === "security")
-    ? 401
-    : errors.some((error) => error.rule === "mediaType")
-      ? 415
-      : 422;
   return {
     operation: checked.routed.operation,
     findings,
-    refusal: errors.length > 0 ? requestRefusal(status, errors) : undefined,
+    refusal: errors.length > 0 ? requestRefusal(refusalStatus(errors), errors) : undefined,
   };
 }
 

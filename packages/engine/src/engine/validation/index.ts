@@ -3,6 +3,7 @@
 export { nonDecimalIntegers } from "./decimal-integers.js";
 export {
   ERROR_SEVERITY,
+  MEDIA_TYPE_RULE,
   type PrismDiagnostic,
   type ReceivedAt,
   toProblemErrors,
