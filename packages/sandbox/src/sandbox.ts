@@ -32,7 +32,11 @@ import {
   type SandboxStore,
   type StoreTransaction,
 } from "./store/store.js";
-import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./webhooks/deliveries.js";
+import {
+  DEFAULT_DELIVERY_LIMITS,
+  type DeliveryLimits,
+  DeliverySender,
+} from "./webhooks/deliveries.js";
 import { type DeliveryChaos, Events } from "./webhooks/events.js";
 
 export interface SandboxOptions {
@@ -118,7 +122,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     seed,
     starter,
     exampleKey: options.exampleKey ?? DEFAULT_EXAMPLE_KEY,
-    limits: { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery },
+    sender: new DeliverySender({ ...DEFAULT_DELIVERY_LIMITS, ...options.delivery }),
     deliveryChaos: options.deliveryChaos,
     maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
     tenants: new Map(),
@@ -144,6 +148,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       clearInterval(purgeTimer);
       await parts.requests?.flush();
       await scheduler.close();
+      partners.sender.close();
       await store.close();
     },
   };
@@ -156,7 +161,8 @@ interface Partners {
   /** What every partner but the example key's starts with. */
   starter: Seed;
   exampleKey: string;
-  limits: DeliveryLimits;
+  /** Sends the webhook deliveries of every partner, on connections it closes with the sandbox. */
+  sender: DeliverySender;
   deliveryChaos: DeliveryChaos | undefined;
   /** The most partners kept; 0 for any number. */
   maxPartners: number;
@@ -201,7 +207,7 @@ function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
 }
 
 function newTenant(partners: Partners, partner: string, offset: number): Tenant {
-  const { store, limits, deliveryChaos, rehearsal } = partners;
+  const { store, sender, deliveryChaos, rehearsal } = partners;
   const clock = new SandboxClock(offset);
   const partnerStore: PartnerStore = {
     partner,
@@ -212,7 +218,7 @@ function newTenant(partners: Partners, partner: string, offset: number): Tenant 
   return {
     partner,
     clock,
-    events: new Events(partnerStore, limits, clock, deliveryChaos, rehearsal ? faults : undefined),
+    events: new Events(partnerStore, sender, clock, deliveryChaos, rehearsal ? faults : undefined),
     idempotency: new Idempotency(partnerStore),
     store: partnerStore,
     faults,
