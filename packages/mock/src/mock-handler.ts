@@ -7,7 +7,6 @@ import {
   answerPreflight,
   bodilessKey,
   ClientGoneError,
-  ERROR_SEVERITY,
   hasPreferences,
   isPreflight,
   jsonText,
@@ -23,6 +22,7 @@ import {
   type RequestLogger,
   type Routed,
   readRequest,
+  refusalStatus,
   requestProblems,
   requestRefusal,
   routeProblem,
@@ -137,7 +137,7 @@ async function respond(
   }
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
-  const outcome = await engine.handle(request, preferences);
+  const outcome = engine.handle(request, preferences);
   if (outcome.kind === "error") {
     const refused = await prismRefusal(
       engine,
@@ -154,7 +154,7 @@ async function respond(
     ...(prefer.ok ? [] : [prefer.error]),
   ];
   if (errors.length > 0) {
-    const refusal = invalidRequest(outcome, errors);
+    const refusal = invalidRequest(errors);
     // The sandbox counts it for the partner's readiness report, as it counts what it answers.
     sandbox?.refused(request, outcome.routed, refusal.status);
     return rejected(sendProblem(response, refusal));
@@ -195,10 +195,9 @@ async function prismRefusal(
     : refusedRoute(engine, outcome, request, response, testModeHint);
 }
 
-function invalidRequest(outcome: PrismResponse, errors: ProblemError[]): Problem {
-  // Prism has chosen the status when it found a problem itself (401 before all else).
-  const prismFound = outcome.inputProblems.some((p) => p.severity === ERROR_SEVERITY);
-  return requestRefusal(prismFound ? outcome.status : 422, errors);
+/** The refusal of a request with problems, its status as every route's (test mode's too). */
+function invalidRequest(errors: ProblemError[]): Problem {
+  return requestRefusal(refusalStatus(errors), errors);
 }
 
 /** Prism's answer as it stands, its mismatches with the spec for the log. */

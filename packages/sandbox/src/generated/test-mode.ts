@@ -1497,6 +1497,15 @@ export interface components {
       | "ChapsFps";
   };
   responses: {
+    /** @description The body is in a media type the operation does not take (it takes `application/json`). */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Problem"];
+      };
+    };
     /** @description No API key was sent. */
     Unauthorized: {
       headers: {
@@ -1633,6 +1642,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1667,6 +1677,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1701,6 +1712,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1735,6 +1747,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1769,6 +1782,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1803,6 +1817,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1837,6 +1852,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1871,6 +1887,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1898,6 +1915,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -2031,6 +2049,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -2058,6 +2077,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -2172,6 +2192,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -2228,6 +2249,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };

@@ -8,12 +8,11 @@
 // Anything else it is asked writes what it keeps first, then runs as in sqlTransaction.
 
 import { addCountsAtOnce, merged, type ReadinessCount } from "./readiness-counts.js";
+import type { Query, Row } from "./sql-query.js";
 import {
   type Dialect,
   indexedColumns,
   type PurgeSchedule,
-  type Query,
-  type Row,
   sqlTransaction,
   storedOf,
 } from "./sql-store.js";

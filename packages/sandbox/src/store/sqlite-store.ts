@@ -15,6 +15,7 @@ import {
   refuseNewer,
   type VersionRecord,
 } from "./schema-migrations.js";
+import type { Query } from "./sql-query.js";
 import {
   type Dialect,
   dueJobs,
@@ -22,7 +23,6 @@ import {
   type PendingClaims,
   purgeIdle,
   purgeSchedule,
-  type Query,
   removeJobs,
   sqlTransaction,
   writeClaims,
@@ -40,7 +40,7 @@ const READ_ONLY = /^\s*SELECT\b/i;
 const COUNTERS_ONLY = /^\s*(INSERT INTO|DELETE FROM) readiness_counts\b/;
 
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
-export const MEMORY_LIMIT_BYTES = 1024 ** 3;
+const MEMORY_LIMIT_BYTES = 1024 ** 3;
 
 export interface SqliteStoreOptions {
   /** Where the line saying that an existing database was migrated goes. */

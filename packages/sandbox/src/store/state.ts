@@ -88,7 +88,7 @@ export interface SandboxData {
   settings?: Settings;
 }
 
-export const STATE_FORMAT = "payments-mock-sandbox/1";
+const STATE_FORMAT = "payments-mock-sandbox/1";
 
 /** The reason `value` is not sandbox data, or undefined when it is. */
 export function invalidDataReason(value: unknown): string | undefined {
