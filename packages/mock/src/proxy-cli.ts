@@ -16,7 +16,9 @@ Options:
   --spec <path>               OpenAPI document to check against (default: the spec shipped with this package)
   --errors                    refuse invalid requests (4xx problem, not sent on) and replace
                               responses that break the spec with a 502 problem
-  --report <file>             append each violation to <file> as one line of JSON
+  --report <file>             append each violation to <file> as one line of JSON, and each
+                              answered request's operation and status ("type": "exchange"),
+                              which payments-mock readiness --from reads
   --fail-on-violation         exit with code 1 on SIGINT/SIGTERM if there were violations
   --upstream-timeout <secs>   how long the upstream may take to answer (default: 30)
   --no-cors                   do not answer CORS preflights or add CORS headers
@@ -53,7 +55,7 @@ function parseCli(argv: string[]) {
 }
 
 /** The summary printed when the proxy stops. */
-export function summaryLines({ total, byOperation }: ViolationSummary): string {
+function summaryLines({ total, byOperation }: ViolationSummary): string {
   if (total === 0) return "payments-mock proxy: no violations";
   const lines = Object.entries(byOperation)
     .sort(([, a], [, b]) => b - a)

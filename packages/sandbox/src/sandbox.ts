@@ -5,7 +5,7 @@
 
 import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
 import { isObject } from "@org/payments-engine";
-import { type Answer, problemAnswer } from "./api/answer.js";
+import { type Answer, problemAnswer } from "./answer/answer.js";
 import { handlerOf } from "./api/api-routes.js";
 import { Idempotency, settled } from "./api/idempotency.js";
 import { ReadCache } from "./api/read-cache.js";
@@ -23,6 +23,14 @@ import type { ChangeContext } from "./lifecycle/change-context.js";
 import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts, type SpecFacts } from "./lifecycle/spec-facts.js";
+import {
+  defaultProfile,
+  PROFILE_CONTEXT,
+  type Profile,
+  RequestCounter,
+  readinessReport,
+  readProfile,
+} from "./readiness/index.js";
 import { RequestRecorder } from "./requests/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
@@ -32,7 +40,11 @@ import {
   type SandboxStore,
   type StoreTransaction,
 } from "./store/store.js";
-import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./webhooks/deliveries.js";
+import {
+  DEFAULT_DELIVERY_LIMITS,
+  type DeliveryLimits,
+  DeliverySender,
+} from "./webhooks/deliveries.js";
 import { type DeliveryChaos, Events } from "./webhooks/events.js";
 
 export interface SandboxOptions {
@@ -69,15 +81,25 @@ export interface SandboxOptions {
    * number. Default DEFAULT_MAX_PARTNERS.
    */
   maxPartners?: number;
+  /**
+   * The readiness profile's YAML file, instead of the default profile (see readiness/). A bad one
+   * stops createSandbox with its file, line and rule.
+   */
+  readinessProfile?: string;
+  /**
+   * Whether requests, deliveries and states reached are counted for readiness reports. Default
+   * true; false only to measure what counting costs (every report then shows nothing).
+   */
+  countReadiness?: boolean;
 }
 
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */
-export const DEFAULT_MAX_PARTNERS = 1_000;
+const DEFAULT_MAX_PARTNERS = 1_000;
 /** A partner idle this long (real time) makes room for a new one when the sandbox is full. */
-export const EVICTABLE_AFTER_MS = 15 * 60 * 1000;
+const EVICTABLE_AFTER_MS = 15 * 60 * 1000;
 
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
-export const DEFAULT_IDLE_DAYS = 30;
+const DEFAULT_IDLE_DAYS = 30;
 /** How often a process purges idle partners. */
 const PURGE_CHECK_MS = 60_000;
 /** A partner in use is marked seen in the store at most this often by a process. */
@@ -104,6 +126,12 @@ export interface Sandbox {
   answer(request: ApiRequest, routed: Routed): Promise<Answer>;
   /** The answer to a request under /_sandbox/ that the engine has validated and routed. */
   control(request: ApiRequest, routed: Routed): Promise<Answer>;
+  /**
+   * Counts, for its partner's readiness report, an API request that the engine routed but
+   * refused with `status` before the sandbox saw it (a body or header the API does not admit,
+   * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner.
+   */
+  refused(request: ApiRequest, routed: Routed, status: number): void;
   close(): Promise<void>;
 }
 
@@ -112,13 +140,19 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
   const starter = starterSeed(seed);
   const log = options.log ?? ((line: string) => console.error(line));
-  const store = await openStore(options.state, () => dataFromSeed(seed), log);
+  // Before the store opens: a bad profile changes nothing.
+  const profile =
+    options.readinessProfile === undefined
+      ? defaultProfile(PROFILE_CONTEXT)
+      : await readProfile(options.readinessProfile, PROFILE_CONTEXT);
+  const counting = options.countReadiness !== false;
+  const store = await openStore(options.state, () => dataFromSeed(seed), log, { counting });
   const partners: Partners = {
     store,
     seed,
     starter,
     exampleKey: options.exampleKey ?? DEFAULT_EXAMPLE_KEY,
-    limits: { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery },
+    sender: new DeliverySender({ ...DEFAULT_DELIVERY_LIMITS, ...options.delivery }),
     deliveryChaos: options.deliveryChaos,
     maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
     tenants: new Map(),
@@ -128,6 +162,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
     deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
   });
+  const counter = counting ? new RequestCounter(store) : undefined;
   const parts: Parts = {
     ...partners,
     facts,
@@ -135,15 +170,24 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     reads: new ReadCache(store),
     requests: partners.rehearsal ? new RequestRecorder(store) : undefined,
     declaredStatuses: declaredStatusesOf(options.operations),
+    profile,
+    counter,
   };
   const purgeTimer = purgeIdlePartners(partners, options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
     answer: (request, routed) => answerApi(parts, request, routed),
     control: (request, routed) => answerControlRequest(parts, request, routed),
+    refused: (request, routed, status) => {
+      countRefused(parts, request, routed, status).catch(() => {
+        // Not counted: the store is stopping, or full; the request was answered.
+      });
+    },
     async close() {
       clearInterval(purgeTimer);
       await parts.requests?.flush();
       await scheduler.close();
+      await counter?.flush().catch(() => {});
+      partners.sender.close();
       await store.close();
     },
   };
@@ -156,7 +200,8 @@ interface Partners {
   /** What every partner but the example key's starts with. */
   starter: Seed;
   exampleKey: string;
-  limits: DeliveryLimits;
+  /** Sends the webhook deliveries of every partner, on connections it closes with the sandbox. */
+  sender: DeliverySender;
   deliveryChaos: DeliveryChaos | undefined;
   /** The most partners kept; 0 for any number. */
   maxPartners: number;
@@ -173,6 +218,9 @@ interface Parts extends Partners {
   /** The request log's writer; undefined with rehearsal off. */
   requests: RequestRecorder | undefined;
   declaredStatuses: DeclaredStatuses;
+  profile: Profile;
+  /** Where requests are counted for readiness; undefined when they are not. */
+  counter: RequestCounter | undefined;
 }
 
 /** What a partner starts with, and goes back to at a reset. */
@@ -201,7 +249,7 @@ function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
 }
 
 function newTenant(partners: Partners, partner: string, offset: number): Tenant {
-  const { store, limits, deliveryChaos, rehearsal } = partners;
+  const { store, sender, deliveryChaos, rehearsal } = partners;
   const clock = new SandboxClock(offset);
   const partnerStore: PartnerStore = {
     partner,
@@ -212,7 +260,7 @@ function newTenant(partners: Partners, partner: string, offset: number): Tenant 
   return {
     partner,
     clock,
-    events: new Events(partnerStore, limits, clock, deliveryChaos, rehearsal ? faults : undefined),
+    events: new Events(partnerStore, sender, clock, deliveryChaos, rehearsal ? faults : undefined),
     idempotency: new Idempotency(partnerStore),
     store: partnerStore,
     faults,
@@ -300,7 +348,7 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
   if (verdict.dropAfterCommit) answer = { ...answer, drop: true };
   const headers = verdict.headers && { ...verdict.headers, ...answer.headers };
   if (headers !== undefined) answer = { ...answer, headers };
-  parts.requests?.record(tenant.partner, {
+  const entry = {
     at,
     method: request.method.toUpperCase(),
     path: request.path,
@@ -310,8 +358,53 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
     idempotency_key: header(request, "idempotency-key") ?? null,
     replayed: answer.replayed === true,
     ...hitOf(verdict.hit),
+  };
+  parts.requests?.record(tenant.partner, entry);
+  parts.counter?.count(tenant.partner, {
+    at: entry.at,
+    method: entry.method,
+    path: entry.path,
+    operation_id: entry.operation_id,
+    status: entry.status,
+    idempotency_key: entry.idempotency_key,
+    fault_id: entry.fault_id,
+    fault: entry.fault,
+    ...readinessFacts(request, answer),
   });
   return answer;
+}
+
+/** What the readiness counters take from a request beyond its log entry. */
+function readinessFacts(request: ApiRequest, answer: Answer) {
+  const retryAfter = Number(answer.headers?.["retry-after"]);
+  return {
+    cursor: request.query.cursor !== undefined,
+    key_reused: answer.status === 422 && problemType(answer).endsWith(":idempotency-key-reused"),
+    retry_after_s: Number.isFinite(retryAfter) ? retryAfter : null,
+  };
+}
+
+function problemType(answer: Answer): string {
+  const body = answer.body as { type?: unknown } | undefined;
+  return typeof body?.type === "string" ? body.type : "";
+}
+
+/** Counts a request the engine refused before the sandbox saw it (see Sandbox.refused). */
+async function countRefused(parts: Parts, request: ApiRequest, routed: Routed, status: number) {
+  const key = header(request, "x-api-key");
+  if (parts.counter === undefined || key === undefined) return;
+  const tenant = await enter(parts, key);
+  parts.counter.count(tenant.partner, {
+    at: tenant.clock.now().toISOString(),
+    method: request.method.toUpperCase(),
+    path: request.path,
+    operation_id: routed.operation.iid ?? "",
+    status,
+    idempotency_key: header(request, "idempotency-key") ?? null,
+    fault_id: null,
+    fault: null,
+    ...readinessFacts(request, { status, body: undefined }),
+  });
 }
 
 function hitOf(hit: FaultHit | undefined) {
@@ -436,6 +529,10 @@ async function answerControlRequest(
     faults: tenant.faults,
     declaredStatuses: parts.declaredStatuses,
     flushRequests: async () => parts.requests?.flush(),
+    async readiness() {
+      await parts.counter?.flush();
+      return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, parts.profile));
+    },
   };
   const body = isObject(request.body) ? request.body : {};
   const answer = await answerControl(services, operation.iid ?? "", {

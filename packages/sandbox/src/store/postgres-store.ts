@@ -3,18 +3,19 @@
 // idempotency key waits on the first's row; each job scheduled on the sandbox clock (a timed
 // step, a webhook delivery attempt) is taken by one process with FOR UPDATE SKIP LOCKED and stays
 // locked until its outcome is recorded.
+
 import type { Pool, PoolClient } from "pg";
 import { realNow } from "../clock/clock.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { postgresBatch } from "./postgres-batch.js";
 import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
+import type { Query } from "./sql-query.js";
 import {
   type Dialect,
   dueJobs,
   duePartners,
   purgeIdle,
   purgeSchedule,
-  type Query,
   removeJobs,
   sqlTransaction,
 } from "./sql-store.js";
@@ -65,6 +66,7 @@ export async function openPostgresStore(
   url: string,
   initial: () => SandboxData,
   log: (line: string) => void = () => {},
+  { counting = true }: { counting?: boolean } = {},
 ): Promise<SandboxStore> {
   const { default: pg } = await import("pg");
   const pool: Pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -104,7 +106,7 @@ export async function openPostgresStore(
       unlessDeadlocked(() =>
         withClient(pool, (client) =>
           inTransaction(client, (query) =>
-            work(sqlTransaction(query, POSTGRES, purgeDue, partner)),
+            work(sqlTransaction(query, POSTGRES, purgeDue, partner, undefined, counting)),
           ),
         ),
       ),
@@ -118,7 +120,7 @@ export async function openPostgresStore(
             const jobs = await dueJobs(query, partner, kind, upTo, limit, POSTGRES.skipLocked);
             if (jobs.length === 0) return 0;
             const finish = await perform(jobs);
-            const batch = postgresBatch(query, POSTGRES, purgeDue, partner);
+            const batch = postgresBatch(query, POSTGRES, purgeDue, partner, counting);
             // A step's subject is a resource; a delivery's is an event.
             if (kind === "step") await batch.load(jobs.map((job) => job.subject));
             const done = await finish(batch);

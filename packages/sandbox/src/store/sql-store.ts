@@ -5,8 +5,10 @@ import type { EmptyCollections } from "./empty-collections.js";
 import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
 import { rehearsalRows } from "./rehearsal-rows.js";
 import type { SettingName } from "./settings.js";
+import type { Query, Row } from "./sql-query.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -31,11 +33,6 @@ import {
 /** A claimed key still without an answer after this long belonged to a process that died. */
 const ABANDONED_CLAIM_MS = 60_000;
 
-export type Row = Record<string, unknown>;
-
-/** Sends one statement with `$1`-style parameters inside the current transaction. */
-export type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
-
 /** Removes the keys past their retention and the claims abandoned without an answer. */
 export const PURGE_KEYS =
   "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)";
@@ -44,14 +41,14 @@ export const PURGE_KEYS =
  * Takes a key: a new row, or the row of a key past its retention or abandoned ($6 and $7 as in
  * PURGE_KEYS), which the purge may not have removed yet. Returns no row when the key is taken.
  */
-export const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at) VALUES ($8, $1, $2, $3, $4, $5)
+const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at) VALUES ($8, $1, $2, $3, $4, $5)
   ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
     fingerprint = excluded.fingerprint, answer = NULL, created_at = excluded.created_at
   WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)
   RETURNING idem_key`;
 
 /** CLAIM_KEY with the claim's answer ($9) written in the same row. */
-export const CLAIM_ANSWERED_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at, answer) VALUES ($8, $1, $2, $3, $4, $5, $9)
+const CLAIM_ANSWERED_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at, answer) VALUES ($8, $1, $2, $3, $4, $5, $9)
   ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
     fingerprint = excluded.fingerprint, answer = excluded.answer, created_at = excluded.created_at
   WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)`;
@@ -126,7 +123,7 @@ export interface Dialect {
 }
 
 /** SQL expressions over the JSON text in a row's `body` column, at a path of property names. */
-export interface JsonSql {
+interface JsonSql {
   /** The string at the path (NULL when there is none). */
   text(path: readonly string[]): string;
   /** True when the path holds JSON true. */
@@ -163,7 +160,8 @@ export function sqlTransaction(
   dialect: Dialect,
   purgeDue: PurgeSchedule,
   partner: string,
-  only?: { empties: EmptyCollections; claims: PendingClaims },
+  only?: { empties: EmptyCollections; claims: PendingClaims; marked: MarkedCounts },
+  counting = true,
 ): StoreTransaction {
   const context: SqlContext = {
     query,
@@ -172,14 +170,22 @@ export function sqlTransaction(
     empties: only?.empties,
     claims: only?.claims,
   };
+  const clock = partnerClock(context);
   const tx: StoreTransaction = {
     ...resourceRows(context),
     ...idempotencyKeys(context, purgeDue),
     ...scheduledWork(context),
-    ...partnerClock(context),
+    ...clock,
+    async enter(seenAt, room) {
+      const entered = await clock.enter(seenAt, room);
+      // A partner made anew (its key seen again after a purge) has no counter marked.
+      if (entered.created) only?.marked.forgetPartner(partner);
+      return entered;
+    },
     ...eventLog(context),
     ...partnerSettings(context),
     ...rehearsalRows(query, partner),
+    ...(counting ? countRows(query, partner, only?.marked) : NO_COUNT_ROWS),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);
       // Its fault rules and rate limit are gone: every process learns so at its next request.
@@ -609,9 +615,19 @@ async function makeRoom(
   );
   if (idle === undefined) throw new PartnerLimitError(maxPartners);
   const partner = String(idle.partner);
-  await removePartnerData(query, dialect.searchIndex, partner);
-  await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
+  await removePartner(query, dialect.searchIndex, partner);
   return partner;
+}
+
+/** Removes the partner: its data, its readiness counters (a reset keeps those) and its clock. */
+async function removePartner(
+  query: Query,
+  searchIndex: SearchIndex | undefined,
+  partner: string,
+): Promise<void> {
+  await removePartnerData(query, searchIndex, partner);
+  await query("DELETE FROM readiness_counts WHERE partner = $1", [partner]);
+  await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
 }
 
 /** Removes the partners last seen before `seenBefore`, all their data with them. */
@@ -622,10 +638,7 @@ export async function purgeIdle(
 ): Promise<string[]> {
   const rows = await query("SELECT partner FROM sandbox_clock WHERE seen_at < $1", [seenBefore]);
   const partners = rows.map((row) => String(row.partner));
-  for (const partner of partners) {
-    await removePartnerData(query, searchIndex, partner);
-    await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
-  }
+  for (const partner of partners) await removePartner(query, searchIndex, partner);
   return partners;
 }
 

@@ -13,21 +13,18 @@ type Steps = Pick<
 type Resources = Parameters<Steps["route"]>[0]["resources"];
 type Input = Parameters<Steps["route"]>[0]["input"];
 type Output = Extract<ReturnType<ReturnType<Steps["mock"]>>, { _tag: "Right" }>["right"];
-export type Diagnostic = Extract<
-  ReturnType<Steps["validateInput"]>,
-  { _tag: "Left" }
->["left"][number];
+type Diagnostic = Extract<ReturnType<Steps["validateInput"]>, { _tag: "Left" }>["left"][number];
 
 /** A request Prism's router refused (404, 405), or one it routed and then could not answer. */
 type Refused = { _tag: "Left"; left: Error; operation: Operation | undefined };
 
 /** The routing and the checks of a request, without its answer. */
-export type CheckResult =
+type CheckResult =
   | Refused
   | { _tag: "Right"; operation: Operation; right: { input: Diagnostic[] } };
 
 /** What Prism's `request` task resolves to, with the operation it reached. */
-export type PipelineResult =
+type PipelineResult =
   | Refused
   | {
       _tag: "Right";
