@@ -15,7 +15,7 @@ import {
 import { lifecycleSvgs } from "./lifecycle-diagrams.ts";
 import { LIFECYCLES } from "./sandbox-data.ts";
 
-export const GUIDES_STYLES = "assets/guides.css";
+const GUIDES_STYLES = "assets/guides.css";
 
 /** The guide pages' policy: their own files only, and no script at all. */
 export const GUIDE_PAGE_CSP = [

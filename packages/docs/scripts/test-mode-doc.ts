@@ -11,9 +11,9 @@ import { LIFECYCLES, type Lifecycle } from "./sandbox-data.ts";
 import { controlSample } from "./test-mode-samples.ts";
 
 const GUIDES_DIR = "guides";
-export const TEST_MODE_SECTION_TITLE = "Test mode";
-export const GUIDES_SECTION_TITLE = "Guides";
-export const ROUTES_SECTION_TITLE = "Routes and consoles";
+const TEST_MODE_SECTION_TITLE = "Test mode";
+const GUIDES_SECTION_TITLE = "Guides";
+const ROUTES_SECTION_TITLE = "Routes and consoles";
 
 /**
  * A copy of the bundled test-mode document with a curl sample on every route, and an overview

@@ -137,7 +137,7 @@ async function respond(
   }
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
-  const outcome = await engine.handle(request, preferences);
+  const outcome = engine.handle(request, preferences);
   if (outcome.kind === "error") {
     const refused = await prismRefusal(
       engine,

@@ -36,7 +36,7 @@ import {
 } from "./violations.js";
 
 /** Bodies up to this size are checked; a larger one is passed on unchecked (and logged so). */
-export const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
+const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
 
 export interface ProxyHandlerOptions {
   engine: PrismEngine;
