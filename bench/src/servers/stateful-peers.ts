@@ -26,7 +26,7 @@ const READY_MS = 60_000;
 let ticksPerSecond: number | undefined;
 
 /** From /proc/<pid>/stat (Linux): utime and stime, the 14th and 15th fields. */
-function cpuMsOf(pid: number | undefined): number {
+export function cpuMsOf(pid: number | undefined): number {
   ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   // The fields after the command, which is in parentheses and may hold spaces, from the 3rd on.
