@@ -37,6 +37,8 @@ Options:
                   with --stateful: keep at most n partners (API keys); a new key beyond
                   them takes the place of one idle 15 minutes, else it is refused (503),
                   0 for no limit (default: 1000)
+  --no-rehearsal  with --stateful: no fault rules, rate limit or request log (their
+                  /_sandbox/ routes answer 404)
   --no-cors       do not answer CORS preflights or send CORS headers
   --quiet         do not log requests
   -h, --help      show this help`;
@@ -56,6 +58,7 @@ const OPTIONS = {
   "example-key": { type: "string" },
   "idle-days": { type: "string" },
   "max-partners": { type: "string" },
+  rehearsal: { type: "boolean", default: true },
   cors: { type: "boolean", default: true },
   quiet: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
@@ -99,6 +102,7 @@ async function runMock() {
   for (const flag of sandboxFlags) {
     if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
   }
+  if (!args.rehearsal && !args.stateful) fail("--no-rehearsal needs --stateful");
 
   // An empty PORT or HOST counts as unset.
   const portSource = args.port !== undefined ? "--port" : "PORT";
@@ -135,6 +139,7 @@ async function runMock() {
     ...(exampleKey !== undefined && { exampleKey }),
     ...(idleDays !== undefined && { idleDays: Number(idleDays) }),
     ...(maxPartners !== undefined && { maxPartners: Number(maxPartners) }),
+    ...(!args.rehearsal && { rehearsal: false }),
     ...(!args.quiet && { log: stdoutLines() }),
   }).catch((error: Error) => {
     console.error(`payments-mock: ${error.message}`);

@@ -69,6 +69,11 @@ export interface MockOptions {
    */
   maxPartners?: number;
   /**
+   * Sandbox only: failure rehearsal, the test mode's fault rules, rate limit and request log per
+   * API key. Default true; false leaves them out (their routes answer 404), as a baseline.
+   */
+  rehearsal?: boolean;
+  /**
    * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
    * delivery"), the same way for the same `seed`. Default: off.
    */
@@ -134,6 +139,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
         ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
         ...(options.maxPartners !== undefined && { maxPartners: options.maxPartners }),
+        ...(options.rehearsal === false && { rehearsal: false }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })

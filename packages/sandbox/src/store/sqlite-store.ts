@@ -34,6 +34,11 @@ export const SQLITE_HEADER = "SQLite format 3\0";
 
 /** A statement that only reads: the sandbox's SELECTs (PRAGMAs are run once, at opening). */
 const READ_ONLY = /^\s*SELECT\b/i;
+/**
+ * A statement that writes the request log only, which no kept read answers from: it leaves the
+ * read cache standing, so that logging the reads does not make each one a miss.
+ */
+const REQUEST_LOG_ONLY = /^\s*(INSERT INTO|DELETE FROM) request_log\b/i;
 
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
 export const MEMORY_LIMIT_BYTES = 1024 ** 3;
@@ -235,7 +240,7 @@ function sqliteStore(
     if (prepared === undefined) {
       prepared = {
         statement: db.prepare(text.replace(/\$(\d+)/g, "?$1")),
-        writes: !READ_ONLY.test(text),
+        writes: !READ_ONLY.test(text) && !REQUEST_LOG_ONLY.test(text),
       };
       statements.set(text, prepared);
     }
