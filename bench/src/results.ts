@@ -67,7 +67,7 @@ export function resultsTable(results: SectionResult[]) {
   return lines.join("\n");
 }
 
-export function machine() {
+function machine() {
   const cpuList = cpus();
   return {
     cpu: cpuList[0]?.model.trim() ?? "unknown",

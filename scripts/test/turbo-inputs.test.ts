@@ -167,7 +167,7 @@ describe("turbo inputs", () => {
     for (const file of GUARDED_READS) expect(paths, file).toContain(file);
   });
 
-  it("replay the engine's and the sandbox's tests after a change to a proxy file", {
+  it("replay the engine's and the sandbox's tests, its store tests among them, after a change to a proxy file", {
     timeout: 120_000,
   }, () => {
     const ids = [
@@ -175,6 +175,24 @@ describe("turbo inputs", () => {
       "@org/payments-sandbox#test",
       "@org/payments-mock#test",
     ];
+    // The sandbox's store, clock and migration tests are the sandbox's test task's, not the mock's.
+    const tasks = new Map(dryRun(["test"]).map((task) => [task.taskId, task]));
+    const storeTests = (id: string) =>
+      Object.keys(tasks.get(id)?.inputs ?? {}).filter((input) =>
+        /^test\/(stores|postgres|sqlite)\/.*(clock-batch|migration|retention|request-deadlock)/.test(
+          input,
+        ),
+      );
+    expect(storeTests("@org/payments-sandbox#test")).toEqual(
+      expect.arrayContaining([
+        "test/postgres/clock-batch.test.ts",
+        "test/postgres/request-deadlock.test.ts",
+        "test/postgres/schema-migrations.test.ts",
+        "test/sqlite/schema-migrations.test.ts",
+        "test/stores/retention.test.ts",
+      ]),
+    );
+    expect(storeTests("@org/payments-mock#test")).toEqual([]);
     const hashes = () => {
       const byId = new Map(dryRun(["test"]).map((task) => [task.taskId, task.hash]));
       return ids.map((id) => byId.get(id));

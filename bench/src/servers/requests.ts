@@ -31,8 +31,6 @@ export const benchRequests: Record<RequestName, BenchRequest> = {
   },
 };
 
-export const requestNames = Object.keys(benchRequests) as RequestName[];
-
 /**
  * autocannon's options for sending `sent` to any of the servers. A POST gets a fresh
  * IDEMPOTENCY-KEY per request (as long as the fixed one), so that each one creates in the sandbox;

@@ -4,10 +4,10 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 
-export const CONTINUED = "// continued";
+const CONTINUED = "// continued";
 
 /** Where a line of an example's code stands in its README. */
-export interface SourceLine {
+interface SourceLine {
   readme: string;
   line: number;
 }

@@ -66,7 +66,7 @@ function refPair(baseNode: unknown, headNode: unknown): string | undefined {
  * The schema with its `$ref` resolved (keywords beside a `$ref` apply too, as in JSON Schema
  * 2020-12), its `allOf` merged, boolean schemas spelled out and `nullable` as a `null` type.
  */
-export function normalize(doc: OpenApiDocument, node: unknown, seen = new Set<string>()): Json {
+function normalize(doc: OpenApiDocument, node: unknown, seen = new Set<string>()): Json {
   if (node === true || node === undefined || node === null) return {};
   if (node === false) return { not: {} };
   if (!isObject(node)) return {};
@@ -295,7 +295,7 @@ function describe(schema: Json): string {
   return types ? `the ${[...types].join(" | ")} branch` : "a branch";
 }
 
-export function valuesOf(schema: unknown): string[] | undefined {
+function valuesOf(schema: unknown): string[] | undefined {
   if (!isObject(schema)) return undefined;
   if (schema.const !== undefined) return [JSON.stringify(schema.const)];
   return Array.isArray(schema.enum) ? schema.enum.map((value) => JSON.stringify(value)) : undefined;

@@ -30,7 +30,7 @@ export type Report = {
   result(): SpecDiff;
 };
 
-export type DocumentContext = { report: Report; base: OpenApiDocument; head: OpenApiDocument };
+type DocumentContext = { report: Report; base: OpenApiDocument; head: OpenApiDocument };
 
 export type OperationContext = DocumentContext & { operation: string };
 

@@ -20,7 +20,7 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** setTimeout's largest delay; larger values fire at once. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
-export function checkNonEmptyString(name: string, value: unknown): void {
+function checkNonEmptyString(name: string, value: unknown): void {
   if (typeof value !== "string" || value.trim() === "") {
     throw new TypeError(`${name} must be a non-empty string`);
   }
@@ -44,7 +44,7 @@ export function checkHeaderValue(name: string, value: unknown): void {
 const HEADER_VALUE = /^[\x21-\x7E\x80-\xFF](?:[\x20-\x7E\x80-\xFF]*[\x21-\x7E\x80-\xFF])?$/;
 
 /** An absolute http: or https: URL; anything else would fail, or go elsewhere, on the first call. */
-export function checkBaseUrl(value: unknown): void {
+function checkBaseUrl(value: unknown): void {
   if (!/^https?:$/.test(URL.canParse(value as string) ? new URL(value as string).protocol : "")) {
     throw new TypeError("baseUrl must be an absolute http: or https: URL");
   }

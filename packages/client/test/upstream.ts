@@ -6,7 +6,7 @@ import { createClientOn, type Platform } from "../src/client.js";
 import type { PaymentsClientOptions } from "../src/options.js";
 import { sleep } from "../src/retry-policy.js";
 
-export interface Arrival {
+interface Arrival {
   method: string;
   /** Path and query, e.g. `/customers?page_size=2`. */
   url: string;

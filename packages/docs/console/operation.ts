@@ -2,7 +2,7 @@
 // (scripts/console-operations.ts) and passed to the page's script, so the page never parses
 // the spec itself.
 
-export type ParameterLocation = "path" | "query" | "header";
+type ParameterLocation = "path" | "query" | "header";
 
 export interface ConsoleParameter {
   name: string;

@@ -8,7 +8,7 @@ import type { ConsoleOperation } from "../console/operation.ts";
 export const CONSOLE_SCRIPT = "assets/console.js";
 /** The test-mode reference's consoles: the same code, with the test-mode routes. */
 export const TEST_MODE_CONSOLE_SCRIPT = "assets/test-mode-console.js";
-export const CONSOLE_STYLES = "assets/console.css";
+const CONSOLE_STYLES = "assets/console.css";
 
 const consoleDir = path.resolve(import.meta.dirname, "../console");
 

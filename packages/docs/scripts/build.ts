@@ -17,6 +17,7 @@ import { buildConsole, CONSOLE_SCRIPT, TEST_MODE_CONSOLE_SCRIPT } from "./build-
 import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples.ts";
 import { consoleOperations } from "./console-operations.ts";
 import { withConsoleSection } from "./console-section.ts";
+import { documentsSection, writeDocuments } from "./documents.ts";
 import { writeGuidePages } from "./guide-pages.ts";
 import { TEST_MODE_INIT_SCRIPT, TEST_MODE_PAGE } from "./pages.ts";
 import {
@@ -46,14 +47,16 @@ const redoclyDir = path.dirname(require.resolve("@redocly/cli/package.json"));
  * (guides/), sharing assets/.
  */
 export async function buildSite() {
-  const doc = withTestModeSection(withConsoleSection(withCodeSamples(loadSpec())));
+  const doc = withDocumentsSection(
+    withTestModeSection(withConsoleSection(withCodeSamples(loadSpec()))),
+  );
   const logo = { url: "assets/logo.svg", altText: `${doc.info.title} logo` };
   doc.info["x-logo"] = logo;
   mkdirSync(buildDir, { recursive: true });
   writeFileSync(builtSpecPath, `${JSON.stringify(doc, null, 2)}\n`);
   writeSampleFiles(doc);
 
-  const testMode = testModeBuildCopy(loadBundledSpec(testModeSpecPath));
+  const testMode = withDocumentsSection(testModeBuildCopy(loadBundledSpec(testModeSpecPath)));
   testMode.info["x-logo"] = { ...logo, href: "index.html" };
   writeFileSync(builtTestModeSpecPath, `${JSON.stringify(testMode, null, 2)}\n`);
   writeSampleFiles(testMode, "test-mode-");
@@ -99,6 +102,7 @@ export async function buildSite() {
     );
   }
   const guides = await writeGuidePages(staging, { testModeReference: `../${TEST_MODE_PAGE}` });
+  const documents = writeDocuments(staging);
 
   rmSync(distDir, { recursive: true, force: true });
   renameSync(staging, distDir);
@@ -107,7 +111,15 @@ export async function buildSite() {
     operations: listOperations(doc).length,
     testModeOperations: listOperations(testMode).length,
     guides,
+    documents,
   };
+}
+
+/** A copy of a reference page's document whose overview ends with the links to both documents. */
+function withDocumentsSection(doc: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(doc);
+  copy.info.description = `${String(copy.info.description ?? "").trimEnd()}\n\n${documentsSection()}\n`;
+  return copy;
 }
 
 /** Each operation's TypeScript sample as a file of build/samples/ (the API's first, emptied). */

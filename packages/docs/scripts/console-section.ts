@@ -4,7 +4,7 @@
 import type { OpenApiDocument } from "@org/payments-spec";
 import { listOperations } from "@org/payments-spec";
 
-export const CONSOLE_SECTION_TITLE = "Try it in the sandbox";
+const CONSOLE_SECTION_TITLE = "Try it in the sandbox";
 
 /** Redoc's route of an operation's page: `#/<tag as a slug>/<operationid>`. */
 export function operationRoute(tag: string | undefined, operationId: string) {

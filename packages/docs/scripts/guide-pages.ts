@@ -15,7 +15,7 @@ import {
 import { lifecycleSvgs } from "./lifecycle-diagrams.ts";
 import { LIFECYCLES } from "./sandbox-data.ts";
 
-export const GUIDES_STYLES = "assets/guides.css";
+const GUIDES_STYLES = "assets/guides.css";
 
 /** The guide pages' policy: their own files only, and no script at all. */
 export const GUIDE_PAGE_CSP = [
@@ -80,7 +80,7 @@ function indexBody(links: SiteLinks) {
       .join("")}</ul>`;
   return [
     `<h1 id="test-mode">Test mode</h1>`,
-    "<p>The sandbox is the API's offline test mode: a stateful mock of the partner payments API (<code>npx payments-mock --stateful</code>, or <code>npm start</code> in this repository) that plays the provider's part in every flow. Customers are onboarded as their documents are signed and their identifications reviewed, autoramps are approved, deposits settle as transactions, and every step sends its webhook event. Time is the sandbox's own: a test moves its clock instead of waiting.</p>",
+    "<p>The sandbox is the API's offline test mode: a stateful mock of the partner payments API (<code>npx @org/payments-mock --stateful</code>, or <code>npm start</code> in this repository) that plays the provider's part in every flow. Customers are onboarded as their documents are signed and their identifications reviewed, autoramps are approved, deposits settle as transactions, and every step sends its webhook event. Time is the sandbox's own: a test moves its clock instead of waiting.</p>",
     "<p>None of this is the real API's documented behaviour: the API description leaves lifecycles, event causes, retries and pricing open, and these pages say what the sandbox does. Every command and program on them is run by CI against a sandbox, as printed.</p>",
     links.testModeReference
       ? `<p class="callout"><a href="${links.testModeReference}">The test-mode reference</a>: every <code>/_sandbox/</code> route with its parameters, bodies and answers, and a console that sends it to the sandbox and shows the webhook events it caused.</p>`

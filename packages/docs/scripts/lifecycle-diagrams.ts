@@ -32,7 +32,7 @@ export function duration(seconds: number): string {
 }
 
 /** A transition's label: its cause (and delay), then what makes it happen, wrapped. */
-export function transitionLabel(t: Pick<Transition, "cause" | "when" | "afterSeconds">) {
+function transitionLabel(t: Pick<Transition, "cause" | "when" | "afterSeconds">) {
   const cause =
     t.afterSeconds === undefined ? t.cause : `${t.cause}, after ${duration(t.afterSeconds)}`;
   return [cause, ...wrap(t.when, 24)].join("\n");

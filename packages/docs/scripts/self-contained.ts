@@ -4,7 +4,7 @@
 // the page gets a strict Content-Security-Policy so that anything missed fails loudly.
 import { createHash } from "node:crypto";
 
-export const CSP_PLACEHOLDER = "%CONTENT_SECURITY_POLICY%";
+const CSP_PLACEHOLDER = "%CONTENT_SECURITY_POLICY%";
 export const REDOC_SCRIPT = "assets/redoc.standalone.js";
 export const INIT_SCRIPT = "assets/redoc-init.js";
 
@@ -83,7 +83,7 @@ export const STATIC_CONNECT_SRC = "connect-src 'self' http://127.0.0.1:* http://
  * to a file) is allowed by its hash. Styles need 'unsafe-inline': Redoc's styled-components
  * insert <style> elements and React renders style attributes at runtime.
  */
-export function contentSecurityPolicy(html: string) {
+function contentSecurityPolicy(html: string) {
   const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
     ([, body]) =>
       `'sha256-${createHash("sha256")

@@ -11,9 +11,9 @@ import { LIFECYCLES, type Lifecycle } from "./sandbox-data.ts";
 import { controlSample } from "./test-mode-samples.ts";
 
 const GUIDES_DIR = "guides";
-export const TEST_MODE_SECTION_TITLE = "Test mode";
-export const GUIDES_SECTION_TITLE = "Guides";
-export const ROUTES_SECTION_TITLE = "Routes and consoles";
+const TEST_MODE_SECTION_TITLE = "Test mode";
+const GUIDES_SECTION_TITLE = "Guides";
+const ROUTES_SECTION_TITLE = "Routes and consoles";
 
 /**
  * A copy of the bundled test-mode document with a curl sample on every route, and an overview
@@ -87,7 +87,7 @@ export function withTestModeSection(doc: OpenApiDocument): OpenApiDocument {
   const section = [
     `## ${TEST_MODE_SECTION_TITLE}`,
     "",
-    "The sandbox (`npm start`, or `npx payments-mock --stateful`) is this API's offline test",
+    "The sandbox (`npm start`, or `npx @org/payments-mock --stateful`) is this API's offline test",
     "mode: it answers every operation from its own data, moves resources along their",
     "lifecycles on a clock of its own, simulates deposits and delivers webhooks. Its own routes",
     `under \`/_sandbox/\` are described, each with a console, in the [test-mode reference](${TEST_MODE_PAGE});`,

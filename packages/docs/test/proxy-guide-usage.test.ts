@@ -2,13 +2,19 @@
 // what the installed command's --help says: the same flags, each with the same kind of value.
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { promisify } from "node:util";
 import { helpFlags, synopsisFlags, tableFlags } from "@org/payments-testing";
 import { describe, expect, it } from "vitest";
 
 const proxyGuide = readFileSync(new URL("../guides/proxy.md", import.meta.url), "utf8");
-/** The command as this package has it installed (the mock's `bin`). */
-const command = new URL("../node_modules/.bin/payments-mock", import.meta.url);
+/** The installed command: the file the mock's package.json names as its `bin`. */
+const manifest = createRequire(import.meta.url).resolve("@org/payments-mock/package.json");
+const command = path.join(
+  path.dirname(manifest),
+  JSON.parse(readFileSync(manifest, "utf8")).bin["payments-mock"],
+);
 
 describe.concurrent.each([
   {
@@ -19,7 +25,7 @@ describe.concurrent.each([
   },
 ])("$command", ({ command: name, args, text, heading }) => {
   async function help(): Promise<string[]> {
-    const { stdout } = await promisify(execFile)(command.pathname, args, {
+    const { stdout } = await promisify(execFile)(process.execPath, [command, ...args], {
       env: { ...process.env, PORT: "", HOST: "" },
     });
     return helpFlags(stdout);

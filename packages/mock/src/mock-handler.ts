@@ -7,7 +7,6 @@ import {
   answerPreflight,
   bodilessKey,
   ClientGoneError,
-  ERROR_SEVERITY,
   hasPreferences,
   isPreflight,
   jsonText,
@@ -23,6 +22,7 @@ import {
   type RequestLogger,
   type Routed,
   readRequest,
+  refusalStatus,
   requestProblems,
   requestRefusal,
   routeProblem,
@@ -137,7 +137,7 @@ async function respond(
   }
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
-  const outcome = await engine.handle(request, preferences);
+  const outcome = engine.handle(request, preferences);
   if (outcome.kind === "error") {
     const refused = await prismRefusal(
       engine,
@@ -153,7 +153,7 @@ async function respond(
     ...requestProblems(engine, outcome.routed.operation, request, repeated, outcome.inputProblems),
     ...(prefer.ok ? [] : [prefer.error]),
   ];
-  if (errors.length > 0) return rejected(sendProblem(response, invalidRequest(outcome, errors)));
+  if (errors.length > 0) return rejected(sendProblem(response, invalidRequest(errors)));
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
     if (key) verdicts.set(engine, key, { request, routed: outcome.routed });
@@ -190,10 +190,9 @@ async function prismRefusal(
     : refusedRoute(engine, outcome, request, response, testModeHint);
 }
 
-function invalidRequest(outcome: PrismResponse, errors: ProblemError[]): Problem {
-  // Prism has chosen the status when it found a problem itself (401 before all else).
-  const prismFound = outcome.inputProblems.some((p) => p.severity === ERROR_SEVERITY);
-  return requestRefusal(prismFound ? outcome.status : 422, errors);
+/** The refusal of a request with problems, its status as every route's (test mode's too). */
+function invalidRequest(errors: ProblemError[]): Problem {
+  return requestRefusal(refusalStatus(errors), errors);
 }
 
 /** Prism's answer as it stands, its mismatches with the spec for the log. */

@@ -53,7 +53,7 @@ function parseCli(argv: string[]) {
 }
 
 /** The summary printed when the proxy stops. */
-export function summaryLines({ total, byOperation }: ViolationSummary): string {
+function summaryLines({ total, byOperation }: ViolationSummary): string {
   if (total === 0) return "payments-mock proxy: no violations";
   const lines = Object.entries(byOperation)
     .sort(([, a], [, b]) => b - a)

@@ -248,6 +248,7 @@ describe("the rooms of the engine, the sandbox and the mock", () => {
     const store = path.join(sandbox, "store") + path.sep;
     const answering = [
       srcOf("@org/payments-engine") + path.sep,
+      path.join(sandbox, "answer") + path.sep,
       path.join(sandbox, "api") + path.sep,
       path.join(sandbox, "control") + path.sep,
       path.join(sandbox, "http") + path.sep,

@@ -5,17 +5,17 @@
 
 import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
 import { isObject } from "@org/payments-engine";
-import { type Answer, problemAnswer } from "./api/answer.js";
+import { type Answer, problemAnswer } from "./answer/answer.js";
 import { handlerOf } from "./api/api-routes.js";
 import { Idempotency, settled } from "./api/idempotency.js";
 import { ReadCache } from "./api/read-cache.js";
 import { dataFromSeed, defaultSeed, readSeed, type Seed, starterSeed } from "./api/seed.js";
 import { elapsedNow, realNow, SandboxClock } from "./clock/clock.js";
 import { answerControl, type ControlServices } from "./control/control-routes.js";
+import { FAULT_HANDLERS } from "./control/fault-routes.js";
 import {
   ArmedFaults,
   type DeclaredStatuses,
-  FAULT_HANDLERS,
   type FaultHit,
   faultsBefore,
   type Verdict,
@@ -33,7 +33,11 @@ import {
   type SandboxStore,
   type StoreTransaction,
 } from "./store/store.js";
-import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./webhooks/deliveries.js";
+import {
+  DEFAULT_DELIVERY_LIMITS,
+  type DeliveryLimits,
+  DeliverySender,
+} from "./webhooks/deliveries.js";
 import { type DeliveryChaos, Events } from "./webhooks/events.js";
 
 export interface SandboxOptions {
@@ -73,12 +77,12 @@ export interface SandboxOptions {
 }
 
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */
-export const DEFAULT_MAX_PARTNERS = 1_000;
+const DEFAULT_MAX_PARTNERS = 1_000;
 /** A partner idle this long (real time) makes room for a new one when the sandbox is full. */
-export const EVICTABLE_AFTER_MS = 15 * 60 * 1000;
+const EVICTABLE_AFTER_MS = 15 * 60 * 1000;
 
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
-export const DEFAULT_IDLE_DAYS = 30;
+const DEFAULT_IDLE_DAYS = 30;
 /** How often a process purges idle partners. */
 const PURGE_CHECK_MS = 60_000;
 /** A partner in use is marked seen in the store at most this often by a process. */
@@ -119,7 +123,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     seed,
     starter,
     exampleKey: options.exampleKey ?? DEFAULT_EXAMPLE_KEY,
-    limits: { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery },
+    sender: new DeliverySender({ ...DEFAULT_DELIVERY_LIMITS, ...options.delivery }),
     deliveryChaos: options.deliveryChaos,
     maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
     tenants: new Map(),
@@ -145,6 +149,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       clearInterval(purgeTimer);
       await parts.requests?.flush();
       await scheduler.close();
+      partners.sender.close();
       await store.close();
     },
   };
@@ -157,7 +162,8 @@ interface Partners {
   /** What every partner but the example key's starts with. */
   starter: Seed;
   exampleKey: string;
-  limits: DeliveryLimits;
+  /** Sends the webhook deliveries of every partner, on connections it closes with the sandbox. */
+  sender: DeliverySender;
   deliveryChaos: DeliveryChaos | undefined;
   /** The most partners kept; 0 for any number. */
   maxPartners: number;
@@ -202,7 +208,7 @@ function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
 }
 
 function newTenant(partners: Partners, partner: string, offset: number): Tenant {
-  const { store, limits, deliveryChaos, rehearsal } = partners;
+  const { store, sender, deliveryChaos, rehearsal } = partners;
   const clock = new SandboxClock(offset);
   const partnerStore: PartnerStore = {
     partner,
@@ -213,7 +219,7 @@ function newTenant(partners: Partners, partner: string, offset: number): Tenant 
   return {
     partner,
     clock,
-    events: new Events(partnerStore, limits, clock, deliveryChaos, rehearsal ? faults : undefined),
+    events: new Events(partnerStore, sender, clock, deliveryChaos, rehearsal ? faults : undefined),
     idempotency: new Idempotency(partnerStore),
     store: partnerStore,
     faults,

@@ -41,7 +41,7 @@ export function blocksOf(markdown: string, name = "guide"): Block[] {
 }
 
 /** The flags of the shell blocks the test does not run as they are. */
-export const NOT_RUN = ["server", "install"];
+const NOT_RUN = ["server", "install"];
 
 /** The shell steps of a guide: each ```sh block (not a server's) and the output it must print. */
 export function shellSteps(blocks: Block[]) {
@@ -60,7 +60,7 @@ export function shellSteps(blocks: Block[]) {
 }
 
 /** The separator the test prints between steps, to tell their output apart. */
-export const STEP_MARK = "@@guide-step@@";
+const STEP_MARK = "@@guide-step@@";
 
 /** One bash script of the steps, each preceded by a mark on a line of its own. */
 export function shellScript(steps: { block: Block }[]): string {

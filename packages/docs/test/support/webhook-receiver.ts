@@ -3,7 +3,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface Delivery {
+interface Delivery {
   id: string;
   topic: string;
   customer_id: string | null;

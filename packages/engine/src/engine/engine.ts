@@ -64,7 +64,7 @@ export interface PrismResponse {
 
 export interface PrismEngine {
   /** Answers one request; `preferences` (from its `Prefer` header) override the mock's config. */
-  handle(request: ApiRequest, preferences?: Preferences): Promise<PrismOutcome>;
+  handle(request: ApiRequest, preferences?: Preferences): PrismOutcome;
   /** Routes and validates one request (security included) as `handle` does, without answering it. */
   check(request: ApiRequest): PrismCheck;
   /** The operation Prism's router matches to `method` and `path`, if any (HEAD is read as GET). */
@@ -173,15 +173,12 @@ function handlerOf(
   operations: Operations,
   config: MockConfig,
 ): PrismEngine["handle"] {
-  return async function handle(
-    request: ApiRequest,
-    preferences: Preferences = {},
-  ): Promise<PrismOutcome> {
+  return function handle(request: ApiRequest, preferences: Preferences = {}): PrismOutcome {
     // A request without preferences is answered with the engine's own config, which the mock's
     // caches know by sight.
     const asked = hasPreferences(preferences);
     const mock = asked ? { ...config.mock, ...preferences } : config.mock;
-    const result = await prism.request(
+    const result = prism.answer(
       toPrismInput(request),
       operations,
       asked ? { ...config, mock } : config,

@@ -15,7 +15,7 @@ export {
   silentLogger,
 } from "./engine.js";
 export { bundledSpecPath, operationsFromSnapshot, operationsSnapshot } from "./prism/index.js";
-export { requestProblems, requestRefusal } from "./request-problems.js";
+export { refusalStatus, requestProblems, requestRefusal } from "./request-problems.js";
 export { unavailablePreference } from "./shaping/index.js";
 export {
   ERROR_SEVERITY,

@@ -8,6 +8,7 @@ import type { Received } from "./validation/index.js";
 import {
   bodySchema,
   isMissingBody,
+  MEDIA_TYPE_RULE,
   missingBodyErrors,
   namedObjectRules,
   nonDecimalIntegers,
@@ -112,6 +113,17 @@ function repeatedSingleValues(
       rule: "repeated",
       message: "was sent more than once; it takes a single value",
     }));
+}
+
+/**
+ * The status of a request refused for its problems, the same on every route of every document:
+ * 401 when the API key is a problem, else 415 when its media type is one the operation does not
+ * take, else 422.
+ */
+export function refusalStatus(errors: readonly ProblemError[]): 401 | 415 | 422 {
+  if (errors.some((error) => error.location === "security")) return 401;
+  if (errors.some((error) => error.rule === MEDIA_TYPE_RULE)) return 415;
+  return 422;
 }
 
 /** The problem a refused request gets: 401 when the API key is the problem, else `status`. */

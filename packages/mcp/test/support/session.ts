@@ -111,7 +111,7 @@ for (const name of ["int32", "int64", "uint32", "uint64"]) {
 }
 
 /** The structured content fits the tool's output schema (the SDK's client checks it too). */
-export function expectToFit(schema: unknown, content: unknown, name: string): void {
+function expectToFit(schema: unknown, content: unknown, name: string): void {
   expect(schema, `${name} has an output schema`).toBeDefined();
   const validate = ajv.compile(schema as object);
   const valid = validate(content);

@@ -16,7 +16,7 @@ const HOP_BY_HOP = new Set([
 
 export type HeaderPair = [name: string, value: string];
 
-export const VIA = "1.1 payments-mock";
+const VIA = "1.1 payments-mock";
 
 /** Raw header pairs (`[name, value, name, value, …]`, as Node reads them) for the next hop. */
 export function endToEndHeaders(raw: readonly string[]): HeaderPair[] {

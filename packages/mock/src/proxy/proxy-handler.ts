@@ -14,6 +14,7 @@ import {
   REQUEST_ID,
   type ReadResult,
   readForwardable,
+  refusalStatus,
   requestProblems,
   requestRefusal,
   routeProblem,
@@ -35,7 +36,7 @@ import {
 } from "./violations.js";
 
 /** Bodies up to this size are checked; a larger one is passed on unchecked (and logged so). */
-export const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
+const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
 
 export interface ProxyHandlerOptions {
   engine: PrismEngine;
@@ -275,15 +276,10 @@ function checkRequest(
           : undefined;
     return { ...error, value };
   });
-  const status = errors.some((error) => error.location === "security")
-    ? 401
-    : errors.some((error) => error.rule === "mediaType")
-      ? 415
-      : 422;
   return {
     operation: checked.routed.operation,
     findings,
-    refusal: errors.length > 0 ? requestRefusal(status, errors) : undefined,
+    refusal: errors.length > 0 ? requestRefusal(refusalStatus(errors), errors) : undefined,
   };
 }
 

@@ -1,7 +1,7 @@
 // The API key never leaves the proxy in a report, a log line or a problem it writes, even when
 // the upstream echoes it back: every text the proxy writes passes through this.
 
-export const REDACTED = "[REDACTED]";
+const REDACTED = "[REDACTED]";
 
 /** Replaces each secret, as sent, JSON-escaped or percent-encoded, with REDACTED. */
 export function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {

@@ -25,7 +25,7 @@ export function createUpstream(url: URL, timeoutMs: number): Upstream {
   return { url, timeoutMs, agent };
 }
 
-export type UpstreamAnswer =
+type UpstreamAnswer =
   | { ok: true; response: IncomingMessage }
   | { ok: false; status: 502 | 504; message: string };
 

@@ -22,7 +22,7 @@ const takesBody = (entry: OperationEntry) =>
   entry.operation.requestBody !== undefined || ["post", "put", "patch"].includes(entry.method);
 
 /** Every operation with a body, as a valid request whose body is still to be set. */
-export function operationsWithBodies(): Array<[string, SpecRequest]> {
+function operationsWithBodies(): Array<[string, SpecRequest]> {
   const api = operations.filter(takesBody).map((entry): [string, SpecRequest] => {
     const request = validRequest(entry.operationId);
     return [`${request.method} ${entry.path}`, request];

@@ -14,7 +14,7 @@ export interface Received {
   closed: Promise<void>;
 }
 
-export type Answer = (
+type Answer = (
   received: Received,
   response: ServerResponse,
   incoming: IncomingMessage,

@@ -18,7 +18,7 @@ declare module "vitest" {
 export const sandboxStore = inject("sandboxStore");
 
 /** A `state` for a new sandbox on this project's store: none for memory. */
-export async function newState(dir: string, name = "state.db"): Promise<string | undefined> {
+async function newState(dir: string, name = "state.db"): Promise<string | undefined> {
   return sandboxStore === "memory" ? undefined : persistentState(dir, name);
 }
 

@@ -8,7 +8,7 @@ import addFormats from "ajv-formats";
 const API_ID = "https://payments-spec.invalid/partner-payments.json";
 const TEST_MODE_ID = "https://payments-spec.invalid/test-mode.json";
 
-export const testModeSpec = loadSpec(testModeSpecPath);
+const testModeSpec = loadSpec(testModeSpecPath);
 export const testModeOperations = listOperations(testModeSpec);
 const apiSpec = loadSpec(specPath);
 
@@ -43,7 +43,7 @@ function validator(schema: unknown) {
 }
 
 /** The ways `value` breaks `schema` (a schema of the test-mode document); empty when it matches. */
-export function schemaProblems(schema: unknown, value: unknown): string[] {
+function schemaProblems(schema: unknown, value: unknown): string[] {
   const validate = validator(schema);
   if (validate(value)) return [];
   return (validate.errors ?? []).map(

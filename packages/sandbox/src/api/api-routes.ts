@@ -18,13 +18,13 @@ import type {
   VerifiedCryptoAddress,
   Webhook,
 } from "@org/payments-types";
+import { type Answer, notFound, ok, pageAnswer, problemAnswer } from "../answer/answer.js";
 import { settleCustomer } from "../lifecycle/cascades.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated, walkTo } from "../lifecycle/changes.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "../lifecycle/lifecycles.js";
 import { arraySource, type Page, type PageQuery, page } from "../store/pages.js";
 import type { Resource, Stored } from "../store/state.js";
-import { type Answer, notFound, ok, pageAnswer, problemAnswer } from "./answer.js";
 import type { WorkResult } from "./idempotency.js";
 import { newResourceId } from "./resource-id.js";
 import type { RouteContext } from "./route-context.js";
@@ -36,7 +36,7 @@ const now = (context: RouteContext) => context.clock.now().toISOString();
 /** A new resource's id, ordered by the sandbox time it is made at (see resource-id.ts). */
 const newId = (context: RouteContext) => newResourceId(context.clock.now().getTime());
 /** What a change made by the request works with. */
-export const changeContext = (context: RouteContext): ChangeContext => ({
+const changeContext = (context: RouteContext): ChangeContext => ({
   partnerId: context.partnerId,
   tx: context.store,
   clock: context.clock,
@@ -147,7 +147,7 @@ const isAnswer = <T extends { id: string }>(value: T | Answer): value is Answer 
   "status" in value && "body" in value && !("id" in value);
 
 /** The email's local part ending in this makes the customer's identifications Declined. */
-export const DECLINED_EMAIL_SUFFIX = "+declined";
+const DECLINED_EMAIL_SUFFIX = "+declined";
 
 async function createIdentification(
   context: RouteContext,

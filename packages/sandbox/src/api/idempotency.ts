@@ -3,9 +3,9 @@
 // key is claimed in the request's own transaction, so a second request with it, in this process
 // or another, waits for the first and then replays its answer; exactly one of them does the work.
 
+import { type Answer, problemAnswer } from "../answer/answer.js";
 import type { IdempotentAnswer } from "../store/state.js";
 import type { PartnerStore, StoreTransaction } from "../store/store.js";
-import { type Answer, problemAnswer } from "./answer.js";
 
 export interface KeyedRequest {
   key: string;
@@ -16,7 +16,7 @@ export interface KeyedRequest {
 }
 
 /** An answer that needs a slow step (a webhook delivery) once the transaction has committed. */
-export interface AfterCommit {
+interface AfterCommit {
   afterCommit(): Promise<Answer>;
 }
 

@@ -12,11 +12,11 @@ import type {
   RecipientAccount,
   SignedAutorampQuote,
 } from "@org/payments-types";
+import { type Answer, ok, problemAnswer } from "../answer/answer.js";
 import { type PricedCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
 import { signatureOf, signingSecret } from "../money/quote-signature.js";
 import { readRates } from "../money/rates.js";
 import type { StoreTransaction } from "../store/store.js";
-import { type Answer, ok, problemAnswer } from "./answer.js";
 import type { RouteContext } from "./route-context.js";
 
 /** The rate lock of a quote that asks for none. */

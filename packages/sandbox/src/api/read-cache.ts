@@ -3,9 +3,9 @@
 // same read with nothing written since gets the same answer without a transaction, as a partner's
 // test that polls a list until a status shows costs a lookup per poll.
 import type { operations } from "@org/payments-types";
+import type { Answer } from "../answer/answer.js";
 import { JsonText } from "../store/json-text.js";
 import type { SandboxStore } from "../store/store.js";
-import type { Answer } from "./answer.js";
 
 /**
  * The operations whose answer is made from the stored data alone: not from the clock (a quote,

@@ -4,9 +4,8 @@
 // Prism's router and validators, the same as the API's, have routed the request and checked its
 // parameters and body against the document: what is left here is what the sandbox's state decides.
 
-import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
+import { type Answer, notFound, ok, problemAnswer } from "../answer/answer.js";
 import type { SandboxClock } from "../clock/clock.js";
-import { type ArmedFaults, type DeclaredStatuses, FAULT_HANDLERS } from "../faults/index.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import {
@@ -17,44 +16,19 @@ import {
   type Lifecycle,
   TRANSACTION,
 } from "../lifecycle/lifecycles.js";
-import type { PartnerClockRunner } from "../lifecycle/scheduler.js";
 import { signatureValid, signingSecret } from "../money/quote-signature.js";
 import { changeRates, readRates } from "../money/rates.js";
-import type { PartnerStore, StoreTransaction } from "../store/store.js";
-import type { Events } from "../webhooks/events.js";
+import type { StoreTransaction } from "../store/store.js";
+import type { ControlRequest, ControlServices } from "./control-services.js";
 import { deposit } from "./deposits.js";
 import { eventPage } from "./event-log.js";
+import { FAULT_HANDLERS } from "./fault-routes.js";
 import { addFiatAddress, addWebhook, changeStatus } from "./simulations.js";
 import { testModeDocument } from "./test-mode-document.js";
 
 type Schemas = components["schemas"];
 
-/** What the routes work with: the caller's partner's. */
-export interface ControlServices {
-  store: PartnerStore;
-  clock: SandboxClock;
-  events: Events;
-  scheduler: PartnerClockRunner;
-  /** The change context of a transaction. */
-  changes(tx: StoreTransaction): ChangeContext;
-  /** Back to what the partner started with, in the transaction. */
-  reset(tx: StoreTransaction): Promise<void>;
-  /** The partner's armed fault rules and rate limit, as this process knows them. */
-  faults: ArmedFaults;
-  /** The statuses each operation of the API declares. */
-  declaredStatuses: DeclaredStatuses;
-  /** Writes the request log's pending entries. */
-  flushRequests(): Promise<void>;
-}
-
-/** A request the engine has routed to an operation of the test-mode document and validated. */
-export interface ControlRequest {
-  /** Path parameters, percent-decoded. */
-  params: Record<string, string>;
-  query: Record<string, string>;
-  /** The body, as the document's schema admits it (an empty object for a route without one). */
-  body: Record<string, unknown>;
-}
+export type { ControlServices };
 
 type Handler = (services: ControlServices, request: ControlRequest) => Promise<Answer>;
 

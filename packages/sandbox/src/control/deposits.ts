@@ -4,7 +4,7 @@
 // with an event at each step.
 import { randomBytes, randomInt } from "node:crypto";
 import type { AutorampTransaction, Blockchain, DepositAccountType } from "@org/payments-types";
-import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
+import { type Answer, notFound, ok, problemAnswer } from "../answer/answer.js";
 import { pricingData } from "../api/quotes.js";
 import { newResourceId } from "../api/resource-id.js";
 import type { components } from "../generated/test-mode.js";

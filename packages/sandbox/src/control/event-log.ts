@@ -5,7 +5,7 @@
 // of its index, reading until the page is full: no record is parsed, and a page of attempts that
 // are common in the log costs the same at any size of it (measured: 0.1 ms at 10,000 attempts),
 // one of rare ones at most a scan of the partner's log (about 30 ms at its 10,000).
-import { type Answer, pageAnswer } from "../api/answer.js";
+import { type Answer, pageAnswer } from "../answer/answer.js";
 import { page } from "../store/pages.js";
 import type { StoreTransaction } from "../store/store.js";
 

@@ -2,7 +2,7 @@
 // address and a webhook added (the API cannot add either). Each answers the resource it changed
 // or made, and sends the events the change sends.
 import type { FiatAddress, Webhook } from "@org/payments-types";
-import { type Answer, notFound, ok, problemAnswer } from "../api/answer.js";
+import { type Answer, notFound, ok, problemAnswer } from "../answer/answer.js";
 import { newResourceId } from "../api/resource-id.js";
 import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";

@@ -6,7 +6,7 @@ import document from "../generated/test-mode.json" with { type: "json" };
 export const testModeDocument: Readonly<Record<string, unknown>> = document;
 
 /** Where the sandbox's own routes live. */
-export const CONTROL_PREFIX = "/_sandbox/";
+const CONTROL_PREFIX = "/_sandbox/";
 
 export function isControlPath(path: string): boolean {
   return path.startsWith(CONTROL_PREFIX);

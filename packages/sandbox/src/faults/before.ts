@@ -4,7 +4,7 @@
 // instead of the operation (the transaction then commits the claim alone); a delay and a drop
 // after commit act on the operation's answer.
 import { STATUS_CODES } from "node:http";
-import { type Answer, problemAnswer } from "../api/answer.js";
+import { type Answer, problemAnswer } from "../answer/answer.js";
 import type { FaultKind, StoreTransaction } from "../store/store.js";
 import type { ArmedFaults } from "./armed.js";
 import { nthDraw } from "./draw.js";

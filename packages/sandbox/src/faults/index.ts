@@ -1,6 +1,11 @@
 // Failure rehearsal: fault rules and a rate limit per partner, armed through the test mode.
 export { ArmedFaults } from "./armed.js";
-export { type FaultHit, faultsBefore, type RequestFacts, type Verdict } from "./before.js";
+export { type FaultHit, faultsBefore, type Verdict } from "./before.js";
 export { type DeliveryFault, deliveryFault } from "./delivery.js";
-export { FAULT_HANDLERS } from "./fault-routes.js";
-export type { DeclaredStatuses, FaultRule } from "./rules.js";
+export {
+  armedRuleOf,
+  type DeclaredStatuses,
+  type FaultRule,
+  listedFault,
+  ruleRefusal,
+} from "./rules.js";

@@ -2,7 +2,7 @@
 // RateLimit headers (draft-ietf-httpapi-ratelimit-headers) on every answer while it is set. The
 // bucket is GCRA on the sandbox clock, kept in the store (rehearsal-rows.ts), so that processes
 // sharing a store share it.
-import { type Answer, problemAnswer } from "../api/answer.js";
+import { type Answer, problemAnswer } from "../answer/answer.js";
 import type { ArmedRateLimit } from "./armed.js";
 
 const POLICY = '"sandbox"';

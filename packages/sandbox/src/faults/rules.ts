@@ -1,6 +1,6 @@
 // A fault rule as the test-mode document describes it (NewFault, Fault), and what the sandbox
 // checks of one beyond the document: that its `status` is one its operation declares.
-import { type Answer, problemAnswer } from "../api/answer.js";
+import { type Answer, problemAnswer } from "../answer/answer.js";
 import type { components } from "../generated/test-mode.js";
 import type { StoredFault } from "../store/store.js";
 

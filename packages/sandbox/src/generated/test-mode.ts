@@ -1390,6 +1390,15 @@ export interface components {
       | "ChapsFps";
   };
   responses: {
+    /** @description The body is in a media type the operation does not take (it takes `application/json`). */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["Problem"];
+      };
+    };
     /** @description No API key was sent. */
     Unauthorized: {
       headers: {
@@ -1526,6 +1535,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1560,6 +1570,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1594,6 +1605,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1628,6 +1640,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1662,6 +1675,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1696,6 +1710,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["StatusRefused"];
       default: components["responses"]["Problem"];
     };
@@ -1730,6 +1745,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1764,6 +1780,7 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1791,6 +1808,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1924,6 +1942,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -1951,6 +1970,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -2065,6 +2085,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
@@ -2121,6 +2142,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
       422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };

@@ -9,6 +9,7 @@ import {
   type Operation,
   type PrismEngine,
   type ProblemError,
+  refusalStatus,
   requestProblems,
   requestRefusal,
   routeProblem,
@@ -41,8 +42,9 @@ export async function respondControl(
     ...unexpectedBody(operation, request),
   ];
   if (errors.length > 0) {
-    const status = errors.some((error) => error.location === "security") ? 401 : 422;
-    return { status: sendProblem(response, requestRefusal(status, errors)), mismatch: "" };
+    // The statuses of the API's routes: 401, 415 for a media type the operation does not take, 422.
+    const refused = requestRefusal(refusalStatus(errors), errors);
+    return { status: sendProblem(response, refused), mismatch: "" };
   }
   return sendAnswer(response, await sandbox.control(request, checked.routed));
 }

@@ -15,7 +15,7 @@ import type { CollectionName, Resource } from "../store/state.js";
  * What makes a transition happen: a request of the API, another resource's change (a cascade),
  * a simulation route under /_sandbox/, or the sandbox clock.
  */
-export type Cause = "request" | "cascade" | "simulation" | "time";
+type Cause = "request" | "cascade" | "simulation" | "time";
 
 export interface Transition {
   from: string;
@@ -41,7 +41,7 @@ export type Collections = (name: CollectionName) => readonly Resource[];
  * them, and so may a customer's simulated steps (UserRequired to SigningsRequired, Suspended to
  * Active), which act for the provider whatever the customer's documents say.
  */
-export interface Invariant {
+interface Invariant {
   /** What holds, in words. */
   says: string;
   holds(resource: Resource, collections: Collections): boolean;
@@ -149,7 +149,7 @@ function hasApprovedIdentification(customer: Resource, collections: Collections)
 /** Review times of an identification, in sandbox seconds after the step before. */
 export const IDENTIFICATION_REVIEW = { processed: MINUTE, inReview: MINUTE, decided: 3 * MINUTE };
 /** An approved identification expires after this long. */
-export const IDENTIFICATION_VALIDITY_SECONDS = 365 * DAY;
+const IDENTIFICATION_VALIDITY_SECONDS = 365 * DAY;
 
 export const IDENTIFICATION: Lifecycle = {
   resource: "identification",
@@ -277,7 +277,7 @@ export const AUTORAMP: Lifecycle = {
 };
 
 /** Registration times of a fiat address, in sandbox seconds after the step before. */
-export const FIAT_ADDRESS_REGISTRATION = { authorized: MINUTE, registered: 2 * MINUTE };
+const FIAT_ADDRESS_REGISTRATION = { authorized: MINUTE, registered: 2 * MINUTE };
 
 export const FIAT_ADDRESS: Lifecycle = {
   resource: "fiat address",
@@ -444,7 +444,7 @@ export const TRANSACTION: Lifecycle = {
 };
 
 /** The statuses of a transaction whose payout was sent. */
-export const PAID_OUT: readonly string[] = ["PayoutInProgress", "Completed", "PayoutFailed"];
+const PAID_OUT: readonly string[] = ["PayoutInProgress", "Completed", "PayoutFailed"];
 
 export const LIFECYCLES = [CUSTOMER, IDENTIFICATION, AUTORAMP, FIAT_ADDRESS, TRANSACTION] as const;
 

@@ -53,7 +53,7 @@ const DELIVERY_BATCH = 128;
  * Delivery attempts of one batch sent at the same time, at most: those of one webhook about one
  * customer go one after another, in the order they are due (deliveryOrderKey).
  */
-export const DELIVERIES_IN_FLIGHT = 16;
+const DELIVERIES_IN_FLIGHT = 16;
 /** How often each process looks for work that has come due in real time. */
 const POLL_MS = 1_000;
 /** How long an advance waits for due work that another process holds (a slow delivery). */

@@ -11,7 +11,7 @@ interface Facts {
   places: number;
 }
 
-export interface FiatFacts extends Facts {
+interface FiatFacts extends Facts {
   type: "Fiat";
   /** How a customer pays the currency in: the quote's `deposit_account_type`. */
   deposit_account_type: DepositAccountType;
@@ -19,7 +19,7 @@ export interface FiatFacts extends Facts {
   rail: string;
 }
 
-export interface CryptoFacts extends Facts {
+interface CryptoFacts extends Facts {
   type: "Crypto";
   /** The chains the token is priced on; the first is the one a request without a chain gets. */
   chains: readonly [Blockchain, ...Blockchain[]];

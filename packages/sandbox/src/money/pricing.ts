@@ -77,7 +77,7 @@ export interface PricedCurrency {
 }
 
 /** Every fee field of the spec's `Fee`, each filled. */
-export type FullFee = Required<Fee>;
+type FullFee = Required<Fee>;
 
 export interface Priced {
   source: PricedCurrency;
@@ -115,13 +115,13 @@ const Exact = Decimal.clone({ precision: 1000, toExpNeg: -1000, toExpPos: 1000 }
 /** Amounts are below this (15 integer digits). */
 const MAX_AMOUNT = new Exact("1e15");
 /** Significant digits of a rate. */
-export const RATE_DIGITS = 12;
+const RATE_DIGITS = 12;
 const RateDecimal = Decimal.clone({ precision: RATE_DIGITS, rounding: Decimal.ROUND_HALF_UP });
 const DEDUCTED: FeeSettlement = "deductedImmediately";
 /** The `fee_type` of the network fee in `network_fees_with_settlement`. */
-export const NETWORK_FEE_TYPE = "Gas";
+const NETWORK_FEE_TYPE = "Gas";
 /** The label of the partner fee `_partner_fee_in_bips` adds. */
-export const BIPS_PARTNER_FEE_LABEL = "Partner fee in bips";
+const BIPS_PARTNER_FEE_LABEL = "Partner fee in bips";
 const BIPS = new Exact("0.0001");
 
 interface Side extends PricedCurrency {

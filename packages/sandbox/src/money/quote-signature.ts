@@ -7,7 +7,7 @@ import { isObject } from "@org/payments-engine";
 import type { StoreTransaction } from "../store/store.js";
 
 /** JSON with every object's keys sorted, as RFC 8785 serialises strings, booleans and null. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (isObject(value)) {
     const keys = Object.keys(value)

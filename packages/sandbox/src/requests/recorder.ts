@@ -6,7 +6,7 @@ import type { RequestEntry, SandboxStore } from "../store/store.js";
 import { recordRequests } from "./record.js";
 
 /** How long an entry waits at most before it is written (other processes read it then). */
-export const FLUSH_MS = 100;
+const FLUSH_MS = 100;
 const BATCH_SIZE = 500;
 
 export class RequestRecorder {

@@ -1,6 +1,6 @@
 // GET /_sandbox/requests: the partner's finished API requests, newest first, filtered by
 // operation, status, fault and idempotency key, and paged as the event log is.
-import { type Answer, pageAnswer } from "../api/answer.js";
+import { type Answer, pageAnswer } from "../answer/answer.js";
 import { page } from "../store/pages.js";
 import type { StoreTransaction } from "../store/store.js";
 

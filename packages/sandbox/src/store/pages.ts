@@ -2,7 +2,7 @@
 // page; a `prev_cursor` is the id of the first item of the current page (passing it back gives
 // the page before it). Lists keep creation order, so walking the pages sees every item once.
 
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 
 export interface PageQuery {
   cursor?: string | undefined;

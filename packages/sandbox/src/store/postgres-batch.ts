@@ -6,12 +6,11 @@
 // answers its reads from those rows, keeps its changes, and writes them at its end in one
 // statement each: the changed resources, the cancelled and the new scheduled work, the event log.
 // Anything else it is asked writes what it keeps first, then runs as in sqlTransaction.
+import type { Query, Row } from "./sql-query.js";
 import {
   type Dialect,
   indexedColumns,
   type PurgeSchedule,
-  type Query,
-  type Row,
   sqlTransaction,
   storedOf,
 } from "./sql-store.js";

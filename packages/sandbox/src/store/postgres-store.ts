@@ -3,18 +3,19 @@
 // idempotency key waits on the first's row; each job scheduled on the sandbox clock (a timed
 // step, a webhook delivery attempt) is taken by one process with FOR UPDATE SKIP LOCKED and stays
 // locked until its outcome is recorded.
+
 import type { Pool, PoolClient } from "pg";
 import { realNow } from "../clock/clock.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { postgresBatch } from "./postgres-batch.js";
 import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
+import type { Query } from "./sql-query.js";
 import {
   type Dialect,
   dueJobs,
   duePartners,
   purgeIdle,
   purgeSchedule,
-  type Query,
   removeJobs,
   sqlTransaction,
 } from "./sql-store.js";

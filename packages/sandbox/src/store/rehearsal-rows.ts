@@ -1,8 +1,9 @@
 // A partner's failure rehearsal in SQL, the same for SQLite and Postgres: its request log, its
 // armed fault rules and its rate limit (migration 7). Every change to the rules or the limit moves
 // the partner's `faults_version`, which each request of a shared store reads with its clock.
+
 import type { PageSource, Positioned } from "./pages.js";
-import type { Query } from "./sql-store.js";
+import type { Query } from "./sql-query.js";
 import {
   type LoggedRequest,
   REQUESTS_KEPT,

@@ -7,6 +7,7 @@ import { type PageSource, type Positioned, page } from "./pages.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { rehearsalRows } from "./rehearsal-rows.js";
 import type { SettingName } from "./settings.js";
+import type { Query, Row } from "./sql-query.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -31,11 +32,6 @@ import {
 /** A claimed key still without an answer after this long belonged to a process that died. */
 const ABANDONED_CLAIM_MS = 60_000;
 
-export type Row = Record<string, unknown>;
-
-/** Sends one statement with `$1`-style parameters inside the current transaction. */
-export type Query = (text: string, params?: unknown[]) => Promise<Row[]>;
-
 /** Removes the keys past their retention and the claims abandoned without an answer. */
 export const PURGE_KEYS =
   "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)";
@@ -44,14 +40,14 @@ export const PURGE_KEYS =
  * Takes a key: a new row, or the row of a key past its retention or abandoned ($6 and $7 as in
  * PURGE_KEYS), which the purge may not have removed yet. Returns no row when the key is taken.
  */
-export const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at) VALUES ($8, $1, $2, $3, $4, $5)
+const CLAIM_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at) VALUES ($8, $1, $2, $3, $4, $5)
   ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
     fingerprint = excluded.fingerprint, answer = NULL, created_at = excluded.created_at
   WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)
   RETURNING idem_key`;
 
 /** CLAIM_KEY with the claim's answer ($9) written in the same row. */
-export const CLAIM_ANSWERED_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at, answer) VALUES ($8, $1, $2, $3, $4, $5, $9)
+const CLAIM_ANSWERED_KEY = `INSERT INTO idempotency (partner, idem_key, method, path, fingerprint, created_at, answer) VALUES ($8, $1, $2, $3, $4, $5, $9)
   ON CONFLICT (partner, idem_key) DO UPDATE SET method = excluded.method, path = excluded.path,
     fingerprint = excluded.fingerprint, answer = excluded.answer, created_at = excluded.created_at
   WHERE idempotency.created_at < $6 OR (idempotency.answer IS NULL AND idempotency.created_at < $7)`;
@@ -126,7 +122,7 @@ export interface Dialect {
 }
 
 /** SQL expressions over the JSON text in a row's `body` column, at a path of property names. */
-export interface JsonSql {
+interface JsonSql {
   /** The string at the path (NULL when there is none). */
   text(path: readonly string[]): string;
   /** True when the path holds JSON true. */

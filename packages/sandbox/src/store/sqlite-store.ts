@@ -14,6 +14,7 @@ import {
   refuseNewer,
   type VersionRecord,
 } from "./schema-migrations.js";
+import type { Query } from "./sql-query.js";
 import {
   type Dialect,
   dueJobs,
@@ -21,7 +22,6 @@ import {
   type PendingClaims,
   purgeIdle,
   purgeSchedule,
-  type Query,
   removeJobs,
   sqlTransaction,
   writeClaims,
@@ -41,7 +41,7 @@ const READ_ONLY = /^\s*SELECT\b/i;
 const REQUEST_LOG_ONLY = /^\s*(INSERT INTO|DELETE FROM) request_log\b/i;
 
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
-export const MEMORY_LIMIT_BYTES = 1024 ** 3;
+const MEMORY_LIMIT_BYTES = 1024 ** 3;
 
 export interface SqliteStoreOptions {
   /** Where the line saying that an existing database was migrated goes. */

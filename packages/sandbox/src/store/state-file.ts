@@ -43,7 +43,7 @@ export function readJsonStateFile(path: string): SandboxData {
 }
 
 /** Where a migrated 0.1 JSON state file is kept. */
-export function backupPathOf(path: string): string {
+function backupPathOf(path: string): string {
   return `${path}.0.1-backup.json`;
 }
 

@@ -1,6 +1,7 @@
 // The sandbox's data: every collection of stored resources, the idempotency keys it has answered
 // and the webhook deliveries it has made. This is what the state file holds.
 
+import type { components } from "../generated/test-mode.js";
 import { jsonText } from "./json-text.js";
 import type { Settings } from "./settings.js";
 
@@ -54,30 +55,15 @@ export function answerRecordJson(record: AnswerRecord): string {
   return `{"status":${record.status},"body":${jsonText(record.body)}}`;
 }
 
-/** One delivery attempt of a webhook event, as GET /_sandbox/events lists it. */
-export interface DeliveryEvent {
-  /** The event's id: the same in every attempt to deliver it. */
-  id: string;
-  /** The attempt's own id (absent in a log written before attempts had one). */
-  attempt_id?: string;
+/**
+ * One delivery attempt of a webhook event, as GET /_sandbox/events lists it: the test-mode
+ * document's DeliveryAttempt. Its topic and payload are kept as the store holds them: what was
+ * sent, read back from rows (or a state file) that nothing checks against the document again.
+ */
+export type DeliveryEvent = Omit<components["schemas"]["DeliveryAttempt"], "topic" | "payload"> & {
   topic: string;
-  webhook_id: string;
-  url: string;
-  /** When the attempt was made (sandbox time). */
-  created_at: string;
-  /** 1 for the first attempt; absent in a log written before attempts were counted. */
-  attempt?: number;
-  delivered: boolean;
-  /** false when nothing was sent (a reserved example host); absent in a log written before. */
-  sent?: boolean;
-  status_code?: number;
-  failure_reason?: string;
-  /** When the next attempt is due, after a failure that is retried. */
-  next_attempt_at?: string;
-  /** The fault rule that duplicated, dropped or delayed the delivery. */
-  fault_id?: string;
   payload: unknown;
-}
+};
 
 export interface SandboxData {
   collections: Record<CollectionName, Stored[]>;
@@ -88,7 +74,7 @@ export interface SandboxData {
   settings?: Settings;
 }
 
-export const STATE_FORMAT = "payments-mock-sandbox/1";
+const STATE_FORMAT = "payments-mock-sandbox/1";
 
 /** The reason `value` is not sandbox data, or undefined when it is. */
 export function invalidDataReason(value: unknown): string | undefined {

@@ -84,14 +84,14 @@ export interface StoredFault {
 }
 
 /** A partner's rate limit as stored: GCRA's emission interval and burst, in µs of sandbox time. */
-export interface StoredRateLimit {
+interface StoredRateLimit {
   rule: string;
   intervalUs: number;
   burst: number;
 }
 
 /** The rate limit's verdict on one request. */
-export interface RateVerdict {
+interface RateVerdict {
   allowed: boolean;
   /** The theoretical arrival time after this request (µs of sandbox time). */
   tatUs: number;
@@ -133,10 +133,10 @@ export type JobFinish = (tx: StoreTransaction) => Promise<void>;
  * What a batch of jobs commits, in the transaction that removes them; resolves to how many of
  * them, the first ones, it did: the others stay scheduled.
  */
-export type BatchFinish = (tx: StoreTransaction) => Promise<number>;
+type BatchFinish = (tx: StoreTransaction) => Promise<number>;
 
 /** The first answer to an idempotency key, or `pending` while its request has not finished. */
-export type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
+type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
 
 export interface StoreTransaction {
   find(collection: CollectionName, id: string, scope: Scope): Promise<Stored | undefined>;

@@ -30,38 +30,49 @@ export type DeliveryOutcome =
     };
 
 /**
- * Connections kept open between deliveries. An agent closes an idle one a second before the
+ * A sandbox's webhook sender: its limits, and the connections it keeps open between deliveries,
+ * which close with the sandbox (`close`). An agent closes an idle one a second before the
  * receiver's own keep-alive timeout says it will (Node's agentKeepAliveTimeoutBuffer).
  */
-const agents = {
-  "http:": new HttpAgent({ keepAlive: true }),
-  "https:": new HttpsAgent({ keepAlive: true }),
-};
+export class DeliverySender {
+  private readonly agents = {
+    "http:": new HttpAgent({ keepAlive: true }),
+    "https:": new HttpsAgent({ keepAlive: true }),
+  };
 
-export async function deliver(
-  url: string,
-  payload: unknown,
-  limits: DeliveryLimits,
-): Promise<DeliveryOutcome> {
-  const target = URL.parse(url);
-  if (target === null || (target.protocol !== "http:" && target.protocol !== "https:")) {
-    return { delivered: false, failure_reason: `the url ${url} is not http(s)` };
+  private readonly limits: DeliveryLimits;
+
+  constructor(limits: DeliveryLimits) {
+    this.limits = limits;
   }
-  if (isReservedExampleHost(target)) {
-    return {
-      delivered: false,
-      sent: false,
-      failure_reason: `${url} is at a reserved example domain (RFC 2606/6761): the sandbox sends nothing there and does not retry; give the webhook your receiver's url to get its events`,
-    };
+
+  async deliver(url: string, payload: unknown): Promise<DeliveryOutcome> {
+    const target = URL.parse(url);
+    if (target === null || (target.protocol !== "http:" && target.protocol !== "https:")) {
+      return { delivered: false, failure_reason: `the url ${url} is not http(s)` };
+    }
+    if (isReservedExampleHost(target)) {
+      return {
+        delivered: false,
+        sent: false,
+        failure_reason: `${url} is at a reserved example domain (RFC 2606/6761): the sandbox sends nothing there and does not retry; give the webhook your receiver's url to get its events`,
+      };
+    }
+    const body = Buffer.from(JSON.stringify(payload));
+    const first = await post(url, target, body, this.limits, this.agents[target.protocol]);
+    if (!("retry" in first)) return first;
+    // A kept-alive connection the receiver closed as it was reused: the request never got there.
+    const again = await post(url, target, body, this.limits, undefined);
+    return "retry" in again
+      ? { delivered: false, failure_reason: `${url} could not be reached: ECONNRESET` }
+      : again;
   }
-  const body = Buffer.from(JSON.stringify(payload));
-  const first = await post(url, target, body, limits, agents[target.protocol]);
-  if (!("retry" in first)) return first;
-  // A kept-alive connection the receiver closed as it was reused: the request never got there.
-  const again = await post(url, target, body, limits, undefined);
-  return "retry" in again
-    ? { delivered: false, failure_reason: `${url} could not be reached: ECONNRESET` }
-    : again;
+
+  /** Closes the kept-alive connections: no socket of the sandbox's outlives it. */
+  close(): void {
+    this.agents["http:"].destroy();
+    this.agents["https:"].destroy();
+  }
 }
 
 type Attempt = DeliveryOutcome | { retry: true };

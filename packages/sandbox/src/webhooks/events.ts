@@ -8,7 +8,7 @@ import type { Clock } from "../clock/clock.js";
 import { type ArmedFaults, type DeliveryFault, deliveryFault } from "../faults/index.js";
 import type { DeliveryEvent, Resource } from "../store/state.js";
 import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
-import { type DeliveryLimits, type DeliveryOutcome, deliver } from "./deliveries.js";
+import type { DeliveryOutcome, DeliverySender } from "./deliveries.js";
 
 export interface EventPayload {
   id: string;
@@ -64,7 +64,7 @@ export const REORDER_DELAY_SECONDS = 5;
 
 export class Events {
   private readonly store: PartnerStore;
-  private readonly limits: DeliveryLimits;
+  private readonly sender: DeliverySender;
   private readonly clock: Clock;
   private readonly random: (() => number) | undefined;
   /** The partner's armed fault rules; undefined with failure rehearsal off. */
@@ -74,13 +74,13 @@ export class Events {
 
   constructor(
     store: PartnerStore,
-    limits: DeliveryLimits,
+    sender: DeliverySender,
     clock: Clock,
     chaos: DeliveryChaos | undefined,
     faults?: ArmedFaults,
   ) {
     this.store = store;
-    this.limits = limits;
+    this.sender = sender;
     this.clock = clock;
     this.random = chaos === undefined ? undefined : seededRandom(chaos.seed);
     this.faults = faults;
@@ -164,9 +164,9 @@ export class Events {
     }
     const outcome = job.drop
       ? dropped(fault?.faultId ?? "")
-      : await deliver(job.url, event, this.limits);
+      : await this.sender.deliver(job.url, event);
     const again =
-      outcome.delivered && job.duplicate ? await deliver(job.url, event, this.limits) : undefined;
+      outcome.delivered && job.duplicate ? await this.sender.deliver(job.url, event) : undefined;
     await this.store.transaction(async (tx) => {
       await this.record(tx, job, outcome, false, this.clock);
       if (again !== undefined)
@@ -183,10 +183,10 @@ export class Events {
     const delivery = job.body as DeliveryJob;
     const outcome = delivery.drop
       ? dropped(delivery.fault_id ?? "")
-      : await deliver(delivery.url, delivery.event, this.limits);
+      : await this.sender.deliver(delivery.url, delivery.event);
     const again =
       outcome.delivered && delivery.duplicate === true
-        ? await deliver(delivery.url, delivery.event, this.limits)
+        ? await this.sender.deliver(delivery.url, delivery.event)
         : undefined;
     return async (tx) => {
       await this.record(tx, delivery, outcome, true, clock);
@@ -214,7 +214,7 @@ export class Events {
       attempt: (found.latest.attempt ?? 1) + 1,
       event: found.latest.payload as EventPayload,
     };
-    const outcome = await deliver(job.url, job.event, this.limits);
+    const outcome = await this.sender.deliver(job.url, job.event);
     return this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
   }
 

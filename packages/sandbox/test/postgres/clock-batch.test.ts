@@ -2,12 +2,14 @@
 // writes its changes at its end. Within the batch, every read sees the batch's own changes; after
 // it, the database holds exactly what one statement per change would have left; and the
 // statements it sends do not grow with the jobs it runs.
+
 import { createDatabase } from "@org/payments-testing";
 import pg from "pg";
 import { expect, inject, it, type TestContext } from "vitest";
 import { postgresBatch } from "../../src/store/postgres-batch.js";
 import { openPostgresStore, POSTGRES, withoutNul } from "../../src/store/postgres-store.js";
-import { purgeSchedule, type Query } from "../../src/store/sql-store.js";
+import type { Query } from "../../src/store/sql-query.js";
+import { purgeSchedule } from "../../src/store/sql-store.js";
 import {
   emptyData,
   holdingResource,

@@ -3,7 +3,7 @@
 // another process may have changed the data.
 
 import { describe, expect, it } from "vitest";
-import { type Answer, ok } from "../../src/api/answer.js";
+import { type Answer, ok } from "../../src/answer/answer.js";
 import { type Read, ReadCache } from "../../src/api/read-cache.js";
 import { JsonText } from "../../src/store/json-text.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";

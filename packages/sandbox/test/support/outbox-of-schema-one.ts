@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import { EXAMPLE_KEY } from "./schema-one.js";
 
 /** The schema-1 fixtures' webhook. */
-export const FIXTURE_WEBHOOK = "f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
+const FIXTURE_WEBHOOK = "f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
 
 /** An outbox row's values (webhook_id, url, payload) for an event to `url`. */
 export function outboxRow(url: string): [string, string, string] {

@@ -13,28 +13,37 @@ const MAX_ANSWERS = 10_000;
 
 /** A `mock` for Prism's pipeline that answers as Prism's own and remembers what it can. */
 export function cachedMock(): Mock {
-  const answers = new WeakMap<object, Map<string, ReturnType<ReturnType<Mock>>>>();
+  /** Per operation, per config's text, per Accept (null: none sent), Prism's answer. */
+  const answers = new WeakMap<object, Map<string, Map<string | null, Answer>>>();
   let count = 0;
   return (options) => {
-    const key = keyOf(options);
-    if (key === undefined) return prismsAnswer(options);
-    let known = answers.get(options.resource);
+    if (!isRemembered(options)) return prismsAnswer(options);
+    let byConfig = answers.get(options.resource);
+    if (byConfig === undefined) {
+      byConfig = new Map();
+      answers.set(options.resource, byConfig);
+    }
+    const config = configText(options.config);
+    let known = byConfig.get(config);
     if (known === undefined) {
       known = new Map();
-      answers.set(options.resource, known);
+      byConfig.set(config, known);
     }
-    const answer = known.get(key);
+    const accept = acceptOf(options.input.data.headers ?? {});
+    const answer = known.get(accept);
     if (answer !== undefined) return () => answer;
     return (logger) => {
       const fresh = prismsAnswer(options)(logger);
       if (fresh._tag === "Right" && count < MAX_ANSWERS) {
         count++;
-        known.set(key, fresh);
+        known.set(accept, fresh);
       }
       return fresh;
     };
   };
 }
+
+type Answer = ReturnType<ReturnType<Mock>>;
 
 /**
  * Prism's mocker, given a config of its own: it writes the request's Accept into the config it
@@ -44,14 +53,20 @@ function prismsAnswer(options: MockOptions): ReturnType<Mock> {
   return prismMock({ ...options, config: { ...options.config } });
 }
 
-/** What Prism's answer depends on, or undefined when it depends on more. */
-function keyOf({ resource, input, config }: MockOptions): string | undefined {
-  if (config.dynamic || input.validations.length > 0 || (resource.callbacks ?? []).length > 0) {
-    return undefined;
-  }
-  const headers = input.data.headers ?? {};
-  const accept = Object.keys(headers).find((name) => name.toLowerCase() === "accept");
-  return `${configText(config)},${JSON.stringify(accept === undefined ? null : headers[accept])}`;
+/**
+ * Whether Prism's answer depends only on the operation, the config and the Accept header: not
+ * for generated data, a rejected request or an operation with callbacks.
+ */
+function isRemembered({ resource, input, config }: MockOptions): boolean {
+  return !config.dynamic && input.validations.length === 0 && !resource.callbacks?.length;
+}
+
+/** The request's Accept header (the first so named in any case), or null. */
+function acceptOf(headers: Record<string, string | undefined>): string | null {
+  const name = Object.keys(headers).find(
+    (name) => name.length === 6 && name.toLowerCase() === "accept",
+  );
+  return name === undefined ? null : (headers[name] ?? null);
 }
 
 /**

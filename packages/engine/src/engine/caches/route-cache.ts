@@ -34,15 +34,33 @@ export function cachedRoute(resources: readonly Resource[]): Route {
     return key;
   };
   const routes = new Map<string, Resource>();
+  // The same path asked again (a list polled, one resource read) is found without its shape.
+  const paths = new Map<string, Map<string, Resource>>();
+  let pathCount = 0;
   return (options) => {
     if (options.resources !== resources || options.input.url.baseUrl !== undefined) {
       return prismRoute(options);
     }
-    const key = keyOf(options.input.method, options.input.url.path);
+    const { method } = options.input;
+    const { path } = options.input.url;
+    let byPath = paths.get(method);
+    if (byPath === undefined) {
+      byPath = new Map();
+      paths.set(method, byPath);
+    }
+    const seen = byPath.get(path);
+    if (seen !== undefined) return { _tag: "Right", right: seen };
+    const key = keyOf(method, path);
     const known = routes.get(key);
-    if (known !== undefined) return { _tag: "Right", right: known };
-    const found = prismRoute(options);
-    if (found._tag === "Right" && routes.size < MAX_ROUTES) routes.set(key, found.right);
+    const found =
+      known !== undefined ? { _tag: "Right" as const, right: known } : prismRoute(options);
+    if (found._tag === "Right") {
+      if (known === undefined && routes.size < MAX_ROUTES) routes.set(key, found.right);
+      if (pathCount < MAX_ROUTES) {
+        pathCount++;
+        byPath.set(path, found.right);
+      }
+    }
     return found;
   };
 }

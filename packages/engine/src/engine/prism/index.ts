@@ -1,6 +1,6 @@
 // Prism, adapted: its router, validators and mocker (one adapter file reaches into its internals),
 // its request pipeline without fp-ts, and the spec's operations as Prism reads them.
-export { bundledOperationsPath, bundledSpecPath } from "./bundled-spec.js";
+export { bundledSpecPath } from "./bundled-spec.js";
 export { operationsFromSnapshot, operationsSnapshot } from "./operations-snapshot.js";
 export { pathParameters } from "./path-template.js";
 export { pipeline } from "./pipeline.js";

@@ -13,21 +13,18 @@ type Steps = Pick<
 type Resources = Parameters<Steps["route"]>[0]["resources"];
 type Input = Parameters<Steps["route"]>[0]["input"];
 type Output = Extract<ReturnType<ReturnType<Steps["mock"]>>, { _tag: "Right" }>["right"];
-export type Diagnostic = Extract<
-  ReturnType<Steps["validateInput"]>,
-  { _tag: "Left" }
->["left"][number];
+type Diagnostic = Extract<ReturnType<Steps["validateInput"]>, { _tag: "Left" }>["left"][number];
 
 /** A request Prism's router refused (404, 405), or one it routed and then could not answer. */
 type Refused = { _tag: "Left"; left: Error; operation: Operation | undefined };
 
 /** The routing and the checks of a request, without its answer. */
-export type CheckResult =
+type CheckResult =
   | Refused
   | { _tag: "Right"; operation: Operation; right: { input: Diagnostic[] } };
 
 /** What Prism's `request` task resolves to, with the operation it reached. */
-export type PipelineResult =
+type PipelineResult =
   | Refused
   | {
       _tag: "Right";
@@ -38,6 +35,8 @@ export type PipelineResult =
 export interface Pipeline {
   /** Routes the request and checks its security and its parts, as `request` does first. */
   check(input: Input, resources: Resources, config: HttpConfig): CheckResult;
+  /** What `request` resolves to, without a promise: every step is synchronous. */
+  answer(input: Input, resources: Resources, config: HttpConfig): PipelineResult;
   request(input: Input, resources: Resources, config: HttpConfig): Promise<PipelineResult>;
 }
 
@@ -52,38 +51,41 @@ export function pipeline(steps: Steps): Pipeline {
     const routed = route({ resources, input });
     if (routed._tag === "Left") return { ...routed, operation: undefined };
     const operation = routed.right;
-    const problems = [
-      ...(config.checkSecurity
-        ? found(validateSecurity({ resource: operation, element: input }))
-        : []),
-      ...(config.validateRequest
-        ? found(validateInput({ resource: operation, element: input }))
-        : []),
-    ];
+    const security = config.checkSecurity
+      ? found(validateSecurity({ resource: operation, element: input }))
+      : [];
+    const request = config.validateRequest
+      ? found(validateInput({ resource: operation, element: input }))
+      : [];
+    const problems = security.length === 0 ? request : [...security, ...request];
     return { _tag: "Right", operation, right: { input: problems } };
+  }
+  function answer(input: Input, resources: Resources, config: HttpConfig): PipelineResult {
+    const checked = check(input, resources, config);
+    if (checked._tag === "Left") return checked;
+    const { operation } = checked;
+    const inputProblems = checked.right.input;
+    const mocked = mock({
+      resource: operation,
+      input: { data: input, validations: inputProblems },
+      config: config.mock || {},
+    })(logger.child({ name: "NEGOTIATOR" }));
+    if (mocked._tag === "Left") return { ...mocked, operation };
+    const output = mocked.right;
+    const outputProblems = config.validateResponse
+      ? found(validateOutput({ resource: operation, element: output }))
+      : [];
+    return {
+      _tag: "Right",
+      operation,
+      right: { output, validations: { input: inputProblems, output: outputProblems } },
+    };
   }
   return {
     check,
+    answer,
     async request(input, resources, config) {
-      const checked = check(input, resources, config);
-      if (checked._tag === "Left") return checked;
-      const { operation } = checked;
-      const inputProblems = checked.right.input;
-      const mocked = mock({
-        resource: operation,
-        input: { data: input, validations: inputProblems },
-        config: config.mock || {},
-      })(logger.child({ name: "NEGOTIATOR" }));
-      if (mocked._tag === "Left") return { ...mocked, operation };
-      const output = mocked.right;
-      const outputProblems = config.validateResponse
-        ? found(validateOutput({ resource: operation, element: output }))
-        : [];
-      return {
-        _tag: "Right",
-        operation,
-        right: { output, validations: { input: inputProblems, output: outputProblems } },
-      };
+      return answer(input, resources, config);
     },
   };
 }

@@ -6,6 +6,8 @@ import { isObject } from "../../values/index.js";
 import type { Operation } from "../prism/index.js";
 
 type Example = { key: string; value: unknown };
+/** An example with its fields by name (none when it is not an object), read once. */
+type Named = { value: unknown; fields: Map<string, unknown> | undefined };
 
 /**
  * Of the named examples of the answer, the one that agrees with the request's body on the most
@@ -20,28 +22,33 @@ export function exampleMatchingBody(
   if (!isObject(body) || operation === undefined) return undefined;
   const examples = examplesOf(operation, status);
   if (examples.length < 2) return undefined;
-  let best = examples[0] as Example;
-  let most = agreements(best, body);
-  for (const example of examples.slice(1)) {
-    const count = agreements(example, body);
-    if (count > most) [best, most] = [example, count];
+  const fields = Object.keys(body);
+  let best = examples[0] as Named;
+  let most = agreements(best, body, fields);
+  for (let index = 1; index < examples.length; index++) {
+    const example = examples[index] as Named;
+    const count = agreements(example, body, fields);
+    if (count > most) {
+      best = example;
+      most = count;
+    }
   }
   return best.value;
 }
 
 /** How many of the body's fields the example has with the same value. */
-function agreements(example: Example, body: Record<string, unknown>): number {
-  const value = example.value;
-  if (!isObject(value)) return 0;
+function agreements(example: Named, body: Record<string, unknown>, fields: string[]): number {
+  if (example.fields === undefined) return 0;
   let count = 0;
-  for (const field of Object.keys(body)) if (value[field] === body[field]) count++;
+  // A field the example lacks reads as undefined, which no JSON body holds.
+  for (const field of fields) if (example.fields.get(field) === body[field]) count++;
   return count;
 }
 
 /** Per operation and status, the named examples of its JSON answer, found once. */
-const examplesByOperation = new WeakMap<Operation, Map<number, Example[]>>();
+const examplesByOperation = new WeakMap<Operation, Map<number, Named[]>>();
 
-function examplesOf(operation: Operation, status: number): Example[] {
+function examplesOf(operation: Operation, status: number): Named[] {
   let byStatus = examplesByOperation.get(operation);
   if (byStatus === undefined) {
     byStatus = new Map();
@@ -51,7 +58,10 @@ function examplesOf(operation: Operation, status: number): Example[] {
   if (examples === undefined) {
     const response = operation.responses.find((r) => r.code === String(status));
     const content = response?.contents?.find((c) => /json/i.test(c.mediaType));
-    examples = (content?.examples ?? []) as Example[];
+    examples = ((content?.examples ?? []) as Example[]).map(({ value }) => ({
+      value,
+      fields: isObject(value) ? new Map(Object.entries(value)) : undefined,
+    }));
     byStatus.set(status, examples);
   }
   return examples;

@@ -10,6 +10,9 @@ export interface PrismDiagnostic {
   severity: number;
 }
 
+/** The rule of a body whose media type the operation does not take (a 415). */
+export const MEDIA_TYPE_RULE = "mediaType";
+
 /** Prism's severity for problems that reject the request. */
 export const ERROR_SEVERITY = 0;
 
@@ -64,7 +67,7 @@ function toProblemError(
     return {
       location: "header",
       field: "Content-Type",
-      rule: "mediaType",
+      rule: MEDIA_TYPE_RULE,
       message:
         takes === undefined
           ? "names a body this operation does not take"

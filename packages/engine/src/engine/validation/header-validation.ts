@@ -16,8 +16,11 @@ type Schema = Parameters<typeof validateAgainstSchema>[1];
 /** Prism's `ValidationContext.Input`. */
 const INPUT = 0;
 
-/** What a plain list of headers is checked with: the lower-case names, and Prism's schema of them. */
-type Plain = { names: string[]; schema: Schema };
+/**
+ * What a plain list of headers is checked with: the lower-case names (and their lengths, which
+ * rule out most of a request's headers unread), and Prism's schema of them.
+ */
+type Plain = { names: string[]; lengths: Set<number>; schema: Schema };
 
 export type HeaderValidator = (headers: Headers, specs: Specs, bundle: unknown) => Result;
 
@@ -31,11 +34,16 @@ export function rememberedHeaderValidation(): HeaderValidator {
       plainLists.set(specs, plain);
     }
     if (plain === null) return validateHeaders(headers, specs, INPUT, bundle);
-    const lowerCase: Record<string, string | undefined> = {};
-    for (const name of Object.keys(headers)) lowerCase[name.toLowerCase()] = headers[name];
+    // Each named header's value, the last in any case winning, as Prism's keyBy and mapKeys do.
+    const found: Record<string, string | undefined> = {};
+    for (const key of Object.keys(headers)) {
+      if (!plain.lengths.has(key.length)) continue;
+      const name = key.toLowerCase();
+      if (plain.names.includes(name)) found[name] = headers[key];
+    }
     const values: Record<string, unknown> = {};
     for (const name of plain.names) {
-      const value = lowerCase[name];
+      const value = found[name];
       // lodash's pickBy without a predicate keeps only truthy values.
       if (value) values[name] = value;
     }
@@ -62,8 +70,10 @@ function plainHeaders(specs: Specs): Plain | null {
   const properties: Record<string, unknown> = {};
   for (const [name, schema] of schemas) if (schema) properties[name] = schema;
   const required = specs.flatMap((spec) => (spec.required ? [spec.name.toLowerCase()] : []));
+  const names = [...byName.keys()];
   return {
-    names: [...byName.keys()],
+    names,
+    lengths: new Set(names.map((name) => name.length)),
     schema: { type: "object", properties, required: required.filter(Boolean) } as Schema,
   };
 }

@@ -3,6 +3,7 @@
 export { nonDecimalIntegers } from "./decimal-integers.js";
 export {
   ERROR_SEVERITY,
+  MEDIA_TYPE_RULE,
   type PrismDiagnostic,
   type ReceivedAt,
   toProblemErrors,
@@ -10,5 +11,5 @@ export {
 export { cachedValidateInput } from "./input-validation.js";
 export { bodySchema, isMissingBody, missingBodyErrors } from "./missing-body.js";
 export { namedObjectRules } from "./object-rules.js";
-export { plainMessage, type Received } from "./schema-messages.js";
+export type { Received } from "./schema-messages.js";
 export { cachedValidateSecurity } from "./security-validation.js";

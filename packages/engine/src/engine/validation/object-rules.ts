@@ -27,8 +27,14 @@ export function namedObjectRules(
   body: unknown,
 ): ProblemError[] {
   let result = [...errors];
-  for (const error of errors) {
+  // An `if` is said last: whether anything else says what it asks is known then.
+  const ordered = [
+    ...errors.filter((e) => e.rule !== "if"),
+    ...errors.filter((e) => e.rule === "if"),
+  ];
+  for (const error of ordered) {
     if (error.location !== "body" || !OBJECT_RULES.has(error.rule)) continue;
+    if (!result.includes(error)) continue;
     const node = schemaAt(schema, error.field);
     if (node === undefined) continue;
     result = restated(result, error, node, valueAt(body, error.field));
@@ -56,14 +62,22 @@ function restated(
   switch (error.rule) {
     case "oneOf":
     case "anyOf": {
-      const branches = alternatives(node[error.rule]);
-      if (branches === undefined) return errors;
-      const applying = branches.filter((branch) =>
-        branch.required.every((f) => present.includes(f)),
+      // The schemas that apply to the object (its `allOf` parts, the branch each `if` takes)
+      // with alternatives of this kind, each told apart by its required fields.
+      const sites = sitesOf(node, value).flatMap((site) => {
+        const branches = alternatives(site.schema[error.rule]);
+        return branches === undefined ? [] : [{ ...site, branches }];
+      });
+      if (sites.length === 0) return errors;
+      const applyingOf = (branches: Alternative[]) =>
+        branches.filter((branch) => branch.required.every((f) => present.includes(f)));
+      const declared = new Set([
+        ...propertiesOf(node),
+        ...sites.flatMap((site) => site.branches.flatMap((b) => b.properties)),
+      ]);
+      const requiredHere = new Set(
+        sitesOf(node, value).flatMap((site) => stringsOf(site.schema.required)),
       );
-      const words = branches.map((branch) => branch.required.join(" and ")).join(" or ");
-      const declared = new Set([...propertiesOf(node), ...branches.flatMap((b) => b.properties)]);
-      const requiredHere = new Set(stringsOf(node.required));
       // What Ajv says of each alternative's required and unknown fields is said better here.
       const alternativeNoise = (other: ProblemError, keep: Set<string>) =>
         other.location === "body" &&
@@ -71,26 +85,29 @@ function restated(
           !requiredHere.has(nameIn(at, other.field)) &&
           !keep.has(nameIn(at, other.field))) ||
           (other.rule === "additionalProperties" && declared.has(nameIn(at, other.field))));
-      if (applying.length === 0) {
-        const fields = [...new Set(branches.flatMap((branch) => branch.required))];
-        const verb = error.rule === "oneOf" ? "send exactly one of" : "send at least one of";
-        const message = `${verb} ${words}; the body has ${fields.length > 2 ? "none of them" : "neither"}`;
-        return replace(
-          fields.map((field) => named(field, message)),
-          (other) => alternativeNoise(other, new Set()),
-        );
+      const instead: ProblemError[] = [];
+      for (const { branches, when } of sites) {
+        const applying = applyingOf(branches);
+        const words = branches.map((branch) => branch.required.join(" and ")).join(" or ");
+        const given = when.length === 0 ? "" : `with ${when.join(" and ")}, `;
+        if (applying.length === 0) {
+          const fields = [...new Set(branches.flatMap((branch) => branch.required))];
+          const verb = error.rule === "oneOf" ? "send exactly one of" : "send at least one of";
+          const message = `${given}${verb} ${words}; the body has ${fields.length > 2 ? "none of them" : "neither"}`;
+          instead.push(...fields.map((field) => named(field, message)));
+        } else if (applying.length > 1 && error.rule === "oneOf") {
+          const fields = [...new Set(applying.flatMap((branch) => branch.required))];
+          const message = `${given}send only one of ${words}, not ${applying.length > 2 ? "several" : "both"}`;
+          instead.push(...fields.map((field) => named(field, message)));
+        }
       }
-      if (applying.length > 1 && error.rule === "oneOf") {
-        const fields = [...new Set(applying.flatMap((branch) => branch.required))];
-        const message = `send only one of ${words}, not ${applying.length > 2 ? "several" : "both"}`;
-        return replace(
-          fields.map((field) => named(field, message)),
-          (other) => alternativeNoise(other, new Set()),
-        );
+      if (instead.length > 0) {
+        return replace(instead, (other) => alternativeNoise(other, new Set()));
       }
-      // One alternative applies: what is wrong is what is wrong with it.
-      const chosen = applying[0];
-      const keep = new Set(chosen?.required ?? []);
+      // One alternative applies at each: what is wrong is what is wrong with those.
+      const keep = new Set(
+        sites.flatMap(({ branches }) => applyingOf(branches).flatMap((b) => b.required)),
+      );
       const rest = replace([], (other) => alternativeNoise(other, keep));
       const explained = rest.some((other) => other.location === "body" && within(at, other.field));
       return explained ? rest : errors;
@@ -104,24 +121,41 @@ function restated(
       return replace(together.map((field) => named(field, message)));
     }
     case "if": {
-      // The rule is what `else` (or `then`) says of the fields; Ajv reports that too.
+      // The rule is what a `then` or an `else` says of the fields, and Ajv reports that too: the
+      // `if` itself is said only when nothing else is.
+      const explained = errors.some(
+        (other) =>
+          other !== error &&
+          other.location === "body" &&
+          other.rule !== "if" &&
+          within(at, other.field),
+      );
       const condition = fieldCondition(node.if);
-      const branch = /"then"/.test(error.message) ? node.then : node.else;
-      const governed = new Set(isSchema(branch) ? propertiesOf(branch) : []);
-      const inBranch = (other: ProblemError) =>
-        other !== error &&
-        other.location === "body" &&
-        governed.has(nameIn(at, other.field)) &&
-        other.field !== at;
-      if (!errors.some(inBranch)) return errors;
+      const governed = new Set(isSchema(node.else) ? propertiesOf(node.else) : []);
+      // A value the `else` rules out, which the `if`'s field would let through: said so.
       const unless =
-        condition === undefined || branch !== node.else
+        condition === undefined || /"then"/.test(error.message)
           ? ""
           : ` (or send "${condition.field}": ${JSON.stringify(condition.value)})`;
+      const inElse = (other: ProblemError) =>
+        other !== error &&
+        other.location === "body" &&
+        other.field !== at &&
+        governed.has(nameIn(at, other.field));
+      if (!explained) {
+        const fields = sitesOf(node, value)
+          .flatMap((site) => (isSchema(site.schema.if) ? stringsOf(site.schema.if.required) : []))
+          .filter((field) => present.includes(field));
+        const message =
+          fields.length === 0
+            ? "breaks a rule of this body about which fields go together"
+            : `breaks a rule of this body about what goes with ${fields.join(" and ")}`;
+        return replace([{ ...error, message }]);
+      }
       return errors.flatMap((other) =>
         other === error
           ? []
-          : inBranch(other)
+          : inElse(other)
             ? [{ ...other, message: other.message + unless }]
             : [other],
       );
@@ -136,6 +170,45 @@ function restated(
       return replace([{ ...error, message }]);
     }
   }
+}
+
+/** A schema that applies to the object, and the fields whose presence made it apply. */
+interface Site {
+  schema: Schema;
+  when: string[];
+}
+
+/**
+ * The schemas that apply to a value: the node, the parts of its `allOf`, and the branch each of
+ * their `if`s takes for the value (told by its required fields and their `const`s).
+ */
+function sitesOf(node: Schema, value: unknown, when: string[] = [], depth = 0): Site[] {
+  if (depth > 8) return [];
+  const sites: Site[] = [{ schema: node, when }];
+  const parts = Array.isArray(node.allOf) ? node.allOf.filter(isSchema) : [];
+  for (const part of parts) sites.push(...sitesOf(part, value, when, depth + 1));
+  if (isSchema(node.if)) {
+    const holds = conditionHolds(node.if, value);
+    const branch = holds ? node.then : node.else;
+    const because = holds ? [...when, ...stringsOf(node.if.required)] : when;
+    if (isSchema(branch)) sites.push(...sitesOf(branch, value, because, depth + 1));
+  }
+  return sites;
+}
+
+/** Whether an `if` of required fields (and their `const`s) holds for the value. */
+function conditionHolds(condition: Schema, value: unknown): boolean {
+  if (!isSchema(value)) return false;
+  const required = stringsOf(condition.required);
+  if (!required.every((field) => Object.hasOwn(value, field))) return false;
+  const properties = isSchema(condition.properties) ? condition.properties : {};
+  return Object.entries(properties).every(
+    ([field, schema]) =>
+      !isSchema(schema) ||
+      !("const" in schema) ||
+      !Object.hasOwn(value, field) ||
+      value[field] === schema.const,
+  );
 }
 
 interface Alternative {

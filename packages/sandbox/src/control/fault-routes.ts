@@ -3,11 +3,11 @@
 // states every rule it can (one of operation_id and topic, the effects of each, the caps); what
 // is left is what only the API's document knows: the statuses an operation declares.
 import { randomUUID } from "node:crypto";
-import { type Answer, notFound, ok } from "../api/answer.js";
-import type { ControlRequest, ControlServices } from "../control/control-routes.js";
+import { type Answer, notFound, ok } from "../answer/answer.js";
+import { armedRuleOf, type FaultRule, listedFault, ruleRefusal } from "../faults/index.js";
 import type { components } from "../generated/test-mode.js";
 import { type RequestQuery, requestPage } from "../requests/request-page.js";
-import { armedRuleOf, type FaultRule, listedFault, ruleRefusal } from "./rules.js";
+import type { ControlRequest, ControlServices } from "./control-services.js";
 
 type Schemas = components["schemas"];
 type Handler = (services: ControlServices, request: ControlRequest) => Promise<Answer>;

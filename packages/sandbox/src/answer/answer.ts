@@ -62,7 +62,3 @@ export function notFound(location: ProblemLocation, field: string, message: stri
     { location, field, rule: "exists", message },
   ]);
 }
-
-export function isProblem(answer: Answer): boolean {
-  return answer.status >= 400;
-}

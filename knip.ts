@@ -1,0 +1,80 @@
+// knip: files, exports and dependencies nothing uses, across the workspace (`npm run lint` and
+// `npm test` run it). Each package is read from its entries: its package.json `exports` and
+// `bin`, its scripts, its vitest and tsdown configs (knip's plugins), and the entries below that
+// only a command line or a bundler names. What is ignored says why.
+import type { KnipConfig } from "knip";
+
+const config: KnipConfig = {
+  // Generated from the documents and never edited by hand: what they declare is the document's.
+  ignore: ["**/src/generated/**"],
+  // System commands, not packages: CPU pinning in the bench, apt and jq in the bootstrap scripts.
+  ignoreBinaries: ["taskset", "apt-get", "jq"],
+  workspaces: {
+    ".": {
+      // The repository's tooling, run by node (bootstrap.mjs and the package.json scripts).
+      entry: ["scripts/*.{ts,mjs}", "scripts/test/*.test.ts"],
+      project: ["scripts/**/*.{ts,mjs}"],
+    },
+    openapi: {},
+    "packages/client": {
+      // vitest's type tests (its typecheck mode).
+      entry: ["test/**/*.test-d.ts"],
+    },
+    "packages/types": {
+      // A consumer project the tests type-check and run as it is, on each module system.
+      ignore: ["test/fixtures/**"],
+      // The generator formats what it writes with biome's bin, found by its path.
+      ignoreDependencies: ["@biomejs/biome"],
+    },
+    "packages/sandbox": {
+      // The generator formats what it writes with biome's bin, found by its path.
+      ignoreDependencies: ["@biomejs/biome"],
+    },
+    "packages/mock": {
+      // The published mock bundles the engine and the sandbox: their runtime dependencies (and
+      // pg's types, for its declarations) are the mock's to list, though its own source imports
+      // none of them.
+      ignoreDependencies: [
+        "content-type",
+        "decimal.js",
+        "openapi-fetch",
+        "pg",
+        "uri-template-lite",
+        "@types/pg",
+      ],
+    },
+    "packages/docs": {
+      // The build's and the servers' scripts, run by node; the console, bundled by esbuild from
+      // its main.ts.
+      entry: ["scripts/{build,dev,serve}.ts", "console/main.ts"],
+      // The samples are type-checked against the client (tsconfig.samples.json), not imported.
+      ignoreDependencies: ["@org/payments-client"],
+    },
+    "packages/surface-guard": {
+      // The guarded packages: their generators and sources are read by path from their folders,
+      // found through these dependencies, which also order turbo's graph (see its README).
+      ignoreDependencies: [
+        "@org/payments-client",
+        "@org/payments-mock",
+        "@org/payments-sandbox",
+        "@org/payments-types",
+      ],
+    },
+    bench: {
+      // The profile's script (`npm run bench` is src/run.ts, from package.json); the consumer
+      // programs the type-check figure compiles are generated.
+      entry: ["scripts/*.ts"],
+      ignore: ["src/generated/**"],
+      // The peers and the MCP server the figures start as processes, from their installed bins.
+      ignoreDependencies: ["@mockoon/cli", "json-server", "@org/payments-mcp"],
+    },
+    e2e: {
+      // Copied into the consumer projects the tests install the packed packages in.
+      ignore: ["fixtures/**"],
+      // Packed and installed in those projects, never imported from here.
+      ignoreDependencies: ["@org/payments-mcp", "@org/payments-types"],
+    },
+  },
+};
+
+export default config;
