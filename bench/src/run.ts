@@ -9,6 +9,7 @@ import { measureMcp } from "./mcp.ts";
 import { measureMock } from "./mock.ts";
 import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
+import { measureReadiness } from "./readiness.ts";
 import { measureRehearsal } from "./rehearsal.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
 import { measureSandboxClock } from "./sandbox-clock.ts";
@@ -32,6 +33,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Sandbox partners", measureSandboxPartners],
   ["Sandbox partner memory", measureSandboxPartnerMemory],
   ["Failure rehearsal", measureRehearsal],
+  ["Readiness", measureReadiness],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],

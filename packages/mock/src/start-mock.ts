@@ -74,6 +74,16 @@ export interface MockOptions {
    */
   rehearsal?: boolean;
   /**
+   * Sandbox only: the readiness profile's YAML file (see the README's "Readiness"), instead of
+   * the default one. A bad profile rejects startMock with its file, line and rule.
+   */
+  readinessProfile?: string;
+  /**
+   * Sandbox only: count requests, deliveries and the states resources reach for the readiness
+   * report. Default true; false is for measuring what counting costs (every report is then empty).
+   */
+  countReadiness?: boolean;
+  /**
    * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
    * delivery"), the same way for the same `seed`. Default: off.
    */
@@ -140,6 +150,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
         ...(options.maxPartners !== undefined && { maxPartners: options.maxPartners }),
         ...(options.rehearsal === false && { rehearsal: false }),
+        ...(options.readinessProfile !== undefined && {
+          readinessProfile: options.readinessProfile,
+        }),
+        ...(options.countReadiness !== undefined && { countReadiness: options.countReadiness }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })
