@@ -130,7 +130,8 @@ export interface Sandbox {
   /**
    * Counts, for its partner's readiness report, an API request that the engine routed but
    * refused with `status` before the sandbox saw it (a body or header the API does not admit,
-   * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner.
+   * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner, and a
+   * refused request makes none: only a partner this process has seen a request of is counted.
    */
   refused(request: ApiRequest, routed: Routed, status: number): void;
   close(): Promise<void>;
@@ -391,10 +392,16 @@ function problemType(answer: Answer): string {
 }
 
 /** Counts a request the engine refused before the sandbox saw it (see Sandbox.refused). */
+/**
+ * Counts a request the engine refused (see Sandbox.refused), for a partner this process knows: a
+ * refused request never makes a partner, so that keys that are refused cannot fill the sandbox.
+ */
 async function countRefused(parts: Parts, request: ApiRequest, routed: Routed, status: number) {
   const key = header(request, "x-api-key");
   if (parts.counter === undefined || key === undefined) return;
-  const tenant = await enter(parts, key);
+  const known = parts.tenants.get(partnerIdOf(key, parts.exampleKey));
+  if (known === undefined) return;
+  const tenant = await known;
   parts.counter.count(tenant.partner, {
     at: tenant.clock.now().toISOString(),
     method: request.method.toUpperCase(),
