@@ -12,6 +12,7 @@ import { ReadCache } from "./api/read-cache.js";
 import { dataFromSeed, defaultSeed, readSeed, type Seed, starterSeed } from "./api/seed.js";
 import { elapsedNow, realNow, SandboxClock } from "./clock/clock.js";
 import { answerControl, type ControlServices } from "./control/control-routes.js";
+import { FAULT_HANDLERS } from "./control/fault-routes.js";
 import {
   ArmedFaults,
   type DeclaredStatuses,
@@ -342,7 +343,7 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
   // Prism has checked that the request has a key.
   const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;
-  const at = tenant.clock.now().toISOString();
+  const at = tenant.clock.nowMs();
   const verdict: Verdict = {};
   let answer = await answerOperation(parts, tenant, request, routed, handler, verdict);
   if (verdict.delayMs !== undefined) await waitMs(verdict.delayMs);
@@ -362,7 +363,7 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
   };
   parts.requests?.record(tenant.partner, entry);
   parts.counter?.count(tenant.partner, {
-    at: entry.at,
+    at: new Date(entry.at).toISOString(),
     method: entry.method,
     path: entry.path,
     operation_id: entry.operation_id,
@@ -507,6 +508,18 @@ function declaredStatusesOf(operations: Operations): DeclaredStatuses {
   };
 }
 
+/** A route of failure rehearsal, asked of a sandbox started without it. */
+function rehearsalOff(path: string): Answer {
+  return problemAnswer(404, "not-found", "Not found", [
+    {
+      location: "route",
+      field: "",
+      rule: "rehearsal",
+      message: `${path}: this sandbox was started without failure rehearsal (--no-rehearsal, or rehearsal: false); start it without that to arm faults, set a rate limit and read the request log`,
+    },
+  ]);
+}
+
 function noSandboxRoute(path: string): Answer {
   return problemAnswer(404, "not-found", "Not found", [
     { location: "route", field: "", rule: "route", message: `no sandbox route ${path}` },
@@ -518,6 +531,9 @@ async function answerControlRequest(
   request: ApiRequest,
   { operation, params }: Routed,
 ): Promise<Answer> {
+  if (!parts.rehearsal && Object.hasOwn(FAULT_HANDLERS, operation.iid ?? "")) {
+    return rehearsalOff(request.path);
+  }
   // The engine has checked that the request has a key.
   const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;

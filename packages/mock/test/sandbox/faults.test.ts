@@ -523,3 +523,28 @@ describe("a rule on a topic", () => {
     expect(arrivedAt(path)[0]?.body.fault_id).toBeUndefined();
   });
 });
+
+describe("a sandbox started without rehearsal", () => {
+  it("answers the API as ever, and each route of rehearsal with a 404 that says why", async () => {
+    const plain = await startSandbox({ rehearsal: false });
+    try {
+      const customer = await call(plain.url, "POST", "/customers", {
+        body: { customer_type: "Person", email: "plain@lumen.test" },
+        headers: newKey(),
+      });
+      expect(customer.status).toBe(200);
+      for (const [method, path, body] of [
+        ["GET", "/_sandbox/faults", undefined],
+        ["POST", "/_sandbox/faults", { operation_id: "createCustomer", status: 503 }],
+        ["PUT", "/_sandbox/rate-limit", { requests_per_second: 1 }],
+        ["GET", "/_sandbox/requests", undefined],
+      ] as const) {
+        const refused = await call(plain.url, method, path, { body });
+        expect(refused.status, `${method} ${path}`).toBe(404);
+        expect(refused.body.errors[0].rule).toBe("rehearsal");
+      }
+    } finally {
+      await plain.stop();
+    }
+  });
+});
