@@ -1,7 +1,8 @@
 // The stateful sandbox: the API's operations over data that persists, behind the same Prism
-// request validation as the stateless mock. handler.ts hands it each validated request. Each API
-// key is a partner of its own (partner.ts): its data, clock, webhooks, event log and idempotency
-// keys are out of every other key's reach.
+// request validation as the stateless mock. The mock's handler (or any composition of the engine
+// and http/) hands it each request the engine has routed and validated. Each API key is a partner
+// of its own (store/partner.ts): its data, clock, webhooks, event log and idempotency keys are out
+// of every other key's reach.
 
 import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
 import { isObject } from "@org/payments-engine";

@@ -1,6 +1,6 @@
 // A batch of the clock's jobs on Postgres in a few statements. Each statement costs a round trip
 // and node-postgres's own work (about 0.3 ms here), where SQLite in process costs microseconds:
-// one statement per read and write made a day's advance 37 times slower on Postgres (issue 44).
+// one statement per read and write made a day's advance 37 times slower on Postgres than on SQLite.
 // So the batch reads and locks its jobs' subjects at once; the first read of its customers, or of
 // one kind of their resources, reads it for all of the batch's customers in one statement. It
 // answers its reads from those rows, keeps its changes, and writes them at its end in one
