@@ -9,7 +9,6 @@ import {
   ClientGoneError,
   hasPreferences,
   isPreflight,
-  jsonText,
   loggedId,
   type Preferences,
   type PrismEngine,
@@ -23,6 +22,7 @@ import {
   type Routed,
   readRequest,
   refusalStatus,
+  rememberedJsonText,
   requestProblems,
   requestRefusal,
   routeProblem,
@@ -209,7 +209,7 @@ function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent
       ? undefined
       : typeof outcome.body === "string" && !/json/i.test(contentType)
         ? outcome.body
-        : jsonText(outcome.body);
+        : rememberedJsonText(outcome.body);
   const headers =
     body === undefined || spelled["content-type"] !== undefined
       ? spelled

@@ -6,6 +6,13 @@
 // answers its reads from those rows, keeps its changes, and writes them at its end in one
 // statement each: the changed resources, the cancelled and the new scheduled work, the event log.
 // Anything else it is asked writes what it keeps first, then runs as in sqlTransaction.
+
+import {
+  COLLECTIONS,
+  type CollectionName,
+  type DeliveryEvent,
+  type Stored,
+} from "./sandbox-data.js";
 import type { Query, Row } from "./sql-query.js";
 import {
   type Dialect,
@@ -14,7 +21,6 @@ import {
   sqlTransaction,
   storedOf,
 } from "./sql-store.js";
-import { COLLECTIONS, type CollectionName, type DeliveryEvent, type Stored } from "./state.js";
 import { EVENTS_KEPT, type ListFilter, type NewJob, type StoreTransaction } from "./store.js";
 
 /** A batch's transaction: its reads answered from the rows it loaded, its writes kept to the end. */

@@ -6,8 +6,6 @@ import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { rehearsalRows } from "./rehearsal-rows.js";
-import type { SettingName } from "./settings.js";
-import type { Query, Row } from "./sql-query.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -16,7 +14,9 @@ import {
   type Resource,
   type SandboxData,
   type Stored,
-} from "./state.js";
+} from "./sandbox-data.js";
+import type { SettingName } from "./settings.js";
+import type { Query, Row } from "./sql-query.js";
 import type { EventLogFilter, LoggedAttempt } from "./store.js";
 import {
   EVENTS_KEPT,

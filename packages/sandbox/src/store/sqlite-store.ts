@@ -7,6 +7,7 @@ import { realNow } from "../clock/clock.js";
 import { EmptyCollections } from "./empty-collections.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import type { SandboxData } from "./sandbox-data.js";
 import {
   type Ddl,
   migrate,
@@ -26,7 +27,6 @@ import {
   sqlTransaction,
   writeClaims,
 } from "./sql-store.js";
-import type { SandboxData } from "./state.js";
 import { type SandboxStore, StoreFullError, type StoreTransaction } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */
