@@ -9,6 +9,7 @@ import { measureMcp } from "./mcp.ts";
 import { measureMock } from "./mock.ts";
 import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
+import { measureReadiness } from "./readiness.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
 import { measureSandboxClock } from "./sandbox-clock.ts";
 import { measureSandboxPartnerMemory } from "./sandbox-partner-memory.ts";
@@ -30,6 +31,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Sandbox clock", measureSandboxClock],
   ["Sandbox partners", measureSandboxPartners],
   ["Sandbox partner memory", measureSandboxPartnerMemory],
+  ["Readiness", measureReadiness],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],

@@ -27,16 +27,19 @@ const LOAD_CAP = 1_000;
 /** Memory after the load, against memory once the cap was reached: flat. */
 const FLAT = 1.1;
 
-async function send(url: string, key: string, method: "GET" | "POST"): Promise<number> {
-  const response = await fetch(`${url}/customers${method === "GET" ? "?page_size=10" : ""}`, {
-    method,
-    headers: {
-      "X-API-Key": key,
-      "content-type": "application/json",
-      ...(method === "POST" && { "IDEMPOTENCY-KEY": randomUUID() }),
+async function send(url: string, key: string, method: "GET" | "POST", query = ""): Promise<number> {
+  const response = await fetch(
+    `${url}/customers${method === "GET" ? `?page_size=10${query}` : ""}`,
+    {
+      method,
+      headers: {
+        "X-API-Key": key,
+        "content-type": "application/json",
+        ...(method === "POST" && { "IDEMPOTENCY-KEY": randomUUID() }),
+      },
+      ...(method === "POST" && { body: JSON.stringify(createCustomerRequest) }),
     },
-    ...(method === "POST" && { body: JSON.stringify(createCustomerRequest) }),
-  });
+  );
   await response.arrayBuffer();
   return response.status;
 }
@@ -153,12 +156,12 @@ async function postgresStore(): Promise<Row[]> {
 }
 
 /**
- * 50,000 new keys against an in-memory sandbox capped at 1,000 partners: the first 1,000 are
- * taken, the rest refused; memory stays where it was once the cap was reached, and every key it
- * took still answers.
+ * The sandbox process's resident memory after `LOAD_KEYS - LOAD_CAP` requests that follow the
+ * cap's `LOAD_CAP` keys: each from a new key (refused, 503), or, for the baseline, each from one
+ * of the keys it took, with a query of its own (so that, as a new key's, each is validated
+ * afresh); then whether every key it took still answers.
  */
-async function loadPastTheCap(): Promise<Row[]> {
-  progress(`sandbox partner memory: ${LOAD_KEYS.toLocaleString("en-US")} keys, cap ${LOAD_CAP}`);
+async function afterTheCap(newKeys: boolean): Promise<{ memory: number; answering: number }> {
   const sandbox = await startCli(["--max-partners", String(LOAD_CAP)]);
   try {
     const known = Array.from({ length: LOAD_CAP }, () => randomUUID());
@@ -166,39 +169,59 @@ async function loadPastTheCap(): Promise<Row[]> {
       send(sandbox.url, known[index] ?? "", "POST"),
     );
     if (taken.some((status) => status !== 200)) throw new Error("a key under the cap was refused");
-    const atCap = sandbox.rssBytes();
-    const refused = await inParallel(LOAD_KEYS - LOAD_CAP, CONNECTIONS, () =>
-      send(sandbox.url, randomUUID(), "GET"),
+    const statuses = await inParallel(LOAD_KEYS - LOAD_CAP, CONNECTIONS, (index) =>
+      newKeys
+        ? send(sandbox.url, randomUUID(), "GET")
+        : send(sandbox.url, known[index % LOAD_CAP] ?? "", "GET", `&search_term=${index}`),
     );
-    const notRefused = refused.filter((status) => status !== 503).length;
-    if (notRefused > 0) throw new Error(`${notRefused} keys past the cap were not refused (503)`);
-    const after = sandbox.rssBytes();
+    const expected = newKeys ? 503 : 200;
+    const other = statuses.filter((status) => status !== expected).length;
+    if (other > 0) throw new Error(`${other} requests past the cap were not answered ${expected}`);
+    const memory = sandbox.rssBytes();
     const answering = (
       await inParallel(LOAD_CAP, CONNECTIONS, (index) =>
         send(sandbox.url, known[index] ?? "", "GET"),
       )
     ).filter((status) => status === 200).length;
-    return [
-      {
-        figure: `${LOAD_KEYS.toLocaleString("en-US")} keys against --max-partners ${LOAD_CAP} (in memory): resident memory after them all`,
-        value: after,
-        unit: "B",
-        baselineLabel: `once its first ${LOAD_CAP.toLocaleString("en-US")} keys were partners`,
-        baseline: atCap,
-        target: { text: `≤ ×${FLAT}`, met: after <= atCap * FLAT },
-      },
-      {
-        figure: `the same: keys it took that still answer (GET /customers 200) after the ${(LOAD_KEYS - LOAD_CAP).toLocaleString("en-US")} refused`,
-        value: answering,
-        unit: "",
-        baselineLabel: "keys it took",
-        baseline: LOAD_CAP,
-        target: { text: "all", met: answering === LOAD_CAP },
-      },
-    ];
+    return { memory, answering };
   } finally {
     await sandbox.stop();
   }
+}
+
+/**
+ * 50,000 keys against an in-memory sandbox capped at 1,000 partners: the first 1,000 are taken,
+ * the other 49,000 refused. Memory is flat when they cost the process no more than 49,000
+ * requests of the keys it took: V8 grows its heap's room to the garbage of the first tens of
+ * thousands of requests of any kind and keeps it (the live heap after a garbage collection stays
+ * at about 33 MB, measured in a process run with --expose-gc), which a partner per key would
+ * add to, 17 KB each.
+ */
+async function loadPastTheCap(): Promise<Row[]> {
+  const keys = (count: number) => count.toLocaleString("en-US");
+  const refused = LOAD_KEYS - LOAD_CAP;
+  progress(`sandbox partner memory: ${keys(LOAD_KEYS)} keys, cap ${keys(LOAD_CAP)}`);
+  const flood = await afterTheCap(true);
+  progress(`sandbox partner memory: ${keys(refused)} requests of the keys under the cap`);
+  const baseline = await afterTheCap(false);
+  return [
+    {
+      figure: `${keys(LOAD_KEYS)} keys against --max-partners ${keys(LOAD_CAP)} (in memory): resident memory after the ${keys(refused)} refused`,
+      value: flood.memory,
+      unit: "B",
+      baselineLabel: `the same after ${keys(refused)} requests of the ${keys(LOAD_CAP)} keys it took, each with a query of its own`,
+      baseline: baseline.memory,
+      target: { text: `≤ ×${FLAT}`, met: flood.memory <= baseline.memory * FLAT },
+    },
+    {
+      figure: `the same: keys it took that still answer (GET /customers 200) after the ${keys(refused)} refused`,
+      value: flood.answering,
+      unit: "",
+      baselineLabel: "keys it took",
+      baseline: LOAD_CAP,
+      target: { text: "all", met: flood.answering === LOAD_CAP },
+    },
+  ];
 }
 
 export async function measureSandboxPartnerMemory(): Promise<Row[]> {

@@ -20,6 +20,7 @@ import { withConsoleSection } from "./console-section.ts";
 import { documentsSection, writeDocuments } from "./documents.ts";
 import { writeGuidePages } from "./guide-pages.ts";
 import { TEST_MODE_INIT_SCRIPT, TEST_MODE_PAGE } from "./pages.ts";
+import { READINESS_PAGE, writeReadinessPage } from "./readiness-page.ts";
 import {
   INIT_SCRIPT,
   localRedocBundle,
@@ -101,6 +102,11 @@ export async function buildSite() {
       path.join(staging, "assets", asset),
     );
   }
+  writeReadinessPage(staging, {
+    apiKey: SANDBOX_API_KEY,
+    sandboxUrl: defaultBaseUrl(testMode),
+    testModePage: TEST_MODE_PAGE,
+  });
   const guides = await writeGuidePages(staging, { testModeReference: `../${TEST_MODE_PAGE}` });
   const documents = writeDocuments(staging);
 
@@ -188,6 +194,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { operations, testModeOperations, guides } = await buildSite();
   const dist = path.relative(process.cwd(), distDir) || ".";
   console.log(
-    `\u2714 built ${dist}/index.html (${operations} operations, each with TypeScript and curl samples and a console), ${dist}/${TEST_MODE_PAGE} (${testModeOperations} test-mode routes, each with a curl sample and a console) and ${guides} guides in ${dist}/guides/`,
+    `\u2714 built ${dist}/index.html (${operations} operations, each with TypeScript and curl samples and a console), ${dist}/${TEST_MODE_PAGE} (${testModeOperations} test-mode routes, each with a curl sample and a console), ${dist}/${READINESS_PAGE} and ${guides} guides in ${dist}/guides/`,
   );
 }

@@ -4,12 +4,18 @@
 // markers the build fills from the sandbox's code:
 //   <!-- lifecycle:<collection> -->  the lifecycle's state diagram (SVG, lifecycle-diagrams.ts)
 //                                    and its transitions as a table;
-//   <!-- transaction-states -->      each transaction status and the state it sets.
+//   <!-- transaction-states -->      each transaction status and the state it sets;
+//   <!-- readiness-checks -->        the default readiness profile's checks and how each is decided.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Marked, type Tokens } from "marked";
 import { CAUSE_COLOURS, diagramFile, duration } from "./lifecycle-diagrams.ts";
-import { LIFECYCLES, type Lifecycle, TRANSACTION_STATES } from "./sandbox-data.ts";
+import {
+  LIFECYCLES,
+  type Lifecycle,
+  READINESS_PROFILE,
+  TRANSACTION_STATES,
+} from "./sandbox-data.ts";
 
 export interface Guide {
   /** The file name in guides/ and of the page, without extension. */
@@ -18,6 +24,11 @@ export interface Guide {
   /** One sentence for the guides' index. */
   summary: string;
   part: "Test mode" | "Mock and proxy";
+  /**
+   * Its commands run a Node program (payments-mock's CLI), not only the shell, curl and jq: its
+   * test runs them with the machine's PATH.
+   */
+  runsNode?: true;
 }
 
 export const GUIDES: readonly Guide[] = [
@@ -70,6 +81,15 @@ export const GUIDES: readonly Guide[] = [
     part: "Test mode",
   },
   {
+    slug: "readiness",
+    title: "Ready to go live",
+    summary:
+      "The readiness report: what your integration has shown in the sandbox, the checks it must pass before going live, and a CI step that fails a build that is not ready.",
+    part: "Test mode",
+    // payments-mock readiness, the CLI a CI step runs, is a Node program.
+    runsNode: true,
+  },
+  {
     slug: "lifecycles",
     title: "Lifecycles",
     summary:
@@ -109,6 +129,21 @@ export const guidePage = (slug: string) => `guides/${slug}.html`;
 
 const LIFECYCLE_MARKER = /<!-- lifecycle:([a-z_]+) -->/g;
 const TRANSACTION_STATES_MARKER = "<!-- transaction-states -->";
+const READINESS_CHECKS_MARKER = "<!-- readiness-checks -->";
+
+/** The default readiness profile's checks, as a Markdown table. */
+function readinessChecks(): string {
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  return [
+    `The default profile is \`${READINESS_PROFILE.name}\` ${READINESS_PROFILE.version}:`,
+    "",
+    "| Check | What it asks | How it is decided |",
+    "| --- | --- | --- |",
+    ...READINESS_PROFILE.checks.map(
+      (check) => `| \`${check.id}\` | ${cell(check.title)} | ${cell(check.how)} |`,
+    ),
+  ].join("\n");
+}
 
 /** Each transaction `status` of the sandbox and the `state` it sets, as a Markdown table. */
 function transactionStates(): string {
@@ -129,6 +164,7 @@ function transactionStates(): string {
 export function expandMarkers(markdown: string, slug: string): string {
   return markdown
     .replace(TRANSACTION_STATES_MARKER, transactionStates)
+    .replace(READINESS_CHECKS_MARKER, readinessChecks)
     .replace(LIFECYCLE_MARKER, (_, collection: string) => {
       const lifecycle = LIFECYCLES.find((candidate) => candidate.collection === collection);
       if (!lifecycle) {

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { REDOC_PAGES } from "./pages.ts";
+import { READINESS_PAGE } from "./readiness-page.ts";
 import { forwardToSandbox, PROXY_PREFIX } from "./sandbox-proxy.ts";
 import { builtSandboxUrl, initScriptWithSandbox, pageWithSandbox } from "./served-page.ts";
 
@@ -96,6 +97,9 @@ export async function startStaticServer({
  */
 function servedWithSandbox(base: string, file: string, sandbox: string): string | undefined {
   const name = path.relative(base, file).split(path.sep).join("/");
+  if (name === READINESS_PAGE) {
+    return pageWithSandbox(readFileSync(file, "utf8"), sandbox.replace(/\/+$/, ""));
+  }
   const redocPage = REDOC_PAGES.find(({ page, init }) => name === page || name === init);
   if (!redocPage) return undefined;
   const page = readFileSync(path.join(base, redocPage.page), "utf8");

@@ -7,6 +7,7 @@ import { operationRoute } from "./console-section.ts";
 import { GUIDES, guidePage, slugOf } from "./guides.ts";
 import { diagramFile } from "./lifecycle-diagrams.ts";
 import { TEST_MODE_PAGE } from "./pages.ts";
+import { READINESS_PAGE } from "./readiness-page.ts";
 import { LIFECYCLES, type Lifecycle } from "./sandbox-data.ts";
 import { controlSample } from "./test-mode-samples.ts";
 
@@ -46,7 +47,9 @@ export function testModeBuildCopy(doc: OpenApiDocument): OpenApiDocument {
     "",
     ...guides,
     "",
-    "The [API reference](index.html) describes the API the sandbox answers.",
+    "The [API reference](index.html) describes the API the sandbox answers. The",
+    `[readiness page](${READINESS_PAGE}) reads \`GET /_sandbox/readiness\` for the consoles' key: the`,
+    "checklist of the readiness profile, and the API's operations by the statuses they answered.",
     "",
     `## ${ROUTES_SECTION_TITLE}`,
     "",

@@ -63,6 +63,7 @@ const CALLS: Record<string, (example: Example) => string> = {
     );
     return `sandbox.requests(${Object.keys(filter).length > 0 ? json(filter) : ""})`;
   },
+  getReadiness: () => "sandbox.readiness()",
 };
 
 /** The routes the typed controls leave to a plain HTTP call (their curl sample shows it). */

@@ -123,8 +123,11 @@ describe.each(withShell.map((guide) => [guide.slug, guide] as const))(
   (slug, guide) => {
     it("run in order and print what the guide shows", async () => {
       const server = await serverFor(slug);
-      // The shell's builtins, curl and jq: what the guides say a reader needs, and no more.
-      const tools = curlAndJq();
+      // The shell's builtins, curl and jq: what the guides say a reader needs, and no more; a
+      // guide that runs payments-mock's CLI, the machine's PATH.
+      const tools = guide.runsNode
+        ? { bash: "bash", PATH: process.env.PATH ?? "", remove: () => {} }
+        : curlAndJq();
       try {
         const steps = shellSteps(guide.blocks);
         const { stdout } = await run(tools.bash, ["-c", shellScript(steps)], {

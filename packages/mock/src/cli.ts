@@ -8,6 +8,7 @@ import { stdoutLines } from "./line-writer.js";
 const USAGE = `Usage: payments-mock [options]
 
        payments-mock proxy <upstream-url> [options]   (see payments-mock proxy --help)
+       payments-mock readiness [options]              (see payments-mock readiness --help)
 
 Serves a Prism mock of the partner payments API.
 
@@ -37,6 +38,9 @@ Options:
                   with --stateful: keep at most n partners (API keys); a new key beyond
                   them takes the place of one idle 15 minutes, else it is refused (503),
                   0 for no limit (default: 1000)
+  --readiness-profile <file>
+                  with --stateful: the readiness profile (YAML) that GET /_sandbox/readiness
+                  checks against, instead of the default one
   --no-cors       do not answer CORS preflights or send CORS headers
   --quiet         do not log requests
   -h, --help      show this help`;
@@ -56,6 +60,7 @@ const OPTIONS = {
   "example-key": { type: "string" },
   "idle-days": { type: "string" },
   "max-partners": { type: "string" },
+  "readiness-profile": { type: "string" },
   cors: { type: "boolean", default: true },
   quiet: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
@@ -77,6 +82,9 @@ function parseCli() {
 if (process.argv[2] === "proxy") {
   const { runProxyCli } = await import("./proxy-cli.js");
   await runProxyCli(process.argv.slice(3));
+} else if (process.argv[2] === "readiness") {
+  const { runReadinessCli } = await import("./readiness-cli.js");
+  await runReadinessCli(process.argv.slice(3));
 } else {
   await runMock();
 }
@@ -95,6 +103,7 @@ async function runMock() {
     "example-key",
     "idle-days",
     "max-partners",
+    "readiness-profile",
   ] as const;
   for (const flag of sandboxFlags) {
     if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
@@ -135,6 +144,9 @@ async function runMock() {
     ...(exampleKey !== undefined && { exampleKey }),
     ...(idleDays !== undefined && { idleDays: Number(idleDays) }),
     ...(maxPartners !== undefined && { maxPartners: Number(maxPartners) }),
+    ...(args["readiness-profile"] !== undefined && {
+      readinessProfile: args["readiness-profile"],
+    }),
     ...(!args.quiet && { log: stdoutLines() }),
   }).catch((error: Error) => {
     console.error(`payments-mock: ${error.message}`);

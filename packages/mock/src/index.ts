@@ -8,6 +8,7 @@ export type {
   FiatAddressOptions,
   QuoteVerdict,
   RateLimitOptions,
+  ReadinessReport,
   RequestFilter,
   RequestLogEntry,
   SandboxClockReading,

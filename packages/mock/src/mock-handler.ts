@@ -153,7 +153,12 @@ async function respond(
     ...requestProblems(engine, outcome.routed.operation, request, repeated, outcome.inputProblems),
     ...(prefer.ok ? [] : [prefer.error]),
   ];
-  if (errors.length > 0) return rejected(sendProblem(response, invalidRequest(errors)));
+  if (errors.length > 0) {
+    const refusal = invalidRequest(errors);
+    // The sandbox counts it for the partner's readiness report, as it counts what it answers.
+    sandbox?.refused(request, outcome.routed, refusal.status);
+    return rejected(sendProblem(response, refusal));
+  }
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
     if (key) verdicts.set(engine, key, { request, routed: outcome.routed });

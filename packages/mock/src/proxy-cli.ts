@@ -16,7 +16,9 @@ Options:
   --spec <path>               OpenAPI document to check against (default: the spec shipped with this package)
   --errors                    refuse invalid requests (4xx problem, not sent on) and replace
                               responses that break the spec with a 502 problem
-  --report <file>             append each violation to <file> as one line of JSON
+  --report <file>             append each violation to <file> as one line of JSON, and each
+                              answered request's operation and status ("type": "exchange"),
+                              which payments-mock readiness --from reads
   --fail-on-violation         exit with code 1 on SIGINT/SIGTERM if there were violations
   --upstream-timeout <secs>   how long the upstream may take to answer (default: 30)
   --no-cors                   do not answer CORS preflights or add CORS headers

@@ -69,6 +69,16 @@ export interface MockOptions {
    */
   maxPartners?: number;
   /**
+   * Sandbox only: the readiness profile's YAML file (see the README's "Readiness"), instead of
+   * the default one. A bad profile rejects startMock with its file, line and rule.
+   */
+  readinessProfile?: string;
+  /**
+   * Sandbox only: count requests, deliveries and the states resources reach for the readiness
+   * report. Default true; false is for measuring what counting costs (every report is then empty).
+   */
+  countReadiness?: boolean;
+  /**
    * Sandbox only: duplicate and reorder webhook deliveries (see the README's "Webhook
    * delivery"), the same way for the same `seed`. Default: off.
    */
@@ -134,6 +144,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
         ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
         ...(options.maxPartners !== undefined && { maxPartners: options.maxPartners }),
+        ...(options.readinessProfile !== undefined && {
+          readinessProfile: options.readinessProfile,
+        }),
+        ...(options.countReadiness !== undefined && { countReadiness: options.countReadiness }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
       })

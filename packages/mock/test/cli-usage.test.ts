@@ -10,6 +10,12 @@ const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
 describe.concurrent.each([
   { command: "payments-mock", args: ["--help"], text: readme, heading: "## CLI" },
+  {
+    command: "payments-mock readiness",
+    args: ["readiness", "--help"],
+    text: readme,
+    heading: "## Readiness",
+  },
 ])("$command", ({ command, args, text, heading }) => {
   async function help(context: Parameters<typeof runCli>[0]): Promise<string[]> {
     const run = runCli(context, args);

@@ -57,10 +57,20 @@ describe.concurrent("payments-mock proxy", () => {
         "payments-mock proxy: 2 violations\n  listCustomers: 1\n  (no operation): 1",
       );
       expect(stdout).not.toContain(KEY);
-      const lines = readFileSync(report, "utf8").trim().split("\n");
-      expect(lines.map((line) => (JSON.parse(line) as Violation).operation)).toEqual([
-        "listCustomers",
-        null,
+      const lines = readFileSync(report, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Violation & { type?: string; status?: number });
+      const violations = lines.filter((line) => line.type !== "exchange");
+      expect(violations.map((line) => line.operation)).toEqual(["listCustomers", null]);
+      // Each answered request is a line too, for payments-mock readiness --from.
+      expect(
+        lines
+          .filter((line) => line.type === "exchange")
+          .map((line) => [line.operation, line.status]),
+      ).toEqual([
+        ["listCustomers", 422],
+        [null, 404],
       ]);
     },
   );

@@ -423,7 +423,13 @@ describe("validation and the report", () => {
     answerWith(200, { "content-type": "text/plain" }, "ok");
     await send(proxy.url, { target: "/webhooks?page_size=500", headers: auth });
     const lines = readFileSync(report, "utf8").split("\n").filter(Boolean).slice(before);
-    const written = lines.map((line) => JSON.parse(line) as Violation);
+    const records = lines.map((line) => JSON.parse(line) as Violation & { type?: string });
+    // Beside the violations, the exchange: its operation and the upstream's status, for
+    // payments-mock readiness --from.
+    expect(records.filter((record) => record.type === "exchange")).toEqual([
+      expect.objectContaining({ operation: "listWebhooks", method: "GET", status: 200 }),
+    ]);
+    const written = records.filter((record) => record.type !== "exchange");
     expect(written).toEqual(violations);
     expect(written.map((v) => [v.location, v.in, v.field])).toEqual([
       ["request", "query", "page_size"],

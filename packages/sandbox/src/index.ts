@@ -10,6 +10,7 @@ export {
   newApiKey,
   type QuoteVerdict,
   type RateLimitOptions,
+  type ReadinessReport,
   type RequestFilter,
   type RequestLogEntry,
   type SandboxClockReading,
@@ -42,6 +43,20 @@ export {
 } from "./lifecycle/lifecycles.js";
 export { BASE_CURRENCY, CURRENCIES, NETWORK_FEES } from "./money/currencies.js";
 export { DEFAULT_RATES } from "./money/rates.js";
+export {
+  defaultChecklist,
+  defaultProfile,
+  FORMATS,
+  formatReport,
+  liveEvidence,
+  PROFILE_CONTEXT,
+  type Profile,
+  ProfileError,
+  type ReportFormat,
+  readProfile,
+  reportFromStore,
+  reportOf,
+} from "./readiness/index.js";
 export { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox.js";
 export { partnerIdOf } from "./store/partner.js";
 export { StoreFullError } from "./store/store.js";

@@ -24,6 +24,14 @@ import type { ChangeContext } from "./lifecycle/change-context.js";
 import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts, type SpecFacts } from "./lifecycle/spec-facts.js";
+import {
+  defaultProfile,
+  PROFILE_CONTEXT,
+  type Profile,
+  RequestCounter,
+  readinessReport,
+  readProfile,
+} from "./readiness/index.js";
 import { RequestRecorder } from "./requests/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
@@ -74,6 +82,16 @@ export interface SandboxOptions {
    * number. Default DEFAULT_MAX_PARTNERS.
    */
   maxPartners?: number;
+  /**
+   * The readiness profile's YAML file, instead of the default profile (see readiness/). A bad one
+   * stops createSandbox with its file, line and rule.
+   */
+  readinessProfile?: string;
+  /**
+   * Whether requests, deliveries and states reached are counted for readiness reports. Default
+   * true; false only to measure what counting costs (every report then shows nothing).
+   */
+  countReadiness?: boolean;
 }
 
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */
@@ -112,6 +130,13 @@ export interface Sandbox {
   answer(request: ApiRequest, routed: Routed): Promise<Answer>;
   /** The answer to a request under /_sandbox/ that the engine has validated and routed. */
   control(request: ApiRequest, routed: Routed): Promise<Answer>;
+  /**
+   * Counts, for its partner's readiness report, an API request that the engine routed but
+   * refused with `status` before the sandbox saw it (a body or header the API does not admit,
+   * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner, and a
+   * refused request makes none: only a partner this process has seen a request of is counted.
+   */
+  refused(request: ApiRequest, routed: Routed, status: number): void;
   close(): Promise<void>;
 }
 
@@ -120,7 +145,13 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
   const starter = starterSeed(seed);
   const log = options.log ?? ((line: string) => console.error(line));
-  const store = await openStore(options.state, () => dataFromSeed(seed), log);
+  // Before the store opens: a bad profile changes nothing.
+  const profile =
+    options.readinessProfile === undefined
+      ? defaultProfile(PROFILE_CONTEXT)
+      : await readProfile(options.readinessProfile, PROFILE_CONTEXT);
+  const counting = options.countReadiness !== false;
+  const store = await openStore(options.state, () => dataFromSeed(seed), log, { counting });
   const registry: TenantRegistry = {
     store,
     seed,
@@ -136,6 +167,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
     deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
   });
+  const counter = counting ? new RequestCounter(store) : undefined;
   const sandbox: SandboxServices = {
     ...registry,
     facts,
@@ -143,15 +175,23 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     reads: new ReadCache(store),
     requests: registry.rehearsal ? new RequestRecorder(store) : undefined,
     declaredStatuses: declaredStatusesOf(options.operations),
+    profile,
+    counter,
   };
   const purgeTimer = purgeIdlePartners(registry, options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
     answer: (request, routed) => answerApi(sandbox, request, routed),
     control: (request, routed) => answerControlRequest(sandbox, request, routed),
+    refused: (request, routed, status) => {
+      countRefused(sandbox, request, routed, status).catch(() => {
+        // Not counted: the store is stopping, or full; the request was answered.
+      });
+    },
     async close() {
       clearInterval(purgeTimer);
       await sandbox.requests?.flush();
       await scheduler.close();
+      await counter?.flush().catch(() => {});
       registry.sender.close();
       await store.close();
     },
@@ -183,6 +223,9 @@ interface SandboxServices extends TenantRegistry {
   /** The request log's writer; undefined with rehearsal off. */
   requests: RequestRecorder | undefined;
   declaredStatuses: DeclaredStatuses;
+  profile: Profile;
+  /** Where requests are counted for readiness; undefined when they are not. */
+  counter: RequestCounter | undefined;
 }
 
 /** What a partner starts with, and goes back to at a reset. */
@@ -314,7 +357,7 @@ async function answerApi(
   if (verdict.dropAfterCommit) answer = { ...answer, drop: true };
   const headers = verdict.headers && { ...verdict.headers, ...answer.headers };
   if (headers !== undefined) answer = { ...answer, headers };
-  sandbox.requests?.record(tenant.partner, {
+  const entry = {
     at,
     method: request.method.toUpperCase(),
     path: request.path,
@@ -324,8 +367,64 @@ async function answerApi(
     idempotency_key: header(request, "idempotency-key") ?? null,
     replayed: answer.replayed === true,
     ...hitOf(verdict.hit),
+  };
+  sandbox.requests?.record(tenant.partner, entry);
+  sandbox.counter?.count(tenant.partner, {
+    at: entry.at,
+    method: entry.method,
+    path: entry.path,
+    operation_id: entry.operation_id,
+    status: entry.status,
+    idempotency_key: entry.idempotency_key,
+    fault_id: entry.fault_id,
+    fault: entry.fault,
+    ...readinessFacts(request, answer),
   });
   return answer;
+}
+
+/** What the readiness counters take from a request beyond its log entry. */
+function readinessFacts(request: ApiRequest, answer: Answer) {
+  const retryAfter = Number(answer.headers?.["retry-after"]);
+  return {
+    cursor: request.query.cursor !== undefined,
+    key_reused: answer.status === 422 && problemType(answer).endsWith(":idempotency-key-reused"),
+    retry_after_s: Number.isFinite(retryAfter) ? retryAfter : null,
+  };
+}
+
+function problemType(answer: Answer): string {
+  const body = answer.body as { type?: unknown } | undefined;
+  return typeof body?.type === "string" ? body.type : "";
+}
+
+/** Counts a request the engine refused before the sandbox saw it (see Sandbox.refused). */
+/**
+ * Counts a request the engine refused (see Sandbox.refused), for a partner this process knows: a
+ * refused request never makes a partner, so that keys that are refused cannot fill the sandbox.
+ */
+async function countRefused(
+  sandbox: SandboxServices,
+  request: ApiRequest,
+  routed: Routed,
+  status: number,
+) {
+  const key = header(request, "x-api-key");
+  if (sandbox.counter === undefined || key === undefined) return;
+  const known = sandbox.tenants.get(partnerIdOf(key, sandbox.exampleKey));
+  if (known === undefined) return;
+  const tenant = await known;
+  sandbox.counter.count(tenant.partner, {
+    at: tenant.clock.now().toISOString(),
+    method: request.method.toUpperCase(),
+    path: request.path,
+    operation_id: routed.operation.iid ?? "",
+    status,
+    idempotency_key: header(request, "idempotency-key") ?? null,
+    fault_id: null,
+    fault: null,
+    ...readinessFacts(request, { status, body: undefined }),
+  });
 }
 
 function hitOf(hit: FaultHit | undefined) {
@@ -450,6 +549,10 @@ async function answerControlRequest(
     faults: tenant.faults,
     declaredStatuses: sandbox.declaredStatuses,
     flushRequests: async () => sandbox.requests?.flush(),
+    async readiness() {
+      await sandbox.counter?.flush();
+      return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, sandbox.profile));
+    },
   };
   const body = isObject(request.body) ? request.body : {};
   const answer = await answerControl(services, operation.iid ?? "", {

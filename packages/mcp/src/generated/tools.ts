@@ -12799,5 +12799,273 @@ export const tools: readonly ToolDefinition[] = [
       }
     },
     "pages": true
+  },
+  {
+    "name": "getReadiness",
+    "group": "test-mode",
+    "tag": "Readiness",
+    "title": "Read the readiness report",
+    "description": "What the caller's partner's integration has shown in the sandbox, and whether that is enough to go live: each check of the readiness profile (the default one, or the file given to `payments-mock --readiness-profile`) as `passed`, `failed` or `not_run` (no evidence yet: a new key passes nothing), with `detail` saying what is missing and `how` it was decided; `ready` when every check passed.\n\n`coverage` is what the checks are decided on, kept as counters updated with each request and delivery (a report reads no log): every operation of the API with its calls by status, every webhook topic with the attempts delivered and acknowledged (answered 2xx), the states the partner's resources reached, and the faults that answered its requests and whether it recovered from each. A reset keeps them (a suite that resets between tests adds up); a new API key starts from nothing. Only the caller's partner's facts are in it.",
+    "method": "GET",
+    "path": "/_sandbox/readiness",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A partner's readiness report.",
+      "required": [
+        "partner_id",
+        "ready",
+        "profile",
+        "checks",
+        "coverage"
+      ],
+      "properties": {
+        "partner_id": {
+          "type": "string",
+          "description": "The caller's partner (never its API key)."
+        },
+        "ready": {
+          "type": "boolean",
+          "description": "True when every check passed."
+        },
+        "profile": {
+          "type": "object",
+          "description": "The readiness profile the checks come from.",
+          "required": [
+            "name",
+            "version"
+          ],
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "version": {
+              "type": "string"
+            }
+          }
+        },
+        "checks": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/ReadinessCheck"
+          }
+        },
+        "coverage": {
+          "$ref": "#/$defs/ReadinessCoverage"
+        }
+      },
+      "$defs": {
+        "ReadinessCheck": {
+          "type": "object",
+          "description": "One check of the profile, decided.",
+          "required": [
+            "id",
+            "title",
+            "status",
+            "detail",
+            "how"
+          ],
+          "properties": {
+            "id": {
+              "type": "string"
+            },
+            "title": {
+              "type": "string"
+            },
+            "status": {
+              "type": "string",
+              "enum": [
+                "passed",
+                "failed",
+                "not_run"
+              ],
+              "description": "`not_run` while there is no evidence either way."
+            },
+            "detail": {
+              "type": "string",
+              "description": "What is missing, naming the operations, topics or states; for a passed check, what showed it."
+            },
+            "how": {
+              "type": "string",
+              "description": "How the check is decided, in words."
+            }
+          }
+        },
+        "ReadinessCoverage": {
+          "type": "object",
+          "description": "What the partner's integration has done, from the counters kept with each request and delivery.",
+          "required": [
+            "operations",
+            "topics",
+            "states",
+            "faults"
+          ],
+          "properties": {
+            "operations": {
+              "type": "object",
+              "description": "Every operation of the API by its operationId, including those never called.",
+              "additionalProperties": {
+                "type": "object",
+                "required": [
+                  "calls",
+                  "statuses"
+                ],
+                "properties": {
+                  "calls": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "statuses": {
+                    "type": "object",
+                    "description": "Calls by the status answered.",
+                    "additionalProperties": {
+                      "type": "integer",
+                      "minimum": 0
+                    }
+                  }
+                }
+              }
+            },
+            "topics": {
+              "type": "object",
+              "description": "Every webhook topic, by name.",
+              "additionalProperties": {
+                "type": "object",
+                "required": [
+                  "subscribed",
+                  "delivered",
+                  "acknowledged",
+                  "failing"
+                ],
+                "properties": {
+                  "subscribed": {
+                    "type": "boolean",
+                    "description": "An enabled webhook of the partner's subscribes to it."
+                  },
+                  "delivered": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Delivery attempts sent to a receiver."
+                  },
+                  "acknowledged": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Delivery attempts the receiver answered 2xx."
+                  },
+                  "failing": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Events whose last delivery attempt failed."
+                  }
+                }
+              }
+            },
+            "states": {
+              "type": "object",
+              "description": "The states the partner's resources reached, by kind.",
+              "required": [
+                "customer",
+                "identification",
+                "autoramp",
+                "fiat_address",
+                "autoramp_transaction"
+              ],
+              "properties": {
+                "customer": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "identification": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "autoramp": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "fiat_address": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "autoramp_transaction": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              }
+            },
+            "faults": {
+              "type": "array",
+              "description": "The faults that answered the partner's requests.",
+              "items": {
+                "type": "object",
+                "required": [
+                  "fault_id",
+                  "operation_id",
+                  "kind",
+                  "status",
+                  "recovered"
+                ],
+                "properties": {
+                  "fault_id": {
+                    "type": "string"
+                  },
+                  "operation_id": {
+                    "type": "string"
+                  },
+                  "kind": {
+                    "type": "string",
+                    "enum": [
+                      "status",
+                      "drop_after_commit",
+                      "drop_before_commit",
+                      "delay",
+                      "rate_limit"
+                    ],
+                    "description": "What the fault did; `rate_limit` is the partner's rate limit (its fault_id `rate_limit`)."
+                  },
+                  "status": {
+                    "type": [
+                      "integer",
+                      "null"
+                    ],
+                    "description": "The status it answered, if it answered one."
+                  },
+                  "recovered": {
+                    "type": "boolean",
+                    "description": "A POST retried with the same IDEMPOTENCY-KEY answered 2xx, the same GET later answered 2xx, or a 429's next request came after its Retry-After."
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
   }
 ];

@@ -47,6 +47,22 @@ export interface ProxyHandlerOptions {
   log?: RequestLogger | undefined;
   /** Called with each request's violations as they are found: once for the request, once for the response. */
   report(violations: Violation[]): void;
+  /** Called once the upstream has answered a request, with the status it answered. */
+  exchanged?(exchange: ExchangeRecord): void;
+}
+
+/** A request the upstream answered: a line of the report, read by `payments-mock readiness --from`. */
+export interface ExchangeRecord {
+  type: "exchange";
+  /** When it was answered (ISO 8601). */
+  time: string;
+  /** The request's number in this run of the proxy, as its violations have it. */
+  request: number;
+  method: string;
+  /** The spec's `operationId`, or null when the request matches no operation. */
+  operation: string | null;
+  /** The status the upstream answered. */
+  status: number;
 }
 
 type Outcome = { status: number | string; violations: Violation[]; note?: string };
@@ -146,6 +162,14 @@ async function proxy(
     return { status: refuse(upstreamProblem(answer)), violations: requestViolations };
   }
   const exchange = { options, incoming, response, checked, context, redact, refuse };
+  options.exchanged?.({
+    type: "exchange",
+    time: new Date().toISOString(),
+    request: number,
+    method,
+    operation: context.operation,
+    status: answer.response.statusCode ?? 502,
+  });
   const outcome = await answered(exchange, answer.response);
   return { ...outcome, violations: [...requestViolations, ...outcome.violations] };
 }

@@ -22,7 +22,11 @@ export interface ProxyOptions {
   spec?: string;
   /** Refuse invalid requests (the mock's 4xx problem) and replace responses that break the spec with a 502 problem. Default false: report only. */
   errors?: boolean;
-  /** A file each violation is appended to, as one line of JSON, as soon as it is found. */
+  /**
+   * A file each violation is appended to, as one line of JSON, as soon as it is found; each
+   * request the upstream answered is a line too (`"type": "exchange"`: its operation and status),
+   * which `payments-mock readiness --from` reads.
+   */
   report?: string;
   /** Called with each violation as soon as it is found. */
   onViolation?: (violation: Violation) => void;
@@ -77,6 +81,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         if (report !== undefined) writeSync(report, `${JSON.stringify(violation)}\n`);
         options.onViolation?.(violation);
       }
+    },
+    exchanged(exchange) {
+      if (report !== undefined) writeSync(report, `${JSON.stringify(exchange)}\n`);
     },
   });
   const served = await serve(

@@ -290,6 +290,13 @@ it("answers the fault rules, the rate limit and the request log as the document 
   expect((await control("setRateLimit", { body: { requests_per_second: null } })).status).toBe(200);
 });
 
+it("answers the readiness report as the document says", async () => {
+  await createCustomer(sandbox.url);
+  const report = (await control("getReadiness")).body;
+  expect(report.ready).toBe(false);
+  expect(report.coverage.operations.createCustomer.calls).toBeGreaterThan(0);
+});
+
 it("refuses a request without an API key, a malformed body and an unknown method with a declared problem", async () => {
   for (const { operationId, path, method, operation } of testModeOperations) {
     const id = path.includes("{id}") ? MISSING : undefined;

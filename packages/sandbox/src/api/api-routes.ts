@@ -23,6 +23,7 @@ import { settleCustomer } from "../lifecycle/cascades.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated, walkTo } from "../lifecycle/changes.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "../lifecycle/lifecycles.js";
+import { rampTypeOf } from "../lifecycle/ramp-type.js";
 import { arraySource, type Page, type PageQuery, page } from "../store/pages.js";
 import type { Resource, Stored } from "../store/sandbox-data.js";
 import type { WorkResult } from "./idempotency.js";
@@ -222,6 +223,9 @@ async function createSigning(context: RouteContext): Promise<Answer> {
   };
   await touch(context, customer, "signing_ids", signing.id, at);
   const json = await context.store.insert("signings", signing, context.scope);
+  await context.store.markCounts([
+    { kind: "fact", name: "document_signed", detail: documentId, n: 1 },
+  ]);
   await settleCustomer(changeContext(context), customer.id, walkTo);
   return ok(json);
 }
@@ -336,18 +340,6 @@ async function listAutorampTransactions(context: RouteContext): Promise<Answer> 
       (term === undefined || JSON.stringify(tx).toLowerCase().includes(term)),
   );
   return pageOf(transactions, query as PageQuery);
-}
-
-/** Onramp: fiat in, crypto out; Offramp: crypto in, fiat out; Swap: crypto to crypto. */
-function rampTypeOf(transaction: Resource): string | undefined {
-  const typeOf = (field: string) =>
-    (transaction[field] as { currency?: { type?: string } } | undefined)?.currency?.type;
-  const from = typeOf("source_amount");
-  const to = typeOf("destination_amount");
-  if (from === "Fiat" && to === "Crypto") return "Onramp";
-  if (from === "Crypto" && to === "Fiat") return "Offramp";
-  if (from === "Crypto" && to === "Crypto") return "Swap";
-  return undefined;
 }
 
 async function listAutorampTransactionsByIds(context: RouteContext): Promise<Answer> {

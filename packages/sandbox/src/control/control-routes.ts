@@ -97,6 +97,7 @@ export const CONTROL_HANDLERS: Readonly<Record<string, Handler>> = {
   },
   getTestModeDocument: async () => ok(testModeDocument),
   ...FAULT_HANDLERS,
+  getReadiness: async (services) => ok(await services.readiness()),
 };
 
 /** The answer of the operation the engine routed the request to. */

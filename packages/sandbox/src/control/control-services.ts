@@ -3,6 +3,7 @@ import type { SandboxClock } from "../clock/clock.js";
 import type { ArmedFaults, DeclaredStatuses } from "../faults/index.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import type { PartnerClockRunner } from "../lifecycle/scheduler.js";
+import type { ReadinessReport } from "../readiness/index.js";
 import type { PartnerStore, StoreTransaction } from "../store/store.js";
 import type { Events } from "../webhooks/events.js";
 
@@ -22,6 +23,8 @@ export interface ControlServices {
   declaredStatuses: DeclaredStatuses;
   /** Writes the request log's pending entries. */
   flushRequests(): Promise<void>;
+  /** The partner's readiness report, every request it made counted. */
+  readiness(): Promise<ReadinessReport>;
 }
 
 /** A request the engine has routed to an operation of the test-mode document and validated. */

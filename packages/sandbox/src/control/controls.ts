@@ -73,6 +73,8 @@ export type RequestFilter = Omit<
   NonNullable<paths["/_sandbox/requests"]["get"]["parameters"]["query"]>,
   "cursor" | "page_size"
 >;
+/** The partner's readiness report: the profile's checks decided, and what they were decided on. */
+export type ReadinessReport = Schemas["ReadinessReport"];
 
 type Post = { post: { requestBody?: { content: { "application/json": unknown } } } };
 /** The JSON body a route takes. */
@@ -137,6 +139,8 @@ export interface SandboxControls {
   requests(filter?: RequestFilter): Promise<RequestLogEntry[]>;
   /** The partner back to what it started with (its clock stays where it is); disarms every rule. */
   reset(): Promise<void>;
+  /** The partner's readiness report: each check of the profile, and the coverage behind it. */
+  readiness(): Promise<ReadinessReport>;
 }
 
 /** A partner of a test's own: a fresh API key, and the sandbox's routes under it. */
@@ -280,5 +284,6 @@ export function sandboxControls(
     reset: async () => {
       await dataOf("POST", client.POST("/_sandbox/reset"));
     },
+    readiness: () => dataOf("GET", client.GET("/_sandbox/readiness")),
   };
 }

@@ -484,6 +484,37 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/_sandbox/readiness": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the readiness report
+     * @description What the caller's partner's integration has shown in the sandbox, and whether that is
+     *     enough to go live: each check of the readiness profile (the default one, or the file given
+     *     to `payments-mock --readiness-profile`) as `passed`, `failed` or `not_run` (no evidence
+     *     yet: a new key passes nothing), with `detail` saying what is missing and `how` it was
+     *     decided; `ready` when every check passed.
+     *
+     *     `coverage` is what the checks are decided on, kept as counters updated with each request
+     *     and delivery (a report reads no log): every operation of the API with its calls by status,
+     *     every webhook topic with the attempts delivered and acknowledged (answered 2xx), the states
+     *     the partner's resources reached, and the faults that answered its requests and whether it
+     *     recovered from each. A reset keeps them (a suite that resets between tests adds up); a new
+     *     API key starts from nothing. Only the caller's partner's facts are in it.
+     */
+    get: operations["getReadiness"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -776,6 +807,82 @@ export interface components {
     ResetDone: {
       /** @constant */
       reset: true;
+    };
+    /** @description A partner's readiness report. */
+    ReadinessReport: {
+      /** @description The caller's partner (never its API key). */
+      partner_id: string;
+      /** @description True when every check passed. */
+      ready: boolean;
+      /** @description The readiness profile the checks come from. */
+      profile: {
+        name: string;
+        version: string;
+      };
+      checks: components["schemas"]["ReadinessCheck"][];
+      coverage: components["schemas"]["ReadinessCoverage"];
+    };
+    /** @description One check of the profile, decided. */
+    ReadinessCheck: {
+      id: string;
+      title: string;
+      /**
+       * @description `not_run` while there is no evidence either way.
+       * @enum {string}
+       */
+      status: "passed" | "failed" | "not_run";
+      /** @description What is missing, naming the operations, topics or states; for a passed check, what showed it. */
+      detail: string;
+      /** @description How the check is decided, in words. */
+      how: string;
+    };
+    /** @description What the partner's integration has done, from the counters kept with each request and delivery. */
+    ReadinessCoverage: {
+      /** @description Every operation of the API by its operationId, including those never called. */
+      operations: {
+        [key: string]: {
+          calls: number;
+          /** @description Calls by the status answered. */
+          statuses: {
+            [key: string]: number;
+          };
+        };
+      };
+      /** @description Every webhook topic, by name. */
+      topics: {
+        [key: string]: {
+          /** @description An enabled webhook of the partner's subscribes to it. */
+          subscribed: boolean;
+          /** @description Delivery attempts sent to a receiver. */
+          delivered: number;
+          /** @description Delivery attempts the receiver answered 2xx. */
+          acknowledged: number;
+          /** @description Events whose last delivery attempt failed. */
+          failing: number;
+        };
+      };
+      /** @description The states the partner's resources reached, by kind. */
+      states: {
+        customer: string[];
+        identification: string[];
+        autoramp: string[];
+        fiat_address: string[];
+        autoramp_transaction: string[];
+      };
+      /** @description The faults that answered the partner's requests. */
+      faults: {
+        fault_id: string;
+        operation_id: string;
+        /**
+         * @description What the fault did; `rate_limit` is the partner's rate limit (its fault_id `rate_limit`).
+         * @enum {string}
+         */
+        kind: "status" | "drop_after_commit" | "drop_before_commit" | "delay" | "rate_limit";
+        /** @description The status it answered, if it answered one. */
+        status: number | null;
+        /** @description A POST retried with the same IDEMPOTENCY-KEY answered 2xx, the same GET later answered 2xx, or a 429's next request came after its Retry-After. */
+        recovered: boolean;
+      }[];
     };
     /** @description An OpenAPI 3.1 document. */
     OpenApiDocument: {
@@ -2191,6 +2298,28 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["RequestLogPage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      default: components["responses"]["Problem"];
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The readiness report. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ReadinessReport"];
         };
       };
       401: components["responses"]["Unauthorized"];

@@ -15,6 +15,7 @@ import {
   TRANSACTION_STATES,
   timedTransition,
 } from "./lifecycles.js";
+import { stateCounts } from "./states-reached.js";
 
 /** The body of a scheduled timed step. */
 interface StepJob {
@@ -34,6 +35,7 @@ export async function announceCreated(
   outcome?: string,
 ): Promise<void> {
   const customerId = customerIdOf(lifecycle, stored);
+  await context.tx.markCounts(stateCounts(lifecycle.collection, stored.resource));
   await context.events.broadcast(
     context.tx,
     lifecycle.createdTopic,
@@ -70,6 +72,7 @@ export async function forceStatus(
 ): Promise<void> {
   setStatus(context, lifecycle, stored.resource, status);
   await context.tx.update(lifecycle.collection, stored.resource);
+  await context.tx.markCounts(stateCounts(lifecycle.collection, stored.resource));
   await sendStatus(context, lifecycle, stored);
   await scheduleNextStep(context, lifecycle, stored.resource, undefined);
 }
@@ -102,6 +105,7 @@ async function step(
   setStatus(context, lifecycle, stored.resource, status);
   enterStatus(context, lifecycle, stored.resource);
   await context.tx.update(lifecycle.collection, stored.resource);
+  await context.tx.markCounts(stateCounts(lifecycle.collection, stored.resource));
   await sendStatus(context, lifecycle, stored);
   await afterStep(context, lifecycle, stored, from, walkTo);
 }

@@ -9,14 +9,16 @@ import type { SandboxStore } from "./store.js";
 /**
  * @param initial the data an empty store starts with (the seed)
  * @param log where the line about a migrated database or JSON state file goes
+ * @param counting keep the readiness counters (false only to measure what they cost)
  */
 export async function openStore(
   state: string | undefined,
   initial: () => SandboxData,
   log: (line: string) => void,
+  { counting = true }: { counting?: boolean } = {},
 ): Promise<SandboxStore> {
-  if (state === undefined) return openSqliteStore(undefined, initial);
-  if (isPostgresUrl(state)) return openPostgresStore(state, initial, log);
+  if (state === undefined) return openSqliteStore(undefined, initial, { counting });
+  if (isPostgresUrl(state)) return openPostgresStore(state, initial, log, { counting });
   if (stateFileKind(state) === "json") {
     const data = readJsonStateFile(state);
     const backup = await replaceJsonWithDatabase(state, async (temporary) => {
@@ -26,7 +28,7 @@ export async function openStore(
       `payments-mock: ${state} was a payments-mock 0.1 JSON state file; its data (${countOf(data)}) is now in a SQLite database at ${state}, and the JSON file is kept unchanged as ${backup}.`,
     );
   }
-  return openSqliteStore(state, initial, { log });
+  return openSqliteStore(state, initial, { log, counting });
 }
 
 function countOf(data: SandboxData): string {

@@ -7,6 +7,7 @@
 // statement each: the changed resources, the cancelled and the new scheduled work, the event log.
 // Anything else it is asked writes what it keeps first, then runs as in sqlTransaction.
 
+import { addCountsAtOnce, merged, type ReadinessCount } from "./readiness-counts.js";
 import {
   COLLECTIONS,
   type CollectionName,
@@ -68,8 +69,9 @@ export function postgresBatch(
   dialect: Dialect,
   purgeDue: PurgeSchedule,
   partner: string,
+  counting = true,
 ): BatchTransaction {
-  const inner = sqlTransaction(query, dialect, purgeDue, partner);
+  const inner = sqlTransaction(query, dialect, purgeDue, partner, undefined, counting);
   const rows = new HeldRows();
   /** Collections read whole, and the customers whose resources of a collection were read. */
   const wholeCollections = new Set<CollectionName>();
@@ -107,6 +109,8 @@ export function postgresBatch(
   const cancelled = new Set<string>();
   const newEvents: DeliveryEvent[] = [];
   const settings = new Map<string, string | undefined>();
+  const newCounts: ReadinessCount[] = [];
+  const newMarks: ReadinessCount[] = [];
 
   const hold = (row: Row, locked: boolean) => rows.hold(heldRowOf(row, locked));
   const matching = (collection: CollectionName, scope: string | undefined, customer?: string) =>
@@ -134,6 +138,12 @@ export function postgresBatch(
     }
     if (newEvents.length > 0) {
       await insertEvents(query, partner, newEvents.splice(0));
+    }
+    if (newCounts.length > 0) {
+      await addCountsAtOnce(query, partner, merged(newCounts.splice(0)));
+    }
+    if (newMarks.length > 0) {
+      await addCountsAtOnce(query, partner, newMarks.splice(0), "mark");
     }
   };
   /** `work` after what the batch keeps is written. */
@@ -238,6 +248,16 @@ export function postgresBatch(
     async recordEvent(event) {
       newEvents.push(event);
     },
+    async addCounts(counts) {
+      if (counting) newCounts.push(...counts);
+    },
+    async markCounts(counts) {
+      if (counting) newMarks.push(...counts);
+    },
+    raiseCounts: written(inner.raiseCounts),
+    removeCounts: written(inner.removeCounts),
+    counts: written(inner.counts),
+    countsOf: written(inner.countsOf),
     async setting(name, lock = false) {
       if (!lock && settings.has(name)) return settings.get(name);
       const value = await inner.setting(name, lock);

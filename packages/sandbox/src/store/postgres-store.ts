@@ -66,6 +66,7 @@ export async function openPostgresStore(
   url: string,
   initial: () => SandboxData,
   log: (line: string) => void = () => {},
+  { counting = true }: { counting?: boolean } = {},
 ): Promise<SandboxStore> {
   const { default: pg } = await import("pg");
   const pool: Pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -105,7 +106,7 @@ export async function openPostgresStore(
       unlessDeadlocked(() =>
         withClient(pool, (client) =>
           inTransaction(client, (query) =>
-            work(sqlTransaction(query, POSTGRES, purgeDue, partner)),
+            work(sqlTransaction(query, POSTGRES, purgeDue, partner, undefined, counting)),
           ),
         ),
       ),
@@ -119,7 +120,7 @@ export async function openPostgresStore(
             const jobs = await dueJobs(query, partner, kind, upTo, limit, POSTGRES.skipLocked);
             if (jobs.length === 0) return 0;
             const finish = await perform(jobs);
-            const batch = postgresBatch(query, POSTGRES, purgeDue, partner);
+            const batch = postgresBatch(query, POSTGRES, purgeDue, partner, counting);
             // A step's subject is a resource; a delivery's is an event.
             if (kind === "step") await batch.load(jobs.map((job) => job.subject));
             const done = await finish(batch);

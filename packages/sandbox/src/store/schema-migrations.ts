@@ -6,6 +6,7 @@
 // with its statements for both databases; a released entry never changes.
 
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { READINESS_COUNTS_TABLE } from "./readiness-counts.js";
 import { SETTINGS_TABLE } from "./settings.js";
 
 /** The words in which the two databases' DDL differs. */
@@ -300,6 +301,11 @@ export const MIGRATIONS: readonly Migration[] = [
       // process learns of a change another made without a query more per request.
       "ALTER TABLE sandbox_clock ADD COLUMN faults_version BIGINT NOT NULL DEFAULT 0",
     ],
+  },
+  {
+    version: 8,
+    name: "readiness: each partner's counters of what its integration has done (operations and statuses, topics delivered and acknowledged, states reached, faults recovered)",
+    statements: () => [READINESS_COUNTS_TABLE],
   },
 ];
 

@@ -5,6 +5,7 @@ import type { EmptyCollections } from "./empty-collections.js";
 import { JsonText } from "./json-text.js";
 import { type PageSource, type Positioned, page } from "./pages.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
 import { rehearsalRows } from "./rehearsal-rows.js";
 import {
   answerRecordJson,
@@ -159,7 +160,8 @@ export function sqlTransaction(
   dialect: Dialect,
   purgeDue: PurgeSchedule,
   partner: string,
-  only?: { empties: EmptyCollections; claims: PendingClaims },
+  only?: { empties: EmptyCollections; claims: PendingClaims; marked: MarkedCounts },
+  counting = true,
 ): StoreTransaction {
   const context: SqlContext = {
     query,
@@ -168,14 +170,22 @@ export function sqlTransaction(
     empties: only?.empties,
     claims: only?.claims,
   };
+  const clock = partnerClock(context);
   const tx: StoreTransaction = {
     ...resourceRows(context),
     ...idempotencyKeys(context, purgeDue),
     ...scheduledWork(context),
-    ...partnerClock(context),
+    ...clock,
+    async enter(seenAt, room) {
+      const entered = await clock.enter(seenAt, room);
+      // A partner made anew (its key seen again after a purge) has no counter marked.
+      if (entered.created) only?.marked.forgetPartner(partner);
+      return entered;
+    },
     ...eventLog(context),
     ...partnerSettings(context),
     ...rehearsalRows(query, partner),
+    ...(counting ? countRows(query, partner, only?.marked) : NO_COUNT_ROWS),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);
       // Its fault rules and rate limit are gone: every process learns so at its next request.
@@ -605,9 +615,19 @@ async function makeRoom(
   );
   if (idle === undefined) throw new PartnerLimitError(maxPartners);
   const partner = String(idle.partner);
-  await removePartnerData(query, dialect.searchIndex, partner);
-  await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
+  await removePartner(query, dialect.searchIndex, partner);
   return partner;
+}
+
+/** Removes the partner: its data, its readiness counters (a reset keeps those) and its clock. */
+async function removePartner(
+  query: Query,
+  searchIndex: SearchIndex | undefined,
+  partner: string,
+): Promise<void> {
+  await removePartnerData(query, searchIndex, partner);
+  await query("DELETE FROM readiness_counts WHERE partner = $1", [partner]);
+  await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
 }
 
 /** Removes the partners last seen before `seenBefore`, all their data with them. */
@@ -618,10 +638,7 @@ export async function purgeIdle(
 ): Promise<string[]> {
   const rows = await query("SELECT partner FROM sandbox_clock WHERE seen_at < $1", [seenBefore]);
   const partners = rows.map((row) => String(row.partner));
-  for (const partner of partners) {
-    await removePartnerData(query, searchIndex, partner);
-    await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
-  }
+  for (const partner of partners) await removePartner(query, searchIndex, partner);
   return partners;
 }
 

@@ -7,6 +7,7 @@ import { realNow } from "../clock/clock.js";
 import { EmptyCollections } from "./empty-collections.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { MarkedCounts } from "./readiness-counts.js";
 import type { SandboxData } from "./sandbox-data.js";
 import {
   type Ddl,
@@ -35,6 +36,9 @@ export const SQLITE_HEADER = "SQLite format 3\0";
 /** A statement that only reads: the sandbox's SELECTs (PRAGMAs are run once, at opening). */
 const READ_ONLY = /^\s*SELECT\b/i;
 
+/** A write of the readiness counters only, which no kept read's answer shows. */
+const COUNTERS_ONLY = /^\s*(INSERT INTO|DELETE FROM) readiness_counts\b/;
+
 /** SQLite's own limit for a memdb database (SQLITE_MEMDB_DEFAULT_MAXSIZE). */
 const MEMORY_LIMIT_BYTES = 1024 ** 3;
 
@@ -43,6 +47,8 @@ export interface SqliteStoreOptions {
   log?: (line: string) => void;
   /** In memory, at most this many bytes (lower only in tests). */
   memoryLimitBytes?: number;
+  /** Keep the readiness counters (default true; false only to measure what they cost). */
+  counting?: boolean;
 }
 
 /**
@@ -52,7 +58,11 @@ export interface SqliteStoreOptions {
 export async function openSqliteStore(
   path: string | undefined,
   initial: () => SandboxData,
-  { log = () => {}, memoryLimitBytes = MEMORY_LIMIT_BYTES }: SqliteStoreOptions = {},
+  {
+    log = () => {},
+    memoryLimitBytes = MEMORY_LIMIT_BYTES,
+    counting = true,
+  }: SqliteStoreOptions = {},
 ): Promise<SandboxStore> {
   const { DatabaseSync } = await loadNodeSqlite();
   const db = new DatabaseSync(path ?? inMemory());
@@ -77,7 +87,7 @@ export async function openSqliteStore(
     db.close();
     throw error;
   }
-  const store = sqliteStore(db, path, memoryLimitBytes);
+  const store = sqliteStore(db, path, memoryLimitBytes, counting);
   try {
     // The migrations and a new database's first data commit together.
     const migrated = await store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
@@ -225,6 +235,7 @@ function sqliteStore(
   db: DatabaseSync,
   path: string | undefined,
   memoryLimitBytes: number,
+  counting: boolean,
 ): SandboxStore {
   const persistent = path !== undefined;
   const statements = new Map<string, { statement: StatementSync; writes: boolean }>();
@@ -235,7 +246,7 @@ function sqliteStore(
     if (prepared === undefined) {
       prepared = {
         statement: db.prepare(text.replace(/\$(\d+)/g, "?$1")),
-        writes: !READ_ONLY.test(text),
+        writes: !READ_ONLY.test(text) && !COUNTERS_ONLY.test(text),
       };
       statements.set(text, prepared);
     }
@@ -243,7 +254,11 @@ function sqliteStore(
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
   const purgeDue = purgeSchedule();
-  const only = { empties: new EmptyCollections(), claims: new Map() as PendingClaims };
+  const only = {
+    empties: new EmptyCollections(),
+    claims: new Map() as PendingClaims,
+    marked: new MarkedCounts(),
+  };
   // A partner's operations hold nothing of one transaction (they send each statement to the one
   // connection, whose transactions run one after another): made once, not at every request.
   const operations = new Map<string, StoreTransaction>();
@@ -251,7 +266,7 @@ function sqliteStore(
     let tx = operations.get(partner);
     if (tx === undefined) {
       if (operations.size >= OPERATIONS_KEPT) operations.clear();
-      tx = sqlTransaction(query, SQLITE, purgeDue, partner, only);
+      tx = sqlTransaction(query, SQLITE, purgeDue, partner, only, counting);
       operations.set(partner, tx);
     }
     return tx;
@@ -274,6 +289,7 @@ function sqliteStore(
           // Whatever a failed transaction undid, nothing read before it is kept.
           version++;
           only.empties.forget();
+          only.marked.forget();
           throw fullOr(error, path, memoryLimitBytes);
         }),
     // One process owns the file, and its scheduler runs one batch of a partner's at a time: the
@@ -291,7 +307,12 @@ function sqliteStore(
     },
     duePartners: (now) => queue.alone(() => duePartners(query, now)),
     purgeIdle: (seenBefore) =>
-      store.transaction(EXAMPLE_PARTNER_ID, () => purgeIdle(query, SQLITE.searchIndex, seenBefore)),
+      store.transaction(EXAMPLE_PARTNER_ID, async () => {
+        const purged = await purgeIdle(query, SQLITE.searchIndex, seenBefore);
+        // Their counters are gone: what was marked of them is no longer there.
+        if (purged.length > 0) only.marked.forget();
+        return purged;
+      }),
     async close() {
       await queue.alone(async () => {
         // A file is left fully indexed, as payments-mock versions that index at each create expect.

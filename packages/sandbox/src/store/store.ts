@@ -3,6 +3,7 @@
 // changes happen in one transaction.
 import type { JsonText } from "./json-text.js";
 import type { Page, PageQuery, PageSource } from "./pages.js";
+import type { CountRows } from "./readiness-counts.js";
 import type { SettingName } from "./settings.js";
 
 /** Which delivery attempts a read of the log keeps: each field given must match. */
@@ -138,7 +139,7 @@ type BatchFinish = (tx: StoreTransaction) => Promise<number>;
 /** The first answer to an idempotency key, or `pending` while its request has not finished. */
 type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
 
-export interface StoreTransaction {
+export interface StoreTransaction extends CountRows {
   find(collection: CollectionName, id: string, scope: Scope): Promise<Stored | undefined>;
   /** Stores a new resource; resolves to its JSON as stored, which its create answers with. */
   insert(

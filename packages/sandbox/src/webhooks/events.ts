@@ -292,6 +292,7 @@ export class Events {
       payload: job.event,
     };
     await tx.recordEvent(event);
+    await countDelivery(tx, job, outcome);
     return event;
   }
 }
@@ -314,6 +315,37 @@ function dropped(faultId: string): DeliveryOutcome {
     sent: false,
     failure_reason: `not sent: the test-mode fault ${faultId} dropped it; POST /_sandbox/events/{id}/redeliver sends it`,
   };
+}
+
+/**
+ * The readiness counts of a delivery attempt: sent and acknowledged per topic, and the event
+ * marked failing until an attempt of it to the same webhook is acknowledged. One never sent to a
+ * reserved example host counts nothing: no receiver was asked.
+ */
+async function countDelivery(
+  tx: StoreTransaction,
+  job: DeliveryJob,
+  outcome: DeliveryOutcome,
+): Promise<void> {
+  const topic = job.event.topic;
+  const failing = `${job.webhook_id} ${job.event.id}`;
+  // Dropped by a fault: the receiver never got it, so it is failing until redelivered.
+  if (job.drop === true) {
+    await tx.raiseCounts([{ kind: "failing", name: failing, detail: topic, n: 1 }]);
+    return;
+  }
+  if (!outcome.delivered && outcome.sent === false) return;
+  if (!outcome.delivered) {
+    await tx.addCounts([{ kind: "delivered", name: topic, detail: "", n: 1 }]);
+    await tx.raiseCounts([{ kind: "failing", name: failing, detail: topic, n: 1 }]);
+    return;
+  }
+  await tx.addCounts([
+    { kind: "delivered", name: topic, detail: "", n: 1 },
+    { kind: "acknowledged", name: topic, detail: "", n: 1 },
+  ]);
+  // Only a later attempt can follow a failed one (a retry, a redelivery).
+  if (job.attempt > 1) await tx.removeCounts("failing", [failing]);
 }
 
 /** mulberry32: a small generator whose sequence a seed fixes. */

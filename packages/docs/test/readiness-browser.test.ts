@@ -1,0 +1,120 @@
+// The readiness page in headless Chromium (Debian's `chromium`), on the built site served as
+// `npm start` serves it: the docs server forwarding to a stateful sandbox started here. Under a key
+// of its own, a customer is created and a POST is refused; the page reads the report for that key
+// and shows the checklist and the operations × statuses grid. Then the static build, where the
+// page asks for the sandbox's URL and calls it directly.
+import path from "node:path";
+import { startMock } from "@org/payments-mock";
+import { launchChromium } from "@org/payments-testing";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { distDir } from "../scripts/build.ts";
+import { READINESS_PAGE } from "../scripts/readiness-page.ts";
+import { startStaticServer } from "../scripts/serve.ts";
+import { artifactsFolder } from "./support/artifacts.ts";
+
+const artifactsDir = artifactsFolder();
+const apiKey = `readiness-page-${crypto.randomUUID()}`;
+
+let sandbox: Awaited<ReturnType<typeof startMock>>;
+let docs: Awaited<ReturnType<typeof startStaticServer>>;
+let staticDocs: Awaited<ReturnType<typeof startStaticServer>>;
+let chromiumRun: Awaited<ReturnType<typeof launchChromium<BrowserContext>>>;
+let page: Page;
+const requests: string[] = [];
+const errors: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startMock({ stateful: true, port: 0 });
+  docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
+  staticDocs = await startStaticServer({ root: distDir });
+  const post = (body: unknown, key?: string) =>
+    fetch(`${sandbox.url}/customers`, {
+      method: "POST",
+      headers: {
+        "X-API-Key": apiKey,
+        "Content-Type": "application/json",
+        ...(key !== undefined && { "IDEMPOTENCY-KEY": key }),
+      },
+      body: JSON.stringify(body),
+    });
+  expect(
+    (await post({ customer_type: "Person", email: "ada@example.com" }, crypto.randomUUID())).status,
+  ).toBe(200);
+  expect((await post({ customer_type: "Person" })).status).toBe(422);
+  chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
+  page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());
+  page.on("request", (request) => requests.push(request.url()));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+}, 60_000);
+
+afterAll(async () => {
+  await chromiumRun?.close();
+  await docs?.close();
+  await staticDocs?.close();
+  await sandbox?.stop();
+});
+
+/** Opens the page at `base`, enters the key (and the sandbox's URL where asked), reads the report. */
+async function readReport(base: string, sandboxUrl?: string) {
+  await page.goto(new URL(READINESS_PAGE, base).href);
+  await page.getByLabel("X-API-Key").fill(apiKey);
+  if (sandboxUrl !== undefined) await page.getByLabel("Sandbox URL").fill(sandboxUrl);
+  await page.getByRole("button", { name: "Read the report" }).click();
+  await page.locator('[data-readiness="done"]').waitFor();
+}
+
+describe("the readiness page in Chromium", () => {
+  it("shows the checklist and the operations × statuses grid for the console's key", async () => {
+    await readReport(docs.url);
+    await expect
+      .poll(() => page.locator("[data-readiness-verdict]").getAttribute("data-readiness-verdict"))
+      .toBe("not-ready");
+    const checks = page.locator("[data-readiness-checks] li");
+    expect(await checks.count()).toBe(13);
+    const person = page.locator('li[data-check-id="person-active"]');
+    expect(await person.getAttribute("data-check-status")).toBe("failed");
+    expect(await person.textContent()).toContain("they reached SigningsRequired");
+    expect(await page.locator('li[data-check-id="quote"]').getAttribute("data-check-status")).toBe(
+      "not_run",
+    );
+    const keys = page.locator('li[data-check-id="idempotency-keys"]');
+    expect(await keys.getAttribute("data-check-status")).toBe("failed");
+    expect(await keys.textContent()).toContain("POSTs without a key: createCustomer (1)");
+
+    const grid = page.locator("[data-readiness-grid]");
+    expect(await grid.locator("tbody tr").count()).toBe(23);
+    const created = grid.locator('tr[data-operation="createCustomer"]');
+    expect(await created.getAttribute("data-calls")).toBe("2");
+    expect(await created.locator('td[data-status="200"]').textContent()).toBe("1");
+    expect(await created.locator('td[data-status="422"]').textContent()).toBe("1");
+    const quote = grid.locator('tr[data-operation="getAutorampQuote"]');
+    expect(await quote.getAttribute("data-calls")).toBe("0");
+    await page.screenshot({ path: path.join(artifactsDir, "readiness.png"), fullPage: true });
+
+    // Every request went to the docs server (the sandbox through /sandbox/), nothing elsewhere.
+    const origin = new URL(docs.url).origin;
+    expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(requests).toContain(`${origin}/sandbox/_sandbox/readiness`);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("on a static build, asks for the sandbox's URL and reads the report from it", async () => {
+    await readReport(staticDocs.url, sandbox.url);
+    expect(
+      await page.locator('tr[data-operation="createCustomer"]').getAttribute("data-calls"),
+    ).toBe("2");
+    expect(requests).toContain(`${sandbox.url}/_sandbox/readiness`);
+  }, 60_000);
+
+  it("says what went wrong when the sandbox cannot be reached", async () => {
+    await page.goto(new URL(READINESS_PAGE, staticDocs.url).href);
+    await page.getByLabel("Sandbox URL").fill("http://127.0.0.1:9");
+    await page.getByRole("button", { name: "Read the report" }).click();
+    await page.locator('[data-readiness="failed"]').waitFor();
+    expect(await page.locator("[data-readiness]").textContent()).not.toBe("");
+  }, 60_000);
+});

@@ -1,0 +1,148 @@
+// payments-mock readiness: the readiness report of the partner of PAYMENTS_API_KEY, from a
+// sandbox's store (--state), a running sandbox (--url), or a validating proxy's report of live
+// traffic (--from), as text, JSON, Markdown or JUnit XML. Exit code 0 ready, 1 not ready, 2 usage
+// (or no report could be made). The key is read from the environment only, and never printed.
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+
+const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <proxy-report>) [options]
+
+Reports whether the integration of the partner of the API key in PAYMENTS_API_KEY is ready to
+go live: each check of the readiness profile, passed, failed or not run, and what is missing.
+
+Where the facts come from (exactly one):
+  --state <file|postgres://user@host:port/db>
+                         a sandbox's store: its SQLite file, or its Postgres database
+  --url <url>            a running sandbox (GET <url>/_sandbox/readiness); its profile decides
+  --from <file>          a validating proxy's report (payments-mock proxy --report): the
+                         operations and statuses of live traffic; checks of other facts are not run
+
+Options:
+  --format <format>      text (default), json, markdown or junit (one test case per check)
+  --readiness-profile <file>
+                         with --state or --from: the profile to check against (default: built in)
+  --example-key <key>    with --state: the sandbox's --example-key, if it was given one
+  -h, --help             show this help
+
+Environment:
+  PAYMENTS_API_KEY       the API key whose partner is reported on (never printed)
+
+Exit codes: 0 ready, 1 not ready, 2 usage or no report made.`;
+
+const fail: (message: string) => never = usageFailure(USAGE);
+
+const OPTIONS = {
+  state: { type: "string" },
+  url: { type: "string" },
+  from: { type: "string" },
+  format: { type: "string", default: "text" },
+  "readiness-profile": { type: "string" },
+  "example-key": { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+function parseCli(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false })
+      .values;
+  } catch (error) {
+    fail(argsProblem(error, flagsOf(OPTIONS)));
+  }
+}
+
+/** A failure after the arguments were read: said in words, exit code 2, no usage. */
+function stop(message: string): never {
+  console.error(`payments-mock readiness: ${message}`);
+  process.exit(2);
+}
+
+export async function runReadinessCli(argv: string[]): Promise<void> {
+  const args = parseCli(argv);
+  if (args.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const { FORMATS, formatReport } = await import("@org/payments-sandbox");
+  const format = args.format as (typeof FORMATS)[number];
+  if (!FORMATS.includes(format)) {
+    fail(`--format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
+  }
+  const sources = (["state", "url", "from"] as const).filter((flag) => args[flag] !== undefined);
+  if (sources.length !== 1) {
+    fail(
+      sources.length === 0
+        ? "say where the facts come from: --state, --url or --from"
+        : `give one of --state, --url and --from, not ${sources.map((flag) => `--${flag}`).join(" and ")}`,
+    );
+  }
+  if (args["readiness-profile"] !== undefined && args.url !== undefined) {
+    fail(
+      "--readiness-profile goes with --state or --from: with --url, the sandbox's own profile decides",
+    );
+  }
+  if (args["example-key"] !== undefined && args.state === undefined) {
+    fail("--example-key goes with --state");
+  }
+  const key = process.env.PAYMENTS_API_KEY ?? "";
+  if (key === "" && args.from === undefined) {
+    fail("set PAYMENTS_API_KEY to the API key whose partner to report on (it is never printed)");
+  }
+  const report = await reportFrom(args, key).catch((error: Error) => stop(error.message));
+  process.stdout.write(formatReport(report, format));
+  process.exitCode = report.ready ? 0 : 1;
+}
+
+type Args = ReturnType<typeof parseCli>;
+
+async function reportFrom(args: Args, key: string) {
+  const readiness = await import("@org/payments-sandbox");
+  if (args.url !== undefined) return askSandbox(args.url, key);
+  const profile = await loadProfile(args["readiness-profile"]);
+  if (args.from !== undefined) {
+    const { liveCalls } = await import("./proxy/exchanges.js");
+    const text = await readFile(args.from, "utf8").catch((error: Error) => {
+      throw new Error(`cannot read the proxy report ${args.from}: ${error.message}`);
+    });
+    const evidence = readiness.liveEvidence(liveCalls(text));
+    return readiness.reportOf("live", profile, evidence);
+  }
+  return readiness.reportFromStore(args.state ?? "", key, profile, args["example-key"]);
+}
+
+async function loadProfile(path: string | undefined) {
+  const { defaultProfile, PROFILE_CONTEXT, readProfile } = await import("@org/payments-sandbox");
+  return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
+}
+
+/** The report of a running sandbox, which decides it with its own profile. */
+async function askSandbox(url: string, key: string) {
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    fail(`--url must be the sandbox's http(s) URL, got "${url}"`);
+  }
+  if (base.protocol !== "http:" && base.protocol !== "https:") {
+    fail(`--url must be the sandbox's http(s) URL, got "${url}"`);
+  }
+  const target = new URL("_sandbox/readiness", base.href.endsWith("/") ? base : `${base.href}/`);
+  const response = await fetch(target, {
+    headers: { "x-api-key": key, accept: "application/json" },
+  }).catch((error: Error) => {
+    throw new Error(
+      `no answer from ${target.origin}: ${(error.cause as Error | undefined)?.message ?? error.message}`,
+    );
+  });
+  const text = await response.text();
+  if (response.status !== 200) {
+    throw new Error(
+      `${target.href} answered ${response.status}, not a readiness report: ${text.slice(0, 300)}`,
+    );
+  }
+  const body = JSON.parse(text) as import("@org/payments-sandbox").ReadinessReport;
+  if (typeof body?.ready !== "boolean" || !Array.isArray(body.checks)) {
+    throw new Error(`${target.href} answered something other than a readiness report`);
+  }
+  return body;
+}

@@ -1,0 +1,115 @@
+// payments-mock readiness --from: the coverage of live traffic from a validating proxy's report
+// (its exchange lines; violation lines passed over), decided by the same checks; and the refusals
+// of what the CLI cannot report on, each exit code 2 with a sentence.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./support/run-cli.js";
+
+const directory = mkdtempSync(path.join(tmpdir(), "payments-readiness-cli-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+const exchange = (request: number, operation: string | null, status: number) =>
+  JSON.stringify({
+    type: "exchange",
+    time: "2026-11-27T10:00:00.000Z",
+    request,
+    method: "GET",
+    operation,
+    status,
+  });
+
+describe("payments-mock readiness --from <proxy report>", () => {
+  it("reports live traffic's operations and statuses; the checks of other facts are not run", async (context) => {
+    const report = path.join(directory, "live.jsonl");
+    writeFileSync(
+      report,
+      [
+        exchange(1, "getAutorampQuote", 200),
+        JSON.stringify({
+          request: 2,
+          operation: "listCustomers",
+          location: "request",
+          rule: "maximum",
+        }),
+        exchange(2, "listCustomers", 422),
+        exchange(3, "listCustomers", 200),
+        exchange(4, null, 404),
+        "",
+      ].join("\n"),
+    );
+    const cli = runCli(context, ["readiness", "--from", report, "--format", "json"], {
+      PAYMENTS_API_KEY: "",
+    });
+    expect(await cli.exited).toEqual([1, null]);
+    const body = JSON.parse(cli.output().stdout);
+    expect(body.coverage.operations.listCustomers).toEqual({
+      calls: 2,
+      statuses: { "200": 1, "422": 1 },
+    });
+    expect(body.coverage.operations.getAutorampQuote.calls).toBe(1);
+    expect(body.coverage.operations.createCustomer.calls).toBe(0);
+    const byId = Object.fromEntries(
+      body.checks.map((check: { id: string; status: string }) => [check.id, check.status]),
+    );
+    expect(byId.quote).toBe("passed");
+    expect(byId["person-active"]).toBe("not_run");
+    expect(byId["webhooks-acknowledged"]).toBe("not_run");
+  });
+
+  it("says which line of a report is not JSON", async (context) => {
+    const report = path.join(directory, "broken.jsonl");
+    writeFileSync(report, `${exchange(1, "listCustomers", 200)}\n{not json\n`);
+    const cli = runCli(context, ["readiness", "--from", report]);
+    expect(await cli.exited).toEqual([2, null]);
+    expect(cli.output().stderr).toContain("line 2 of the proxy report is not JSON");
+  });
+
+  it("refuses a state file that is not there, naming it, without making one", async (context) => {
+    const missing = path.join(directory, "missing.db");
+    const cli = runCli(context, ["readiness", "--state", missing], { PAYMENTS_API_KEY: "k" });
+    expect(await cli.exited).toEqual([2, null]);
+    expect(cli.output().stderr).toContain(`no sandbox state file at ${missing}`);
+  });
+
+  it("names a bad profile's file, line and rule", async (context) => {
+    const profile = path.join(directory, "bad.yaml");
+    writeFileSync(
+      profile,
+      'format: 1\nname: team\nversion: "1"\nchecks:\n  - id: q\n    title: Q\n    operations:\n      getQuote: 2xx\n',
+    );
+    const report = path.join(directory, "empty.jsonl");
+    writeFileSync(report, "");
+    const cli = runCli(context, ["readiness", "--from", report, "--readiness-profile", profile]);
+    expect(await cli.exited).toEqual([2, null]);
+    expect(cli.output().stderr).toContain(
+      `readiness profile ${profile}:8:7: checks[0].operations.getQuote: getQuote is not an operationId of the API (rule: operationId)`,
+    );
+  });
+
+  it("stops a sandbox's start on a bad profile, naming its file, line and rule", async (context) => {
+    const profile = path.join(directory, "bad-start.yaml");
+    writeFileSync(
+      profile,
+      'format: 1\nname: team\nversion: "1"\nchecks:\n  - id: q\n    paged: true\n',
+    );
+    const cli = runCli(context, ["--stateful", "--port", "0", "--readiness-profile", profile]);
+    expect(await cli.exited).toEqual([1, null]);
+    expect(cli.output().stderr).toContain(
+      `payments-mock: readiness profile ${profile}:5:5: checks[0]: needs the field title (rule: required)`,
+    );
+    expect(cli.output().stdout).not.toContain("listening");
+  });
+
+  it("never prints the key, even in a refusal it reports", async (context) => {
+    const key = "secret-key-for-readiness-cli-test";
+    const cli = runCli(context, ["readiness", "--url", "http://127.0.0.1:9"], {
+      PAYMENTS_API_KEY: key,
+    });
+    expect(await cli.exited).toEqual([2, null]);
+    const { stdout, stderr } = cli.output();
+    expect(stderr).toContain("no answer from http://127.0.0.1:9");
+    expect(stdout + stderr).not.toContain(key);
+  });
+});

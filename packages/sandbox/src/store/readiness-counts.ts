@@ -1,0 +1,204 @@
+// A partner's readiness counters: what its integration has done, kept as counts keyed by what was
+// done (an operation and the status it answered, a topic delivered, a state reached), updated as
+// it happens, so that a readiness report reads a few hundred rows however much traffic there was.
+// They outlive a reset (a suite that resets between tests adds up), and go with the partner.
+/** A statement with `$1`-style parameters in the current transaction (sql-store.ts's Query). */
+type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * What a counter counts:
+ * - `call`: requests of operation `name` answered status `detail` ("no answer" for a drop);
+ * - `fact`: what a request showed beyond its status (`name` the fact, `detail` its operation);
+ * - `state`: resources of kind `name` (or `kind/variant`) that reached state `detail`;
+ * - `delivered`, `acknowledged`: delivery attempts of topic `name` sent, and answered 2xx;
+ * - `failing`: an event (`name`: webhook and event ids) of topic `detail` whose last attempt failed;
+ * - `fault`: a fault `name` that answered a request, `detail` what it was (JSON); n 2 once
+ *   recovered from, else 1;
+ * - `pending`: a fault not recovered from yet (`name` its key), `detail` what recovers it (JSON).
+ */
+type CountKind =
+  | "call"
+  | "fact"
+  | "state"
+  | "delivered"
+  | "acknowledged"
+  | "failing"
+  | "fault"
+  | "pending";
+
+export interface ReadinessCount {
+  kind: CountKind;
+  name: string;
+  detail: string;
+  n: number;
+}
+
+export const READINESS_COUNTS_TABLE = `CREATE TABLE readiness_counts (
+  partner TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  n BIGINT NOT NULL,
+  PRIMARY KEY (partner, kind, name, detail)
+)`;
+
+/** Adds `$5` to the counter, making it when it is new. */
+const ADD_COUNT = `INSERT INTO readiness_counts (partner, kind, name, detail, n) VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (partner, kind, name, detail) DO UPDATE SET n = readiness_counts.n + excluded.n`;
+
+/** Raises a counter to `$5` unless it is higher already, making it when it is new. */
+const RAISE_COUNT = `INSERT INTO readiness_counts (partner, kind, name, detail, n) VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (partner, kind, name, detail) DO UPDATE
+  SET n = CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END`;
+
+/** The counters' operations in a transaction of the partner's. */
+export interface CountRows {
+  /** Adds each count to its counter. */
+  addCounts(counts: readonly ReadinessCount[]): Promise<void>;
+  /** Raises each counter to at least its count (a record rather than a tally). */
+  raiseCounts(counts: readonly ReadinessCount[]): Promise<void>;
+  /**
+   * Marks each counter as reached (n 1, a fact rather than a tally: a state reached, a document
+   * signed); where only this process writes, one it has marked before costs no statement.
+   */
+  markCounts(counts: readonly ReadinessCount[]): Promise<void>;
+  /** Removes the counters of `kind` with these names, whatever their detail. */
+  removeCounts(kind: CountKind, names: readonly string[]): Promise<void>;
+  /** Every counter of the partner's. */
+  counts(): Promise<ReadinessCount[]>;
+  /** The partner's counters of one kind. */
+  countsOf(kind: CountKind): Promise<ReadinessCount[]>;
+}
+
+/** The counters of a sandbox that keeps none (measuring what they cost): nothing written or read. */
+export const NO_COUNT_ROWS: CountRows = {
+  addCounts: async () => {},
+  raiseCounts: async () => {},
+  markCounts: async () => {},
+  removeCounts: async () => {},
+  counts: async () => [],
+  countsOf: async () => [],
+};
+
+/** The rows in a fixed order, so that two transactions take their locks (Postgres) alike. */
+function ordered(counts: readonly ReadinessCount[]): ReadinessCount[] {
+  const key = (count: ReadinessCount) => `${count.kind}\0${count.name}\0${count.detail}`;
+  return [...counts].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * The counters a store of this process's only (SQLite) knows are marked, so that a state reached
+ * again writes nothing. Like EmptyCollections: forgotten when a transaction fails (its rollback
+ * may undo a mark) and when partners are purged.
+ */
+export class MarkedCounts {
+  private readonly marked = new Map<string, Set<string>>();
+  private size = 0;
+
+  has(partner: string, count: ReadinessCount): boolean {
+    return this.marked.get(partner)?.has(keyOf(count)) === true;
+  }
+
+  add(partner: string, counts: readonly ReadinessCount[]): void {
+    if (this.size >= MARKED_MAX) this.forget();
+    const known = this.marked.get(partner) ?? new Set<string>();
+    this.marked.set(partner, known);
+    for (const count of counts) known.add(keyOf(count));
+    this.size += counts.length;
+  }
+
+  forgetPartner(partner: string): void {
+    this.marked.delete(partner);
+  }
+
+  forget(): void {
+    this.marked.clear();
+    this.size = 0;
+  }
+}
+
+/** At most this many marks are known; past it, the knowledge starts afresh. */
+const MARKED_MAX = 100_000;
+
+const keyOf = ({ kind, name, detail }: ReadinessCount) => `${kind}\0${name}\0${detail}`;
+
+export function countRows(query: Query, partner: string, marked?: MarkedCounts): CountRows {
+  const write = async (statement: string, counts: readonly ReadinessCount[]) => {
+    for (const { kind, name, detail, n } of ordered(counts)) {
+      await query(statement, [partner, kind, name, detail, n]);
+    }
+  };
+  const read = async (where: string, params: unknown[]) => {
+    const rows = await query(
+      `SELECT kind, name, detail, n FROM readiness_counts WHERE partner = $1${where}`,
+      [partner, ...params],
+    );
+    return rows.map((row) => ({
+      kind: String(row.kind) as CountKind,
+      name: String(row.name),
+      detail: String(row.detail),
+      n: Number(row.n),
+    }));
+  };
+  return {
+    addCounts: (counts) => write(ADD_COUNT, counts),
+    raiseCounts: (counts) => write(RAISE_COUNT, counts),
+    async markCounts(counts) {
+      const fresh = marked === undefined ? counts : counts.filter((c) => !marked.has(partner, c));
+      if (fresh.length === 0) return;
+      await write(
+        RAISE_COUNT,
+        fresh.map((count) => ({ ...count, n: 1 })),
+      );
+      marked?.add(partner, fresh);
+    },
+    async removeCounts(kind, names) {
+      for (const name of [...names].sort()) {
+        await query("DELETE FROM readiness_counts WHERE partner = $1 AND kind = $2 AND name = $3", [
+          partner,
+          kind,
+          name,
+        ]);
+      }
+    },
+    counts: () => read("", []),
+    countsOf: (kind) => read(" AND kind = $2", [kind]),
+  };
+}
+
+/**
+ * Adds many counts in one statement (Postgres: a clock batch's counts, sent as one JSON
+ * parameter, as its events are).
+ */
+export async function addCountsAtOnce(
+  query: Query,
+  partner: string,
+  counts: readonly ReadinessCount[],
+  how: "add" | "mark" = "add",
+): Promise<void> {
+  if (counts.length === 0) return;
+  const set =
+    how === "add"
+      ? "readiness_counts.n + excluded.n"
+      : "CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END";
+  const rows = how === "add" ? merged(counts) : merged(counts).map((c) => ({ ...c, n: 1 }));
+  await query(
+    `INSERT INTO readiness_counts (partner, kind, name, detail, n)
+     SELECT CAST($1 AS TEXT), v.kind, v.name, v.detail, v.n
+     FROM json_to_recordset($2::json) AS v(kind text, name text, detail text, n bigint)
+     ON CONFLICT (partner, kind, name, detail) DO UPDATE SET n = ${set}`,
+    [partner, JSON.stringify(ordered(rows))],
+  );
+}
+
+/** The counts with one entry per counter, their numbers added. */
+export function merged(counts: readonly ReadinessCount[]): ReadinessCount[] {
+  const byKey = new Map<string, ReadinessCount>();
+  for (const count of counts) {
+    const key = `${count.kind}\0${count.name}\0${count.detail}`;
+    const known = byKey.get(key);
+    if (known === undefined) byKey.set(key, { ...count });
+    else known.n += count.n;
+  }
+  return [...byKey.values()];
+}
