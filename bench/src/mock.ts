@@ -12,6 +12,7 @@ import type { Row } from "./results.ts";
 import { runCommand } from "./run-command.ts";
 import { type CliServer, cliCommand, startCli, startToFirstAnswer } from "./servers/cli-server.ts";
 import { recordClientCreate } from "./servers/client-create.ts";
+import { cpuMsOf } from "./servers/cpu-time.ts";
 import { API_KEY } from "./servers/fixtures.ts";
 import { forkReporting, forkServer } from "./servers/fork-server.ts";
 import {
@@ -50,8 +51,9 @@ const DESCRIBED: Record<MockRequestName, string> = {
 };
 
 type ServerKind = "mock" | "plain" | "sandbox";
-type Load = { p99: number; rps: number; load: number };
-type Server = { url: string; stop(): Promise<void> };
+/** One round's figures: its CPU time per request in µs, and the load average after it. */
+type Load = { p99: number; rps: number; cpuUs: number; load: number };
+type Server = { url: string; pid: number | undefined; stop(): Promise<void> };
 
 /** The sandbox gets the bench's own requests: a create sent again as recorded would be a replay. */
 function loadsSandbox(name: MockRequestName): name is RequestName {
@@ -65,6 +67,7 @@ async function load(
   sent: BenchRequest,
   seconds: number,
 ) {
+  const cpuBefore = cpuMsOf(server.pid);
   const result = await autocannon({
     url: `${server.url}${sent.path}`,
     connections: CONNECTIONS,
@@ -75,17 +78,18 @@ async function load(
   if (failed > 0) {
     throw new Error(`${name} to the ${kind} server: ${failed} requests failed or were not 2xx`);
   }
-  return { p99: result.latency.p99, rps: result.requests.average, load: loadavg()[0] ?? 0 };
+  const cpuUs = ((cpuMsOf(server.pid) - cpuBefore) * 1000) / result.requests.total;
+  return { p99: result.latency.p99, rps: result.requests.average, cpuUs, load: loadavg()[0] ?? 0 };
 }
 
 /** The plain server that answers the mock's bytes, in its own process. */
 async function startSameBytes(mockUrl: string, requests: MockRequests): Promise<Server> {
-  const { message, stop } = await forkReporting<{ url: string }>(
+  const { child, message, stop } = await forkReporting<{ url: string }>(
     new URL("./servers/same-bytes.ts", import.meta.url),
     [mockUrl, JSON.stringify(Object.values(requests))],
     "the same-bytes server",
   );
-  return { url: message.url, stop };
+  return { url: message.url, pid: child.pid, stop };
 }
 
 /** One request's whole answer as bytes, with the `Date` header (the one thing that varies) left out. */
@@ -264,6 +268,17 @@ function loadRows(samples: Samples): Row[] {
         baseline: median(plainP99),
         baselineSpread: spreadOf(plainP99),
         target: { text: `≤ ${TARGETS.p99Ms} ms`, met: median(mockP99) <= TARGETS.p99Ms },
+      },
+      {
+        // No target: where the server is what limits the rate, the throughput ratio is about the
+        // inverse of this one, and the machine's other work moves it less.
+        figure: `payments-mock --quiet ${DESCRIBED[name]}, ${of}: CPU time per request (its process, user and system, from /proc)`,
+        value: median(samples.mock[name].map((sample) => sample.cpuUs)),
+        spread: spreadOf(samples.mock[name].map((sample) => sample.cpuUs)),
+        unit: "µs",
+        baselineLabel: plain,
+        baseline: median(samples.plain[name].map((sample) => sample.cpuUs)),
+        baselineSpread: spreadOf(samples.plain[name].map((sample) => sample.cpuUs)),
       },
     );
   }

@@ -13,9 +13,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { inParallel } from "./in-parallel.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
+import { cpuMsOf } from "./servers/cpu-time.ts";
 import { createCustomerRequest } from "./servers/fixtures.ts";
 import { forkReporting } from "./servers/fork-server.ts";
-import { cpuMsOf } from "./servers/stateful-peers.ts";
 import { median, spreadOf } from "./stats.ts";
 
 const MANY = 100_000;

@@ -18,6 +18,8 @@ const POLL_MS = 2;
 
 export interface CliServer {
   url: string;
+  /** Its process id, to read its CPU time from. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export async function startCli(args: string[] = []): Promise<CliServer> {
     });
     exited.then(() => reject(new Error(`payments-mock ${args.join(" ")} exited: ${output}`)));
   });
-  return { url, stop: () => stop(child, exited) };
+  return { url, pid: child.pid, stop: () => stop(child, exited) };
 }
 
 async function stop(child: ChildProcess, exited: Promise<unknown>) {

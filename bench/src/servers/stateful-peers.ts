@@ -3,12 +3,13 @@
 // `payments-mock --stateful --state <file>`, json-server 0.17 (`json-server db.json`, its data in
 // that file) and Mockoon CLI's CRUD route on a data bucket (`mockoon-cli start --data
 // environment.json`, its data in memory). Each answers once it is ready.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { freePort } from "./cli-server.ts";
+import { cpuMsOf } from "./cpu-time.ts";
 import { API_KEY } from "./fixtures.ts";
 
 export interface Peer {
@@ -21,18 +22,6 @@ export interface Peer {
 const require = createRequire(import.meta.url);
 /** How long a peer may take to answer its first request. */
 const READY_MS = 60_000;
-
-/** The kernel's clock ticks per second, which /proc counts CPU time in. */
-let ticksPerSecond: number | undefined;
-
-/** From /proc/<pid>/stat (Linux): utime and stime, the 14th and 15th fields. */
-export function cpuMsOf(pid: number | undefined): number {
-  ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // The fields after the command, which is in parentheses and may hold spaces, from the 3rd on.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-}
 
 function binOf(name: string, bin: string): string {
   return join(dirname(require.resolve(`${name}/package.json`)), bin);
@@ -87,9 +76,14 @@ async function startPeer(
 
 /**
  * The sandbox on a new SQLite file `<dir>/sandbox.db` (or on `state`, a Postgres URL), from the
- * seed file `seed`, which the bench's key's partner holds.
+ * seed file `seed`, which the bench's key's partner holds; `flags` are more of the CLI's.
  */
-export async function startSandbox(dir: string, seed: string, state?: string): Promise<Peer> {
+export async function startSandbox(
+  dir: string,
+  seed: string,
+  state?: string,
+  flags: string[] = [],
+): Promise<Peer> {
   const port = await freePort();
   return startPeer(
     "payments-mock",
@@ -104,6 +98,7 @@ export async function startSandbox(dir: string, seed: string, state?: string): P
       API_KEY,
       "--port",
       String(port),
+      ...flags,
     ],
     port,
     "/customers?page_size=1",

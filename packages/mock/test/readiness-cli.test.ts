@@ -88,6 +88,20 @@ describe("payments-mock readiness --from <proxy report>", () => {
     );
   });
 
+  it("stops a sandbox's start on a bad profile, naming its file, line and rule", async (context) => {
+    const profile = path.join(directory, "bad-start.yaml");
+    writeFileSync(
+      profile,
+      'format: 1\nname: team\nversion: "1"\nchecks:\n  - id: q\n    paged: true\n',
+    );
+    const cli = runCli(context, ["--stateful", "--port", "0", "--readiness-profile", profile]);
+    expect(await cli.exited).toEqual([1, null]);
+    expect(cli.output().stderr).toContain(
+      `payments-mock: readiness profile ${profile}:5:5: checks[0]: needs the field title (rule: required)`,
+    );
+    expect(cli.output().stdout).not.toContain("listening");
+  });
+
   it("never prints the key, even in a refusal it reports", async (context) => {
     const key = "secret-key-for-readiness-cli-test";
     const cli = runCli(context, ["readiness", "--url", "http://127.0.0.1:9"], {

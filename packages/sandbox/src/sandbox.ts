@@ -12,6 +12,7 @@ import { ReadCache } from "./api/read-cache.js";
 import { dataFromSeed, defaultSeed, readSeed, type Seed, starterSeed } from "./api/seed.js";
 import { elapsedNow, realNow, SandboxClock } from "./clock/clock.js";
 import { answerControl, type ControlServices } from "./control/control-routes.js";
+import { FAULT_HANDLERS } from "./control/fault-routes.js";
 import {
   ArmedFaults,
   type DeclaredStatuses,
@@ -129,7 +130,8 @@ export interface Sandbox {
   /**
    * Counts, for its partner's readiness report, an API request that the engine routed but
    * refused with `status` before the sandbox saw it (a body or header the API does not admit,
-   * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner.
+   * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner, and a
+   * refused request makes none: only a partner this process has seen a request of is counted.
    */
   refused(request: ApiRequest, routed: Routed, status: number): void;
   close(): Promise<void>;
@@ -186,7 +188,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       clearInterval(purgeTimer);
       await parts.requests?.flush();
       await scheduler.close();
-      await counter?.flush().catch(() => {});
+      await counter?.close().catch(() => {});
       partners.sender.close();
       await store.close();
     },
@@ -341,7 +343,7 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
   // Prism has checked that the request has a key.
   const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;
-  const at = tenant.clock.now().toISOString();
+  const at = tenant.clock.nowMs();
   const verdict: Verdict = {};
   let answer = await answerOperation(parts, tenant, request, routed, handler, verdict);
   if (verdict.delayMs !== undefined) await waitMs(verdict.delayMs);
@@ -361,7 +363,7 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
   };
   parts.requests?.record(tenant.partner, entry);
   parts.counter?.count(tenant.partner, {
-    at: entry.at,
+    at: new Date(entry.at).toISOString(),
     method: entry.method,
     path: entry.path,
     operation_id: entry.operation_id,
@@ -390,10 +392,16 @@ function problemType(answer: Answer): string {
 }
 
 /** Counts a request the engine refused before the sandbox saw it (see Sandbox.refused). */
+/**
+ * Counts a request the engine refused (see Sandbox.refused), for a partner this process knows: a
+ * refused request never makes a partner, so that keys that are refused cannot fill the sandbox.
+ */
 async function countRefused(parts: Parts, request: ApiRequest, routed: Routed, status: number) {
   const key = header(request, "x-api-key");
   if (parts.counter === undefined || key === undefined) return;
-  const tenant = await enter(parts, key);
+  const known = parts.tenants.get(partnerIdOf(key, parts.exampleKey));
+  if (known === undefined) return;
+  const tenant = await known;
   parts.counter.count(tenant.partner, {
     at: tenant.clock.now().toISOString(),
     method: request.method.toUpperCase(),
@@ -500,6 +508,18 @@ function declaredStatusesOf(operations: Operations): DeclaredStatuses {
   };
 }
 
+/** A route of failure rehearsal, asked of a sandbox started without it. */
+function rehearsalOff(path: string): Answer {
+  return problemAnswer(404, "not-found", "Not found", [
+    {
+      location: "route",
+      field: "",
+      rule: "rehearsal",
+      message: `${path}: this sandbox was started without failure rehearsal (--no-rehearsal, or rehearsal: false); start it without that to arm faults, set a rate limit and read the request log`,
+    },
+  ]);
+}
+
 function noSandboxRoute(path: string): Answer {
   return problemAnswer(404, "not-found", "Not found", [
     { location: "route", field: "", rule: "route", message: `no sandbox route ${path}` },
@@ -511,6 +531,9 @@ async function answerControlRequest(
   request: ApiRequest,
   { operation, params }: Routed,
 ): Promise<Answer> {
+  if (!parts.rehearsal && Object.hasOwn(FAULT_HANDLERS, operation.iid ?? "")) {
+    return rehearsalOff(request.path);
+  }
   // The engine has checked that the request has a key.
   const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;
@@ -530,7 +553,8 @@ async function answerControlRequest(
     declaredStatuses: parts.declaredStatuses,
     flushRequests: async () => parts.requests?.flush(),
     async readiness() {
-      await parts.counter?.flush();
+      // Counts that cannot be written now stay queued; the report shows what is written.
+      await parts.counter?.flush().catch(() => {});
       return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, parts.profile));
     },
   };

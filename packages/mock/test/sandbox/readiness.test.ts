@@ -221,6 +221,15 @@ describe("GET /_sandbox/readiness", () => {
     expect(text).not.toContain(b.apiKey);
   });
 
+  it("makes no partner of a key whose only request was refused", async () => {
+    const stranger = sandbox.mock.newPartner();
+    expect(
+      (await as(stranger, "POST", "/customers", { customer_type: "Person" }, null)).status,
+    ).toBe(422);
+    const report = await readiness(stranger);
+    expect(report.coverage.operations.createCustomer.calls).toBe(0);
+  });
+
   it("counts each request once: a report read twice is the same", async () => {
     const first = await readiness(a);
     const second = await readiness(a);
