@@ -335,7 +335,7 @@ describe("the rate limit", () => {
     expect(set.body).toEqual({ requests_per_second: 1, burst: 2 });
     const statuses: number[] = [];
     let limited: Response | undefined;
-    for (let index = 0; index < 4; index++) {
+    for (let index = 0; index < 10 && limited === undefined; index++) {
       const response = await fetch(`${sandbox.url}/fee-profiles`, { headers: as(KEY_A) });
       statuses.push(response.status);
       if (response.status === 429) limited = response;
@@ -504,6 +504,26 @@ describe("a rule on a topic", () => {
     expect(arrivedAt(path)).toEqual([]);
     await advance(1);
     expect(arrivedAt(path)).toHaveLength(1);
+  });
+
+  it("drops a ping too: it answers false, and the event log names the rule", async () => {
+    const path = `ping-${randomUUID()}`;
+    const webhook = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+      body: { url: `${receiver.url}/${path}`, topics: ["CustomerCreated"] },
+      headers: as(KEY_A),
+    });
+    const customer = (await (await createCustomer(KEY_A, `${path}@lumen.test`)).json()) as {
+      id: string;
+    };
+    const armed = await arm({ topic: "Ping", delivery: "drop" });
+    const ping = await call(sandbox.url, "POST", `/webhooks/${webhook.body.id}/ping`, {
+      body: { customer_id: customer.id },
+      headers: as(KEY_A, newKey()),
+    });
+    expect(ping).toMatchObject({ status: 200, body: false });
+    const [attempt] = await attemptsOf({ topic: "Ping", webhook_id: webhook.body.id });
+    expect(attempt).toMatchObject({ sent: false, fault_id: armed.body.id });
+    expect(arrivedAt(path).filter((delivery) => delivery.body.topic === "Ping")).toEqual([]);
   });
 
   it("acts on the caller's key only", async () => {
