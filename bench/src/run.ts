@@ -10,6 +10,7 @@ import { measureMock } from "./mock.ts";
 import { measurePipeline } from "./pipeline.ts";
 import { progress } from "./progress.ts";
 import { measureReadiness } from "./readiness.ts";
+import { measureRehearsal } from "./rehearsal.ts";
 import { type Row, resultsMarkdown, resultsTable, type SectionResult } from "./results.ts";
 import { measureSandboxClock } from "./sandbox-clock.ts";
 import { measureSandboxPartnerMemory } from "./sandbox-partner-memory.ts";
@@ -31,6 +32,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Sandbox clock", measureSandboxClock],
   ["Sandbox partners", measureSandboxPartners],
   ["Sandbox partner memory", measureSandboxPartnerMemory],
+  ["Failure rehearsal", measureRehearsal],
   ["Readiness", measureReadiness],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.

@@ -76,9 +76,14 @@ async function startPeer(
 
 /**
  * The sandbox on a new SQLite file `<dir>/sandbox.db` (or on `state`, a Postgres URL), from the
- * seed file `seed`, which the bench's key's partner holds.
+ * seed file `seed`, which the bench's key's partner holds; `flags` are more of the CLI's.
  */
-export async function startSandbox(dir: string, seed: string, state?: string): Promise<Peer> {
+export async function startSandbox(
+  dir: string,
+  seed: string,
+  state?: string,
+  flags: string[] = [],
+): Promise<Peer> {
   const port = await freePort();
   return startPeer(
     "payments-mock",
@@ -93,6 +98,7 @@ export async function startSandbox(dir: string, seed: string, state?: string): P
       API_KEY,
       "--port",
       String(port),
+      ...flags,
     ],
     port,
     "/customers?page_size=1",

@@ -16,7 +16,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { schemaValidator } from "./arguments.js";
+import { argumentProblems, schemaValidator } from "./arguments.js";
 import { callTool, type ToolResult } from "./call-tool.js";
 import { DYNAMIC_TOOLS, describeOperation, searchOperations } from "./dynamic.js";
 import { tools } from "./generated/tools.js";
@@ -104,24 +104,20 @@ export function createMcpServer(context: ServerContext): Server {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<ToolResult> => {
+    const own = DYNAMIC_TOOLS.find((tool) => tool.name === name);
+    const problems = own ? argumentProblems(own.inputSchema, args) : [];
+    if (problems.length > 0) return textResult(`${name} was not called: ${problems.join("; ")}.`);
     if (name === "search_operations") {
-      if (typeof args.query !== "string" || args.query.trim() === "") {
-        return textResult("search_operations was not called: `query` is required, a few words");
-      }
       const state = await context.probe.state();
       return searchOperations(
         tools.filter((tool) => offered(tool, context, state)),
-        args.query,
+        String(args.query),
       );
     }
     const tool = await operation(args.operation_id, "`operation_id`");
     if (typeof tool === "string") return textResult(`${name} was not called: ${tool}.`);
     if (name === "describe_operation") return describeOperation(tool);
-    const given = args.arguments ?? {};
-    if (given === null || typeof given !== "object" || Array.isArray(given)) {
-      return textResult("call_operation was not called: `arguments` must be an object");
-    }
-    return callTool(context, tool, given as Record<string, unknown>, signal);
+    return callTool(context, tool, (args.arguments ?? {}) as Record<string, unknown>, signal);
   };
 
   setToolCallHandler(server, async (request, { signal }) => {

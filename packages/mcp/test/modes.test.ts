@@ -131,6 +131,13 @@ describe("--dynamic", () => {
       arguments: { customer_type: "Robot" },
     });
     expect(textOf(bad)).toContain("`email` is required");
+    const wrong = await session.call("call_operation", {
+      operation_id: "listCustomers",
+      arguments: [1],
+    });
+    expect(textOf(wrong)).toContain("`arguments` must be an object");
+    const long = await session.call("search_operations", { query: "x".repeat(100_000) });
+    expect(textOf(long)).toContain("`query` must be at most 200 characters long");
     const unknown = await session.call("describe_operation", { operation_id: "deleteEverything" });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toContain("search_operations finds one");

@@ -38,6 +38,8 @@ Options:
                   with --stateful: keep at most n partners (API keys); a new key beyond
                   them takes the place of one idle 15 minutes, else it is refused (503),
                   0 for no limit (default: 1000)
+  --no-rehearsal  with --stateful: no fault rules, rate limit or request log (their
+                  /_sandbox/ routes answer 404)
   --readiness-profile <file>
                   with --stateful: the readiness profile (YAML) that GET /_sandbox/readiness
                   checks against, instead of the default one
@@ -60,6 +62,7 @@ const OPTIONS = {
   "example-key": { type: "string" },
   "idle-days": { type: "string" },
   "max-partners": { type: "string" },
+  rehearsal: { type: "boolean", default: true },
   "readiness-profile": { type: "string" },
   cors: { type: "boolean", default: true },
   quiet: { type: "boolean", default: false },
@@ -108,6 +111,7 @@ async function runMock() {
   for (const flag of sandboxFlags) {
     if (args[flag] !== undefined && !args.stateful) fail(`--${flag} needs --stateful`);
   }
+  if (!args.rehearsal && !args.stateful) fail("--no-rehearsal needs --stateful");
 
   // An empty PORT or HOST counts as unset.
   const portSource = args.port !== undefined ? "--port" : "PORT";
@@ -144,6 +148,7 @@ async function runMock() {
     ...(exampleKey !== undefined && { exampleKey }),
     ...(idleDays !== undefined && { idleDays: Number(idleDays) }),
     ...(maxPartners !== undefined && { maxPartners: Number(maxPartners) }),
+    ...(!args.rehearsal && { rehearsal: false }),
     ...(args["readiness-profile"] !== undefined && {
       readinessProfile: args["readiness-profile"],
     }),

@@ -7,6 +7,7 @@ import {
   answerPreflight,
   bodilessKey,
   ClientGoneError,
+  corsHeaders,
   hasPreferences,
   isPreflight,
   loggedId,
@@ -18,17 +19,17 @@ import {
   type ProblemError,
   parsePrefer,
   problem,
+  REQUEST_ID,
   type RequestLogger,
   type Routed,
   readRequest,
   refusalStatus,
   rememberedJsonText,
+  requestIdOf,
   requestProblems,
   requestRefusal,
   routeProblem,
   sendProblem,
-  setCorsHeaders,
-  tagAnswer,
   unavailablePreference,
   VerdictMemo,
 } from "@org/payments-engine";
@@ -60,19 +61,19 @@ export function createHandler(
   const verdicts = new VerdictMemo();
   const answers = new VerdictMemo<Written>();
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const id = loggedId(tagAnswer(incoming, response, engine().apiKeyHeader));
-    if (cors) {
-      setCorsHeaders(incoming, response);
-      if (isPreflight(incoming)) {
-        answerPreflight(incoming, response);
-        log?.(`${incoming.method} ${incoming.url} → 204${id} (CORS preflight)`);
-        return;
-      }
+    const requestId = requestIdOf(incoming, engine().apiKeyHeader);
+    const tags = [REQUEST_ID, requestId, ...(cors ? corsHeaders(incoming) : [])];
+    const id = loggedId(requestId);
+    if (cors && isPreflight(incoming)) {
+      tag(response, tags);
+      answerPreflight(incoming, response);
+      log?.(`${incoming.method} ${incoming.url} → 204${id} (CORS preflight)`);
+      return;
     }
     const result: { status: number | string; mismatch: string } = await respond(
       engine(),
       incoming,
-      response,
+      new Answering(response, tags, sandbox !== undefined),
       sandbox,
       { verdicts, answers },
       testModeHint,
@@ -83,6 +84,7 @@ export function createHandler(
         return { status: "client disconnected", mismatch: "" };
       }
       // A sandbox with no room left says so; anything else is a bug of the mock.
+      if (!response.headersSent) tag(response, tags);
       const message = (error as Error).message;
       const failure =
         sandboxFailure(error) ??
@@ -96,11 +98,79 @@ export function createHandler(
 }
 
 type Sent = { status: number | string; mismatch: string };
+
+/**
+ * The response, with the headers every answer carries first (its request id, and CORS's when
+ * on): set on it before anything else is, except for an answer of the stateless mock's own, which
+ * is written with them in one call (Node's quicker way, with no header set before it).
+ */
+class Answering {
+  private readonly response: ServerResponse;
+  private readonly tags: readonly string[];
+  private isTagged = false;
+
+  /** `now`: a sandbox's answers are its own, so their first headers are set at once. */
+  constructor(response: ServerResponse, tags: readonly string[], now: boolean) {
+    this.response = response;
+    this.tags = tags;
+    if (now) this.tagged();
+  }
+
+  /** The response, its first headers set, for any answer but the stateless mock's own. */
+  tagged(): ServerResponse {
+    if (!this.isTagged) {
+      tag(this.response, this.tags);
+      this.isTagged = true;
+    }
+    return this.response;
+  }
+
+  /** Writes the stateless mock's own answer, its first headers before its own. */
+  write(written: Written): Written {
+    const { pairs, sharesName } = headerPairs(written.headers);
+    if (this.isTagged || sharesName) {
+      this.tagged().writeHead(written.status, written.headers).end(written.body);
+    } else {
+      this.response.writeHead(written.status, [...this.tags, ...pairs]).end(written.body);
+    }
+    return written;
+  }
+}
+
+/** The headers every answer carries first; an answer's own header of one of these names is set over it. */
+const FIRST_HEADERS = new Set([
+  REQUEST_ID,
+  "access-control-allow-origin",
+  "access-control-expose-headers",
+  "vary",
+]);
+const pairsOf = new WeakMap<object, { pairs: string[]; sharesName: boolean }>();
+
+/** An answer's headers as names and values in turn, and whether one has a first header's name; made once per object. */
+function headerPairs(headers: Record<string, string>): { pairs: string[]; sharesName: boolean } {
+  let known = pairsOf.get(headers);
+  if (known === undefined) {
+    const names = Object.keys(headers);
+    known = {
+      pairs: names.flatMap((name) => [name, headers[name] as string]),
+      sharesName: names.some((name) => FIRST_HEADERS.has(name.toLowerCase())),
+    };
+    pairsOf.set(headers, known);
+  }
+  return known;
+}
+
+/** Sets the answer's first headers, names and values in turn. */
+function tag(response: ServerResponse, tags: readonly string[]): void {
+  for (let index = 0; index < tags.length; index += 2) {
+    response.setHeader(tags[index] as string, tags[index + 1] as string);
+  }
+}
 /** An answer as the stateless mock wrote it, with its log's note. */
 type Written = {
   status: number;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: Buffer | string | undefined;
   mismatch: string;
 };
 /** What the handler remembers of requests without a body: the sandbox's verdicts, the stateless mock's answers. */
@@ -111,7 +181,7 @@ type PrismResponse = Extract<PrismOutcome, { kind: "response" }>;
 async function respond(
   engine: PrismEngine,
   incoming: IncomingMessage,
-  response: ServerResponse,
+  answering: Answering,
   sandbox: Sandbox | undefined,
   { verdicts, answers }: Memos,
   testModeHint: TestModeHint | undefined,
@@ -122,18 +192,20 @@ async function respond(
   const key = bodilessKey(incoming);
   if (key !== undefined && sandbox) {
     const known = verdicts.get(engine, key);
-    if (known) return sendAnswer(response, await sandbox.answer(known.request, known.routed));
+    if (known) {
+      return sendAnswer(answering.tagged(), await sandbox.answer(known.request, known.routed));
+    }
   } else if (key !== undefined) {
     const written = answers.get(engine, key);
-    if (written) return write(response, written);
+    if (written) return answering.write(written);
   }
   const read = await readRequest(incoming, engine.segmentName);
-  if (!read.ok) return sendUnreadable(response, read);
+  if (!read.ok) return sendUnreadable(answering.tagged(), read);
   const { request, repeated } = read;
   if (isControlPath(request.path)) {
     return sandbox && controlEngine
-      ? respondControl(await controlEngine(), sandbox, request, repeated, response)
-      : rejected(sendProblem(response, testModeOnly(request.path)));
+      ? respondControl(await controlEngine(), sandbox, request, repeated, answering.tagged())
+      : rejected(sendProblem(answering.tagged(), testModeOnly(request.path)));
   }
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
@@ -144,10 +216,10 @@ async function respond(
       outcome,
       preferences,
       request,
-      response,
+      answering.tagged(),
       testModeHint,
     );
-    return rejected(sendProblem(response, refused));
+    return rejected(sendProblem(answering.tagged(), refused));
   }
   const errors = [
     ...requestProblems(engine, outcome.routed.operation, request, repeated, outcome.inputProblems),
@@ -157,14 +229,14 @@ async function respond(
     const refusal = invalidRequest(errors);
     // The sandbox counts it for the partner's readiness report, as it counts what it answers.
     sandbox?.refused(request, outcome.routed, refusal.status);
-    return rejected(sendProblem(response, refusal));
+    return rejected(sendProblem(answering.tagged(), refusal));
   }
   // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
   if (sandbox && !hasPreferences(preferences)) {
     if (key) verdicts.set(engine, key, { request, routed: outcome.routed });
-    return sendAnswer(response, await sandbox.answer(request, outcome.routed));
+    return sendAnswer(answering.tagged(), await sandbox.answer(request, outcome.routed));
   }
-  const sent = sendPrismAnswer(response, outcome);
+  const sent = sendPrismAnswer(answering, outcome);
   if (key !== undefined && outcome.repeatable && "headers" in sent) answers.set(engine, key, sent);
   return sent;
 }
@@ -201,11 +273,11 @@ function invalidRequest(errors: ProblemError[]): Problem {
 }
 
 /** Prism's answer as it stands, its mismatches with the spec for the log. */
-function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent | Written {
+function sendPrismAnswer(answering: Answering, outcome: PrismResponse): Sent | Written {
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
   // gets the mock's own problem body rather than an empty one.
   if (outcome.status >= 400 && outcome.body == null) {
-    return rejected(sendProblem(response, preferredStatus(outcome.status)));
+    return rejected(sendProblem(answering.tagged(), preferredStatus(outcome.status)));
   }
   const spelled = lowerCaseHeaders(outcome.headers);
   const contentType = spelled["content-type"] ?? "application/json";
@@ -214,14 +286,14 @@ function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent
       ? undefined
       : typeof outcome.body === "string" && !/json/i.test(contentType)
         ? outcome.body
-        : rememberedJsonText(outcome.body);
+        : jsonBytes(outcome.body);
   const headers =
     body === undefined || spelled["content-type"] !== undefined
       ? spelled
       : { ...spelled, "content-type": contentType };
   // A response that breaks the spec is a bug in the spec's examples: say so in the log.
   const mismatch = outcome.outputProblems.map((p) => `${p.path?.join(".") ?? ""} ${p.message}`);
-  return write(response, {
+  return answering.write({
     status: outcome.status,
     headers,
     body,
@@ -230,9 +302,21 @@ function sendPrismAnswer(response: ServerResponse, outcome: PrismResponse): Sent
   });
 }
 
-function write(response: ServerResponse, written: Written): Written {
-  response.writeHead(written.status, written.headers).end(written.body);
-  return written;
+const bytesOf = new WeakMap<object, Buffer>();
+
+/**
+ * An answer's JSON as UTF-8 bytes, made once per object (Prism's remembered answers and the pages
+ * made from them are shared and never changed), so that each answer is not encoded again.
+ */
+function jsonBytes(value: unknown): Buffer | undefined {
+  const shared = typeof value === "object" && value !== null;
+  const known = shared ? bytesOf.get(value) : undefined;
+  if (known !== undefined) return known;
+  const text = rememberedJsonText(value);
+  if (text === undefined) return undefined;
+  const bytes = Buffer.from(text);
+  if (shared) bytesOf.set(value, bytes);
+  return bytes;
 }
 
 const lowerCased = new WeakMap<object, Record<string, string>>();

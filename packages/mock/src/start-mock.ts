@@ -69,6 +69,11 @@ export interface MockOptions {
    */
   maxPartners?: number;
   /**
+   * Sandbox only: failure rehearsal, the test mode's fault rules, rate limit and request log per
+   * API key. Default true; false leaves them out (their routes answer 404), as a baseline.
+   */
+  rehearsal?: boolean;
+  /**
    * Sandbox only: the readiness profile's YAML file (see the README's "Readiness"), instead of
    * the default one. A bad profile rejects startMock with its file, line and rule.
    */
@@ -144,6 +149,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
         ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
         ...(options.maxPartners !== undefined && { maxPartners: options.maxPartners }),
+        ...(options.rehearsal === false && { rehearsal: false }),
         ...(options.readinessProfile !== undefined && {
           readinessProfile: options.readinessProfile,
         }),

@@ -13,6 +13,7 @@ import { ReadCache } from "./api/read-cache.js";
 import { dataFromSeed, defaultSeed, readSeed, type Seed, starterSeed } from "./api/seed.js";
 import { elapsedNow, realNow, SandboxClock } from "./clock/clock.js";
 import { answerControl, type ControlServices } from "./control/control-routes.js";
+import { FAULT_HANDLERS } from "./control/fault-routes.js";
 import {
   ArmedFaults,
   type DeclaredStatuses,
@@ -191,7 +192,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       clearInterval(purgeTimer);
       await sandbox.requests?.flush();
       await scheduler.close();
-      await counter?.flush().catch(() => {});
+      await counter?.close().catch(() => {});
       registry.sender.close();
       await store.close();
     },
@@ -350,7 +351,7 @@ async function answerApi(
   // Prism has checked that the request has a key.
   const tenant = await enter(sandbox, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;
-  const at = tenant.clock.now().toISOString();
+  const at = tenant.clock.nowMs();
   const verdict: Verdict = {};
   let answer = await answerOperation(sandbox, tenant, request, routed, handler, verdict);
   if (verdict.delayMs !== undefined) await waitMs(verdict.delayMs);
@@ -370,7 +371,7 @@ async function answerApi(
   };
   sandbox.requests?.record(tenant.partner, entry);
   sandbox.counter?.count(tenant.partner, {
-    at: entry.at,
+    at: new Date(entry.at).toISOString(),
     method: entry.method,
     path: entry.path,
     operation_id: entry.operation_id,
@@ -520,6 +521,18 @@ function declaredStatusesOf(operations: Operations): DeclaredStatuses {
   };
 }
 
+/** A route of failure rehearsal, asked of a sandbox started without it. */
+function rehearsalOff(path: string): Answer {
+  return problemAnswer(404, "not-found", "Not found", [
+    {
+      location: "route",
+      field: "",
+      rule: "rehearsal",
+      message: `${path}: this sandbox was started without failure rehearsal (--no-rehearsal, or rehearsal: false); start it without that to arm faults, set a rate limit and read the request log`,
+    },
+  ]);
+}
+
 function noSandboxRoute(path: string): Answer {
   return problemAnswer(404, "not-found", "Not found", [
     { location: "route", field: "", rule: "route", message: `no sandbox route ${path}` },
@@ -531,6 +544,9 @@ async function answerControlRequest(
   request: ApiRequest,
   { operation, params }: Routed,
 ): Promise<Answer> {
+  if (!sandbox.rehearsal && Object.hasOwn(FAULT_HANDLERS, operation.iid ?? "")) {
+    return rehearsalOff(request.path);
+  }
   // The engine has checked that the request has a key.
   const tenant = await enter(sandbox, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;
@@ -550,7 +566,8 @@ async function answerControlRequest(
     declaredStatuses: sandbox.declaredStatuses,
     flushRequests: async () => sandbox.requests?.flush(),
     async readiness() {
-      await sandbox.counter?.flush();
+      // Counts that cannot be written now stay queued; the report shows what is written.
+      await sandbox.counter?.flush().catch(() => {});
       return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, sandbox.profile));
     },
   };

@@ -5,11 +5,24 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE = "600";
 
+/** The CORS headers of every answer, as names and values in turn (writeHead's array form). */
+export function corsHeaders(request: IncomingMessage): string[] {
+  return [
+    "access-control-allow-origin",
+    request.headers.origin ?? "*",
+    "access-control-expose-headers",
+    "*",
+    "vary",
+    "Origin",
+  ];
+}
+
 /** The CORS headers of every answer (set before the answer is written, so errors carry them too). */
 export function setCorsHeaders(request: IncomingMessage, response: ServerResponse): void {
-  response.setHeader("access-control-allow-origin", request.headers.origin ?? "*");
-  response.setHeader("access-control-expose-headers", "*");
-  response.setHeader("vary", "Origin");
+  const headers = corsHeaders(request);
+  for (let index = 0; index < headers.length; index += 2) {
+    response.setHeader(headers[index] as string, headers[index + 1] as string);
+  }
 }
 
 /** A preflight is an OPTIONS request with an `Origin` and an `Access-Control-Request-Method`. */

@@ -1,5 +1,5 @@
 // The HTTP front: serving, reading a request, problem bodies, CORS and request ids.
-export { answerPreflight, isPreflight, setCorsHeaders } from "./cors.js";
+export { answerPreflight, corsHeaders, isPreflight, setCorsHeaders } from "./cors.js";
 export { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
 export { hasPreferences, type ParsedPreferences, type Preferences, parsePrefer } from "./prefer.js";
 export {

@@ -335,7 +335,7 @@ describe("the rate limit", () => {
     expect(set.body).toEqual({ requests_per_second: 1, burst: 2 });
     const statuses: number[] = [];
     let limited: Response | undefined;
-    for (let index = 0; index < 4; index++) {
+    for (let index = 0; index < 10 && limited === undefined; index++) {
       const response = await fetch(`${sandbox.url}/fee-profiles`, { headers: as(KEY_A) });
       statuses.push(response.status);
       if (response.status === 429) limited = response;
@@ -506,6 +506,26 @@ describe("a rule on a topic", () => {
     expect(arrivedAt(path)).toHaveLength(1);
   });
 
+  it("drops a ping too: it answers false, and the event log names the rule", async () => {
+    const path = `ping-${randomUUID()}`;
+    const webhook = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+      body: { url: `${receiver.url}/${path}`, topics: ["CustomerCreated"] },
+      headers: as(KEY_A),
+    });
+    const customer = (await (await createCustomer(KEY_A, `${path}@lumen.test`)).json()) as {
+      id: string;
+    };
+    const armed = await arm({ topic: "Ping", delivery: "drop" });
+    const ping = await call(sandbox.url, "POST", `/webhooks/${webhook.body.id}/ping`, {
+      body: { customer_id: customer.id },
+      headers: as(KEY_A, newKey()),
+    });
+    expect(ping).toMatchObject({ status: 200, body: false });
+    const [attempt] = await attemptsOf({ topic: "Ping", webhook_id: webhook.body.id });
+    expect(attempt).toMatchObject({ sent: false, fault_id: armed.body.id });
+    expect(arrivedAt(path).filter((delivery) => delivery.body.topic === "Ping")).toEqual([]);
+  });
+
   it("acts on the caller's key only", async () => {
     const path = `other-${randomUUID()}`;
     await arm({ topic: "CustomerCreated", delivery: "drop", times: 5 });
@@ -521,5 +541,30 @@ describe("a rule on a topic", () => {
     });
     expect(arrivedAt(path)).toHaveLength(1);
     expect(arrivedAt(path)[0]?.body.fault_id).toBeUndefined();
+  });
+});
+
+describe("a sandbox started without rehearsal", () => {
+  it("answers the API as ever, and each route of rehearsal with a 404 that says why", async () => {
+    const plain = await startSandbox({ rehearsal: false });
+    try {
+      const customer = await call(plain.url, "POST", "/customers", {
+        body: { customer_type: "Person", email: "plain@lumen.test" },
+        headers: newKey(),
+      });
+      expect(customer.status).toBe(200);
+      for (const [method, path, body] of [
+        ["GET", "/_sandbox/faults", undefined],
+        ["POST", "/_sandbox/faults", { operation_id: "createCustomer", status: 503 }],
+        ["PUT", "/_sandbox/rate-limit", { requests_per_second: 1 }],
+        ["GET", "/_sandbox/requests", undefined],
+      ] as const) {
+        const refused = await call(plain.url, method, path, { body });
+        expect(refused.status, `${method} ${path}`).toBe(404);
+        expect(refused.body.errors[0].rule).toBe("rehearsal");
+      }
+    } finally {
+      await plain.stop();
+    }
   });
 });

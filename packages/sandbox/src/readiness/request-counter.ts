@@ -14,6 +14,8 @@ export class RequestCounter {
   private timer: NodeJS.Timeout | undefined;
   /** The writes under way, so that a flush waits for those before it. */
   private writing: Promise<void> = Promise.resolve();
+  /** Closed: nothing is written later (what is counted after waits for no one). */
+  private closed = false;
 
   constructor(store: SandboxStore) {
     this.store = store;
@@ -23,10 +25,17 @@ export class RequestCounter {
     const waiting = this.pending.get(partner);
     if (waiting === undefined) this.pending.set(partner, [request]);
     else waiting.push(request);
-    if (this.timer === undefined) {
-      this.timer = setTimeout(() => void this.flush().catch(() => {}), COUNT_AFTER_MS);
-      this.timer.unref();
-    }
+    this.later();
+  }
+
+  /** Writes what waits COUNT_AFTER_MS from now, unless a write is already set. */
+  private later(): void {
+    if (this.timer !== undefined || this.closed) return;
+    this.timer = setTimeout(() => {
+      // What could not be written (a deadlock, the database away) is tried again.
+      this.flush().catch(() => this.later());
+    }, COUNT_AFTER_MS);
+    this.timer.unref();
   }
 
   /** Writes what waits; resolves once it (and every earlier write) is in the store. */
@@ -48,5 +57,11 @@ export class RequestCounter {
     );
     this.writing = Promise.all([this.writing.catch(() => {}), written]).then(() => undefined);
     return this.writing;
+  }
+
+  /** Writes what waits, once; no timer of its outlives it. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
   }
 }

@@ -3,10 +3,11 @@
 // the partner's `faults_version`, which each request of a shared store reads with its clock.
 
 import type { PageSource, Positioned } from "./pages.js";
-import type { Query, Row } from "./sql-query.js";
+import type { Query } from "./sql-query.js";
 import {
   type LoggedRequest,
   REQUESTS_KEPT,
+  type RequestEntry,
   type RequestLogFilter,
   type StoreTransaction,
 } from "./store.js";
@@ -43,32 +44,13 @@ export function rehearsalRows(query: Query, partner: string): RehearsalRows {
     },
     async appendRequests(entries) {
       if (entries.length === 0) return;
-      const [last] = await query(
-        "SELECT n FROM request_log WHERE partner = $1 ORDER BY n DESC LIMIT 1",
-        [partner],
-      );
-      let n = Number(last?.n ?? 0);
-      for (const entry of entries) {
-        n++;
-        await query(
-          "INSERT INTO request_log (partner, n, operation_id, status, fault_id, idem_key, body) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-          [
-            partner,
-            n,
-            entry.operation_id,
-            entry.status,
-            entry.fault_id,
-            entry.idempotency_key,
-            JSON.stringify(entry),
-          ],
-        );
-      }
-      if (n > REQUESTS_KEPT) {
-        await query("DELETE FROM request_log WHERE partner = $1 AND n <= $2", [
-          partner,
-          n - REQUESTS_KEPT,
-        ]);
-      }
+      // A batch is one row: a request pays for its entry's JSON, not for a row and an index entry.
+      await query("INSERT INTO request_log (partner, entries, body) VALUES ($1, $2, $3)", [
+        partner,
+        entries.length,
+        JSON.stringify(entries.map(rowOf)),
+      ]);
+      await query(TRIM_REQUESTS, [partner, REQUESTS_KEPT]);
     },
     requestLog(filter) {
       return requestLogSource(query, partner, filter);
@@ -160,60 +142,151 @@ export function rehearsalRows(query: Query, partner: string): RehearsalRows {
 }
 
 /**
- * The entries of the partner's request log that match the filter, newest first (by `n`, then
- * `seq`, the order of its index); an entry's `seq` is its cursor.
+ * Drops the partner's batches older than the one that holds its $2th newest request: the log keeps
+ * at least its newest $2, at most a batch more.
+ */
+const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND seq < (
+  SELECT MIN(seq) FROM (
+    SELECT seq, SUM(entries) OVER (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING) - entries AS newer
+    FROM request_log WHERE partner = $1
+  ) AS batches WHERE newer < $2)`;
+
+/** An entry as a batch stores it: its fields in this order, as an array (half the JSON work). */
+type StoredEntry = [
+  at: number,
+  method: string,
+  path: string,
+  operationId: string,
+  status: number | null,
+  durationMs: number,
+  idempotencyKey: string | null,
+  replayed: boolean,
+  faultId: string | null,
+  fault: RequestEntry["fault"],
+];
+
+function rowOf(entry: RequestEntry): StoredEntry {
+  return [
+    entry.at,
+    entry.method,
+    entry.path,
+    entry.operation_id,
+    entry.status,
+    entry.duration_ms,
+    entry.idempotency_key,
+    entry.replayed,
+    entry.fault_id,
+    entry.fault,
+  ];
+}
+
+function entryOf(row: StoredEntry): RequestEntry {
+  const [at, method, path, operation_id, status, duration_ms, idempotency_key, replayed] = row;
+  return {
+    at,
+    method,
+    path,
+    operation_id,
+    status,
+    duration_ms,
+    idempotency_key,
+    replayed,
+    fault_id: row[8],
+    fault: row[9],
+  };
+}
+
+/** An entry's place in the log: its batch's `seq` times this, plus its index in the batch. */
+const PLACES_PER_BATCH = 1_000_000;
+/** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
+const BATCHES_READ = 64;
+
+/**
+ * The entries of the partner's request log that match the filter, newest first; an entry's
+ * place in the log is its cursor. The batches are read newest first until the page is full, and
+ * filtered here: a page of common entries reads a batch or two; one of rare ones at most the
+ * partner's REQUESTS_KEPT entries.
  */
 function requestLogSource(
   query: Query,
   partner: string,
   filter: RequestLogFilter,
 ): PageSource<LoggedRequest> {
-  const params: unknown[] = [partner];
-  const conditions = ["partner = $1"];
-  const equal = (column: string, value: string | number | undefined) => {
-    if (value === undefined) return;
-    params.push(value);
-    conditions.push(`${column} = $${params.length}`);
+  const matches = (entry: RequestEntry) =>
+    (filter.operation_id === undefined || entry.operation_id === filter.operation_id) &&
+    (filter.status === undefined || entry.status === filter.status) &&
+    (filter.fault_id === undefined || entry.fault_id === filter.fault_id) &&
+    (filter.idempotency_key === undefined || entry.idempotency_key === filter.idempotency_key);
+  const positioned = (seq: number, index: number, entry: RequestEntry) => {
+    const place = seq * PLACES_PER_BATCH + index;
+    const listed = { id: String(place), ...entry, at: new Date(entry.at).toISOString() };
+    return { position: place, item: { id: String(place), text: JSON.stringify(listed) } };
   };
-  equal("operation_id", filter.operation_id);
-  equal("status", filter.status);
-  equal("fault_id", filter.fault_id);
-  equal("idem_key", filter.idempotency_key);
-  const where = conditions.join(" AND ");
-  const nOf = new Map<number, number>();
-  const read = async (
-    place: string,
-    at: unknown[],
-    order: "ASC" | "DESC",
+  /** Up to `limit` matching entries from batch `seq` towards the oldest (or the newest). */
+  const walk = async (
+    seq: number,
+    towards: "older" | "newer",
+    keep: (place: number) => boolean,
     limit: number,
   ): Promise<Positioned<LoggedRequest>[]> => {
-    const rows = await query(
-      `SELECT n, seq, body FROM request_log WHERE ${where}${place} ORDER BY n ${order}, seq ${order} LIMIT ${Math.trunc(limit)}`,
-      [...params, ...at],
-    );
-    return rows.map((row: Row) => {
-      nOf.set(Number(row.seq), Number(row.n));
-      return { position: Number(row.seq), item: { id: String(row.seq), text: String(row.body) } };
-    });
+    const found: Positioned<LoggedRequest>[] = [];
+    const older = towards === "older";
+    let next = seq;
+    let batches = 1;
+    while (found.length < limit) {
+      const rows = await query(
+        `SELECT seq, body FROM request_log WHERE partner = $1 AND seq ${older ? "<=" : ">="} $2 ORDER BY seq ${older ? "DESC" : "ASC"} LIMIT $3`,
+        [partner, next, batches],
+      );
+      for (const row of rows) {
+        const batch = Number(row.seq);
+        const entries = (JSON.parse(String(row.body)) as StoredEntry[]).map(entryOf);
+        for (let step = 0; step < entries.length && found.length < limit; step++) {
+          const index = older ? entries.length - 1 - step : step;
+          const entry = entries[index] as RequestEntry;
+          if (keep(batch * PLACES_PER_BATCH + index) && matches(entry)) {
+            found.push(positioned(batch, index, entry));
+          }
+        }
+      }
+      if (rows.length < batches) break;
+      next = Number(rows.at(-1)?.seq) + (older ? -1 : 1);
+      batches = Math.min(batches * 2, BATCHES_READ);
+    }
+    return found;
   };
-  const n = `$${params.length + 1}`;
-  const seq = `$${params.length + 2}`;
-  const at = (position: number) => [nOf.get(position) ?? 0, position];
   return {
     async position(id) {
       if (!/^[0-9]{1,15}$/.test(id)) return undefined;
-      const [found] = await read(` AND seq = $${params.length + 1}`, [Number(id)], "DESC", 1);
-      return found?.position;
+      const place = Number(id);
+      const [row] = await query("SELECT body FROM request_log WHERE partner = $1 AND seq = $2", [
+        partner,
+        Math.floor(place / PLACES_PER_BATCH),
+      ]);
+      const stored =
+        row && (JSON.parse(String(row.body)) as StoredEntry[])[place % PLACES_PER_BATCH];
+      const entry = stored && entryOf(stored);
+      return entry !== undefined && matches(entry) ? place : undefined;
     },
+    // From a place on is from it towards the oldest; before it, the newer ones.
     from: (position, limit) =>
       position === undefined
-        ? read("", [], "DESC", limit)
-        : read(` AND (n < ${n} OR (n = ${n} AND seq <= ${seq}))`, at(position), "DESC", limit),
+        ? walk(Number.MAX_SAFE_INTEGER, "older", () => true, limit)
+        : walk(
+            Math.floor(position / PLACES_PER_BATCH),
+            "older",
+            (place) => place <= position,
+            limit,
+          ),
     before: async (position, limit) =>
       (
-        await read(` AND (n > ${n} OR (n = ${n} AND seq > ${seq}))`, at(position), "ASC", limit)
+        await walk(
+          Math.floor(position / PLACES_PER_BATCH),
+          "newer",
+          (place) => place > position,
+          limit,
+        )
       ).reverse(),
-    // The stored entry with its place in the log as its `id`, first.
-    json: (item) => `{"id":${JSON.stringify(item.id)},${item.text.slice(1)}`,
+    json: (item) => item.text,
   };
 }

@@ -265,18 +265,15 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     name: "failure rehearsal: a request log, fault rules and a rate limit per partner",
     statements: ({ serial }) => [
-      // The partner's finished API requests, its newest REQUESTS_KEPT kept (requests/).
+      // The partner's finished API requests (requests/), a batch of them a row (a JSON array of
+      // `entries` entries), its newest REQUESTS_KEPT kept.
       `CREATE TABLE request_log (
         seq ${serial},
         partner TEXT NOT NULL,
-        n BIGINT NOT NULL,
-        operation_id TEXT NOT NULL,
-        status INTEGER,
-        fault_id TEXT,
-        idem_key TEXT,
+        entries INTEGER NOT NULL,
         body TEXT NOT NULL
       )`,
-      "CREATE INDEX request_log_partner ON request_log (partner, n)",
+      "CREATE INDEX request_log_partner ON request_log (partner, seq)",
       // Armed fault rules (faults/): `remaining` counts down a `times` rule (NULL for one by
       // probability), `draws` counts a probability rule's draws, so that every process draws the
       // same sequence.

@@ -35,6 +35,11 @@ export const SQLITE_HEADER = "SQLite format 3\0";
 
 /** A statement that only reads: the sandbox's SELECTs (PRAGMAs are run once, at opening). */
 const READ_ONLY = /^\s*SELECT\b/i;
+/**
+ * A statement that writes the request log only, which no kept read answers from: it leaves the
+ * read cache standing, so that logging the reads does not make each one a miss.
+ */
+const REQUEST_LOG_ONLY = /^\s*(INSERT INTO|DELETE FROM) request_log\b/i;
 
 /** A write of the readiness counters only, which no kept read's answer shows. */
 const COUNTERS_ONLY = /^\s*(INSERT INTO|DELETE FROM) readiness_counts\b/;
@@ -246,7 +251,7 @@ function sqliteStore(
     if (prepared === undefined) {
       prepared = {
         statement: db.prepare(text.replace(/\$(\d+)/g, "?$1")),
-        writes: !READ_ONLY.test(text) && !COUNTERS_ONLY.test(text),
+        writes: !READ_ONLY.test(text) && !REQUEST_LOG_ONLY.test(text) && !COUNTERS_ONLY.test(text),
       };
       statements.set(text, prepared);
     }

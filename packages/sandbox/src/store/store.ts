@@ -35,8 +35,8 @@ import type {
 
 /** One finished API request as the partner's request log keeps it: no body, no API key. */
 export interface RequestEntry {
-  /** When it arrived (sandbox time). */
-  at: string;
+  /** When it arrived: sandbox time, ms since the epoch (the log lists it as a date-time). */
+  at: number;
   method: string;
   /** The path, without the query. */
   path: string;
