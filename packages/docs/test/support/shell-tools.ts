@@ -33,11 +33,18 @@ function required(command: string): string {
 /** bash, and a PATH of a folder with curl and jq only; `remove()` deletes the folder. */
 export function curlAndJq(): { bash: string; PATH: string; remove(): void } {
   const bash = required("bash");
+  const tools = { curl: required("curl"), jq: required("jq") };
   const dir = mkdtempSync(path.join(tmpdir(), "payments-shell-tools-"));
-  for (const command of ["curl", "jq"]) symlinkSync(required(command), path.join(dir, command));
-  // Checked once: the folder gives what the guides call.
-  execFileSync(bash, ["-c", "curl --version >/dev/null && jq --version >/dev/null"], {
-    env: { PATH: dir },
-  });
-  return { bash, PATH: dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    for (const [command, at] of Object.entries(tools)) symlinkSync(at, path.join(dir, command));
+    // Checked once: the folder gives what the guides call.
+    execFileSync(bash, ["-c", "curl --version >/dev/null && jq --version >/dev/null"], {
+      env: { PATH: dir },
+    });
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  return { bash, PATH: dir, remove };
 }
