@@ -40,13 +40,14 @@ const config: KnipConfig = {
         "openapi-fetch",
         "pg",
         "uri-template-lite",
+        "yaml",
         "@types/pg",
       ],
     },
     "packages/docs": {
-      // The build's and the servers' scripts, run by node; the console, bundled by esbuild from
-      // its main.ts.
-      entry: ["scripts/{build,dev,serve}.ts", "console/main.ts"],
+      // The build's and the servers' scripts, run by node; the console and the readiness page's
+      // script, each bundled by esbuild from its file.
+      entry: ["scripts/{build,dev,serve}.ts", "console/main.ts", "console/readiness.ts"],
       // The samples are type-checked against the client (tsconfig.samples.json), not imported.
       ignoreDependencies: ["@org/payments-client"],
     },

@@ -1,4 +1,4 @@
-// Readiness (issue 52): a partner's readiness report reads its counters, never its request log,
+// Readiness: a partner's readiness report reads its counters, never its request log,
 // so it costs the same after 100,000 requests as after 10; and keeping the counters costs a POST
 // almost nothing. Both measured on the sandbox in its own process (memory store):
 // - the report: GET /_sandbox/readiness p50 for a key with 100,000 requests made (a mix of

@@ -1,4 +1,4 @@
-// Advancing the sandbox clock over a day of scheduled work (issues 35 and 44): customers
+// Advancing the sandbox clock over a day of scheduled work, the cost a test pays to fast-forward: customers
 // onboarded through the API (documents signed, an autoramp waiting for its customer, a Direct
 // identification reviewed on the clock, which makes the customer Active and approves the
 // autoramp) and one simulated deposit each, settled on the clock. Six sandboxes: on SQLite files

@@ -1,4 +1,4 @@
-// What a partner costs a sandbox in memory, and that the partner limit bounds it (issue 54). Each
+// What a partner costs a sandbox in memory, and that the partner limit bounds it. Each
 // API key is a partner of its own, with the seed's documents, fee profiles and rates: a shared
 // sandbox that any client can hand new keys must not grow without bound. Through the built CLI:
 // 10,000 keys each make a customer on the in-memory store, a SQLite file and Postgres, and the

@@ -1,4 +1,4 @@
-// The sandbox with many partners (issue 44, point 5): each API key is a partner of its own, so a
+// The sandbox with many partners: each API key is a partner of its own, so a
 // store shared by a CI that makes a key per test holds thousands of them. A request of one key
 // should cost about the same with 10,000 partners stored as with one, and a new key's first
 // answer (its partner made at once, with the seed's documents and fee profiles) little more than

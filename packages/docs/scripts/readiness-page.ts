@@ -9,8 +9,8 @@ import { buildSync } from "esbuild";
 import { STATIC_CONNECT_SRC } from "./self-contained.ts";
 
 export const READINESS_PAGE = "readiness.html";
-export const READINESS_SCRIPT = "assets/readiness.js";
-export const READINESS_STYLES = "assets/readiness.css";
+const READINESS_SCRIPT = "assets/readiness.js";
+const READINESS_STYLES = "assets/readiness.css";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
 

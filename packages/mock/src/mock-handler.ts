@@ -10,7 +10,6 @@ import {
   corsHeaders,
   hasPreferences,
   isPreflight,
-  jsonText,
   loggedId,
   type Preferences,
   type PrismEngine,
@@ -25,6 +24,7 @@ import {
   type Routed,
   readRequest,
   refusalStatus,
+  rememberedJsonText,
   requestIdOf,
   requestProblems,
   requestRefusal,
@@ -312,7 +312,7 @@ function jsonBytes(value: unknown): Buffer | undefined {
   const shared = typeof value === "object" && value !== null;
   const known = shared ? bytesOf.get(value) : undefined;
   if (known !== undefined) return known;
-  const text = jsonText(value);
+  const text = rememberedJsonText(value);
   if (text === undefined) return undefined;
   const bytes = Buffer.from(text);
   if (shared) bytesOf.set(value, bytes);

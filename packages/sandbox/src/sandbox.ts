@@ -1,7 +1,8 @@
 // The stateful sandbox: the API's operations over data that persists, behind the same Prism
-// request validation as the stateless mock. handler.ts hands it each validated request. Each API
-// key is a partner of its own (partner.ts): its data, clock, webhooks, event log and idempotency
-// keys are out of every other key's reach.
+// request validation as the stateless mock. The mock's handler (or any composition of the engine
+// and http/) hands it each request the engine has routed and validated. Each API key is a partner
+// of its own (store/partner.ts): its data, clock, webhooks, event log and idempotency keys are out
+// of every other key's reach.
 
 import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
 import { isObject } from "@org/payments-engine";
@@ -107,7 +108,10 @@ const PURGE_CHECK_MS = 60_000;
 const SEEN_EVERY_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** One partner as this process knows it. */
+/**
+ * A tenant: one partner (an API key's data in the store) as this process holds it, with its clock,
+ * events, idempotency and armed faults.
+ */
 interface Tenant {
   partner: string;
   clock: SandboxClock;
@@ -149,7 +153,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       : await readProfile(options.readinessProfile, PROFILE_CONTEXT);
   const counting = options.countReadiness !== false;
   const store = await openStore(options.state, () => dataFromSeed(seed), log, { counting });
-  const partners: Partners = {
+  const registry: TenantRegistry = {
     store,
     seed,
     starter,
@@ -160,43 +164,43 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     tenants: new Map(),
     rehearsal: options.rehearsal !== false,
   };
-  const scheduler = new Scheduler<Tenant>(store, (partner) => tenantOf(partners, partner), {
+  const scheduler = new Scheduler<Tenant>(store, (partner) => tenantOf(registry, partner), {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
     deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
   });
   const counter = counting ? new RequestCounter(store) : undefined;
-  const parts: Parts = {
-    ...partners,
+  const sandbox: SandboxServices = {
+    ...registry,
     facts,
     scheduler,
     reads: new ReadCache(store),
-    requests: partners.rehearsal ? new RequestRecorder(store) : undefined,
+    requests: registry.rehearsal ? new RequestRecorder(store) : undefined,
     declaredStatuses: declaredStatusesOf(options.operations),
     profile,
     counter,
   };
-  const purgeTimer = purgeIdlePartners(partners, options.idleDays ?? DEFAULT_IDLE_DAYS);
+  const purgeTimer = purgeIdlePartners(registry, options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
-    answer: (request, routed) => answerApi(parts, request, routed),
-    control: (request, routed) => answerControlRequest(parts, request, routed),
+    answer: (request, routed) => answerApi(sandbox, request, routed),
+    control: (request, routed) => answerControlRequest(sandbox, request, routed),
     refused: (request, routed, status) => {
-      countRefused(parts, request, routed, status).catch(() => {
+      countRefused(sandbox, request, routed, status).catch(() => {
         // Not counted: the store is stopping, or full; the request was answered.
       });
     },
     async close() {
       clearInterval(purgeTimer);
-      await parts.requests?.flush();
+      await sandbox.requests?.flush();
       await scheduler.close();
       await counter?.close().catch(() => {});
-      partners.sender.close();
+      registry.sender.close();
       await store.close();
     },
   };
 }
 
-/** What this process keeps of its partners, and what it makes new ones from. */
-interface Partners {
+/** The tenants this process holds, and what it makes new ones from. */
+interface TenantRegistry {
   store: SandboxStore;
   seed: Seed;
   /** What every partner but the example key's starts with. */
@@ -212,8 +216,8 @@ interface Partners {
   rehearsal: boolean;
 }
 
-/** A running sandbox's parts, as its requests use them. */
-interface Parts extends Partners {
+/** What a running sandbox's requests use: the tenants, the spec's facts, the scheduler, the caches. */
+interface SandboxServices extends TenantRegistry {
   facts: SpecFacts;
   scheduler: Scheduler<Tenant>;
   reads: ReadCache;
@@ -226,19 +230,19 @@ interface Parts extends Partners {
 }
 
 /** What a partner starts with, and goes back to at a reset. */
-function startData(partners: Partners, partner: string) {
-  return dataFromSeed(partner === EXAMPLE_PARTNER_ID ? partners.seed : partners.starter);
+function startData(registry: TenantRegistry, partner: string) {
+  return dataFromSeed(partner === EXAMPLE_PARTNER_ID ? registry.seed : registry.starter);
 }
 
 /** The partner as this process knows it, its clock read from the store the first time. */
-function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
-  const { store, tenants } = partners;
+function tenantOf(registry: TenantRegistry, partner: string): Promise<Tenant> {
+  const { store, tenants } = registry;
   let known = tenants.get(partner);
   if (known === undefined) {
     known = store.transaction(partner, async (tx) => {
-      if (!partners.rehearsal) return newTenant(partners, partner, await tx.clockOffset());
+      if (!registry.rehearsal) return newTenant(registry, partner, await tx.clockOffset());
       const state = await tx.partnerState();
-      const tenant = newTenant(partners, partner, state.offsetMs);
+      const tenant = newTenant(registry, partner, state.offsetMs);
       // A partner that never armed anything has nothing to read.
       if (state.faultsVersion > 0) await tenant.faults.load(tx, state.faultsVersion);
       else tenant.faults.version = 0;
@@ -250,8 +254,8 @@ function tenantOf(partners: Partners, partner: string): Promise<Tenant> {
   return known;
 }
 
-function newTenant(partners: Partners, partner: string, offset: number): Tenant {
-  const { store, sender, deliveryChaos, rehearsal } = partners;
+function newTenant(registry: TenantRegistry, partner: string, offset: number): Tenant {
+  const { store, sender, deliveryChaos, rehearsal } = registry;
   const clock = new SandboxClock(offset);
   const partnerStore: PartnerStore = {
     partner,
@@ -272,30 +276,30 @@ function newTenant(partners: Partners, partner: string, offset: number): Tenant 
 }
 
 /** The key's partner, made in the store at its first request, and marked seen there now and then. */
-async function enter(partners: Partners, apiKey: string): Promise<Tenant> {
-  const tenant = await tenantOf(partners, partnerIdOf(apiKey, partners.exampleKey));
+async function enter(registry: TenantRegistry, apiKey: string): Promise<Tenant> {
+  const tenant = await tenantOf(registry, partnerIdOf(apiKey, registry.exampleKey));
   const now = realNow();
   if (now - tenant.seenAt >= SEEN_EVERY_MS) {
     tenant.seenAt = now;
     // Every request of the key waits for this one transaction, which makes a new partner.
     const room =
-      partners.maxPartners > 0
-        ? { maxPartners: partners.maxPartners, idleBefore: now - EVICTABLE_AFTER_MS }
+      registry.maxPartners > 0
+        ? { maxPartners: registry.maxPartners, idleBefore: now - EVICTABLE_AFTER_MS }
         : undefined;
     tenant.entered = tenant.store
       .transaction(async (tx) => {
         const entered = await tx.enter(now, room);
-        if (entered.created) await tx.fill(startData(partners, tenant.partner));
+        if (entered.created) await tx.fill(startData(registry, tenant.partner));
         tenant.clock.observe(entered.offsetMs);
         return entered.evicted;
       })
       .then((evicted) => {
-        if (evicted !== undefined) partners.tenants.delete(evicted);
+        if (evicted !== undefined) registry.tenants.delete(evicted);
       })
       .catch((error: unknown) => {
         tenant.seenAt = 0;
         // A key refused for want of room is not kept either.
-        if (error instanceof PartnerLimitError) partners.tenants.delete(tenant.partner);
+        if (error instanceof PartnerLimitError) registry.tenants.delete(tenant.partner);
         throw error;
       });
   }
@@ -313,14 +317,14 @@ function changesOf(tenant: Tenant) {
 }
 
 /** Checks now and then for partners idle `idleDays` (none when 0) and purges them. */
-function purgeIdlePartners(partners: Partners, idleDays: number): NodeJS.Timeout {
+function purgeIdlePartners(registry: TenantRegistry, idleDays: number): NodeJS.Timeout {
   const idleMs = idleDays * DAY_MS;
   const purgeTimer = setInterval(() => {
     if (idleMs <= 0) return;
-    partners.store
+    registry.store
       .purgeIdle(realNow() - idleMs)
       .then((purged) => {
-        for (const partner of purged) partners.tenants.delete(partner);
+        for (const partner of purged) registry.tenants.delete(partner);
       })
       .catch(() => {
         // The database is gone (stopping): the next check purges them.
@@ -331,21 +335,25 @@ function purgeIdlePartners(partners: Partners, idleDays: number): NodeJS.Timeout
 }
 
 /** Sends what the request queued, once its transaction has committed. */
-function sendQueued<T>(parts: Parts, tenant: Tenant, answer: T): T {
-  if (tenant.events.takeQueued()) parts.scheduler.kick(tenant);
+function sendQueued<T>(sandbox: SandboxServices, tenant: Tenant, answer: T): T {
+  if (tenant.events.takeQueued()) sandbox.scheduler.kick(tenant);
   return answer;
 }
 
-async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Promise<Answer> {
+async function answerApi(
+  sandbox: SandboxServices,
+  request: ApiRequest,
+  routed: Routed,
+): Promise<Answer> {
   const handler = handlerOf(routed.operation.iid);
   if (handler === undefined) return noSandboxRoute(request.path);
   const started = elapsedNow();
   // Prism has checked that the request has a key.
-  const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
+  const tenant = await enter(sandbox, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;
   const at = tenant.clock.nowMs();
   const verdict: Verdict = {};
-  let answer = await answerOperation(parts, tenant, request, routed, handler, verdict);
+  let answer = await answerOperation(sandbox, tenant, request, routed, handler, verdict);
   if (verdict.delayMs !== undefined) await waitMs(verdict.delayMs);
   if (verdict.dropAfterCommit) answer = { ...answer, drop: true };
   const headers = verdict.headers && { ...verdict.headers, ...answer.headers };
@@ -361,8 +369,8 @@ async function answerApi(parts: Parts, request: ApiRequest, routed: Routed): Pro
     replayed: answer.replayed === true,
     ...hitOf(verdict.hit),
   };
-  parts.requests?.record(tenant.partner, entry);
-  parts.counter?.count(tenant.partner, {
+  sandbox.requests?.record(tenant.partner, entry);
+  sandbox.counter?.count(tenant.partner, {
     at: new Date(entry.at).toISOString(),
     method: entry.method,
     path: entry.path,
@@ -396,13 +404,18 @@ function problemType(answer: Answer): string {
  * Counts a request the engine refused (see Sandbox.refused), for a partner this process knows: a
  * refused request never makes a partner, so that keys that are refused cannot fill the sandbox.
  */
-async function countRefused(parts: Parts, request: ApiRequest, routed: Routed, status: number) {
+async function countRefused(
+  sandbox: SandboxServices,
+  request: ApiRequest,
+  routed: Routed,
+  status: number,
+) {
   const key = header(request, "x-api-key");
-  if (parts.counter === undefined || key === undefined) return;
-  const known = parts.tenants.get(partnerIdOf(key, parts.exampleKey));
+  if (sandbox.counter === undefined || key === undefined) return;
+  const known = sandbox.tenants.get(partnerIdOf(key, sandbox.exampleKey));
   if (known === undefined) return;
   const tenant = await known;
-  parts.counter.count(tenant.partner, {
+  sandbox.counter.count(tenant.partner, {
     at: tenant.clock.now().toISOString(),
     method: request.method.toUpperCase(),
     path: request.path,
@@ -425,7 +438,7 @@ function waitMs(ms: number): Promise<void> {
 
 /** The operation's answer, or a fault's instead; what the faults do besides goes into `verdict`. */
 async function answerOperation(
-  parts: Parts,
+  sandbox: SandboxServices,
   tenant: Tenant,
   request: ApiRequest,
   { operation, params }: Routed,
@@ -437,9 +450,9 @@ async function answerOperation(
   const operationId = operation.iid ?? "";
   /** What every transaction of the request does first: the clock, then the faults. */
   const before = async (tx: StoreTransaction): Promise<Answer | undefined> => {
-    if (parts.store.shared) {
+    if (sandbox.store.shared) {
       // Another process may have moved a shared sandbox's clock, or armed a rule.
-      if (!parts.rehearsal) {
+      if (!sandbox.rehearsal) {
         tenant.clock.observe(await tx.clockOffset());
         return undefined;
       }
@@ -468,7 +481,7 @@ async function answerOperation(
       partnerId: tenant.partner,
       store: tx,
       events: tenant.events,
-      facts: parts.facts,
+      facts: sandbox.facts,
       clock: tenant.clock,
     });
   const key = header(request, "idempotency-key");
@@ -476,12 +489,12 @@ async function answerOperation(
     const run = async () =>
       settled(await tenant.store.transaction(async (tx) => (await before(tx)) ?? (await work(tx))));
     // A partner with something armed is answered in a transaction, where the faults act.
-    if (tenant.faults.armed) return sendQueued(parts, tenant, await run());
+    if (tenant.faults.armed) return sendQueued(sandbox, tenant, await run());
     const read = { partner: tenant.partner, operationId, params, query: request.query, scope };
-    return sendQueued(parts, tenant, await parts.reads.answer(read, run));
+    return sendQueued(sandbox, tenant, await sandbox.reads.answer(read, run));
   }
   const keyed = { key, method: "POST", path: request.path, scope, body: request.body };
-  return sendQueued(parts, tenant, await tenant.idempotency.run(keyed, work, before));
+  return sendQueued(sandbox, tenant, await tenant.idempotency.run(keyed, work, before));
 }
 
 /** The customer a request is about, as a rule's `match` reads it: its path, query or body. */
@@ -527,18 +540,18 @@ function noSandboxRoute(path: string): Answer {
 }
 
 async function answerControlRequest(
-  parts: Parts,
+  sandbox: SandboxServices,
   request: ApiRequest,
   { operation, params }: Routed,
 ): Promise<Answer> {
-  if (!parts.rehearsal && Object.hasOwn(FAULT_HANDLERS, operation.iid ?? "")) {
+  if (!sandbox.rehearsal && Object.hasOwn(FAULT_HANDLERS, operation.iid ?? "")) {
     return rehearsalOff(request.path);
   }
   // The engine has checked that the request has a key.
-  const tenant = await enter(parts, header(request, "x-api-key") ?? "").catch(noRoom);
+  const tenant = await enter(sandbox, header(request, "x-api-key") ?? "").catch(noRoom);
   if ("status" in tenant) return tenant;
-  const runner = parts.scheduler.runnerOf(tenant);
-  if (parts.store.shared) await runner.syncClock();
+  const runner = sandbox.scheduler.runnerOf(tenant);
+  if (sandbox.store.shared) await runner.syncClock();
   const services: ControlServices = {
     store: tenant.store,
     clock: tenant.clock,
@@ -546,16 +559,16 @@ async function answerControlRequest(
     scheduler: runner,
     changes: changesOf(tenant),
     reset: async (tx) => {
-      await tx.replaceAll(startData(parts, tenant.partner));
-      if (parts.rehearsal) await tenant.faults.reload(tx);
+      await tx.replaceAll(startData(sandbox, tenant.partner));
+      if (sandbox.rehearsal) await tenant.faults.reload(tx);
     },
     faults: tenant.faults,
-    declaredStatuses: parts.declaredStatuses,
-    flushRequests: async () => parts.requests?.flush(),
+    declaredStatuses: sandbox.declaredStatuses,
+    flushRequests: async () => sandbox.requests?.flush(),
     async readiness() {
       // Counts that cannot be written now stay queued; the report shows what is written.
-      await parts.counter?.flush().catch(() => {});
-      return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, parts.profile));
+      await sandbox.counter?.flush().catch(() => {});
+      return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, sandbox.profile));
     },
   };
   const body = isObject(request.body) ? request.body : {};
@@ -564,7 +577,7 @@ async function answerControlRequest(
     query: request.query,
     body,
   });
-  return sendQueued(parts, tenant, answer);
+  return sendQueued(sandbox, tenant, answer);
 }
 
 /** The 503 of a new key the sandbox has no room for: the limit, and how to raise it. */

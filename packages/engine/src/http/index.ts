@@ -1,7 +1,6 @@
 // The HTTP front: serving, reading a request, problem bodies, CORS and request ids.
 export { answerPreflight, corsHeaders, isPreflight, setCorsHeaders } from "./cors.js";
 export { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
-export { jsonText } from "./json-text.js";
 export { hasPreferences, type ParsedPreferences, type Preferences, parsePrefer } from "./prefer.js";
 export {
   MAX_ERRORS,
@@ -24,6 +23,7 @@ export {
   type SegmentName,
 } from "./read-request.js";
 export { routeProblem, sendProblem } from "./refusal.js";
+export { rememberedJsonText } from "./remembered-json-text.js";
 export { loggedId, REQUEST_ID, requestIdOf, tagAnswer } from "./request-id.js";
 export { bodilessKey } from "./request-key.js";
 export {

@@ -2,7 +2,7 @@
 // follows a cursor is the same object at every request, and its text is remembered by object.
 import { describe, expect, it } from "vitest";
 import { endOfListWhenFollowed } from "../../src/engine/shaping/response-shaping.js";
-import { jsonText } from "../../src/http/json-text.js";
+import { rememberedJsonText } from "../../src/http/remembered-json-text.js";
 
 const page = { items: [{ id: "c1" }], cursor: "next", prev_cursor: "prev", total: 1 };
 
@@ -31,13 +31,13 @@ describe("a list answer", () => {
   });
 });
 
-describe("jsonText", () => {
+describe("rememberedJsonText", () => {
   it("is JSON.stringify's text, for objects, arrays and scalars", () => {
     for (const value of [page, [1, "a", null], "text", 12, null, true]) {
-      expect(jsonText(value)).toBe(JSON.stringify(value));
-      expect(jsonText(value)).toBe(JSON.stringify(value));
+      expect(rememberedJsonText(value)).toBe(JSON.stringify(value));
+      expect(rememberedJsonText(value)).toBe(JSON.stringify(value));
     }
-    expect(jsonText(undefined)).toBeUndefined();
+    expect(rememberedJsonText(undefined)).toBeUndefined();
   });
 
   it("writes an object's text once", () => {
@@ -48,8 +48,8 @@ describe("jsonText", () => {
         return { id: "c1" };
       },
     };
-    expect(jsonText(value)).toBe('{"id":"c1"}');
-    expect(jsonText(value)).toBe('{"id":"c1"}');
+    expect(rememberedJsonText(value)).toBe('{"id":"c1"}');
+    expect(rememberedJsonText(value)).toBe('{"id":"c1"}');
     expect(reads).toBe(1);
   });
 });

@@ -7,7 +7,7 @@ import {
 } from "@org/payments-engine";
 import { JsonText, jsonText } from "../store/json-text.js";
 import type { Page } from "../store/pages.js";
-import type { AnswerRecord } from "../store/state.js";
+import type { AnswerRecord } from "../store/sandbox-data.js";
 
 export interface Answer extends AnswerRecord {
   /** The first answer to an `IDEMPOTENCY-KEY`, given again to a repeat of its request. */

@@ -25,7 +25,7 @@ import { announceCreated, walkTo } from "../lifecycle/changes.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "../lifecycle/lifecycles.js";
 import { rampTypeOf } from "../lifecycle/ramp-type.js";
 import { arraySource, type Page, type PageQuery, page } from "../store/pages.js";
-import type { Resource, Stored } from "../store/state.js";
+import type { Resource, Stored } from "../store/sandbox-data.js";
 import type { WorkResult } from "./idempotency.js";
 import { newResourceId } from "./resource-id.js";
 import type { RouteContext } from "./route-context.js";

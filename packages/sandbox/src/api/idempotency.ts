@@ -4,7 +4,7 @@
 // or another, waits for the first and then replays its answer; exactly one of them does the work.
 
 import { type Answer, problemAnswer } from "../answer/answer.js";
-import type { IdempotentAnswer } from "../store/state.js";
+import type { IdempotentAnswer } from "../store/sandbox-data.js";
 import type { PartnerStore, StoreTransaction } from "../store/store.js";
 
 export interface KeyedRequest {

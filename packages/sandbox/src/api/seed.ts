@@ -12,7 +12,7 @@ import {
   type Resource,
   type SandboxData,
   type Stored,
-} from "../store/state.js";
+} from "../store/sandbox-data.js";
 
 export type Seed = Partial<Record<CollectionName, Resource[]>> & {
   /** Each currency's value in USD, for the currencies whose default it changes. */

@@ -13,7 +13,7 @@ import { announceCreated } from "../lifecycle/changes.js";
 import { TRANSACTION } from "../lifecycle/lifecycles.js";
 import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "../money/currencies.js";
 import { type PriceCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
-import type { Resource } from "../store/state.js";
+import type { Resource } from "../store/sandbox-data.js";
 
 /** The short words an outcome may also be given in, and the status each stands for. */
 const OUTCOME_WORDS: Readonly<Record<string, string>> = {

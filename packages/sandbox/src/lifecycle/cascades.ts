@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { isObject } from "@org/payments-engine";
 import type { IbanDepositInfo } from "@org/payments-types";
-import type { Resource, Stored } from "../store/state.js";
+import type { Resource, Stored } from "../store/sandbox-data.js";
 import { type ChangeContext, customerIdOf } from "./change-context.js";
 import {
   AUTORAMP,

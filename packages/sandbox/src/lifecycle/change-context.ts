@@ -1,7 +1,7 @@
 // What a change to the sandbox's resources works with, and whom its events are for.
 
 import type { Clock } from "../clock/clock.js";
-import type { Stored } from "../store/state.js";
+import type { Stored } from "../store/sandbox-data.js";
 import type { StoreTransaction } from "../store/store.js";
 import type { Events } from "../webhooks/events.js";
 import type { Lifecycle } from "./lifecycles.js";

@@ -3,7 +3,7 @@
 // timed step is scheduled on the sandbox clock. Everything happens in the transaction of the
 // change that caused it.
 
-import type { CollectionName, Resource, Stored } from "../store/state.js";
+import type { CollectionName, Resource, Stored } from "../store/sandbox-data.js";
 import type { JobFinish, ScheduledJob, StoreTransaction } from "../store/store.js";
 import { afterStep, enterStatus } from "./cascades.js";
 import { type ChangeContext, customerIdOf } from "./change-context.js";

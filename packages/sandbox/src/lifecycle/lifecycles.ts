@@ -9,7 +9,7 @@ import {
   IDENTIFICATION_STATUSES,
   type WebhookTopic,
 } from "@org/payments-types";
-import type { CollectionName, Resource } from "../store/state.js";
+import type { CollectionName, Resource } from "../store/sandbox-data.js";
 
 /**
  * What makes a transition happen: a request of the API, another resource's change (a cascade),

@@ -1,5 +1,5 @@
 // Which way an autoramp transaction moves money, from its amounts' currency types.
-import type { Resource } from "../store/state.js";
+import type { Resource } from "../store/sandbox-data.js";
 
 /** Onramp: fiat in, crypto out; Offramp: crypto in, fiat out; Swap: crypto to crypto. */
 export function rampTypeOf(transaction: Resource): string | undefined {

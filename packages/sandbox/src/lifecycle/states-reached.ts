@@ -2,7 +2,7 @@
 // its kind and variant where the kind has variants a readiness check asks for (a customer's type,
 // a transaction's ramp type), so that "a Business customer Active" can be told apart.
 import type { ReadinessCount } from "../store/readiness-counts.js";
-import type { CollectionName, Resource } from "../store/state.js";
+import type { CollectionName, Resource } from "../store/sandbox-data.js";
 import { rampTypeOf } from "./ramp-type.js";
 
 /** The variant of a resource a check may ask for, by its collection. */

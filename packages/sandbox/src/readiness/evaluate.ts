@@ -5,7 +5,7 @@ import { API_OPERATIONS } from "../generated/api-operations.js";
 import type { Evidence, FaultCoverage } from "./evidence.js";
 import type { Check, Profile } from "./profile.js";
 
-export type CheckStatus = "passed" | "failed" | "not_run";
+type CheckStatus = "passed" | "failed" | "not_run";
 
 export interface CheckResult {
   id: string;

@@ -6,7 +6,7 @@ import type { ReadinessCount } from "../store/readiness-counts.js";
 import type { FaultKind } from "./profile.js";
 
 /** The resource kinds whose states a report lists, by their collection. */
-export const STATE_KINDS = {
+const STATE_KINDS = {
   customers: "customer",
   identifications: "identification",
   autoramps: "autoramp",
@@ -14,14 +14,14 @@ export const STATE_KINDS = {
   autoramp_transactions: "autoramp_transaction",
 } as const;
 
-export type StateKind = (typeof STATE_KINDS)[keyof typeof STATE_KINDS];
+type StateKind = (typeof STATE_KINDS)[keyof typeof STATE_KINDS];
 
-export interface OperationCoverage {
+interface OperationCoverage {
   calls: number;
   statuses: Record<string, number>;
 }
 
-export interface TopicCoverage {
+interface TopicCoverage {
   subscribed: boolean;
   /** Attempts sent to a receiver. */
   delivered: number;
@@ -62,7 +62,7 @@ export interface Evidence {
 }
 
 /** Operations and statuses, every operation of the API listed. */
-export function operationCoverage(
+function operationCoverage(
   calls: Iterable<{ operationId: string; status: string; n: number }>,
 ): Record<string, OperationCoverage> {
   const operations: Record<string, OperationCoverage> = {};

@@ -7,7 +7,7 @@ import { DEFAULT_PROFILE_YAML } from "../generated/readiness-profile.js";
 import schema from "./profile.schema.json" with { type: "json" };
 
 /** A resource kind, optionally with a variant: `customer/Person`. */
-export type StateSubject = string;
+type StateSubject = string;
 
 export interface Check {
   id: string;

@@ -16,7 +16,7 @@ export interface ReadinessReport {
 }
 
 /** The evidence in the partner's part of the store. */
-export async function evidenceOf(tx: StoreTransaction): Promise<Evidence> {
+async function evidenceOf(tx: StoreTransaction): Promise<Evidence> {
   const counts = await tx.counts();
   const subscribed = new Set<string>();
   for (const { resource } of await tx.list("webhooks")) {

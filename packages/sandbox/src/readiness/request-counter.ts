@@ -6,7 +6,7 @@ import type { SandboxStore } from "../store/store.js";
 import { type CountedRequest, countRequests } from "./request-counts.js";
 
 /** How long a request waits at most before it is counted (another process's report sees it then). */
-export const COUNT_AFTER_MS = 100;
+const COUNT_AFTER_MS = 100;
 
 export class RequestCounter {
   private readonly store: SandboxStore;

@@ -30,7 +30,7 @@ export interface CountedRequest {
 }
 
 /** The fault id a rate-limit 429 is counted under (it is no rule of the partner's). */
-export const RATE_LIMIT_FAULT = "rate_limit";
+const RATE_LIMIT_FAULT = "rate_limit";
 
 /** A fault that answered a request and has not been recovered from yet: what recovers it. */
 interface PendingFault {
@@ -62,7 +62,7 @@ export async function countRequests(
   await followFaults(rows, pending, requests);
 }
 
-export function callCounts(request: CountedRequest): ReadinessCount[] {
+function callCounts(request: CountedRequest): ReadinessCount[] {
   const operation = request.operation_id;
   const status = request.status === null ? "no answer" : String(request.status);
   const counts: ReadinessCount[] = [{ kind: "call", name: operation, detail: status, n: 1 }];

@@ -2,8 +2,8 @@
 // the SQLite file or the Postgres database a sandbox keeps, which it may be using meanwhile.
 import { partnerIdOf } from "../store/partner.js";
 import { isPostgresUrl, openPostgresStore, redactedUrl } from "../store/postgres-store.js";
+import { COLLECTIONS, type SandboxData } from "../store/sandbox-data.js";
 import { openSqliteStore } from "../store/sqlite-store.js";
-import { COLLECTIONS, type SandboxData } from "../store/state.js";
 import { stateFileKind } from "../store/state-file.js";
 import type { Profile } from "./profile.js";
 import { type ReadinessReport, readinessReport } from "./report.js";

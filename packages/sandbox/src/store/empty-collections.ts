@@ -3,7 +3,7 @@
 // of, and this spares it those reads. A collection is known empty from a read that found nothing
 // in it until something is inserted there, or a transaction fails (its rollback may bring back
 // rows it deleted).
-import type { CollectionName } from "./state.js";
+import type { CollectionName } from "./sandbox-data.js";
 
 /** At most this many are known; past it, the knowledge starts afresh. */
 const KNOWN_MAX = 10_000;

@@ -3,7 +3,7 @@
 export { openStore } from "./open-store.js";
 export { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./partner.js";
 export { isPostgresUrl, openPostgresStore, redactedUrl, SCHEMA_LOCK } from "./postgres-store.js";
+export { COLLECTIONS, type DeliveryEvent, type SandboxData, type Stored } from "./sandbox-data.js";
 export { MIGRATIONS, SCHEMA_VERSION } from "./schema-migrations.js";
 export { openSqliteStore } from "./sqlite-store.js";
-export { COLLECTIONS, type DeliveryEvent, type SandboxData, type Stored } from "./state.js";
 export { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore, StoreFullError } from "./store.js";

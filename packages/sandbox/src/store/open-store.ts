@@ -1,8 +1,8 @@
 // Opens the store a sandbox's `state` option names: memory without one, Postgres for a
 // postgres:// URL, otherwise a SQLite file (migrating a 0.1 JSON state file into it first).
 import { isPostgresUrl, openPostgresStore } from "./postgres-store.js";
+import type { SandboxData } from "./sandbox-data.js";
 import { openSqliteStore } from "./sqlite-store.js";
-import type { SandboxData } from "./state.js";
 import { readJsonStateFile, replaceJsonWithDatabase, stateFileKind } from "./state-file.js";
 import type { SandboxStore } from "./store.js";
 

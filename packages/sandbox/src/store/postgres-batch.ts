@@ -1,6 +1,6 @@
 // A batch of the clock's jobs on Postgres in a few statements. Each statement costs a round trip
 // and node-postgres's own work (about 0.3 ms here), where SQLite in process costs microseconds:
-// one statement per read and write made a day's advance 37 times slower on Postgres (issue 44).
+// one statement per read and write made a day's advance 37 times slower on Postgres than on SQLite.
 // So the batch reads and locks its jobs' subjects at once; the first read of its customers, or of
 // one kind of their resources, reads it for all of the batch's customers in one statement. It
 // answers its reads from those rows, keeps its changes, and writes them at its end in one
@@ -8,6 +8,12 @@
 // Anything else it is asked writes what it keeps first, then runs as in sqlTransaction.
 
 import { addCountsAtOnce, merged, type ReadinessCount } from "./readiness-counts.js";
+import {
+  COLLECTIONS,
+  type CollectionName,
+  type DeliveryEvent,
+  type Stored,
+} from "./sandbox-data.js";
 import type { Query, Row } from "./sql-query.js";
 import {
   type Dialect,
@@ -16,7 +22,6 @@ import {
   sqlTransaction,
   storedOf,
 } from "./sql-store.js";
-import { COLLECTIONS, type CollectionName, type DeliveryEvent, type Stored } from "./state.js";
 import { EVENTS_KEPT, type ListFilter, type NewJob, type StoreTransaction } from "./store.js";
 
 /** A batch's transaction: its reads answered from the rows it loaded, its writes kept to the end. */

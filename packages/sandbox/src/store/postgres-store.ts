@@ -8,6 +8,7 @@ import type { Pool, PoolClient } from "pg";
 import { realNow } from "../clock/clock.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { postgresBatch } from "./postgres-batch.js";
+import type { SandboxData } from "./sandbox-data.js";
 import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
 import type { Query } from "./sql-query.js";
 import {
@@ -19,7 +20,6 @@ import {
   removeJobs,
   sqlTransaction,
 } from "./sql-store.js";
-import type { SandboxData } from "./state.js";
 import type { SandboxStore } from "./store.js";
 
 /** Whether `state` names a Postgres database rather than a file. */

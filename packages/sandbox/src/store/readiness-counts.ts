@@ -16,7 +16,7 @@ type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknow
  *   recovered from, else 1;
  * - `pending`: a fault not recovered from yet (`name` its key), `detail` what recovers it (JSON).
  */
-export type CountKind =
+type CountKind =
   | "call"
   | "fact"
   | "state"

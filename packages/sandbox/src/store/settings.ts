@@ -1,6 +1,7 @@
-// Sandbox-wide values kept beside the resources, one row each: the rate table (rates.ts) and the
-// secret quotes are signed with (quote-signature.ts). This file holds the table's DDL, which a
-// schema migration applies (schema-migrations.ts); a missing row means the default.
+// Each partner's values kept beside its resources, one row per partner and name: the rate table
+// (rates.ts) and the secret its quotes are signed with (quote-signature.ts); a missing row means
+// the default. This file holds the table as migration 4 made it, sandbox-wide; migration 5
+// (schema-migrations.ts) rebuilt it with the partner in its key, as every other table.
 export const SETTINGS_TABLE =
   "CREATE TABLE IF NOT EXISTS sandbox_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)";
 

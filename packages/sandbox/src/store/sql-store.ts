@@ -7,8 +7,6 @@ import { type PageSource, type Positioned, page } from "./pages.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
 import { rehearsalRows } from "./rehearsal-rows.js";
-import type { SettingName } from "./settings.js";
-import type { Query, Row } from "./sql-query.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -17,7 +15,9 @@ import {
   type Resource,
   type SandboxData,
   type Stored,
-} from "./state.js";
+} from "./sandbox-data.js";
+import type { SettingName } from "./settings.js";
+import type { Query, Row } from "./sql-query.js";
 import type { EventLogFilter, LoggedAttempt } from "./store.js";
 import {
   EVENTS_KEPT,

@@ -8,6 +8,7 @@ import { EmptyCollections } from "./empty-collections.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { MarkedCounts } from "./readiness-counts.js";
+import type { SandboxData } from "./sandbox-data.js";
 import {
   type Ddl,
   migrate,
@@ -27,7 +28,6 @@ import {
   sqlTransaction,
   writeClaims,
 } from "./sql-store.js";
-import type { SandboxData } from "./state.js";
 import { type SandboxStore, StoreFullError, type StoreTransaction } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */

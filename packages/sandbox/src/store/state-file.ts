@@ -11,8 +11,8 @@ import {
   rmSync,
   statSync,
 } from "node:fs";
+import { invalidDataReason, type SandboxData } from "./sandbox-data.js";
 import { SQLITE_HEADER } from "./sqlite-store.js";
-import { invalidDataReason, type SandboxData } from "./state.js";
 
 export type StateFileKind = "none" | "sqlite" | "json";
 

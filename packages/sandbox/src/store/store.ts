@@ -31,7 +31,7 @@ import type {
   Resource,
   SandboxData,
   Stored,
-} from "./state.js";
+} from "./sandbox-data.js";
 
 /** One finished API request as the partner's request log keeps it: no body, no API key. */
 export interface RequestEntry {

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock/clock.js";
 import { type ArmedFaults, type DeliveryFault, deliveryFault } from "../faults/index.js";
-import type { DeliveryEvent, Resource } from "../store/state.js";
+import type { DeliveryEvent, Resource } from "../store/sandbox-data.js";
 import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
 import type { DeliveryOutcome, DeliverySender } from "./deliveries.js";
 

@@ -2,8 +2,8 @@
 // the status, and faults followed until a later request recovers them, across batches.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CountedRequest, countRequests, sandboxEvidence } from "../../src/readiness/index.js";
+import { COLLECTIONS, type SandboxData } from "../../src/store/sandbox-data.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
-import { COLLECTIONS, type SandboxData } from "../../src/store/state.js";
 import type { SandboxStore } from "../../src/store/store.js";
 
 const nothing = (): SandboxData => ({

@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { dataFromSeed } from "../../src/api/seed.js";
 import { openStore } from "../../src/store/open-store.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
-import type { DeliveryEvent } from "../../src/store/state.js";
+import type { DeliveryEvent } from "../../src/store/sandbox-data.js";
 import { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore } from "../../src/store/store.js";
 import { newState } from "../support/store-projects.js";
 

@@ -4,7 +4,7 @@ import { createDatabase } from "@org/payments-testing";
 import pg from "pg";
 import { inject, type TestContext } from "vitest";
 import { openPostgresStore } from "../../src/store/postgres-store.js";
-import { COLLECTIONS, type SandboxData, type Stored } from "../../src/store/state.js";
+import { COLLECTIONS, type SandboxData, type Stored } from "../../src/store/sandbox-data.js";
 import "./store-projects.js";
 
 /** A store's start with nothing in it. */

@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 /**
- * The steps prism.ts gives the pipeline, each pipeline its own (the caches hold answers). A
+ * The steps engine.ts gives the pipeline, each pipeline its own (the caches hold answers). A
  * response the spec's examples make is valid, so each one checked also gets a marker: a response
  * checked by one pipeline and not the other then differs.
  */

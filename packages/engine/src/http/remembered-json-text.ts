@@ -5,7 +5,7 @@
 const texts = new WeakMap<object, string>();
 
 /** `JSON.stringify(value)`, remembered for objects and arrays. */
-export function jsonText(value: unknown): string | undefined {
+export function rememberedJsonText(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return JSON.stringify(value);
   let text = texts.get(value);
   if (text === undefined) {
