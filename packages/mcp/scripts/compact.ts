@@ -5,22 +5,10 @@
 // description keeps its first sentence. A subschema repeated within a tool is written once
 // under `$defs`.
 import type { JsonSchema } from "../src/tool-definition.ts";
+import { mapSubschemas, subschemasOf } from "./subschemas.ts";
 
 /** Formats whose rule the schema's type and limits already state. */
 const INTEGER_FORMATS = new Set(["int32", "int64", "uint32", "uint64"]);
-/** Keywords whose value is a map of schemas, a list of schemas, or one schema. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SCHEMA_ONE = new Set([
-  "items",
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-]);
 /** A repeated subschema this long (as JSON) or longer goes to `$defs`. */
 const SHARED_MIN_CHARACTERS = 120;
 
@@ -85,20 +73,9 @@ function compactNode(schema: JsonSchema, enums: Map<string, unknown[]>, name?: s
       if (text !== "") out.description = text;
       continue;
     }
-    if (SCHEMA_MAPS.has(keyword) && value && typeof value === "object") {
-      out[keyword] = Object.fromEntries(
-        Object.entries(value).map(([key, sub]) => [
-          key,
-          compactNode(sub as JsonSchema, enums, keyword === "properties" ? key : undefined),
-        ]),
-      );
-    } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-      out[keyword] = value.map((sub) => compactNode(sub as JsonSchema, enums));
-    } else if (SCHEMA_ONE.has(keyword) && value !== null && typeof value === "object") {
-      out[keyword] = compactNode(value as JsonSchema, enums);
-    } else {
-      out[keyword] = value;
-    }
+    out[keyword] = mapSubschemas(keyword, value, (sub, key) =>
+      compactNode(sub, enums, keyword === "properties" ? key : undefined),
+    );
   }
   return out;
 }
@@ -106,17 +83,9 @@ function compactNode(schema: JsonSchema, enums: Map<string, unknown[]>, name?: s
 /** Every subschema of `schema` (not the root), as [JSON text, the schema]. */
 function* subschemas(schema: JsonSchema): Generator<[string, JsonSchema]> {
   for (const [keyword, value] of Object.entries(schema)) {
-    const children: unknown[] =
-      SCHEMA_MAPS.has(keyword) && value && typeof value === "object"
-        ? Object.values(value)
-        : SCHEMA_LISTS.has(keyword) && Array.isArray(value)
-          ? value
-          : SCHEMA_ONE.has(keyword) && value !== null && typeof value === "object"
-            ? [value]
-            : [];
-    for (const child of children) {
-      yield [JSON.stringify(child), child as JsonSchema];
-      yield* subschemas(child as JsonSchema);
+    for (const child of subschemasOf(keyword, value)) {
+      yield [JSON.stringify(child), child];
+      yield* subschemas(child);
     }
   }
 }
@@ -136,17 +105,7 @@ function shareRepeats(schema: JsonSchema): JsonSchema {
     if (!root && name) return { $ref: `#/$defs/${name}` };
     const out: JsonSchema = {};
     for (const [keyword, value] of Object.entries(node)) {
-      if (SCHEMA_MAPS.has(keyword) && value && typeof value === "object") {
-        out[keyword] = Object.fromEntries(
-          Object.entries(value).map(([key, sub]) => [key, replace(sub as JsonSchema, false)]),
-        );
-      } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-        out[keyword] = value.map((sub) => replace(sub as JsonSchema, false));
-      } else if (SCHEMA_ONE.has(keyword) && value !== null && typeof value === "object") {
-        out[keyword] = replace(value as JsonSchema, false);
-      } else {
-        out[keyword] = value;
-      }
+      out[keyword] = mapSubschemas(keyword, value, (sub) => replace(sub, false));
     }
     return out;
   };

@@ -3,26 +3,10 @@
 // `$defs` (output schemas, which repeat shared shapes such as Amount many times).
 import { type OpenApiDocument, resolveRef } from "@org/payments-spec";
 import type { JsonSchema } from "../src/tool-definition.ts";
+import { mapSubschemas } from "./subschemas.ts";
 
 /** OpenAPI keywords that are not JSON Schema: dropped. */
 const OPENAPI_ONLY = new Set(["discriminator", "xml", "externalDocs", "example"]);
-/** Keywords whose value is a map of schemas. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
-/** Keywords whose value is a list of schemas. */
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-/** Keywords whose value is one schema. */
-const SCHEMA_ONE = new Set([
-  "items",
-  "additionalProperties",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-]);
 
 const COMPONENT = "#/components/schemas/";
 
@@ -69,17 +53,7 @@ export class SchemaConverter {
     const out: JsonSchema = {};
     for (const [keyword, value] of Object.entries(schema)) {
       if (OPENAPI_ONLY.has(keyword)) continue;
-      if (SCHEMA_MAPS.has(keyword) && value && typeof value === "object") {
-        out[keyword] = Object.fromEntries(
-          Object.entries(value).map(([key, sub]) => [key, this.convert(sub, seen)]),
-        );
-      } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) {
-        out[keyword] = value.map((sub) => this.convert(sub, seen));
-      } else if (SCHEMA_ONE.has(keyword) && value !== null && typeof value === "object") {
-        out[keyword] = this.convert(value, seen);
-      } else {
-        out[keyword] = value;
-      }
+      out[keyword] = mapSubschemas(keyword, value, (sub) => this.convert(sub, seen));
     }
     return out;
   }
