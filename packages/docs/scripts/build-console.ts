@@ -19,14 +19,24 @@ export function buildConsole(
   options: { apiKey: string },
   script = CONSOLE_SCRIPT,
 ) {
+  bundleConsoleEntry(
+    [
+      'import { startConsoles } from "./main.ts";',
+      `startConsoles(${JSON.stringify(operations)}, ${JSON.stringify(options)});`,
+    ],
+    "console-entry.ts",
+    path.join(siteDir, script),
+  );
+  copyFileSync(path.join(consoleDir, "console.css"), path.join(siteDir, CONSOLE_STYLES));
+}
+
+/** Bundles a page script whose entry (`lines`, named `sourcefile`) imports from console/. */
+export function bundleConsoleEntry(lines: string[], sourcefile: string, outfile: string) {
   buildSync({
     stdin: {
-      contents: [
-        'import { startConsoles } from "./main.ts";',
-        `startConsoles(${JSON.stringify(operations)}, ${JSON.stringify(options)});`,
-      ].join("\n"),
+      contents: lines.join("\n"),
       resolveDir: consoleDir,
-      sourcefile: "console-entry.ts",
+      sourcefile,
       loader: "ts",
     },
     bundle: true,
@@ -34,8 +44,7 @@ export function buildConsole(
     target: "es2022",
     minify: true,
     legalComments: "none",
-    outfile: path.join(siteDir, script),
+    outfile,
     logLevel: "silent",
   });
-  copyFileSync(path.join(consoleDir, "console.css"), path.join(siteDir, CONSOLE_STYLES));
 }

@@ -5,7 +5,7 @@
 // them to its own origin, as for the consoles).
 import { copyFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { buildSync } from "esbuild";
+import { bundleConsoleEntry } from "./build-console.ts";
 import { STATIC_CONNECT_SRC } from "./self-contained.ts";
 
 export const READINESS_PAGE = "readiness.html";
@@ -34,24 +34,14 @@ export function writeReadinessPage(
     testModePage,
   }: { apiKey: string; sandboxUrl: string; testModePage: string },
 ) {
-  buildSync({
-    stdin: {
-      contents: [
-        'import { startReadinessPage } from "./readiness.ts";',
-        `startReadinessPage(${JSON.stringify({ apiKey })});`,
-      ].join("\n"),
-      resolveDir: path.join(packageDir, "console"),
-      sourcefile: "readiness-entry.ts",
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    target: "es2022",
-    minify: true,
-    legalComments: "none",
-    outfile: path.join(siteDir, READINESS_SCRIPT),
-    logLevel: "silent",
-  });
+  bundleConsoleEntry(
+    [
+      'import { startReadinessPage } from "./readiness.ts";',
+      `startReadinessPage(${JSON.stringify({ apiKey })});`,
+    ],
+    "readiness-entry.ts",
+    path.join(siteDir, READINESS_SCRIPT),
+  );
   copyFileSync(
     path.join(packageDir, "template/readiness.css"),
     path.join(siteDir, READINESS_STYLES),

@@ -6,14 +6,14 @@
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { listOperations, loadSpec, testModeSpecPath } from "@org/payments-spec";
-import { launchChromium } from "@org/payments-testing";
-import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
 import { distDir } from "../scripts/build.ts";
 import { TEST_MODE_PAGE } from "../scripts/pages.ts";
 import { startStaticServer } from "../scripts/serve.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
+import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts";
 import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
 
 const artifactsDir = artifactsFolder();
@@ -27,7 +27,7 @@ const webhookTopics = WebhookTopic?.enum ?? [];
 let sandbox: Awaited<ReturnType<typeof startMock>>;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
 let staticDocs: Awaited<ReturnType<typeof startStaticServer>>;
-let chromiumRun: Awaited<ReturnType<typeof launchChromium<BrowserContext>>>;
+let chromiumRun: ChromiumRun;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let page: Page;
 const requests: string[] = [];
@@ -50,13 +50,7 @@ beforeAll(async () => {
       topics: webhookTopics,
     }),
   }).then(async (answer) => ((await answer.json()) as { id: string }).id);
-  chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
-  page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());
-  page.on("request", (request) => requests.push(request.url()));
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
+  ({ chromiumRun, page } = await launchRecordedPage(requests, errors));
 }, 60_000);
 
 afterAll(async () => {

@@ -5,13 +5,13 @@
 // page asks for the sandbox's URL and calls it directly.
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
-import { launchChromium } from "@org/payments-testing";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distDir } from "../scripts/build.ts";
 import { READINESS_PAGE } from "../scripts/readiness-page.ts";
 import { startStaticServer } from "../scripts/serve.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
+import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts";
 
 const artifactsDir = artifactsFolder();
 const apiKey = `readiness-page-${crypto.randomUUID()}`;
@@ -19,7 +19,7 @@ const apiKey = `readiness-page-${crypto.randomUUID()}`;
 let sandbox: Awaited<ReturnType<typeof startMock>>;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
 let staticDocs: Awaited<ReturnType<typeof startStaticServer>>;
-let chromiumRun: Awaited<ReturnType<typeof launchChromium<BrowserContext>>>;
+let chromiumRun: ChromiumRun;
 let page: Page;
 const requests: string[] = [];
 const errors: string[] = [];
@@ -42,13 +42,7 @@ beforeAll(async () => {
     (await post({ customer_type: "Person", email: "ada@example.com" }, crypto.randomUUID())).status,
   ).toBe(200);
   expect((await post({ customer_type: "Person" })).status).toBe(422);
-  chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
-  page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());
-  page.on("request", (request) => requests.push(request.url()));
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
+  ({ chromiumRun, page } = await launchRecordedPage(requests, errors));
 }, 60_000);
 
 afterAll(async () => {
