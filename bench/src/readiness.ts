@@ -9,11 +9,11 @@
 //   both meet the same machine load; the counts' batch writes included (each round waits for
 //   them). The figure is the median of the rounds' ratios: a burst of load weighs one round.
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { inParallel } from "./in-parallel.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
-import { cpuMsOf } from "./servers/cpu-time.ts";
 import { createCustomerRequest } from "./servers/fixtures.ts";
 import { forkReporting } from "./servers/fork-server.ts";
 import { median, spreadOf } from "./stats.ts";
@@ -22,9 +22,8 @@ const MANY = 100_000;
 const FEW = 10;
 const CONNECTIONS = 10;
 const REPORTS = 200;
-// /proc counts CPU time in ticks of 10 ms: a round is long enough for about 20 of them.
-const POST_ROUNDS = 24;
-const POSTS_PER_ROUND = 1_500;
+const POST_ROUNDS = 40;
+const POSTS_PER_ROUND = 1_000;
 const TARGETS = { report: 3, counters: 1.05 };
 /** Longer than the sandbox's batch of counts (100 ms): a round's counts are written within it. */
 const SETTLE_MS = 250;
@@ -72,7 +71,14 @@ async function startSandbox(mode: "on" | "off") {
     [mode],
     `the sandbox with its counters ${mode}`,
   );
-  return { url: message.url, cpuMs: () => cpuMsOf(child.pid), stop };
+  /** The process's CPU time so far, in ms, as it reads it itself (µs precision). */
+  const cpuMs = async () => {
+    const answer = once(child, "message") as Promise<[{ cpuUs: number }]>;
+    child.send("cpu");
+    const [{ cpuUs }] = await answer;
+    return cpuUs / 1000;
+  };
+  return { url: message.url, cpuMs, stop };
 }
 
 async function measureReport(): Promise<Row> {
@@ -126,12 +132,12 @@ async function measureCounters(): Promise<Row> {
     // One key for each: its partner made once, in the warm-up.
     const key = randomUUID();
     const round = async (sandbox: typeof on) => {
-      const before = sandbox.cpuMs();
+      const before = await sandbox.cpuMs();
       await inParallel(POSTS_PER_ROUND, CONNECTIONS, () =>
         send(sandbox.url, key, "POST", "/customers"),
       );
       await sleep(SETTLE_MS);
-      return (sandbox.cpuMs() - before) / POSTS_PER_ROUND;
+      return ((await sandbox.cpuMs()) - before) / POSTS_PER_ROUND;
     };
     progress("readiness: warming up both sandboxes");
     for (const sandbox of [on, off]) await round(sandbox);

@@ -73,6 +73,8 @@ export async function measureRehearsal(): Promise<Row[]> {
     }
     const requests = Object.keys(SLICE) as RequestName[];
     const cpu = new Map<string, number>();
+    /** Each round's CPU ms, to show how far one round's ratio strays (a loaded machine's). */
+    const rounds = new Map<string, number[]>();
     for (const request of requests) {
       for (const { name } of VARIANTS) {
         progress(`rehearsal: warming ${request} on ${name}`);
@@ -87,6 +89,7 @@ export async function measureRehearsal(): Promise<Row[]> {
           progress(`rehearsal: round ${round + 1}/${ROUNDS}, ${request} on ${name}`);
           const ms = await cpuOf(servers.get(name) as Peer, request, SLICE[request]);
           cpu.set(`${name} ${request}`, (cpu.get(`${name} ${request}`) ?? 0) + ms);
+          rounds.set(`${name} ${request}`, [...(rounds.get(`${name} ${request}`) ?? []), ms]);
         }
       }
     }
@@ -95,8 +98,12 @@ export async function measureRehearsal(): Promise<Row[]> {
     return requests.map((request) => {
       const value = perRequest("rehearsal on, nothing armed", request);
       const baseline = perRequest("--no-rehearsal", request);
+      const on = rounds.get(`rehearsal on, nothing armed ${request}`) ?? [];
+      const off = rounds.get(`--no-rehearsal ${request}`) ?? [];
+      const ratios = on.map((ms, round) => ms / (off[round] ?? Number.NaN));
+      const spread = `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
       return {
-        figure: `SQLite file sandbox ${request === "GET /customers" ? "GET /customers?page_size=10" : "POST /customers"} with failure rehearsal on and nothing armed for any key (every request in the request log): CPU time per request (its process, every thread, until ${CPU_TAIL_MS} ms after the last answer; ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${SLICE[request].toLocaleString("en-US")})`,
+        figure: `SQLite file sandbox ${request === "GET /customers" ? "GET /customers?page_size=10" : "POST /customers"} with failure rehearsal on and nothing armed for any key (every request in the request log): CPU time per request (its process, every thread, until ${CPU_TAIL_MS} ms after the last answer; ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${SLICE[request].toLocaleString("en-US")}, each round's ratio ${spread})`,
         value,
         unit: "µs",
         baselineLabel: "the same sandbox started with --no-rehearsal, same rounds",

@@ -411,19 +411,29 @@ async function countRefused(
   status: number,
 ) {
   const key = header(request, "x-api-key");
-  if (sandbox.counter === undefined || key === undefined) return;
+  if (key === undefined || (sandbox.counter === undefined && sandbox.requests === undefined)) {
+    return;
+  }
   const known = sandbox.tenants.get(partnerIdOf(key, sandbox.exampleKey));
   if (known === undefined) return;
   const tenant = await known;
-  sandbox.counter.count(tenant.partner, {
-    at: tenant.clock.now().toISOString(),
+  const entry = {
+    at: tenant.clock.nowMs(),
     method: request.method.toUpperCase(),
     path: request.path,
     operation_id: routed.operation.iid ?? "",
     status,
+    // The engine answered it before the sandbox saw it.
+    duration_ms: 0,
     idempotency_key: header(request, "idempotency-key") ?? null,
+    replayed: false,
     fault_id: null,
     fault: null,
+  };
+  sandbox.requests?.record(tenant.partner, entry);
+  sandbox.counter?.count(tenant.partner, {
+    ...entry,
+    at: new Date(entry.at).toISOString(),
     ...readinessFacts(request, { status, body: undefined }),
   });
 }

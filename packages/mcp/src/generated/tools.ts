@@ -12484,7 +12484,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Requests",
     "title": "List the API requests made",
-    "description": "The partner's API requests (not these test-mode routes), newest first, once answered: when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
+    "description": "The partner's API requests (not these test-mode routes), newest first, once answered (those refused as invalid too, once the key has made a request the sandbox answered): when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
     "method": "GET",
     "path": "/_sandbox/requests",
     "annotations": {
@@ -12734,7 +12734,7 @@ export const tools: readonly ToolDefinition[] = [
             "duration_ms": {
               "type": "number",
               "minimum": 0,
-              "description": "Real time from its arrival at the sandbox to its answer, a fault's delay included."
+              "description": "Real time from its arrival at the sandbox to its answer, a fault's delay included; 0 for a request refused before the sandbox saw it (a body or header the API does not admit)."
             },
             "idempotency_key": {
               "type": [

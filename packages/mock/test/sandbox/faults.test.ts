@@ -368,6 +368,17 @@ describe("the rate limit", () => {
 });
 
 describe("the request log", () => {
+  it("holds a request refused as invalid, with its status", async () => {
+    expect((await call(sandbox.url, "GET", "/customers", { headers: as(KEY_A) })).status).toBe(200);
+    const refused = await call(sandbox.url, "POST", "/customers", {
+      body: { customer_type: "Robot", email: "refused@lumen.test" },
+      headers: as(KEY_A, newKey()),
+    });
+    expect(refused.status).toBe(422);
+    const [entry] = await requestLog(KEY_A, { status: "422" });
+    expect(entry).toMatchObject({ operation_id: "createCustomer", status: 422, duration_ms: 0 });
+  });
+
   it("pages newest first, with no body and no API key", async () => {
     for (let index = 0; index < 3; index++) {
       await call(sandbox.url, "POST", "/customers", {

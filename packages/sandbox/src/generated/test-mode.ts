@@ -466,7 +466,7 @@ export interface paths {
     };
     /**
      * List the API requests made
-     * @description The partner's API requests (not these test-mode routes), newest first, once answered:
+     * @description The partner's API requests (not these test-mode routes), newest first, once answered (those refused as invalid too, once the key has made a request the sandbox answered):
      *     when, which operation, the status answered (`null` for a connection closed with no
      *     answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the
      *     fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a
@@ -1050,7 +1050,7 @@ export interface components {
       operation_id: components["schemas"]["OperationId"];
       /** @description The status answered; null when the connection was closed with no answer. */
       status: number | null;
-      /** @description Real time from its arrival at the sandbox to its answer, a fault's delay included. */
+      /** @description Real time from its arrival at the sandbox to its answer, a fault's delay included; 0 for a request refused before the sandbox saw it (a body or header the API does not admit). */
       duration_ms: number;
       idempotency_key: string | null;
       /** @description The first answer to its `IDEMPOTENCY-KEY`, sent again. */
