@@ -12,10 +12,10 @@
 //   and the docs all run on the toolchain's Node.
 // - `setup`: the toolchain and `pnpm install --frozen-lockfile`, nothing else.
 // - `test` and `start`, run by npm: setup, then the task (`test` -> `pnpm run test:all`,
-//   `start` -> build, then scripts/serve.ts). Run by pnpm (npm_config_user_agent starts with
+//   `start` -> build, then packages/docs/scripts/serve-all.ts). Run by pnpm (npm_config_user_agent starts with
 //   "pnpm/"), the workspace is already installed, so they skip the install. Nothing here calls the
 //   `test`/`start` scripts again, so there is no recursion.
-// - `dev`: build, then scripts/serve.ts --watch. `run <command>`: the command, in a shell, on the
+// - `dev`: build, then packages/docs/scripts/serve-all.ts --watch. `run <command>`: the command, in a shell, on the
 //   toolchain.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -177,13 +177,17 @@ function build() {
 }
 
 function serve(args) {
-  step("starting servers (scripts/serve.ts)\u2026");
-  const child = spawn("node", [path.join(root, "scripts", "serve.ts"), ...args], {
-    cwd: root,
-    env,
-    stdio: "inherit",
-    shell: isWindows,
-  });
+  step("starting servers (packages/docs/scripts/serve-all.ts)\u2026");
+  const child = spawn(
+    "node",
+    [path.join(root, "packages", "docs", "scripts", "serve-all.ts"), ...args],
+    {
+      cwd: root,
+      env,
+      stdio: "inherit",
+      shell: isWindows,
+    },
+  );
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.on(sig, () => child.kill(sig));
   }

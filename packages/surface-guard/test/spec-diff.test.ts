@@ -1,4 +1,4 @@
-// `npm run spec:diff` (scripts/spec-diff.ts) on the real spec: it runs the spec's wire guard and
+// `npm run spec:diff` (packages/surface-guard/scripts/spec-diff.ts) on the real spec: it runs the spec's wire guard and
 // this package's guard together, and `--json` and `--check` keep their contracts.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
@@ -22,6 +22,7 @@ const real = loadSpec();
 
 describe("npm run spec:diff", () => {
   const root = path.resolve(import.meta.dirname, "../../..");
+  const SPEC_DIFF = path.join(import.meta.dirname, "../scripts/spec-diff.ts");
   const dir = mkdtempSync(path.join(os.tmpdir(), "spec-diff-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,7 +43,7 @@ describe("npm run spec:diff", () => {
   }
 
   const run = (args: string[]) =>
-    spawnSync(process.execPath, ["scripts/spec-diff.ts", ...args], {
+    spawnSync(process.execPath, [SPEC_DIFF, ...args], {
       cwd: root,
       encoding: "utf8",
     });
@@ -50,7 +51,7 @@ describe("npm run spec:diff", () => {
   it("--json prints every change with its rule, operation and location", () => {
     const output = execFileSync(
       process.execPath,
-      ["scripts/spec-diff.ts", "--json", "--base", baseWithExtraOperation()],
+      [SPEC_DIFF, "--json", "--base", baseWithExtraOperation()],
       { cwd: root, encoding: "utf8" },
     );
     const report = JSON.parse(output);
@@ -91,14 +92,10 @@ describe("npm run spec:diff", () => {
     delete renamed.components.schemas.CustomerStatus;
     const file = path.join(dir, "renamed.yaml");
     writeFileSync(file, stringify(renamed));
-    const output = execFileSync(
-      process.execPath,
-      ["scripts/spec-diff.ts", "--json", "--head", file],
-      {
-        cwd: root,
-        encoding: "utf8",
-      },
-    );
+    const output = execFileSync(process.execPath, [SPEC_DIFF, "--json", "--head", file], {
+      cwd: root,
+      encoding: "utf8",
+    });
     const { breaking } = JSON.parse(output);
     expect(breaking.map((change: Json) => `${change.rule} ${change.location}`)).toEqual([
       "package-export-removed export CustomerStatus",
@@ -148,14 +145,14 @@ describe("npm run spec:diff", () => {
   it("lists the test-mode document's changes in a section of their own", () => {
     const head = testModeWithoutReset();
     const report = JSON.parse(
-      execFileSync(process.execPath, ["scripts/spec-diff.ts", "--json", "--test-mode-head", head], {
+      execFileSync(process.execPath, [SPEC_DIFF, "--json", "--test-mode-head", head], {
         cwd: root,
         encoding: "utf8",
       }),
     );
     // What the working document already changes (covered by its pending changesets), and the removal.
     const working = JSON.parse(
-      execFileSync(process.execPath, ["scripts/spec-diff.ts", "--json"], {
+      execFileSync(process.execPath, [SPEC_DIFF, "--json"], {
         cwd: root,
         encoding: "utf8",
       }),

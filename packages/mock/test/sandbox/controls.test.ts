@@ -1,6 +1,7 @@
 // The typed sandbox controls: what startMock({ stateful: true }) returns, and sandboxControls(url)
 // for a sandbox in another process; the opt-in delivery mode that duplicates and reorders.
 
+import { setTimeout as delay } from "node:timers/promises";
 import { type Reply, startReceiver } from "@org/payments-testing";
 import type { WebhookTopic } from "@org/payments-types";
 import { afterEach, expect, expectTypeOf, it } from "vitest";
@@ -102,13 +103,15 @@ async function chaoticRun(seed: number) {
     headers: newKey(),
   });
   for (let index = 0; index < 20; index++) {
-    await mock.setStatus("customers", created.body.id, "Active", { force: true });
-    await mock.setStatus("customers", created.body.id, "Suspended", { force: true });
+    for (const status of ["Active", "Suspended"] as const) {
+      await mock.setStatus("customers", created.body.id, status, { force: true });
+      // Two changes apart by a millisecond at least: their updated_at orders them below.
+      await delay(2);
+    }
   }
   // A delay is 5 s of sandbox time: the clock moves past all of them.
   await mock.advanceClock({ seconds: 60 });
   const arrived = hook.deliveries.map((delivery) => delivery.body);
-  // Each change is a millisecond or more after the one before: its updated_at orders them.
   const queued = [...new Map(arrived.map((event) => [event.id, event])).values()].sort(
     (a, b) => Date.parse(a.data.updated_at) - Date.parse(b.data.updated_at),
   );

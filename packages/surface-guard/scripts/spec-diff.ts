@@ -4,14 +4,12 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import readChangesets from "@changesets/read";
-import { diffSpecs, type SpecChange } from "../openapi/src/diff.ts";
-// By path, not as the root package's dependencies: turbo folds the root's workspace dependencies
-// (and theirs: the guarded packages, the mock) into every task's hash, so that one changed file of
-// the mock would replay nothing anywhere.
-import { loadBundledSpec, loadSpec, specPath, testModeSpecPath } from "../openapi/src/index.ts";
-import { diffPackages, diffTestModePackage } from "../packages/surface-guard/src/index.ts";
+import { loadBundledSpec, loadSpec, specPath, testModeSpecPath } from "@org/payments-spec";
+import { diffSpecs, type SpecChange } from "@org/payments-spec/diff";
+import { diffPackages, diffTestModePackage } from "../src/index.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
+// The repository's root: the released documents and the pending changesets are there.
+const root = path.resolve(import.meta.dirname, "../../..");
 const releasedPath = path.join(root, "openapi/released/partner-payments.yaml");
 const releasedTestModePath = path.join(root, "openapi/released/test-mode.yaml");
 

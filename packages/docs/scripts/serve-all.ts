@@ -6,12 +6,11 @@
 // Ports: MOCK_PORT (default 4010), DOCS_PORT (4020); interface: HOST (127.0.0.1).
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { specPath } from "@org/payments-spec";
+import { startDocsDev, startStaticServer } from "../src/index.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const docsRoot = path.join(import.meta.dirname, "../dist");
 const host = process.env.HOST || "127.0.0.1";
-const mockEntry = path.join(root, "packages/mock/dist/index.mjs");
-const docsRoot = path.join(root, "packages/docs/dist");
 const watch = process.argv.includes("--watch");
 
 function fail(message: string): never {
@@ -27,20 +26,16 @@ function portFrom(name: string, fallback: string) {
   return Number(value);
 }
 
-if (!existsSync(mockEntry) || !existsSync(path.join(docsRoot, "index.html"))) {
-  fail("nothing built to serve yet: run `npm start` (it builds first) or `npm run build`");
-}
-
-const { startMock } = await import(pathToFileURL(mockEntry).href);
-// The docs package's entry, by its path: the root depends on no workspace package (see README).
-const docsModule = await import(pathToFileURL(path.join(root, "packages/docs/src/index.ts")).href);
-const startDocs = watch ? docsModule.startDocsDev : docsModule.startStaticServer;
+const built = "nothing built to serve yet: run `npm start` (it builds first) or `npm run build`";
+if (!existsSync(path.join(docsRoot, "index.html"))) fail(built);
+const { startMock } = await import("@org/payments-mock").catch(() => fail(built));
+const startDocs = watch ? startDocsDev : startStaticServer;
 
 const mock = await startMock({
   host,
   port: portFrom("MOCK_PORT", "4010"),
   stateful: true,
-  ...(watch && { watch, spec: path.join(root, "openapi/partner-payments.yaml") }),
+  ...(watch && { watch, spec: specPath }),
   log: (line: string) => console.log(`  mock ${line}`),
 }).catch((error: Error) =>
   fail(`cannot start the mock API: ${error.message.replace(/--port/, "MOCK_PORT")}`),
