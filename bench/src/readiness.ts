@@ -12,9 +12,9 @@ import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { inParallel } from "./in-parallel.ts";
+import { partnerRequest } from "./partner-request.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
-import { createCustomerRequest } from "./servers/fixtures.ts";
 import { forkReporting } from "./servers/fork-server.ts";
 import { median, spreadOf } from "./stats.ts";
 
@@ -29,17 +29,7 @@ const TARGETS = { report: 3, counters: 1.05 };
 const SETTLE_MS = 250;
 
 async function send(url: string, key: string, method: "GET" | "POST", path: string) {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      "X-API-Key": key,
-      "content-type": "application/json",
-      ...(method === "POST" && { "IDEMPOTENCY-KEY": randomUUID() }),
-    },
-    ...(method === "POST" && { body: JSON.stringify(createCustomerRequest) }),
-  });
-  await response.arrayBuffer();
-  return response.status;
+  return (await partnerRequest(url, key, method, path)).status;
 }
 
 /** The `index`th request of a partner's traffic: creates, first pages, later pages, refusals. */

@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { createDatabase, startPostgres } from "@org/payments-testing";
 import pg from "pg";
 import { inParallel } from "./in-parallel.ts";
+import { partnerRequest } from "./partner-request.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { startCli } from "./sandbox-store.ts";
-import { createCustomerRequest } from "./servers/fixtures.ts";
 
 const PARTNERS = 10_000;
 /** The first partners, whose cost per partner is the baseline of the rest's. */
@@ -28,20 +28,8 @@ const LOAD_CAP = 1_000;
 const FLAT = 1.1;
 
 async function send(url: string, key: string, method: "GET" | "POST", query = ""): Promise<number> {
-  const response = await fetch(
-    `${url}/customers${method === "GET" ? `?page_size=10${query}` : ""}`,
-    {
-      method,
-      headers: {
-        "X-API-Key": key,
-        "content-type": "application/json",
-        ...(method === "POST" && { "IDEMPOTENCY-KEY": randomUUID() }),
-      },
-      ...(method === "POST" && { body: JSON.stringify(createCustomerRequest) }),
-    },
-  );
-  await response.arrayBuffer();
-  return response.status;
+  const path = `/customers${method === "GET" ? `?page_size=10${query}` : ""}`;
+  return (await partnerRequest(url, key, method, path)).status;
 }
 
 /** `count` new keys, each making a customer (so a partner with the seed's data and one customer). */

@@ -9,10 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDatabase, startPostgres } from "@org/payments-testing";
 import { inParallel } from "./in-parallel.ts";
+import { partnerRequest } from "./partner-request.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
 import { startCli } from "./sandbox-store.ts";
-import { API_KEY, createCustomerRequest } from "./servers/fixtures.ts";
+import { API_KEY } from "./servers/fixtures.ts";
 import { median } from "./stats.ts";
 
 const PARTNERS = 10_000;
@@ -27,16 +28,7 @@ type Method = "GET" | "POST";
 
 async function send(url: string, key: string, method: Method, path: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      "X-API-Key": key,
-      "content-type": "application/json",
-      ...(method === "POST" && { "IDEMPOTENCY-KEY": randomUUID() }),
-    },
-    ...(method === "POST" && { body: JSON.stringify(createCustomerRequest) }),
-  });
-  await response.arrayBuffer();
+  const response = await partnerRequest(url, key, method, path);
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
   return performance.now() - started;
 }

@@ -9,9 +9,10 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createDatabase, startPostgres } from "@org/payments-testing";
+import { partnerRequest } from "./partner-request.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
-import { API_KEY, createCustomerRequest } from "./servers/fixtures.ts";
+import { API_KEY } from "./servers/fixtures.ts";
 import { median } from "./stats.ts";
 
 const SMALL = 100;
@@ -122,17 +123,7 @@ async function load(
     while (sent < amount) {
       sent++;
       const started = performance.now();
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: {
-          "X-API-Key": API_KEY,
-          "content-type": "application/json",
-          // Each POST gets a key of its own, so that every one creates a customer.
-          ...(method === "POST" && { "IDEMPOTENCY-KEY": randomUUID() }),
-        },
-        ...(method === "POST" && { body: JSON.stringify(createCustomerRequest) }),
-      });
-      await response.arrayBuffer();
+      const response = await partnerRequest(url, API_KEY, method, path);
       if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
       latencies.push(performance.now() - started);
     }
