@@ -29,7 +29,8 @@ async function freePort(): Promise<number> {
 describe("a sandbox that starts after the server", () => {
   it("brings its test-mode tools, announced by notifications/tools/list_changed", async () => {
     const port = await freePort();
-    session = await startSession(`http://127.0.0.1:${port}`);
+    const started = await startSession(`http://127.0.0.1:${port}`);
+    session = started;
     let changed = 0;
     session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed++;
@@ -49,7 +50,7 @@ describe("a sandbox that starts after the server", () => {
     // A busy machine can keep a new sandbox from answering the probe in time: the next call asks again.
     await expect
       .poll(async () => {
-        if (changed === 0) await session.call("listCustomers", {});
+        if (changed === 0) await started.call("listCustomers", {});
         return changed;
       })
       .toBe(1);
