@@ -2,6 +2,7 @@
 export { ArmedFaults } from "./armed.js";
 export { type FaultHit, faultsBefore, type Verdict } from "./before.js";
 export { type DeliveryFault, deliveryFault } from "./delivery.js";
+export { nthDraw } from "./draw.js";
 export {
   armedRuleOf,
   type DeclaredStatuses,

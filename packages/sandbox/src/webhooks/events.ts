@@ -5,7 +5,7 @@
 // the same event id, and every attempt is recorded for GET /_sandbox/events.
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock/clock.js";
-import { type ArmedFaults, type DeliveryFault, deliveryFault } from "../faults/index.js";
+import { type ArmedFaults, type DeliveryFault, deliveryFault, nthDraw } from "../faults/index.js";
 import type { DeliveryEvent, Resource } from "../store/sandbox-data.js";
 import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
 import type { DeliveryOutcome, DeliverySender } from "./deliveries.js";
@@ -348,14 +348,8 @@ async function countDelivery(
   if (job.attempt > 1) await tx.removeCounts("failing", [failing]);
 }
 
-/** mulberry32: a small generator whose sequence a seed fixes. */
+/** The sequence a seed fixes, drawn in turn (the faults' mulberry32 draws). */
 function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  let drawn = 0;
+  return () => nthDraw(seed, ++drawn);
 }
