@@ -9,13 +9,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { freePort } from "./cli-server.ts";
-import { cpuMsOf } from "./cpu-time.ts";
+import { cpuMsOf, threadsCpuMsOf } from "./cpu-time.ts";
 import { API_KEY } from "./fixtures.ts";
 
 export interface Peer {
   url: string;
   /** CPU time (user and system, all its threads) the process has used so far, in ms. */
   cpuMs(): number;
+  /** The same, read to the nanosecond from its threads' run times (threadsCpuMsOf). */
+  threadsCpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -63,7 +65,13 @@ async function startPeer(
       (response) => response.arrayBuffer().then(() => response.status),
       () => undefined,
     );
-    if (status === 200) return { url, cpuMs: () => cpuMsOf(child.pid), stop };
+    if (status === 200)
+      return {
+        url,
+        cpuMs: () => cpuMsOf(child.pid),
+        threadsCpuMs: () => threadsCpuMsOf(child.pid),
+        stop,
+      };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(

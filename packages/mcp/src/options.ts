@@ -2,6 +2,7 @@
 import { createPaymentsClient } from "@org/payments-client";
 import type { CallContext } from "./call-tool.js";
 import { idempotencyKeys } from "./idempotency.js";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 import { MIN_KEY_LENGTH, redactText } from "./redact.js";
 import { type SandboxState, sandboxProbe } from "./sandbox-probe.js";
 import { sendWith } from "./send.js";
@@ -45,6 +46,7 @@ export function contextOf(options: PaymentsMcpOptions): ServerContext {
   const client = createPaymentsClient({
     apiKey,
     baseUrl,
+    fetch: nodeHttpFetch,
     ...(options.subPartnerId !== undefined && { subPartnerId: options.subPartnerId }),
   });
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));

@@ -1,9 +1,10 @@
 /**
  * The client's path-style call, by method and path at run time: the tools are data generated
  * from the documents, so the client's per-path types cannot follow them here. The test mode's
- * PUT and DELETE routes, which the API's client does not send, go by `fetch` with the same key.
+ * PUT and DELETE routes, which the API's client does not send, go by the same `fetch` with the same key.
  */
 import { PaymentsApiError, type PaymentsClient } from "@org/payments-client";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 import { redactText, redactValue } from "./redact.js";
 
 export interface SendResult {
@@ -57,15 +58,17 @@ async function sendByFetch(
   const signals = [AbortSignal.timeout(SANDBOX_TIMEOUT_MS), init.signal].filter(
     (signal): signal is AbortSignal => signal !== undefined,
   );
-  const response = await fetch(url, {
-    method,
-    headers: {
-      "X-API-Key": apiKey,
-      ...(init.body !== undefined && { "Content-Type": "application/json; charset=utf-8" }),
-    },
-    ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-    signal: AbortSignal.any(signals),
-  });
+  const response = await nodeHttpFetch(
+    new Request(url, {
+      method,
+      headers: {
+        "X-API-Key": apiKey,
+        ...(init.body !== undefined && { "Content-Type": "application/json; charset=utf-8" }),
+      },
+      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+      signal: AbortSignal.any(signals),
+    }),
+  );
   const text = await response.text();
   let data: unknown = text === "" ? undefined : text;
   try {
