@@ -26,7 +26,13 @@ const run = promisify(execFile);
 const packageDir = path.resolve(import.meta.dirname, "..");
 // Inside the package, so that the programs' imports resolve to the workspace's packages.
 const work = mkdtempSync(path.join(packageDir, ".guide-programs-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// The shell's builtins, curl and jq: what the guides say a reader needs, and no more. One folder
+// of the two for every guide of the file.
+const shellTools = curlAndJq();
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  shellTools.remove();
+});
 const tsc = path.join(
   path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
   "bin/tsc",
@@ -123,11 +129,8 @@ describe.each(withShell.map((guide) => [guide.slug, guide] as const))(
   (slug, guide) => {
     it("run in order and print what the guide shows", async () => {
       const server = await serverFor(slug);
-      // The shell's builtins, curl and jq: what the guides say a reader needs, and no more; a
-      // guide that runs payments-mock's CLI, the machine's PATH.
-      const tools = guide.runsNode
-        ? { bash: "bash", PATH: process.env.PATH ?? "", remove: () => {} }
-        : curlAndJq();
+      // A guide that runs payments-mock's CLI gets the machine's PATH.
+      const tools = guide.runsNode ? { bash: "bash", PATH: process.env.PATH ?? "" } : shellTools;
       try {
         const steps = shellSteps(guide.blocks);
         const { stdout } = await run(tools.bash, ["-c", shellScript(steps)], {
@@ -145,7 +148,6 @@ describe.each(withShell.map((guide) => [guide.slug, guide] as const))(
           );
         });
       } finally {
-        tools.remove();
         await server.stop();
       }
     }, 180_000);
