@@ -31,10 +31,10 @@ it("writes a moment after the first request waits, or at once at a full batch", 
   await vi.advanceTimersByTimeAsync(99);
   expect(failing.attempts).toBe(0);
   await vi.advanceTimersByTimeAsync(1);
-  await vi.waitFor(() => expect(failing.attempts).toBe(1));
+  await expect.poll(() => failing.attempts).toBe(1);
 
   for (let n = 0; n < 500; n++) finished.add(PARTNER, finishedRequest(n));
-  await vi.waitFor(() => expect(failing.attempts).toBe(2));
+  await expect.poll(() => failing.attempts).toBe(2);
   await finished.close();
   expect(vi.getTimerCount()).toBe(0);
 });
@@ -50,7 +50,7 @@ it("tries a failed write again a moment later, and leaves no timer once closed",
   // Put back, with a timer to try again.
   expect(vi.getTimerCount()).toBe(1);
   await vi.advanceTimersByTimeAsync(100);
-  await vi.waitFor(() => expect(failing.attempts).toBe(2));
+  await expect.poll(() => failing.attempts).toBe(2);
 
   await finished.close();
   expect(failing.attempts).toBe(3);
