@@ -14,6 +14,13 @@ import {
   testModeSpecPath,
 } from "@org/payments-spec";
 import { buildConsole, CONSOLE_SCRIPT, TEST_MODE_CONSOLE_SCRIPT } from "./build-console.ts";
+import {
+  buildDir,
+  builtSamplesDir,
+  builtSpecPath,
+  builtTestModeSpecPath,
+  distDir,
+} from "./built-paths.ts";
 import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples.ts";
 import { consoleOperations } from "./console-operations.ts";
 import { withConsoleSection } from "./console-section.ts";
@@ -30,15 +37,6 @@ import {
 import { testModeBuildCopy, withTestModeSection } from "./test-mode-doc.ts";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
-export const distDir = path.join(packageDir, "dist");
-export const buildDir = path.join(packageDir, "build");
-/** The build copy of the spec, with `x-codeSamples` on every operation. */
-export const builtSpecPath = path.join(buildDir, "partner-payments.json");
-/** The build copy of the test-mode document: one file, a curl sample on every route. */
-export const builtTestModeSpecPath = path.join(buildDir, "test-mode.json");
-/** Each operation's TypeScript sample as a file, for the type check of tsconfig.samples.json. */
-export const builtSamplesDir = path.join(buildDir, "samples");
-
 const require = createRequire(import.meta.url);
 const redoclyDir = path.dirname(require.resolve("@redocly/cli/package.json"));
 

@@ -6,7 +6,8 @@ import { watch } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { specPath, testModeSpecPath } from "@org/payments-spec";
-import { buildSite, distDir } from "./build.ts";
+import { buildSite } from "./build.ts";
+import { distDir } from "./built-paths.ts";
 import { consoleTarget, serveOnConfiguredPort, startStaticServer } from "./serve.ts";
 
 const packageDir = path.resolve(import.meta.dirname, "..");

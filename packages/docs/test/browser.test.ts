@@ -6,7 +6,7 @@ import { listOperations, loadSpec } from "@org/payments-spec";
 import { launchChromium } from "@org/payments-testing";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtSamplesDir, distDir } from "../scripts/build.ts";
+import { builtSamplesDir, distDir } from "../scripts/built-paths.ts";
 import { GUIDES } from "../scripts/guides.ts";
 import { TEST_MODE_PAGE } from "../scripts/pages.ts";
 import { LIFECYCLES } from "../scripts/sandbox-data.ts";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { deref, listOperations, loadSpec, type OpenApiDocument } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { builtSamplesDir, builtSpecPath } from "../scripts/build.ts";
+import { builtSamplesDir, builtSpecPath } from "../scripts/built-paths.ts";
 import { curlSample, NEW_UUID_COMMAND, typescriptSample } from "../scripts/code-samples.ts";
 
 const spec = loadSpec();

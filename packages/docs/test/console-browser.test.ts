@@ -9,7 +9,7 @@ import { listOperations, loadSpec, testModeSpecPath } from "@org/payments-spec";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
-import { distDir } from "../scripts/build.ts";
+import { distDir } from "../scripts/built-paths.ts";
 import { TEST_MODE_PAGE } from "../scripts/pages.ts";
 import { startStaticServer } from "../scripts/serve.ts";
 import { artifactsFolder } from "./support/artifacts.ts";

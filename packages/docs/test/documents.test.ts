@@ -8,7 +8,7 @@ import { startMock } from "@org/payments-mock";
 import { loadBundledSpec, loadSpec, testModeSpecPath } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { distDir } from "../scripts/build.ts";
+import { distDir } from "../scripts/built-paths.ts";
 import { DOCUMENTS, DOCUMENTS_DIR } from "../scripts/documents.ts";
 import { TEST_MODE_PAGE } from "../scripts/pages.ts";
 import { startStaticServer } from "../scripts/serve.ts";

@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { startMock } from "@org/payments-mock";
 import { afterAll, describe, expect, it } from "vitest";
-import { distDir } from "../scripts/build.ts";
+import { distDir } from "../scripts/built-paths.ts";
 import { escapeHtml, GUIDES } from "../scripts/guides.ts";
 import {
   blocksOf,

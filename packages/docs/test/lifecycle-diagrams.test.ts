@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { builtTestModeSpecPath, distDir } from "../scripts/build.ts";
+import { builtTestModeSpecPath, distDir } from "../scripts/built-paths.ts";
 import {
   diagramFile,
   initialId,

@@ -7,7 +7,7 @@ import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { distDir } from "../scripts/build.ts";
+import { distDir } from "../scripts/built-paths.ts";
 import { READINESS_PAGE } from "../scripts/readiness-page.ts";
 import { startStaticServer } from "../scripts/serve.ts";
 import { artifactsFolder } from "./support/artifacts.ts";

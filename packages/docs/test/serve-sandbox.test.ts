@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { distDir } from "../scripts/build.ts";
+import { distDir } from "../scripts/built-paths.ts";
 import { INIT_SCRIPT, STATIC_CONNECT_SRC } from "../scripts/self-contained.ts";
 import { startStaticServer } from "../scripts/serve.ts";
 import { initScriptWithSandbox, pageWithSandbox } from "../scripts/served-page.ts";
