@@ -29,11 +29,10 @@ import {
   defaultProfile,
   PROFILE_CONTEXT,
   type Profile,
-  RequestCounter,
   readinessReport,
   readProfile,
 } from "./readiness/index.js";
-import { RequestRecorder } from "./requests/index.js";
+import { FinishedRequests } from "./requests/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID, partnerIdOf } from "./store/partner.js";
 import {
@@ -153,6 +152,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       : await readProfile(options.readinessProfile, PROFILE_CONTEXT);
   const counting = options.countReadiness !== false;
   const store = await openStore(options.state, () => dataFromSeed(seed), log, { counting });
+  const rehearsal = options.rehearsal !== false;
   const registry: TenantRegistry = {
     store,
     seed,
@@ -162,22 +162,23 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     deliveryChaos: options.deliveryChaos,
     maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
     tenants: new Map(),
-    rehearsal: options.rehearsal !== false,
+    rehearsal,
+    finished:
+      rehearsal || counting
+        ? new FinishedRequests(store, { log: rehearsal, counts: counting })
+        : undefined,
   };
   const scheduler = new Scheduler<Tenant>(store, (partner) => tenantOf(registry, partner), {
     step: (tenant, job, clock) => performStep((tx) => ({ ...changesOf(tenant)(tx), clock }))(job),
     deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
   });
-  const counter = counting ? new RequestCounter(store) : undefined;
   const sandbox: SandboxServices = {
     ...registry,
     facts,
     scheduler,
     reads: new ReadCache(store),
-    requests: registry.rehearsal ? new RequestRecorder(store) : undefined,
     declaredStatuses: declaredStatusesOf(options.operations),
     profile,
-    counter,
   };
   const purgeTimer = purgeIdlePartners(registry, options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
@@ -190,9 +191,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     async close() {
       clearInterval(purgeTimer);
-      await sandbox.requests?.flush();
       await scheduler.close();
-      await counter?.close().catch(() => {});
+      await registry.finished?.close();
       registry.sender.close();
       await store.close();
     },
@@ -214,6 +214,11 @@ interface TenantRegistry {
   tenants: Map<string, Promise<Tenant>>;
   /** Fault rules, the rate limit and the request log are on. */
   rehearsal: boolean;
+  /**
+   * Writes finished requests to the request log (rehearsal on) and the readiness counts (counting
+   * on); undefined when neither is.
+   */
+  finished: FinishedRequests | undefined;
 }
 
 /** What a running sandbox's requests use: the tenants, the spec's facts, the scheduler, the caches. */
@@ -221,12 +226,8 @@ interface SandboxServices extends TenantRegistry {
   facts: SpecFacts;
   scheduler: Scheduler<Tenant>;
   reads: ReadCache;
-  /** The request log's writer; undefined with rehearsal off. */
-  requests: RequestRecorder | undefined;
   declaredStatuses: DeclaredStatuses;
   profile: Profile;
-  /** Where requests are counted for readiness; undefined when they are not. */
-  counter: RequestCounter | undefined;
 }
 
 /** What a partner starts with, and goes back to at a reset. */
@@ -294,7 +295,9 @@ async function enter(registry: TenantRegistry, apiKey: string): Promise<Tenant> 
         return entered.evicted;
       })
       .then((evicted) => {
-        if (evicted !== undefined) registry.tenants.delete(evicted);
+        if (evicted === undefined) return;
+        registry.tenants.delete(evicted);
+        registry.finished?.forget([evicted]);
       })
       .catch((error: unknown) => {
         tenant.seenAt = 0;
@@ -321,10 +324,12 @@ function purgeIdlePartners(registry: TenantRegistry, idleDays: number): NodeJS.T
   const idleMs = idleDays * DAY_MS;
   const purgeTimer = setInterval(() => {
     if (idleMs <= 0) return;
-    registry.store
-      .purgeIdle(realNow() - idleMs)
+    // What waits is written first; what still cannot be is not written for a partner purged.
+    Promise.resolve(registry.finished?.flush())
+      .then(() => registry.store.purgeIdle(realNow() - idleMs))
       .then((purged) => {
         for (const partner of purged) registry.tenants.delete(partner);
+        registry.finished?.forget(purged);
       })
       .catch(() => {
         // The database is gone (stopping): the next check purges them.
@@ -358,7 +363,7 @@ async function answerApi(
   if (verdict.dropAfterCommit) answer = { ...answer, drop: true };
   const headers = verdict.headers && { ...verdict.headers, ...answer.headers };
   if (headers !== undefined) answer = { ...answer, headers };
-  const entry = {
+  sandbox.finished?.add(tenant.partner, {
     at,
     method: request.method.toUpperCase(),
     path: request.path,
@@ -368,17 +373,6 @@ async function answerApi(
     idempotency_key: header(request, "idempotency-key") ?? null,
     replayed: answer.replayed === true,
     ...hitOf(verdict.hit),
-  };
-  sandbox.requests?.record(tenant.partner, entry);
-  sandbox.counter?.count(tenant.partner, {
-    at: new Date(entry.at).toISOString(),
-    method: entry.method,
-    path: entry.path,
-    operation_id: entry.operation_id,
-    status: entry.status,
-    idempotency_key: entry.idempotency_key,
-    fault_id: entry.fault_id,
-    fault: entry.fault,
     ...readinessFacts(request, answer),
   });
   return answer;
@@ -411,13 +405,11 @@ async function countRefused(
   status: number,
 ) {
   const key = header(request, "x-api-key");
-  if (key === undefined || (sandbox.counter === undefined && sandbox.requests === undefined)) {
-    return;
-  }
+  if (key === undefined || sandbox.finished === undefined) return;
   const known = sandbox.tenants.get(partnerIdOf(key, sandbox.exampleKey));
   if (known === undefined) return;
   const tenant = await known;
-  const entry = {
+  sandbox.finished.add(tenant.partner, {
     at: tenant.clock.nowMs(),
     method: request.method.toUpperCase(),
     path: request.path,
@@ -429,11 +421,6 @@ async function countRefused(
     replayed: false,
     fault_id: null,
     fault: null,
-  };
-  sandbox.requests?.record(tenant.partner, entry);
-  sandbox.counter?.count(tenant.partner, {
-    ...entry,
-    at: new Date(entry.at).toISOString(),
     ...readinessFacts(request, { status, body: undefined }),
   });
 }
@@ -574,10 +561,10 @@ async function answerControlRequest(
     },
     faults: tenant.faults,
     declaredStatuses: sandbox.declaredStatuses,
-    flushRequests: async () => sandbox.requests?.flush(),
+    flushRequests: async () => sandbox.finished?.flush(),
     async readiness() {
-      // Counts that cannot be written now stay queued; the report shows what is written.
-      await sandbox.counter?.flush().catch(() => {});
+      // Requests that cannot be written now stay queued; the report shows what is written.
+      await sandbox.finished?.flush();
       return tenant.store.transaction((tx) => readinessReport(tx, tenant.partner, sandbox.profile));
     },
   };

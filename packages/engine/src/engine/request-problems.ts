@@ -10,6 +10,7 @@ import {
   isMissingBody,
   MEDIA_TYPE_RULE,
   missingBodyErrors,
+  namedForbiddenFields,
   namedObjectRules,
   nonDecimalIntegers,
   type PrismDiagnostic,
@@ -22,7 +23,8 @@ import {
  * parameter that takes one value and was sent more than once gets one problem that says so,
  * instead of what its comma-joined values break; an integer parameter that is not written in
  * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be; a
- * missing body names the fields it must have; a rule about an object's fields together names them.
+ * missing body names the fields it must have; a rule about an object's fields together names them,
+ * and so does a field ruled out by others sent.
  */
 export function requestProblems(
   engine: PrismEngine,
@@ -48,7 +50,13 @@ export function requestProblems(
     engine.apiKeyHeader,
     receivedIn(request, request.headers[engine.apiKeyHeader.toLowerCase()]),
   );
-  const found = namedObjectRules(diagnosed, bodySchema(operation), request.body).flatMap((error) =>
+  const schema = bodySchema(operation);
+  const named = namedForbiddenFields(
+    namedObjectRules(diagnosed, schema, request.body),
+    schema,
+    request.body,
+  );
+  const found = named.flatMap((error) =>
     isSentEmpty(error, request)
       ? [sentEmpty(error)]
       : isMissingBody(error)

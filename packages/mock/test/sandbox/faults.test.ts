@@ -325,6 +325,94 @@ describe("bad rules", () => {
       (await call(sandbox.url, "GET", "/_sandbox/faults", { headers: as(KEY_A) })).body.items,
     ).toEqual([]);
   });
+
+  it("names the fields sent that rule a field out, as the document's rules say", async () => {
+    const both = await arm({
+      operation_id: "createCustomer",
+      topic: "CustomerCreated",
+      status: 503,
+    });
+    expect(both.status).toBe(422);
+    expect(both.body.errors).toEqual(
+      expect.arrayContaining([
+        {
+          location: "body",
+          field: "topic",
+          rule: "false schema",
+          message: 'is not allowed with operation_id; got "CustomerCreated"',
+        },
+        {
+          location: "body",
+          field: "status",
+          rule: "false schema",
+          message: "is not allowed with topic; got 503",
+        },
+      ]),
+    );
+    const dropped = await arm({
+      operation_id: "createCustomer",
+      status: 503,
+      drop: "after_commit",
+    });
+    expect(dropped.body.errors).toEqual([
+      {
+        location: "body",
+        field: "drop",
+        rule: "false schema",
+        message: 'is not allowed with status; got "after_commit"',
+      },
+    ]);
+    const nested = await arm({
+      topic: "CustomerCreated",
+      delivery: "drop",
+      match: { sub_partner_id: "x" },
+    });
+    expect(nested.body.errors).toContainEqual({
+      location: "body",
+      field: "match.sub_partner_id",
+      rule: "false schema",
+      message: 'is not allowed with topic; got "x"',
+    });
+  });
+
+  /** A rule whose `match` nests `levels` objects deep. */
+  const deepRule = (levels: number) => {
+    let match: unknown = { customer_id: "x" };
+    for (let level = 0; level < levels; level++) match = { sub_partner_id: match };
+    return { operation_id: "createCustomer", topic: "CustomerCreated", match };
+  };
+
+  it("names the fields in a rule nested 60 levels deep, under the mock's cap", async () => {
+    const answer = await arm(deepRule(60));
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          field: "topic",
+          message: expect.stringContaining("with operation_id"),
+        }),
+        expect.objectContaining({
+          field: "match.sub_partner_id",
+          rule: "false schema",
+          message: "is not allowed with topic; got an object",
+        }),
+      ]),
+    );
+  });
+
+  it("refuses a rule nested 1000 levels deep, saying why", async () => {
+    const answer = await arm(deepRule(1000));
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors[0].message).toContain("levels deep");
+  });
+
+  it("refuses an array of rules, saying what the body must be", async () => {
+    const answer = await arm([
+      { operation_id: "createCustomer", topic: "CustomerCreated" },
+    ] as never);
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors).toContainEqual(expect.objectContaining({ field: "", rule: "type" }));
+  });
 });
 
 describe("the rate limit", () => {

@@ -21,7 +21,7 @@ export interface ControlServices {
   faults: ArmedFaults;
   /** The statuses each operation of the API declares. */
   declaredStatuses: DeclaredStatuses;
-  /** Writes the request log's pending entries. */
+  /** Writes the finished requests waiting: their request-log entries and readiness counts. */
   flushRequests(): Promise<void>;
   /** The partner's readiness report, every request it made counted. */
   readiness(): Promise<ReadinessReport>;

@@ -17,6 +17,5 @@ export {
   readinessReport,
   reportOf,
 } from "./report.js";
-export { RequestCounter } from "./request-counter.js";
 export { type CountedRequest, countRequests } from "./request-counts.js";
 export { reportFromStore } from "./store-report.js";

@@ -8,8 +8,8 @@ import type { FaultKind } from "./profile.js";
 
 /** What a finished API request tells the readiness counters, in the order requests finished. */
 export interface CountedRequest {
-  /** When it arrived (sandbox time, ISO 8601). */
-  at: string;
+  /** When it arrived: sandbox time, ms since the epoch. */
+  at: number;
   method: string;
   /** The path, without the query. */
   path: string;
@@ -145,14 +145,13 @@ function faultOf(request: CountedRequest): PendingFault | undefined {
   const rateLimited = request.fault === "rate_limit" || request.status === 429;
   const id = request.fault_id ?? (request.fault === "rate_limit" ? RATE_LIMIT_FAULT : undefined);
   if (id === undefined) return undefined;
-  const at = Date.parse(request.at);
   return {
     fault_id: id,
     operation_id: request.operation_id,
     method: request.method.toUpperCase(),
     path: request.path,
     idempotency_key: request.idempotency_key,
-    not_before: rateLimited ? at + (request.retry_after_s ?? 0) * 1000 : null,
+    not_before: rateLimited ? request.at + (request.retry_after_s ?? 0) * 1000 : null,
     record: JSON.stringify({
       operation_id: request.operation_id,
       kind: request.fault,
@@ -168,7 +167,7 @@ function faultOf(request: CountedRequest): PendingFault | undefined {
  * 2xx. A GET: the same request answered 2xx.
  */
 function recovery(fault: PendingFault, request: CountedRequest): boolean | undefined {
-  if (fault.not_before !== null) return Date.parse(request.at) >= fault.not_before;
+  if (fault.not_before !== null) return request.at >= fault.not_before;
   if (!isSuccess(request.status)) return undefined;
   if (fault.method === "POST") {
     return request.operation_id === fault.operation_id &&

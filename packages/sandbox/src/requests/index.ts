@@ -1,2 +1,3 @@
-// The request log: every finished API request of a partner, without bodies or API key.
-export { RequestRecorder } from "./recorder.js";
+// The request log: every finished API request of a partner, without bodies or API key, written
+// with its readiness counts.
+export { FinishedRequests } from "./finished-requests.js";

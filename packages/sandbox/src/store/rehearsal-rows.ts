@@ -3,6 +3,7 @@
 // the partner's `faults_version`, which each request of a shared store reads with its clock.
 
 import type { PageSource, Positioned } from "./pages.js";
+import { batchEntries, batchText } from "./request-batch.js";
 import type { Query } from "./sql-query.js";
 import {
   type LoggedRequest,
@@ -44,11 +45,12 @@ export function rehearsalRows(query: Query, partner: string): RehearsalRows {
     },
     async appendRequests(entries) {
       if (entries.length === 0) return;
-      // A batch is one row: a request pays for its entry's JSON, not for a row and an index entry.
+      // A batch is one row: a request pays for its entry's part of the text, not for a row and an
+      // index entry.
       await query("INSERT INTO request_log (partner, entries, body) VALUES ($1, $2, $3)", [
         partner,
         entries.length,
-        JSON.stringify(entries.map(rowOf)),
+        batchText(entries),
       ]);
       await query(TRIM_REQUESTS, [partner, REQUESTS_KEPT]);
     },
@@ -151,51 +153,6 @@ const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND seq < (
     FROM request_log WHERE partner = $1
   ) AS batches WHERE newer < $2)`;
 
-/** An entry as a batch stores it: its fields in this order, as an array (half the JSON work). */
-type StoredEntry = [
-  at: number,
-  method: string,
-  path: string,
-  operationId: string,
-  status: number | null,
-  durationMs: number,
-  idempotencyKey: string | null,
-  replayed: boolean,
-  faultId: string | null,
-  fault: RequestEntry["fault"],
-];
-
-function rowOf(entry: RequestEntry): StoredEntry {
-  return [
-    entry.at,
-    entry.method,
-    entry.path,
-    entry.operation_id,
-    entry.status,
-    entry.duration_ms,
-    entry.idempotency_key,
-    entry.replayed,
-    entry.fault_id,
-    entry.fault,
-  ];
-}
-
-function entryOf(row: StoredEntry): RequestEntry {
-  const [at, method, path, operation_id, status, duration_ms, idempotency_key, replayed] = row;
-  return {
-    at,
-    method,
-    path,
-    operation_id,
-    status,
-    duration_ms,
-    idempotency_key,
-    replayed,
-    fault_id: row[8],
-    fault: row[9],
-  };
-}
-
 /** An entry's place in the log: its batch's `seq` times this, plus its index in the batch. */
 const PLACES_PER_BATCH = 1_000_000;
 /** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
@@ -240,7 +197,7 @@ function requestLogSource(
       );
       for (const row of rows) {
         const batch = Number(row.seq);
-        const entries = (JSON.parse(String(row.body)) as StoredEntry[]).map(entryOf);
+        const entries = batchEntries(String(row.body));
         for (let step = 0; step < entries.length && found.length < limit; step++) {
           const index = older ? entries.length - 1 - step : step;
           const entry = entries[index] as RequestEntry;
@@ -263,9 +220,7 @@ function requestLogSource(
         partner,
         Math.floor(place / PLACES_PER_BATCH),
       ]);
-      const stored =
-        row && (JSON.parse(String(row.body)) as StoredEntry[])[place % PLACES_PER_BATCH];
-      const entry = stored && entryOf(stored);
+      const entry = row && batchEntries(String(row.body))[place % PLACES_PER_BATCH];
       return entry !== undefined && matches(entry) ? place : undefined;
     },
     // From a place on is from it towards the oldest; before it, the newer ones.

@@ -25,7 +25,7 @@ const T0 = Date.parse("2026-11-27T10:00:00Z");
 /** A request `seconds` after T0: a keyed POST of createCustomer answered 200 unless told. */
 function request(seconds: number, fields: Partial<CountedRequest> = {}): CountedRequest {
   return {
-    at: new Date(T0 + seconds * 1000).toISOString(),
+    at: T0 + seconds * 1000,
     method: "POST",
     path: "/customers",
     operation_id: "createCustomer",

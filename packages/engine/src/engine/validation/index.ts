@@ -8,6 +8,7 @@ export {
   type ReceivedAt,
   toProblemErrors,
 } from "./diagnostics.js";
+export { namedForbiddenFields } from "./forbidden-fields.js";
 export { cachedValidateInput } from "./input-validation.js";
 export { bodySchema, isMissingBody, missingBodyErrors } from "./missing-body.js";
 export { namedObjectRules } from "./object-rules.js";

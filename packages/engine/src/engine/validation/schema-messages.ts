@@ -72,6 +72,13 @@ const FIELD_COUNTS = new Set(["minProperties", "maxProperties"]);
 /** Rules about a number's size: a query's "1000" is quoted as the number it stands for. */
 const SIZES = new Set(["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "multipleOf"]);
 
+/**
+ * A field a `false` schema rules out. Where the body's rules tell which fields sent rule it out,
+ * forbidden-fields.ts names them instead.
+ */
+export const NOT_ALLOWED_TOGETHER =
+  "is not allowed with the other fields sent (the document's rules for this body say which go together)";
+
 /** How long a received value may be for a message to quote it. */
 const QUOTABLE = 40;
 
@@ -144,7 +151,7 @@ function reworded(rule: string, message: string): string | undefined {
     case "const":
       return "must be the one value the spec allows";
     case "false schema":
-      return "is not allowed with the other fields sent (the document's rules for this body say which go together)";
+      return NOT_ALLOWED_TOGETHER;
     case "not":
       return "is a value the spec rules out here (a zero, where it must be greater than 0)";
     default:

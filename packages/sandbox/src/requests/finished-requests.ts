@@ -1,0 +1,124 @@
+// What a finished API request leaves behind, written in batches: a partner's pending requests go in
+// ONE transaction that appends them to its request log (failure rehearsal on) and counts them for
+// readiness (counting on). A request costs a push onto a list, not a transaction of its own (a
+// read answered from the read cache opens none). A batch goes once WRITE_AFTER_MS have passed since
+// the first request waiting, or at BATCH_SIZE new ones; a read of the log, a readiness report, a
+// reset, a purge and closing write what waits first.
+//
+// Each request is written by exactly one committed transaction: one that fails (a deadlock, the
+// database away, a full store) puts its batch back, before what came since, and it is tried
+// again. The log entries ride along with the counts, so they are retried too, rather than lost.
+import { type CountedRequest, countRequests } from "../readiness/index.js";
+import type { RequestEntry, SandboxStore, StoreTransaction } from "../store/store.js";
+
+/** A finished request: its log entry, and what the readiness counters take from it besides. */
+type FinishedRequest = RequestEntry & CountedRequest;
+
+/** How long a request waits at most before it is written (other processes read it then). */
+const WRITE_AFTER_MS = 100;
+/** New requests waiting that make a batch go at once. */
+const BATCH_SIZE = 500;
+
+/** What is written of each request. */
+export interface Written {
+  /** Appended to the partner's request log. */
+  log: boolean;
+  /** Added to the partner's readiness counters. */
+  counts: boolean;
+}
+
+export class FinishedRequests {
+  private readonly store: SandboxStore;
+  private readonly written: Written;
+  private pending = new Map<string, FinishedRequest[]>();
+  /** Requests added since the last write began (a batch put back does not count again). */
+  private added = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** Each partner's last write, which its next one waits for: a partner's are written in order. */
+  private readonly partnerWrites = new Map<string, Promise<void>>();
+  /** The writes under way: a flush resolves once every request added before it is written. */
+  private writing: Promise<void> = Promise.resolve();
+  /** Closed: nothing is written later, and what is added is dropped. */
+  private closed = false;
+
+  constructor(store: SandboxStore, written: Written) {
+    this.store = store;
+    this.written = written;
+  }
+
+  add(partner: string, request: FinishedRequest): void {
+    if (this.closed) return;
+    const waiting = this.pending.get(partner);
+    if (waiting === undefined) this.pending.set(partner, [request]);
+    else waiting.push(request);
+    if (++this.added >= BATCH_SIZE) void this.flush();
+    else this.later();
+  }
+
+  /**
+   * Writes what waits; resolves once it (and every earlier write) is written or put back to be
+   * tried again. Never rejects: a read that follows shows what is written. Once closed, it only
+   * waits for the writes under way.
+   */
+  flush(): Promise<void> {
+    if (this.closed) return this.writing;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.added = 0;
+    const written = Promise.all([...this.pending.keys()].map((partner) => this.writeOf(partner)));
+    this.writing = Promise.all([this.writing, written]).then(() => undefined);
+    return this.writing;
+  }
+
+  /**
+   * Writes what waits of the partner's once its previous write is done, so that a batch put back
+   * is written before the ones that came since (the counts decide a recovery in order).
+   */
+  private writeOf(partner: string): Promise<void> {
+    const write = (this.partnerWrites.get(partner) ?? Promise.resolve()).then(async () => {
+      const requests = this.pending.get(partner);
+      // Written by the write before, or forgotten.
+      if (requests === undefined) return;
+      this.pending.delete(partner);
+      await this.store
+        .transaction(partner, (tx) => this.write(tx, requests))
+        .catch(() => {
+          // Back in line, before the ones that came since, and tried again a moment later.
+          this.pending.set(partner, [...requests, ...(this.pending.get(partner) ?? [])]);
+          this.later();
+        });
+    });
+    this.partnerWrites.set(partner, write);
+    void write.then(() => {
+      if (this.partnerWrites.get(partner) === write) this.partnerWrites.delete(partner);
+    });
+    return write;
+  }
+
+  /** Drops what waits for partners that are gone (purged): nothing is written for them. */
+  forget(partners: Iterable<string>): void {
+    for (const partner of partners) this.pending.delete(partner);
+  }
+
+  /**
+   * Writes what waits, once (a batch that fails then is lost); no timer of its outlives it, and
+   * nothing is written after.
+   */
+  close(): Promise<void> {
+    const written = this.flush();
+    this.closed = true;
+    return written;
+  }
+
+  private async write(tx: StoreTransaction, requests: readonly FinishedRequest[]): Promise<void> {
+    if (this.written.log) await tx.appendRequests(requests);
+    if (this.written.counts) await countRequests(tx, requests);
+  }
+
+  /** Writes what waits WRITE_AFTER_MS from now, unless a write is set already. */
+  private later(): void {
+    if (this.timer !== undefined || this.closed) return;
+    this.timer = setTimeout(() => void this.flush(), WRITE_AFTER_MS);
+    this.timer.unref();
+  }
+}
