@@ -22,9 +22,12 @@ const run = promisify(execFile);
 let sandbox: Awaited<ReturnType<typeof startMock>>;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+// The shell, curl and jq: nothing else is on the samples' PATH. One folder for the file's samples.
+let tools: ReturnType<typeof curlAndJq>;
 const log: string[] = [];
 
 beforeAll(async () => {
+  tools = curlAndJq();
   sandbox = await startMock({ stateful: true, port: 0, log: (line) => log.push(line) });
   docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
   receiver = await startWebhookReceiver();
@@ -33,6 +36,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  tools?.remove();
   await docs?.close();
   await sandbox?.stop();
   await receiver?.stop();
@@ -53,16 +57,7 @@ function curlSamples(initScript: string) {
 /** Runs a sample in bash as printed, with only PATH (and `env`) set, and returns the log lines it caused. */
 async function runSample(source: string, env: Record<string, string> = {}) {
   const from = log.length;
-  // The shell, curl and jq: nothing else is on the PATH.
-  const tools = curlAndJq();
-  try {
-    await run(tools.bash, ["-c", source], {
-      env: { PATH: tools.PATH, ...env },
-      timeout: 30_000,
-    });
-  } finally {
-    tools.remove();
-  }
+  await run(tools.bash, ["-c", source], { env: { PATH: tools.PATH, ...env }, timeout: 30_000 });
   return log.slice(from);
 }
 

@@ -26,7 +26,13 @@ const run = promisify(execFile);
 const packageDir = path.resolve(import.meta.dirname, "..");
 // Inside the package, so that the programs' imports resolve to the workspace's packages.
 const work = mkdtempSync(path.join(packageDir, ".guide-programs-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// The shell's builtins, curl and jq: what the guides say a reader needs, and no more. One folder
+// of the two for every guide of the file.
+const shellTools = curlAndJq();
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  shellTools.remove();
+});
 const tsc = path.join(
   path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
   "bin/tsc",
@@ -118,40 +124,6 @@ describe("the guide pages' links", () => {
   });
 });
 
-describe.each(withShell.map((guide) => [guide.slug, guide] as const))(
-  "the commands of guides/%s.md",
-  (slug, guide) => {
-    it("run in order and print what the guide shows", async () => {
-      const server = await serverFor(slug);
-      // The shell's builtins, curl and jq: what the guides say a reader needs, and no more; a
-      // guide that runs payments-mock's CLI, the machine's PATH.
-      const tools = guide.runsNode
-        ? { bash: "bash", PATH: process.env.PATH ?? "", remove: () => {} }
-        : curlAndJq();
-      try {
-        const steps = shellSteps(guide.blocks);
-        const { stdout } = await run(tools.bash, ["-c", shellScript(steps)], {
-          env: { PATH: tools.PATH, PAYMENTS_BASE_URL: server.url },
-          timeout: 120_000,
-        }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-          throw new Error(`${slug}: ${error.stderr || error.message}\n${error.stdout ?? ""}`);
-        });
-        const outputs = stepOutputs(stdout);
-        expect(outputs).toHaveLength(steps.length);
-        steps.forEach(({ block, output }, index) => {
-          if (!output) return;
-          expect(outputs[index], `guides/${slug}.md:${block.line}`).toEqual(
-            output.code.split("\n").filter((line) => line.trim() !== ""),
-          );
-        });
-      } finally {
-        tools.remove();
-        await server.stop();
-      }
-    }, 180_000);
-  },
-);
-
 describe("the TypeScript of the guides", () => {
   it("type-checks against the packages, each guide a file of its own", async () => {
     for (const guide of withProgram)
@@ -191,10 +163,47 @@ describe("the TypeScript of the guides", () => {
     );
     expect(output).toBe("");
   }, 120_000);
+});
 
-  it.each(withProgram.map((guide) => [guide.slug, guide] as const))(
+// After the type check (which writes every program): the guides' commands and programs run at
+// once, each with a server (and a shell or a Node) of its own, so that one's waits (a Retry-After,
+// say) overlap another's work.
+describe.concurrent("the commands of the guides", () => {
+  it.for(withShell.map((guide) => [guide.slug, guide] as const))(
+    "of guides/%s.md run in order and print what the guide shows",
+    { timeout: 180_000 },
+    async ([slug, guide], { expect }) => {
+      const server = await serverFor(slug);
+      // A guide that runs payments-mock's CLI gets the machine's PATH.
+      const tools = guide.runsNode ? { bash: "bash", PATH: process.env.PATH ?? "" } : shellTools;
+      try {
+        const steps = shellSteps(guide.blocks);
+        const { stdout } = await run(tools.bash, ["-c", shellScript(steps)], {
+          env: { PATH: tools.PATH, PAYMENTS_BASE_URL: server.url },
+          timeout: 120_000,
+        }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+          throw new Error(`${slug}: ${error.stderr || error.message}\n${error.stdout ?? ""}`);
+        });
+        const outputs = stepOutputs(stdout);
+        expect(outputs).toHaveLength(steps.length);
+        steps.forEach(({ block, output }, index) => {
+          if (!output) return;
+          expect(outputs[index], `guides/${slug}.md:${block.line}`).toEqual(
+            output.code.split("\n").filter((line) => line.trim() !== ""),
+          );
+        });
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+});
+
+describe.concurrent("the TypeScript programs of the guides", () => {
+  it.for(withProgram.map((guide) => [guide.slug, guide] as const))(
     "of guides/%s.md runs to its end",
-    async (slug, guide) => {
+    { timeout: 180_000 },
+    async ([slug, guide]) => {
       writeFileSync(programFile(slug), `${programOf(guide)}\n`);
       // The guides that talk to a running sandbox (or a proxy's upstream) get one here.
       const server = await serverFor(slug === "proxy" ? "mock" : slug);
@@ -210,6 +219,5 @@ describe("the TypeScript of the guides", () => {
         await server.stop();
       }
     },
-    180_000,
   );
 });

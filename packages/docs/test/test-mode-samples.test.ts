@@ -1,17 +1,16 @@
 // The test-mode reference's TypeScript samples: every route the typed controls send has one (the
-// others are named), and each runs as printed, with Node, against a sandbox started here, reset
-// before each (as its curl sample does). The build type-checks them too (tsconfig.samples.json).
-import { execFile } from "node:child_process";
+// others are named), and each runs as printed, with Node (one process runs them in turn), against
+// a sandbox started here, reset before each (as its curl sample does). The build type-checks them
+// too (tsconfig.samples.json).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import { startMock } from "@org/payments-mock";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtTestModeSpecPath } from "../scripts/build.ts";
 import { WITHOUT_CONTROL } from "../scripts/test-mode-samples.ts";
+import { startSamplesProcess } from "./support/samples-process.ts";
 
-const run = promisify(execFile);
 /** The routes whose example id the sandbox never holds. */
 const NOT_HELD = ["redeliverEvent", "disarmFault"];
 const doc = JSON.parse(readFileSync(builtTestModeSpecPath, "utf8")) as OpenApiDocument;
@@ -24,11 +23,18 @@ const samples = listOperations(doc).map(({ operationId, operation }) => ({
 // Inside the package, so that @org/payments-mock resolves to the workspace's.
 const work = mkdtempSync(path.join(import.meta.dirname, "../.guide-programs-"));
 let sandbox: Awaited<ReturnType<typeof startMock>>;
+let samplesProcess: ReturnType<typeof startSamplesProcess>;
 
 beforeAll(async () => {
   sandbox = await startMock({ stateful: true, port: 0 });
+  // One Node for every sample, so that the packages they import load once.
+  samplesProcess = startSamplesProcess(work, {
+    PATH: process.env.PATH ?? "",
+    PAYMENTS_BASE_URL: sandbox.url,
+  });
 });
 afterAll(async () => {
+  await samplesProcess?.stop();
   await sandbox?.stop();
   rmSync(work, { recursive: true, force: true });
 });
@@ -47,13 +53,7 @@ describe("the test-mode reference's TypeScript samples", () => {
       });
       const file = path.join(work, `${operationId}.ts`);
       writeFileSync(file, `${typescript}\n`);
-      const outcome = await run(process.execPath, [file], {
-        cwd: work,
-        env: { PATH: process.env.PATH ?? "", PAYMENTS_BASE_URL: sandbox.url },
-      }).then(
-        () => "ok",
-        (error: { stderr?: string }) => error.stderr ?? "failed",
-      );
+      const outcome = await samplesProcess.run(file);
       // No log holds the example's event id, and no rule has the example's fault id (each id is
       // new): their samples get the 404.
       if (NOT_HELD.includes(operationId)) expect(outcome, operationId).toMatch(/\b404\b/);
