@@ -27,7 +27,7 @@ const real = loadSpec();
 describe("npm run spec:diff", () => {
   const root = path.resolve(import.meta.dirname, "../../..");
   const SPEC_DIFF = path.join(import.meta.dirname, "../scripts/spec-diff.ts");
-  const dir = mkdtempSync(path.join(os.tmpdir(), "spec-diff-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "payments-spec-diff-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A base spec with one more operation than the working spec: the working spec removed it. */
