@@ -16,7 +16,7 @@ declare module "vitest" {
 }
 
 /** A `state` for a new store on this project's store: none for memory. */
-export async function newState(dir: string, name = "state.db"): Promise<string | undefined> {
+async function newState(dir: string, name = "state.db"): Promise<string | undefined> {
   const store = inject("sandboxStore");
   if (store === "memory") return undefined;
   return store === "postgres" ? createDatabase(inject("postgresUrl")) : join(dir, name);
