@@ -86,12 +86,14 @@ export async function measureRehearsal(): Promise<Row[]> {
         : `warm-up round ${round + 1}/${WARM_UP_ROUNDS}`;
       for (const request of requests) {
         progress(`rehearsal: ${label}, ${request} on both`);
-        // Both at once: whatever else loads the machine loads both alike.
+        // Both at once: whatever else loads the machine loads both alike. The one whose load
+        // starts first alternates.
+        const order = round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
         const both = await Promise.all(
-          VARIANTS.map(({ name }) => cpuOf(servers.get(name) as Peer, request, SLICE[request])),
+          order.map(({ name }) => cpuOf(servers.get(name) as Peer, request, SLICE[request])),
         );
         if (!measured) continue;
-        VARIANTS.forEach(({ name }, index) => {
+        order.forEach(({ name }, index) => {
           const key = `${name} ${request}`;
           perRequest.set(key, [
             ...(perRequest.get(key) ?? []),

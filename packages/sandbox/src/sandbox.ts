@@ -393,7 +393,6 @@ function problemType(answer: Answer): string {
   return typeof body?.type === "string" ? body.type : "";
 }
 
-/** Counts a request the engine refused before the sandbox saw it (see Sandbox.refused). */
 /**
  * Counts a request the engine refused (see Sandbox.refused), for a partner this process knows: a
  * refused request never makes a partner, so that keys that are refused cannot fill the sandbox.

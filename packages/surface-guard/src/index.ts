@@ -1,4 +1,11 @@
 // The published-surface guard: what a spec change does to what @org/payments-types and
 // @org/payments-client export. `npm run spec:diff` runs it beside the spec's wire diff.
 export { CLIENT_PACKAGE, diffPackages, TYPES_PACKAGE } from "./packages.ts";
+export {
+  checkSpecDiff,
+  SPEC_DIFF_FILES,
+  type SpecDiffFiles,
+  type SpecDiffReport,
+  specDiff,
+} from "./spec-diff.ts";
 export { diffTestModePackage, MOCK_PACKAGE } from "./test-mode.ts";

@@ -125,10 +125,10 @@ function createProgram(versions: SurfaceVersion[]): ts.Program {
     directories.has(dir) || (directoryExists?.call(host, dir) ?? false);
   host.readFile = (file) => files.get(file) ?? readFile.call(host, file);
   host.getSourceFile = (file, language, onError, create) => {
-    const text = files.get(file);
+    const text = files.get(file) ?? readFile.call(host, file);
     return text === undefined
       ? getSourceFile.call(host, file, language, onError, create)
-      : ts.createSourceFile(file, text, language, true);
+      : parsedSourceFile(file, text, language, create);
   };
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, options) => {
     const version = versions.find((candidate) => candidate.files.has(containingFile));
@@ -151,6 +151,31 @@ function createProgram(versions: SurfaceVersion[]): ts.Program {
   };
   const roots = versions.flatMap((version) => Object.values(version.entries));
   return ts.createProgram({ rootNames: roots, options: OPTIONS, host });
+}
+
+/**
+ * Each file's last parse, with the text and settings it was parsed from. Parsing and binding are
+ * most of a program's cost, and most files recur unchanged in every program (the compiler's
+ * libraries, the packages' hand-written sources, what an unchanged spec generates), so a file is
+ * parsed again only when its text or the settings differ. The compiler's language service shares
+ * parsed files between programs in the same way (its document registry): what a checker learns
+ * about a file it keeps to itself.
+ */
+const parsed = new Map<string, { text: string; settings: string; file: ts.SourceFile }>();
+
+function parsedSourceFile(
+  fileName: string,
+  text: string,
+  language: ts.ScriptTarget | ts.CreateSourceFileOptions,
+  fresh = false,
+): ts.SourceFile {
+  const options = typeof language === "object" ? language : { languageVersion: language };
+  const settings = `${options.languageVersion} ${options.impliedNodeFormat} ${options.jsDocParsingMode}`;
+  const last = parsed.get(fileName);
+  if (!fresh && last?.text === text && last.settings === settings) return last.file;
+  const file = ts.createSourceFile(fileName, text, language, true);
+  parsed.set(fileName, { text, settings, file });
+  return file;
 }
 
 function exportsOf(

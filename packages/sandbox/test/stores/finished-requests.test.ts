@@ -6,13 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
 import { FinishedRequests } from "../../src/requests/index.js";
-import { openStore } from "../../src/store/open-store.js";
 import { page } from "../../src/store/pages.js";
 import type { SandboxStore } from "../../src/store/store.js";
 import { failingStore, finishedRequest as request } from "../support/failing-store.js";
-import { newState } from "../support/store-projects.js";
+import { openEmptyStore } from "../support/store-projects.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-finished-requests-"));
 const stores: SandboxStore[] = [];
@@ -26,11 +24,7 @@ const OTHER = "9e4a2c6b-1d3f-4b5a-9c7e-8f0a2b4c6d81";
 
 /** The project's store, and the same with transactions that fail as `failing` says. */
 async function open(name: string) {
-  const store = await openStore(
-    await newState(dir, name),
-    () => dataFromSeed({}),
-    () => {},
-  );
+  const store = await openEmptyStore(dir, name);
   stores.push(store);
   return { store, ...failingStore(store) };
 }

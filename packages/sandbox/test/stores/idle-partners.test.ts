@@ -3,12 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
 import { realNow } from "../../src/clock/clock.js";
 import { newApiKey } from "../../src/control/controls.js";
-import { openStore } from "../../src/store/open-store.js";
 import { partnerIdOf } from "../../src/store/partner.js";
-import { newState } from "../support/store-projects.js";
+import { openEmptyStore } from "../support/store-projects.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -18,11 +16,7 @@ afterEach(async () => {
 describe("idle partners", () => {
   it("are purged with all their data once unused for the idle time; the others stay", async () => {
     const dir = mkdtempSync(join(tmpdir(), "payments-partners-"));
-    const store = await openStore(
-      await newState(dir),
-      () => dataFromSeed({}),
-      () => {},
-    );
+    const store = await openEmptyStore(dir);
     cleanups.push(async () => {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

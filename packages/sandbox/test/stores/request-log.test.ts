@@ -5,8 +5,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
-import { openStore } from "../../src/store/open-store.js";
 import { type Page, page } from "../../src/store/pages.js";
 import {
   REQUESTS_KEPT,
@@ -14,7 +12,7 @@ import {
   type RequestLogFilter,
   type SandboxStore,
 } from "../../src/store/store.js";
-import { newState } from "../support/store-projects.js";
+import { openEmptyStore } from "../support/store-projects.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-request-log-"));
 const stores: SandboxStore[] = [];
@@ -24,11 +22,7 @@ afterAll(async () => {
 });
 
 async function open(name: string) {
-  const store = await openStore(
-    await newState(dir, name),
-    () => dataFromSeed({}),
-    () => {},
-  );
+  const store = await openEmptyStore(dir, name);
   stores.push(store);
   return store;
 }

@@ -4,16 +4,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
-import { openStore } from "../../src/store/open-store.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import type { DeliveryEvent } from "../../src/store/sandbox-data.js";
 import { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore } from "../../src/store/store.js";
-import { newState } from "../support/store-projects.js";
+import { openEmptyStore } from "../support/store-projects.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-retention-"));
-/** Sandbox data with nothing in it. */
-const empty = () => dataFromSeed({});
 const stores: SandboxStore[] = [];
 afterAll(async () => {
   await Promise.all(stores.map((store) => store.close()));
@@ -22,7 +18,7 @@ afterAll(async () => {
 afterEach(() => vi.useRealTimers());
 
 async function open(name: string) {
-  const store = await openStore(await newState(dir, name), empty, () => {});
+  const store = await openEmptyStore(dir, name);
   stores.push(store);
   return store;
 }

@@ -3,6 +3,9 @@
 import { join } from "node:path";
 import { createDatabase } from "@org/payments-testing";
 import { inject } from "vitest";
+import { dataFromSeed } from "../../src/api/seed.js";
+import { openStore } from "../../src/store/open-store.js";
+import type { SandboxStore } from "../../src/store/store.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,7 +16,7 @@ declare module "vitest" {
 }
 
 /** A `state` for a new store on this project's store: none for memory. */
-export async function newState(dir: string, name = "state.db"): Promise<string | undefined> {
+async function newState(dir: string, name = "state.db"): Promise<string | undefined> {
   const store = inject("sandboxStore");
   if (store === "memory") return undefined;
   return store === "postgres" ? createDatabase(inject("postgresUrl")) : join(dir, name);
@@ -27,4 +30,13 @@ export async function persistentState(dir: string, name: string): Promise<string
   return inject("sandboxStore") === "postgres"
     ? createDatabase(inject("postgresUrl"))
     : join(dir, name);
+}
+
+/** A new store on this project's store holding no data; the caller closes it. */
+export async function openEmptyStore(dir: string, name?: string): Promise<SandboxStore> {
+  return openStore(
+    await newState(dir, name),
+    () => dataFromSeed({}),
+    () => {},
+  );
 }
