@@ -1,4 +1,13 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { timeLimits } from "../../vitest.shared.js";
 
-export default defineConfig({ test: { ...timeLimits } });
+export default defineConfig({
+  test: {
+    ...timeLimits,
+    // These files mostly wait (on Chromium, on the sandbox's webhook deliveries, on a guide's
+    // Retry-After): at least two run at once, also on 2 cores (where vitest's default is one), so
+    // that one file's waits overlap another's work.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+  },
+});
