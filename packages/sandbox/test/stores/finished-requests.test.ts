@@ -61,7 +61,14 @@ describe("finished requests", () => {
       finished.add(PARTNER, request(2));
       // The partner's transaction fails and is undone; the other partner's is written. A retry
       // of the 503's key comes meanwhile: it recovers the fault only if it is counted after it.
-      failing.during = () => finished.add(PARTNER, request(3, false, "key-1"));
+      // The try after it waits until the test has looked, however slow the store.
+      let release = () => {};
+      failing.during = () => {
+        finished.add(PARTNER, request(3, false, "key-1"));
+        failing.held = new Promise((resolve) => {
+          release = resolve;
+        });
+      };
       await finished.flush();
       expect(failing.attempts).toBe(1);
       expect(await logged(store, PARTNER)).toEqual([]);
@@ -70,6 +77,7 @@ describe("finished requests", () => {
       expect(await calls(store, OTHER)).toEqual([["createCustomer", "200", 1]]);
 
       // Put back, before what came since, and tried again a moment later.
+      release();
       await expect.poll(() => logged(store, PARTNER)).toHaveLength(3);
       finished.add(PARTNER, request(4));
       await finished.flush();

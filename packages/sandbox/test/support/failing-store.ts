@@ -11,15 +11,24 @@ export interface Failing {
   attempts: number;
   /** Runs in a failing transaction, after its work and before its throw. */
   during: () => void;
+  /** While set, their transactions wait for it before they begin (and count as attempts). */
+  held: Promise<void> | undefined;
 }
 
 /** `store`, with transactions that fail as `failing` says. */
 export function failingStore(store: SandboxStore): { flaky: SandboxStore; failing: Failing } {
-  const failing: Failing = { partners: new Set(), failures: 0, attempts: 0, during: () => {} };
+  const failing: Failing = {
+    partners: new Set(),
+    failures: 0,
+    attempts: 0,
+    during: () => {},
+    held: undefined,
+  };
   const flaky: SandboxStore = {
     ...store,
-    transaction: (partner, work) => {
+    transaction: async (partner, work) => {
       if (!failing.partners.has(partner)) return store.transaction(partner, work);
+      await failing.held;
       failing.attempts++;
       if (failing.failures === 0) return store.transaction(partner, work);
       failing.failures--;
