@@ -2,10 +2,10 @@
 import { createPaymentsClient } from "@org/payments-client";
 import type { CallContext } from "./call-tool.js";
 import { idempotencyKeys } from "./idempotency.js";
-import { nodeHttpFetch } from "./node-http-fetch.js";
 import { MIN_KEY_LENGTH, redactText } from "./redact.js";
 import { type SandboxState, sandboxProbe } from "./sandbox-probe.js";
 import { sendWith } from "./send.js";
+import { undiciFetch } from "./undici-fetch.js";
 
 /** The local sandbox that `npm start` and `payments-mock --stateful` serve. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:4010";
@@ -46,7 +46,7 @@ export function contextOf(options: PaymentsMcpOptions): ServerContext {
   const client = createPaymentsClient({
     apiKey,
     baseUrl,
-    fetch: nodeHttpFetch,
+    fetch: undiciFetch,
     ...(options.subPartnerId !== undefined && { subPartnerId: options.subPartnerId }),
   });
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));

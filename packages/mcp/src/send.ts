@@ -4,8 +4,8 @@
  * PUT and DELETE routes, which the API's client does not send, go by the same `fetch` with the same key.
  */
 import { PaymentsApiError, type PaymentsClient } from "@org/payments-client";
-import { nodeHttpFetch } from "./node-http-fetch.js";
 import { redactText, redactValue } from "./redact.js";
+import { undiciFetch } from "./undici-fetch.js";
 
 export interface SendResult {
   data?: unknown;
@@ -58,7 +58,7 @@ async function sendByFetch(
   const signals = [AbortSignal.timeout(SANDBOX_TIMEOUT_MS), init.signal].filter(
     (signal): signal is AbortSignal => signal !== undefined,
   );
-  const response = await nodeHttpFetch(
+  const response = await undiciFetch(
     new Request(url, {
       method,
       headers: {

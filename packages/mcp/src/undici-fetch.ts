@@ -1,0 +1,46 @@
+/**
+ * The `fetch` the server's client sends with: undici's `request` (the library under Node's own
+ * fetch, without its WHATWG streams) on one keep-alive agent, answering a `Response`. Every tool
+ * call is an MCP round trip with an HTTP call inside, and Node's fetch made that call cost as
+ * much as the round trip around it: through @org/payments-client against a loopback sandbox, once
+ * both are warm, a first page took about 25 µs less this way and a create about 120 µs less
+ * (bench: the MCP server's "what the server adds"). Redirects are not followed: an answer is
+ * what the API said, and the key goes nowhere the base URL does not name.
+ */
+import { Agent, request } from "undici";
+
+const agent = new Agent();
+
+/** Statuses whose answer has no body, which a `Response` must be made without. */
+const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
+export async function undiciFetch(input: Request): Promise<Response> {
+  const { protocol } = new URL(input.url);
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new TypeError(`fetch: ${protocol} is not http: or https:`);
+  }
+  const body = input.body === null ? undefined : Buffer.from(await input.arrayBuffer());
+  const { signal } = input;
+  signal.throwIfAborted();
+  const headers: Record<string, string> = {};
+  input.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const answer = await request(input.url, {
+    method: input.method as "GET",
+    headers,
+    body,
+    signal,
+    dispatcher: agent,
+  });
+  const bytes = await answer.body.arrayBuffer();
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (Array.isArray(value)) for (const each of value) pairs.push([name, each]);
+    else if (value !== undefined) pairs.push([name, value]);
+  }
+  return new Response(NO_BODY.has(answer.statusCode) ? null : bytes, {
+    status: answer.statusCode,
+    headers: pairs,
+  });
+}
