@@ -25,7 +25,7 @@ const CONNECTIONS = 10;
  * POSTs in turn cost up to twice its later ones (V8 compiles, SQLite's cache fills).
  */
 const WARM_UP_ROUNDS = 4;
-const ROUNDS = 20;
+const ROUNDS = 30;
 /** Requests per slice: about 100 ms of a sandbox's CPU, read to the nanosecond. */
 const SLICE: Record<RequestName, number> = { "GET /customers": 4_000, "POST /customers": 700 };
 /** How long after a slice's last answer the CPU time is read: past the request log's write (100 ms). */
