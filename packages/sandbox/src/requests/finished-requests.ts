@@ -8,6 +8,8 @@
 // Each request is written by exactly one committed transaction: one that fails (a deadlock, the
 // database away, a full store) puts its batch back, before what came since, and it is tried
 // again. The log entries ride along with the counts, so they are retried too, rather than lost.
+// A store that keeps failing (full, say, while reads are still answered from the cache) would
+// hold every request since in memory: a partner's newest MAX_WAITING wait, the older are dropped.
 import { type CountedRequest, countRequests } from "../readiness/index.js";
 import type { RequestEntry, SandboxStore, StoreTransaction } from "../store/store.js";
 
@@ -18,6 +20,8 @@ type FinishedRequest = RequestEntry & CountedRequest;
 const WRITE_AFTER_MS = 100;
 /** New requests waiting that make a batch go at once. */
 const BATCH_SIZE = 500;
+/** A partner's requests that wait at most, while its writes fail: ten times the log it keeps. */
+export const MAX_WAITING = 100_000;
 
 /** What is written of each request. */
 export interface Written {
@@ -84,7 +88,8 @@ export class FinishedRequests {
         .transaction(partner, (tx) => this.write(tx, requests))
         .catch(() => {
           // Back in line, before the ones that came since, and tried again a moment later.
-          this.pending.set(partner, [...requests, ...(this.pending.get(partner) ?? [])]);
+          const waiting = [...requests, ...(this.pending.get(partner) ?? [])];
+          this.pending.set(partner, waiting.slice(-MAX_WAITING));
           this.later();
         });
     });

@@ -1,9 +1,11 @@
 // When finished requests are written, on fake timers over a SQLite store in memory: a moment after
-// the first one waits, at once at a full batch, again a moment after a write failed, and never
-// after close.
+// the first one waits, at once at a full batch, again a moment after a write failed (the newest
+// MAX_WAITING kept while writes keep failing), and never after close.
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { dataFromSeed } from "../../src/api/seed.js";
+import { MAX_WAITING } from "../../src/requests/finished-requests.js";
 import { FinishedRequests } from "../../src/requests/index.js";
+import { page } from "../../src/store/pages.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
 import { failingStore, finishedRequest } from "../support/failing-store.js";
@@ -59,4 +61,27 @@ it("tries a failed write again a moment later, and leaves no timer once closed",
   await vi.advanceTimersByTimeAsync(10_000);
   expect(vi.getTimerCount()).toBe(0);
   expect(failing.attempts).toBe(3);
+});
+
+it("keeps a partner's newest MAX_WAITING requests while its writes keep failing", async () => {
+  // A store that refuses at once (full, say), until it is mended.
+  let mended = false;
+  const full: SandboxStore = {
+    ...store,
+    transaction: (partner, work) =>
+      mended ? store.transaction(partner, work) : Promise.reject(new Error("the store is full")),
+  };
+  const finished = new FinishedRequests(full, { log: true, counts: true });
+  for (let n = 0; n < MAX_WAITING + 1_000; n++) finished.add(PARTNER, finishedRequest(n));
+  await finished.flush();
+  mended = true;
+  await finished.close();
+  // What is written is the newest MAX_WAITING, the last of them last.
+  const newest = await store.transaction(PARTNER, (tx) =>
+    page(tx.requestLog({}), { page_size: "1" }),
+  );
+  if (newest.kind !== "page") throw new Error("no page");
+  expect(JSON.parse(newest.items[0] as string).idempotency_key).toBe(`key-${MAX_WAITING + 999}`);
+  const counted = await store.transaction(PARTNER, (tx) => tx.countsOf("call"));
+  expect(counted.reduce((sum, { n }) => sum + n, 0)).toBe(MAX_WAITING);
 });
