@@ -40,7 +40,6 @@ const config: KnipConfig = {
         "openapi-fetch",
         "pg",
         "uri-template-lite",
-        "yaml",
         "@types/pg",
       ],
     },
