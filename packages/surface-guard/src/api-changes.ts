@@ -60,7 +60,7 @@ export type ApiChange = {
 const ADDITION = /-(added|widened|became-optional)$/;
 
 /** The level a change needs: what breaks is major; an addition, a widening or a deprecation minor. */
-export function levelOf(rule: string): Level {
+function levelOf(rule: string): Level {
   if (RULES[rule]?.breaking) return "major";
   return rule.endsWith("-deprecated") || ADDITION.test(rule) ? "minor" : "patch";
 }

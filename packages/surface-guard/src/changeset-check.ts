@@ -16,7 +16,7 @@ import { parse } from "yaml";
 import type { ApiChange, ApiDocument, Level } from "./api-changes.ts";
 
 /** Where each document and its released baseline live, relative to the repository. */
-export const DOCUMENT_FILES: Readonly<Record<ApiDocument, { head: string; baseline: string }>> = {
+const DOCUMENT_FILES: Readonly<Record<ApiDocument, { head: string; baseline: string }>> = {
   "partner-payments": {
     head: "openapi/partner-payments.yaml",
     baseline: "openapi/released/partner-payments.yaml",
