@@ -27,7 +27,7 @@ import { withConsoleSection } from "./console-section.ts";
 import { documentsSection, writeDocuments } from "./documents.ts";
 import { writeGuidePages } from "./guide-pages.ts";
 import { TEST_MODE_INIT_SCRIPT, TEST_MODE_PAGE } from "./pages.ts";
-import { READINESS_PAGE, writeReadinessPage } from "./readiness-page.ts";
+import { writeReadinessPage } from "./readiness-page.ts";
 import {
   INIT_SCRIPT,
   localRedocBundle,

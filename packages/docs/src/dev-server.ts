@@ -7,7 +7,7 @@ import path from "node:path";
 import { specPath, testModeSpecPath } from "@org/payments-spec";
 import { buildSite } from "./build-site.ts";
 import { distDir } from "./built-paths.ts";
-import { consoleTarget, serveOnConfiguredPort, startStaticServer } from "./static-server.ts";
+import { serveOnConfiguredPort, startStaticServer } from "./static-server.ts";
 
 const packageDir = path.resolve(import.meta.dirname, "..");
 // Folders, not files: editors that save by renaming would end a watch on the file itself.
