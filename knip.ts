@@ -45,9 +45,9 @@ const config: KnipConfig = {
       ],
     },
     "packages/docs": {
-      // The build's and the servers' scripts, run by node; the console and the readiness page's
-      // script, each bundled by esbuild from its file.
-      entry: ["scripts/{build,dev,serve,serve-all}.ts", "console/main.ts", "console/readiness.ts"],
+      // The commands (build, serve, dev, serve-all), run by node; the console and the readiness
+      // page's script, each bundled by esbuild from its file.
+      entry: ["scripts/*.ts", "console/main.ts", "console/readiness.ts"],
       // The samples are type-checked against the client (tsconfig.samples.json), not imported.
       ignoreDependencies: ["@org/payments-client"],
     },
