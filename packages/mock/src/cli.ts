@@ -91,10 +91,10 @@ if (process.argv[2] === "proxy") {
   const { runReadinessCli } = await import("./readiness-cli.js");
   await runReadinessCli(process.argv.slice(3));
 } else if (process.argv[2] === "fixtures") {
-  const { runFixturesCli } = await import("./fixtures/fixtures-cli.js");
+  const { runFixturesCli } = await import("./fixtures-cli.js");
   await runFixturesCli(process.argv.slice(3));
 } else if (process.argv[2] === "trigger") {
-  const { runTriggerCli } = await import("./fixtures/trigger-cli.js");
+  const { runTriggerCli } = await import("./trigger-cli.js");
   await runTriggerCli(process.argv.slice(3));
 } else {
   await runMock();
