@@ -13,9 +13,15 @@ import type {
   SignedAutorampQuote,
 } from "@org/payments-types";
 import { type Answer, ok, problemAnswer } from "../answers/answer.js";
-import { type PricedCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
-import { signatureOf, signingSecret } from "../money/quote-signature.js";
-import { readRates } from "../money/rates.js";
+import {
+  type PricedCurrency,
+  type PriceInput,
+  PricingError,
+  price,
+  readRates,
+  signatureOf,
+  signingSecret,
+} from "../money/index.js";
 import type { StoreTransaction } from "../store/store.js";
 import type { RouteContext } from "./route-context.js";
 

@@ -1,5 +1,5 @@
 // What an operation's handler is given: the request, read and routed, and the sandbox it works in.
-import type { Clock } from "../clock/clock.js";
+import type { Clock } from "../clock/index.js";
 import type { Events } from "../events/index.js";
 import type { SpecFacts } from "../lifecycle/spec-facts.js";
 import type { Scope, StoreTransaction } from "../store/store.js";

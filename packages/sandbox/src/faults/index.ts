@@ -9,7 +9,7 @@ export {
   type SandboxFault,
 } from "./controls.js";
 export { type DeliveryFault, deliveryFault } from "./delivery-fault.js";
-export type { FaultRows, StoredFault, StoredRateLimit } from "./fault-rows.js";
+export type { FaultRows, StoredRateLimit } from "./fault-rows.js";
 export { type DeclaredStatuses, declaredStatusesOf } from "./fault-rules.js";
 export {
   type FaultHit,

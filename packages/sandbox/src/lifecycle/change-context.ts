@@ -1,6 +1,6 @@
 // What a change to the sandbox's resources works with, and whom its events are for.
 
-import type { Clock } from "../clock/clock.js";
+import type { Clock } from "../clock/index.js";
 import type { Events } from "../events/index.js";
 import type { Stored } from "../store/sandbox-data.js";
 import type { StoreTransaction } from "../store/store.js";

@@ -6,6 +6,20 @@ export {
   type QuoteVerdict,
   type SandboxRates,
 } from "./controls.js";
-export { BASE_CURRENCY, CURRENCIES, NETWORK_FEES } from "./currencies.js";
-export { DEFAULT_RATES } from "./rates.js";
+export {
+  BASE_CURRENCY,
+  CRYPTO_DEPOSIT_ACCOUNT_TYPE,
+  CURRENCIES,
+  currencyFacts,
+  NETWORK_FEES,
+} from "./currencies.js";
+export {
+  type PriceCurrency,
+  type PricedCurrency,
+  type PriceInput,
+  PricingError,
+  price,
+} from "./pricing.js";
+export { signatureOf, signingSecret } from "./quote-signature.js";
+export { changedRates, DEFAULT_RATES, readRateChanges, readRates } from "./rates.js";
 export { MONEY_ROUTES, type MoneyContext } from "./routes.js";

@@ -2,5 +2,5 @@
 // headers.
 export { type RateLimitControls, type RateLimitOptions, rateLimitControls } from "./controls.js";
 export { rateLimitVerdict } from "./rate-limit.js";
-export type { RateLimitRows, RateToken } from "./rate-limit-rows.js";
+export type { RateLimitRows } from "./rate-limit-rows.js";
 export { RATE_LIMIT_ROUTES, type RateLimitContext } from "./routes.js";

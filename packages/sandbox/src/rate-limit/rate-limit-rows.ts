@@ -3,7 +3,7 @@
 import type { StoredRateLimit } from "../faults/index.js";
 
 /** The rate limit's count of one request. */
-export interface RateToken {
+interface RateToken {
   allowed: boolean;
   /** The theoretical arrival time after this request (µs of sandbox time). */
   tatUs: number;

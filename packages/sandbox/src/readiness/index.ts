@@ -13,7 +13,7 @@ export {
   readProfile,
 } from "./profile.js";
 export { PROFILE_CONTEXT } from "./profile-context.js";
-export type { CountKind, CountRows, ReadinessCount, ReportRows } from "./readiness-rows.js";
+export type { CountRows, ReadinessCount } from "./readiness-rows.js";
 export {
   defaultChecklist,
   type ReadinessReport,

@@ -35,7 +35,7 @@ export interface FinishedRequest {
 export type KeptRequest = Omit<FinishedRequest, "cursor" | "key_reused" | "retry_after_s">;
 
 /** A request as it finished: what it was, when it arrived, its answer, what acted on it. */
-export interface Finished {
+interface Finished {
   request: ApiRequest;
   operationId: string;
   /** Sandbox time it arrived, ms. */

@@ -8,7 +8,6 @@ export {
   requestLogControls,
 } from "./controls.js";
 export {
-  type Finished,
   type FinishedRequest,
   finishedRequest,
   headerOf,
@@ -16,7 +15,6 @@ export {
 } from "./finished-request.js";
 export {
   FinishedRequests,
-  MAX_WAITING,
   type PendingRequests,
   type RequestWriter,
 } from "./finished-requests.js";

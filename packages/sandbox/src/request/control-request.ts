@@ -18,7 +18,7 @@ import type { Tenant, Tenants } from "../tenants/tenants.js";
 import type { Route, Routes } from "../test-mode/index.js";
 
 /** What every feature's routes may be handed: each declares the part it takes. */
-export type PartnerContext = ClockContext &
+type PartnerContext = ClockContext &
   EventContext &
   SimulationContext &
   MoneyContext &

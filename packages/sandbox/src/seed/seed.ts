@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isObject } from "@org/payments-engine";
 import type { SpecFacts } from "../lifecycle/spec-facts.js";
-import { changedRates, DEFAULT_RATES, readRateChanges } from "../money/rates.js";
+import { changedRates, DEFAULT_RATES, readRateChanges } from "../money/index.js";
 import {
   COLLECTIONS,
   type CollectionName,

@@ -10,8 +10,14 @@ import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated } from "../lifecycle/changes.js";
 import { TRANSACTION } from "../lifecycle/lifecycles.js";
-import { CRYPTO_DEPOSIT_ACCOUNT_TYPE, currencyFacts } from "../money/currencies.js";
-import { type PriceCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
+import {
+  CRYPTO_DEPOSIT_ACCOUNT_TYPE,
+  currencyFacts,
+  type PriceCurrency,
+  type PriceInput,
+  PricingError,
+  price,
+} from "../money/index.js";
 import { newResourceId } from "../store/resource-id.js";
 import type { Resource } from "../store/sandbox-data.js";
 
