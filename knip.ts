@@ -37,7 +37,6 @@ const config: KnipConfig = {
         "openapi-fetch",
         "pg",
         "uri-template-lite",
-        "yaml",
         "@types/pg",
       ],
     },
