@@ -20,3 +20,9 @@ export {
   RETRY_DELAYS_SECONDS,
 } from "./events.js";
 export { EVENT_ROUTES, type EventContext } from "./routes.js";
+export type { EventLogRows, LoggedEvent, NewLoggedEvent } from "./event-log-rows.js";
+export {
+  DEFAULT_EVENT_STREAM_TIMING,
+  type EventStreamTiming,
+  EventStreams,
+} from "./event-stream.js";

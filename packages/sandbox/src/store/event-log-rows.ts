@@ -1,0 +1,105 @@
+// A partner's event log in SQL, the same for SQLite and Postgres (migration 9): the rows of
+// events/event-log-rows.ts. A transaction's events are written as it ends (writeAppendedEvents),
+// after its other writes: their cursors are taken from the partner's counter row, which stays
+// locked until the commit, so a transaction that takes cursors after another commits after it and
+// no reader ever sees a later cursor before an earlier one. Taken last, the lock is held only
+// while the transaction commits, and never before a lock of a resource's (no deadlock with a batch).
+import type { EventLogRows, NewLoggedEvent } from "../events/index.js";
+import type { Query } from "./sql-query.js";
+
+/** A partner's log keeps at least this many of its newest events. */
+export const LOGGED_EVENTS_KEPT = 50_000;
+/** The log is trimmed when its newest cursor passes a multiple of this. */
+const TRIM_EVERY = 1_000;
+/** Events written by one Postgres statement at most (its parameters stay far below the limit). */
+const ROWS_PER_INSERT = 500;
+
+/** The channel a Postgres transaction that wrote events notifies, with the partner's id. */
+export const EVENTS_CHANNEL = "payments_sandbox_events";
+
+export function eventLogRows(query: Query, partner: string, pending: NewLoggedEvent[]): EventLogRows {
+  return {
+    appendEvent(event) {
+      pending.push(event);
+    },
+    async eventsAfter(cursor, topics, limit) {
+      const only =
+        topics.length === 0
+          ? ""
+          : ` AND topic IN (${topics.map((_, index) => `$${index + 4}`).join(", ")})`;
+      const rows = await query(
+        `SELECT n, topic, body FROM event_log WHERE partner = $1 AND n > $2${only} ORDER BY n LIMIT $3`,
+        [partner, cursor, Math.trunc(limit), ...topics],
+      );
+      return rows.map((row) => ({
+        cursor: Number(row.n),
+        topic: String(row.topic),
+        body: String(row.body),
+      }));
+    },
+    async lastCursor() {
+      const [row] = await query("SELECT last FROM event_cursors WHERE partner = $1", [partner]);
+      return Number(row?.last ?? 0);
+    },
+    async topicOf(eventId) {
+      const [row] = await query(
+        "SELECT topic FROM event_log WHERE partner = $1 AND id = $2 LIMIT 1",
+        [partner, eventId],
+      );
+      return row === undefined ? undefined : String(row.topic);
+    },
+  };
+}
+
+/**
+ * Writes the events the transaction added, with their cursors, and empties `pending`; resolves
+ * to whether there were any. With `notify` (Postgres), the commit tells every process listening.
+ */
+export async function writeAppendedEvents(
+  query: Query,
+  partner: string,
+  pending: NewLoggedEvent[],
+  notify: boolean,
+): Promise<boolean> {
+  if (pending.length === 0) return false;
+  const events = pending.splice(0);
+  const take =
+    "INSERT INTO event_cursors (partner, last) VALUES ($1, $2) ON CONFLICT (partner) DO UPDATE SET last = event_cursors.last + excluded.last RETURNING last";
+  const [row] = await query(
+    notify
+      ? `WITH taken AS (${take}) SELECT last, pg_notify('${EVENTS_CHANNEL}', CAST($1 AS TEXT)) FROM taken`
+      : take,
+    [partner, events.length],
+  );
+  const last = Number(row?.last);
+  const first = last - events.length + 1;
+  if (notify) {
+    // Postgres: a statement for many rows, as a round trip costs more than the rows.
+    for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
+      const some = events.slice(start, start + ROWS_PER_INSERT);
+      const values = some.map(
+        (_, index) =>
+          `($1, ${first + start + index}, $${index * 4 + 2}, $${index * 4 + 3}, $${index * 4 + 4}, $${index * 4 + 5})`,
+      );
+      await query(
+        `INSERT INTO event_log (partner, n, id, topic, customer_id, body) VALUES ${values.join(", ")}`,
+        [partner, ...some.flatMap((event) => [event.id, event.topic, event.customerId, event.body])],
+      );
+    }
+  } else {
+    // SQLite, in process: one prepared statement, run for each.
+    for (const [index, event] of events.entries()) {
+      await query(
+        "INSERT INTO event_log (partner, n, id, topic, customer_id, body) VALUES ($1, $2, $3, $4, $5, $6)",
+        [partner, first + index, event.id, event.topic, event.customerId, event.body],
+      );
+    }
+  }
+  if (Math.floor(last / TRIM_EVERY) > Math.floor((first - 1) / TRIM_EVERY) && last > LOGGED_EVENTS_KEPT) {
+    await query("DELETE FROM event_log WHERE partner = $1 AND n <= $2", [
+      partner,
+      last - LOGGED_EVENTS_KEPT,
+    ]);
+  }
+  return true;
+}
