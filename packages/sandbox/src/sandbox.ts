@@ -7,15 +7,15 @@
 import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
 import type { Answer } from "./answers/answer.js";
 import { ReadCache } from "./api/read-cache.js";
-import { CLOCK_ROUTES } from "./clock/index.js";
+import { CLOCK_ROUTES, realNow } from "./clock/index.js";
 import {
   DEFAULT_DELIVERY_LIMITS,
   type DeliveryChaos,
   type DeliveryLimits,
   DeliverySender,
   EVENT_ROUTES,
-  type EventStreamTiming,
   EventStreams,
+  type EventStreamTiming,
 } from "./events/index.js";
 import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
 import { healthAnswer, type StoreKind } from "./health/index.js";
@@ -46,12 +46,11 @@ import {
 } from "./request-log/index.js";
 import { dataFromSeed, defaultSeed, readSeed, SEED_ROUTES, starterSeed } from "./seed/index.js";
 import { SIMULATION_ROUTES } from "./simulations/index.js";
+import { isPostgresUrl } from "./store/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID } from "./store/partner.js";
-import { isPostgresUrl } from "./store/index.js";
 import type { StoreTransaction } from "./store/store.js";
 import { type Tenant, Tenants } from "./tenants/tenants.js";
-import { realNow } from "./clock/index.js";
 import { TEST_MODE_DOCUMENT_ROUTES } from "./test-mode/index.js";
 
 export interface SandboxOptions {

@@ -4,6 +4,7 @@
 
 export { call, newKey } from "./call.ts";
 export { helpFlags, synopsisFlags, tableFlags } from "./documented-usage.ts";
+export { type EventStreamOptions, openEventStream, type StreamedEvent } from "./event-stream.ts";
 export { fixtureSpecPath } from "./fixture-specs.ts";
 export { fuzzRequest, fuzzRequests, type WireRequest } from "./fuzz-requests.ts";
 export { chromiumPath, launchChromium } from "./launch-chromium.ts";

@@ -35,7 +35,7 @@ export interface EventStreamOptions {
 }
 
 /** Refused by the sandbox in a way that opening the stream again will not mend (401, 404, 422). */
-export class StreamRefused extends Error {
+class StreamRefused extends Error {
   override name = "StreamRefused";
 }
 
@@ -49,14 +49,19 @@ export async function followEvents(options: EventStreamOptions): Promise<void> {
   let delay = FIRST_DELAY_MS;
   while (!options.signal.aborted) {
     let progressed = false;
-    const reason = await readOnce(options, after, (event) => {
-      after = event.cursor;
-      progressed = true;
-    }, () => {
-      options.onOpen(opened);
-      opened = true;
-      delay = FIRST_DELAY_MS;
-    }).catch((error: unknown) => {
+    const reason = await readOnce(
+      options,
+      after,
+      (event) => {
+        after = event.cursor;
+        progressed = true;
+      },
+      () => {
+        options.onOpen(opened);
+        opened = true;
+        delay = FIRST_DELAY_MS;
+      },
+    ).catch((error: unknown) => {
       if (error instanceof StreamRefused) throw error;
       return describe(error);
     });

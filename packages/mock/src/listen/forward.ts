@@ -40,7 +40,9 @@ export class Forwarder {
         },
         (response) => {
           response.resume();
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, durationMs: took() }));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, durationMs: took() }),
+          );
           response.on("error", (error) =>
             resolve({ status: null, durationMs: took(), error: error.message }),
           );

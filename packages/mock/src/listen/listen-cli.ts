@@ -64,7 +64,8 @@ export async function runListenCli(argv: string[]): Promise<void> {
     process.exit(0);
   }
   const format = args.format;
-  if (format !== "text" && format !== "json") fail(`--format must be text or json, got "${format}"`);
+  if (format !== "text" && format !== "json")
+    fail(`--format must be text or json, got "${format}"`);
   const base = sandboxBaseUrl(args.url, process.env);
   if (!base.ok) fail(base.message);
   const forwardTo =
@@ -89,7 +90,9 @@ export async function runListenCli(argv: string[]): Promise<void> {
   }
   const key = process.env.PAYMENTS_API_KEY ?? "";
   if (key === "") {
-    fail("set PAYMENTS_API_KEY to the API key whose partner's events to stream (it is never printed)");
+    fail(
+      "set PAYMENTS_API_KEY to the API key whose partner's events to stream (it is never printed)",
+    );
   }
   const stopped = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {

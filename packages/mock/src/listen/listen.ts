@@ -7,7 +7,7 @@ import { followEvents, type StreamedEvent } from "./event-stream.js";
 import { type Forwarded, Forwarder } from "./forward.js";
 import { Receipts } from "./receipts.js";
 
-export type ListenFormat = "text" | "json";
+type ListenFormat = "text" | "json";
 
 export interface ListenOptions {
   /** The sandbox's base URL, ending in /. */
@@ -48,7 +48,8 @@ export async function listen(options: ListenOptions): Promise<void> {
       idleTimeoutMs: options.idleTimeoutMs,
       signal: options.signal,
       onOpen(reconnected) {
-        if (reconnected) options.warn("the event stream is open again: resuming after the last event forwarded");
+        if (reconnected)
+          options.warn("the event stream is open again: resuming after the last event forwarded");
         else options.write(readyLine(options, saved));
       },
       onBroken(reason, delayMs) {
@@ -82,7 +83,9 @@ function readyLine(options: ListenOptions, saved: string | undefined): string {
         : "from now on";
   const where = [
     ...[...options.routes].map(([topic, url]) => `${topic} to ${url.href}`),
-    ...(options.forwardTo === undefined ? [] : [`${options.routes.size > 0 ? "the rest" : "events"} to ${options.forwardTo.href}`]),
+    ...(options.forwardTo === undefined
+      ? []
+      : [`${options.routes.size > 0 ? "the rest" : "events"} to ${options.forwardTo.href}`]),
   ];
   if (options.format === "json") {
     return JSON.stringify({

@@ -16,7 +16,10 @@ export interface EventStreamTiming {
   pollMs: number;
 }
 
-export const DEFAULT_EVENT_STREAM_TIMING: EventStreamTiming = { heartbeatMs: 15_000, pollMs: 1_000 };
+const DEFAULT_EVENT_STREAM_TIMING: EventStreamTiming = {
+  heartbeatMs: 15_000,
+  pollMs: 1_000,
+};
 
 /** Events read at most at a time. */
 const READ_AT_ONCE = 500;
@@ -49,7 +52,8 @@ export class EventStreams {
     wakers.add(wake);
     this.enders.add(end);
     this.unlisten ??= this.source.onEventsCommitted((committed) => {
-      const partners = committed === undefined ? [...this.wakers.values()] : [this.wakers.get(committed)];
+      const partners =
+        committed === undefined ? [...this.wakers.values()] : [this.wakers.get(committed)];
       for (const waker of partners.flatMap((wakers) => [...(wakers ?? [])])) waker();
     });
     return () => {

@@ -10,6 +10,7 @@ export {
   type WebhookOptions,
 } from "./controls.js";
 export { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits, DeliverySender } from "./deliveries.js";
+export { EventStreams, type EventStreamTiming } from "./event-stream.js";
 export {
   type DeliveryChaos,
   DUPLICATE_RATE,
@@ -20,9 +21,3 @@ export {
   RETRY_DELAYS_SECONDS,
 } from "./events.js";
 export { EVENT_ROUTES, type EventContext } from "./routes.js";
-export type { EventLogRows, LoggedEvent, NewLoggedEvent } from "./event-log-rows.js";
-export {
-  DEFAULT_EVENT_STREAM_TIMING,
-  type EventStreamTiming,
-  EventStreams,
-} from "./event-stream.js";

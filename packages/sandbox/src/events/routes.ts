@@ -9,8 +9,8 @@ import type { StoreTransaction } from "../store/store.js";
 import type { Routes, Transactions } from "../test-mode/index.js";
 import { type EventQuery, eventPage } from "./event-log.js";
 import { type EventStreams, eventStream } from "./event-stream.js";
-import { recordReceipts } from "./receipts.js";
 import type { Events } from "./events.js";
+import { recordReceipts } from "./receipts.js";
 
 /** What the webhooks' routes are handed, for the caller's partner. */
 export interface EventContext {

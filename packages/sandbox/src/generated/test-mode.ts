@@ -260,8 +260,9 @@ export interface paths {
     put?: never;
     /**
      * Send an event again
-     * @description Sends the event again now, with the same `id`, to its webhook's current `url`: one
-     *     attempt, numbered after the last one the log holds, not retried. `404` when the log holds
+     * @description Sends the event again now, with the same `id`, to the current `url` of the webhook of its
+     *     newest attempt (an event sent to several webhooks has one id): one attempt, numbered
+     *     after the last one the log holds, not retried. `404` when the log holds
      *     no attempt of the event or its webhook is gone.
      */
     post: operations["redeliverEvent"];
@@ -790,7 +791,7 @@ export interface components {
     WebhookEvent: {
       /**
        * Format: uuid
-       * @description The event's id, the same in every attempt to deliver it.
+       * @description The event's id, the same in every attempt to deliver it, to every webhook subscribed, and in the event stream.
        */
       id: string;
       topic: components["schemas"]["WebhookTopic"];

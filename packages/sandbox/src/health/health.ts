@@ -38,7 +38,11 @@ export async function healthAnswer(sources: HealthSources): Promise<Answer> {
   const answer = problemAnswer(503, "not-ready", "Sandbox not ready", [
     { location: "route", field: "", rule: "ready", message: `${reason}; ask again shortly` },
   ]);
-  return { ...answer, body: { ...(answer.body as object), ...report }, headers: { "retry-after": "1" } };
+  return {
+    ...answer,
+    body: { ...(answer.body as object), ...report },
+    headers: { "retry-after": "1" },
+  };
 }
 
 /** true once `work` resolves within `ms`; otherwise why not, in words. */

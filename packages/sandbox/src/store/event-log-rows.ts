@@ -1,14 +1,48 @@
-// A partner's event log in SQL, the same for SQLite and Postgres (migration 9): the rows of
-// events/event-log-rows.ts. A transaction's events are written as it ends (writeAppendedEvents),
-// after its other writes: their cursors are taken from the partner's counter row, which stays
-// locked until the commit, so a transaction that takes cursors after another commits after it and
-// no reader ever sees a later cursor before an earlier one. Taken last, the lock is held only
-// while the transaction commits, and never before a lock of a resource's (no deadlock with a batch).
-import type { EventLogRows, NewLoggedEvent } from "../events/index.js";
+// A partner's events as a log of their own (migration 9), the same in SQLite and Postgres: every
+// event a change makes, whether or not a webhook subscribes to its topic, each with a cursor, a
+// per-partner sequence that orders the log as its transactions committed (the same on every
+// replica of a shared sandbox and after a restart). A transaction's events are written as it ends
+// (writeAppendedEvents), after its other writes: their cursors are taken from the partner's
+// counter row, which stays locked until the commit, so a transaction that takes cursors after
+// another commits after it and no reader ever sees a later cursor before an earlier one. Taken
+// last, the lock is held only while the transaction commits, and never before a lock of a
+// resource's (no deadlock with a batch).
 import type { Query } from "./sql-query.js";
 
+/** An event as the change made it: its payload is the body a webhook receives. */
+export interface NewLoggedEvent {
+  id: string;
+  topic: string;
+  customerId: string | null;
+  /** The event's JSON, as a delivery sends it. */
+  body: string;
+}
+
+/** An event as the log holds it. */
+interface LoggedEvent {
+  /** Its place in the partner's log: greater than every event committed before it. */
+  cursor: number;
+  topic: string;
+  /** The event's JSON, as a delivery sends it. */
+  body: string;
+}
+
+export interface EventLogRows {
+  /**
+   * Adds the event to the partner's log. Cursors are given as the transaction commits, in the
+   * order its events were added: a later transaction's events all come after.
+   */
+  appendEvent(event: NewLoggedEvent): void;
+  /** Up to `limit` events after `cursor`, oldest first; only those of `topics` when given. */
+  eventsAfter(cursor: number, topics: readonly string[], limit: number): Promise<LoggedEvent[]>;
+  /** The cursor of the partner's newest event; 0 before its first. */
+  lastCursor(): Promise<number>;
+  /** The topic of the event with this id, when the log still holds it. */
+  topicOf(eventId: string): Promise<string | undefined>;
+}
+
 /** A partner's log keeps at least this many of its newest events. */
-export const LOGGED_EVENTS_KEPT = 50_000;
+const LOGGED_EVENTS_KEPT = 50_000;
 /** The log is trimmed when its newest cursor passes a multiple of this. */
 const TRIM_EVERY = 1_000;
 /** Events written by one Postgres statement at most (its parameters stay far below the limit). */
@@ -17,7 +51,11 @@ const ROWS_PER_INSERT = 500;
 /** The channel a Postgres transaction that wrote events notifies, with the partner's id. */
 export const EVENTS_CHANNEL = "payments_sandbox_events";
 
-export function eventLogRows(query: Query, partner: string, pending: NewLoggedEvent[]): EventLogRows {
+export function eventLogRows(
+  query: Query,
+  partner: string,
+  pending: NewLoggedEvent[],
+): EventLogRows {
   return {
     appendEvent(event) {
       pending.push(event);
@@ -83,7 +121,10 @@ export async function writeAppendedEvents(
       );
       await query(
         `INSERT INTO event_log (partner, n, id, topic, customer_id, body) VALUES ${values.join(", ")}`,
-        [partner, ...some.flatMap((event) => [event.id, event.topic, event.customerId, event.body])],
+        [
+          partner,
+          ...some.flatMap((event) => [event.id, event.topic, event.customerId, event.body]),
+        ],
       );
     }
   } else {
@@ -95,7 +136,10 @@ export async function writeAppendedEvents(
       );
     }
   }
-  if (Math.floor(last / TRIM_EVERY) > Math.floor((first - 1) / TRIM_EVERY) && last > LOGGED_EVENTS_KEPT) {
+  if (
+    Math.floor(last / TRIM_EVERY) > Math.floor((first - 1) / TRIM_EVERY) &&
+    last > LOGGED_EVENTS_KEPT
+  ) {
     await query("DELETE FROM event_log WHERE partner = $1 AND n <= $2", [
       partner,
       last - LOGGED_EVENTS_KEPT,

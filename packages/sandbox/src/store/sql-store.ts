@@ -4,9 +4,8 @@
 
 import { JsonText } from "../json/json-text.js";
 import { type PageSource, type Positioned, page } from "../json/pages.js";
-import type { NewLoggedEvent } from "../events/index.js";
 import type { EmptyCollections } from "./empty-collections.js";
-import { eventLogRows, writeAppendedEvents } from "./event-log-rows.js";
+import { eventLogRows, type NewLoggedEvent, writeAppendedEvents } from "./event-log-rows.js";
 import { faultRows } from "./fault-rows.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { realNow } from "../clock/index.js";
 import { EmptyCollections } from "./empty-collections.js";
+import { EventsCommitted } from "./events-committed.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { MarkedCounts } from "./readiness-counts.js";
@@ -17,7 +18,6 @@ import {
   type VersionRecord,
 } from "./schema-migrations.js";
 import type { Query } from "./sql-query.js";
-import { EventsCommitted } from "./events-committed.js";
 import {
   type Dialect,
   dueJobs,

@@ -1,13 +1,14 @@
 // What the sandbox keeps its data in. One interface, two databases behind it: SQLite (a file, or
 // in memory without --state) and Postgres (a sandbox shared by several processes). Every request's
 // changes happen in one transaction.
-import type { EventLogRows } from "../events/index.js";
+
 import type { FaultRows } from "../faults/index.js";
 import type { JsonText } from "../json/json-text.js";
 import type { Page, PageQuery, PageSource } from "../json/pages.js";
 import type { RateLimitRows } from "../rate-limit/index.js";
 import type { CountRows } from "../readiness/index.js";
 import type { RequestLogRows } from "../request-log/index.js";
+import type { EventLogRows } from "./event-log-rows.js";
 import type { SettingName } from "./settings.js";
 
 /** Which delivery attempts a read of the log keeps: each field given must match. */

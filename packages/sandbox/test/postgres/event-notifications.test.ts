@@ -1,7 +1,8 @@
 // A Postgres sandbox's processes share its event log: a process is told of the events another
 // committed, so that its event streams carry them at once.
-import { afterAll, expect, inject, it } from "vitest";
+
 import { createDatabase } from "@org/payments-testing";
+import { afterAll, expect, inject, it } from "vitest";
 import { dataFromSeed } from "../../src/seed/index.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
@@ -14,7 +15,11 @@ afterAll(async () => {
 const PARTNER = "4c6e8a0b-2d4f-4a6c-8e0b-2d4f6a8c0e1b";
 
 async function open(state: string) {
-  const store = await openStore(state, () => dataFromSeed({}), () => {});
+  const store = await openStore(
+    state,
+    () => dataFromSeed({}),
+    () => {},
+  );
   stores.push(store);
   return store;
 }

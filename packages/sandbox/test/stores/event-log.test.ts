@@ -20,7 +20,11 @@ afterAll(async () => {
 });
 
 async function open(state: string | undefined) {
-  const store = await openStore(state, () => dataFromSeed({}), () => {});
+  const store = await openStore(
+    state,
+    () => dataFromSeed({}),
+    () => {},
+  );
   stores.push(store);
   return store;
 }
@@ -120,7 +124,9 @@ it("numbers the events of transactions run at once in the order they commit, non
   expect(all.map((logged) => logged.cursor)).toEqual(Array.from({ length: 40 }, (_, n) => n + 1));
   // A transaction's two events are next to each other: none of another came between them.
   for (let index = 0; index < all.length; index += 2) {
-    const [first, second] = [all[index], all[index + 1]].map((logged) => JSON.parse(logged?.body ?? "{}").n);
+    const [first, second] = [all[index], all[index + 1]].map(
+      (logged) => JSON.parse(logged?.body ?? "{}").n,
+    );
     expect(second).toBe(first + 1);
   }
 });
