@@ -31,7 +31,18 @@ export {
   type WebhookOptions,
 } from "./control/controls.js";
 export { isControlPath, testModeDocument } from "./control/test-mode-document.js";
-export { respondControl, type Sent, sandboxFailure, sendAnswer } from "./http/index.js";
+export {
+  type PrismAnswer,
+  type RefusedRoute,
+  type RunningSandboxServer,
+  respondSandbox,
+  type SandboxRouting,
+  type SandboxServerOptions,
+  type Sent,
+  sandboxFailure,
+  sentStatus,
+  serveSandbox,
+} from "./http/index.js";
 export {
   AUTORAMP,
   IDENTIFICATION_REVIEW,
