@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { createDatabase, startReceiver } from "@org/payments-testing";
 import pg from "pg";
 import { inject, it } from "vitest";
-import { startHttpSandbox } from "../support/http-sandbox.js";
+import { serveSandbox } from "../../src/index.js";
 import { expectOutboxDelivered, outboxRow } from "../support/outbox-of-schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/postgres-schema-1.sql", import.meta.url));
@@ -26,7 +26,7 @@ it("sends the event a schema-1 database left in its outbox, once migrated", asyn
   } finally {
     await client.end();
   }
-  const mock = await startHttpSandbox({ state });
+  const mock = await serveSandbox({ state });
   context.onTestFinished(() => mock.stop());
   await expectOutboxDelivered(mock.url, row, receiver.waitFor);
 });

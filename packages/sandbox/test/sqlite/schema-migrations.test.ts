@@ -8,9 +8,9 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { dataFromSeed } from "../../src/api/seed.js";
+import { serveSandbox } from "../../src/index.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/schema-migrations.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
-import { startHttpSandbox } from "../support/http-sandbox.js";
 import { expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/sqlite-schema-1.sql", import.meta.url));
@@ -78,7 +78,7 @@ describe("a sandbox's SQLite schema", () => {
     const log = (line: string) => {
       if (line.includes("migrated")) lines.push(line);
     };
-    const mock = await startHttpSandbox({ state: path, log });
+    const mock = await serveSandbox({ state: path, log });
     try {
       expect(lines).toEqual([migratedFromSchemaOne(`sandbox state file ${path}`)]);
       await expectSchemaOneData(mock.url);
@@ -100,7 +100,7 @@ describe("a sandbox's SQLite schema", () => {
     await (await openSqliteStore(path, empty)).close();
     inspect(path, (db) => db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`));
     const before = readFileSync(path);
-    await expect(startHttpSandbox({ state: path })).rejects.toThrow(
+    await expect(serveSandbox({ state: path })).rejects.toThrow(
       `The sandbox state file ${path} was set up by a newer payments-mock (schema ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION}). It was left untouched; upgrade payments-mock.`,
     );
     expect(readFileSync(path)).toEqual(before);

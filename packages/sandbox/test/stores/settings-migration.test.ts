@@ -5,17 +5,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
-import { API_KEY, call, newKey } from "@org/payments-testing";
+import { API_KEY, call, newKey, persistentState } from "@org/payments-testing";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { serveSandbox } from "../../src/index.js";
 import { DEFAULT_RATES } from "../../src/money/rates.js";
-import { startHttpSandbox } from "../support/http-sandbox.js";
-import { persistentState } from "../support/store-projects.js";
 
 const sandboxStore = inject("sandboxStore");
 
 /** A sandbox whose example key is the tests' key, as the mock's sandbox tests start it. */
-const startSandbox = (state: string) => startHttpSandbox({ state, exampleKey: API_KEY });
+const startSandbox = (state: string) => serveSandbox({ state, exampleKey: API_KEY });
 
 async function createCustomer(url: string): Promise<{ id: string }> {
   const answer = await call(url, "POST", "/customers", {

@@ -3,22 +3,16 @@
 // sandbox once got wrong (a fiat address Registered but not verified), with the clock's own
 // account of an advance.
 
-import { AUTORAMP, LIFECYCLES, type Lifecycle } from "@org/payments-sandbox";
-import { type Delivery, startReceiver } from "@org/payments-testing";
+import { call, createCustomer, type Delivery, newKey, startReceiver } from "@org/payments-testing";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  createCustomer,
-  newKey,
-  startSandbox,
-  type TestSandbox,
-} from "../support/sandbox.js";
+import { AUTORAMP, LIFECYCLES, type Lifecycle } from "../../src/index.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 const CUSTOMER = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
 const AUTORAMP_ID = "d2a6f8c1-4b9e-4d7a-a3c5-8e1f6b2d9c47";
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   sandbox = await startSandbox();

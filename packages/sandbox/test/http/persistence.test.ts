@@ -2,16 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specPath } from "@org/payments-spec";
+import { call, createCustomer, newKey, persistentState, sandboxStore } from "@org/payments-testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { startMock } from "../../src/index.js";
-import {
-  call,
-  createCustomer,
-  newKey,
-  persistentState,
-  sandboxStore,
-  startSandbox,
-} from "../support/sandbox.js";
+import { serveSandbox } from "../../src/index.js";
+import { startSandbox } from "../support/sandbox.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-persist-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,7 +27,7 @@ describe("the sandbox's persisted state", () => {
     expect(webhook.status).toBe(200);
     await first.stop();
     // SQLite folds its write-ahead log back into the file on a clean stop.
-    if (sandboxStore !== "postgres") expect(readdirSync(dir)).toEqual(["restart.db"]);
+    if (sandboxStore() !== "postgres") expect(readdirSync(dir)).toEqual(["restart.db"]);
 
     const second = await startSandbox({ state });
     try {
@@ -55,7 +49,7 @@ describe("the sandbox's persisted state", () => {
     const state = await persistentState(dir, "fresh.db");
     const sandbox = await startSandbox({ state });
     try {
-      if (sandboxStore !== "postgres") expect(existsSync(state)).toBe(true);
+      if (sandboxStore() !== "postgres") expect(existsSync(state)).toBe(true);
       const listed = await call(sandbox.url, "GET", "/customers");
       expect(listed.body.items.map((c: { id: string }) => c.id)).toEqual([
         "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
@@ -73,7 +67,7 @@ describe("the sandbox's persisted state", () => {
     async (_, content, reason) => {
       const state = join(dir, `corrupt-${content.length}.json`);
       writeFileSync(state, content);
-      const started = startMock({ spec: specPath, stateful: true, state });
+      const started = serveSandbox({ spec: specPath, state });
       await expect(started).rejects.toThrow(state);
       await expect(started).rejects.toThrow(reason);
       expect(readFileSync(state, "utf8")).toBe(content);
@@ -94,8 +88,8 @@ describe("the sandbox's persisted state", () => {
   });
 
   it("refuses a seed with an unknown collection, naming it", async () => {
-    await expect(
-      startMock({ spec: specPath, stateful: true, seed: { clients: [] } }),
-    ).rejects.toThrow(/unknown collection "clients"/);
+    await expect(serveSandbox({ spec: specPath, seed: { clients: [] } })).rejects.toThrow(
+      /unknown collection "clients"/,
+    );
   });
 });

@@ -7,10 +7,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPrismEngine } from "@org/payments-engine";
 import { type Sandbox, StoreFullError } from "@org/payments-sandbox";
-import { specPath } from "@org/payments-spec";
+import { specPath, testModeSpecPath } from "@org/payments-spec";
 import { API_KEY } from "@org/payments-testing";
 import { expect, it } from "vitest";
-import { createHandler } from "../../src/mock-handler.js";
+import { createHandler } from "../src/mock-handler.js";
 
 it("answers a request the sandbox has no room for with a 507 problem", async () => {
   const engine = await createPrismEngine(specPath, false);
@@ -20,7 +20,12 @@ it("answers a request the sandbox has no room for with a 507 problem", async () 
     refused: () => {},
     close: async () => {},
   };
-  const server = createServer(createHandler(() => engine, { sandbox: full, cors: false }));
+  const server = createServer(
+    createHandler(() => engine, {
+      stateful: { sandbox: full, controlEngine: () => createPrismEngine(testModeSpecPath, false) },
+      cors: false,
+    }),
+  );
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   try {

@@ -5,10 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPaymentsClient } from "@org/payments-client";
 import { specPath } from "@org/payments-spec";
-import { API_KEY, startReceiver } from "@org/payments-testing";
+import { API_KEY, persistentState, startReceiver } from "@org/payments-testing";
 import { afterAll, expect, it } from "vitest";
-import { startMock } from "../../src/index.js";
-import { persistentState } from "../support/sandbox.js";
+import { serveSandbox } from "../../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-scenario-"));
 const state = await persistentState(dir, "state.db");
@@ -22,7 +21,7 @@ const WEBHOOK_ID = "f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
 const TERMS_ID = "6e8a1d3f-2b5c-4e7a-9f0d-3c6b8e1a4d72";
 
 it("onboards, identifies, signs, ramps, pages, delivers webhooks and survives a restart", async () => {
-  const first = await startMock({ spec: specPath, stateful: true, state, exampleKey: API_KEY });
+  const first = await serveSandbox({ spec: specPath, state, exampleKey: API_KEY });
   const payments = createPaymentsClient({ apiKey: API_KEY, baseUrl: first.url, maxRetries: 0 });
   const subPartnerId = crypto.randomUUID();
   const scoped = payments.forSubPartner(subPartnerId);
@@ -96,7 +95,7 @@ it("onboards, identifies, signs, ramps, pages, delivers webhooks and survives a 
   });
   await first.stop();
 
-  const second = await startMock({ spec: specPath, stateful: true, state, exampleKey: API_KEY });
+  const second = await serveSandbox({ spec: specPath, state, exampleKey: API_KEY });
   try {
     const again = createPaymentsClient({ apiKey: API_KEY, baseUrl: second.url, maxRetries: 0 });
     const found = await again.customers.list({ search_term: "crm-sandbox-1" }, { subPartnerId });

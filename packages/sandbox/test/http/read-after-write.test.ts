@@ -1,9 +1,11 @@
 // Every change shows in the next read, however it was made: a create, a simulation, a job the
 // clock ran, a reset. Reads answered from memory (read-cache.ts) must never lag a change.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
-let sandbox: TestSandbox;
+import { call, createCustomer } from "@org/payments-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
+
+let sandbox: HttpSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
 });

@@ -3,12 +3,12 @@
 import {
   validRequest as exampleRequest,
   operations,
+  responseProblems,
   type SpecRequest,
   send,
 } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { responseProblems } from "../support/response-validator.js";
-import { startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 /**
  * The spec's example request, with a key of its own (the sandbox refuses a key used for another
@@ -22,7 +22,7 @@ function validRequest(operationId: string): SpecRequest {
   return request;
 }
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
 });

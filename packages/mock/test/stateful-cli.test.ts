@@ -1,10 +1,12 @@
-// The built CLI in sandbox mode: --stateful serves the sandbox, --state persists it, bad use is refused.
+// The built CLI in sandbox mode: --stateful serves the sandbox, --state persists it, bad use is
+// refused, and the typed controls drive a sandbox in another process.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { call, createCustomer, persistentState, startReceiver } from "@org/payments-testing";
 import { afterAll, describe, expect, it, type TestContext } from "vitest";
-import { runCli } from "../support/run-cli.js";
-import { call, createCustomer, persistentState } from "../support/sandbox.js";
+import { sandboxControls } from "../src/index.js";
+import { runCli } from "./support/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,4 +66,18 @@ describe.concurrent("payments-mock --stateful", () => {
     expect((await mock.exited)[0]).toBe(1);
     expect(mock.output().stderr).toContain(`The sandbox state file ${state} is not valid`);
   }, 30_000);
+});
+
+it("drives the same routes of a sandbox in another process with sandboxControls", async (context) => {
+  const cli = runCli(context, ["--port", "0", "--quiet", "--stateful"]);
+  const controls = sandboxControls(await cli.url, { apiKey: "any" });
+  const hook = await startReceiver();
+  context.onTestFinished(() => hook.stop());
+  const webhook = await controls.addWebhook({ url: `${hook.url}/hook`, topics: ["Ping"] });
+  expect(webhook).toMatchObject({ enabled: true, label: "", topics: ["Ping"] });
+  const moved = await controls.advanceClock({ seconds: 86_400 });
+  expect(Date.parse(moved.now)).toBeGreaterThan(Date.now() + 86_000_000);
+  await expect(controls.advanceClock({ seconds: -1 })).rejects.toThrow(
+    /POST \/_sandbox\/clock\/advance answered 422: body seconds: must be at least 0/,
+  );
 });

@@ -2,10 +2,10 @@
 // only, an autoramp funded by a simulated deposit and settled, every topic sent, illegal
 // transitions refused, failed deliveries retried on the clock with the same event id.
 
-import { type Reply, startReceiver } from "@org/payments-testing";
+import { call, newKey, type Reply, startReceiver } from "@org/payments-testing";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { afterEach, describe, expect, it } from "vitest";
-import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 const ALL_TOPICS = WEBHOOK_TOPICS;
 
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function sandboxWithReceiver(reply?: Reply) {
-  const sandbox: TestSandbox = await startSandbox();
+  const sandbox: HttpSandbox = await startSandbox();
   cleanups.push(() => sandbox.stop());
   const receiver = await startReceiver(reply);
   cleanups.push(() => receiver.stop());

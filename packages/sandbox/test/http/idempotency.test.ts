@@ -1,8 +1,8 @@
-import { API_KEY } from "@org/payments-testing";
+import { API_KEY, call } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
 });

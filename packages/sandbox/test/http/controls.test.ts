@@ -1,29 +1,28 @@
-// The typed sandbox controls: what startMock({ stateful: true }) returns, and sandboxControls(url)
-// for a sandbox in another process; the opt-in delivery mode that duplicates and reorders.
+// The typed sandbox controls, as serveSandbox (and the mock's startMock({ stateful: true })) return
+// them; the opt-in delivery mode that duplicates and reorders. (sandboxControls(url) for a sandbox
+// in another process: packages/mock/test/stateful-cli.test.ts.)
 
 import { setTimeout as delay } from "node:timers/promises";
-import { type Reply, startReceiver } from "@org/payments-testing";
+import { call, newKey, type Reply, startReceiver } from "@org/payments-testing";
 import type { WebhookTopic } from "@org/payments-types";
 import { afterEach, expect, expectTypeOf, it } from "vitest";
 import {
-  type MockOptions,
-  type RunningSandbox,
+  type RunningSandboxServer,
   SandboxControlError,
+  type SandboxServerOptions,
   type SandboxTopic,
-  sandboxControls,
 } from "../../src/index.js";
-import { runCli } from "../support/run-cli.js";
-import { call, newKey, startSandbox } from "../support/sandbox.js";
+import { startSandbox } from "../support/sandbox.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function sandbox(options: MockOptions = {}): Promise<RunningSandbox> {
+async function sandbox(options: SandboxServerOptions = {}): Promise<RunningSandboxServer> {
   const started = await startSandbox(options);
   cleanups.push(() => started.stop());
-  return started.mock;
+  return started.server;
 }
 
 async function receiver(reply?: Reply) {
@@ -75,19 +74,6 @@ it("drives the clock, the simulations and the event log of an in-process sandbox
   });
   await mock.reset();
   expect(await mock.events()).toEqual([]);
-});
-
-it("drives the same routes of a sandbox in another process", async (context) => {
-  const cli = runCli(context, ["--port", "0", "--quiet", "--stateful"]);
-  const controls = sandboxControls(await cli.url, { apiKey: "any" });
-  const hook = await receiver();
-  const webhook = await controls.addWebhook({ url: `${hook.url}/hook`, topics: ["Ping"] });
-  expect(webhook).toMatchObject({ enabled: true, label: "", topics: ["Ping"] });
-  const moved = await controls.advanceClock({ seconds: 86_400 });
-  expect(Date.parse(moved.now)).toBeGreaterThan(Date.now() + 86_000_000);
-  await expect(controls.advanceClock({ seconds: -1 })).rejects.toThrow(
-    /POST \/_sandbox\/clock\/advance answered 422: body seconds: must be at least 0/,
-  );
 });
 
 /**

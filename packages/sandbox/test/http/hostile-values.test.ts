@@ -1,11 +1,17 @@
 // Values a client can send that a database may choke on get the API's answers, never a 5xx.
 
-import { API_KEY } from "@org/payments-testing";
+import { MAX_JSON_DEPTH } from "@org/payments-engine";
+import {
+  API_KEY,
+  call,
+  createCustomer,
+  DEEP_BODIES,
+  expectEveryOperationRefuses,
+} from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEEP_BODIES, expectEveryOperationRefuses } from "../support/deep-bodies.js";
-import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
 });
@@ -77,7 +83,7 @@ describe("JSON nested past the limit", () => {
   it.each(DEEP_BODIES)(
     "%s gets a 400 naming the limit from every operation with a body, the test mode's too",
     async (_, text) => {
-      await expectEveryOperationRefuses(sandbox.url, text);
+      await expectEveryOperationRefuses(sandbox.url, text, MAX_JSON_DEPTH);
     },
   );
 });

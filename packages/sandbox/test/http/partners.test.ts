@@ -2,11 +2,10 @@
 // nothing of A's (data, partner_id, clock, webhook deliveries, event log, idempotency keys, reset)
 // reaches B, in an answer, an error or a log line. 20 keys onboarding at once each end with their
 // own customers Active, and a new key starts with the documents and fee profiles only.
-import { partnerIdOf } from "@org/payments-sandbox";
-import { startReceiver } from "@org/payments-testing";
+import { call, startReceiver } from "@org/payments-testing";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SandboxPartner } from "../../src/index.js";
-import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { partnerIdOf, type SandboxPartner } from "../../src/index.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -14,7 +13,7 @@ afterEach(async () => {
 });
 
 /** A sandbox whose log lines the test reads. */
-async function sandbox(): Promise<{ sandbox: TestSandbox; lines: string[] }> {
+async function sandbox(): Promise<{ sandbox: HttpSandbox; lines: string[] }> {
   const lines: string[] = [];
   const started = await startSandbox({ log: (line) => lines.push(line) });
   cleanups.push(() => started.stop());
@@ -69,8 +68,8 @@ const customersOf = async (partner: SandboxPartner) =>
 describe("a partner per API key", () => {
   it("keeps A's customers, partner_id and error details from B", async () => {
     const { sandbox: started } = await sandbox();
-    const a = started.mock.newPartner();
-    const b = started.mock.newPartner();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
     const ofA = await createCustomer(a, "a@example.com");
     const ofB = await createCustomer(b, "b@example.com");
     expect(ofA.partner_id).toBe(partnerIdOf(a.apiKey));
@@ -110,7 +109,7 @@ describe("a partner per API key", () => {
   it("gives a partner the same partner_id in every sandbox and never stores or logs its key", async () => {
     const { sandbox: first, lines } = await sandbox();
     const { sandbox: second } = await sandbox();
-    const a = first.mock.newPartner();
+    const a = first.server.newPartner();
     const same = { ...a, url: second.url };
     const made = await createCustomer(a, "a@example.com");
     expect((await createCustomer(same, "again@example.com")).partner_id).toBe(made.partner_id);
@@ -121,8 +120,8 @@ describe("a partner per API key", () => {
 
   it("moves only the advancing key's clock and runs only its work", async () => {
     const { sandbox: started } = await sandbox();
-    const a = started.mock.newPartner();
-    const b = started.mock.newPartner();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
     const ofA = await startOnboarding(a, "a@example.com");
     const ofB = await startOnboarding(b, "b@example.com");
     const moved = await a.advanceClock({ seconds: 86_400 });
@@ -141,8 +140,8 @@ describe("a partner per API key", () => {
 
   it("sends A's events to A's webhook only, and logs them in A's event log only", async () => {
     const { sandbox: started } = await sandbox();
-    const a = started.mock.newPartner();
-    const b = started.mock.newPartner();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
     const hookA = await startReceiver();
     cleanups.push(() => hookA.stop());
     const hookB = await startReceiver();
@@ -169,8 +168,8 @@ describe("a partner per API key", () => {
 
   it("answers the same IDEMPOTENCY-KEY under A and then B as two requests", async () => {
     const { sandbox: started } = await sandbox();
-    const a = started.mock.newPartner();
-    const b = started.mock.newPartner();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
     const key = crypto.randomUUID();
     const ofA = await createCustomer(a, "same@example.com", key);
     const ofB = await createCustomer(b, "same@example.com", key);
@@ -188,15 +187,15 @@ describe("a partner per API key", () => {
 
   it("resets the caller's partner only, back to what a new key starts with", async () => {
     const { sandbox: started } = await sandbox();
-    const a = started.mock.newPartner();
-    const b = started.mock.newPartner();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
     const ofA = await createCustomer(a, "a@example.com");
     await createCustomer(b, "b@example.com");
     await b.reset();
     expect(await customersOf(b)).toEqual([]);
     expect((await customersOf(a)).map((c: { id: string }) => c.id)).toEqual([ofA.id]);
     // What a new key starts with: the documents to sign and the fee profiles, no customers.
-    for (const partner of [b, started.mock.newPartner()]) {
+    for (const partner of [b, started.server.newPartner()]) {
       expect((await as(partner, "GET", "/documents")).body.items.length).toBeGreaterThan(0);
       expect((await as(partner, "GET", "/fee-profiles")).body.items.length).toBeGreaterThan(0);
       expect(await as(partner, "GET", "/webhooks")).toMatchObject({ body: { items: [] } });
@@ -207,7 +206,7 @@ describe("a partner per API key", () => {
 
   it("onboards 20 keys at once, each ending with exactly its own customers Active", async () => {
     const { sandbox: started } = await sandbox();
-    const partners = Array.from({ length: 20 }, () => started.mock.newPartner());
+    const partners = Array.from({ length: 20 }, () => started.server.newPartner());
     const results = await Promise.all(
       partners.map(async (partner, index) => {
         const made = [

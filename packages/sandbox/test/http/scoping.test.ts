@@ -1,13 +1,8 @@
+import { call, createCustomer, newKey } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  call,
-  createCustomer,
-  newKey,
-  startSandbox,
-  type TestSandbox,
-} from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
 });

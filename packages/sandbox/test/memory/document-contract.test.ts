@@ -20,7 +20,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newApiKey } from "../../src/index.js";
 import { DocumentSchemas, nearMisses, sampleBody } from "../support/body-samples.js";
-import { startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 /** A refusal the sandbox may give a body the document allows: a rule of its state. */
 interface StateRule {
@@ -151,7 +151,7 @@ interface Answer {
   body: any;
 }
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
 });

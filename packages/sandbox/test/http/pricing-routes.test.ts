@@ -5,20 +5,19 @@ import { createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BASE_CURRENCY, CURRENCIES, NETWORK_FEES } from "@org/payments-sandbox";
 import { specPath } from "@org/payments-spec";
-import { type PricingTables, referencePrice } from "@org/payments-testing";
-import type { FeeProfile } from "@org/payments-types";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock } from "../../src/index.js";
-import { responseProblems } from "../support/response-validator.js";
 import {
   call,
   createCustomer,
+  type PricingTables,
   persistentState,
-  startSandbox,
-  type TestSandbox,
-} from "../support/sandbox.js";
+  referencePrice,
+  responseProblems,
+} from "@org/payments-testing";
+import type { FeeProfile } from "@org/payments-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_CURRENCY, CURRENCIES, NETWORK_FEES, serveSandbox } from "../../src/index.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 /** The tables the reference pricing reads: the sandbox's own. */
 const PRICING_TABLES: PricingTables = {
@@ -27,7 +26,7 @@ const PRICING_TABLES: PricingTables = {
   baseCurrency: BASE_CURRENCY,
 };
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 let customerId: string;
 let profile: FeeProfile;
 
@@ -419,7 +418,7 @@ describe("the rate table", () => {
   it("refuses a seed whose rates it cannot use", async () => {
     // Refused before any store opens.
     const seed = { rates: { EUR: "abc" } };
-    await expect(startMock({ spec: specPath, stateful: true, seed })).rejects.toThrow(
+    await expect(serveSandbox({ spec: specPath, seed })).rejects.toThrow(
       /"rates" "EUR" must be a positive decimal string/,
     );
   });

@@ -2,14 +2,14 @@
 // delivered), paging as the API's lists page, and an event to a reserved example host listed once,
 // as not sent, never retried.
 
-import { startReceiver } from "@org/payments-testing";
+import { call, createCustomer, startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read attempts as loose JSON
 type Attempt = Record<string, any>;
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let arriving: string;
 let failing: string;

@@ -1,9 +1,11 @@
 // Each in-memory sandbox has a database of its own, even in one process (SQLite's memdb shares a
 // database among the connections that open one name).
-import { afterEach, expect, it } from "vitest";
-import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
 
-const started: TestSandbox[] = [];
+import { call, newKey } from "@org/payments-testing";
+import { afterEach, expect, it } from "vitest";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
+
+const started: HttpSandbox[] = [];
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map((sandbox) => sandbox.stop()));

@@ -2,11 +2,11 @@
 // Retry-After, a lost answer after and before the commit, a late answer; listed, disarmed, gone at
 // a reset; refused with the field named when they make no sense; and never felt by another key.
 import { randomUUID } from "node:crypto";
-import { startReceiver } from "@org/payments-testing";
+import { call, newKey, startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 /** This file's own partner, so that its rules and log are its alone. */
 const KEY_A = `faults-a-${randomUUID()}`;
 /** Another partner, which nothing of A's may reach. */

@@ -1,5 +1,6 @@
+import { call, createCustomer } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createCustomer, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 const transaction = (index: number) => ({
   id: crypto.randomUUID(),
@@ -16,7 +17,7 @@ const transaction = (index: number) => ({
 });
 const transactions = Array.from({ length: 23 }, (_, index) => transaction(index));
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 const subPartner = { "X-SUB-PARTNER-ID": crypto.randomUUID() };
 let created: string[] = [];
 beforeAll(async () => {

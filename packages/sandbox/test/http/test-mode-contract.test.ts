@@ -2,15 +2,9 @@
 // refusal, is one the test-mode document (openapi/test-mode.yaml) declares, with a body its schema
 // admits; and every response the document declares is one the sandbox really gives.
 import { loadBundledSpec, testModeSpecPath } from "@org/payments-spec";
-import { startReceiver } from "@org/payments-testing";
+import { call, createCustomer, newKey, startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  call,
-  createCustomer,
-  newKey,
-  startSandbox,
-  type TestSandbox,
-} from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 import {
   declaredResponseKey,
   testModeOperation,
@@ -18,7 +12,7 @@ import {
   undeclaredControlAnswer,
 } from "../support/test-mode-validator.js";
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   sandbox = await startSandbox();

@@ -1,11 +1,11 @@
-import { startReceiver } from "@org/payments-testing";
+import { call, newKey, startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, newKey, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 const WEBHOOK = "/webhooks/f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
 const CUSTOMER = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
 
-let sandbox: TestSandbox;
+let sandbox: HttpSandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
   sandbox = await startSandbox();

@@ -1,9 +1,11 @@
 // A sandbox bounds its partners: past `maxPartners`, a new key is refused with a problem that
 // names the limit and how to raise it, and keys it knows go on; a partner idle 15 minutes makes
 // room for a new one, the one idle longest first. On each store.
+
+import { call } from "@org/payments-testing";
 import { afterEach, expect, it, vi } from "vitest";
 import { newApiKey } from "../../src/index.js";
-import { call, startSandbox, type TestSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -11,7 +13,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function sandbox(maxPartners: number): Promise<TestSandbox> {
+async function sandbox(maxPartners: number): Promise<HttpSandbox> {
   const started = await startSandbox({ maxPartners });
   cleanups.push(() => started.stop());
   return started;
