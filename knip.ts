@@ -15,7 +15,10 @@ const config: KnipConfig = {
       entry: ["scripts/*.{ts,mjs}", "scripts/test/*.test.ts"],
       project: ["scripts/**/*.{ts,mjs}"],
     },
-    openapi: {},
+    openapi: {
+      // The generators' shared formatter (src/codegen.ts) runs biome's bin, found by its path.
+      ignoreDependencies: ["@biomejs/biome"],
+    },
     "packages/client": {
       // vitest's type tests (its typecheck mode).
       entry: ["test/**/*.test-d.ts"],
@@ -23,12 +26,6 @@ const config: KnipConfig = {
     "packages/types": {
       // A consumer project the tests type-check and run as it is, on each module system.
       ignore: ["test/fixtures/**"],
-      // The generator formats what it writes with biome's bin, found by its path.
-      ignoreDependencies: ["@biomejs/biome"],
-    },
-    "packages/sandbox": {
-      // The generator formats what it writes with biome's bin, found by its path.
-      ignoreDependencies: ["@biomejs/biome"],
     },
     "packages/mock": {
       // The published mock bundles the engine and the sandbox: their runtime dependencies (and
@@ -45,9 +42,9 @@ const config: KnipConfig = {
       ],
     },
     "packages/docs": {
-      // The build's and the servers' scripts, run by node; the console and the readiness page's
-      // script, each bundled by esbuild from its file.
-      entry: ["scripts/{build,dev,serve,serve-all}.ts", "console/main.ts", "console/readiness.ts"],
+      // The commands (build, serve, dev, serve-all), run by node; the console and the readiness
+      // page's script, each bundled by esbuild from its file.
+      entry: ["scripts/*.ts", "console/main.ts", "console/readiness.ts"],
       // The samples are type-checked against the client (tsconfig.samples.json), not imported.
       ignoreDependencies: ["@org/payments-client"],
     },

@@ -8,7 +8,14 @@ import { parseArgs } from "node:util";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-export type PackedPackage = { name: string; version: string; tarball: string; files: number };
+export type PackedPackage = {
+  name: string;
+  version: string;
+  /** Its folder, relative to the repository's root: `packages/client`. */
+  folder: string;
+  tarball: string;
+  files: number;
+};
 type Manifest = { name: string; version: string; private?: boolean };
 
 export function publishedPackages(): { dir: string; manifest: Manifest }[] {
@@ -33,6 +40,7 @@ export function packPublishedPackages(destination: string): PackedPackage[] {
     return {
       name: manifest.name,
       version: manifest.version,
+      folder: path.relative(root, dir),
       tarball: path.resolve(dir, packed.filename),
       files: packed.files.length,
     };

@@ -21,7 +21,7 @@ export function compareOperation(
     );
   }
   if (!before.deprecated && after.deprecated) {
-    report.add("operation-deprecated", operation, "", "operation deprecated");
+    report.add("operation-deprecated", operation, "", `operation deprecated${sunsetOf(after)}`);
   }
   compareParameters(context, baseEntry, headEntry);
   compareRequestBody(context, before.requestBody, after.requestBody);
@@ -31,6 +31,12 @@ export function compareOperation(
     before.security ?? context.base.security,
     after.security ?? context.head.security,
   );
+}
+
+/** The `x-sunset` date a deprecated node names, as words for a change's detail. */
+export function sunsetOf(node: Json): string {
+  const sunset = node["x-sunset"];
+  return typeof sunset === "string" ? `, sunset ${sunset}` : "";
 }
 
 const on = (context: OperationContext, side: Side): SchemaContext => ({
@@ -81,6 +87,14 @@ function compareParameters(
     if (!headParameter) {
       report.add("parameter-removed", operation, location, "parameter removed");
       continue;
+    }
+    if (!baseParameter.deprecated && headParameter.deprecated) {
+      report.add(
+        "parameter-deprecated",
+        operation,
+        location,
+        `parameter deprecated${sunsetOf(headParameter)}`,
+      );
     }
     if (Boolean(baseParameter.required) !== Boolean(headParameter.required)) {
       const became = headParameter.required ? "required" : "optional";

@@ -1,6 +1,7 @@
 // Compares two JSON Schemas (OpenAPI 3.1) keyword by keyword, on one side of the exchange: on the
 // request side what accepts less breaks, on the response side what can carry more breaks.
 import { type OpenApiDocument, resolveRef } from "../document.ts";
+import { sunsetOf } from "./operation.ts";
 import { comparePatterns } from "./pattern.ts";
 import { createReport } from "./report.ts";
 import type { Json, SchemaContext } from "./types.ts";
@@ -511,6 +512,14 @@ function compareProperties(context: SchemaContext, a: Json, b: Json, location: s
     if (baseRequired.has(name) !== headRequired.has(name)) {
       const became = headRequired.has(name) ? "required" : "optional";
       report.add(`${side}-property-became-${became}`, operation, at, `property became ${became}`);
+    }
+    if (!baseProperty.deprecated && headProperty.deprecated) {
+      report.add(
+        "property-deprecated",
+        operation,
+        at,
+        `property deprecated${sunsetOf(headProperty)}`,
+      );
     }
     if (side === "request" && !baseProperty.readOnly && headProperty.readOnly) {
       report.add("request-property-read-only", operation, at, "property became readOnly");

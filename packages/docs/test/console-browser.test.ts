@@ -10,9 +10,9 @@ import { startReceiver, startTestSandbox, type TestServer } from "@org/payments-
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
-import { distDir } from "../scripts/built-paths.ts";
-import { TEST_MODE_PAGE } from "../scripts/pages.ts";
-import { startStaticServer } from "../scripts/serve.ts";
+import { distDir } from "../src/built-paths.ts";
+import { TEST_MODE_PAGE } from "../src/pages.ts";
+import { startStaticServer } from "../src/static-server.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
 import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts";
 import { pointWebhooksAt } from "./support/point-webhooks.ts";

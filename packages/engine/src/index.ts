@@ -1,6 +1,79 @@
-// @org/payments-engine: what the mock, the proxy and the sandbox are built on. The HTTP front
-// (serving, reading requests, problem bodies, CORS, request ids), the engine (Prism's routing and
-// validation of one spec, its caches, the shaping of its answers) and helpers for JSON values.
-export * from "./engine/index.js";
-export * from "./http/index.js";
-export * from "./values/index.js";
+// @org/payments-engine: what the mock, the proxy and the sandbox are built on. Each name the
+// package gives out is listed here, by the part it comes from.
+
+// The engine: Prism's routing and validation of one spec, its caches, the shaping of its answers,
+// and the request problems it finds in the mock's words.
+export {
+  allowedMethods,
+  bundledSpecPath,
+  createPrismEngine,
+  ERROR_SEVERITY,
+  type Operation,
+  type Operations,
+  operationsFromSnapshot,
+  operationsSnapshot,
+  type PrismCheck,
+  type PrismDiagnostic,
+  type PrismEngine,
+  type PrismOutcome,
+  type PrismRefusal,
+  type PrismResponse,
+  type ReceivedAt,
+  type Routed,
+  refusalStatus,
+  requestProblems,
+  requestRefusal,
+  silentLogger,
+  toProblemErrors,
+  unavailablePreference,
+  type Verdict,
+  VerdictMemo,
+} from "./engine/index.js";
+// The HTTP front: serving, reading a request, problem bodies, CORS, `Prefer` and request ids.
+export {
+  ABSOLUTE_FORM,
+  type ApiRequest,
+  answerPreflight,
+  bodilessKey,
+  ClientGoneError,
+  type ConnectionLimits,
+  corsHeaders,
+  decoded,
+  type ForwardableRead,
+  flattenHeaders,
+  hasPreferences,
+  isPreflight,
+  loggedId,
+  MAX_BODY_BYTES,
+  MAX_ERRORS,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  type ParsedPreferences,
+  PROBLEM_CONTENT_TYPE,
+  type Preferences,
+  type Problem,
+  type ProblemError,
+  type ProblemLocation,
+  parsePrefer,
+  problem,
+  REQUEST_ID,
+  type ReadResult,
+  type Refusal,
+  type RequestLogger,
+  readForwardable,
+  readRequest,
+  rememberedJsonText,
+  requestIdOf,
+  routeProblem,
+  type SegmentName,
+  type Served,
+  type ServeOptions,
+  sendProblem,
+  serve,
+  setCorsHeaders,
+  splitTarget,
+  type Target,
+  tagAnswer,
+} from "./http/index.js";
+// Helpers for parsed JSON values, with no HTTP in them.
+export { isObject, valueAt } from "./values/index.js";

@@ -1,5 +1,6 @@
 // payments-mock proxy <upstream-url>: the validating proxy until Ctrl-C or SIGTERM, then a
 // summary of the violations found (exit code 1 with --fail-on-violation if there were any).
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
 import { stdoutLines } from "./line-writer.js";
@@ -16,9 +17,9 @@ Options:
   --spec <path>               OpenAPI document to check against (default: the spec shipped with this package)
   --errors                    refuse invalid requests (4xx problem, not sent on) and replace
                               responses that break the spec with a 502 problem
-  --report <file>             append each violation to <file> as one line of JSON, and each
-                              answered request's operation and status ("type": "exchange"),
-                              which payments-mock readiness --from reads
+  --report <file>             append each violation to <file> as one line of JSON
+  --traffic <file>            append each answered request's operation and status to <file>
+                              as one line of JSON, which payments-mock readiness --from reads
   --fail-on-violation         exit with code 1 on SIGINT/SIGTERM if there were violations
   --upstream-timeout <secs>   how long the upstream may take to answer (default: 30)
   --no-cors                   do not answer CORS preflights or add CORS headers
@@ -33,6 +34,7 @@ const OPTIONS = {
   spec: { type: "string" },
   errors: { type: "boolean", default: false },
   report: { type: "string" },
+  traffic: { type: "string" },
   "fail-on-violation": { type: "boolean", default: false },
   "upstream-timeout": { type: "string" },
   cors: { type: "boolean", default: true },
@@ -80,6 +82,13 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && seconds > 0)) {
     fail(`--upstream-timeout must be a positive number of seconds, got "${timeout}"`);
   }
+  if (
+    args.report !== undefined &&
+    args.traffic !== undefined &&
+    path.resolve(args.report) === path.resolve(args.traffic)
+  ) {
+    fail("--traffic and --report must name different files: the report holds violations only");
+  }
   const portSource = args.port !== undefined ? "--port" : "PORT";
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
   const log = stdoutLines();
@@ -92,6 +101,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     ...(args.spec !== undefined && { spec: args.spec }),
     errors: args.errors,
     ...(args.report !== undefined && { report: args.report }),
+    ...(args.traffic !== undefined && { traffic: args.traffic }),
     upstreamTimeoutMs: seconds * 1000,
     cors: args.cors,
     log: args.quiet ? quietLog(log) : log,

@@ -1,12 +1,12 @@
 // payments-mock readiness: the readiness report of the partner of PAYMENTS_API_KEY, from a
-// sandbox's store (--state), a running sandbox (--url), or a validating proxy's report of live
-// traffic (--from), as text, JSON, Markdown or JUnit XML. Exit code 0 ready, 1 not ready, 2 usage
+// sandbox's store (--state), a running sandbox (--url), or a validating proxy's traffic file of
+// live traffic (--from), as text, JSON, Markdown or JUnit XML. Exit code 0 ready, 1 not ready, 2 usage
 // (or no report could be made). The key is read from the environment only, and never printed.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
 
-const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <proxy-report>) [options]
+const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
 Reports whether the integration of the partner of the API key in PAYMENTS_API_KEY is ready to
 go live: each check of the readiness profile, passed, failed or not run, and what is missing.
@@ -15,7 +15,7 @@ Where the facts come from (exactly one):
   --state <file|postgres://user@host:port/db>
                          a sandbox's store: its SQLite file, or its Postgres database
   --url <url>            a running sandbox (GET <url>/_sandbox/readiness); its profile decides
-  --from <file>          a validating proxy's report (payments-mock proxy --report): the
+  --from <file>          a validating proxy's traffic file (payments-mock proxy --traffic): the
                          operations and statuses of live traffic; checks of other facts are not run
 
 Options:
@@ -100,11 +100,11 @@ async function reportFrom(args: Args, key: string) {
   if (args.url !== undefined) return askSandbox(args.url, key);
   const profile = await loadProfile(args["readiness-profile"]);
   if (args.from !== undefined) {
-    const { liveCalls } = await import("./proxy/exchanges.js");
+    const { liveCalls } = await import("./proxy/traffic.js");
     const text = await readFile(args.from, "utf8").catch((error: Error) => {
-      throw new Error(`cannot read the proxy report ${args.from}: ${error.message}`);
+      throw new Error(`cannot read the proxy's traffic file ${args.from}: ${error.message}`);
     });
-    const evidence = readiness.liveEvidence(liveCalls(text));
+    const evidence = readiness.liveEvidence(liveCalls(text, args.from));
     return readiness.reportOf("live", profile, evidence);
   }
   return readiness.reportFromStore(args.state ?? "", key, profile, args["example-key"]);

@@ -1,12 +1,13 @@
 // The built CLI's proxy command, as a user runs it against a fake upstream: the summary and exit
-// code on SIGINT/SIGTERM with --fail-on-violation, the report file, --errors and bad arguments.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// code on SIGINT/SIGTERM with --fail-on-violation, the report and traffic files (the traffic read
+// by payments-mock readiness --from), --errors and bad arguments.
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Violation } from "../src/index.js";
 import { type FakeUpstream, startFakeUpstream } from "./support/fake-upstream.js";
 import { send } from "./support/http.js";
+import { reportViolations, trafficLines } from "./support/report-lines.js";
 import { runCli } from "./support/run-cli.js";
 
 const mockUrl = inject("mockUrl");
@@ -57,23 +58,79 @@ describe.concurrent("payments-mock proxy", () => {
         "payments-mock proxy: 2 violations\n  listCustomers: 1\n  (no operation): 1",
       );
       expect(stdout).not.toContain(KEY);
-      const lines = readFileSync(report, "utf8")
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as Violation & { type?: string; status?: number });
-      const violations = lines.filter((line) => line.type !== "exchange");
-      expect(violations.map((line) => line.operation)).toEqual(["listCustomers", null]);
-      // Each answered request is a line too, for payments-mock readiness --from.
-      expect(
-        lines
-          .filter((line) => line.type === "exchange")
-          .map((line) => [line.operation, line.status]),
-      ).toEqual([
-        ["listCustomers", 422],
-        [null, 404],
+      // The report holds the violations only.
+      expect(reportViolations(report).map((line) => line.operation)).toEqual([
+        "listCustomers",
+        null,
       ]);
     },
   );
+
+  it("writes violations to --report only and each answered request to --traffic, which readiness --from reads", async (context) => {
+    const report = path.join(directory, "violations.jsonl");
+    const traffic = path.join(directory, "traffic.jsonl");
+    const proxy = runCli(context, [
+      "proxy",
+      fake.url,
+      "--port",
+      "0",
+      "--report",
+      report,
+      "--traffic",
+      traffic,
+    ]);
+    const url = await proxy.url;
+    const headers = { "X-API-Key": KEY };
+    const fine = await send(url, { target: "/customers?page_size=5", headers });
+    expect(fine.status).toBe(200);
+    const quoteQuery = new URLSearchParams({
+      customer_id: "0b7e3c52-6a1f-4d8e-9c2b-3f4a5b6c7d8e",
+      source_currency_code: "EUR",
+      destination_currency_code: "USDC",
+      destination_currency_chain: "Polygon",
+      recipient_account: "DE89370400440532013000",
+      amount_in: "1000.00",
+      rate_expiry_policy: "Return",
+      expiry_in_hours: "24",
+      is_third_party: "false",
+    });
+    const quote = await send(url, { target: `/autoramps/quote?${quoteQuery}`, headers });
+    expect(quote.status).toBe(200);
+    expect((await send(url, { target: "/customers?page_size=1000", headers })).status).toBe(422);
+    // While traffic happens, a CI step reading the report sees whole violations only.
+    expect(reportViolations(report).map((line) => [line.operation, line.rule])).toEqual([
+      ["listCustomers", "maximum"],
+    ]);
+    proxy.child.kill("SIGTERM");
+    expect(await proxy.exited).toEqual([0, null]);
+    expect(reportViolations(report)).toHaveLength(1);
+    expect(trafficLines(traffic)).toEqual([
+      ["listCustomers", 200],
+      ["getAutorampQuote", 200],
+      ["listCustomers", 422],
+    ]);
+
+    const readiness = runCli(context, ["readiness", "--from", traffic, "--format", "json"], {
+      PAYMENTS_API_KEY: "",
+    });
+    expect(await readiness.exited).toEqual([1, null]);
+    const body = JSON.parse(readiness.output().stdout);
+    expect(body.coverage.operations.listCustomers).toEqual({
+      calls: 2,
+      statuses: { "200": 1, "422": 1 },
+    });
+    expect(body.coverage.operations.getAutorampQuote.calls).toBe(1);
+    expect(body.checks.find((check: { id: string }) => check.id === "quote")?.status).toBe(
+      "passed",
+    );
+
+    // The report given to --from by mistake is refused, not read as no traffic.
+    const mistaken = runCli(context, ["readiness", "--from", report], { PAYMENTS_API_KEY: "" });
+    expect(await mistaken.exited).toEqual([2, null]);
+    expect(mistaken.output().stderr).toContain(
+      `${report} holds no traffic lines ("type": "exchange"): give --from the file of the proxy's --traffic`,
+    );
+  });
 
   it("with --fail-on-violation, exits 0 when there were none", async (context) => {
     const proxy = runCli(context, [
@@ -136,6 +193,10 @@ describe.concurrent("payments-mock proxy", () => {
     [
       ["proxy", "http://a.example", "--reportt", "r.jsonl"],
       "unknown option --reportt; did you mean --report?",
+    ],
+    [
+      ["proxy", "http://a.example", "--report", "same.jsonl", "--traffic", "./same.jsonl"],
+      "--traffic and --report must name different files",
     ],
     [
       ["proxy", "http://a.example", "--fail-on-violations"],

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "v
 import { type Problem, type RunningProxy, startProxy, type Violation } from "../src/index.js";
 import { type FakeUpstream, relayTo, startFakeUpstream } from "./support/fake-upstream.js";
 import { send } from "./support/http.js";
+import { reportViolations, trafficLines } from "./support/report-lines.js";
 
 const mockUrl = inject("mockUrl");
 const KEY = "sk_test_0123-SECRET-key";
@@ -41,7 +42,10 @@ async function start(options: Partial<Parameters<typeof startProxy>[0]> = {}) {
 beforeAll(async () => {
   directory = mkdtempSync(path.join(tmpdir(), "payments-proxy-"));
   fake = await startFakeUpstream(mockUrl);
-  proxy = await start({ report: path.join(directory, "report.jsonl") });
+  proxy = await start({
+    report: path.join(directory, "report.jsonl"),
+    traffic: path.join(directory, "traffic.jsonl"),
+  });
   strict = await start({ errors: true });
 });
 afterAll(async () => {
@@ -419,17 +423,10 @@ describe("validation and the report", () => {
 
   it("appends each violation to the report as one JSON line, as it is found", async () => {
     const report = path.join(directory, "report.jsonl");
-    const before = readFileSync(report, "utf8").split("\n").filter(Boolean).length;
+    const before = reportViolations(report).length;
     answerWith(200, { "content-type": "text/plain" }, "ok");
     await send(proxy.url, { target: "/webhooks?page_size=500", headers: auth });
-    const lines = readFileSync(report, "utf8").split("\n").filter(Boolean).slice(before);
-    const records = lines.map((line) => JSON.parse(line) as Violation & { type?: string });
-    // Beside the violations, the exchange: its operation and the upstream's status, for
-    // payments-mock readiness --from.
-    expect(records.filter((record) => record.type === "exchange")).toEqual([
-      expect.objectContaining({ operation: "listWebhooks", method: "GET", status: 200 }),
-    ]);
-    const written = records.filter((record) => record.type !== "exchange");
+    const written = reportViolations(report).slice(before);
     expect(written).toEqual(violations);
     expect(written.map((v) => [v.location, v.in, v.field])).toEqual([
       ["request", "query", "page_size"],
@@ -447,6 +444,34 @@ describe("validation and the report", () => {
     }
   });
 
+  it("keeps the report to violations: each answered request goes to the traffic file", async () => {
+    const report = path.join(directory, "report.jsonl");
+    const traffic = path.join(directory, "traffic.jsonl");
+    const [reportBefore, trafficBefore] = [reportViolations(report), trafficLines(traffic)];
+    await send(proxy.url, { target: "/webhooks", headers: auth }); // valid: no violation
+    await send(proxy.url, { target: "/customers?page_size=500", headers: auth });
+    await send(proxy.url, { target: "/refunds", headers: auth });
+    // Every line of the report is still a whole violation, and only the two requests that broke
+    // the spec added to it.
+    const added = reportViolations(report).slice(reportBefore.length);
+    expect(added.map((v) => [v.operation, v.in, v.rule])).toEqual([
+      ["listCustomers", "query", "maximum"],
+      [null, "route", "route"],
+    ]);
+    expect(trafficLines(traffic).slice(trafficBefore.length)).toEqual([
+      ["listWebhooks", 200],
+      ["listCustomers", 422],
+      [null, 404],
+    ]);
+  });
+
+  it("refuses a traffic file that is the report's file", async () => {
+    const file = path.join(directory, "both.jsonl");
+    await expect(
+      start({ report: file, traffic: path.join(directory, ".", "both.jsonl") }),
+    ).rejects.toThrow("the traffic file must not be the report's file");
+  });
+
   it("never shows the API key, even when the upstream echoes it in a header and a body", async () => {
     fake.answer = (received, response) => {
       const key = String(received.headers["x-api-key"]);
@@ -461,6 +486,7 @@ describe("validation and the report", () => {
     const shown = [
       JSON.stringify(violations),
       readFileSync(path.join(directory, "report.jsonl"), "utf8"),
+      readFileSync(path.join(directory, "traffic.jsonl"), "utf8"),
       logged.join("\n"),
       refused.text,
     ];

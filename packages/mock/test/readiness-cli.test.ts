@@ -1,6 +1,6 @@
-// payments-mock readiness --from: the coverage of live traffic from a validating proxy's report
-// (its exchange lines; violation lines passed over), decided by the same checks; and the refusals
-// of what the CLI cannot report on, each exit code 2 with a sentence.
+// payments-mock readiness --from: the coverage of live traffic from a validating proxy's traffic
+// file (--traffic; any other line passed over), decided by the same checks; and the refusals of
+// what the CLI cannot report on, each exit code 2 with a sentence.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,11 +20,11 @@ const exchange = (request: number, operation: string | null, status: number) =>
     status,
   });
 
-describe("payments-mock readiness --from <proxy report>", () => {
+describe("payments-mock readiness --from <traffic file>", () => {
   it("reports live traffic's operations and statuses; the checks of other facts are not run", async (context) => {
-    const report = path.join(directory, "live.jsonl");
+    const traffic = path.join(directory, "live.jsonl");
     writeFileSync(
-      report,
+      traffic,
       [
         exchange(1, "getAutorampQuote", 200),
         JSON.stringify({
@@ -39,7 +39,7 @@ describe("payments-mock readiness --from <proxy report>", () => {
         "",
       ].join("\n"),
     );
-    const cli = runCli(context, ["readiness", "--from", report, "--format", "json"], {
+    const cli = runCli(context, ["readiness", "--from", traffic, "--format", "json"], {
       PAYMENTS_API_KEY: "",
     });
     expect(await cli.exited).toEqual([1, null]);
@@ -58,12 +58,12 @@ describe("payments-mock readiness --from <proxy report>", () => {
     expect(byId["webhooks-acknowledged"]).toBe("not_run");
   });
 
-  it("says which line of a report is not JSON", async (context) => {
-    const report = path.join(directory, "broken.jsonl");
-    writeFileSync(report, `${exchange(1, "listCustomers", 200)}\n{not json\n`);
-    const cli = runCli(context, ["readiness", "--from", report]);
+  it("says which line of a traffic file is not JSON", async (context) => {
+    const traffic = path.join(directory, "broken.jsonl");
+    writeFileSync(traffic, `${exchange(1, "listCustomers", 200)}\n{not json\n`);
+    const cli = runCli(context, ["readiness", "--from", traffic]);
     expect(await cli.exited).toEqual([2, null]);
-    expect(cli.output().stderr).toContain("line 2 of the proxy report is not JSON");
+    expect(cli.output().stderr).toContain(`line 2 of the traffic file ${traffic} is not JSON`);
   });
 
   it("refuses a state file that is not there, naming it, without making one", async (context) => {

@@ -8,13 +8,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { listOperations, type OpenApiDocument, resolveRef } from "@org/payments-spec";
-import { createReport, type Report, type SpecDiff } from "@org/payments-spec/diff";
-import {
-  compareSurfaces,
-  type ExportRole,
-  type SurfaceFinding,
-  type SurfaceVersion,
-} from "./surface.ts";
+import type { SpecDiff } from "@org/payments-spec/diff";
+import { diffSurfaces } from "./diff-surfaces.ts";
+import type { ExportRole, SurfaceVersion } from "./surface.ts";
 
 export const TYPES_PACKAGE = "@org/payments-types";
 export const CLIENT_PACKAGE = "@org/payments-client";
@@ -36,26 +32,15 @@ type TypesGenerator = {
 type ClientGenerator = { render(doc: unknown): Record<string, string> };
 
 /** Every change from `base` to `head` in what the packages export, breaking ones apart. */
-export async function diffPackages(
-  base: OpenApiDocument,
-  head: OpenApiDocument,
-): Promise<SpecDiff> {
-  const report = createReport();
-  const before = await surfaceOf(base, "base");
-  let after: SurfaceVersion;
-  try {
-    after = await surfaceOf(head, "head");
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    report.add("package-generation-failed", "packages", "", `generation fails: ${reason}`);
-    return report.result();
-  }
-  const typesRole = typesRoles(base);
-  const findings = compareSurfaces(before, after, (pkg, name) =>
-    pkg === TYPES_PACKAGE ? typesRole(name) : clientRole(name),
-  );
-  for (const finding of findings) record(report, finding);
-  return report.result();
+export function diffPackages(base: OpenApiDocument, head: OpenApiDocument): Promise<SpecDiff> {
+  return diffSurfaces(base, head, {
+    owner: "packages",
+    surfaceOf,
+    rolesOf: (doc) => {
+      const typesRole = typesRoles(doc);
+      return (pkg, name) => (pkg === TYPES_PACKAGE ? typesRole(name) : clientRole(name));
+    },
+  });
 }
 
 /** A spec's packages as the compiler would see them: hand-written sources and generated files. */
@@ -152,41 +137,4 @@ function schemaSides(doc: OpenApiDocument): Map<string, Set<"request" | "respons
     walk(operation.responses, "response", new Set());
   }
   return sides;
-}
-
-/** Each finding under its rule, in the words of the export it concerns. */
-export function record(report: Report, finding: SurfaceFinding) {
-  const { package: pkg, name, what, change, role } = finding;
-  const at = `export ${name}`;
-  const add = (rule: string, detail: string) => report.add(rule, pkg, at, detail);
-  switch (what) {
-    case "export":
-      return add(`package-export-${change}`, `export ${name} ${change}`);
-    case "path":
-      return add(`package-path-${change}`, `path ${name} ${change}`);
-    case "resource":
-      return add(`package-resource-${change}`, `facade resource ${name} ${change}`);
-    case "method":
-      return add(`package-method-${change}`, `facade method ${name} ${change}`);
-    case "arguments":
-      return add(
-        "package-method-arguments-narrowed",
-        `facade method ${name} no longer accepts every argument list it accepted`,
-      );
-    case "result":
-      return add(
-        "package-method-result-widened",
-        `facade method ${name} may resolve to values it did not resolve to`,
-      );
-    case "value":
-      return add("package-enum-array-changed", `the values of ${name} changed`);
-    case "type":
-      if (change === "changed" || (role !== "request" && role !== "response")) {
-        return add(
-          "package-type-changed",
-          `type ${name} admits other values than it did (${change})`,
-        );
-      }
-      return add(`package-${role}-type-${change}`, `type ${name} ${change}`);
-  }
 }

@@ -7,9 +7,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { OpenApiDocument } from "@org/payments-spec";
-import { createReport, type SpecDiff } from "@org/payments-spec/diff";
-import { record } from "./packages.ts";
-import { compareSurfaces, type ExportRole, type SurfaceVersion } from "./surface.ts";
+import type { SpecDiff } from "@org/payments-spec/diff";
+import { diffSurfaces } from "./diff-surfaces.ts";
+import type { ExportRole, SurfaceVersion } from "./surface.ts";
 
 export const MOCK_PACKAGE = "@org/payments-mock";
 
@@ -54,23 +54,15 @@ function sandboxDir(): string {
 }
 
 /** Every change from `base` to `head` (bundled test-mode documents) in what the mock exports. */
-export async function diffTestModePackage(
+export function diffTestModePackage(
   base: OpenApiDocument,
   head: OpenApiDocument,
 ): Promise<SpecDiff> {
-  const report = createReport();
-  const before = await surfaceOf(base, "base");
-  let after: SurfaceVersion;
-  try {
-    after = await surfaceOf(head, "head");
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    report.add("package-generation-failed", MOCK_PACKAGE, "", `generation fails: ${reason}`);
-    return report.result();
-  }
-  const findings = compareSurfaces(before, after, (_, name) => EXPORTS[name] ?? "both");
-  for (const finding of findings) record(report, finding);
-  return report.result();
+  return diffSurfaces(base, head, {
+    owner: MOCK_PACKAGE,
+    surfaceOf,
+    rolesOf: () => (_, name) => EXPORTS[name] ?? "both",
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PrismEngine } from "./engine.js";
+import type { PrismEngine } from "./prism-engine.js";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 

@@ -2,6 +2,7 @@
 // its answers, with the request problems it finds in the mock's words.
 
 export { allowedMethods } from "./allowed-methods.js";
+export { bundledSpecPath, operationsFromSnapshot, operationsSnapshot } from "./prism/index.js";
 export {
   createPrismEngine,
   type Operation,
@@ -13,8 +14,7 @@ export {
   type PrismResponse,
   type Routed,
   silentLogger,
-} from "./engine.js";
-export { bundledSpecPath, operationsFromSnapshot, operationsSnapshot } from "./prism/index.js";
+} from "./prism-engine.js";
 export { refusalStatus, requestProblems, requestRefusal } from "./request-problems.js";
 export { unavailablePreference } from "./shaping/index.js";
 export {

@@ -3,7 +3,7 @@
 import type { ApiRequest } from "../http/index.js";
 import { type Problem, type ProblemError, problem } from "../http/index.js";
 import { valueAt } from "../values/index.js";
-import type { Operation, PrismEngine } from "./engine.js";
+import type { Operation, PrismEngine } from "./prism-engine.js";
 import type { Received } from "./validation/index.js";
 import {
   bodySchema,

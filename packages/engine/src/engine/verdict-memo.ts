@@ -3,7 +3,7 @@
 // on its method, target and headers (http/request-key.ts). The stateless mock remembers its whole
 // answer the same way, where it is repeatable. Kept for one engine: a reloaded spec starts afresh.
 import type { ApiRequest } from "../http/index.js";
-import type { PrismEngine, Routed } from "./engine.js";
+import type { PrismEngine, Routed } from "./prism-engine.js";
 
 /** A request Prism routed and found valid, as it was read. */
 export interface Verdict {

@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { fixtureSpecPath } from "@org/payments-testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPrismEngine, type PrismEngine } from "../../src/engine/engine.js";
+import { createPrismEngine, type PrismEngine } from "../../src/engine/prism-engine.js";
 import { refusalStatus, requestProblems } from "../../src/engine/request-problems.js";
 
 // Generic: a tiny spec whose create takes an object body.

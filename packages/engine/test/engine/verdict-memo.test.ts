@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PrismEngine } from "../../src/engine/engine.js";
+import type { PrismEngine } from "../../src/engine/prism-engine.js";
 import { type Verdict, VerdictMemo } from "../../src/engine/verdict-memo.js";
 
 const engine = (name: string) => ({ name }) as unknown as PrismEngine;

@@ -25,6 +25,7 @@ import {
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 import { redactor } from "./redact.js";
 import { responseFindings } from "./response-check.js";
+import type { TrafficLine } from "./traffic.js";
 import { callUpstream, type Upstream } from "./upstream.js";
 import {
   bodyFinding,
@@ -48,21 +49,7 @@ export interface ProxyHandlerOptions {
   /** Called with each request's violations as they are found: once for the request, once for the response. */
   report(violations: Violation[]): void;
   /** Called once the upstream has answered a request, with the status it answered. */
-  exchanged?(exchange: ExchangeRecord): void;
-}
-
-/** A request the upstream answered: a line of the report, read by `payments-mock readiness --from`. */
-export interface ExchangeRecord {
-  type: "exchange";
-  /** When it was answered (ISO 8601). */
-  time: string;
-  /** The request's number in this run of the proxy, as its violations have it. */
-  request: number;
-  method: string;
-  /** The spec's `operationId`, or null when the request matches no operation. */
-  operation: string | null;
-  /** The status the upstream answered. */
-  status: number;
+  traffic?(line: TrafficLine): void;
 }
 
 type Outcome = { status: number | string; violations: Violation[]; note?: string };
@@ -162,7 +149,7 @@ async function proxy(
     return { status: refuse(upstreamProblem(answer)), violations: requestViolations };
   }
   const exchange = { options, incoming, response, checked, context, redact, refuse };
-  options.exchanged?.({
+  options.traffic?.({
     type: "exchange",
     time: new Date().toISOString(),
     request: number,

@@ -1,5 +1,6 @@
 // startProxy(): the validating proxy as an in-process HTTP server, for tests and for the CLI.
 import { closeSync, openSync, writeSync } from "node:fs";
+import path from "node:path";
 import {
   bundledSpecPath,
   type ConnectionLimits,
@@ -22,12 +23,14 @@ export interface ProxyOptions {
   spec?: string;
   /** Refuse invalid requests (the mock's 4xx problem) and replace responses that break the spec with a 502 problem. Default false: report only. */
   errors?: boolean;
-  /**
-   * A file each violation is appended to, as one line of JSON, as soon as it is found; each
-   * request the upstream answered is a line too (`"type": "exchange"`: its operation and status),
-   * which `payments-mock readiness --from` reads.
-   */
+  /** A file each violation is appended to, as one line of JSON (a `Violation`), as soon as it is found. */
   report?: string;
+  /**
+   * A file each request the upstream answered is appended to, as one line of JSON
+   * (`"type": "exchange"`: its operation and status), which `payments-mock readiness --from`
+   * reads. It must not be the report's file: the report holds violations only.
+   */
+  traffic?: string;
   /** Called with each violation as soon as it is found. */
   onViolation?: (violation: Violation) => void;
   /** How long the upstream may take to answer (and to send the next part of a body), in ms. Default 30 000. */
@@ -52,7 +55,7 @@ export interface RunningProxy {
   port: number;
   /** The violations found so far. */
   summary(): ViolationSummary;
-  /** Stops listening, closes every open connection and the report. Safe to call more than once. */
+  /** Stops listening, closes every open connection, the report and the traffic file. Safe to call more than once. */
   stop(): Promise<void>;
 }
 
@@ -64,8 +67,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw new Error(`upstreamTimeoutMs must be a positive number of ms, got ${timeoutMs}`);
   }
+  if (
+    options.report !== undefined &&
+    options.traffic !== undefined &&
+    path.resolve(options.report) === path.resolve(options.traffic)
+  ) {
+    throw new Error(
+      `the traffic file must not be the report's file (${options.traffic}): the report holds violations only`,
+    );
+  }
   const engine = await createPrismEngine(spec, false);
-  let report = options.report === undefined ? undefined : openSync(options.report, "a");
+  let report = appendTo(options.report);
+  let traffic: number | undefined;
+  try {
+    traffic = appendTo(options.traffic);
+  } catch (error) {
+    if (report !== undefined) closeSync(report);
+    throw error;
+  }
   const byOperation = new Map<string, number>();
   const upstream = createUpstream(upstreamUrl, timeoutMs);
   const handler = createProxyHandler({
@@ -82,8 +101,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         options.onViolation?.(violation);
       }
     },
-    exchanged(exchange) {
-      if (report !== undefined) writeSync(report, `${JSON.stringify(exchange)}\n`);
+    traffic(line) {
+      if (traffic !== undefined) writeSync(traffic, `${JSON.stringify(line)}\n`);
     },
   });
   const served = await serve(
@@ -100,11 +119,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   });
 
   // Requests still in flight when the proxy stops are still counted and logged, not written to
-  // the closed report.
+  // the closed files.
   function close() {
     upstream.agent.destroy();
     if (report !== undefined) closeSync(report);
+    if (traffic !== undefined) closeSync(traffic);
     report = undefined;
+    traffic = undefined;
   }
 
   let stopped: Promise<void> | undefined;
@@ -120,6 +141,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return stopped;
     },
   };
+}
+
+/** A file descriptor that appends to `file`, made if missing; none without a file. */
+function appendTo(file: string | undefined): number | undefined {
+  return file === undefined ? undefined : openSync(file, "a");
 }
 
 function upstreamUrlOf(upstream: string | URL): URL {

@@ -7,8 +7,8 @@ import { validateOutput } from "@stoplight/prism-http/dist/validator/index.js";
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
 import { cachedMock, cachedValidateOutput } from "../../../src/engine/caches/mock-cache.js";
-import { silentLogger } from "../../../src/engine/engine.js";
 import { prismMock } from "../../../src/engine/prism/prism-adapter.js";
+import { silentLogger } from "../../../src/engine/prism-engine.js";
 
 const requestsSpec = fileURLToPath(new URL("../../fixtures/specs/requests.yaml", import.meta.url));
 

@@ -17,8 +17,8 @@ import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
 import { cachedMock, cachedValidateOutput } from "../../../src/engine/caches/mock-cache.js";
 import { cachedRoute } from "../../../src/engine/caches/route-cache.js";
-import { silentLogger } from "../../../src/engine/engine.js";
 import { pipeline } from "../../../src/engine/prism/pipeline.js";
+import { silentLogger } from "../../../src/engine/prism-engine.js";
 import { cachedValidateInput } from "../../../src/engine/validation/input-validation.js";
 import { bodyHeaders, prismInput } from "../../support/prism-input.js";
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 /**
- * The steps engine.ts gives the pipeline, each pipeline its own (the caches hold answers). A
+ * The steps prism-engine.ts gives the pipeline, each pipeline its own (the caches hold answers). A
  * response the spec's examples make is valid, so each one checked also gets a marker: a response
  * checked by one pipeline and not the other then differs.
  */

@@ -1,8 +1,8 @@
-// The rooms and which may use which (see the root README's "Layout"). In packages/engine: values at
+// The layers and which may use which (see the root README's "Layout"). In packages/engine: values at
 // the bottom, http on them, the engine (Prism's adapter, validation, caches, response shaping) on
 // both, and the package's entry over all three. The sandbox (packages/sandbox) and the proxy on the
 // engine's entry and never on each other; the mock's entry points on top, composing them through
-// their entries. Read from the sources' imports, so a new import that breaks the house fails here.
+// their entries. Read from the sources' imports, so a new import that breaks the layering fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 const packages = fileURLToPath(new URL("../../", import.meta.url));
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 
-/** The packages of the house, by the folder each lives in. */
+/** The packages checked here, by the folder each lives in. */
 const FOLDERS = {
   "@org/payments-engine": path.join(packages, "engine"),
   "@org/payments-sandbox": path.join(packages, "sandbox"),
@@ -20,7 +20,7 @@ const FOLDERS = {
 type PackageName = keyof typeof FOLDERS;
 const srcOf = (name: PackageName) => path.join(FOLDERS[name], "src");
 
-type Room =
+type Layer =
   | "engine:values"
   | "engine:http"
   | "engine:engine"
@@ -28,8 +28,8 @@ type Room =
   | "sandbox"
   | "mock:proxy"
   | "mock:entry";
-/** The rooms each room may import from, besides itself. */
-const MAY_USE: Record<Room, readonly Room[]> = {
+/** The layers each layer may import from, besides itself. */
+const MAY_USE: Record<Layer, readonly Layer[]> = {
   "engine:values": [],
   "engine:http": ["engine:values"],
   "engine:engine": ["engine:http", "engine:values"],
@@ -63,14 +63,14 @@ function packageOf(file: string): PackageName | undefined {
   );
 }
 
-function roomOf(file: string): Room {
+function layerOf(file: string): Layer {
   const name = packageOf(file);
   if (name === "@org/payments-sandbox") return "sandbox";
   const [first, ...rest] = path.relative(srcOf(name ?? "@org/payments-mock"), file).split(path.sep);
   if (name === "@org/payments-engine") {
-    return rest.length === 0 ? "engine:entry" : (`engine:${first}` as Room);
+    return rest.length === 0 ? "engine:entry" : (`engine:${first}` as Layer);
   }
-  return rest.length === 0 ? "mock:entry" : (`mock:${first}` as Room);
+  return rest.length === 0 ? "mock:entry" : (`mock:${first}` as Layer);
 }
 
 /** A package's declared entries (its package.json `exports`), as files. */
@@ -84,7 +84,7 @@ function entriesOf(name: PackageName): Map<string, string> {
 }
 
 /**
- * The source files a file imports, resolved: `./x.js` is `./x.ts`; a package of the house is the
+ * The source files a file imports, resolved: `./x.js` is `./x.ts`; a package checked here is the
  * file its `exports` names for the subpath, or `undeclared:` and the specifier when it names none.
  */
 function localImports(file: string): string[] {
@@ -150,17 +150,17 @@ function namesImported(file: string, target: string): string[] {
     );
 }
 
-describe("the rooms of the engine, the sandbox and the mock", () => {
-  it("are the ones the house names", () => {
-    expect(new Set(sources.map(roomOf))).toEqual(new Set(Object.keys(MAY_USE)));
+describe("the layers of the engine, the sandbox and the mock", () => {
+  it("are the ones the Layout names", () => {
+    expect(new Set(sources.map(layerOf))).toEqual(new Set(Object.keys(MAY_USE)));
   });
 
-  it("use only the rooms below them", () => {
+  it("use only the layers below them", () => {
     const wrong = sources.flatMap((file) =>
       localImports(file)
         .filter((target) => !target.startsWith("undeclared:"))
         .filter((target) => {
-          const [from, to] = [roomOf(file), roomOf(target)];
+          const [from, to] = [layerOf(file), layerOf(target)];
           return from !== to && !MAY_USE[from].includes(to);
         })
         .map((target) => `${shown(file)} → ${shown(target)}`),
@@ -301,7 +301,7 @@ describe("the rooms of the engine, the sandbox and the mock", () => {
     const cachedRouters = namesImported(cachesIndex, routeCache[0] as string);
     expect(cachedRouters).toHaveLength(1);
     expect(importersOf(cachesIndex, cachedRouters).map(shown)).toEqual([
-      path.join("engine", "src", "engine", "engine.ts"),
+      path.join("engine", "src", "engine", "prism-engine.ts"),
     ]);
     // The engine's entry gives none of it out, and nothing passes a concern folder on wholesale.
     const entryText = readFileSync(path.join(engineRoot, "index.ts"), "utf8");
