@@ -2,7 +2,6 @@
 // `Prefer`, CORS): what the sandbox's tests run against, on a free port of 127.0.0.1.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
-  bundledSpecPath,
   ClientGoneError,
   type ConnectionLimits,
   createPrismEngine,
@@ -27,8 +26,8 @@ import { respondSandbox, sentStatus } from "./respond-sandbox.js";
 import { type Sent, sandboxFailure } from "./send-answer.js";
 
 export interface SandboxServerOptions extends Omit<SandboxOptions, "operations"> {
-  /** The API's OpenAPI document. Default: the partner payments spec the engine ships. */
-  spec?: string;
+  /** The API's OpenAPI document (the partner payments spec, or a test's). */
+  spec: string;
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -65,18 +64,8 @@ function engineOf(document: string | object): Promise<PrismEngine> {
 }
 
 /** Starts the sandbox on HTTP; resolves once it answers requests. */
-export async function serveSandbox(
-  options: SandboxServerOptions = {},
-): Promise<RunningSandboxServer> {
-  const {
-    spec = bundledSpecPath(),
-    port = 0,
-    host = "127.0.0.1",
-    apiKey,
-    log,
-    limits,
-    ...rest
-  } = options;
+export async function serveSandbox(options: SandboxServerOptions): Promise<RunningSandboxServer> {
+  const { spec, port = 0, host = "127.0.0.1", apiKey, log, limits, ...rest } = options;
   const engine = await engineOf(spec);
   const sandbox = await createSandbox({
     ...rest,

@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function sandbox(options: SandboxServerOptions = {}): Promise<RunningSandboxServer> {
+async function sandbox(options: Partial<SandboxServerOptions> = {}): Promise<RunningSandboxServer> {
   const started = await startSandbox(options);
   cleanups.push(() => started.stop());
   return started.server;
