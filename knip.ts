@@ -32,6 +32,7 @@ const config: KnipConfig = {
       // pg's types, for its declarations) are the mock's to list, though its own source imports
       // none of them.
       ignoreDependencies: [
+        "ajv",
         "content-type",
         "decimal.js",
         "openapi-fetch",

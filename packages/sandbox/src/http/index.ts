@@ -1,7 +1,6 @@
 // The sandbox on the wire: the one composition of the engine and the sandbox (respondSandbox),
 // the sandbox's own server (serveSandbox), its answers sent, its failures as problems. The mock's
 // stateful mode serves respondSandbox with its extras.
-export { respondControl } from "./respond-control.js";
 export {
   type PrismAnswer,
   type RefusedRoute,
@@ -9,7 +8,7 @@ export {
   type SandboxRouting,
   sentStatus,
 } from "./respond-sandbox.js";
-export { type Sent, sandboxFailure, sendAnswer } from "./send-answer.js";
+export { type Sent, sandboxFailure } from "./send-answer.js";
 export {
   type RunningSandboxServer,
   type SandboxServerOptions,

@@ -5,8 +5,6 @@ import { dataFromSeed } from "../../src/api/seed.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
 
-export { persistentState };
-
 /** A new store on this project's store holding no data; the caller closes it. */
 export async function openEmptyStore(dir: string, name = "state.db"): Promise<SandboxStore> {
   const state = sandboxStore() === "memory" ? undefined : await persistentState(dir, name);
