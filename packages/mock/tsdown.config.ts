@@ -16,10 +16,7 @@ const sourcePaths = Object.fromEntries(
     "@org/payments-sandbox",
     "@org/payments-sandbox/controls",
     "@org/payments-sandbox/store",
-  ].map((entry) => [
-    entry,
-    [fileURLToPath(import.meta.resolve(entry))],
-  ]),
+  ].map((entry) => [entry, [fileURLToPath(import.meta.resolve(entry))]]),
 );
 
 export default defineConfig([
@@ -41,6 +38,9 @@ export default defineConfig([
         from: fileURLToPath(import.meta.resolve("@org/payments-sandbox/test-mode.json")),
         to: "dist",
       },
+      // The fixture format's JSON Schema, published for editors, and the fixtures `trigger` runs.
+      { from: "src/fixtures/fixture.schema.json", to: "dist" },
+      { from: "src/fixtures/triggers", to: "dist" },
     ],
   },
   {

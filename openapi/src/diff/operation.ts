@@ -2,6 +2,7 @@
 // security, each on the side of the exchange it belongs to.
 import { deref, type OpenApiDocument, type OperationEntry, type Parameter } from "../document.ts";
 import { compareSchemas } from "./schema.ts";
+import { sunsetOf } from "./sunset.ts";
 import type { Json, OperationContext, SchemaContext, Side } from "./types.ts";
 
 export function compareOperation(
@@ -31,12 +32,6 @@ export function compareOperation(
     before.security ?? context.base.security,
     after.security ?? context.head.security,
   );
-}
-
-/** The `x-sunset` date a deprecated node names, as words for a change's detail. */
-export function sunsetOf(node: Json): string {
-  const sunset = node["x-sunset"];
-  return typeof sunset === "string" ? `, sunset ${sunset}` : "";
 }
 
 const on = (context: OperationContext, side: Side): SchemaContext => ({

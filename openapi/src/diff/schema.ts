@@ -1,9 +1,9 @@
 // Compares two JSON Schemas (OpenAPI 3.1) keyword by keyword, on one side of the exchange: on the
 // request side what accepts less breaks, on the response side what can carry more breaks.
 import { type OpenApiDocument, resolveRef } from "../document.ts";
-import { sunsetOf } from "./operation.ts";
 import { comparePatterns } from "./pattern.ts";
 import { createReport } from "./report.ts";
+import { sunsetOf } from "./sunset.ts";
 import type { Json, SchemaContext } from "./types.ts";
 
 const MAX_DEPTH = 64;

@@ -58,6 +58,8 @@ export const GUIDES: readonly Guide[] = [
     summary:
       "What the sandbox sends and when, how a failed delivery is retried, how to redeliver an event, and duplicates and disorder on purpose.",
     part: "Test mode",
+    // payments-mock trigger, in "Make an event happen", is a Node program.
+    runsNode: true,
   },
   {
     slug: "rehearse-failures",

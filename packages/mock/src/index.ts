@@ -3,6 +3,15 @@ export { bundledSpecPath, PROBLEM_CONTENT_TYPE } from "@org/payments-engine";
 // The sandbox's typed controls, every one of them: the list is the sandbox's.
 export * from "@org/payments-sandbox/controls";
 export type {
+  Fixture,
+  FixtureInput,
+  FixtureRun,
+  FixtureRunOptions,
+  FixtureStep,
+  FixtureStepResult,
+} from "./fixtures/index.js";
+export { checkFixture, FixtureError, runFixture, SandboxUnreachable } from "./fixtures/index.js";
+export type {
   ProxyOptions,
   RunningProxy,
   ViolationSummary,

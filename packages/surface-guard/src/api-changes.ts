@@ -72,12 +72,22 @@ function kindOf(rule: string): ApiChange["kind"] {
   return "changed";
 }
 
-const WHY: Record<string, string> = {
-  wire: "Integrations that call the HTTP API as before stop working as they did",
-  packages:
-    "Code written against @org/payments-types or @org/payments-client stops compiling, or meets values its types did not allow",
-  both: "Integrations that call the HTTP API as before stop working as they did, and code written against the packages' types no longer fits",
-};
+/** For a break: who it breaks, by what the rule says it breaks. */
+function whyOf(document: ApiDocument, breaks: string, packageName: string | undefined): string {
+  const callers =
+    document === "test-mode"
+      ? "Tests that call the sandbox's /_sandbox/ routes as before stop working as they did"
+      : "Integrations that call the HTTP API as before stop working as they did";
+  const code = `Code written against ${
+    packageName ??
+    (document === "test-mode"
+      ? "@org/payments-mock's typed controls"
+      : "@org/payments-types and @org/payments-client")
+  } stops compiling, or meets values its types did not allow`;
+  if (breaks === "wire") return callers;
+  if (breaks === "packages") return code;
+  return `${callers}; ${code[0]?.toLowerCase()}${code.slice(1)}`;
+}
 
 /** What a partner does about each kind of break, by the rule that found it. */
 function actionOf(rule: string, field: string | undefined, summary: string): string | undefined {
@@ -239,7 +249,8 @@ function describeChange(
     location: change.location,
     ...(field !== undefined && { field }),
     summary,
-    ...(breaking && rule && { why: WHY[rule.breaks] }),
+    ...(breaking &&
+      rule && { why: whyOf(document, rule.breaks, isPackage ? change.operation : undefined) }),
     ...(breaking && { action: actionOf(change.rule, field, summary) }),
     ...(kindOf(change.rule) === "deprecated" && {
       action: `Move off ${field === undefined ? "it" : `\`${field}\``}${sunset === undefined ? "" : ` before ${sunset}`}: a later major release removes it`,

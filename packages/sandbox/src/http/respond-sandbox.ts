@@ -25,8 +25,8 @@ import {
   sendProblem,
   VerdictMemo,
 } from "@org/payments-engine";
-import { isControlPath } from "../control/test-mode-document.js";
 import type { Sandbox } from "../sandbox.js";
+import { isControlPath } from "../test-mode/index.js";
 import { respondControl } from "./respond-control.js";
 import { type Sent, sendAnswer } from "./send-answer.js";
 

@@ -19,9 +19,9 @@ import {
   type SandboxPartner,
   sandboxControls,
   sandboxPartner,
-} from "../control/controls.js";
-import { testModeDocument } from "../control/test-mode-document.js";
+} from "../controls.js";
 import { createSandbox, type SandboxOptions } from "../sandbox.js";
+import { testModeDocument } from "../test-mode/index.js";
 import { respondSandbox, sentStatus } from "./respond-sandbox.js";
 import { type Sent, sandboxFailure } from "./send-answer.js";
 

@@ -1,7 +1,7 @@
 // The store a test of test/stores runs on, by its vitest project (vitest.config.ts): memory, a
 // SQLite file in a temp dir, or a new database of the test Postgres.
 import { persistentState, sandboxStore } from "@org/payments-testing";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
 
