@@ -4,10 +4,13 @@
 // `proveOurs` asks the registry who that user's token belongs to: only the registry started here
 // knows, so a publish never goes to a registry that a configuration put in its place.
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import type { PackedPackage } from "./pack.ts";
+import { run } from "./rehearsal-processes.ts";
+import { tarballText } from "./tarball.ts";
 
 export type LocalRegistry = {
   /** `http://127.0.0.1:<port>/` */
@@ -65,6 +68,52 @@ export async function startLocalRegistry(folder: string): Promise<LocalRegistry>
     await close();
     throw error;
   }
+}
+
+/** Publishes each tarball to the local registry, after proving that registry is ours. */
+export async function publishTarballs(
+  local: LocalRegistry,
+  tarballs: PackedPackage[],
+  folder: string,
+): Promise<void> {
+  const host = local.url.replace(/^http:/, "");
+  const userconfig = path.join(folder, "publish.npmrc");
+  writeFileSync(userconfig, `${host}:_authToken=${local.token}\n`);
+  for (const pkg of tarballs) {
+    const manifest = JSON.parse(tarballText(pkg.tarball, "package.json") ?? "{}") as {
+      publishConfig?: { registry?: string };
+    };
+    if (manifest.publishConfig?.registry) {
+      throw new Error(
+        `refusing to publish ${pkg.name}: its publishConfig.registry (${manifest.publishConfig.registry}) would win over the local registry`,
+      );
+    }
+  }
+  await Promise.all(
+    tarballs.map(async (pkg) => {
+      await local.proveOurs(local.url);
+      await run(
+        "npm",
+        [
+          "publish",
+          pkg.tarball,
+          `--registry=${local.url}`,
+          `--@org:registry=${local.url}`,
+          `--userconfig=${userconfig}`,
+          "--tag=rehearsal",
+          "--access=public",
+          "--ignore-scripts",
+          "--loglevel=error",
+        ],
+        { cwd: folder },
+      );
+      const answer = await fetch(new URL(pkg.name.replace("/", "%2f"), local.url));
+      const packument = (await answer.json()) as { versions?: Record<string, unknown> };
+      if (!packument.versions?.[pkg.version]) {
+        throw new Error(`${pkg.name}@${pkg.version} is not on the local registry after publishing`);
+      }
+    }),
+  );
 }
 
 /** Creates the user on the registry (npm's `adduser` request) and returns its token. */

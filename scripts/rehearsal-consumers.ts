@@ -91,9 +91,9 @@ export async function rehearseConsumer(
   }
   const smoked = since(start);
   start = performance.now();
-  for (const mode of ["node16", "bundler"]) {
-    await tool.typeCheck(folder, `tsconfig.${mode}.json`);
-  }
+  await Promise.all(
+    ["node16", "bundler"].map((mode) => tool.typeCheck(folder, `tsconfig.${mode}.json`)),
+  );
   return {
     manager,
     version,

@@ -2,9 +2,10 @@
 // package's tarball as last released, which a rehearsal compares the new ones with, and the hash
 // of the packed contents last rehearsed, which tells CI whether there is anything to rehearse.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import type { PackedPackage } from "./pack.ts";
+import { type PackedPackage, packPublishedPackages } from "./pack.ts";
 import { tarballFiles, tarballText } from "./tarball.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -116,3 +117,21 @@ const count = (files: Record<string, number>) => Object.keys(files).length;
 const total = (files: Record<string, number>) =>
   Object.values(files).reduce((sum, size) => sum + size, 0);
 const percent = (share: number) => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)} %`;
+
+// `node scripts/release-record.ts`, run by `npm run release` once the packages are published:
+// records their tarballs as the last release, which the next rehearsal compares with.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const folder = mkdtempSync(path.join(tmpdir(), "payments-release-record-"));
+  try {
+    const packed = packPublishedPackages(folder);
+    const record = readRecord();
+    const version = packed[0]?.version ?? "";
+    const packages = Object.fromEntries(packed.map((pkg) => [pkg.name, packageRecord(pkg)]));
+    writeRecord({ ...record, released: { version, packages } });
+    console.log(
+      `✔ recorded the tarballs of ${version} as the last release in ${path.relative(root, RECORD_FILE)}: commit it`,
+    );
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -23,7 +23,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { type LocalRegistry, startLocalRegistry } from "./local-registry.ts";
+import { type LocalRegistry, publishTarballs, startLocalRegistry } from "./local-registry.ts";
 import { type PackedPackage, packPublishedPackages } from "./pack.ts";
 import { PARTNER_TOOLS } from "./partner-tools.ts";
 import { installTools, PACKAGE_MANAGERS, rehearseConsumer } from "./rehearsal-consumers.ts";
@@ -36,7 +36,6 @@ import {
   readRecord,
   writeRecord,
 } from "./release-record.ts";
-import { tarballText } from "./tarball.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
@@ -136,7 +135,6 @@ type Manifest = {
   name: string;
   version: string;
   files?: string[];
-  publishConfig?: { registry?: string };
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -163,50 +161,6 @@ function workspaceFolders(): string[] {
       return readdirSync(path.join(root, parent)).map((name) => `${parent}/${name}`);
     })
     .filter((dir) => existsSync(path.join(root, dir, "package.json")));
-}
-
-/** Publishes each tarball to the local registry, after proving that registry is ours. */
-async function publish(
-  local: LocalRegistry,
-  tarballs: PackedPackage[],
-  folder: string,
-): Promise<void> {
-  const host = local.url.replace(/^http:/, "");
-  const userconfig = path.join(folder, "publish.npmrc");
-  writeFileSync(userconfig, `${host}:_authToken=${local.token}\n`);
-  for (const pkg of tarballs) {
-    const manifest = JSON.parse(tarballText(pkg.tarball, "package.json") ?? "{}") as Manifest;
-    if (manifest.publishConfig?.registry) {
-      throw new Error(
-        `refusing to publish ${pkg.name}: its publishConfig.registry (${manifest.publishConfig.registry}) would win over the local registry`,
-      );
-    }
-  }
-  await Promise.all(
-    tarballs.map(async (pkg) => {
-      await local.proveOurs(local.url);
-      await run(
-        "npm",
-        [
-          "publish",
-          pkg.tarball,
-          `--registry=${local.url}`,
-          `--@org:registry=${local.url}`,
-          `--userconfig=${userconfig}`,
-          "--tag=rehearsal",
-          "--access=public",
-          "--ignore-scripts",
-          "--loglevel=error",
-        ],
-        { cwd: folder },
-      );
-      const answer = await fetch(new URL(pkg.name.replace("/", "%2f"), local.url));
-      const packument = (await answer.json()) as { versions?: Record<string, unknown> };
-      if (!packument.versions?.[pkg.version]) {
-        throw new Error(`${pkg.name}@${pkg.version} is not on the local registry after publishing`);
-      }
-    }),
-  );
 }
 
 /** publint and attw (the node16 profile, as each package's check-exports) on each tarball. */
@@ -263,7 +217,7 @@ async function main(): Promise<number> {
   const local = await step("publishing the snapshot to a local registry", async () => {
     const ours = await registryUp;
     console.log(`  Verdaccio on ${ours.url}`);
-    await publish(ours, tarballs, folder);
+    await publishTarballs(ours, tarballs, folder);
     return ours;
   });
 
