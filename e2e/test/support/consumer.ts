@@ -23,7 +23,11 @@ export const ENGINES = {
 /** The compilers a partner may type-check with; 7 is the native one. */
 export const TYPESCRIPTS = ["5.9.3", "6.0.3", "7.0.2"] as const;
 /** The other runtimes the client is run on, each from the npm registry (binaries inside). */
-export const RUNTIMES = { bun: PARTNER_TOOLS.bun, deno: "2.9.6", miniflare: "4.20260730.0" } as const;
+export const RUNTIMES = {
+  bun: PARTNER_TOOLS.bun,
+  deno: "2.9.6",
+  miniflare: "4.20260730.0",
+} as const;
 /** What a consumer of the mock tests with (the mock README's test examples import it). */
 export const VITEST = "5.1.1";
 export const TYPES_NODE = PARTNER_TOOLS["@types/node"];
