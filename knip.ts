@@ -17,7 +17,10 @@ const config: KnipConfig = {
       // The release rehearsal runs their bins on the tarballs, by path from node_modules/.bin.
       ignoreDependencies: ["publint", "@arethetypeswrong/cli"],
     },
-    openapi: {},
+    openapi: {
+      // The generators' shared formatter (src/codegen.ts) runs biome's bin, found by its path.
+      ignoreDependencies: ["@biomejs/biome"],
+    },
     "packages/client": {
       // vitest's type tests (its typecheck mode).
       entry: ["test/**/*.test-d.ts"],
@@ -25,12 +28,6 @@ const config: KnipConfig = {
     "packages/types": {
       // A consumer project the tests type-check and run as it is, on each module system.
       ignore: ["test/fixtures/**"],
-      // The generator formats what it writes with biome's bin, found by its path.
-      ignoreDependencies: ["@biomejs/biome"],
-    },
-    "packages/sandbox": {
-      // The generator formats what it writes with biome's bin, found by its path.
-      ignoreDependencies: ["@biomejs/biome"],
     },
     "packages/mock": {
       // The published mock bundles the engine and the sandbox: their runtime dependencies (and
@@ -42,18 +39,20 @@ const config: KnipConfig = {
         "openapi-fetch",
         "pg",
         "uri-template-lite",
-        "yaml",
         "@types/pg",
       ],
     },
     "packages/docs": {
-      // The build's and the servers' scripts, run by node; the console and the readiness page's
-      // script, each bundled by esbuild from its file.
-      entry: ["scripts/{build,dev,serve,serve-all}.ts", "console/main.ts", "console/readiness.ts"],
+      // The commands (build, serve, dev, serve-all), run by node; the console and the readiness
+      // page's script, each bundled by esbuild from its file.
+      entry: ["scripts/*.ts", "console/main.ts", "console/readiness.ts"],
       // The samples are type-checked against the client (tsconfig.samples.json), not imported.
       ignoreDependencies: ["@org/payments-client"],
     },
     "packages/surface-guard": {
+      // Its commands, run by node from the root's scripts (spec:diff, spec:changelog,
+      // version-packages).
+      entry: ["scripts/*.ts"],
       // The guarded packages: their generators and sources are read by path from their folders,
       // found through these dependencies, which also order turbo's graph (see its README).
       ignoreDependencies: [

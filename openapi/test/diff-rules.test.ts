@@ -349,6 +349,13 @@ const schemaCases: Array<{
     response: [],
   },
   {
+    change: "property deprecated, with a sunset date",
+    before: object({ a: str }),
+    after: object({ a: { ...str, deprecated: true, "x-sunset": "2027-06-30" } }),
+    request: ["property-deprecated"],
+    response: ["property-deprecated"],
+  },
+  {
     change: "property becomes writeOnly",
     before: object({ a: str }),
     after: object({ a: { ...str, writeOnly: true } }),
@@ -608,6 +615,12 @@ describe("parameter rules", () => {
       ["parameter-became-optional"],
     ],
     [
+      "a parameter deprecated",
+      [query("q")],
+      [query("q", { deprecated: true })],
+      ["parameter-deprecated"],
+    ],
+    [
       "explode turned off",
       [query("ids", { schema: { type: "array" } })],
       [query("ids", { schema: { type: "array" }, explode: false })],
@@ -662,9 +675,25 @@ describe("operation rules", () => {
       operation([], { deprecated: true }),
       ["operation-deprecated"],
     ],
+    [
+      "an operation deprecated with a sunset date",
+      operation(),
+      operation([], { deprecated: true, "x-sunset": "2027-06-30" }),
+      ["operation-deprecated"],
+    ],
   ] as const)("%s", (_, before, after, rules) => {
     expectRules(before, after, [...rules]);
   });
+});
+
+it("a deprecation's detail names its x-sunset date", () => {
+  const { additions } = diffSpecs(
+    operation(),
+    operation([], { deprecated: true, "x-sunset": "2027-06-30" }),
+  );
+  expect(additions.map((change) => change.message)).toEqual([
+    "operation deprecated, sunset 2027-06-30",
+  ]);
 });
 
 describe("request body rules", () => {

@@ -36,6 +36,9 @@ export default defineConfig([
         from: fileURLToPath(import.meta.resolve("@org/payments-sandbox/test-mode.json")),
         to: "dist",
       },
+      // The fixture format's JSON Schema, published for editors, and the fixtures `trigger` runs.
+      { from: "src/fixtures/fixture.schema.json", to: "dist" },
+      { from: "src/fixtures/triggers", to: "dist" },
     ],
   },
   {

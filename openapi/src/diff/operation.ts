@@ -2,6 +2,7 @@
 // security, each on the side of the exchange it belongs to.
 import { deref, type OpenApiDocument, type OperationEntry, type Parameter } from "../document.ts";
 import { compareSchemas } from "./schema.ts";
+import { sunsetOf } from "./sunset.ts";
 import type { Json, OperationContext, SchemaContext, Side } from "./types.ts";
 
 export function compareOperation(
@@ -21,7 +22,7 @@ export function compareOperation(
     );
   }
   if (!before.deprecated && after.deprecated) {
-    report.add("operation-deprecated", operation, "", "operation deprecated");
+    report.add("operation-deprecated", operation, "", `operation deprecated${sunsetOf(after)}`);
   }
   compareParameters(context, baseEntry, headEntry);
   compareRequestBody(context, before.requestBody, after.requestBody);
@@ -81,6 +82,14 @@ function compareParameters(
     if (!headParameter) {
       report.add("parameter-removed", operation, location, "parameter removed");
       continue;
+    }
+    if (!baseParameter.deprecated && headParameter.deprecated) {
+      report.add(
+        "parameter-deprecated",
+        operation,
+        location,
+        `parameter deprecated${sunsetOf(headParameter)}`,
+      );
     }
     if (Boolean(baseParameter.required) !== Boolean(headParameter.required)) {
       const became = headParameter.required ? "required" : "optional";

@@ -57,6 +57,7 @@ export const RULES: Record<string, Rule> = {
     `keep it optional, with the old behaviour when it is absent, ${MAJOR}`,
   ),
   "parameter-became-optional": rule("no"),
+  "parameter-deprecated": rule("no"),
   "parameter-serialization-changed": rule(
     "wire",
     `keep its style, explode, allowReserved and content; add a new parameter for the new form, ${MAJOR}`,
@@ -191,6 +192,7 @@ export const RULES: Record<string, Rule> = {
   "response-property-became-required": rule("no"),
   "response-property-write-only": rule("wire", `keep returning the property, ${MAJOR}`),
   "response-additional-properties-changed": rule("no"),
+  "property-deprecated": rule("no"),
 
   // The packages' TypeScript (the surface guard): names partners import, methods they call.
   "package-generation-failed": rule(

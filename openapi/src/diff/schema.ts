@@ -3,6 +3,7 @@
 import { type OpenApiDocument, resolveRef } from "../document.ts";
 import { comparePatterns } from "./pattern.ts";
 import { createReport } from "./report.ts";
+import { sunsetOf } from "./sunset.ts";
 import type { Json, SchemaContext } from "./types.ts";
 
 const MAX_DEPTH = 64;
@@ -511,6 +512,14 @@ function compareProperties(context: SchemaContext, a: Json, b: Json, location: s
     if (baseRequired.has(name) !== headRequired.has(name)) {
       const became = headRequired.has(name) ? "required" : "optional";
       report.add(`${side}-property-became-${became}`, operation, at, `property became ${became}`);
+    }
+    if (!baseProperty.deprecated && headProperty.deprecated) {
+      report.add(
+        "property-deprecated",
+        operation,
+        at,
+        `property deprecated${sunsetOf(headProperty)}`,
+      );
     }
     if (side === "request" && !baseProperty.readOnly && headProperty.readOnly) {
       report.add("request-property-read-only", operation, at, "property became readOnly");

@@ -1,5 +1,5 @@
 // What a console knows of one operation: made from the spec at build time
-// (scripts/console-operations.ts) and passed to the page's script, so the page never parses
+// (src/console-operations.ts) and passed to the page's script, so the page never parses
 // the spec itself.
 
 type ParameterLocation = "path" | "query" | "header";

@@ -1,4 +1,4 @@
 // @org/payments-docs (private): the docs site, served. The root's `npm start` serves the built
 // site beside the sandbox through this entry, and `npm run dev` rebuilds it as the spec changes.
-export { startDocsDev } from "../scripts/dev.ts";
-export { startStaticServer } from "../scripts/serve.ts";
+export { startDocsDev } from "./dev-server.ts";
+export { startStaticServer } from "./static-server.ts";

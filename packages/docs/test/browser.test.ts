@@ -6,11 +6,11 @@ import { listOperations, loadSpec } from "@org/payments-spec";
 import { launchChromium } from "@org/payments-testing";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtSamplesDir, distDir } from "../scripts/built-paths.ts";
-import { GUIDES } from "../scripts/guides.ts";
-import { TEST_MODE_PAGE } from "../scripts/pages.ts";
-import { LIFECYCLES } from "../scripts/sandbox-data.ts";
-import { startStaticServer } from "../scripts/serve.ts";
+import { builtSamplesDir, distDir } from "../src/built-paths.ts";
+import { GUIDES } from "../src/guides.ts";
+import { TEST_MODE_PAGE } from "../src/pages.ts";
+import { LIFECYCLES } from "../src/sandbox-data.ts";
+import { startStaticServer } from "../src/static-server.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
 
 const artifactsDir = artifactsFolder();

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { deref, listOperations, loadSpec, type OpenApiDocument } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { builtSamplesDir, builtSpecPath } from "../scripts/built-paths.ts";
-import { curlSample, NEW_UUID_COMMAND, typescriptSample } from "../scripts/code-samples.ts";
+import { builtSamplesDir, builtSpecPath } from "../src/built-paths.ts";
+import { curlSample, NEW_UUID_COMMAND, typescriptSample } from "../src/code-samples.ts";
 
 const spec = loadSpec();
 const operations = listOperations(spec);

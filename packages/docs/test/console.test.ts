@@ -12,7 +12,7 @@ import { problemOf } from "../console/answer.ts";
 import { eventsOf, eventsSince, watchEvents } from "../console/events.ts";
 import type { ConsoleOperation } from "../console/operation.ts";
 import { buildRequest, fieldKey, randomUuid } from "../console/request.ts";
-import { consoleOperations } from "../scripts/console-operations.ts";
+import { consoleOperations } from "../src/console-operations.ts";
 
 const spec = loadSpec();
 const operations = consoleOperations(spec);

@@ -10,10 +10,10 @@ import { promisify } from "node:util";
 import { startMock } from "@org/payments-mock";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { distDir } from "../scripts/built-paths.ts";
-import { TEST_MODE_INIT_SCRIPT } from "../scripts/pages.ts";
-import { INIT_SCRIPT } from "../scripts/self-contained.ts";
-import { startStaticServer } from "../scripts/serve.ts";
+import { distDir } from "../src/built-paths.ts";
+import { TEST_MODE_INIT_SCRIPT } from "../src/pages.ts";
+import { INIT_SCRIPT } from "../src/self-contained.ts";
+import { startStaticServer } from "../src/static-server.ts";
 import { curlAndJq } from "./support/shell-tools.ts";
 import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
 

@@ -8,10 +8,10 @@ import { startMock } from "@org/payments-mock";
 import { loadBundledSpec, loadSpec, testModeSpecPath } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { distDir } from "../scripts/built-paths.ts";
-import { DOCUMENTS, DOCUMENTS_DIR } from "../scripts/documents.ts";
-import { TEST_MODE_PAGE } from "../scripts/pages.ts";
-import { startStaticServer } from "../scripts/serve.ts";
+import { distDir } from "../src/built-paths.ts";
+import { DOCUMENTS, DOCUMENTS_DIR } from "../src/documents.ts";
+import { TEST_MODE_PAGE } from "../src/pages.ts";
+import { startStaticServer } from "../src/static-server.ts";
 
 const built = (file: string) => readFileSync(path.join(distDir, DOCUMENTS_DIR, file), "utf8");
 

@@ -11,8 +11,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { startMock } from "@org/payments-mock";
 import { afterAll, describe, expect, it } from "vitest";
-import { distDir } from "../scripts/built-paths.ts";
-import { escapeHtml, GUIDES } from "../scripts/guides.ts";
+import { distDir } from "../src/built-paths.ts";
+import { escapeHtml, GUIDES } from "../src/guides.ts";
 import {
   blocksOf,
   guideMarkdown,

@@ -5,17 +5,17 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { builtTestModeSpecPath, distDir } from "../scripts/built-paths.ts";
+import { builtTestModeSpecPath, distDir } from "../src/built-paths.ts";
 import {
   diagramFile,
   initialId,
   lifecycleDot,
   stateId,
   transitionId,
-} from "../scripts/lifecycle-diagrams.ts";
-import { LIFECYCLES } from "../scripts/sandbox-data.ts";
-import { externalResources } from "../scripts/self-contained.ts";
-import { lifecycleOfStatusRoute } from "../scripts/test-mode-doc.ts";
+} from "../src/lifecycle-diagrams.ts";
+import { LIFECYCLES } from "../src/sandbox-data.ts";
+import { externalResources } from "../src/self-contained.ts";
+import { lifecycleOfStatusRoute } from "../src/test-mode-doc.ts";
 
 const guidesDir = path.join(distDir, "guides");
 const page = readFileSync(path.join(guidesDir, "lifecycles.html"), "utf8");

@@ -7,9 +7,9 @@ import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { distDir } from "../scripts/built-paths.ts";
-import { READINESS_PAGE } from "../scripts/readiness-page.ts";
-import { startStaticServer } from "../scripts/serve.ts";
+import { distDir } from "../src/built-paths.ts";
+import { READINESS_PAGE } from "../src/readiness-page.ts";
+import { startStaticServer } from "../src/static-server.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
 import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts";
 

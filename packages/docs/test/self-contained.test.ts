@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONSOLE_SCRIPT, TEST_MODE_CONSOLE_SCRIPT } from "../scripts/build-console.ts";
-import { distDir } from "../scripts/built-paths.ts";
-import { GUIDE_PAGE_CSP } from "../scripts/guide-pages.ts";
-import { GUIDES } from "../scripts/guides.ts";
-import { TEST_MODE_INIT_SCRIPT, TEST_MODE_PAGE } from "../scripts/pages.ts";
+import { CONSOLE_SCRIPT, TEST_MODE_CONSOLE_SCRIPT } from "../src/build-console.ts";
+import { distDir } from "../src/built-paths.ts";
+import { GUIDE_PAGE_CSP } from "../src/guide-pages.ts";
+import { GUIDES } from "../src/guides.ts";
+import { TEST_MODE_INIT_SCRIPT, TEST_MODE_PAGE } from "../src/pages.ts";
 import {
   externalResources,
   hashRoutedLinks,
@@ -15,7 +15,7 @@ import {
   REDOC_SCRIPT,
   STATIC_CONNECT_SRC,
   selfContainedPage,
-} from "../scripts/self-contained.ts";
+} from "../src/self-contained.ts";
 
 const html = readFileSync(path.join(distDir, "index.html"), "utf8");
 const policy =

@@ -7,10 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { distDir } from "../scripts/built-paths.ts";
-import { INIT_SCRIPT, STATIC_CONNECT_SRC } from "../scripts/self-contained.ts";
-import { startStaticServer } from "../scripts/serve.ts";
-import { initScriptWithSandbox, pageWithSandbox } from "../scripts/served-page.ts";
+import { distDir } from "../src/built-paths.ts";
+import { INIT_SCRIPT, STATIC_CONNECT_SRC } from "../src/self-contained.ts";
+import { initScriptWithSandbox, pageWithSandbox } from "../src/served-page.ts";
+import { startStaticServer } from "../src/static-server.ts";
 
 let sandbox: Awaited<ReturnType<typeof startMock>>;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;

@@ -3,7 +3,7 @@ import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStaticServer } from "../scripts/serve.ts";
+import { startStaticServer } from "../src/static-server.ts";
 
 let root: string;
 let server: Awaited<ReturnType<typeof startStaticServer>>;

@@ -7,8 +7,8 @@ import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtTestModeSpecPath } from "../scripts/built-paths.ts";
-import { WITHOUT_CONTROL } from "../scripts/test-mode-samples.ts";
+import { builtTestModeSpecPath } from "../src/built-paths.ts";
+import { WITHOUT_CONTROL } from "../src/test-mode-samples.ts";
 import { startSamplesProcess } from "./support/samples-process.ts";
 
 /** The routes whose example id the sandbox never holds. */

@@ -9,6 +9,8 @@ const USAGE = `Usage: payments-mock [options]
 
        payments-mock proxy <upstream-url> [options]   (see payments-mock proxy --help)
        payments-mock readiness [options]              (see payments-mock readiness --help)
+       payments-mock fixtures <file> [options]        (see payments-mock fixtures --help)
+       payments-mock trigger <topic> [options]        (see payments-mock trigger --help)
 
 Serves a Prism mock of the partner payments API.
 
@@ -88,6 +90,12 @@ if (process.argv[2] === "proxy") {
 } else if (process.argv[2] === "readiness") {
   const { runReadinessCli } = await import("./readiness-cli.js");
   await runReadinessCli(process.argv.slice(3));
+} else if (process.argv[2] === "fixtures") {
+  const { runFixturesCli } = await import("./fixtures-cli.js");
+  await runFixturesCli(process.argv.slice(3));
+} else if (process.argv[2] === "trigger") {
+  const { runTriggerCli } = await import("./trigger-cli.js");
+  await runTriggerCli(process.argv.slice(3));
 } else {
   await runMock();
 }

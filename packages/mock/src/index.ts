@@ -32,6 +32,15 @@ export {
   sandboxPartner,
 } from "@org/payments-sandbox";
 export type {
+  Fixture,
+  FixtureInput,
+  FixtureRun,
+  FixtureRunOptions,
+  FixtureStep,
+  FixtureStepResult,
+} from "./fixtures/index.js";
+export { checkFixture, FixtureError, runFixture, SandboxUnreachable } from "./fixtures/index.js";
+export type {
   ProxyOptions,
   RunningProxy,
   ViolationSummary,

@@ -27,6 +27,7 @@ type Layer =
   | "engine:entry"
   | "sandbox"
   | "mock:proxy"
+  | "mock:fixtures"
   | "mock:entry";
 /** The layers each layer may import from, besides itself. */
 const MAY_USE: Record<Layer, readonly Layer[]> = {
@@ -36,7 +37,9 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
   "engine:entry": ["engine:engine", "engine:http", "engine:values"],
   sandbox: ["engine:entry"],
   "mock:proxy": ["engine:entry"],
-  "mock:entry": ["engine:entry", "sandbox", "mock:proxy"],
+  // The fixture runner reads the test-mode document, which the sandbox's entry declares.
+  "mock:fixtures": ["engine:entry", "sandbox"],
+  "mock:entry": ["engine:entry", "sandbox", "mock:proxy", "mock:fixtures"],
 };
 
 const SPECIFIER =

@@ -1,6 +1,6 @@
 // `pnpm spec:diff`: what the working documents change against the last released ones: the API's
 // (partner-payments.yaml) and the test mode's (test-mode.yaml), each in its own section.
-// With --check it fails when a breaking change of either has no pending major changeset.
+// With --check it fails when a change of either has no changeset added with it (src/changeset-check.ts).
 import { parseArgs } from "node:util";
 import { checkSpecDiff, SPEC_DIFF_FILES, specDiff } from "../src/index.ts";
 
@@ -26,19 +26,22 @@ own, openapi/test-mode.yaml (or --test-mode-head) with its last released version
 --test-mode-base), on the wire and in what @org/payments-mock exports (its typed controls). Lists each breaking change and every other change, each with its
 rule (openapi/README.md explains them). --json prints { breaking, additions, testMode: { breaking,
 additions } } with each change's where, message, rule, operation and location. --check exits 1
-when either document has a breaking change and no major changeset is pending (npm run changeset).`);
+when a change has no changeset added with it (a pending one from before does not count) on each
+published package it reaches: a breaking change needs a major, an addition or a deprecation at
+least a minor (npm run changeset).`);
   process.exit(0);
 }
 
-const { report, text } = await specDiff({
+const files = {
   base: options.base,
   head: options.head,
   testModeBase: options["test-mode-base"],
   testModeHead: options["test-mode-head"],
-});
+};
+const { report, text, changes } = await specDiff(files);
 console.log(options.json ? JSON.stringify(report, null, 2) : text);
 
-const verdict = options.check ? await checkSpecDiff(report) : undefined;
+const verdict = options.check ? await checkSpecDiff(changes) : undefined;
 if (verdict?.failed) {
   console.error(verdict.message);
   process.exit(1);

@@ -2,9 +2,16 @@
 // API's (partner-payments.yaml) and the test mode's (test-mode.yaml), each on the wire and in what
 // the packages export, as JSON and as the text it prints, and what `--check` makes of it.
 import path from "node:path";
-import readChangesets from "@changesets/read";
-import { loadBundledSpec, loadSpec, specPath, testModeSpecPath } from "@org/payments-spec";
-import { diffSpecs, type SpecChange } from "@org/payments-spec/diff";
+import {
+  loadBundledSpec,
+  loadSpec,
+  type OpenApiDocument,
+  specPath,
+  testModeSpecPath,
+} from "@org/payments-spec";
+import { diffSpecs, type SpecChange, type SpecDiff } from "@org/payments-spec/diff";
+import { type ApiChange, type ApiDocument, describeChanges } from "./api-changes.ts";
+import { type CheckVerdict, checkChangesets } from "./changeset-check.ts";
 import { diffPackages } from "./packages.ts";
 import { diffTestModePackage } from "./test-mode.ts";
 
@@ -27,34 +34,24 @@ export const SPEC_DIFF_FILES: Readonly<SpecDiffFiles> = {
   testModeHead: testModeSpecPath,
 };
 
-type Changes = { breaking: SpecChange[]; additions: SpecChange[] };
-
 /** `--json`'s shape: the API's changes, and the test mode's in a section of their own. */
-export type SpecDiffReport = Changes & { testMode: Changes };
+export type SpecDiffReport = SpecDiff & { testMode: SpecDiff };
 
 /** Every change from the base documents to the head ones (the released to the working ones by default). */
 export async function specDiff(
   files: Partial<SpecDiffFiles> = {},
-): Promise<{ report: SpecDiffReport; text: string }> {
+): Promise<{ report: SpecDiffReport; text: string; changes: ApiChange[] }> {
   const paths = { ...SPEC_DIFF_FILES, ...files };
   const base = loadSpec(path.resolve(paths.base));
   const head = loadSpec(path.resolve(paths.head));
-  const wire = diffSpecs(base, head);
-  const packages = await diffPackages(base, head);
+  const api = await diffDocument("partner-payments", base, head);
   // The test-mode document takes the API's enums by $ref: each version is read with the API
   // document next to it (the released one beside the released one).
   const testModeBase = loadBundledSpec(path.resolve(paths.testModeBase));
   const testModeHead = loadBundledSpec(path.resolve(paths.testModeHead));
-  const testModeWire = diffSpecs(testModeBase, testModeHead);
-  const testModePackage = await diffTestModePackage(testModeBase, testModeHead);
-  const report: SpecDiffReport = {
-    breaking: [...wire.breaking, ...packages.breaking],
-    additions: [...wire.additions, ...packages.additions],
-    testMode: {
-      breaking: [...testModeWire.breaking, ...testModePackage.breaking],
-      additions: [...testModeWire.additions, ...testModePackage.additions],
-    },
-  };
+  const testMode = await diffDocument("test-mode", testModeBase, testModeHead);
+  const report: SpecDiffReport = { ...api.diff, testMode: testMode.diff };
+  const changes = [...api.changes, ...testMode.changes];
   const heading = (title: string, from: string, to: string, versions: [string, string]) =>
     `${title}: ${relative(from)} (${versions[0]}) → ${relative(to)} (${versions[1]})`;
   const text = [
@@ -69,32 +66,38 @@ export async function specDiff(
     ...section("Breaking changes", "✖", report.testMode.breaking),
     ...section("Other changes", "+", report.testMode.additions),
   ].join("\n");
-  return { report, text };
+  return { report, text, changes };
 }
 
 /**
- * `--check`'s verdict on a report: none when nothing breaks; when something does, it fails unless a
- * pending changeset asks for a major release.
+ * `--check`'s verdict on the changes `specDiff` found: none when nothing needs a changeset;
+ * otherwise it fails unless each change has a changeset added with it, on each published package it
+ * reaches, at the level it needs (src/changeset-check.ts). A change the repository's history does
+ * not hold (of other files compared, or not committed) is the working tree's.
  */
-export async function checkSpecDiff(
-  report: SpecDiffReport,
-): Promise<{ failed: boolean; message: string } | undefined> {
-  const breaking = report.breaking.length + report.testMode.breaking.length;
-  if (breaking === 0) return undefined;
-  const changesets = await readChangesets(REPOSITORY_ROOT);
-  const major = changesets.find((changeset) => changeset.releases.some((r) => r.type === "major"));
-  if (major) {
-    return {
-      failed: false,
-      message: `\n${breaking} breaking change(s), covered by the major changeset "${major.id}".`,
-    };
-  }
-  return {
-    failed: true,
-    message:
-      `\n✖ ${breaking} breaking change(s) and no pending major changeset.\n` +
-      "  Undo the breaking change, or record it: run `pnpm changeset`, choose major, and say what breaks.",
+export function checkSpecDiff(changes: ApiChange[]): Promise<CheckVerdict | undefined> {
+  return checkChangesets(REPOSITORY_ROOT, changes);
+}
+
+/**
+ * One document's changes from `base` to `head` (the test mode's bundled): on the wire and in what
+ * the packages made from it export, as the guard reports them and as consumers feel them.
+ */
+export async function diffDocument(
+  document: ApiDocument,
+  base: OpenApiDocument,
+  head: OpenApiDocument,
+): Promise<{ diff: SpecDiff; changes: ApiChange[] }> {
+  const wire = diffSpecs(base, head);
+  const packages =
+    document === "test-mode"
+      ? await diffTestModePackage(base, head)
+      : await diffPackages(base, head);
+  const diff = {
+    breaking: [...wire.breaking, ...packages.breaking],
+    additions: [...wire.additions, ...packages.additions],
   };
+  return { diff, changes: await describeChanges(document, diff, base, head) };
 }
 
 function relative(file: string): string {

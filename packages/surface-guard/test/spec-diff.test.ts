@@ -4,14 +4,7 @@
 // command is a cold start of the compiler, seconds of CPU); the command itself runs for each
 // contract: --json's output, --check's exit codes and messages, the text's sections.
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadSpec, specPath, testModeSpecPath } from "@org/payments-spec";
@@ -103,26 +96,20 @@ describe("npm run spec:diff", () => {
     ]);
   });
 
-  /** Whether a changeset in .changeset/ asks for a major release (then --check lets breaks pass). */
-  const majorPending = () =>
-    readdirSync(path.join(root, ".changeset"))
-      .filter((file) => file.endsWith(".md") && file !== "README.md")
-      .some((file) =>
-        /^"[^"]+":\s*major\s*$/m.test(readFileSync(path.join(root, ".changeset", file), "utf8")),
-      );
-
-  it("--check fails on a breaking change unless a major changeset is pending, naming the rule", () => {
+  it("--check fails on a breaking change with no changeset added with it, naming the rule, the packages and the fix", () => {
     const result = run(["--check", "--base", baseWithExtraOperation()]);
     expect(result.stdout).toContain("listGoneCustomers (GET /gone): operation removed");
     expect(result.stdout).toContain("[operation-removed]");
     expect(result.stdout).toContain("\nTest mode: openapi/released/test-mode.yaml");
-    if (majorPending()) {
-      expect(result.status).toBe(0);
-      expect(result.stdout).toContain("covered by the major changeset");
-    } else {
-      expect(result.status).toBe(1);
-      expect(result.stderr).toContain("no pending major changeset");
-    }
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      "partner-payments: listGoneCustomers (GET /gone): operation removed [operation-removed, breaking]",
+    );
+    expect(result.stderr).toContain(
+      "needs a major changeset on @org/payments-types, @org/payments-client, @org/payments-mock, @org/payments-mcp",
+    );
+    expect(result.stderr).toContain("npm run changeset");
+    expect(result.stderr).toContain('"@org/payments-client": major');
   });
 
   /**
@@ -163,13 +150,16 @@ describe("npm run spec:diff", () => {
   }, 120_000);
 
   it("--check fails on a breaking change of the test-mode document as on the API's", async () => {
-    const { report, text } = await specDiff({ testModeHead: testModeWithoutReset() });
+    const files = { testModeHead: testModeWithoutReset() };
+    const { text, changes } = await specDiff(files);
     expect(text).toContain("[operation-removed]");
-    const verdict = await checkSpecDiff(report);
-    expect(verdict?.failed).toBe(!majorPending());
+    const verdict = await checkSpecDiff(changes);
+    expect(verdict?.failed).toBe(true);
     expect(verdict?.message).toContain(
-      majorPending() ? "covered by the major changeset" : "no pending major changeset",
+      "test-mode: resetSandbox (POST /_sandbox/reset): operation removed [operation-removed, breaking]\n    needs a major changeset on @org/payments-mock, @org/payments-mcp",
     );
+    // Only the new break is refused: the working document's own changes have their changesets.
+    expect(verdict?.message).not.toContain("advanceClock");
   });
 
   it("--check passes on the working spec against the released one", () => {

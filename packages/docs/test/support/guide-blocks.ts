@@ -5,7 +5,7 @@
 // packages, which the test takes from the workspace.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { guidesDir } from "../../scripts/guides.ts";
+import { guidesDir } from "../../src/guides.ts";
 
 export interface Block {
   language: string;

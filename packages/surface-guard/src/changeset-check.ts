@@ -1,0 +1,275 @@
+// `spec:diff --check`: each change of a document needs a changeset added with it, on each published
+// package it reaches, at the level it needs (a break a major, an addition or a deprecation at least
+// a minor). "Added with it" is read from git: a change is introduced by the oldest commit, since the
+// document's released baseline, whose version of the document has it (or by the working tree), and
+// a changeset counts only if it was added by that commit, a commit descending from it, or is not
+// committed yet. A changeset pending from before (about something else) never counts, and neither
+// does one on a package that releases nothing (`@org/payments-spec` is private and ignored).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { readChangesets } from "@changesets/read";
+import { loadBundledSpec, loadSpec, type OpenApiDocument } from "@org/payments-spec";
+import { diffSpecs } from "@org/payments-spec/diff";
+import { parse } from "yaml";
+import type { ApiChange, ApiDocument, Level } from "./api-changes.ts";
+
+/** Where each document and its released baseline live, relative to the repository. */
+const DOCUMENT_FILES: Readonly<Record<ApiDocument, { head: string; baseline: string }>> = {
+  "partner-payments": {
+    head: "openapi/partner-payments.yaml",
+    baseline: "openapi/released/partner-payments.yaml",
+  },
+  "test-mode": { head: "openapi/test-mode.yaml", baseline: "openapi/released/test-mode.yaml" },
+};
+
+const WORKING_TREE = "the working tree";
+const RANK: Record<Level, number> = { patch: 0, minor: 1, major: 2 };
+
+type Changeset = {
+  id: string;
+  releases: { name: string; type: string }[];
+  /** The commit that added it, or the working tree when it is not committed. */
+  addedIn: string;
+};
+
+export type CheckVerdict = { failed: boolean; message: string };
+
+/**
+ * The verdict on every change of both documents (as `describeChanges` tells them, against the
+ * released baselines): undefined when none needs a changeset.
+ */
+export async function checkChangesets(
+  root: string,
+  changes: ApiChange[],
+): Promise<CheckVerdict | undefined> {
+  const needing = changes.filter((change) => change.level !== "patch");
+  if (needing.length === 0) return undefined;
+  const git = gitOf(root);
+  const changesets = await pendingChangesets(root, git);
+  const introducedIn = git ? introductions(root, git, needing) : undefined;
+  const problems: string[] = [];
+  const covering = new Set<string>();
+  const descendants = new Map<string, Set<string>>();
+  const levels = new Map<string, Level>();
+  for (const change of needing) {
+    const since = introducedIn?.get(change);
+    const counted =
+      since === undefined ? changesets : changesetsSince(git, since, changesets, descendants);
+    const missing = change.packages.filter((name) => {
+      const found = counted.find((changeset) =>
+        changeset.releases.some(
+          (r) => r.name === name && RANK[r.type as Level] >= RANK[change.level],
+        ),
+      );
+      if (found) covering.add(found.id);
+      return !found;
+    });
+    if (missing.length > 0) {
+      problems.push(problem(change, missing, since, changesets));
+      for (const name of missing) {
+        const level = levels.get(name);
+        if (!level || RANK[change.level] > RANK[level]) levels.set(name, change.level);
+      }
+    }
+  }
+  const breaking = needing.filter((change) => change.breaking).length;
+  if (problems.length === 0) {
+    return {
+      failed: false,
+      message: `\n${breaking} breaking change(s) and ${needing.length - breaking} addition(s) or deprecation(s), covered by the changeset(s) added with them: ${[...covering].sort().join(", ")}.`,
+    };
+  }
+  const frontMatter = [...levels].map(([name, level]) => `  "${name}": ${level}`).join("\n");
+  return {
+    failed: true,
+    message: [
+      "",
+      `✖ ${problems.length} change(s) of the API's documents have no changeset added with them:`,
+      ...problems,
+      "",
+      "  Undo the change, or record it: run `npm run changeset`, choose for each package the bump named",
+      "  above, and say what changed and what a partner does about it; or add a file .changeset/<name>.md:",
+      "  ---",
+      frontMatter,
+      "  ---",
+      "  <what changed, why it breaks, what to do>",
+      "  A changeset pending from before this change, or one on @org/payments-spec (private: it releases",
+      "  nothing), does not count.",
+    ].join("\n"),
+  };
+}
+
+function problem(
+  change: ApiChange,
+  missing: string[],
+  since: string | undefined,
+  changesets: Changeset[],
+): string {
+  const what = change.breaking
+    ? "breaking"
+    : change.kind === "deprecated"
+      ? "deprecation"
+      : "addition";
+  const older = changesets.filter(
+    (changeset) =>
+      changeset.addedIn !== WORKING_TREE &&
+      changeset.releases.some(
+        (r) => missing.includes(r.name) && RANK[r.type as Level] >= RANK[change.level],
+      ),
+  );
+  return [
+    `  ✖ ${change.document}: ${change.where}: ${change.summary} [${change.rule}, ${what}]`,
+    `    needs a ${change.level} changeset on ${missing.join(", ")}${since === undefined ? "" : `, added with the change (in ${since === WORKING_TREE ? since : `commit ${since.slice(0, 10)} or later`})`}`,
+    ...(older.length > 0 && since !== undefined
+      ? [
+          `    (pending from before the change, so about something else: ${older.map((c) => c.id).join(", ")})`,
+        ]
+      : []),
+  ].join("\n");
+}
+
+type Git = (...args: string[]) => string;
+
+function gitOf(root: string): Git | undefined {
+  const git: Git = (...args) =>
+    execFileSync("git", ["-C", root, ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 256 * 1024 * 1024,
+    });
+  try {
+    return git("rev-parse", "--is-inside-work-tree").trim() === "true" &&
+      git("rev-parse", "--verify", "-q", "HEAD").trim() !== ""
+      ? git
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pending changesets, each with the commit that added it. */
+async function pendingChangesets(root: string, git: Git | undefined): Promise<Changeset[]> {
+  const read = await readChangesets(root);
+  const addedIn = new Map<string, string>();
+  const committed = new Set<string>();
+  if (git) {
+    for (const file of git("ls-tree", "--name-only", "HEAD", ".changeset/").split("\n")) {
+      if (file !== "") committed.add(path.basename(file, ".md"));
+    }
+    let commit = "";
+    for (const line of git(
+      "log",
+      "--diff-filter=A",
+      "--format=commit %H",
+      "--name-only",
+      "--",
+      ".changeset/",
+    ).split("\n")) {
+      if (line.startsWith("commit ")) commit = line.slice("commit ".length);
+      else if (line.endsWith(".md")) {
+        const id = path.basename(line, ".md");
+        if (!addedIn.has(id)) addedIn.set(id, commit);
+      }
+    }
+  }
+  return read.map((changeset) => ({
+    id: changeset.id,
+    releases: changeset.releases,
+    addedIn: committed.has(changeset.id) ? (addedIn.get(changeset.id) ?? "") : WORKING_TREE,
+  }));
+}
+
+/** The changesets added by `since`, a commit descending from it, or not committed. */
+function changesetsSince(
+  git: Git | undefined,
+  since: string,
+  changesets: Changeset[],
+  descendants: Map<string, Set<string>>,
+): Changeset[] {
+  if (since === WORKING_TREE || !git) {
+    return changesets.filter((changeset) => changeset.addedIn === WORKING_TREE);
+  }
+  let after = descendants.get(since);
+  if (after === undefined) {
+    after = new Set([since, ...git("rev-list", "--ancestry-path", `${since}..HEAD`).split("\n")]);
+    descendants.set(since, after);
+  }
+  const commits = after;
+  return changesets.filter(
+    (changeset) => changeset.addedIn === WORKING_TREE || commits.has(changeset.addedIn),
+  );
+}
+
+/**
+ * The commit (or the working tree) that introduced each change: for a change on the wire, the
+ * oldest version of its document since the released baseline whose diff has it; for a change of
+ * a package's exports, which only the document's wire changes cause, the newest introduction among
+ * that document's wire changes of the same severity (or the document's newest version).
+ */
+function introductions(root: string, git: Git, changes: ApiChange[]): Map<ApiChange, string> {
+  const found = new Map<ApiChange, string>();
+  for (const [document, files] of Object.entries(DOCUMENT_FILES) as [
+    ApiDocument,
+    (typeof DOCUMENT_FILES)[ApiDocument],
+  ][]) {
+    const ofDocument = changes.filter((change) => change.document === document);
+    if (ofDocument.length === 0) continue;
+    const baselineCommit = git("log", "-1", "--format=%H", "--", files.baseline).trim();
+    const range = baselineCommit === "" ? "HEAD" : `${baselineCommit}..HEAD`;
+    const commits = git("log", "--format=%H", range, "--", files.head).split("\n").filter(Boolean);
+    const dirty = isDirty(git, files.head);
+    const order = [...commits.reverse(), ...(dirty ? [WORKING_TREE] : [])];
+    const wire = ofDocument.filter((change) => !change.rule.startsWith("package-"));
+    const wanted = new Map(wire.map((change) => [`${change.rule} ${change.where}`, change]));
+    const baselineFile = path.join(root, files.baseline);
+    const baseline =
+      document === "test-mode" ? loadBundledSpec(baselineFile) : loadSpec(baselineFile);
+    for (const version of order) {
+      if (wanted.size === 0) break;
+      if (version === WORKING_TREE) break;
+      const doc = versionAt(git, document, version, files.head);
+      const diff = diffSpecs(baseline, doc);
+      for (const change of [...diff.breaking, ...diff.additions]) {
+        const key = `${change.rule} ${change.where}`;
+        const pending = wanted.get(key);
+        if (pending) {
+          found.set(pending, version);
+          wanted.delete(key);
+        }
+      }
+    }
+    for (const change of wanted.values()) found.set(change, WORKING_TREE);
+    const newest = (list: ApiChange[]) =>
+      list
+        .map((change) => found.get(change) ?? WORKING_TREE)
+        .sort((a, b) => order.indexOf(b) - order.indexOf(a))[0];
+    const latest = order.at(-1) ?? WORKING_TREE;
+    for (const change of ofDocument) {
+      if (found.has(change)) continue;
+      const alike = wire.filter((other) => other.breaking === change.breaking);
+      found.set(change, newest(alike) ?? newest(wire) ?? latest);
+    }
+  }
+  return found;
+}
+
+function isDirty(git: Git, file: string): boolean {
+  return git("status", "--porcelain", "--", file).trim() !== "";
+}
+
+/** A document as it was at a commit (the test mode's bundled with the API's of the same commit). */
+function versionAt(git: Git, document: ApiDocument, commit: string, file: string): OpenApiDocument {
+  const text = git("show", `${commit}:${file}`);
+  if (document === "partner-payments") return parse(text) as OpenApiDocument;
+  const folder = mkdtempSync(path.join(tmpdir(), "payments-guard-"));
+  try {
+    const api = path.join(path.dirname(file), "partner-payments.yaml");
+    writeFileSync(path.join(folder, "partner-payments.yaml"), git("show", `${commit}:${api}`));
+    writeFileSync(path.join(folder, "test-mode.yaml"), text);
+    return loadBundledSpec(path.join(folder, "test-mode.yaml"));
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
