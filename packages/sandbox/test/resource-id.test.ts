@@ -1,7 +1,7 @@
 // The sandbox's resource ids are version 7 UUIDs: the time they were made at first, so that a
 // partner's ids sort in the order they were made.
 import { expect, it } from "vitest";
-import { newResourceId } from "../src/api/resource-id.js";
+import { newResourceId } from "../src/store/resource-id.js";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

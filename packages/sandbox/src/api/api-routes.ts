@@ -18,16 +18,17 @@ import type {
   VerifiedCryptoAddress,
   Webhook,
 } from "@org/payments-types";
-import { type Answer, notFound, ok, pageAnswer, problemAnswer } from "../answer/answer.js";
+import { type Answer, notFound, ok, problemAnswer } from "../answers/answer.js";
+import { pageAnswer } from "../answers/page-answer.js";
+import { arraySource, type Page, type PageQuery, page } from "../json/pages.js";
 import { settleCustomer } from "../lifecycle/cascades.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated, walkTo } from "../lifecycle/changes.js";
 import { AUTORAMP, CUSTOMER, IDENTIFICATION } from "../lifecycle/lifecycles.js";
 import { rampTypeOf } from "../lifecycle/ramp-type.js";
-import { arraySource, type Page, type PageQuery, page } from "../store/pages.js";
+import { newResourceId } from "../store/resource-id.js";
 import type { Resource, Stored } from "../store/sandbox-data.js";
 import type { WorkResult } from "./idempotency.js";
-import { newResourceId } from "./resource-id.js";
 import type { RouteContext } from "./route-context.js";
 
 /** The sandbox's answer to one operation of the spec. */

@@ -1,9 +1,10 @@
 // IDEMPOTENCY-KEY: the first answer to a key is kept (in the store, a unique key there) and
 // replayed to every repeat of the same request; the key with another request is refused. The
-// key is claimed in the request's own transaction, so a second request with it, in this process
-// or another, waits for the first and then replays its answer; exactly one of them does the work.
+// key is claimed in the request's own transaction (request/api-request.ts), so a second request
+// with it, in this process or another, waits for the first and then replays its answer; exactly
+// one of them does the work.
 
-import { type Answer, problemAnswer } from "../answer/answer.js";
+import { type Answer, problemAnswer } from "../answers/answer.js";
 import type { IdempotentAnswer } from "../store/sandbox-data.js";
 import type { PartnerStore, StoreTransaction } from "../store/store.js";
 
@@ -26,70 +27,75 @@ export async function settled(result: WorkResult): Promise<Answer> {
   return "afterCommit" in result ? result.afterCommit() : result;
 }
 
+/** Requests of this process with the same key, one after another. */
 export class Idempotency {
-  private readonly inFlight = new Map<string, Promise<Answer>>();
-
-  private readonly store: PartnerStore;
-
-  constructor(store: PartnerStore) {
-    this.store = store;
-  }
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   /**
-   * Runs `work` once per key, in one transaction with the key's claim and answer. An answer of
-   * `before`, which runs first in the transaction, is the request's instead, and claims nothing.
+   * Runs `request` once this process's earlier request with the key has finished, so that it
+   * replays that one's answer rather than answer 409.
    */
-  async run(
-    request: KeyedRequest,
-    work: (tx: StoreTransaction) => Promise<WorkResult>,
-    before?: (tx: StoreTransaction) => Promise<Answer | undefined>,
-  ): Promise<Answer> {
-    // Requests in this process wait for the first, so they replay rather than answer 409.
-    const pending = this.inFlight.get(request.key);
+  async oneAtATime<T>(key: string, request: () => Promise<T>): Promise<T> {
+    const pending = this.inFlight.get(key);
     if (pending !== undefined) await pending.catch(() => undefined);
-    const running = this.claimAndRun(request, work, before);
-    this.inFlight.set(request.key, running);
+    const running = request();
+    this.inFlight.set(key, running);
     try {
       return await running;
     } finally {
-      if (this.inFlight.get(request.key) === running) this.inFlight.delete(request.key);
+      if (this.inFlight.get(key) === running) this.inFlight.delete(key);
     }
   }
+}
 
-  private async claimAndRun(
-    request: KeyedRequest,
-    work: (tx: StoreTransaction) => Promise<WorkResult>,
-    before: ((tx: StoreTransaction) => Promise<Answer | undefined>) | undefined,
-  ): Promise<Answer> {
-    const fingerprint = fingerprintOf(request);
-    const result = await this.store.transaction(async (tx): Promise<WorkResult> => {
-      const instead = await before?.(tx);
-      if (instead !== undefined) return instead;
-      const claim = await tx.claimKey(request.key, {
-        method: request.method,
-        path: request.path,
-        fingerprint,
-      });
-      if (!claim.claimed) {
-        if (claim.first === "pending") return inFlight(request);
-        return claim.first.fingerprint === fingerprint
-          ? { ...claim.first.answer, replayed: true }
-          : reused(request, claim.first);
-      }
-      const done = await work(tx);
-      if (!("afterCommit" in done)) await tx.answerKey(request.key, done);
-      return done;
-    });
-    if (!("afterCommit" in result)) return result;
-    // The claim has committed without an answer; the slow step's answer completes it.
-    try {
-      const answer = await result.afterCommit();
-      await this.store.transaction((tx) => tx.answerKey(request.key, answer));
-      return answer;
-    } catch (error) {
-      await this.store.transaction((tx) => tx.releaseKey(request.key));
-      throw error;
-    }
+/**
+ * Claims the key for the request, in its transaction; undefined once claimed, else the answer
+ * instead: the first answer replayed, the key's reuse refused, or its request still in flight.
+ */
+export async function claimKey(
+  tx: StoreTransaction,
+  request: KeyedRequest,
+): Promise<Answer | undefined> {
+  const fingerprint = fingerprintOf(request);
+  const claim = await tx.claimKey(request.key, {
+    method: request.method,
+    path: request.path,
+    fingerprint,
+  });
+  if (claim.claimed) return undefined;
+  if (claim.first === "pending") return inFlight(request);
+  return claim.first.fingerprint === fingerprint
+    ? { ...claim.first.answer, replayed: true }
+    : reused(request, claim.first);
+}
+
+/** Keeps the operation's answer with the key claimed, in the same transaction; one that needs a slow step waits for it (keptAfterCommit). */
+export async function keepAnswer(
+  tx: StoreTransaction,
+  key: string,
+  done: WorkResult,
+): Promise<void> {
+  if (!("afterCommit" in done)) await tx.answerKey(key, done);
+}
+
+/**
+ * The answer of a keyed request once its transaction has committed: for one with a slow step, the
+ * step's answer, then kept with the key; the key is given up when the step fails.
+ */
+export async function keptAfterCommit(
+  store: PartnerStore,
+  key: string,
+  result: WorkResult,
+): Promise<Answer> {
+  if (!("afterCommit" in result)) return result;
+  // The claim has committed without an answer; the slow step's answer completes it.
+  try {
+    const answer = await result.afterCommit();
+    await store.transaction((tx) => tx.answerKey(key, answer));
+    return answer;
+  } catch (error) {
+    await store.transaction((tx) => tx.releaseKey(key));
+    throw error;
   }
 }
 

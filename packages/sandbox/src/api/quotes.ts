@@ -12,10 +12,16 @@ import type {
   RecipientAccount,
   SignedAutorampQuote,
 } from "@org/payments-types";
-import { type Answer, ok, problemAnswer } from "../answer/answer.js";
-import { type PricedCurrency, type PriceInput, PricingError, price } from "../money/pricing.js";
-import { signatureOf, signingSecret } from "../money/quote-signature.js";
-import { readRates } from "../money/rates.js";
+import { type Answer, ok, problemAnswer } from "../answers/answer.js";
+import {
+  type PricedCurrency,
+  type PriceInput,
+  PricingError,
+  price,
+  readRates,
+  signatureOf,
+  signingSecret,
+} from "../money/index.js";
 import type { StoreTransaction } from "../store/store.js";
 import type { RouteContext } from "./route-context.js";
 
@@ -27,7 +33,7 @@ const HOUR_MS = 60 * MINUTE_MS;
 /** The latest time a date-time can say: the end of year 9999. */
 const LAST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-type Query = Record<string, string | undefined>;
+type QueryParameters = Record<string, string | undefined>;
 
 /** The fee profile that prices a customer's payments: the sandbox's first (the seed's first). */
 export async function feeProfileOf(store: StoreTransaction): Promise<FeeProfile | undefined> {
@@ -48,7 +54,7 @@ export async function answerQuote(
   customerId: string,
   now: Date,
 ): Promise<Answer> {
-  const query = context.query as Query & GetAutorampQuoteQuery;
+  const query = context.query as QueryParameters & GetAutorampQuoteQuery;
   // Prism has checked it is a boolean; the query keeps it as text.
   const isThirdParty = context.query.is_third_party === "true";
   const times = quoteTimes(query, now.getTime());
@@ -88,7 +94,7 @@ export async function answerQuote(
 }
 
 export async function answerExchangeRate(context: RouteContext): Promise<Answer> {
-  const query = context.query as Query & GetExchangeRateQuery;
+  const query = context.query as QueryParameters & GetExchangeRateQuery;
   const typeOf = (type: string) => (type === "fiat" ? "Fiat" : "Crypto");
   const priced = priceOrProblem(
     {
@@ -162,7 +168,7 @@ function recipientAccount(sent: string, destination: PricedCurrency): RecipientA
     : { account_identifier: { iban: sent } };
 }
 
-function echoed<K extends string>(query: Query, fields: K[]): Partial<Record<K, string>> {
+function echoed<K extends string>(query: QueryParameters, fields: K[]): Partial<Record<K, string>> {
   return Object.fromEntries(
     fields.flatMap((field) => (query[field] === undefined ? [] : [[field, query[field]]])),
   ) as Partial<Record<K, string>>;
@@ -174,7 +180,7 @@ function echoed<K extends string>(query: Query, fields: K[]): Partial<Record<K, 
  * turns both into times, so each must be at least 1 and give a time a date-time can say.
  */
 function quoteTimes(
-  query: Query & GetAutorampQuoteQuery,
+  query: QueryParameters & GetAutorampQuoteQuery,
   now: number,
 ): { validUntil: number; rateLockValidUntil: number } | { errors: ProblemError[] } {
   const errors: ProblemError[] = [];

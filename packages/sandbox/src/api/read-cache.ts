@@ -3,8 +3,8 @@
 // same read with nothing written since gets the same answer without a transaction, as a partner's
 // test that polls a list until a status shows costs a lookup per poll.
 import type { operations } from "@org/payments-types";
-import type { Answer } from "../answer/answer.js";
-import { JsonText } from "../store/json-text.js";
+import type { Answer } from "../answers/answer.js";
+import { JsonText } from "../json/json-text.js";
 import type { SandboxStore } from "../store/store.js";
 
 /**
@@ -44,9 +44,10 @@ export interface Read {
   scope: string | undefined;
 }
 
-export class ReadCache {
+/** Keeps what a read made: its answer, with whatever else came of it. */
+export class ReadCache<T extends { answer: Answer }> {
   private readonly store: SandboxStore;
-  private readonly answers = new Map<string, Answer>();
+  private readonly answers = new Map<string, T>();
   private characters = 0;
   /** The store's version the kept answers were read at. */
   private version: number | undefined;
@@ -55,8 +56,8 @@ export class ReadCache {
     this.store = store;
   }
 
-  /** `read`'s answer: the kept one while the data stands, else what `work` answers. */
-  async answer(read: Read, work: () => Promise<Answer>): Promise<Answer> {
+  /** What `read` made: the kept one while the data stands, else what `work` makes. */
+  async answer(read: Read, work: () => Promise<T>): Promise<T> {
     const before = this.store.version();
     if (before === undefined || !READS.has(read.operationId as keyof operations)) return work();
     if (before !== this.version) {
@@ -66,7 +67,8 @@ export class ReadCache {
     const key = keyOf(read);
     const kept = this.answers.get(key);
     if (kept !== undefined) return kept;
-    const answer = await work();
+    const made = await work();
+    const { answer } = made;
     // Kept only when nothing was written while it was read, and so it is what the data answers
     // (the version only grows: a read that started the cache afresh since has moved it too).
     if (this.store.version() === before) {
@@ -75,10 +77,10 @@ export class ReadCache {
       if (this.answers.size >= MAX_ANSWERS || this.characters + characters > MAX_CHARACTERS) {
         this.clear();
       }
-      this.answers.set(key, answer);
+      this.answers.set(key, made);
       this.characters += characters;
     }
-    return answer;
+    return made;
   }
 
   private clear(): void {

@@ -1,8 +1,8 @@
 // What an operation's handler is given: the request, read and routed, and the sandbox it works in.
-import type { Clock } from "../clock/clock.js";
+import type { Clock } from "../clock/index.js";
+import type { Events } from "../events/index.js";
 import type { SpecFacts } from "../lifecycle/spec-facts.js";
 import type { Scope, StoreTransaction } from "../store/store.js";
-import type { Events } from "../webhooks/events.js";
 
 export interface RouteContext {
   params: Record<string, string>;

@@ -1,12 +1,22 @@
-// Failure rehearsal: fault rules and a rate limit per partner, armed through the test mode.
-export { ArmedFaults } from "./armed.js";
-export { type FaultHit, faultsBefore, type Verdict } from "./before.js";
-export { type DeliveryFault, deliveryFault } from "./delivery.js";
-export { nthDraw } from "./draw.js";
+// Fault rules per partner, armed through the test mode: what they do to a request (a status, a
+// delay, a drop) and to a webhook delivery, and what a process knows of a partner's armed rules
+// and rate limit.
+export { ArmedFaults, type ArmedRateLimit } from "./armed-faults.js";
 export {
-  armedRuleOf,
-  type DeclaredStatuses,
-  type FaultRule,
-  listedFault,
-  ruleRefusal,
-} from "./rules.js";
+  type FaultControls,
+  type FaultOptions,
+  faultControls,
+  type SandboxFault,
+} from "./controls.js";
+export { type DeliveryFault, deliveryFault } from "./delivery-fault.js";
+export type { FaultRows, StoredRateLimit } from "./fault-rows.js";
+export { type DeclaredStatuses, declaredStatusesOf } from "./fault-rules.js";
+export {
+  type FaultHit,
+  type FaultKind,
+  faultVerdict,
+  type RequestFacts,
+  type Verdict,
+} from "./fault-verdict.js";
+export { nthDraw } from "./probability.js";
+export { FAULT_ROUTES, type FaultContext } from "./routes.js";

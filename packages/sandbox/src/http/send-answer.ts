@@ -1,7 +1,7 @@
 // A sandbox answer on the wire, and the sandbox's failures as problems.
 import type { ServerResponse } from "node:http";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "@org/payments-engine";
-import { type Answer, bodyText } from "../answer/answer.js";
+import { type Answer, bodyText } from "../answers/answer.js";
 import { StoreFullError } from "../store/store.js";
 
 /** What was sent, for the request log: a status, or why none was. */

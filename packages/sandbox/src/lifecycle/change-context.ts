@@ -1,9 +1,9 @@
 // What a change to the sandbox's resources works with, and whom its events are for.
 
-import type { Clock } from "../clock/clock.js";
+import type { Clock } from "../clock/index.js";
+import type { Events } from "../events/index.js";
 import type { Stored } from "../store/sandbox-data.js";
 import type { StoreTransaction } from "../store/store.js";
-import type { Events } from "../webhooks/events.js";
 import type { Lifecycle } from "./lifecycles.js";
 
 /** What a change works with: the transaction it happens in, the clock, the event queue. */

@@ -3,7 +3,8 @@
 // partner's clock, in the order it is due. One run at a time per partner and process; across
 // processes (Postgres) each job is taken by one of them (see SandboxStore.runNext).
 
-import { type Clock, realNow, type SandboxClock } from "../clock/clock.js";
+import { type Clock, type PartnerClockRunner, realNow, type SandboxClock } from "../clock/index.js";
+import { deliveryOrderKey } from "../events/index.js";
 import type {
   JobFinish,
   JobKind,
@@ -11,7 +12,6 @@ import type {
   ScheduledJob,
   StoreTransaction,
 } from "../store/store.js";
-import { deliveryOrderKey } from "../webhooks/events.js";
 
 /** The partner whose work runs, and its clock. */
 export interface ClockOwner {
@@ -28,22 +28,6 @@ export type Perform<T extends ClockOwner> = (
   job: ScheduledJob,
   clock: Clock,
 ) => Promise<JobFinish>;
-
-/** A partner's clock as its control routes move it. */
-export interface PartnerClockRunner {
-  /**
-   * Moves the clock to `toMs`, running in order everything due by then; resolves to the number
-   * of jobs run.
-   */
-  advance(toMs: number): Promise<number>;
-  /**
-   * Moves the clock `ms` further ahead of real time, running in order everything due by then:
-   * however long that takes, the clock ends exactly `ms` further ahead than it was.
-   */
-  advanceBy(ms: number): Promise<number>;
-  /** Reads the clock's offset from the store, where other processes may have moved it. */
-  syncClock(): Promise<void>;
-}
 
 /** Timed steps run in one transaction, at most. */
 const STEP_BATCH = 256;

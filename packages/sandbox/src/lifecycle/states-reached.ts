@@ -1,7 +1,7 @@
 // The readiness counts of a resource entering its current state: one for its kind, and one for
 // its kind and variant where the kind has variants a readiness check asks for (a customer's type,
 // a transaction's ramp type), so that "a Business customer Active" can be told apart.
-import type { ReadinessCount } from "../store/readiness-counts.js";
+import type { ReadinessCount } from "../readiness/index.js";
 import type { CollectionName, Resource } from "../store/sandbox-data.js";
 import { rampTypeOf } from "./ramp-type.js";
 

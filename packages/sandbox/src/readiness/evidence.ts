@@ -1,9 +1,9 @@
 // What a partner's counters show, read into the report's coverage and into the evidence its
 // checks are decided on. Pure: the counters in, the coverage out; no log is read.
 import { WEBHOOK_TOPICS } from "@org/payments-types";
+import type { FaultKind } from "../faults/index.js";
 import { API_OPERATIONS } from "../generated/api-operations.js";
-import type { ReadinessCount } from "../store/readiness-counts.js";
-import type { FaultKind } from "./profile.js";
+import type { ReadinessCount } from "./readiness-rows.js";
 
 /** The resource kinds whose states a report lists, by their collection. */
 const STATE_KINDS = {

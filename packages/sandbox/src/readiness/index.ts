@@ -1,4 +1,6 @@
-// Readiness: what a partner's integration has shown in the sandbox, decided against a profile.
+// Readiness: what a partner's integration has shown in the sandbox, decided against a profile;
+// its counters kept as requests finish, and its report through the test mode.
+export { type ReadinessControls, readinessControls } from "./controls.js";
 export { evaluate } from "./evaluate.js";
 export { liveEvidence, sandboxEvidence } from "./evidence.js";
 export { FORMATS, formatReport, type ReportFormat } from "./formats.js";
@@ -11,11 +13,12 @@ export {
   readProfile,
 } from "./profile.js";
 export { PROFILE_CONTEXT } from "./profile-context.js";
+export type { CountRows, ReadinessCount } from "./readiness-rows.js";
 export {
   defaultChecklist,
   type ReadinessReport,
   readinessReport,
   reportOf,
 } from "./report.js";
-export { type CountedRequest, countRequests } from "./request-counts.js";
-export { reportFromStore } from "./store-report.js";
+export { countRequests } from "./request-counts.js";
+export { READINESS_ROUTES, type ReadinessContext } from "./routes.js";

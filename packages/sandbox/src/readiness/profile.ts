@@ -3,6 +3,7 @@
 // the line and the rule it breaks, rather than a report that can never pass.
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import type { FaultKind } from "../faults/index.js";
 import { DEFAULT_PROFILE_YAML } from "../generated/readiness-profile.js";
 import schema from "./profile.schema.json" with { type: "json" };
 
@@ -20,13 +21,6 @@ export interface Check {
   idempotency?: { key_on_every_post?: true; no_key_reuse?: true };
   paged?: true;
 }
-
-export type FaultKind =
-  | "status"
-  | "drop_after_commit"
-  | "drop_before_commit"
-  | "delay"
-  | "rate_limit";
 
 export interface Profile {
   format: 1;

@@ -1,11 +1,11 @@
 // A partner's readiness report: its counters, its webhooks' topics and its documents read in one
 // transaction, the profile's checks decided on them. Nothing of another partner's is in reach of
 // the transaction, and the report names no key.
-import type { StoreTransaction } from "../store/store.js";
 import { type CheckResult, evaluate } from "./evaluate.js";
 import { type Coverage, type Evidence, sandboxEvidence } from "./evidence.js";
 import { defaultProfile, type Profile } from "./profile.js";
 import { PROFILE_CONTEXT } from "./profile-context.js";
+import type { ReportRows } from "./readiness-rows.js";
 
 export interface ReadinessReport {
   partner_id: string;
@@ -16,7 +16,7 @@ export interface ReadinessReport {
 }
 
 /** The evidence in the partner's part of the store. */
-async function evidenceOf(tx: StoreTransaction): Promise<Evidence> {
+async function evidenceOf(tx: ReportRows): Promise<Evidence> {
   const counts = await tx.counts();
   const subscribed = new Set<string>();
   for (const { resource } of await tx.list("webhooks")) {
@@ -39,7 +39,7 @@ export function reportOf(partnerId: string, profile: Profile, evidence: Evidence
 }
 
 export async function readinessReport(
-  tx: StoreTransaction,
+  tx: ReportRows,
   partnerId: string,
   profile: Profile,
 ): Promise<ReadinessReport> {

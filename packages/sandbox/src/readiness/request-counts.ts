@@ -3,31 +3,8 @@
 // key reused, a page past the first), and the faults that answered requests and whether the
 // integration recovered. A recovery is decided as the requests arrive, from the faults still
 // pending (a handful of rows), never by reading the request log.
-import { type CountRows, merged, type ReadinessCount } from "../store/readiness-counts.js";
-import type { FaultKind } from "./profile.js";
-
-/** What a finished API request tells the readiness counters, in the order requests finished. */
-export interface CountedRequest {
-  /** When it arrived: sandbox time, ms since the epoch. */
-  at: number;
-  method: string;
-  /** The path, without the query. */
-  path: string;
-  operation_id: string;
-  /** The status answered; null when the connection was closed with no answer. */
-  status: number | null;
-  idempotency_key: string | null;
-  /** The fault rule that answered it, if one did. */
-  fault_id: string | null;
-  /** What acted on it: a fault's effect, or the rate limit; null when nothing did. */
-  fault: FaultKind | null;
-  /** Its query had a cursor: a page past the first. */
-  cursor: boolean;
-  /** It was refused because its IDEMPOTENCY-KEY was first used for another request. */
-  key_reused: boolean;
-  /** The Retry-After (seconds) it was answered with, if any. */
-  retry_after_s: number | null;
-}
+import type { FinishedRequest } from "../request-log/index.js";
+import { type CountRows, merged, type ReadinessCount } from "./readiness-rows.js";
 
 /** The fault id a rate-limit 429 is counted under (it is no rule of the partner's). */
 const RATE_LIMIT_FAULT = "rate_limit";
@@ -50,7 +27,7 @@ const isSuccess = (status: number | null) => status !== null && status >= 200 &&
 /** Calls, facts and faults of the requests, added to the partner's counters. */
 export async function countRequests(
   rows: CountRows,
-  requests: readonly CountedRequest[],
+  requests: readonly FinishedRequest[],
 ): Promise<void> {
   const counts: ReadinessCount[] = [];
   for (const request of requests) counts.push(...callCounts(request));
@@ -62,7 +39,7 @@ export async function countRequests(
   await followFaults(rows, pending, requests);
 }
 
-function callCounts(request: CountedRequest): ReadinessCount[] {
+function callCounts(request: FinishedRequest): ReadinessCount[] {
   const operation = request.operation_id;
   const status = request.status === null ? "no answer" : String(request.status);
   const counts: ReadinessCount[] = [{ kind: "call", name: operation, detail: status, n: 1 }];
@@ -88,7 +65,7 @@ async function pendingFaults(rows: CountRows, faulted: boolean): Promise<Pending
 async function followFaults(
   rows: CountRows,
   before: PendingFault[],
-  requests: readonly CountedRequest[],
+  requests: readonly FinishedRequest[],
 ): Promise<void> {
   const pending = new Map(before.map((fault) => [pendingKey(fault), fault]));
   /** Pending faults resolved, or hit again (a 429's Retry-After anew), in these requests. */
@@ -139,7 +116,7 @@ function pendingKey(fault: PendingFault): string {
 }
 
 /** The fault a request was answered by, pending until recovered; undefined when none was. */
-function faultOf(request: CountedRequest): PendingFault | undefined {
+function faultOf(request: FinishedRequest): PendingFault | undefined {
   if (request.fault === null) return undefined;
   // A delay answered in the end: pending too, since a caller that timed out never saw it.
   const rateLimited = request.fault === "rate_limit" || request.status === 429;
@@ -166,7 +143,7 @@ function faultOf(request: CountedRequest): PendingFault | undefined {
  * Retry-After. A POST: a request of the same operation with the same IDEMPOTENCY-KEY answered
  * 2xx. A GET: the same request answered 2xx.
  */
-function recovery(fault: PendingFault, request: CountedRequest): boolean | undefined {
+function recovery(fault: PendingFault, request: FinishedRequest): boolean | undefined {
   if (fault.not_before !== null) return request.at >= fault.not_before;
   if (!isSuccess(request.status)) return undefined;
   if (fault.method === "POST") {

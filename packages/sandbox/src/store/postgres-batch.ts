@@ -7,7 +7,8 @@
 // statement each: the changed resources, the cancelled and the new scheduled work, the event log.
 // Anything else it is asked writes what it keeps first, then runs as in sqlTransaction.
 
-import { addCountsAtOnce, merged, type ReadinessCount } from "./readiness-counts.js";
+import { merged, type ReadinessCount } from "../readiness/readiness-rows.js";
+import { addCountsAtOnce } from "./readiness-counts.js";
 import {
   COLLECTIONS,
   type CollectionName,

@@ -5,7 +5,7 @@
 // locked until its outcome is recorded.
 
 import type { Pool, PoolClient } from "pg";
-import { realNow } from "../clock/clock.js";
+import { realNow } from "../clock/index.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { postgresBatch } from "./postgres-batch.js";
 import type { SandboxData } from "./sandbox-data.js";

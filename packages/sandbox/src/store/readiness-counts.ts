@@ -2,36 +2,13 @@
 // done (an operation and the status it answered, a topic delivered, a state reached), updated as
 // it happens, so that a readiness report reads a few hundred rows however much traffic there was.
 // They outlive a reset (a suite that resets between tests adds up), and go with the partner.
-/** A statement with `$1`-style parameters in the current transaction (sql-store.ts's Query). */
-type Query = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
-
-/**
- * What a counter counts:
- * - `call`: requests of operation `name` answered status `detail` ("no answer" for a drop);
- * - `fact`: what a request showed beyond its status (`name` the fact, `detail` its operation);
- * - `state`: resources of kind `name` (or `kind/variant`) that reached state `detail`;
- * - `delivered`, `acknowledged`: delivery attempts of topic `name` sent, and answered 2xx;
- * - `failing`: an event (`name`: webhook and event ids) of topic `detail` whose last attempt failed;
- * - `fault`: a fault `name` that answered a request, `detail` what it was (JSON); n 2 once
- *   recovered from, else 1;
- * - `pending`: a fault not recovered from yet (`name` its key), `detail` what recovers it (JSON).
- */
-type CountKind =
-  | "call"
-  | "fact"
-  | "state"
-  | "delivered"
-  | "acknowledged"
-  | "failing"
-  | "fault"
-  | "pending";
-
-export interface ReadinessCount {
-  kind: CountKind;
-  name: string;
-  detail: string;
-  n: number;
-}
+import {
+  type CountKind,
+  type CountRows,
+  merged,
+  type ReadinessCount,
+} from "../readiness/readiness-rows.js";
+import type { Query } from "./sql-query.js";
 
 export const READINESS_COUNTS_TABLE = `CREATE TABLE readiness_counts (
   partner TEXT NOT NULL,
@@ -50,25 +27,6 @@ const ADD_COUNT = `INSERT INTO readiness_counts (partner, kind, name, detail, n)
 const RAISE_COUNT = `INSERT INTO readiness_counts (partner, kind, name, detail, n) VALUES ($1, $2, $3, $4, $5)
   ON CONFLICT (partner, kind, name, detail) DO UPDATE
   SET n = CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END`;
-
-/** The counters' operations in a transaction of the partner's. */
-export interface CountRows {
-  /** Adds each count to its counter. */
-  addCounts(counts: readonly ReadinessCount[]): Promise<void>;
-  /** Raises each counter to at least its count (a record rather than a tally). */
-  raiseCounts(counts: readonly ReadinessCount[]): Promise<void>;
-  /**
-   * Marks each counter as reached (n 1, a fact rather than a tally: a state reached, a document
-   * signed); where only this process writes, one it has marked before costs no statement.
-   */
-  markCounts(counts: readonly ReadinessCount[]): Promise<void>;
-  /** Removes the counters of `kind` with these names, whatever their detail. */
-  removeCounts(kind: CountKind, names: readonly string[]): Promise<void>;
-  /** Every counter of the partner's. */
-  counts(): Promise<ReadinessCount[]>;
-  /** The partner's counters of one kind. */
-  countsOf(kind: CountKind): Promise<ReadinessCount[]>;
-}
 
 /** The counters of a sandbox that keeps none (measuring what they cost): nothing written or read. */
 export const NO_COUNT_ROWS: CountRows = {
@@ -189,16 +147,4 @@ export async function addCountsAtOnce(
      ON CONFLICT (partner, kind, name, detail) DO UPDATE SET n = ${set}`,
     [partner, JSON.stringify(ordered(rows))],
   );
-}
-
-/** The counts with one entry per counter, their numbers added. */
-export function merged(counts: readonly ReadinessCount[]): ReadinessCount[] {
-  const byKey = new Map<string, ReadinessCount>();
-  for (const count of counts) {
-    const key = `${count.kind}\0${count.name}\0${count.detail}`;
-    const known = byKey.get(key);
-    if (known === undefined) byKey.set(key, { ...count });
-    else known.n += count.n;
-  }
-  return [...byKey.values()];
 }

@@ -2,7 +2,7 @@
 // and the webhook deliveries it has made. This is what the state file holds.
 
 import type { components } from "../generated/test-mode.js";
-import { jsonText } from "./json-text.js";
+import { jsonText } from "../json/json-text.js";
 import type { Settings } from "./settings.js";
 
 export const COLLECTIONS = [

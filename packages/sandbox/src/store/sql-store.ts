@@ -1,12 +1,14 @@
 // The sandbox's data in SQL, the same for SQLite and Postgres: one table of resources (their JSON
 // with the columns listing needs, each indexed), the idempotency keys, the event log, the sandbox
 // clock and the work scheduled on it. The databases differ only in how a query is sent.
+
+import { JsonText } from "../json/json-text.js";
+import { type PageSource, type Positioned, page } from "../json/pages.js";
 import type { EmptyCollections } from "./empty-collections.js";
-import { JsonText } from "./json-text.js";
-import { type PageSource, type Positioned, page } from "./pages.js";
+import { faultRows } from "./fault-rows.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
-import { rehearsalRows } from "./rehearsal-rows.js";
+import { requestLogRows } from "./request-log-rows.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -184,7 +186,8 @@ export function sqlTransaction(
     },
     ...eventLog(context),
     ...partnerSettings(context),
-    ...rehearsalRows(query, partner),
+    ...faultRows(query, partner),
+    ...requestLogRows(query, partner),
     ...(counting ? countRows(query, partner, only?.marked) : NO_COUNT_ROWS),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);

@@ -3,7 +3,7 @@
 // makes every committed request survive a crash of the process.
 import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import { realNow } from "../clock/clock.js";
+import { realNow } from "../clock/index.js";
 import { EmptyCollections } from "./empty-collections.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";

@@ -1,9 +1,12 @@
 // What the sandbox keeps its data in. One interface, two databases behind it: SQLite (a file, or
 // in memory without --state) and Postgres (a sandbox shared by several processes). Every request's
 // changes happen in one transaction.
-import type { JsonText } from "./json-text.js";
-import type { Page, PageQuery, PageSource } from "./pages.js";
-import type { CountRows } from "./readiness-counts.js";
+import type { FaultRows } from "../faults/index.js";
+import type { JsonText } from "../json/json-text.js";
+import type { Page, PageQuery, PageSource } from "../json/pages.js";
+import type { RateLimitRows } from "../rate-limit/index.js";
+import type { CountRows } from "../readiness/index.js";
+import type { RequestLogRows } from "../request-log/index.js";
 import type { SettingName } from "./settings.js";
 
 /** Which delivery attempts a read of the log keeps: each field given must match. */
@@ -32,71 +35,6 @@ import type {
   SandboxData,
   Stored,
 } from "./sandbox-data.js";
-
-/** One finished API request as the partner's request log keeps it: no body, no API key. */
-export interface RequestEntry {
-  /** When it arrived: sandbox time, ms since the epoch (the log lists it as a date-time). */
-  at: number;
-  method: string;
-  /** The path, without the query. */
-  path: string;
-  operation_id: string;
-  /** The status answered; null when the connection was closed with no answer (a drop). */
-  status: number | null;
-  /** Real time from the request's routing to its answer (a fault's delay included). */
-  duration_ms: number;
-  idempotency_key: string | null;
-  /** The first answer to its IDEMPOTENCY-KEY, sent again. */
-  replayed: boolean;
-  /** The fault rule that acted on it, if one did. */
-  fault_id: string | null;
-  /** What acted on it: a fault's effect, or the rate limit; null when nothing did. */
-  fault: FaultKind | null;
-}
-
-/** What a fault rule (or the rate limit) did to a request. */
-export type FaultKind =
-  | "status"
-  | "delay"
-  | "drop_before_commit"
-  | "drop_after_commit"
-  | "rate_limit";
-
-/** Which entries of the request log a read keeps: each field given must match. */
-export interface RequestLogFilter {
-  operation_id?: string | undefined;
-  status?: number | undefined;
-  fault_id?: string | undefined;
-  idempotency_key?: string | undefined;
-}
-
-/** A request log entry as the log stores it: its place in the log (the page cursor), its JSON. */
-export interface LoggedRequest {
-  id: string;
-  text: string;
-}
-
-/** An armed fault rule as stored: its JSON, what remains of its `times` (null: by probability), its draws. */
-export interface StoredFault {
-  id: string;
-  rule: string;
-  remaining: number | null;
-  draws: number;
-}
-
-/** A partner's rate limit as stored: GCRA's emission interval and burst, in µs of sandbox time. */
-interface StoredRateLimit {
-  rule: string;
-  intervalUs: number;
-  burst: number;
-}
-
-/** The rate limit's verdict on one request. */
-interface RateVerdict {
-  allowed: boolean;
-  /** The theoretical arrival time after this request (µs of sandbox time). */
-  tatUs: number;
-}
 
 /** The X-SUB-PARTNER-ID of a request; undefined when it has none (the partner sees everything). */
 export type Scope = string | undefined;
@@ -139,7 +77,12 @@ type BatchFinish = (tx: StoreTransaction) => Promise<number>;
 /** The first answer to an idempotency key, or `pending` while its request has not finished. */
 type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
 
-export interface StoreTransaction extends CountRows {
+/**
+ * A transaction on one partner's data. What a feature keeps here besides the resources it declares
+ * itself (its rows: faults/, rate-limit/, request-log/, readiness/); the SQL of each is in this
+ * folder.
+ */
+export interface StoreTransaction extends CountRows, FaultRows, RateLimitRows, RequestLogRows {
   find(collection: CollectionName, id: string, scope: Scope): Promise<Stored | undefined>;
   /** Stores a new resource; resolves to its JSON as stored, which its create answers with. */
   insert(
@@ -193,28 +136,6 @@ export interface StoreTransaction extends CountRows {
   eventLog(filter: EventLogFilter): PageSource<LoggedAttempt>;
   /** The newest recorded attempt to deliver the event, if the log still holds one. */
   latestAttempt(eventId: string): Promise<DeliveryEvent | undefined>;
-  /** The partner's clock offset and the version of its fault rules and rate limit, in one read. */
-  partnerState(): Promise<{ offsetMs: number; faultsVersion: number }>;
-  /** Appends finished requests to the partner's request log, which keeps its newest REQUESTS_KEPT. */
-  appendRequests(entries: readonly RequestEntry[]): Promise<void>;
-  /** The partner's request log, newest first, filtered, a page at a time, by the database. */
-  requestLog(filter: RequestLogFilter): PageSource<LoggedRequest>;
-  /** The partner's armed fault rules, oldest first, and its rate limit. */
-  armed(): Promise<{ faults: StoredFault[]; rateLimit: StoredRateLimit | undefined }>;
-  /** Arms a rule. */
-  armFault(fault: StoredFault): Promise<void>;
-  /** Disarms a rule; false when the partner has none with the id. */
-  disarmFault(id: string): Promise<boolean>;
-  /**
-   * Takes one application of the rule, atomically across processes: one of its remaining `times`
-   * (the rule is disarmed when none remain), or the next draw of a rule by probability (resolves
-   * to the draw's number, from 1). Undefined when the rule is gone or spent.
-   */
-  claimFault(id: string): Promise<{ remaining: number | null; draw: number } | undefined>;
-  /** Sets the partner's rate limit (undefined lifts it). */
-  setRateLimit(limit: StoredRateLimit | undefined): Promise<void>;
-  /** Counts a request against the rate limit at `nowUs`; undefined when the partner has none. */
-  takeRateToken(nowUs: number): Promise<RateVerdict | undefined>;
   /** A sandbox-wide value; undefined when none is stored. `lock` holds it until the transaction ends. */
   setting(name: SettingName, lock?: boolean): Promise<string | undefined>;
   /** Stores a sandbox-wide value, replacing the one there. */

@@ -1,6 +1,7 @@
 // The checks of the default profile decided on evidence: a new key passes nothing (not_run, never
 // passed), evidence of everything passes everything, and a check that fails says what is missing.
 import { describe, expect, it } from "vitest";
+import type { ReadinessCount } from "../../src/readiness/index.js";
 import {
   defaultProfile,
   evaluate,
@@ -8,7 +9,6 @@ import {
   PROFILE_CONTEXT,
   sandboxEvidence,
 } from "../../src/readiness/index.js";
-import type { ReadinessCount } from "../../src/store/readiness-counts.js";
 
 const profile = defaultProfile(PROFILE_CONTEXT);
 const statuses = (counts: ReadinessCount[], subscribed: string[] = [], documents: string[] = []) =>

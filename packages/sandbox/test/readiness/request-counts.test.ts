@@ -1,7 +1,8 @@
 // The counts of finished requests, in a SQLite store in memory: calls by status, the facts beyond
 // the status, and faults followed until a later request recovers them, across batches.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type CountedRequest, countRequests, sandboxEvidence } from "../../src/readiness/index.js";
+import { countRequests, sandboxEvidence } from "../../src/readiness/index.js";
+import type { FinishedRequest } from "../../src/request-log/index.js";
 import { COLLECTIONS, type SandboxData } from "../../src/store/sandbox-data.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
@@ -23,14 +24,16 @@ afterEach(() => store.close());
 const T0 = Date.parse("2026-11-27T10:00:00Z");
 
 /** A request `seconds` after T0: a keyed POST of createCustomer answered 200 unless told. */
-function request(seconds: number, fields: Partial<CountedRequest> = {}): CountedRequest {
+function request(seconds: number, fields: Partial<FinishedRequest> = {}): FinishedRequest {
   return {
     at: T0 + seconds * 1000,
     method: "POST",
     path: "/customers",
     operation_id: "createCustomer",
     status: 200,
+    duration_ms: 1,
     idempotency_key: "k1",
+    replayed: false,
     fault_id: null,
     fault: null,
     cursor: false,
@@ -40,7 +43,7 @@ function request(seconds: number, fields: Partial<CountedRequest> = {}): Counted
   };
 }
 
-const count = (partner: string, requests: CountedRequest[]) =>
+const count = (partner: string, requests: FinishedRequest[]) =>
   store.transaction(partner, (tx) => countRequests(tx, requests));
 
 const coverage = async (partner: string) =>

@@ -3,7 +3,7 @@
 // failed transaction's rollback brought back, not another partner's.
 import { StatementSync } from "node:sqlite";
 import { afterEach, expect, it, vi } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import type { SandboxStore } from "../../src/store/store.js";
 import { sqliteFiles } from "../support/sqlite-files.js";

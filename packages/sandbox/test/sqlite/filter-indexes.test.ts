@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, expect, it } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 

@@ -3,7 +3,7 @@
 // stays readable, and a reset makes room again.
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import { StoreFullError } from "../../src/store/store.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, expect, it, vi } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import { PURGE_KEYS } from "../../src/store/sql-store.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";

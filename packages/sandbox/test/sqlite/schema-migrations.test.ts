@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/schema-migrations.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import { startHttpSandbox } from "../support/http-sandbox.js";

@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FinishedRequests } from "../../src/requests/index.js";
-import { page } from "../../src/store/pages.js";
+import { page } from "../../src/json/pages.js";
+import { countRequests } from "../../src/readiness/index.js";
+import { appendToLog, FinishedRequests } from "../../src/request-log/index.js";
 import type { SandboxStore } from "../../src/store/store.js";
 import { failingStore, finishedRequest as request } from "../support/failing-store.js";
 import { openEmptyStore } from "../support/store-projects.js";
@@ -54,7 +55,7 @@ describe("finished requests", () => {
     const { store, flaky, failing } = await open("retried.db");
     failing.partners.add(PARTNER);
     failing.failures = 1;
-    const finished = new FinishedRequests(flaky, { log: true, counts: true });
+    const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
     try {
       finished.add(PARTNER, request(1, true));
       finished.add(OTHER, request(1));
@@ -98,8 +99,8 @@ describe("finished requests", () => {
 
   it("writes only the log, or only the counts, when only that is on", async () => {
     const { store } = await open("halves.db");
-    const logOnly = new FinishedRequests(store, { log: true, counts: false });
-    const countsOnly = new FinishedRequests(store, { log: false, counts: true });
+    const logOnly = new FinishedRequests(store, [appendToLog]);
+    const countsOnly = new FinishedRequests(store, [countRequests]);
     logOnly.add(PARTNER, request(1));
     countsOnly.add(OTHER, request(2));
     await Promise.all([logOnly.close(), countsOnly.close()]);
@@ -113,7 +114,7 @@ describe("finished requests", () => {
     const { store, flaky, failing } = await open("closed.db");
     failing.partners.add(PARTNER);
     failing.failures = Number.POSITIVE_INFINITY;
-    const finished = new FinishedRequests(flaky, { log: true, counts: true });
+    const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
     finished.add(PARTNER, request(1));
     finished.add(OTHER, request(1));
     await finished.close();

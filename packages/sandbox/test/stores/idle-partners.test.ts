@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { realNow } from "../../src/clock/clock.js";
-import { newApiKey } from "../../src/control/controls.js";
+import { newApiKey } from "../../src/controls.js";
 import { partnerIdOf } from "../../src/store/partner.js";
 import { openEmptyStore } from "../support/store-projects.js";
 

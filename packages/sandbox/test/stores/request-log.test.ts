@@ -5,13 +5,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Page, page } from "../../src/store/pages.js";
-import {
-  REQUESTS_KEPT,
-  type RequestEntry,
-  type RequestLogFilter,
-  type SandboxStore,
-} from "../../src/store/store.js";
+import { type Page, page } from "../../src/json/pages.js";
+import type { KeptRequest, RequestLogFilter } from "../../src/request-log/index.js";
+import { REQUESTS_KEPT, type SandboxStore } from "../../src/store/store.js";
 import { openEmptyStore } from "../support/store-projects.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-request-log-"));
@@ -31,7 +27,7 @@ const PARTNER = "2d7f1c3e-5a9b-4c8d-9e1f-3a5b7c9d1e2f";
 const OTHER = "8a1b3c5d-7e9f-4a2b-8c4d-6e8f0a2b4c6d";
 
 /** The nth request: every third a 503 of a fault, the rest 200s, each with its own key. */
-function entry(n: number): RequestEntry {
+function entry(n: number): KeptRequest {
   const failed = n % 3 === 0;
   return {
     at: 1_800_000_000_000 + n,

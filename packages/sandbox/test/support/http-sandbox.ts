@@ -13,9 +13,9 @@ import {
   serve,
 } from "@org/payments-engine";
 import { specPath } from "@org/payments-spec";
-import { isControlPath, testModeDocument } from "../../src/control/test-mode-document.js";
 import { respondControl, sandboxFailure, sendAnswer } from "../../src/http/index.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox.js";
+import { isControlPath, testModeDocument } from "../../src/test-mode/index.js";
 
 export interface HttpSandbox {
   url: string;

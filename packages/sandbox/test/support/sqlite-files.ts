@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
 

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { createDatabase } from "@org/payments-testing";
 import { inject } from "vitest";
-import { dataFromSeed } from "../../src/api/seed.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
 

@@ -1,0 +1,355 @@
+// Webhook events: the sandbox's own payload ({ id, topic, created_at, customer_id, data }), sent
+// to every enabled webhook subscribed to its topic, at least once. A change queues its events as
+// delivery attempts on the sandbox clock, in its own transaction; the scheduler makes each attempt
+// once it has committed. A failed attempt is tried again on the RETRY_DELAYS_SECONDS schedule, with
+// the same event id, and every attempt is recorded for GET /_sandbox/events.
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock/index.js";
+import { type ArmedFaults, type DeliveryFault, deliveryFault, nthDraw } from "../faults/index.js";
+import type { DeliveryEvent, Resource } from "../store/sandbox-data.js";
+import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
+import type { DeliveryOutcome, DeliverySender } from "./deliveries.js";
+
+export interface EventPayload {
+  id: string;
+  topic: string;
+  created_at: string;
+  customer_id: string | null;
+  data: unknown;
+}
+
+/** The body of a scheduled delivery attempt. */
+interface DeliveryJob {
+  webhook_id: string;
+  url: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  event: EventPayload;
+  /** In the opt-in delivery mode, or by a fault: a delivery that arrives is sent a second time at once. */
+  duplicate?: true;
+  /** A fault's: the delivery is not sent, only recorded. */
+  drop?: true;
+  /** The fault rule that acts on it. */
+  fault_id?: string;
+}
+
+/**
+ * The deliveries whose order a receiver may rely on share a key: those of one webhook about one
+ * customer. Deliveries with different keys may be sent at the same time.
+ */
+export function deliveryOrderKey(job: ScheduledJob): string {
+  const delivery = job.body as DeliveryJob;
+  return `${delivery.webhook_id}\n${delivery.event.customer_id ?? ""}`;
+}
+
+/**
+ * After the nth failed attempt, the next one comes this many seconds of sandbox time later: 1 min,
+ * 5 min, 30 min, 2 h, 8 h, 24 h. After the 7th attempt fails, the event is given up.
+ */
+export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 28_800, 86_400] as const;
+
+/**
+ * The opt-in delivery mode for testing a receiver's handling of duplicates and disorder: of the
+ * events queued, DUPLICATE_RATE are sent a second time right after their first delivery that
+ * arrives, and REORDER_RATE wait REORDER_DELAY_SECONDS of sandbox time, so that later events
+ * overtake them. Both are chosen as an event is queued, so the same seed makes the same choices
+ * for the same sequence of events.
+ */
+export interface DeliveryChaos {
+  seed: number;
+}
+export const DUPLICATE_RATE = 0.1;
+export const REORDER_RATE = 0.1;
+export const REORDER_DELAY_SECONDS = 5;
+
+export class Events {
+  private readonly store: PartnerStore;
+  private readonly sender: DeliverySender;
+  private readonly clock: Clock;
+  private readonly random: (() => number) | undefined;
+  /** The partner's armed fault rules; undefined with failure rehearsal off. */
+  private readonly faults: ArmedFaults | undefined;
+  /** Set when a transaction queued a delivery; the sandbox starts the scheduler once it commits. */
+  private queued = false;
+
+  constructor(
+    store: PartnerStore,
+    sender: DeliverySender,
+    clock: Clock,
+    chaos: DeliveryChaos | undefined,
+    faults?: ArmedFaults,
+  ) {
+    this.store = store;
+    this.sender = sender;
+    this.clock = clock;
+    this.random = chaos === undefined ? undefined : seededRandom(chaos.seed);
+    this.faults = faults;
+  }
+
+  /**
+   * Queues the event, in the change's transaction, for every enabled webhook subscribed to its
+   * topic, at the change's time (`clock`: a step that the clock runs happens at its own time).
+   */
+  async broadcast(
+    tx: StoreTransaction,
+    topic: string,
+    customerId: string | null,
+    data: unknown,
+    clock: Clock = this.clock,
+  ): Promise<void> {
+    const webhooks = (await tx.list("webhooks")).map((stored) => stored.resource);
+    for (const webhook of webhooks) {
+      const subscribed = Array.isArray(webhook.topics) && webhook.topics.includes(topic);
+      if (webhook.enabled !== true || !subscribed) continue;
+      const event = this.eventOf(topic, customerId, data, clock);
+      const duplicate = this.chance(DUPLICATE_RATE);
+      const delay = this.chance(REORDER_RATE) ? REORDER_DELAY_SECONDS * 1000 : 0;
+      const job: DeliveryJob = {
+        webhook_id: webhook.id,
+        url: String(webhook.url),
+        attempt: 1,
+        event,
+      };
+      const fault = this.faults?.armed
+        ? await deliveryFault(tx, this.faults, topic, customerId)
+        : undefined;
+      await tx.schedule({
+        dueAt: clock.now().getTime() + delay + (fault?.delaySeconds ?? 0) * 1000,
+        kind: "deliver",
+        subject: event.id,
+        body: withFault(duplicate ? { ...job, duplicate } : job, fault),
+      });
+      this.queued = true;
+    }
+  }
+
+  /** True once after a transaction queued deliveries. */
+  takeQueued(): boolean {
+    const queued = this.queued;
+    this.queued = false;
+    return queued;
+  }
+
+  /** Sends one event to one webhook now (unless it is disabled), records the attempt, answers whether it arrived. */
+  async send(
+    webhook: Resource,
+    topic: string,
+    customerId: string | null,
+    data: unknown,
+  ): Promise<boolean> {
+    if (webhook.enabled !== true) return false;
+    const event = this.eventOf(topic, customerId, data, this.clock);
+    const fault = this.faults?.armed
+      ? await this.store.transaction((tx) =>
+          deliveryFault(tx, this.faults as ArmedFaults, topic, customerId),
+        )
+      : undefined;
+    const job = withFault(
+      { webhook_id: webhook.id, url: String(webhook.url), attempt: 1, event },
+      fault,
+    );
+    const delaySeconds = fault?.delaySeconds;
+    if (delaySeconds !== undefined) {
+      // Sent later, on the sandbox clock, as a queued event is: not now.
+      await this.store.transaction((tx) =>
+        tx.schedule({
+          dueAt: this.clock.now().getTime() + delaySeconds * 1000,
+          kind: "deliver",
+          subject: event.id,
+          body: job,
+        }),
+      );
+      this.queued = true;
+      return false;
+    }
+    const outcome = job.drop
+      ? dropped(fault?.faultId ?? "")
+      : await this.sender.deliver(job.url, event);
+    const again =
+      outcome.delivered && job.duplicate ? await this.sender.deliver(job.url, event) : undefined;
+    await this.store.transaction(async (tx) => {
+      await this.record(tx, job, outcome, false, this.clock);
+      if (again !== undefined)
+        await this.record(tx, { ...job, attempt: 2 }, again, false, this.clock);
+    });
+    return outcome.delivered;
+  }
+
+  /**
+   * The scheduler's work for a delivery attempt: the request now, its record in the job's
+   * transaction, at `clock`'s time (an advance runs it at the time it is due).
+   */
+  readonly perform = async (job: ScheduledJob, clock: Clock = this.clock): Promise<JobFinish> => {
+    const delivery = job.body as DeliveryJob;
+    const outcome = delivery.drop
+      ? dropped(delivery.fault_id ?? "")
+      : await this.sender.deliver(delivery.url, delivery.event);
+    const again =
+      outcome.delivered && delivery.duplicate === true
+        ? await this.sender.deliver(delivery.url, delivery.event)
+        : undefined;
+    return async (tx) => {
+      await this.record(tx, delivery, outcome, true, clock);
+      if (again !== undefined) {
+        await this.record(tx, { ...delivery, attempt: delivery.attempt + 1 }, again, false, clock);
+      }
+    };
+  };
+
+  /**
+   * Sends an event the log holds an attempt of again now, to its webhook's current url (one
+   * attempt, not retried); resolves to the attempt, or undefined when the log holds none or the
+   * webhook is gone.
+   */
+  async redeliver(eventId: string): Promise<DeliveryEvent | undefined> {
+    const found = await this.store.transaction(async (tx) => {
+      const latest = await tx.latestAttempt(eventId);
+      const webhook = latest && (await tx.find("webhooks", latest.webhook_id, undefined));
+      return latest && webhook && { latest, webhook: webhook.resource };
+    });
+    if (found === undefined) return undefined;
+    const job: DeliveryJob = {
+      webhook_id: found.webhook.id,
+      url: String(found.webhook.url),
+      attempt: (found.latest.attempt ?? 1) + 1,
+      event: found.latest.payload as EventPayload,
+    };
+    const outcome = await this.sender.deliver(job.url, job.event);
+    return this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
+  }
+
+  private eventOf(
+    topic: string,
+    customerId: string | null,
+    data: unknown,
+    clock: Clock,
+  ): EventPayload {
+    return {
+      id: randomUUID(),
+      topic,
+      created_at: clock.now().toISOString(),
+      customer_id: customerId,
+      data,
+    };
+  }
+
+  /** In the opt-in delivery mode, true at `rate`; otherwise false (and nothing is drawn). */
+  private chance(rate: number): boolean {
+    return this.random !== undefined && this.random() < rate;
+  }
+
+  /**
+   * Records the attempt in the event log, and a failure on the webhook; a failed attempt of a
+   * queued event is retried while the schedule lasts and the webhook is enabled.
+   */
+  private async record(
+    tx: StoreTransaction,
+    job: DeliveryJob,
+    outcome: DeliveryOutcome,
+    retried: boolean,
+    clock: Clock,
+  ): Promise<DeliveryEvent> {
+    const nowMs = clock.now().getTime();
+    const now = new Date(nowMs).toISOString();
+    const attempt = job.attempt;
+    // Only a failure changes the webhook or is retried: a delivery that arrived needs no lookup,
+    // and neither does one never sent (to a reserved example host), which fails nothing.
+    const failed = !outcome.delivered && outcome.sent !== false;
+    const webhook = failed
+      ? (await tx.find("webhooks", job.webhook_id, undefined))?.resource
+      : undefined;
+    if (webhook !== undefined && !outcome.delivered) {
+      webhook.last_failure = now;
+      webhook.last_failure_reason = outcome.failure_reason;
+      await tx.update("webhooks", webhook);
+    }
+    const delay = RETRY_DELAYS_SECONDS[attempt - 1];
+    const retry =
+      retried && failed && delay !== undefined && webhook?.enabled === true
+        ? nowMs + delay * 1000
+        : undefined;
+    if (retry !== undefined && webhook !== undefined) {
+      await tx.schedule({
+        dueAt: retry,
+        kind: "deliver",
+        subject: job.event.id,
+        body: { ...job, attempt: attempt + 1, url: String(webhook.url) } satisfies DeliveryJob,
+      });
+    }
+    // `id` first: latestAttempt finds an event's attempts by the start of their JSON.
+    const event: DeliveryEvent = {
+      id: job.event.id,
+      attempt_id: randomUUID(),
+      topic: job.event.topic,
+      webhook_id: job.webhook_id,
+      url: job.url,
+      created_at: now,
+      attempt,
+      sent: true,
+      ...outcome,
+      ...(retry !== undefined && { next_attempt_at: new Date(retry).toISOString() }),
+      ...(job.fault_id !== undefined && { fault_id: job.fault_id }),
+      payload: job.event,
+    };
+    await tx.recordEvent(event);
+    await countDelivery(tx, job, outcome);
+    return event;
+  }
+}
+
+/** The job as a fault rule makes it: duplicated, dropped or (in its due time) delayed. */
+function withFault(job: DeliveryJob, fault: DeliveryFault | undefined): DeliveryJob {
+  if (fault === undefined) return job;
+  return {
+    ...job,
+    fault_id: fault.faultId,
+    ...(fault.delivery === "duplicate" && { duplicate: true as const }),
+    ...(fault.delivery === "drop" && { drop: true as const }),
+  };
+}
+
+/** The outcome of a delivery a fault dropped: nothing sent, nothing to retry. */
+function dropped(faultId: string): DeliveryOutcome {
+  return {
+    delivered: false,
+    sent: false,
+    failure_reason: `not sent: the test-mode fault ${faultId} dropped it; POST /_sandbox/events/{id}/redeliver sends it`,
+  };
+}
+
+/**
+ * The readiness counts of a delivery attempt: sent and acknowledged per topic, and the event
+ * marked failing until an attempt of it to the same webhook is acknowledged. One never sent to a
+ * reserved example host counts nothing: no receiver was asked.
+ */
+async function countDelivery(
+  tx: StoreTransaction,
+  job: DeliveryJob,
+  outcome: DeliveryOutcome,
+): Promise<void> {
+  const topic = job.event.topic;
+  const failing = `${job.webhook_id} ${job.event.id}`;
+  // Dropped by a fault: the receiver never got it, so it is failing until redelivered.
+  if (job.drop === true) {
+    await tx.raiseCounts([{ kind: "failing", name: failing, detail: topic, n: 1 }]);
+    return;
+  }
+  if (!outcome.delivered && outcome.sent === false) return;
+  if (!outcome.delivered) {
+    await tx.addCounts([{ kind: "delivered", name: topic, detail: "", n: 1 }]);
+    await tx.raiseCounts([{ kind: "failing", name: failing, detail: topic, n: 1 }]);
+    return;
+  }
+  await tx.addCounts([
+    { kind: "delivered", name: topic, detail: "", n: 1 },
+    { kind: "acknowledged", name: topic, detail: "", n: 1 },
+  ]);
+  // Only a later attempt can follow a failed one (a retry, a redelivery).
+  if (job.attempt > 1) await tx.removeCounts("failing", [failing]);
+}
+
+/** The sequence a seed fixes, drawn in turn (the faults' mulberry32 draws). */
+function seededRandom(seed: number): () => number {
+  let drawn = 0;
+  return () => nthDraw(seed, ++drawn);
+}

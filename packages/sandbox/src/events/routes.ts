@@ -1,0 +1,61 @@
+// The webhooks' test-mode routes: a webhook added (the API cannot add one), the event log read,
+// an event redelivered.
+import type { Webhook } from "@org/payments-types";
+import { notFound, ok } from "../answers/answer.js";
+import type { Clock } from "../clock/index.js";
+import type { components } from "../generated/test-mode.js";
+import { newResourceId } from "../store/resource-id.js";
+import type { StoreTransaction } from "../store/store.js";
+import type { Routes, Transactions } from "../test-mode/index.js";
+import { type EventQuery, eventPage } from "./event-log.js";
+import type { Events } from "./events.js";
+
+/** What the webhooks' routes are handed, for the caller's partner. */
+export interface EventContext {
+  partner: string;
+  store: Transactions<StoreTransaction>;
+  clock: Clock;
+  events: Events;
+}
+
+export const EVENT_ROUTES: Routes<EventContext> = {
+  addWebhook: ({ partner, store, clock }, { body }) =>
+    store.transaction((tx) =>
+      addWebhook(tx, partner, clock, body as components["schemas"]["NewWebhook"]),
+    ),
+  listEvents: ({ store }, { query }) =>
+    store.transaction((tx) => eventPage(tx, query as EventQuery)),
+  redeliverEvent: async ({ events }, { params }) => {
+    const id = params.id ?? "";
+    const attempt = await events.redeliver(id);
+    return attempt === undefined
+      ? notFound("path", "id", `no webhook event ${id} of a webhook that exists`)
+      : ok(attempt);
+  },
+};
+
+/**
+ * POST /_sandbox/webhooks: adds a webhook of the partner. Its writable fields are the Webhook
+ * schema's: `url` and `topics` required, `label` (default "") and `enabled` (default true).
+ */
+async function addWebhook(
+  tx: StoreTransaction,
+  partner: string,
+  clock: Clock,
+  fields: components["schemas"]["NewWebhook"],
+) {
+  const time = clock.now();
+  const at = time.toISOString();
+  const webhook: Webhook = {
+    id: newResourceId(time.getTime()),
+    partner_id: partner,
+    created_at: at,
+    updated_at: at,
+    enabled: fields.enabled ?? true,
+    label: fields.label ?? "",
+    topics: fields.topics,
+    url: fields.url,
+  };
+  await tx.insert("webhooks", webhook, undefined);
+  return ok(webhook);
+}

@@ -1,0 +1,135 @@
+// A partner's request log in SQL, the same for SQLite and Postgres (migration 7): the rows of
+// request-log/. The log is kept in batches, one row each (request-log-batch.ts).
+import type { PageSource, Positioned } from "../json/pages.js";
+import type {
+  KeptRequest,
+  LoggedRequest,
+  RequestLogFilter,
+  RequestLogRows,
+} from "../request-log/index.js";
+import { batchEntries, batchText } from "./request-log-batch.js";
+import type { Query } from "./sql-query.js";
+import { REQUESTS_KEPT } from "./store.js";
+
+/** The partner's request log, in the transaction `query` belongs to. */
+export function requestLogRows(query: Query, partner: string): RequestLogRows {
+  return {
+    async appendRequests(entries) {
+      if (entries.length === 0) return;
+      // A batch is one row: a request pays for its entry's part of the text, not for a row and an
+      // index entry.
+      await query("INSERT INTO request_log (partner, entries, body) VALUES ($1, $2, $3)", [
+        partner,
+        entries.length,
+        batchText(entries),
+      ]);
+      await query(TRIM_REQUESTS, [partner, REQUESTS_KEPT]);
+    },
+    requestLog(filter) {
+      return requestLogSource(query, partner, filter);
+    },
+  };
+}
+
+/**
+ * Drops the partner's batches older than the one that holds its $2th newest request: the log keeps
+ * at least its newest $2, at most a batch more.
+ */
+const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND seq < (
+  SELECT MIN(seq) FROM (
+    SELECT seq, SUM(entries) OVER (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING) - entries AS newer
+    FROM request_log WHERE partner = $1
+  ) AS batches WHERE newer < $2)`;
+
+/** An entry's place in the log: its batch's `seq` times this, plus its index in the batch. */
+const PLACES_PER_BATCH = 1_000_000;
+/** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
+const BATCHES_READ = 64;
+
+/**
+ * The entries of the partner's request log that match the filter, newest first; an entry's
+ * place in the log is its cursor. The batches are read newest first until the page is full, and
+ * filtered here: a page of common entries reads a batch or two; one of rare ones at most the
+ * partner's REQUESTS_KEPT entries.
+ */
+function requestLogSource(
+  query: Query,
+  partner: string,
+  filter: RequestLogFilter,
+): PageSource<LoggedRequest> {
+  const matches = (entry: KeptRequest) =>
+    (filter.operation_id === undefined || entry.operation_id === filter.operation_id) &&
+    (filter.status === undefined || entry.status === filter.status) &&
+    (filter.fault_id === undefined || entry.fault_id === filter.fault_id) &&
+    (filter.idempotency_key === undefined || entry.idempotency_key === filter.idempotency_key);
+  const positioned = (seq: number, index: number, entry: KeptRequest) => {
+    const place = seq * PLACES_PER_BATCH + index;
+    const listed = { id: String(place), ...entry, at: new Date(entry.at).toISOString() };
+    return { position: place, item: { id: String(place), text: JSON.stringify(listed) } };
+  };
+  /** Up to `limit` matching entries from batch `seq` towards the oldest (or the newest). */
+  const walk = async (
+    seq: number,
+    towards: "older" | "newer",
+    keep: (place: number) => boolean,
+    limit: number,
+  ): Promise<Positioned<LoggedRequest>[]> => {
+    const found: Positioned<LoggedRequest>[] = [];
+    const older = towards === "older";
+    let next = seq;
+    let batches = 1;
+    while (found.length < limit) {
+      const rows = await query(
+        `SELECT seq, body FROM request_log WHERE partner = $1 AND seq ${older ? "<=" : ">="} $2 ORDER BY seq ${older ? "DESC" : "ASC"} LIMIT $3`,
+        [partner, next, batches],
+      );
+      for (const row of rows) {
+        const batch = Number(row.seq);
+        const entries = batchEntries(String(row.body));
+        for (let step = 0; step < entries.length && found.length < limit; step++) {
+          const index = older ? entries.length - 1 - step : step;
+          const entry = entries[index] as KeptRequest;
+          if (keep(batch * PLACES_PER_BATCH + index) && matches(entry)) {
+            found.push(positioned(batch, index, entry));
+          }
+        }
+      }
+      if (rows.length < batches) break;
+      next = Number(rows.at(-1)?.seq) + (older ? -1 : 1);
+      batches = Math.min(batches * 2, BATCHES_READ);
+    }
+    return found;
+  };
+  return {
+    async position(id) {
+      if (!/^[0-9]{1,15}$/.test(id)) return undefined;
+      const place = Number(id);
+      const [row] = await query("SELECT body FROM request_log WHERE partner = $1 AND seq = $2", [
+        partner,
+        Math.floor(place / PLACES_PER_BATCH),
+      ]);
+      const entry = row && batchEntries(String(row.body))[place % PLACES_PER_BATCH];
+      return entry !== undefined && matches(entry) ? place : undefined;
+    },
+    // From a place on is from it towards the oldest; before it, the newer ones.
+    from: (position, limit) =>
+      position === undefined
+        ? walk(Number.MAX_SAFE_INTEGER, "older", () => true, limit)
+        : walk(
+            Math.floor(position / PLACES_PER_BATCH),
+            "older",
+            (place) => place <= position,
+            limit,
+          ),
+    before: async (position, limit) =>
+      (
+        await walk(
+          Math.floor(position / PLACES_PER_BATCH),
+          "newer",
+          (place) => place > position,
+          limit,
+        )
+      ).reverse(),
+    json: (item) => item.text,
+  };
+}

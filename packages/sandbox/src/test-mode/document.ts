@@ -1,0 +1,20 @@
+// The test-mode document (openapi/test-mode.yaml, bundled into one file by `generate`): the engine
+// routes and validates /_sandbox/ requests with it, and GET /_sandbox/openapi.json serves it.
+import { ok } from "../answers/answer.js";
+import document from "../generated/test-mode.json" with { type: "json" };
+import type { Routes } from "./route.js";
+
+/** The document, as JSON. Read-only: the engine reads a copy of it. */
+export const testModeDocument: Readonly<Record<string, unknown>> = document;
+
+/** Where the sandbox's own routes live. */
+const CONTROL_PREFIX = "/_sandbox/";
+
+export function isControlPath(path: string): boolean {
+  return path.startsWith(CONTROL_PREFIX);
+}
+
+/** GET /_sandbox/openapi.json: the document itself. */
+export const TEST_MODE_DOCUMENT_ROUTES: Routes<unknown> = {
+  getTestModeDocument: async () => ok(testModeDocument),
+};

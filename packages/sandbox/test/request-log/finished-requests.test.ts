@@ -1,0 +1,88 @@
+// When finished requests are written, on fake timers over a SQLite store in memory: a moment after
+// the first one waits, at once at a full batch, again a moment after a write failed (the newest
+// MAX_WAITING kept while writes keep failing), and never after close.
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { page } from "../../src/json/pages.js";
+import { countRequests } from "../../src/readiness/index.js";
+import { MAX_WAITING } from "../../src/request-log/finished-requests.js";
+import { appendToLog, FinishedRequests } from "../../src/request-log/index.js";
+import { dataFromSeed } from "../../src/seed/index.js";
+import { openSqliteStore } from "../../src/store/sqlite-store.js";
+import type { SandboxStore } from "../../src/store/store.js";
+import { failingStore, finishedRequest } from "../support/failing-store.js";
+
+const PARTNER = "7b3d5f7a-9c1e-4a3b-8d5f-7a9c1e3b5d02";
+
+let store: SandboxStore;
+beforeEach(async () => {
+  store = await openSqliteStore(undefined, () => dataFromSeed({}));
+  // Only the timers: the store waits on setImmediate, which stays real.
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  await store.close();
+});
+
+it("writes a moment after the first request waits, or at once at a full batch", async () => {
+  const { flaky, failing } = failingStore(store);
+  failing.partners.add(PARTNER);
+  const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
+  finished.add(PARTNER, finishedRequest(1));
+  finished.add(PARTNER, finishedRequest(2));
+  expect(vi.getTimerCount()).toBe(1);
+  await vi.advanceTimersByTimeAsync(99);
+  expect(failing.attempts).toBe(0);
+  await vi.advanceTimersByTimeAsync(1);
+  await expect.poll(() => failing.attempts).toBe(1);
+
+  for (let n = 0; n < 500; n++) finished.add(PARTNER, finishedRequest(n));
+  await expect.poll(() => failing.attempts).toBe(2);
+  await finished.close();
+  expect(vi.getTimerCount()).toBe(0);
+});
+
+it("tries a failed write again a moment later, and leaves no timer once closed", async () => {
+  const { flaky, failing } = failingStore(store);
+  failing.partners.add(PARTNER);
+  failing.failures = Number.POSITIVE_INFINITY;
+  const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
+  finished.add(PARTNER, finishedRequest(1));
+  await finished.flush();
+  expect(failing.attempts).toBe(1);
+  // Put back, with a timer to try again.
+  expect(vi.getTimerCount()).toBe(1);
+  await vi.advanceTimersByTimeAsync(100);
+  await expect.poll(() => failing.attempts).toBe(2);
+
+  await finished.close();
+  expect(failing.attempts).toBe(3);
+  expect(vi.getTimerCount()).toBe(0);
+  finished.add(PARTNER, finishedRequest(2));
+  await vi.advanceTimersByTimeAsync(10_000);
+  expect(vi.getTimerCount()).toBe(0);
+  expect(failing.attempts).toBe(3);
+});
+
+it("keeps a partner's newest MAX_WAITING requests while its writes keep failing", async () => {
+  // A store that refuses at once (full, say), until it is mended.
+  let mended = false;
+  const full: SandboxStore = {
+    ...store,
+    transaction: (partner, work) =>
+      mended ? store.transaction(partner, work) : Promise.reject(new Error("the store is full")),
+  };
+  const finished = new FinishedRequests(full, [appendToLog, countRequests]);
+  for (let n = 0; n < MAX_WAITING + 1_000; n++) finished.add(PARTNER, finishedRequest(n));
+  await finished.flush();
+  mended = true;
+  await finished.close();
+  // What is written is the newest MAX_WAITING, the last of them last.
+  const newest = await store.transaction(PARTNER, (tx) =>
+    page(tx.requestLog({}), { page_size: "1" }),
+  );
+  if (newest.kind !== "page") throw new Error("no page");
+  expect(JSON.parse(newest.items[0] as string).idempotency_key).toBe(`key-${MAX_WAITING + 999}`);
+  const counted = await store.transaction(PARTNER, (tx) => tx.countsOf("call"));
+  expect(counted.reduce((sum, { n }) => sum + n, 0)).toBe(MAX_WAITING);
+});
