@@ -26,8 +26,7 @@ const FEED_ID = "urn:org-payments:partner-payments-api:changelog";
 const repositoryRoot = path.resolve(import.meta.dirname, "../../..");
 
 /** The upgrade page of a breaking release, relative to the site's root. */
-const upgradePage = (release: ApiRelease): string =>
-  `${UPGRADE_DIR}/${releaseId(release)}.html`;
+const upgradePage = (release: ApiRelease): string => `${UPGRADE_DIR}/${releaseId(release)}.html`;
 
 /** Writes the changelog page, the upgrade pages and the feed; returns the files written. */
 export function writeChangelogPages(siteDir: string, root = repositoryRoot): string[] {
