@@ -1,8 +1,9 @@
 // Run by `npm test` outside turbo (it reads the whole repository, so no task's cache could hold it).
 // Turbo replays a cached pass when none of a task's inputs changed, so a file a task reads but its
 // `inputs` miss lets a stale pass through. For every package's `test`: every tracked file of the
-// package is an input (README.md, RESULTS.md, turbo.json and .gitignore aside: no test reads them
-// but the spec's, checked below; src/generated/ comes from `generate`, whose hash the task includes).
+// package is an input (README.md, CHANGELOG.md, LICENSE, RESULTS.md, turbo.json and .gitignore
+// aside: no test reads them but the spec's, checked below; src/generated/ comes from `generate`,
+// whose hash the task includes).
 // The spec's tests read nothing outside the spec, and depend on no package. The surface guard's
 // tests read the types' and the client's generators and sources, through the builds they depend
 // on, and the spec:diff script, the released spec and the changesets, as inputs of their own.
@@ -81,7 +82,7 @@ const tracked = (dir: string) =>
     .map((file) => path.relative(dir, path.join(root, file)));
 
 const NOT_READ =
-  /^(README\.md|CHANGELOG\.md|RESULTS\.md|turbo\.json|\.gitignore)$|^src\/generated\//;
+  /^(README\.md|CHANGELOG\.md|LICENSE|RESULTS\.md|turbo\.json|\.gitignore)$|^src\/generated\//;
 
 /** Files outside the surface guard that its tests read, as inputs of their own. */
 const GUARD_TEST_READS = ["openapi/released/partner-payments.yaml", ".changeset/config.json"];

@@ -16,7 +16,6 @@ import {
   EVENT_ROUTES,
 } from "./events/index.js";
 import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
-import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts } from "./lifecycle/spec-facts.js";
 import { MONEY_ROUTES } from "./money/index.js";
@@ -46,7 +45,7 @@ import { SIMULATION_ROUTES } from "./simulations/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY } from "./store/partner.js";
 import type { StoreTransaction } from "./store/store.js";
-import { type Tenant, Tenants } from "./tenants/tenants.js";
+import { TENANT_JOBS, type Tenant, Tenants } from "./tenants/tenants.js";
 import { TEST_MODE_DOCUMENT_ROUTES } from "./test-mode/index.js";
 
 export interface SandboxOptions {
@@ -159,11 +158,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     rehearsal,
     finished,
   });
-  const scheduler = new Scheduler<Tenant>(store, (partner) => tenants.of(partner), {
-    step: (tenant, job, clock) =>
-      performStep((tx) => ({ partnerId: tenant.partner, tx, clock, events: tenant.events }))(job),
-    deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
-  });
+  const scheduler = new Scheduler<Tenant>(store, (partner) => tenants.of(partner), TENANT_JOBS);
   const shared = store.shared;
   const apiRequests: ApiRequests = {
     tenants,

@@ -2,7 +2,7 @@
 // are the lifecycles' states and outcomes, so that the document refuses exactly what the sandbox
 // cannot do.
 import { expect, test } from "vitest";
-import document from "../src/generated/test-mode.json" with { type: "json" };
+import document from "../../src/generated/test-mode.json" with { type: "json" };
 import {
   AUTORAMP,
   CUSTOMER,
@@ -11,7 +11,7 @@ import {
   type Lifecycle,
   outcomesOf,
   TRANSACTION,
-} from "../src/lifecycle/lifecycles.js";
+} from "../../src/lifecycle/lifecycles.js";
 
 type Schema = { $ref?: string; enum?: string[]; properties?: Record<string, Schema> };
 const schemas = document.components.schemas as Record<string, Schema>;

@@ -2,15 +2,15 @@
 // and stops once a batch comes back short (each claim also ends SQLite's open group of commits),
 // while an advance goes on until nothing is due by its end, retries included.
 import { afterEach, expect, it, vi } from "vitest";
-import { SandboxClock } from "../src/clock/clock.js";
-import { type ClockOwner, Scheduler } from "../src/lifecycle/scheduler.js";
+import { SandboxClock } from "../../src/clock/clock.js";
+import { type ClockOwner, Scheduler } from "../../src/lifecycle/scheduler.js";
 import type {
   JobKind,
   NewJob,
   SandboxStore,
   ScheduledJob,
   StoreTransaction,
-} from "../src/store/store.js";
+} from "../../src/store/store.js";
 
 /** A store of scheduled work only, in memory, that counts the batches claimed. */
 function workStore() {

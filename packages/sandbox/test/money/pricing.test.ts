@@ -10,9 +10,14 @@ import {
   CURRENCIES,
   type CurrencyFacts,
   NETWORK_FEES,
-} from "../src/money/currencies.js";
-import { type PriceCurrency, type PriceInput, PricingError, price } from "../src/money/pricing.js";
-import { DEFAULT_RATES, type RateTable } from "../src/money/rates.js";
+} from "../../src/money/currencies.js";
+import {
+  type PriceCurrency,
+  type PriceInput,
+  PricingError,
+  price,
+} from "../../src/money/pricing.js";
+import { DEFAULT_RATES, type RateTable } from "../../src/money/rates.js";
 
 /** The tables the reference pricing reads: the sandbox's own. */
 const PRICING_TABLES: PricingTables = {

@@ -21,7 +21,7 @@ import {
   TRANSACTION,
   TRANSACTION_STATES,
   timedTransition,
-} from "../src/lifecycle/lifecycles.js";
+} from "../../src/lifecycle/lifecycles.js";
 
 describe("the sandbox's lifecycles", () => {
   it("use the spec's status enums, and name Pending and FundsReviewInProgress for transactions", () => {
