@@ -16,10 +16,11 @@ export type PackedPackage = {
   tarball: string;
   files: number;
 };
-type Manifest = { name: string; version: string; private?: boolean };
+type Manifest = { name: string; version: string; private?: boolean; files?: string[] };
 
-export function publishedPackages(): { dir: string; manifest: Manifest }[] {
-  const dir = path.join(root, "packages");
+/** The published packages of a workspace: this repository, or a copy of it. */
+export function publishedPackages(workspace = root): { dir: string; manifest: Manifest }[] {
+  const dir = path.join(workspace, "packages");
   return readdirSync(dir)
     .map((name) => path.join(dir, name))
     .map((pkgDir) => ({ dir: pkgDir, manifest: readJson(path.join(pkgDir, "package.json")) }))
@@ -28,9 +29,9 @@ export function publishedPackages(): { dir: string; manifest: Manifest }[] {
     );
 }
 
-export function packPublishedPackages(destination: string): PackedPackage[] {
+export function packPublishedPackages(destination: string, workspace = root): PackedPackage[] {
   mkdirSync(destination, { recursive: true });
-  return publishedPackages().map(({ dir, manifest }) => {
+  return publishedPackages(workspace).map(({ dir, manifest }) => {
     const output = execFileSync("pnpm", ["pack", "--json", "--pack-destination", destination], {
       cwd: dir,
       encoding: "utf8",
@@ -40,7 +41,7 @@ export function packPublishedPackages(destination: string): PackedPackage[] {
     return {
       name: manifest.name,
       version: manifest.version,
-      folder: path.relative(root, dir),
+      folder: path.relative(workspace, dir),
       tarball: path.resolve(dir, packed.filename),
       files: packed.files.length,
     };

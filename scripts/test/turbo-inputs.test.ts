@@ -1,8 +1,9 @@
 // Run by `npm test` outside turbo (it reads the whole repository, so no task's cache could hold it).
 // Turbo replays a cached pass when none of a task's inputs changed, so a file a task reads but its
 // `inputs` miss lets a stale pass through. For every package's `test`: every tracked file of the
-// package is an input (README.md, RESULTS.md, turbo.json and .gitignore aside: no test reads them
-// but the spec's, checked below; src/generated/ comes from `generate`, whose hash the task includes).
+// package is an input (README.md, CHANGELOG.md, LICENSE, RESULTS.md, turbo.json and .gitignore
+// aside: no test reads them but the spec's, checked below; src/generated/ comes from `generate`,
+// whose hash the task includes).
 // The spec's tests read nothing outside the spec, and depend on no package. The surface guard's
 // tests read the types' and the client's generators and sources, through the builds they depend
 // on, and the spec:diff script, the released spec and the changesets, as inputs of their own.
@@ -81,7 +82,7 @@ const tracked = (dir: string) =>
     .map((file) => path.relative(dir, path.join(root, file)));
 
 const NOT_READ =
-  /^(README\.md|CHANGELOG\.md|RESULTS\.md|turbo\.json|\.gitignore)$|^src\/generated\//;
+  /^(README\.md|CHANGELOG\.md|LICENSE|RESULTS\.md|turbo\.json|\.gitignore)$|^src\/generated\//;
 
 /** Files outside the surface guard that its tests read, as inputs of their own. */
 const GUARD_TEST_READS = ["openapi/released/partner-payments.yaml", ".changeset/config.json"];
@@ -163,7 +164,7 @@ describe("turbo inputs", () => {
     for (const file of GUARDED_READS) expect(paths, file).toContain(file);
   });
 
-  it("replay the engine's and the sandbox's tests, its store tests among them, after a change to a proxy file", {
+  it("replay the engine's and the sandbox's tests, its store and HTTP tests among them, after a change to a proxy file", {
     timeout: 120_000,
   }, () => {
     const ids = [
@@ -189,6 +190,20 @@ describe("turbo inputs", () => {
       ]),
     );
     expect(storeTests("@org/payments-mock#test")).toEqual([]);
+    // The sandbox's behaviour over HTTP is tested in the sandbox's task; the mock keeps its own.
+    const httpTests = (id: string) =>
+      Object.keys(tasks.get(id)?.inputs ?? {}).filter((input) =>
+        /^test\/(http|memory|sandbox)\/.*\.test\.ts$/.test(input),
+      );
+    expect(httpTests("@org/payments-sandbox#test")).toEqual(
+      expect.arrayContaining([
+        "test/http/faults.test.ts",
+        "test/http/readiness.test.ts",
+        "test/http/test-mode.test.ts",
+        "test/memory/document-contract.test.ts",
+      ]),
+    );
+    expect(httpTests("@org/payments-mock#test")).toEqual([]);
     const hashes = () => {
       const byId = new Map(dryRun(["test"]).map((task) => [task.taskId, task.hash]));
       return ids.map((id) => byId.get(id));

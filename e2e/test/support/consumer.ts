@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
+import { PARTNER_TOOLS } from "../../../scripts/partner-tools.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -22,10 +23,14 @@ export const ENGINES = {
 /** The compilers a partner may type-check with; 7 is the native one. */
 export const TYPESCRIPTS = ["5.9.3", "6.0.3", "7.0.2"] as const;
 /** The other runtimes the client is run on, each from the npm registry (binaries inside). */
-export const RUNTIMES = { bun: "1.4.4", deno: "2.9.6", miniflare: "4.20260730.0" } as const;
+export const RUNTIMES = {
+  bun: PARTNER_TOOLS.bun,
+  deno: "2.9.6",
+  miniflare: "4.20260730.0",
+} as const;
 /** What a consumer of the mock tests with (the mock README's test examples import it). */
 export const VITEST = "5.1.1";
-export const TYPES_NODE = "24.19.2";
+export const TYPES_NODE = PARTNER_TOOLS["@types/node"];
 
 /** Every tool installed in `aside/`, as npm install specs. */
 export function asideTools(): string[] {

@@ -21,6 +21,7 @@ import {
   builtTestModeSpecPath,
   distDir,
 } from "./built-paths.ts";
+import { writeChangelogPages } from "./changelog-pages.ts";
 import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples.ts";
 import { consoleOperations } from "./console-operations.ts";
 import { withConsoleSection } from "./console-section.ts";
@@ -107,6 +108,7 @@ export async function buildSite() {
   });
   const guides = await writeGuidePages(staging, { testModeReference: `../${TEST_MODE_PAGE}` });
   const documents = writeDocuments(staging);
+  const changelog = await writeChangelogPages(staging);
 
   rmSync(distDir, { recursive: true, force: true });
   renameSync(staging, distDir);
@@ -116,6 +118,7 @@ export async function buildSite() {
     testModeOperations: listOperations(testMode).length,
     guides,
     documents,
+    changelog,
   };
 }
 

@@ -47,5 +47,8 @@ export function documentsSection(): string {
     "`GET /_sandbox/openapi.json`).",
     "",
     ...links,
+    "",
+    "What changed in each release of either document, breaking changes first with what to do:",
+    "[the API changelog](changelog.html) (and its [Atom feed](atom.xml)).",
   ].join("\n");
 }

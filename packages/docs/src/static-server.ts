@@ -17,6 +17,8 @@ const CONTENT_TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
   ".json": "application/json; charset=utf-8",
   ".yaml": "application/yaml; charset=utf-8",
+  // The one XML file of the site is the changelog's Atom feed.
+  ".xml": "application/atom+xml; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
   ".ico": "image/x-icon",

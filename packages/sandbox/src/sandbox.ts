@@ -19,7 +19,6 @@ import {
 } from "./events/index.js";
 import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
 import { healthAnswer, type StoreKind } from "./health/index.js";
-import { performStep } from "./lifecycle/changes.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts } from "./lifecycle/spec-facts.js";
 import { MONEY_ROUTES } from "./money/index.js";
@@ -50,7 +49,7 @@ import { isPostgresUrl } from "./store/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID } from "./store/partner.js";
 import type { StoreTransaction } from "./store/store.js";
-import { type Tenant, Tenants } from "./tenants/tenants.js";
+import { TENANT_JOBS, type Tenant, Tenants } from "./tenants/tenants.js";
 import { TEST_MODE_DOCUMENT_ROUTES } from "./test-mode/index.js";
 
 export interface SandboxOptions {
@@ -168,11 +167,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     rehearsal,
     finished,
   });
-  const scheduler = new Scheduler<Tenant>(store, (partner) => tenants.of(partner), {
-    step: (tenant, job, clock) =>
-      performStep((tx) => ({ partnerId: tenant.partner, tx, clock, events: tenant.events }))(job),
-    deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
-  });
+  const scheduler = new Scheduler<Tenant>(store, (partner) => tenants.of(partner), TENANT_JOBS);
   const shared = store.shared;
   const streams = new EventStreams(store, options.eventStream);
   const storeKind: StoreKind =

@@ -3,8 +3,8 @@ import {
   type ControlsClient,
   dataOf,
   everyItem,
+  type FiltersOf,
   idParam,
-  type ListFilter,
   type Schemas,
 } from "../test-mode/index.js";
 
@@ -21,7 +21,7 @@ export type DeliveryAttempt = Schemas["DeliveryAttempt"];
 export type WebhookOptions = Schemas["NewWebhook"];
 
 /** Which attempts `events()` lists: every field given must match. */
-export type EventFilter = ListFilter<"/_sandbox/events">;
+export type EventFilter = FiltersOf<"/_sandbox/events">;
 
 export interface EventControls {
   /** Adds a webhook of the partner. */

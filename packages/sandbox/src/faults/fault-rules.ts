@@ -2,10 +2,8 @@
 // checks of one beyond the document: that its `status` is one its operation declares.
 import type { Operations } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "../answers/answer.js";
-import type { components } from "../generated/test-mode.js";
+import type { Schemas } from "../test-mode/index.js";
 import type { StoredFault } from "./fault-rows.js";
-
-type Schemas = components["schemas"];
 
 /** A rule as armed: the body the document admitted, its id and when it was armed. */
 export type FaultRule = Omit<Schemas["Fault"], "remains">;

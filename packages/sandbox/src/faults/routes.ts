@@ -5,8 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { notFound, ok } from "../answers/answer.js";
 import type { Clock } from "../clock/index.js";
-import type { components } from "../generated/test-mode.js";
-import type { Routes, Transactions } from "../test-mode/index.js";
+import type { Routes, Schemas, Transactions } from "../test-mode/index.js";
 import type { ArmedFaults } from "./armed-faults.js";
 import type { FaultRows } from "./fault-rows.js";
 import {
@@ -16,8 +15,6 @@ import {
   listedFault,
   ruleRefusal,
 } from "./fault-rules.js";
-
-type Schemas = components["schemas"];
 
 /** What the fault routes are handed, for the caller's partner. */
 export interface FaultContext {

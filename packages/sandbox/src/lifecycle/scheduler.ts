@@ -47,7 +47,7 @@ const HELD_WORK_POLL_MS = 25;
 export class Scheduler<T extends ClockOwner> {
   private readonly store: SandboxStore;
   private readonly ownerOf: (partner: string) => Promise<T>;
-  private readonly performers: Record<JobKind, Perform<T>>;
+  private readonly performers: Readonly<Record<JobKind, Perform<T>>>;
   private readonly timer: NodeJS.Timeout;
   /** Each partner's run under way; its next waits for it. */
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -59,7 +59,7 @@ export class Scheduler<T extends ClockOwner> {
   constructor(
     store: SandboxStore,
     ownerOf: (partner: string) => Promise<T>,
-    performers: Record<JobKind, Perform<T>>,
+    performers: Readonly<Record<JobKind, Perform<T>>>,
   ) {
     this.store = store;
     this.ownerOf = ownerOf;

@@ -17,12 +17,12 @@ export interface CheckResult {
   how: string;
 }
 
-export interface Verdict {
+export interface Evaluation {
   ready: boolean;
   checks: CheckResult[];
 }
 
-export function evaluate(profile: Profile, evidence: Evidence): Verdict {
+export function evaluate(profile: Profile, evidence: Evidence): Evaluation {
   const checks = profile.checks.map((check) => ({
     id: check.id,
     title: check.title,

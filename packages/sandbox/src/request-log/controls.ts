@@ -3,7 +3,7 @@ import {
   type ControlsClient,
   dataOf,
   everyItem,
-  type ListFilter,
+  type FiltersOf,
   type Schemas,
 } from "../test-mode/index.js";
 
@@ -11,7 +11,7 @@ import {
 export type RequestLogEntry = Schemas["RequestLogEntry"];
 
 /** Which requests `requests()` lists: every field given must match. */
-export type RequestFilter = ListFilter<"/_sandbox/requests">;
+export type RequestFilter = FiltersOf<"/_sandbox/requests">;
 
 export interface RequestLogControls {
   /** Every request of the log that matches the filter, newest first. */

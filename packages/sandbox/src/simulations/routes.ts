@@ -4,7 +4,6 @@
 import type { Answer } from "../answers/answer.js";
 import type { Clock } from "../clock/index.js";
 import type { Events } from "../events/index.js";
-import type { components } from "../generated/test-mode.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import {
   AUTORAMP,
@@ -15,12 +14,10 @@ import {
   TRANSACTION,
 } from "../lifecycle/lifecycles.js";
 import type { StoreTransaction } from "../store/store.js";
-import type { ControlRequest, Route, Routes, Transactions } from "../test-mode/index.js";
+import type { ControlRequest, Route, Routes, Schemas, Transactions } from "../test-mode/index.js";
 import { deposit } from "./deposits.js";
 import { addFiatAddress } from "./fiat-addresses.js";
 import { changeStatus } from "./status-changes.js";
-
-type Schemas = components["schemas"];
 
 /** What the simulations are handed, for the caller's partner. */
 export interface SimulationContext {

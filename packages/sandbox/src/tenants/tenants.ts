@@ -9,10 +9,13 @@ import { Idempotency } from "../api/idempotency.js";
 import { realNow, SandboxClock } from "../clock/index.js";
 import { type DeliveryChaos, type DeliverySender, Events } from "../events/index.js";
 import { ArmedFaults } from "../faults/index.js";
+import { performStep } from "../lifecycle/changes.js";
+import type { Perform } from "../lifecycle/scheduler.js";
 import type { FinishedRequests } from "../request-log/index.js";
 import { dataFromSeed, type Seed } from "../seed/index.js";
 import { EXAMPLE_PARTNER_ID, partnerIdOf } from "../store/partner.js";
 import {
+  type JobKind,
   PartnerLimitError,
   type PartnerStore,
   type SandboxStore,
@@ -185,6 +188,13 @@ export class Tenants {
     };
   }
 }
+
+/** What each kind of work scheduled on a tenant's clock does: a lifecycle step, a webhook delivery. */
+export const TENANT_JOBS: Readonly<Record<JobKind, Perform<Tenant>>> = {
+  step: (tenant, job, clock) =>
+    performStep((tx) => ({ partnerId: tenant.partner, tx, clock, events: tenant.events }))(job),
+  deliver: (tenant, job, clock) => tenant.events.perform(job, clock),
+};
 
 /** The 503 of a new key the sandbox has no room for: the limit, and how to raise it. */
 function noRoom(error: unknown): Answer {

@@ -22,7 +22,7 @@ export type ResponseJson<P extends keyof paths> = paths[P] extends {
   : never;
 
 /** The filters of a listing route: its query without the paging. */
-export type ListFilter<P extends "/_sandbox/events" | "/_sandbox/requests"> = Omit<
+export type FiltersOf<P extends "/_sandbox/events" | "/_sandbox/requests"> = Omit<
   NonNullable<paths[P]["get"]["parameters"]["query"]>,
   "cursor" | "page_size"
 >;

@@ -1,0 +1,36 @@
+// Run by `npm test` outside turbo (it reads the root README and the packages' folders). The root
+// README's table of layers names the folders of the sandbox and of the engine's engine/: a folder
+// added, renamed or removed without the table fails here, naming it.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const readme = readFileSync(path.join(root, "README.md"), "utf8");
+
+/** The "Holds" cell of the README's layer table row for `layer`. */
+function holds(layer: string): string {
+  const row = readme.split("\n").find((line) => line.startsWith(`| \`${layer}\``));
+  if (row === undefined) throw new Error(`the root README's layer table has no row for ${layer}`);
+  return row.split("|")[2] ?? "";
+}
+
+/** The folders a cell names, written as `name/`. */
+const namedFolders = (cell: string) =>
+  [...cell.matchAll(/`([a-z][a-z-]*)\/`/g)].map((match) => match[1]).sort();
+
+const subfolders = (folder: string) =>
+  readdirSync(path.join(root, folder), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+
+describe("the root README's layer table", () => {
+  it.for(["packages/sandbox/src", "packages/engine/src/engine"])(
+    "names every folder of %s, and no other",
+    (folder) => {
+      const layer = folder === "packages/sandbox/src" ? folder : `${folder}/`;
+      expect(namedFolders(holds(layer))).toEqual(subfolders(folder));
+    },
+  );
+});
