@@ -80,17 +80,24 @@ export interface StreamStart {
   topics: readonly string[];
 }
 
-/** The streamed answer of the partner's events. */
-export function eventStream(
+/**
+ * The streamed answer of the partner's events. Where it starts is read before it answers: an
+ * event committed once the client has the answer's headers is in it.
+ */
+export async function eventStream(
   partner: string,
   store: Transactions<StoreTransaction>,
   streams: EventStreams,
-  start: StreamStart,
-): StreamedAnswer {
+  { after, topics }: StreamStart,
+): Promise<StreamedAnswer> {
+  const newest = await store.transaction((tx) => tx.lastCursor());
+  // A cursor past the newest event is one of a partner since dropped and made anew: its log
+  // starts again, so the stream does too, rather than wait for a cursor that is long gone.
+  const cursor = after === undefined ? newest : after > newest ? 0 : after;
   return {
     contentType: "text/event-stream; charset=utf-8",
     start: (sink) => {
-      void follow(partner, store, streams, start, sink);
+      void follow(partner, store, streams, { after: cursor, topics }, sink);
     },
   };
 }
@@ -99,7 +106,7 @@ async function follow(
   partner: string,
   store: Transactions<StoreTransaction>,
   streams: EventStreams,
-  { after, topics }: StreamStart,
+  { after, topics }: { after: number; topics: readonly string[] },
   sink: AnswerSink,
 ): Promise<void> {
   let open = true;
@@ -118,10 +125,7 @@ async function follow(
     rouse();
   });
   try {
-    const newest = await store.transaction((tx) => tx.lastCursor());
-    // A cursor past the newest event is one of a partner since dropped and made anew: its log
-    // starts again, so the stream does too, rather than wait for a cursor that is long gone.
-    let cursor = after === undefined || after > newest ? (after === undefined ? newest : 0) : after;
+    let cursor = after;
     sink.write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
     while (open) {
       woken = false;

@@ -35,7 +35,7 @@ export const EVENT_ROUTES: Routes<EventContext> = {
     return {
       status: 200,
       body: undefined,
-      stream: eventStream(partner, store, streams, {
+      stream: await eventStream(partner, store, streams, {
         after: after === undefined ? undefined : Number(after),
         topics,
       }),

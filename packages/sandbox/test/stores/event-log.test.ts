@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { persistentState } from "@org/payments-testing";
 import { afterAll, expect, it } from "vitest";
 import { dataFromSeed } from "../../src/seed/index.js";
 import { openStore } from "../../src/store/open-store.js";
 import type { SandboxStore } from "../../src/store/store.js";
-import { persistentState } from "../support/store-projects.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-event-log-"));
 const stores: SandboxStore[] = [];

@@ -8,11 +8,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { call, newKey, openEventStream } from "@org/payments-testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type HttpSandbox, startHttpSandbox } from "../support/http-sandbox.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
 let sandbox: HttpSandbox;
 beforeAll(async () => {
-  sandbox = await startHttpSandbox({ eventStream: { heartbeatMs: 50 } });
+  sandbox = await startSandbox({ eventStream: { heartbeatMs: 50 } });
 });
 afterAll(() => sandbox.stop());
 

@@ -2,13 +2,13 @@
 // answers and the scheduler runs, 503 (with Retry-After) while either does not; no key needed, and
 // asking makes no partner.
 import { call } from "@org/payments-testing";
-import { expect, it } from "vitest";
+import { expect, inject, it } from "vitest";
 import { type HealthSources, healthAnswer } from "../../src/health/index.js";
-import { startHttpSandbox } from "../support/http-sandbox.js";
+import { startSandbox } from "../support/sandbox.js";
 
 it("answers 200 without a key, with the version, the store's kind and the uptime, making no partner", async () => {
   // Room for one partner: had the health check made one, the key after it would be refused.
-  const sandbox = await startHttpSandbox({ maxPartners: 1, version: "9.8.7" });
+  const sandbox = await startSandbox({ maxPartners: 1, version: "9.8.7" });
   try {
     for (const headers of [{ "X-API-Key": "" }, { "X-API-Key": "health-asker" }]) {
       const health = await call(sandbox.url, "GET", "/_sandbox/health", { headers });
@@ -16,7 +16,7 @@ it("answers 200 without a key, with the version, the store's kind and the uptime
       expect(health.body).toEqual({
         status: "ready",
         version: "9.8.7",
-        store: "memory",
+        store: inject("sandboxStore"),
         uptime_seconds: expect.any(Number),
       });
     }
