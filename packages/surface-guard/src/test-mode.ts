@@ -81,15 +81,31 @@ async function surfaceOf(doc: OpenApiDocument, version: string): Promise<Surface
     .filter((name) => name !== "SandboxControls")
     .join(", ");
   const files = new Map([
+    ...[...controlsSources(src)].map(([file, text]) => [path.join(virtual, "sandbox", file), text]),
     [
-      path.join(virtual, "generated", "test-mode.ts"),
+      path.join(virtual, "sandbox", "generated", "test-mode.ts"),
       await generator.generateTypes(structuredClone(doc)),
     ],
-    [
-      path.join(virtual, "sandbox", "controls.ts"),
-      readFileSync(path.join(src, "control", "controls.ts"), "utf8"),
-    ],
     [entry, `export type { ${names} } from "./sandbox/controls.ts";\n${ERASED_CONTROLS}`],
-  ]);
+  ] as [string, string][]);
   return { files, entries: { [MOCK_PACKAGE]: entry } };
+}
+
+/**
+ * The typed controls' sources by their path in the sandbox's src/: `controls.ts` and every file it
+ * imports, in turn, but the generated types (each version brings its own).
+ */
+function controlsSources(src: string): Map<string, string> {
+  const sources = new Map<string, string>();
+  const generated = path.join("generated", "test-mode.ts");
+  const visit = (file: string) => {
+    if (sources.has(file) || file === generated) return;
+    const text = readFileSync(path.join(src, file), "utf8");
+    sources.set(file, text);
+    for (const [, specifier = ""] of text.matchAll(/\bfrom\s*"(\.[^"]+)"/g)) {
+      visit(path.join(path.dirname(file), specifier.replace(/\.js$/, ".ts")));
+    }
+  };
+  visit("controls.ts");
+  return sources;
 }
