@@ -108,7 +108,7 @@ export async function buildSite() {
   });
   const guides = await writeGuidePages(staging, { testModeReference: `../${TEST_MODE_PAGE}` });
   const documents = writeDocuments(staging);
-  const changelog = writeChangelogPages(staging);
+  const changelog = await writeChangelogPages(staging);
 
   rmSync(distDir, { recursive: true, force: true });
   renameSync(staging, distDir);

@@ -9,6 +9,7 @@ import path from "node:path";
 import {
   type ApiRelease,
   isBreaking,
+  pendingReleases,
   readChangelog,
   releaseId,
   releaseMarkdown,
@@ -28,11 +29,18 @@ const repositoryRoot = path.resolve(import.meta.dirname, "../../..");
 /** The upgrade page of a breaking release, relative to the site's root. */
 const upgradePage = (release: ApiRelease): string => `${UPGRADE_DIR}/${releaseId(release)}.html`;
 
-/** Writes the changelog page, the upgrade pages and the feed; returns the files written. */
-export function writeChangelogPages(siteDir: string, root = repositoryRoot): string[] {
+/**
+ * Writes the changelog page (on top, what the working documents change since their release, on the
+ * wire: upcoming, not released yet), the upgrade pages and the feed; returns the files written.
+ */
+export async function writeChangelogPages(
+  siteDir: string,
+  root = repositoryRoot,
+): Promise<string[]> {
   const { releases } = readChangelog(root);
+  const upcoming = await pendingReleases(root, null);
   const written = [CHANGELOG_PAGE, CHANGELOG_FEED];
-  writeFileSync(path.join(siteDir, CHANGELOG_PAGE), changelogPage(releases));
+  writeFileSync(path.join(siteDir, CHANGELOG_PAGE), changelogPage(releases, upcoming));
   writeFileSync(path.join(siteDir, CHANGELOG_FEED), feed(releases));
   mkdirSync(path.join(siteDir, UPGRADE_DIR), { recursive: true });
   for (const release of releases.filter(isBreaking)) {
@@ -52,23 +60,35 @@ export function writeChangelogPages(siteDir: string, root = repositoryRoot): str
 
 /** A release's HTML, its upgrade guide linked when it breaks something (from the site's root). */
 function releaseHtml(release: ApiRelease, depth: number): string {
-  const upgrade = isBreaking(release) ? upgradePage(release) : undefined;
+  const upgrade = isBreaking(release) && release.date !== null ? upgradePage(release) : undefined;
   return renderMarkdown(releaseMarkdown(release, depth, upgrade)).html;
 }
 
-function changelogPage(releases: ApiRelease[]): string {
-  const contents = releases
+function changelogPage(releases: ApiRelease[], upcoming: ApiRelease[]): string {
+  const contents = [...upcoming, ...releases]
     .map(
       (release) =>
-        `<li><a href="#${releaseId(release)}">${escapeHtml(releaseTitle(release))}</a>${isBreaking(release) ? ' <strong class="breaking">breaking</strong>' : ""}</li>`,
+        `<li><a href="#${release.date === null ? "upcoming-" : ""}${releaseId(release)}">${escapeHtml(releaseTitle(release))}</a>${isBreaking(release) ? ' <strong class="breaking">breaking</strong>' : ""}</li>`,
     )
     .join("");
   const body = [
     `<h1 id="changelog">API changelog</h1>`,
     `<p>Every change a consumer of the partner payments API or of its test mode can feel, release by release, newest first. In each release, breaking changes come first, with why they break and what to do; each change names the operation and the field, and the client methods (<code>@org/payments-client</code>) and MCP tools (<code>@org/payments-mcp</code>) it touches. A breaking release has an upgrade page. Follow it in a feed reader: <a href="${CHANGELOG_FEED}">Atom feed</a>.</p>`,
     `<nav class="toc" aria-label="Releases"><p>Releases</p><ol>${contents}</ol></nav>`,
+    ...(upcoming.length > 0
+      ? [
+          `<h2 id="upcoming">Upcoming: not released yet</h2>`,
+          "<p>What the documents in this repository change since their last release, on the wire, as the version it would become. It may still change before the release.</p>",
+          ...upcoming.map(
+            (release) =>
+              `<section id="upcoming-${releaseId(release)}">\n${releaseHtml(release, 3)}</section>`,
+          ),
+          `<h2 id="released">Released</h2>`,
+        ]
+      : []),
     ...releases.map(
-      (release) => `<section id="${releaseId(release)}">\n${releaseHtml(release, 2)}</section>`,
+      (release) =>
+        `<section id="${releaseId(release)}">\n${releaseHtml(release, upcoming.length > 0 ? 3 : 2)}</section>`,
     ),
   ].join("\n");
   return page({ title: "API changelog", depth: 0, body });

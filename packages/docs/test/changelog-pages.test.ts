@@ -10,11 +10,13 @@ import path from "node:path";
 import type { ApiChange, ApiChangelog } from "@org/payments-surface-guard/changelog";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { distDir } from "../src/built-paths.ts";
 import { CHANGELOG_FEED, CHANGELOG_PAGE, writeChangelogPages } from "../src/changelog-pages.ts";
 import { startStaticServer } from "../src/static-server.ts";
 import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts";
 
+const repository = path.resolve(import.meta.dirname, "../../..");
 const ALL_FOUR = ["types", "client", "mock", "mcp"].map((name) => `@org/payments-${name}`);
 
 const nameRequired: ApiChange = {
@@ -83,9 +85,19 @@ const read = (file: string) => readFileSync(path.join(site, file), "utf8");
 
 beforeAll(async () => {
   cpSync(distDir, site, { recursive: true });
+  // The documents as released at 1.0.0, and in the working copy listCustomers deprecated since.
   mkdirSync(path.join(root, "openapi/released"), { recursive: true });
   writeFileSync(path.join(root, "openapi/released/changelog.json"), JSON.stringify(record));
-  written = writeChangelogPages(site, root);
+  for (const name of ["partner-payments", "test-mode"]) {
+    const released = readFileSync(path.join(repository, `openapi/released/${name}.yaml`), "utf8");
+    const document = parseDocument(released);
+    document.setIn(["info", "version"], "1.0.0");
+    writeFileSync(path.join(root, `openapi/released/${name}.yaml`), document.toString());
+    if (name === "partner-payments")
+      document.setIn(["paths", "/customers", "get", "deprecated"], true);
+    writeFileSync(path.join(root, `openapi/${name}.yaml`), document.toString());
+  }
+  written = await writeChangelogPages(site, root);
   server = await startStaticServer({ root: site });
   ({ chromiumRun, page } = await launchRecordedPage(requests, errors));
 }, 60_000);
@@ -125,6 +137,18 @@ describe("the changelog pages", () => {
     expect(upgrade).toContain("Upgrading to Partner payments API 1.0.0");
     expect(upgrade).toContain("Client methods: <code>payments.customers.create</code>");
     expect(upgrade).toContain("What to do: Send <code>name</code> in every request body.");
+  });
+
+  it("show on top what the working documents change since their release, as upcoming", () => {
+    const html = read(CHANGELOG_PAGE);
+    expect(html.indexOf('<h2 id="upcoming">')).toBeLessThan(html.indexOf('<h2 id="released">'));
+    const upcoming = html.slice(html.indexOf('<section id="upcoming-partner-payments-1.1.0">'));
+    expect(upcoming).toContain("Partner payments API 1.1.0 (not released yet)");
+    expect(upcoming).toContain(
+      "<strong>listCustomers</strong> <code>GET /customers</code>: operation deprecated",
+    );
+    // Only the API's document changed: the test mode has nothing upcoming.
+    expect(html).not.toContain('id="upcoming-test-mode');
   });
 
   it("ship nothing from another host and no script", () => {

@@ -37,7 +37,18 @@ export {
   REORDER_RATE,
   RETRY_DELAYS_SECONDS,
 } from "./events/index.js";
-export { respondControl, type Sent, sandboxFailure, sendAnswer } from "./http/index.js";
+export {
+  type PrismAnswer,
+  type RefusedRoute,
+  type RunningSandboxServer,
+  respondSandbox,
+  type SandboxRouting,
+  type SandboxServerOptions,
+  type Sent,
+  sandboxFailure,
+  sentStatus,
+  serveSandbox,
+} from "./http/index.js";
 export {
   AUTORAMP,
   IDENTIFICATION_REVIEW,

@@ -4,7 +4,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type ApiRelease, changelogMarkdown, readChangelog } from "../src/changelog.ts";
-import { pendingReleases, rebuildChangelog } from "../src/release-documents.ts";
+import { pendingReleases } from "../src/pending.ts";
+import { guardChanges, rebuildChangelog } from "../src/release-documents.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -36,7 +37,9 @@ if (options.format !== "markdown" && options.format !== "json") {
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const { releases } = options.rebuild ? await rebuildChangelog(root) : readChangelog(root);
-const unreleased: ApiRelease[] = options.released ? [] : await pendingReleases(root, null);
+const unreleased: ApiRelease[] = options.released
+  ? []
+  : await pendingReleases(root, null, guardChanges);
 console.log(
   options.format === "json"
     ? JSON.stringify({ unreleased, releases }, null, 2)

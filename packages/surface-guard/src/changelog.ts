@@ -30,7 +30,7 @@ export const CHANGELOG_FILE = "openapi/released/changelog.json";
 /** Each released version of each document, as `<document>@<version>.yaml` (the test mode's bundled). */
 export const HISTORY_DIR = "openapi/released/history";
 
-export const DOCUMENT_TITLES: Readonly<Record<ApiDocument, string>> = {
+const DOCUMENT_TITLES: Readonly<Record<ApiDocument, string>> = {
   "partner-payments": "Partner payments API",
   "test-mode": "Test mode (sandbox /_sandbox/ routes)",
 };
@@ -107,7 +107,7 @@ function touches(change: ApiChange): string {
 }
 
 /** One change as a Markdown list item, with why it breaks and what to do when that applies. */
-export function changeMarkdown(change: ApiChange): string {
+function changeMarkdown(change: ApiChange): string {
   const lines = [
     `- ${subject(change)}: ${change.summary}${change.breaking ? " (**breaking**)" : ""}`,
   ];

@@ -7,63 +7,35 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadBundledSpec, loadSpec, type OpenApiDocument } from "@org/payments-spec";
-import { parse, stringify } from "yaml";
-import { type ApiDocument, PUBLISHED_PACKAGES } from "./api-changes.ts";
+import { stringify } from "yaml";
+import { PUBLISHED_PACKAGES } from "./api-changes.ts";
 import {
   type ApiChangelog,
   type ApiRelease,
   CHANGELOG_FILE,
   HISTORY_DIR,
-  nextVersion,
   packageSectionMarkdown,
   readChangelog,
   releaseId,
   releaseOf,
 } from "./changelog.ts";
-import { diffDocument, specDiff } from "./spec-diff.ts";
+import {
+  baselineFile,
+  type ChangesOf,
+  DOCUMENTS,
+  headFile,
+  pendingReleases,
+  withVersion,
+} from "./pending.ts";
+import { diffDocument } from "./spec-diff.ts";
 
-const DOCUMENTS: readonly ApiDocument[] = ["partner-payments", "test-mode"];
-
-// Only the version line inside the top-level `info` block changes, so the file keeps its layout.
-const INFO_VERSION = /^(info:\n(?:[ \t].*\n|\n)*? {2}version: )(\S+)$/m;
-
-const headFile = (root: string, document: ApiDocument) =>
-  path.join(root, "openapi", `${document}.yaml`);
-const baselineFile = (root: string, document: ApiDocument) =>
-  path.join(root, "openapi/released", `${document}.yaml`);
-
-function withVersion(text: string, version: string, file: string): string {
-  if (!INFO_VERSION.test(text)) throw new Error(`No info.version line found in ${file}`);
-  return text.replace(INFO_VERSION, `$1${version}`);
-}
-
-/**
- * The release each document would make now: its changes since its released baseline, and the
- * version they call for. A document whose text is the baseline's (but for its version) makes none.
- */
-export async function pendingReleases(root: string, date: string | null): Promise<ApiRelease[]> {
-  const { changes } = await specDiff({
-    base: baselineFile(root, "partner-payments"),
-    head: headFile(root, "partner-payments"),
-    testModeBase: baselineFile(root, "test-mode"),
-    testModeHead: headFile(root, "test-mode"),
-  });
-  const releases: ApiRelease[] = [];
-  for (const document of DOCUMENTS) {
-    const baseline = readFileSync(baselineFile(root, document), "utf8");
-    const previous = String((parse(baseline) as { info: { version: string } }).info.version);
-    const head = readFileSync(headFile(root, document), "utf8");
-    const ofDocument = changes.filter((change) => change.document === document);
-    if (ofDocument.length === 0 && withVersion(head, previous, document) === baseline) continue;
-    const release = releaseOf({ document, version: previous, previous, date }, ofDocument);
-    releases.push({ ...release, version: nextVersion(previous, release.level) });
-  }
-  return releases;
-}
+/** The whole guard's changes: on the wire and in the packages' exports. */
+export const guardChanges: ChangesOf = async (document, base, head) =>
+  (await diffDocument(document, base, head)).changes;
 
 /** Releases every changed document (see the top of this file); returns what it released. */
 export async function releaseDocuments(root: string, date: string): Promise<ApiRelease[]> {
-  const releases = await pendingReleases(root, date);
+  const releases = await pendingReleases(root, date, guardChanges);
   for (const release of releases) {
     const file = headFile(root, release.document);
     const text = withVersion(readFileSync(file, "utf8"), release.version, file);

@@ -2,7 +2,7 @@
 // controls (`SandboxControls`) and their types are written over the types the mock's generator
 // makes from the document (src/generated/test-mode.ts), so both versions of the generated file go
 // beside the controls' source and the compiler compares the exports, as for the API's packages.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -41,7 +41,7 @@ const EXPORTS: Readonly<Record<string, ExportRole>> = {
  * that), so that two versions' methods compare: `setStatus<C>(collection: C, …)` as it accepts
  * and resolves to for every collection.
  */
-const ERASED_CONTROLS = `import type { SandboxControls as Controls } from "./sandbox/controls.ts";
+const ERASED_CONTROLS = `import type { SandboxControls as Controls } from "./controls.ts";
 type Erased<F> = F extends (...args: infer A) => infer R ? (...args: A) => R : F;
 export type SandboxControls = { [K in keyof Controls]: Erased<Controls[K]> };
 `;
@@ -66,9 +66,12 @@ export function diffTestModePackage(
 }
 
 /**
- * The controls over one version's generated types. The copies sit in a folder named `generated`
- * (under the sandbox's src/, so that openapi-fetch resolves from its node_modules): the guard compares
- * by type what generated code declares, and every export here depends on it.
+ * The controls over one version's generated types: the sandbox's `controls.ts`, which puts together
+ * each feature's `<feature>/controls.ts` (taken directly, not through the feature's index, which
+ * reaches its routes and store too), and every module those reach, copied as they are, with the
+ * version's `generated/test-mode.ts` in place of the committed one. The copies sit in a folder named
+ * `generated` (under the sandbox's src/, so that openapi-fetch resolves from its node_modules): the
+ * guard compares by type what generated code declares, and every export here depends on it.
  */
 async function surfaceOf(doc: OpenApiDocument, version: string): Promise<SurfaceVersion> {
   const src = path.join(sandboxDir(), "src");
@@ -76,36 +79,56 @@ async function surfaceOf(doc: OpenApiDocument, version: string): Promise<Surface
     pathToFileURL(path.join(sandboxDir(), "scripts/generate.ts")).href
   );
   const virtual = path.join(src, `.spec-diff-test-mode-${version}`, "generated");
-  const entry = path.join(virtual, "index.ts");
-  const names = Object.keys(EXPORTS)
+  const controls = path.join(src, "controls.ts");
+  const byFeature = (specifier: string) => {
+    const feature = /^\.\/([\w-]+)\/index\.js$/.exec(specifier)?.[1];
+    const own = feature && path.join(src, feature, "controls.ts");
+    return own && existsSync(own) ? `./${feature}/controls.js` : specifier;
+  };
+  const files = new Map<string, string>();
+  const copy = (file: string, text = readFileSync(file, "utf8")) =>
+    files.set(path.join(virtual, path.relative(src, file)), text);
+  const controlsText = readFileSync(controls, "utf8").replace(
+    /from "([^"]+)"/g,
+    (_, specifier: string) => `from "${byFeature(specifier)}"`,
+  );
+  copy(controls, controlsText);
+  const reached = reachedFrom(
+    [...controlsText.matchAll(RELATIVE_IMPORT)].map(([, specifier = ""]) =>
+      path.resolve(src, specifier.replace(/\.js$/, ".ts")),
+    ),
+  );
+  for (const file of reached) copy(file);
+  files.set(
+    path.join(virtual, "generated", "test-mode.ts"),
+    await generator.generateTypes(structuredClone(doc)),
+  );
+  const entry = path.join(virtual, "guard-entry.ts");
+  const exportsOf = Object.keys(EXPORTS)
     .filter((name) => name !== "SandboxControls")
-    .join(", ");
-  const files = new Map([
-    ...[...controlsSources(src)].map(([file, text]) => [path.join(virtual, "sandbox", file), text]),
-    [
-      path.join(virtual, "sandbox", "generated", "test-mode.ts"),
-      await generator.generateTypes(structuredClone(doc)),
-    ],
-    [entry, `export type { ${names} } from "./sandbox/controls.ts";\n${ERASED_CONTROLS}`],
-  ] as [string, string][]);
+    .map((name) => {
+      const declaring = reached.find((file) =>
+        new RegExp(`export (?:type|interface) ${name}\\b`).test(readFileSync(file, "utf8")),
+      );
+      if (!declaring) throw new Error(`test-mode surface: no controls module declares ${name}`);
+      return `export type { ${name} } from "./${path.relative(src, declaring)}";`;
+    });
+  files.set(entry, `${exportsOf.join("\n")}\n${ERASED_CONTROLS}`);
   return { files, entries: { [MOCK_PACKAGE]: entry } };
 }
 
-/**
- * The typed controls' sources by their path in the sandbox's src/: `controls.ts` and every file it
- * imports, in turn, but the generated types (each version brings its own).
- */
-function controlsSources(src: string): Map<string, string> {
-  const sources = new Map<string, string>();
-  const generated = path.join("generated", "test-mode.ts");
+const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
+
+/** The TypeScript modules the `entries` reach by relative imports (`./x.js` is `./x.ts`), themselves included. */
+function reachedFrom(entries: string[]): string[] {
+  const reached = new Set<string>();
   const visit = (file: string) => {
-    if (sources.has(file) || file === generated) return;
-    const text = readFileSync(path.join(src, file), "utf8");
-    sources.set(file, text);
-    for (const [, specifier = ""] of text.matchAll(/\bfrom\s*"(\.[^"]+)"/g)) {
-      visit(path.join(path.dirname(file), specifier.replace(/\.js$/, ".ts")));
+    if (reached.has(file) || !existsSync(file)) return;
+    reached.add(file);
+    for (const [, specifier = ""] of readFileSync(file, "utf8").matchAll(RELATIVE_IMPORT)) {
+      visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, ".ts")));
     }
   };
-  visit("controls.ts");
-  return sources;
+  for (const entry of entries) visit(entry);
+  return [...reached];
 }

@@ -1,8 +1,10 @@
-// The sandbox a test runs the server against: @org/payments-mock's, started in the test on a free
-// port, and a server that is not a sandbox, which records every request it gets.
+// The sandbox a test runs the server against: @org/payments-mock's, served for the test by the
+// workspace's helper (startTestSandbox), and a server that is not a sandbox, which records every
+// request it gets.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startMock } from "@org/payments-mock";
+import { startTestSandbox } from "@org/payments-testing";
 
 export interface RunningServer {
   url: string;
@@ -21,9 +23,8 @@ const close = (server: ReturnType<typeof createServer>) =>
   });
 
 /** A stateful sandbox: it serves its test-mode document at GET /_sandbox/openapi.json. */
-export async function startSandbox(): Promise<RunningServer> {
-  const sandbox = await startMock({ stateful: true });
-  return { url: sandbox.url, stop: () => sandbox.stop() };
+export function startSandbox(): Promise<RunningServer> {
+  return startTestSandbox((state) => startMock({ stateful: true, state }));
 }
 
 export interface RecordedRequest {
