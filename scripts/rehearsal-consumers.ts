@@ -189,6 +189,51 @@ function tools(manager: PackageManager, setting: Setting): Tool {
   }
 }
 
+/**
+ * What the package READMEs tell Yarn users, checked on the release just published: without
+ * `npmPreapprovedPackages`, Yarn 4's default age gate refuses a version published minutes ago.
+ */
+export async function yarnAgeGateRefuses(
+  folder: string,
+  name: string,
+  version: string,
+  setting: Setting,
+): Promise<void> {
+  mkdirSync(folder, { recursive: true });
+  const manifest = {
+    name: "rehearsal-yarn-age-gate",
+    private: true,
+    dependencies: { [name]: version },
+  };
+  writeFileSync(path.join(folder, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(
+    path.join(folder, ".yarnrc.yml"),
+    [
+      `npmRegistryServer: "${setting.npmRegistry.replace(/\/$/, "")}"`,
+      "npmScopes:",
+      "  org:",
+      `    npmRegistryServer: "${setting.registry.replace(/\/$/, "")}"`,
+      'unsafeHttpWhitelist: ["127.0.0.1"]',
+      "enableTelemetry: false",
+      "enableImmutableInstalls: false",
+      "",
+    ].join("\n"),
+  );
+  const yarn = path.join(setting.tools, "node_modules/@yarnpkg/cli-dist/bin/yarn.js");
+  const outcome = await run(process.execPath, [yarn, "install"], {
+    cwd: folder,
+    env: yarnEnv(),
+  }).then(
+    () => "installed",
+    (error: Error) => error.message,
+  );
+  if (!/quarantine/i.test(outcome)) {
+    throw new Error(
+      `Yarn ${PARTNER_TOOLS.yarn} did not quarantine ${name}@${version}, published just now, as the READMEs say it does: ${outcome}`,
+    );
+  }
+}
+
 /** Yarn's environment: no progress bars in a log, and no Corepack between it and Node. */
 function yarnEnv(): NodeJS.ProcessEnv {
   return cleanEnv({ YARN_ENABLE_PROGRESS_BARS: "false", COREPACK_ENABLE_STRICT: "0" });

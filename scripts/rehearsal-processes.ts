@@ -4,6 +4,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 
 const running = new Set<ChildProcess>();
+/** Set by `stopAll`: from then on no command starts. */
+let stopping = false;
 
 /**
  * The environment a package manager runs with: the machine's, less the npm settings that the
@@ -23,6 +25,7 @@ export function run(
   options: { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (stopping) return reject(new Error(`${command} not started: the rehearsal is stopping`));
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env ?? cleanEnv(),
@@ -44,7 +47,8 @@ export function run(
       reject(new Error(`${command} could not start: ${error.message}`));
     });
     child.on("close", (code, signal) => {
-      if (!running.delete(child)) return reject(new Error(`${command} was stopped`));
+      running.delete(child);
+      if (stopping) return reject(new Error(`${command} was stopped`));
       if (code === 0) return resolve(stdout);
       const tail = output.trim().split("\n").slice(-40).join("\n");
       reject(
@@ -58,24 +62,23 @@ export function run(
 
 /** Stops every command still running, with whatever it started (its process group), and waits. */
 export async function stopAll(): Promise<void> {
-  const children = [...running];
-  running.clear();
+  stopping = true;
   await Promise.all(
-    children.map((child) => {
-      if (child.exitCode !== null || child.signalCode !== null || !child.pid) return undefined;
+    [...running].map((child) => {
+      if (!child.pid) return undefined;
       const group = -child.pid;
-      const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+      const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       signalGroup(group, "SIGTERM");
       const timer = setTimeout(() => signalGroup(group, "SIGKILL"), 5_000);
-      return exited.finally(() => clearTimeout(timer));
+      return closed.finally(() => clearTimeout(timer));
     }),
   );
 }
 
 /** The last resort, when the process is exiting and cannot wait: kills every group at once. */
 export function killAllNow(): void {
+  stopping = true;
   for (const child of running) if (child.pid) signalGroup(-child.pid, "SIGKILL");
-  running.clear();
 }
 
 function signalGroup(group: number, signal: NodeJS.Signals): void {

@@ -26,7 +26,12 @@ import { parseArgs } from "node:util";
 import { type LocalRegistry, publishTarballs, startLocalRegistry } from "./local-registry.ts";
 import { type PackedPackage, packPublishedPackages } from "./pack.ts";
 import { PARTNER_TOOLS } from "./partner-tools.ts";
-import { installTools, PACKAGE_MANAGERS, rehearseConsumer } from "./rehearsal-consumers.ts";
+import {
+  installTools,
+  PACKAGE_MANAGERS,
+  rehearseConsumer,
+  yarnAgeGateRefuses,
+} from "./rehearsal-consumers.ts";
 import { killAllNow, run, stopAll } from "./rehearsal-processes.ts";
 import {
   compareWithRelease,
@@ -45,22 +50,39 @@ const seconds = (since: number) => `${((performance.now() - since) / 1000).toFix
 let work: string | undefined;
 let registry: LocalRegistry | undefined;
 
-/** Stops what the rehearsal started and removes what it made; safe to call more than once. */
-async function cleanUp(): Promise<void> {
-  await stopAll();
-  await registry?.close();
-  registry = undefined;
-  if (work) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
-  work = undefined;
+let cleaning: Promise<void> | undefined;
+/** The signal that stopped the rehearsal: what failed after it failed because of it. */
+let stoppedBy: NodeJS.Signals | undefined;
+
+/** Stops what the rehearsal started and removes what it made; once, however often it is called. */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    await stopAll();
+    await registry?.close();
+    removeWork();
+  })();
+  return cleaning;
+}
+
+function removeWork(): void {
+  if (!work) return;
+  try {
+    rmSync(work, { recursive: true, force: true, maxRetries: 5 });
+    work = undefined;
+  } catch (error) {
+    console.error(`✖ could not remove ${work}: ${(error as Error).message}`);
+  }
 }
 
 // Whatever ends the process (an uncaught error, a closed stdout), nothing is left behind.
 process.on("exit", () => {
   killAllNow();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWork();
 });
+// \`on\`, not \`once\`: a second Ctrl-C waits for the same clean-up instead of cutting it short.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    stoppedBy = signal;
     console.error(`\n✖ release rehearsal stopped (${signal}): cleaning up`);
     void cleanUp().finally(() =>
       process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGTERM" ? 15 : 1)),
@@ -222,6 +244,26 @@ async function main(): Promise<number> {
   });
 
   const packages = Object.fromEntries(tarballs.map((pkg) => [pkg.name, version]));
+  const ageGate = started(
+    toolsReady
+      .then(() =>
+        yarnAgeGateRefuses(
+          path.join(folder, "consumers", "yarn-age-gate"),
+          "@org/payments-types",
+          version,
+          {
+            registry: local.url,
+            npmRegistry,
+            tools,
+          },
+        ),
+      )
+      .then(() =>
+        console.log(
+          "  ✔ yarn without npmPreapprovedPackages: the release is quarantined, as the READMEs say",
+        ),
+      ),
+  );
   const results = await step(
     `installing into clean projects with ${PACKAGE_MANAGERS.join(", ")}; smoke program and type checks in each`,
     () =>
@@ -244,6 +286,7 @@ async function main(): Promise<number> {
   );
 
   await linted;
+  await ageGate;
 
   console.log("▸ compared with the last release (.release-record.json):");
   const now = Object.fromEntries(current.map((pkg) => [pkg.name, packageRecord(pkg)]));
@@ -266,13 +309,17 @@ main()
   .then(
     (code) => code,
     (error: unknown) => {
-      console.error(
-        `✖ release rehearsal failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      if (!stoppedBy) {
+        console.error(
+          `✖ release rehearsal failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
       return 1;
     },
   )
   .then(async (code) => {
+    const since = performance.now();
     await cleanUp();
+    if (code === 0) console.log(`  cleaned up in ${seconds(since)}; ${seconds(begun)} in all`);
     process.exit(code);
   });

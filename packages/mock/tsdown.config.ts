@@ -11,10 +11,12 @@ const deps = { alwaysBundle: [/^@org\/payments-(engine|sandbox)(\/|$)/] };
  * made of theirs.
  */
 const sourcePaths = Object.fromEntries(
-  ["@org/payments-engine", "@org/payments-sandbox", "@org/payments-sandbox/store"].map((entry) => [
-    entry,
-    [fileURLToPath(import.meta.resolve(entry))],
-  ]),
+  [
+    "@org/payments-engine",
+    "@org/payments-sandbox",
+    "@org/payments-sandbox/controls",
+    "@org/payments-sandbox/store",
+  ].map((entry) => [entry, [fileURLToPath(import.meta.resolve(entry))]]),
 );
 
 export default defineConfig([

@@ -1,12 +1,17 @@
 import { defineConfig } from "vitest/config";
 import { timeLimits } from "../../vitest.shared.js";
 
-/** The store tests (test/stores) run once against each store; test/postgres on Postgres only. */
+/**
+ * The store tests (test/stores) and the sandbox on HTTP (test/http) run once against each store;
+ * test/memory on memory only, test/postgres on Postgres only.
+ */
 const stores = ["memory", "sqlite", "postgres"] as const;
 
 export default defineConfig({
   test: {
     ...timeLimits,
+    // Webhook delivery timeouts are tested under forced garbage collections (see deliveries.test.ts).
+    execArgv: ["--expose-gc"],
     // The files share their workers' modules (each test puts back the timers it fakes).
     isolate: false,
     projects: [
@@ -15,7 +20,7 @@ export default defineConfig({
         test: {
           name: "sandbox",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/stores/**", "test/postgres/**"],
+          exclude: ["test/stores/**", "test/http/**", "test/memory/**", "test/postgres/**"],
         },
       },
       ...stores.map((store) => ({
@@ -24,6 +29,8 @@ export default defineConfig({
           name: `store-${store}`,
           include: [
             "test/stores/**/*.test.ts",
+            "test/http/**/*.test.ts",
+            ...(store === "memory" ? ["test/memory/**/*.test.ts"] : []),
             ...(store === "postgres" ? ["test/postgres/**/*.test.ts"] : []),
           ],
           provide: { sandboxStore: store },

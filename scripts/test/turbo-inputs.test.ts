@@ -164,7 +164,7 @@ describe("turbo inputs", () => {
     for (const file of GUARDED_READS) expect(paths, file).toContain(file);
   });
 
-  it("replay the engine's and the sandbox's tests, its store tests among them, after a change to a proxy file", {
+  it("replay the engine's and the sandbox's tests, its store and HTTP tests among them, after a change to a proxy file", {
     timeout: 120_000,
   }, () => {
     const ids = [
@@ -190,6 +190,20 @@ describe("turbo inputs", () => {
       ]),
     );
     expect(storeTests("@org/payments-mock#test")).toEqual([]);
+    // The sandbox's behaviour over HTTP is tested in the sandbox's task; the mock keeps its own.
+    const httpTests = (id: string) =>
+      Object.keys(tasks.get(id)?.inputs ?? {}).filter((input) =>
+        /^test\/(http|memory|sandbox)\/.*\.test\.ts$/.test(input),
+      );
+    expect(httpTests("@org/payments-sandbox#test")).toEqual(
+      expect.arrayContaining([
+        "test/http/faults.test.ts",
+        "test/http/readiness.test.ts",
+        "test/http/test-mode.test.ts",
+        "test/memory/document-contract.test.ts",
+      ]),
+    );
+    expect(httpTests("@org/payments-mock#test")).toEqual([]);
     const hashes = () => {
       const byId = new Map(dryRun(["test"]).map((task) => [task.taskId, task.hash]));
       return ids.map((id) => byId.get(id));

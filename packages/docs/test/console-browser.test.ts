@@ -6,6 +6,7 @@
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { listOperations, loadSpec, testModeSpecPath } from "@org/payments-spec";
+import { startReceiver, startTestSandbox, type TestServer } from "@org/payments-testing";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventsOf, eventsSince, type SandboxEvent } from "../console/events.ts";
@@ -14,7 +15,7 @@ import { TEST_MODE_PAGE } from "../src/pages.ts";
 import { startStaticServer } from "../src/static-server.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
 import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts";
-import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
+import { pointWebhooksAt } from "./support/point-webhooks.ts";
 
 const artifactsDir = artifactsFolder();
 const operations = listOperations(loadSpec());
@@ -24,21 +25,21 @@ let webhookId: string;
 const { WebhookTopic } = loadSpec().components.schemas as Record<string, { enum: string[] }>;
 const webhookTopics = WebhookTopic?.enum ?? [];
 
-let sandbox: Awaited<ReturnType<typeof startMock>>;
+let sandbox: TestServer;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
 let staticDocs: Awaited<ReturnType<typeof startStaticServer>>;
 let chromiumRun: ChromiumRun;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let page: Page;
 const requests: string[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await startMock({ stateful: true, port: 0 });
+  sandbox = await startTestSandbox((state) => startMock({ stateful: true, state }));
   docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
   staticDocs = await startStaticServer({ root: distDir });
   // Deliveries go to a receiver here, not to the seed's webhook host on the internet.
-  receiver = await startWebhookReceiver();
+  receiver = await startReceiver();
   await pointWebhooksAt(sandbox.url, receiver.url);
   // The key the consoles send is a partner of its own, which starts with no webhook: one of its
   // own, to the receiver, subscribed to every topic.
@@ -293,7 +294,7 @@ describe("the console, on the docs served beside the sandbox", () => {
     expect(await shown.getAttribute("data-event-topic")).toBe("Ping");
     expect(await shown.getAttribute("data-event-delivered")).toBe("true");
     expect(await shown.textContent()).toContain(`Ping \u2192 ${receiver.url}`);
-    expect(receiver.deliveries.slice(delivered).map((delivery) => delivery.id)).toEqual([
+    expect(receiver.deliveries.slice(delivered).map((delivery) => delivery.body.id)).toEqual([
       await shown.getAttribute("data-event-id"),
     ]);
     await ping.screenshot({ path: path.join(artifactsDir, "console-ping-events.png") });

@@ -9,28 +9,31 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { startMock } from "@org/payments-mock";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
+import { startReceiver, startTestSandbox, type TestServer } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distDir } from "../src/built-paths.ts";
 import { TEST_MODE_INIT_SCRIPT } from "../src/pages.ts";
 import { INIT_SCRIPT } from "../src/self-contained.ts";
 import { startStaticServer } from "../src/static-server.ts";
+import { pointWebhooksAt } from "./support/point-webhooks.ts";
 import { curlAndJq } from "./support/shell-tools.ts";
-import { pointWebhooksAt, startWebhookReceiver } from "./support/webhook-receiver.ts";
 
 const run = promisify(execFile);
 
-let sandbox: Awaited<ReturnType<typeof startMock>>;
+let sandbox: TestServer;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 // The shell, curl and jq: nothing else is on the samples' PATH. One folder for the file's samples.
 let tools: ReturnType<typeof curlAndJq>;
 const log: string[] = [];
 
 beforeAll(async () => {
   tools = curlAndJq();
-  sandbox = await startMock({ stateful: true, port: 0, log: (line) => log.push(line) });
+  sandbox = await startTestSandbox((state) =>
+    startMock({ stateful: true, state, log: (line) => log.push(line) }),
+  );
   docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
-  receiver = await startWebhookReceiver();
+  receiver = await startReceiver();
   // The pingWebhook sample delivers to the seed's webhook: here, not to the seed's internet host.
   await pointWebhooksAt(sandbox.url, receiver.url);
 }, 60_000);

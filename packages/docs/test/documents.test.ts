@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { loadBundledSpec, loadSpec, testModeSpecPath } from "@org/payments-spec";
+import { startTestSandbox } from "@org/payments-testing";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { distDir } from "../src/built-paths.ts";
@@ -37,7 +38,7 @@ describe("the documents of the built site", () => {
   });
 
   it("hold the test-mode document the running sandbox serves", async () => {
-    const sandbox = await startMock({ stateful: true, port: 0 });
+    const sandbox = await startTestSandbox((state) => startMock({ stateful: true, state }));
     try {
       const served = await fetch(`${sandbox.url}/_sandbox/openapi.json`);
       expect(JSON.parse(built("test-mode.json"))).toEqual(await served.json());

@@ -4,7 +4,7 @@
 // README.
 import { startMock } from "@org/payments-mock";
 import { CURRENCIES, DEFAULT_RATES, NETWORK_FEES } from "@org/payments-sandbox";
-import { referenceRate } from "@org/payments-testing";
+import { referenceRate, startTestSandbox, type TestServer } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guideMarkdown } from "./support/guide-blocks.ts";
 
@@ -60,7 +60,7 @@ describe("the pricing guide's tables", () => {
 });
 
 describe("the pricing guide's worked example", () => {
-  let sandbox: Awaited<ReturnType<typeof startMock>>;
+  let sandbox: TestServer;
   let customerId: string;
   const call = async (method: string, target: string, body?: unknown) => {
     const answer = await fetch(`${sandbox.url}${target}`, {
@@ -76,7 +76,7 @@ describe("the pricing guide's worked example", () => {
     return { status: answer.status, body: (await answer.json()) as any };
   };
   beforeAll(async () => {
-    sandbox = await startMock({ stateful: true, port: 0 });
+    sandbox = await startTestSandbox((state) => startMock({ stateful: true, state }));
     const created = await call("POST", "/customers", {
       customer_type: "Person",
       email: "pricing@example.com",

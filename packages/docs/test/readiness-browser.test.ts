@@ -5,6 +5,7 @@
 // page asks for the sandbox's URL and calls it directly.
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
+import { startTestSandbox, type TestServer } from "@org/payments-testing";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distDir } from "../src/built-paths.ts";
@@ -16,7 +17,7 @@ import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts"
 const artifactsDir = artifactsFolder();
 const apiKey = `readiness-page-${crypto.randomUUID()}`;
 
-let sandbox: Awaited<ReturnType<typeof startMock>>;
+let sandbox: TestServer;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
 let staticDocs: Awaited<ReturnType<typeof startStaticServer>>;
 let chromiumRun: ChromiumRun;
@@ -25,7 +26,7 @@ const requests: string[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
-  sandbox = await startMock({ stateful: true, port: 0 });
+  sandbox = await startTestSandbox((state) => startMock({ stateful: true, state }));
   docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
   staticDocs = await startStaticServer({ root: distDir });
   const post = (body: unknown, key?: string) =>

@@ -6,17 +6,18 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
+import { startTestSandbox, type TestServer } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distDir } from "../src/built-paths.ts";
 import { INIT_SCRIPT, STATIC_CONNECT_SRC } from "../src/self-contained.ts";
 import { initScriptWithSandbox, pageWithSandbox } from "../src/served-page.ts";
 import { startStaticServer } from "../src/static-server.ts";
 
-let sandbox: Awaited<ReturnType<typeof startMock>>;
+let sandbox: TestServer;
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
 
 beforeAll(async () => {
-  sandbox = await startMock({ stateful: true, port: 0 });
+  sandbox = await startTestSandbox((state) => startMock({ stateful: true, state }));
   docs = await startStaticServer({ root: distDir, sandbox: sandbox.url });
 }, 60_000);
 

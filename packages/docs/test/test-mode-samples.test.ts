@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
+import { startTestSandbox, type TestServer } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtTestModeSpecPath } from "../src/built-paths.ts";
 import { WITHOUT_CONTROL } from "../src/test-mode-samples.ts";
@@ -22,11 +23,11 @@ const samples = listOperations(doc).map(({ operationId, operation }) => ({
 }));
 // Inside the package, so that @org/payments-mock resolves to the workspace's.
 const work = mkdtempSync(path.join(import.meta.dirname, "../.guide-programs-"));
-let sandbox: Awaited<ReturnType<typeof startMock>>;
+let sandbox: TestServer;
 let samplesProcess: ReturnType<typeof startSamplesProcess>;
 
 beforeAll(async () => {
-  sandbox = await startMock({ stateful: true, port: 0 });
+  sandbox = await startTestSandbox((state) => startMock({ stateful: true, state }));
   // One Node for every sample, so that the packages they import load once.
   samplesProcess = startSamplesProcess(work, {
     PATH: process.env.PATH ?? "",

@@ -1,36 +1,7 @@
 export type { Problem, ProblemError, ProblemLocation } from "@org/payments-engine";
 export { bundledSpecPath, PROBLEM_CONTENT_TYPE } from "@org/payments-engine";
-export type {
-  DeliveryAttempt,
-  DepositOptions,
-  EventFilter,
-  FaultOptions,
-  FiatAddressOptions,
-  QuoteVerdict,
-  RateLimitOptions,
-  ReadinessReport,
-  RequestFilter,
-  RequestLogEntry,
-  SandboxClockReading,
-  SandboxCollection,
-  SandboxControls,
-  SandboxControlsOptions,
-  SandboxEvent,
-  SandboxFault,
-  SandboxPartner,
-  SandboxRates,
-  SandboxResource,
-  SandboxResourceOf,
-  SandboxStatus,
-  SandboxTopic,
-  WebhookOptions,
-} from "@org/payments-sandbox";
-export {
-  newApiKey,
-  SandboxControlError,
-  sandboxControls,
-  sandboxPartner,
-} from "@org/payments-sandbox";
+// The sandbox's typed controls, every one of them: the list is the sandbox's.
+export * from "@org/payments-sandbox/controls";
 export type {
   Fixture,
   FixtureInput,

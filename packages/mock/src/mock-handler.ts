@@ -1,5 +1,7 @@
-// The HTTP side of the mock and the sandbox: every request goes through Prism; every rejection
-// gets a problem body; a valid request to a sandbox gets its answer.
+// The HTTP side of the mock: every request goes through Prism, every rejection gets a problem
+// body, and every answer its request id (and CORS's headers). The stateless mock answers with
+// Prism's examples; the stateful one takes the sandbox's way (respondSandbox, the sandbox's one
+// composition with the engine) with the mock's extras: `Prefer` and the test-mode route's hint.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type ApiRequest,
@@ -13,15 +15,12 @@ import {
   loggedId,
   type Preferences,
   type PrismEngine,
-  type PrismOutcome,
   type PrismRefusal,
   type Problem,
-  type ProblemError,
   parsePrefer,
   problem,
   REQUEST_ID,
   type RequestLogger,
-  type Routed,
   readRequest,
   refusalStatus,
   rememberedJsonText,
@@ -35,103 +34,112 @@ import {
 } from "@org/payments-engine";
 import {
   isControlPath,
-  respondControl,
+  type PrismAnswer,
+  type RefusedRoute,
+  respondSandbox,
   type Sandbox,
+  type Sent,
   sandboxFailure,
-  sendAnswer,
+  sentStatus,
 } from "@org/payments-sandbox";
 import type { TestModeHint } from "./test-mode-hint.js";
 
 export interface HandlerOptions {
   log?: RequestLogger;
-  /** With a sandbox, validated requests get its stateful answers instead of Prism's examples. */
-  sandbox?: Sandbox;
+  /**
+   * Serve the sandbox: validated requests get its stateful answers instead of Prism's examples,
+   * and the engine of the test-mode document routes and validates /_sandbox/.
+   */
+  stateful?: { sandbox: Sandbox; controlEngine: () => Promise<PrismEngine> };
   /** Answer CORS preflights and put CORS headers on every answer. */
   cors: boolean;
   /** Names the test-mode route that does what a refused API route was asked. */
   testModeHint?: TestModeHint;
-  /** With a sandbox: the engine of the test-mode document, which routes and validates /_sandbox/. */
-  controlEngine?: () => Promise<PrismEngine>;
 }
 
 export function createHandler(
   engine: () => PrismEngine,
-  { log, sandbox, cors, testModeHint, controlEngine }: HandlerOptions,
+  { log, stateful, cors, testModeHint }: HandlerOptions,
 ) {
-  const verdicts = new VerdictMemo();
-  const answers = new VerdictMemo<Written>();
+  const answers = new VerdictMemo<StatelessAnswer>();
+  // The sandbox's requests take the sandbox's way (its composition with the engine), with the
+  // mock's extras: `Prefer` asks for Prism's answer, and a refused route names the test-mode one.
+  const respondStateful =
+    stateful &&
+    respondSandbox({
+      ...stateful,
+      engine,
+      refuseRoute: (current, refused, preferences, request, response) =>
+        prismRefusal(current, refused, preferences, request, response, testModeHint),
+      answerPreferred: (answer, response) =>
+        sendPrismAnswer(new OutgoingAnswer(response, [], true), answer),
+    });
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestId = requestIdOf(incoming, engine().apiKeyHeader);
-    const tags = [REQUEST_ID, requestId, ...(cors ? corsHeaders(incoming) : [])];
+    const firstHeaders = [REQUEST_ID, requestId, ...(cors ? corsHeaders(incoming) : [])];
     const id = loggedId(requestId);
     if (cors && isPreflight(incoming)) {
-      tag(response, tags);
+      setFirstHeaders(response, firstHeaders);
       answerPreflight(incoming, response);
       log?.(`${incoming.method} ${incoming.url} → 204${id} (CORS preflight)`);
       return;
     }
-    const result: { status: number | string; mismatch: string } = await respond(
-      engine(),
-      incoming,
-      new Answering(response, tags, sandbox !== undefined),
-      sandbox,
-      { verdicts, answers },
-      testModeHint,
-      controlEngine,
+    const answering = new OutgoingAnswer(response, firstHeaders, respondStateful !== undefined);
+    const result: Sent = await (respondStateful
+      ? respondStateful(incoming, answering.withFirstHeaders())
+      : respondStateless(engine(), incoming, answering, answers, testModeHint)
     ).catch((error: unknown) => {
       // A client that went away mid-request is no failure of the mock, and has no one to answer.
       if (error instanceof ClientGoneError || (incoming.destroyed && !incoming.complete)) {
         return { status: "client disconnected", mismatch: "" };
       }
       // A sandbox with no room left says so; anything else is a bug of the mock.
-      if (!response.headersSent) tag(response, tags);
+      if (!response.headersSent) setFirstHeaders(response, firstHeaders);
       const message = (error as Error).message;
       const failure =
         sandboxFailure(error) ??
         problem(500, "mock-error", "The mock failed", [
           { location: "route", field: "", rule: "mock", message },
         ]);
-      return rejected(sendProblem(response, failure));
+      return sentStatus(sendProblem(response, failure));
     });
     log?.(`${incoming.method} ${incoming.url} → ${result.status}${id}${result.mismatch}`);
   };
 }
-
-type Sent = { status: number | string; mismatch: string };
 
 /**
  * The response, with the headers every answer carries first (its request id, and CORS's when
  * on): set on it before anything else is, except for an answer of the stateless mock's own, which
  * is written with them in one call (Node's quicker way, with no header set before it).
  */
-class Answering {
+class OutgoingAnswer {
   private readonly response: ServerResponse;
-  private readonly tags: readonly string[];
-  private isTagged = false;
+  private readonly firstHeaders: readonly string[];
+  private firstHeadersSet = false;
 
   /** `now`: a sandbox's answers are its own, so their first headers are set at once. */
-  constructor(response: ServerResponse, tags: readonly string[], now: boolean) {
+  constructor(response: ServerResponse, firstHeaders: readonly string[], now: boolean) {
     this.response = response;
-    this.tags = tags;
-    if (now) this.tagged();
+    this.firstHeaders = firstHeaders;
+    if (now) this.withFirstHeaders();
   }
 
   /** The response, its first headers set, for any answer but the stateless mock's own. */
-  tagged(): ServerResponse {
-    if (!this.isTagged) {
-      tag(this.response, this.tags);
-      this.isTagged = true;
+  withFirstHeaders(): ServerResponse {
+    if (!this.firstHeadersSet) {
+      setFirstHeaders(this.response, this.firstHeaders);
+      this.firstHeadersSet = true;
     }
     return this.response;
   }
 
   /** Writes the stateless mock's own answer, its first headers before its own. */
-  write(written: Written): Written {
+  write(written: StatelessAnswer): StatelessAnswer {
     const { pairs, sharesName } = headerPairs(written.headers);
-    if (this.isTagged || sharesName) {
-      this.tagged().writeHead(written.status, written.headers).end(written.body);
+    if (this.firstHeadersSet || sharesName) {
+      this.withFirstHeaders().writeHead(written.status, written.headers).end(written.body);
     } else {
-      this.response.writeHead(written.status, [...this.tags, ...pairs]).end(written.body);
+      this.response.writeHead(written.status, [...this.firstHeaders, ...pairs]).end(written.body);
     }
     return written;
   }
@@ -161,51 +169,40 @@ function headerPairs(headers: Record<string, string>): { pairs: string[]; shares
 }
 
 /** Sets the answer's first headers, names and values in turn. */
-function tag(response: ServerResponse, tags: readonly string[]): void {
-  for (let index = 0; index < tags.length; index += 2) {
-    response.setHeader(tags[index] as string, tags[index + 1] as string);
+function setFirstHeaders(response: ServerResponse, firstHeaders: readonly string[]): void {
+  for (let index = 0; index < firstHeaders.length; index += 2) {
+    response.setHeader(firstHeaders[index] as string, firstHeaders[index + 1] as string);
   }
 }
-/** An answer as the stateless mock wrote it, with its log's note. */
-type Written = {
+
+/** An answer of the stateless mock's own (Prism's), as written, with its log's note. */
+type StatelessAnswer = {
   status: number;
   headers: Record<string, string>;
   body: Buffer | string | undefined;
   mismatch: string;
 };
-/** What the handler remembers of requests without a body: the sandbox's verdicts, the stateless mock's answers. */
-type Memos = { verdicts: VerdictMemo; answers: VerdictMemo<Written> };
 type Unreadable = Extract<Awaited<ReturnType<typeof readRequest>>, { ok: false }>;
-type PrismResponse = Extract<PrismOutcome, { kind: "response" }>;
 
-async function respond(
+/** The stateless mock: Prism's answers from the spec's examples (or generated data). */
+async function respondStateless(
   engine: PrismEngine,
   incoming: IncomingMessage,
-  answering: Answering,
-  sandbox: Sandbox | undefined,
-  { verdicts, answers }: Memos,
+  answering: OutgoingAnswer,
+  answers: VerdictMemo<StatelessAnswer>,
   testModeHint: TestModeHint | undefined,
-  controlEngine: (() => Promise<PrismEngine>) | undefined,
 ): Promise<Sent> {
-  // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
-  // The stateless mock's repeatable answer to it is the same again.
+  // Prism's repeatable answer to a request without a body is the same again.
   const key = bodilessKey(incoming);
-  if (key !== undefined && sandbox) {
-    const known = verdicts.get(engine, key);
-    if (known) {
-      return sendAnswer(answering.tagged(), await sandbox.answer(known.request, known.routed));
-    }
-  } else if (key !== undefined) {
+  if (key !== undefined) {
     const written = answers.get(engine, key);
     if (written) return answering.write(written);
   }
   const read = await readRequest(incoming, engine.segmentName);
-  if (!read.ok) return sendUnreadable(answering.tagged(), read);
+  if (!read.ok) return sendUnreadable(answering.withFirstHeaders(), read);
   const { request, repeated } = read;
   if (isControlPath(request.path)) {
-    return sandbox && controlEngine
-      ? respondControl(await controlEngine(), sandbox, request, repeated, answering.tagged())
-      : rejected(sendProblem(answering.tagged(), testModeOnly(request.path)));
+    return sentStatus(sendProblem(answering.withFirstHeaders(), testModeOnly(request.path)));
   }
   const prefer = parsePrefer(request.headers.prefer);
   const preferences = prefer.ok ? prefer.preferences : {};
@@ -216,25 +213,19 @@ async function respond(
       outcome,
       preferences,
       request,
-      answering.tagged(),
+      answering.withFirstHeaders(),
       testModeHint,
     );
-    return rejected(sendProblem(answering.tagged(), refused));
+    return sentStatus(sendProblem(answering.withFirstHeaders(), refused));
   }
   const errors = [
     ...requestProblems(engine, outcome.routed.operation, request, repeated, outcome.inputProblems),
     ...(prefer.ok ? [] : [prefer.error]),
   ];
   if (errors.length > 0) {
-    const refusal = invalidRequest(errors);
-    // The sandbox counts it for the partner's readiness report, as it counts what it answers.
-    sandbox?.refused(request, outcome.routed, refusal.status);
-    return rejected(sendProblem(answering.tagged(), refusal));
-  }
-  // A request that states preferences asks for Prism's answer, so it leaves the sandbox untouched.
-  if (sandbox && !hasPreferences(preferences)) {
-    if (key) verdicts.set(engine, key, { request, routed: outcome.routed });
-    return sendAnswer(answering.tagged(), await sandbox.answer(request, outcome.routed));
+    return sentStatus(
+      sendProblem(answering.withFirstHeaders(), requestRefusal(refusalStatus(errors), errors)),
+    );
   }
   const sent = sendPrismAnswer(answering, outcome);
   if (key !== undefined && outcome.repeatable && "headers" in sent) answers.set(engine, key, sent);
@@ -244,12 +235,14 @@ async function respond(
 function sendUnreadable(response: ServerResponse, read: Unreadable): Sent {
   // A body past the limit is not read on: the connection closes after the answer.
   if (read.status === 413) response.setHeader("connection", "close");
-  return rejected(sendProblem(response, problem(read.status, read.kind, read.title, [read.error])));
+  return sentStatus(
+    sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
+  );
 }
 
 async function prismRefusal(
   engine: PrismEngine,
-  outcome: PrismRefusal & { routed: Routed | undefined },
+  outcome: RefusedRoute,
   preferences: Preferences,
   request: ApiRequest,
   response: ServerResponse,
@@ -267,17 +260,12 @@ async function prismRefusal(
     : refusedRoute(engine, outcome, request, response, testModeHint);
 }
 
-/** The refusal of a request with problems, its status as every route's (test mode's too). */
-function invalidRequest(errors: ProblemError[]): Problem {
-  return requestRefusal(refusalStatus(errors), errors);
-}
-
 /** Prism's answer as it stands, its mismatches with the spec for the log. */
-function sendPrismAnswer(answering: Answering, outcome: PrismResponse): Sent | Written {
+function sendPrismAnswer(answering: OutgoingAnswer, outcome: PrismAnswer): Sent | StatelessAnswer {
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
   // gets the mock's own problem body rather than an empty one.
   if (outcome.status >= 400 && outcome.body == null) {
-    return rejected(sendProblem(answering.tagged(), preferredStatus(outcome.status)));
+    return sentStatus(sendProblem(answering.withFirstHeaders(), preferredStatus(outcome.status)));
   }
   const spelled = lowerCaseHeaders(outcome.headers);
   const contentType = spelled["content-type"] ?? "application/json";
@@ -382,8 +370,4 @@ function testModeOnly(path: string): Problem {
       message: `${path} is a test-mode route, which only the stateful sandbox serves: start the mock with --stateful (payments-mock --stateful, or startMock({ stateful: true }))`,
     },
   ]);
-}
-
-function rejected(status: number): { status: number; mismatch: string } {
-  return { status, mismatch: "" };
 }

@@ -164,10 +164,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const served = await serve(
     createHandler(() => engine, {
       log,
-      sandbox,
       cors,
       testModeHint: testModeHints(testMode, sandbox !== undefined),
-      ...(sandbox !== undefined && { controlEngine: testMode }),
+      ...(sandbox !== undefined && { stateful: { sandbox, controlEngine: testMode } }),
     }),
     {
       port,

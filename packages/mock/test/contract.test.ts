@@ -1,10 +1,9 @@
 // Every operation, called through the typed client against the mock; every response must match
 // the spec's response schema.
 
-import { API_KEY, operations } from "@org/payments-testing";
+import { API_KEY, operations, responseProblems } from "@org/payments-testing";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createContractClient } from "./support/contract-client.js";
-import { responseProblems } from "./support/response-validator.js";
 
 const client = createContractClient(inject("mockUrl"), API_KEY);
 

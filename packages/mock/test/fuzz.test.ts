@@ -4,11 +4,10 @@
 // (default 300); FUZZ_SEED replays a failing run.
 import { request as httpRequest } from "node:http";
 import { specPath } from "@org/payments-spec";
-import { fuzzRequest, type WireRequest } from "@org/payments-testing";
+import { fuzzRequest, undeclaredAnswer, type WireRequest } from "@org/payments-testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningMock, startMock } from "../src/index.js";
-import { undeclaredAnswer } from "./support/response-validator.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS || 300);
 if (!Number.isInteger(RUNS) || RUNS < 1) {

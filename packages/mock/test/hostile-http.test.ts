@@ -3,11 +3,11 @@
 // This is the mock's HTTP handling, not the API's: it is tested on a tiny spec, and on the API's
 // spec only where every one of the API's operations must refuse (JSON nested past the limit).
 import net from "node:net";
+import { MAX_JSON_DEPTH } from "@org/payments-engine";
 import { specPath } from "@org/payments-spec";
-import { fixtureSpecPath } from "@org/payments-testing";
+import { DEEP_BODIES, expectEveryOperationRefuses, fixtureSpecPath } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
-import { DEEP_BODIES, expectEveryOperationRefuses } from "./support/deep-bodies.js";
 
 const hostileSpec = fixtureSpecPath("hostile");
 
@@ -163,7 +163,7 @@ describe("JSON nested past the limit", () => {
   it.each(DEEP_BODIES)(
     "%s gets a 400 naming the limit from every operation with a body, the test mode's too",
     async (_, text) => {
-      await expectEveryOperationRefuses(apiMock.url, text);
+      await expectEveryOperationRefuses(apiMock.url, text, MAX_JSON_DEPTH);
       expect(logged.filter((line) => line.includes("→ 5"))).toEqual([]);
     },
   );

@@ -3,15 +3,16 @@
 // the sandbox answers (its data must stay untouched).
 import { loadSpec, specPath } from "@org/payments-spec";
 import {
+  answerChecks,
   fixtureSpecPath,
   type SentResponse,
   type SpecRequest,
   send,
+  undeclaredAnswer,
   validRequest,
 } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
-import { answerChecks, undeclaredAnswer } from "./support/response-validator.js";
 
 const preferSpec = fixtureSpecPath("prefer");
 const fixture = answerChecks(loadSpec(preferSpec));

@@ -9,10 +9,9 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { specPath } from "@org/payments-spec";
-import { API_KEY, operations, send, validRequest } from "@org/payments-testing";
+import { API_KEY, operations, responseProblems, send, validRequest } from "@org/payments-testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningMock, startMock } from "../src/index.js";
-import { responseProblems } from "./support/response-validator.js";
 
 const started: RunningMock[] = [];
 async function start(options: Parameters<typeof startMock>[0]): Promise<RunningMock> {

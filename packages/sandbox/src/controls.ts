@@ -72,3 +72,28 @@ export function sandboxControls(
     ...readinessControls(client),
   };
 }
+
+// The types the controls take and give, each its feature's, and the error they throw: with the
+// functions above, the whole list the mock publishes as it is (the entry `./controls`).
+export type { SandboxClockReading } from "./clock/index.js";
+export type {
+  DeliveryAttempt,
+  EventFilter,
+  SandboxEvent,
+  SandboxTopic,
+  WebhookOptions,
+} from "./events/index.js";
+export type { FaultOptions, SandboxFault } from "./faults/index.js";
+export type { QuoteVerdict, SandboxRates } from "./money/index.js";
+export type { RateLimitOptions } from "./rate-limit/index.js";
+export type { ReadinessReport } from "./readiness/index.js";
+export type { RequestFilter, RequestLogEntry } from "./request-log/index.js";
+export type {
+  DepositOptions,
+  FiatAddressOptions,
+  SandboxCollection,
+  SandboxResource,
+  SandboxResourceOf,
+  SandboxStatus,
+} from "./simulations/index.js";
+export { SandboxControlError } from "./test-mode/index.js";

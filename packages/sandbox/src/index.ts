@@ -23,7 +23,18 @@ export {
   type WebhookOptions,
 } from "./events/index.js";
 export type { FaultOptions, SandboxFault } from "./faults/index.js";
-export { respondControl, type Sent, sandboxFailure, sendAnswer } from "./http/index.js";
+export {
+  type PrismAnswer,
+  type RefusedRoute,
+  type RunningSandboxServer,
+  respondSandbox,
+  type SandboxRouting,
+  type SandboxServerOptions,
+  type Sent,
+  sandboxFailure,
+  sentStatus,
+  serveSandbox,
+} from "./http/index.js";
 export {
   AUTORAMP,
   IDENTIFICATION_REVIEW,

@@ -28,3 +28,17 @@ export async function call(
 }
 
 export const newKey = () => ({ "IDEMPOTENCY-KEY": crypto.randomUUID() });
+
+/** Creates a Person customer (with `fields` over the defaults); fails the test on anything but 200. */
+export async function createCustomer(
+  baseUrl: string,
+  fields: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  const answer = await call(baseUrl, "POST", "/customers", {
+    body: { customer_type: "Person", email: "someone@example.com", ...fields },
+    headers: { ...newKey(), ...headers },
+  });
+  if (answer.status !== 200) throw new Error(`create customer: ${JSON.stringify(answer.body)}`);
+  return answer.body as { id: string; name: string; [field: string]: unknown };
+}

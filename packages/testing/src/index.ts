@@ -1,13 +1,21 @@
 // @org/payments-testing (private): what the workspace's tests share. Requests made from the spec
 // (valid ones, variants and fuzzed ones), the small specs some tests serve, a real Postgres for a
-// test run, and the machine's Chromium for a browser test.
+// test run, a sandbox served for a test on its project's store, a webhook receiver, and the
+// machine's Chromium for a browser test.
 
-export { call, newKey } from "./call.ts";
+export { call, createCustomer, newKey } from "./call.ts";
+export { DEEP_BODIES, expectEveryOperationRefuses } from "./deep-bodies.ts";
 export { helpFlags, synopsisFlags, tableFlags } from "./documented-usage.ts";
 export { fixtureSpecPath } from "./fixture-specs.ts";
 export { fuzzRequest, fuzzRequests, type WireRequest } from "./fuzz-requests.ts";
 export { chromiumPath, launchChromium } from "./launch-chromium.ts";
 export { createDatabase, postgresBin, startPostgres, type TestPostgres } from "./postgres.ts";
+export {
+  callAs,
+  driveIntegration,
+  type PartnerKey,
+  readinessOf,
+} from "./readiness-scenario.ts";
 export { type Delivery, type Reply, startReceiver } from "./receiver.ts";
 export {
   fraction,
@@ -17,6 +25,7 @@ export {
   referencePrice,
   referenceRate,
 } from "./reference-pricing.ts";
+export { answerChecks, responseProblems, undeclaredAnswer } from "./response-checks.ts";
 export {
   API_KEY,
   operation,
@@ -29,3 +38,11 @@ export {
   validRequest,
   validVariants,
 } from "./spec-requests.ts";
+export {
+  persistentState,
+  type SandboxStore,
+  sandboxStore,
+  startTestSandbox,
+  type TestSandbox,
+  type TestServer,
+} from "./test-sandbox.ts";

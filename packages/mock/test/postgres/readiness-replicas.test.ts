@@ -1,10 +1,9 @@
 // The readiness report of a sandbox shared through Postgres: requests and deliveries made through
 // two processes on one database are each counted once, and either process answers the same
 // report once their counts are written (each process writes its counts within COUNT_AFTER_MS).
-import { createDatabase, startReceiver } from "@org/payments-testing";
+import { call, createDatabase, startReceiver } from "@org/payments-testing";
 import { describe, expect, inject, it } from "vitest";
 import { runCli } from "../support/run-cli.js";
-import { call } from "../support/sandbox.js";
 
 const KEY = `readiness-replicas-${crypto.randomUUID()}`;
 /** Longer than the sandboxes' batch of counts (100 ms). */

@@ -3,10 +3,9 @@
 // disarmed or a limit set through one holds in the other at once; and the request log holds the
 // requests of both.
 import { randomUUID } from "node:crypto";
-import { createDatabase } from "@org/payments-testing";
+import { call, createDatabase } from "@org/payments-testing";
 import { describe, expect, inject, it, type TestContext } from "vitest";
 import { runCli } from "../support/run-cli.js";
-import { call } from "../support/sandbox.js";
 
 async function twoMocks(context: TestContext) {
   const state = await createDatabase(inject("postgresUrl"));

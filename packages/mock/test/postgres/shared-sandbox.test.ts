@@ -2,10 +2,16 @@
 // creates, share idempotency keys, reset and the event log, and each event goes out once,
 // also when one of them is killed in the middle of a burst.
 
-import { API_KEY, createDatabase, startReceiver } from "@org/payments-testing";
+import {
+  API_KEY,
+  call,
+  createCustomer,
+  createDatabase,
+  newKey,
+  startReceiver,
+} from "@org/payments-testing";
 import { describe, expect, inject, it, type TestContext } from "vitest";
 import { runCli } from "../support/run-cli.js";
-import { call, createCustomer, newKey } from "../support/sandbox.js";
 
 /** Both processes serve the tests' key's partner, with the seed's data (its webhook among them). */
 const SHARED = ["--port", "0", "--quiet", "--stateful", "--example-key", API_KEY];

@@ -2,11 +2,10 @@
 // both, and each scheduled step and each delivery attempt made once, whichever process advances
 // the clock or notices that work has come due.
 
-import { createDatabase, type Reply, startReceiver } from "@org/payments-testing";
+import { call, createDatabase, newKey, type Reply, startReceiver } from "@org/payments-testing";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { describe, expect, inject, it, type TestContext } from "vitest";
 import { runCli } from "../support/run-cli.js";
-import { call, newKey } from "../support/sandbox.js";
 
 const ALL_TOPICS = WEBHOOK_TOPICS;
 

@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { call, createCustomer, newKey } from "@org/payments-testing";
 import { afterAll, expect, it } from "vitest";
 import { runCli } from "../support/run-cli.js";
-import { call, createCustomer, newKey } from "../support/sandbox.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,14 +1,7 @@
-// vitest globalSetup of the Postgres sandbox project: one Postgres for the run, stopped after it.
-
+// vitest globalSetup of the Postgres project: one Postgres for the run (its URL reaches the tests
+// through inject("postgresUrl")), stopped after it.
 import { startPostgres } from "@org/payments-testing";
 import type { TestProject } from "vitest/node";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The test Postgres's server URL, in the Postgres project. */
-    postgresUrl: string;
-  }
-}
 
 export default async function setup(project: TestProject) {
   const postgres = await startPostgres();

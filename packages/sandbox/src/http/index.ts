@@ -1,4 +1,16 @@
-// The sandbox on the wire: its answers sent, its test-mode requests routed and answered, its
-// failures as problems. The mock's handler composes these with the engine.
-export { respondControl } from "./respond-control.js";
-export { type Sent, sandboxFailure, sendAnswer } from "./send-answer.js";
+// The sandbox on the wire: the one composition of the engine and the sandbox (respondSandbox),
+// the sandbox's own server (serveSandbox), its answers sent, its failures as problems. The mock's
+// stateful mode serves respondSandbox with its extras.
+export {
+  type PrismAnswer,
+  type RefusedRoute,
+  respondSandbox,
+  type SandboxRouting,
+  sentStatus,
+} from "./respond-sandbox.js";
+export { type Sent, sandboxFailure } from "./send-answer.js";
+export {
+  type RunningSandboxServer,
+  type SandboxServerOptions,
+  serveSandbox,
+} from "./serve-sandbox.js";

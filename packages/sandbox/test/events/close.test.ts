@@ -1,10 +1,12 @@
 // A stopped sandbox leaves nothing running in its process: the connections its webhook deliveries
 // kept alive close with it, and no socket or timer of its own is left behind (the tests share
 // their workers' modules, so a leak would outlive the test file that made it).
+
 import { createServer, type Server } from "node:http";
+import { specPath } from "@org/payments-spec";
 import { API_KEY, call, newKey } from "@org/payments-testing";
 import { expect, it } from "vitest";
-import { startHttpSandbox } from "../support/http-sandbox.js";
+import { serveSandbox } from "../../src/index.js";
 
 const WEBHOOK = "/webhooks/f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
 const CUSTOMER = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
@@ -63,7 +65,7 @@ const connectionsOf = (server: Server) =>
 
 /** A sandbox that delivers a Ping to `url` and is stopped. */
 async function deliverOnceAndStop(url: string, whileRunning?: () => Promise<void>) {
-  const sandbox = await startHttpSandbox({ exampleKey: API_KEY });
+  const sandbox = await serveSandbox({ spec: specPath, exampleKey: API_KEY });
   try {
     const pointed = await call(sandbox.url, "PATCH", WEBHOOK, { body: { enabled: true, url } });
     expect(pointed.status).toBe(200);

@@ -1,11 +1,13 @@
 // A Postgres database made before test mode, with an event still in its outbox: migrated, the
 // sandbox sends it.
+
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { specPath } from "@org/payments-spec";
 import { createDatabase, startReceiver } from "@org/payments-testing";
 import pg from "pg";
 import { inject, it } from "vitest";
-import { startHttpSandbox } from "../support/http-sandbox.js";
+import { serveSandbox } from "../../src/index.js";
 import { expectOutboxDelivered, outboxRow } from "../support/outbox-of-schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/postgres-schema-1.sql", import.meta.url));
@@ -26,7 +28,7 @@ it("sends the event a schema-1 database left in its outbox, once migrated", asyn
   } finally {
     await client.end();
   }
-  const mock = await startHttpSandbox({ state });
+  const mock = await serveSandbox({ spec: specPath, state });
   context.onTestFinished(() => mock.stop());
   await expectOutboxDelivered(mock.url, row, receiver.waitFor);
 });

@@ -2,13 +2,15 @@
 // one database (held at the schema lock until both wait for it) apply them once: on a new
 // database, and on one made by the release before them (the fixture), which keeps its data and
 // is said to be migrated in one line. A database from a newer payments-mock is refused untouched.
+
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { specPath } from "@org/payments-spec";
 import { call, createDatabase } from "@org/payments-testing";
 import pg from "pg";
 import { describe, expect, inject, it, type TestContext } from "vitest";
+import { type RunningSandboxServer, serveSandbox } from "../../src/index.js";
 import { redactedUrl, SCHEMA_LOCK, SCHEMA_VERSION } from "../../src/store/index.js";
-import { type HttpSandbox, startHttpSandbox } from "../support/http-sandbox.js";
 import { EXAMPLE_KEY, expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/postgres-schema-1.sql", import.meta.url));
@@ -47,8 +49,8 @@ async function twoMocksAtOnce(context: TestContext, state: string) {
   const log = (line: string) => {
     if (line.includes("migrated")) lines.push(line);
   };
-  const starting = [0, 1].map(() => startHttpSandbox({ state, log }));
-  const mocks: HttpSandbox[] = [];
+  const starting = [0, 1].map(() => serveSandbox({ spec: specPath, state, log }));
+  const mocks: RunningSandboxServer[] = [];
   context.onTestFinished(async () => {
     await Promise.all(mocks.map((mock) => mock.stop()));
   });
@@ -98,7 +100,7 @@ describe("a sandbox's Postgres schema", () => {
     await expectSchemaOneData(...(mocks.map((mock) => mock.url) as [string, string]));
     // Its indexes are now a new database's.
     const fresh = await createDatabase(inject("postgresUrl"));
-    const freshMock = await startHttpSandbox({ state: fresh });
+    const freshMock = await serveSandbox({ spec: specPath, state: fresh });
     await freshMock.stop();
     const freshClient = await connect(context, fresh);
     expect(await indexesOf(client)).toEqual(await indexesOf(freshClient));
@@ -112,13 +114,13 @@ describe("a sandbox's Postgres schema", () => {
 
   it("refuses a database set up by a newer payments-mock, naming both versions, untouched", async (context) => {
     const state = await createDatabase(inject("postgresUrl"));
-    await (await startHttpSandbox({ state })).stop();
+    await (await serveSandbox({ spec: specPath, state })).stop();
     const client = await connect(context, state);
     await client.query("UPDATE sandbox_schema SET version = $1", [SCHEMA_VERSION + 1]);
     const tables = () =>
       rows(client, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
     const before = { tables: await tables(), indexes: await indexesOf(client) };
-    await expect(startHttpSandbox({ state })).rejects.toThrow(
+    await expect(serveSandbox({ spec: specPath, state })).rejects.toThrow(
       `The sandbox database ${redactedUrl(state)} was set up by a newer payments-mock (schema ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION}). It was left untouched; upgrade payments-mock.`,
     );
     expect({ tables: await tables(), indexes: await indexesOf(client) }).toEqual(before);

@@ -1,13 +1,15 @@
 // A SQLite file made before test mode, with an event still in its outbox: migrated, the sandbox
 // sends it.
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
+import { specPath } from "@org/payments-spec";
 import { startReceiver } from "@org/payments-testing";
 import { afterAll, it } from "vitest";
-import { startHttpSandbox } from "../support/http-sandbox.js";
+import { serveSandbox } from "../../src/index.js";
 import { expectOutboxDelivered, outboxRow } from "../support/outbox-of-schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/sqlite-schema-1.sql", import.meta.url));
@@ -23,7 +25,7 @@ it("sends the event a schema-1 file left in its outbox, once migrated", async (c
   db.exec(readFileSync(fixture, "utf8"));
   db.prepare("INSERT INTO outbox (webhook_id, url, payload) VALUES (?, ?, ?)").run(...row);
   db.close();
-  const mock = await startHttpSandbox({ state: path });
+  const mock = await serveSandbox({ spec: specPath, state: path });
   context.onTestFinished(() => mock.stop());
   await expectOutboxDelivered(mock.url, row, receiver.waitFor);
 });

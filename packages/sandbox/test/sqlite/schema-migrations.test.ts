@@ -1,16 +1,18 @@
 // A SQLite sandbox's schema comes from the ordered migrations: a new file gets them all, a file
 // made by the release before them (the fixture) is migrated in place with one line and keeps its
 // data, opening again migrates nothing, and a file from a newer payments-mock is refused untouched.
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
+import { specPath } from "@org/payments-spec";
 import { afterAll, describe, expect, it } from "vitest";
+import { serveSandbox } from "../../src/index.js";
 import { dataFromSeed } from "../../src/seed/index.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/schema-migrations.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
-import { startHttpSandbox } from "../support/http-sandbox.js";
 import { expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/sqlite-schema-1.sql", import.meta.url));
@@ -78,7 +80,7 @@ describe("a sandbox's SQLite schema", () => {
     const log = (line: string) => {
       if (line.includes("migrated")) lines.push(line);
     };
-    const mock = await startHttpSandbox({ state: path, log });
+    const mock = await serveSandbox({ spec: specPath, state: path, log });
     try {
       expect(lines).toEqual([migratedFromSchemaOne(`sandbox state file ${path}`)]);
       await expectSchemaOneData(mock.url);
@@ -100,7 +102,7 @@ describe("a sandbox's SQLite schema", () => {
     await (await openSqliteStore(path, empty)).close();
     inspect(path, (db) => db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`));
     const before = readFileSync(path);
-    await expect(startHttpSandbox({ state: path })).rejects.toThrow(
+    await expect(serveSandbox({ spec: specPath, state: path })).rejects.toThrow(
       `The sandbox state file ${path} was set up by a newer payments-mock (schema ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION}). It was left untouched; upgrade payments-mock.`,
     );
     expect(readFileSync(path)).toEqual(before);

@@ -1,12 +1,14 @@
 // A JSON state file written by payments-mock 0.1 (the fixture) moves into SQLite on start: the
 // data is all there, the JSON file is kept byte for byte, and one line says what happened.
+
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { specPath } from "@org/payments-spec";
 import { call } from "@org/payments-testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { startHttpSandbox } from "../support/http-sandbox.js";
+import { serveSandbox } from "../../src/index.js";
 import { EXAMPLE_KEY } from "../support/schema-one.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/state-0.1.json", import.meta.url));
@@ -25,7 +27,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
     const log = (line: string) => {
       if (line.includes("JSON state file")) lines.push(line);
     };
-    const mock = await startHttpSandbox({ state, log });
+    const mock = await serveSandbox({ spec: specPath, state, log });
     try {
       expect(readFileSync(`${state}.0.1-backup.json`)).toEqual(readFileSync(fixture));
       expect(readFileSync(state).subarray(0, 15).toString()).toBe("SQLite format 3");
@@ -47,7 +49,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
       await mock.stop();
     }
     // Started again, it is simply the database: nothing more to migrate.
-    const again = await startHttpSandbox({ state, log });
+    const again = await serveSandbox({ spec: specPath, state, log });
     await again.stop();
     expect(lines).toHaveLength(1);
   });
@@ -56,7 +58,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
     const state = join(dir, "taken.json");
     copyFileSync(fixture, state);
     writeFileSync(`${state}.0.1-backup.json`, "mine");
-    await expect(startHttpSandbox({ state })).rejects.toThrow(
+    await expect(serveSandbox({ spec: specPath, state })).rejects.toThrow(
       /backup .*taken\.json\.0\.1-backup\.json already exists/,
     );
     expect(readFileSync(state)).toEqual(readFileSync(fixture));
@@ -69,7 +71,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
     other.exec("CREATE TABLE notes (text TEXT)");
     other.close();
     const before = readFileSync(state);
-    await expect(startHttpSandbox({ state })).rejects.toThrow(
+    await expect(serveSandbox({ spec: specPath, state })).rejects.toThrow(
       `The sandbox state file ${state} is a SQLite database, but not a sandbox's`,
     );
     expect(readFileSync(state)).toEqual(before);

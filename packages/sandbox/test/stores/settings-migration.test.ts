@@ -1,21 +1,23 @@
 // The rates and the quote-signing secret live in the store's settings table, on each store. A
 // database made before that table (schema 1, the fixture) gets it, with the default rates.
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
-import { API_KEY, call, newKey } from "@org/payments-testing";
+import { specPath } from "@org/payments-spec";
+import { API_KEY, call, newKey, persistentState } from "@org/payments-testing";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { serveSandbox } from "../../src/index.js";
 import { DEFAULT_RATES } from "../../src/money/rates.js";
-import { startHttpSandbox } from "../support/http-sandbox.js";
-import { persistentState } from "../support/store-projects.js";
 
 const sandboxStore = inject("sandboxStore");
 
 /** A sandbox whose example key is the tests' key, as the mock's sandbox tests start it. */
-const startSandbox = (state: string) => startHttpSandbox({ state, exampleKey: API_KEY });
+const startSandbox = (state: string) =>
+  serveSandbox({ spec: specPath, state, exampleKey: API_KEY });
 
 async function createCustomer(url: string): Promise<{ id: string }> {
   const answer = await call(url, "POST", "/customers", {

@@ -1,7 +1,6 @@
 // vitest globalSetup of the Postgres project: one Postgres for the run, stopped after it.
 import { startPostgres } from "@org/payments-testing";
 import type { TestProject } from "vitest/node";
-import "./store-projects.js";
 
 export default async function setup(project: TestProject) {
   const postgres = await startPostgres();

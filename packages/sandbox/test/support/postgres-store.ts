@@ -5,7 +5,6 @@ import pg from "pg";
 import { inject, type TestContext } from "vitest";
 import { openPostgresStore } from "../../src/store/postgres-store.js";
 import { COLLECTIONS, type SandboxData, type Stored } from "../../src/store/sandbox-data.js";
-import "./store-projects.js";
 
 /** A store's start with nothing in it. */
 export const emptyData = (): SandboxData => ({

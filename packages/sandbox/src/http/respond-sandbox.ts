@@ -1,0 +1,138 @@
+// A request to the sandbox, from its bytes to its answer: the engine of the API's document routes
+// and validates it (the test mode's engine those under /_sandbox/), and the sandbox answers it.
+// This is the one composition of the engine and the sandbox: the sandbox's own server
+// (serve-sandbox.ts) serves it as it is, the mock's stateful mode with its extras (`Prefer`, the
+// hint naming a test-mode route).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  type ApiRequest,
+  allowedMethods,
+  bodilessKey,
+  hasPreferences,
+  type Preferences,
+  type PrismEngine,
+  type PrismOutcome,
+  type PrismRefusal,
+  type Problem,
+  parsePrefer,
+  problem,
+  type Routed,
+  readRequest,
+  refusalStatus,
+  requestProblems,
+  requestRefusal,
+  routeProblem,
+  sendProblem,
+  VerdictMemo,
+} from "@org/payments-engine";
+import type { Sandbox } from "../sandbox.js";
+import { isControlPath } from "../test-mode/index.js";
+import { respondControl } from "./respond-control.js";
+import { type Sent, sendAnswer } from "./send-answer.js";
+
+/** A request no route of the API's document answers, with where Prism routed it, if anywhere. */
+export type RefusedRoute = PrismRefusal & { routed: Routed | undefined };
+/** Prism's own answer to a valid request. */
+export type PrismAnswer = Extract<PrismOutcome, { kind: "response" }>;
+
+export interface SandboxRouting {
+  sandbox: Sandbox;
+  /** The engine of the API's document (asked each time: a server may load the document again). */
+  engine: () => PrismEngine;
+  /** The engine of the test-mode document, which routes and validates /_sandbox/. */
+  controlEngine: () => Promise<PrismEngine>;
+  /**
+   * The problem for a request no API route answers. Default: the route's problem, a 405 naming
+   * the path's methods (and sending them in `Allow`).
+   */
+  refuseRoute?: (
+    engine: PrismEngine,
+    refused: RefusedRoute,
+    preferences: Preferences,
+    request: ApiRequest,
+    response: ServerResponse,
+  ) => Promise<Problem>;
+  /**
+   * With it, a request's `Prefer` header is read: a valid request that states preferences gets
+   * this answer (Prism's), which leaves the sandbox untouched. Without it, `Prefer` is ignored.
+   */
+  answerPreferred?: (answer: PrismAnswer, response: ServerResponse) => Sent;
+}
+
+const NO_PREFERENCES: Preferences = {};
+
+/** Answers one request with the sandbox; the caller handles what is thrown (a client gone, a failure). */
+export function respondSandbox({
+  sandbox,
+  engine: currentEngine,
+  controlEngine,
+  refuseRoute = refuseApiRoute,
+  answerPreferred,
+}: SandboxRouting): (incoming: IncomingMessage, response: ServerResponse) => Promise<Sent> {
+  const verdicts = new VerdictMemo();
+  return async (incoming, response) => {
+    const engine = currentEngine();
+    // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
+    const key = bodilessKey(incoming);
+    if (key !== undefined) {
+      const known = verdicts.get(engine, key);
+      if (known) return sendAnswer(response, await sandbox.answer(known.request, known.routed));
+    }
+    const read = await readRequest(incoming, engine.segmentName);
+    if (!read.ok) {
+      // A body past the limit is not read on: the connection closes after the answer.
+      if (read.status === 413) response.setHeader("connection", "close");
+      return sentStatus(
+        sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
+      );
+    }
+    const { request, repeated } = read;
+    if (isControlPath(request.path)) {
+      return respondControl(await controlEngine(), sandbox, request, repeated, response);
+    }
+    const prefer = answerPreferred === undefined ? undefined : parsePrefer(request.headers.prefer);
+    const preferences = prefer?.ok ? prefer.preferences : NO_PREFERENCES;
+    const outcome = engine.handle(request, preferences);
+    if (outcome.kind === "error") {
+      const refused = await refuseRoute(engine, outcome, preferences, request, response);
+      return sentStatus(sendProblem(response, refused));
+    }
+    const problems = requestProblems(
+      engine,
+      outcome.routed.operation,
+      request,
+      repeated,
+      outcome.inputProblems,
+    );
+    const errors = prefer?.ok === false ? [...problems, prefer.error] : problems;
+    if (errors.length > 0) {
+      const refusal = requestRefusal(refusalStatus(errors), errors);
+      // The sandbox counts it for the partner's readiness report, as it counts what it answers.
+      sandbox.refused(request, outcome.routed, refusal.status);
+      return sentStatus(sendProblem(response, refusal));
+    }
+    if (answerPreferred !== undefined && hasPreferences(preferences)) {
+      return answerPreferred(outcome, response);
+    }
+    if (key !== undefined) verdicts.set(engine, key, { request, routed: outcome.routed });
+    return sendAnswer(response, await sandbox.answer(request, outcome.routed));
+  };
+}
+
+/** A 405 names the path's methods (and sends them in `Allow`); any refusal names the route. */
+async function refuseApiRoute(
+  engine: PrismEngine,
+  refused: RefusedRoute,
+  _preferences: Preferences,
+  request: ApiRequest,
+  response: ServerResponse,
+): Promise<Problem> {
+  const allowed = refused.status === 405 ? allowedMethods(engine, request.path) : [];
+  if (allowed.length > 0) response.setHeader("allow", allowed.join(", "));
+  return routeProblem(refused, request.method, request.path, { allowed });
+}
+
+/** What was sent when only a status was. */
+export function sentStatus(status: number): Sent {
+  return { status, mismatch: "" };
+}

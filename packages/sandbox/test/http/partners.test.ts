@@ -1,0 +1,225 @@
+// A partner per API key, tried as a hostile tenant would: keys A and B share one sandbox, and
+// nothing of A's (data, partner_id, clock, webhook deliveries, event log, idempotency keys, reset)
+// reaches B, in an answer, an error or a log line. 20 keys onboarding at once each end with their
+// own customers Active, and a new key starts with the documents and fee profiles only.
+import { call, startReceiver } from "@org/payments-testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { partnerIdOf, type SandboxPartner } from "../../src/index.js";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A sandbox whose log lines the test reads. */
+async function sandbox(): Promise<{ sandbox: HttpSandbox; lines: string[] }> {
+  const lines: string[] = [];
+  const started = await startSandbox({ log: (line) => lines.push(line) });
+  cleanups.push(() => started.stop());
+  return { sandbox: started, lines };
+}
+
+/** A call under the partner's key (a POST with a new IDEMPOTENCY-KEY unless it names one). */
+const as = (
+  partner: SandboxPartner,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+) =>
+  call(partner.url, method, path, {
+    ...options,
+    headers: {
+      "X-API-Key": partner.apiKey,
+      ...(method === "POST" && { "IDEMPOTENCY-KEY": crypto.randomUUID() }),
+      ...options.headers,
+    },
+  });
+
+async function createCustomer(partner: SandboxPartner, email: string, key?: string) {
+  const answer = await as(partner, "POST", "/customers", {
+    body: { customer_type: "Person", email, name: email },
+    ...(key !== undefined && { headers: { "IDEMPOTENCY-KEY": key } }),
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body;
+}
+
+/** A customer signs every document and starts a direct identification; a clock hour makes it Active. */
+async function startOnboarding(partner: SandboxPartner, email: string) {
+  const customer = await createCustomer(partner, email);
+  const unsigned = await as(partner, "GET", `/customers/${customer.id}/unsigned-documents`);
+  for (const document of unsigned.body.items) {
+    const signed = await as(partner, "POST", `/customers/${customer.id}/signings`, {
+      body: { document_id: document.id, signed: true },
+    });
+    expect(signed.status).toBe(200);
+  }
+  const identification = await as(partner, "POST", `/customers/${customer.id}/identifications`, {
+    body: { type: "Direct" },
+  });
+  expect(identification.status).toBe(200);
+  return customer;
+}
+
+const customersOf = async (partner: SandboxPartner) =>
+  (await as(partner, "GET", "/customers?page_size=100")).body.items;
+
+describe("a partner per API key", () => {
+  it("keeps A's customers, partner_id and error details from B", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const ofA = await createCustomer(a, "a@example.com");
+    const ofB = await createCustomer(b, "b@example.com");
+    expect(ofA.partner_id).toBe(partnerIdOf(a.apiKey));
+    expect(ofB.partner_id).toBe(partnerIdOf(b.apiKey));
+    expect(ofA.partner_id).not.toBe(ofB.partner_id);
+    expect((await customersOf(b)).map((c: { id: string }) => c.id)).toEqual([ofB.id]);
+    expect((await customersOf(a)).map((c: { id: string }) => c.id)).toEqual([ofA.id]);
+    // B names A's customer everywhere it can: it does not exist for B, and no answer says more.
+    const probes = [
+      await as(b, "GET", `/customers?search_term=${ofA.id}`),
+      await as(b, "GET", `/customers/${ofA.id}/unsigned-documents`),
+      await as(b, "POST", `/customers/${ofA.id}/identifications`, { body: { type: "Direct" } }),
+      await as(b, "POST", `/_sandbox/customers/${ofA.id}/status`, { body: { status: "Active" } }),
+      await as(b, "POST", "/autoramps", {
+        body: {
+          customer_id: ofA.id,
+          destination_currency: { blockchain: "Polygon", token: "USDC" },
+          recipient_account: {
+            type: "Fiat",
+            account_identifier: { iban: "DE89370400440532013000" },
+          },
+          source_currencies: [{ code: "EUR", type: "Fiat" }],
+        },
+      }),
+    ];
+    expect(probes[0]?.body.items).toEqual([]);
+    for (const probe of probes.slice(1)) {
+      expect(probe.status).toBe(404);
+      const text = JSON.stringify(probe.body);
+      expect(text).not.toContain(a.apiKey);
+      expect(text).not.toContain(ofA.partner_id);
+      expect(text).not.toContain("a@example.com");
+    }
+    expect(await customersOf(a)).toMatchObject([{ id: ofA.id, status: ofA.status }]);
+  });
+
+  it("gives a partner the same partner_id in every sandbox and never stores or logs its key", async () => {
+    const { sandbox: first, lines } = await sandbox();
+    const { sandbox: second } = await sandbox();
+    const a = first.server.newPartner();
+    const same = { ...a, url: second.url };
+    const made = await createCustomer(a, "a@example.com");
+    expect((await createCustomer(same, "again@example.com")).partner_id).toBe(made.partner_id);
+    expect(made.partner_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-/);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter((line) => line.includes(a.apiKey))).toEqual([]);
+  });
+
+  it("moves only the advancing key's clock and runs only its work", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const ofA = await startOnboarding(a, "a@example.com");
+    const ofB = await startOnboarding(b, "b@example.com");
+    const moved = await a.advanceClock({ seconds: 86_400 });
+    expect(moved.ahead_by_seconds).toBeGreaterThan(86_000);
+    expect(moved.ran).toBeGreaterThan(0);
+    expect((await b.clock()).ahead_by_seconds).toBe(0);
+    expect(await customersOf(a)).toMatchObject([{ id: ofA.id, status: "Active" }]);
+    const [customerOfB] = await customersOf(b);
+    expect(customerOfB.id).toBe(ofB.id);
+    expect(customerOfB.status).not.toBe("Active");
+    // B's own advance runs B's work, and A's clock stays where A put it.
+    await b.advanceClock({ seconds: 3_600 });
+    expect(await customersOf(b)).toMatchObject([{ id: ofB.id, status: "Active" }]);
+    expect((await a.clock()).ahead_by_seconds).toBe(moved.ahead_by_seconds);
+  });
+
+  it("sends A's events to A's webhook only, and logs them in A's event log only", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const hookA = await startReceiver();
+    cleanups.push(() => hookA.stop());
+    const hookB = await startReceiver();
+    cleanups.push(() => hookB.stop());
+    await a.addWebhook({ url: `${hookA.url}/a`, topics: ["CustomerCreated"] });
+    await b.addWebhook({ url: `${hookB.url}/b`, topics: ["CustomerCreated"] });
+    const ofA = await createCustomer(a, "a@example.com");
+    await hookA.waitFor(1);
+    const ofB = await createCustomer(b, "b@example.com");
+    await hookB.waitFor(1);
+    await expect.poll(async () => (await a.events()).length).toBe(1);
+    await expect.poll(async () => (await b.events()).length).toBe(1);
+    expect(hookA.deliveries.map((d) => d.body.customer_id)).toEqual([ofA.id]);
+    expect(hookB.deliveries.map((d) => d.body.customer_id)).toEqual([ofB.id]);
+    const [eventOfA] = await a.events();
+    expect((await b.events()).map((event) => event.payload.customer_id)).toEqual([ofB.id]);
+    // B cannot redeliver A's event, nor list A's webhook.
+    const redeliver = await as(b, "POST", `/_sandbox/events/${eventOfA?.id}/redeliver`);
+    expect(redeliver.status).toBe(404);
+    expect(JSON.stringify(redeliver.body)).not.toContain(hookA.url);
+    const webhooksOfB = (await as(b, "GET", "/webhooks")).body.items;
+    expect(webhooksOfB.map((w: { url: string }) => w.url)).toEqual([`${hookB.url}/b`]);
+  });
+
+  it("answers the same IDEMPOTENCY-KEY under A and then B as two requests", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const key = crypto.randomUUID();
+    const ofA = await createCustomer(a, "same@example.com", key);
+    const ofB = await createCustomer(b, "same@example.com", key);
+    expect(ofB.id).not.toBe(ofA.id);
+    // Each replays its own answer; a different body under B's key is B's own conflict.
+    expect((await createCustomer(a, "same@example.com", key)).id).toBe(ofA.id);
+    expect((await createCustomer(b, "same@example.com", key)).id).toBe(ofB.id);
+    const reused = await as(b, "POST", "/customers", {
+      body: { customer_type: "Person", email: "other@example.com" },
+      headers: { "IDEMPOTENCY-KEY": key },
+    });
+    expect(reused.status).toBe(422);
+    expect(JSON.stringify(reused.body)).not.toContain(a.apiKey);
+  });
+
+  it("resets the caller's partner only, back to what a new key starts with", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const ofA = await createCustomer(a, "a@example.com");
+    await createCustomer(b, "b@example.com");
+    await b.reset();
+    expect(await customersOf(b)).toEqual([]);
+    expect((await customersOf(a)).map((c: { id: string }) => c.id)).toEqual([ofA.id]);
+    // What a new key starts with: the documents to sign and the fee profiles, no customers.
+    for (const partner of [b, started.server.newPartner()]) {
+      expect((await as(partner, "GET", "/documents")).body.items.length).toBeGreaterThan(0);
+      expect((await as(partner, "GET", "/fee-profiles")).body.items.length).toBeGreaterThan(0);
+      expect(await as(partner, "GET", "/webhooks")).toMatchObject({ body: { items: [] } });
+    }
+    // The example key keeps the whole seed.
+    expect((await call(started.url, "GET", "/customers")).body.items.length).toBeGreaterThan(0);
+  });
+
+  it("onboards 20 keys at once, each ending with exactly its own customers Active", async () => {
+    const { sandbox: started } = await sandbox();
+    const partners = Array.from({ length: 20 }, () => started.server.newPartner());
+    const results = await Promise.all(
+      partners.map(async (partner, index) => {
+        const made = [
+          await startOnboarding(partner, `first-${index}@example.com`),
+          await startOnboarding(partner, `second-${index}@example.com`),
+        ];
+        await partner.advanceClock({ seconds: 86_400 });
+        return { made, listed: await customersOf(partner) };
+      }),
+    );
+    for (const { made, listed } of results) {
+      expect(listed.map((c: { id: string }) => c.id)).toEqual(made.map((c) => c.id));
+      expect(listed.map((c: { status: string }) => c.status)).toEqual(["Active", "Active"]);
+    }
+  });
+});
