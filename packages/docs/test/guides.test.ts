@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { startMock } from "@org/payments-mock";
+import { startTestSandbox } from "@org/payments-testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { distDir } from "../src/built-paths.ts";
 import { escapeHtml, GUIDES } from "../src/guides.ts";
@@ -56,7 +57,9 @@ const programFile = (slug: string) => path.join(work, `${slug}.ts`);
 
 /** A sandbox (or, for the mock's guide, the stateless mock) for one guide, stopped after it. */
 async function serverFor(slug: string) {
-  return startMock({ stateful: slug !== "mock", port: 0 });
+  return slug === "mock"
+    ? startMock({ port: 0 })
+    : startTestSandbox((state) => startMock({ stateful: true, state }));
 }
 
 describe("the guides", () => {

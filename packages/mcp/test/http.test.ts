@@ -5,7 +5,7 @@ import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startSandbox } from "./support/sandbox.js";
+import { type RunningServer, startSandbox } from "./support/servers.js";
 import { bin, INITIALIZE, SECRET_KEY } from "./support/session.js";
 
 let sandbox: RunningServer;

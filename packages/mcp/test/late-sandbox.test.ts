@@ -6,7 +6,7 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { startMock } from "@org/payments-mock";
 import { listOperations, loadSpec } from "@org/payments-spec";
 import { afterAll, describe, expect, it } from "vitest";
-import type { RunningServer } from "./support/sandbox.js";
+import type { RunningServer } from "./support/servers.js";
 import { type Session, startSession, textOf } from "./support/session.js";
 
 const apiOperations = listOperations(loadSpec()).length;

@@ -4,7 +4,7 @@
 import { listOperations, loadBundledSpec, loadSpec, testModeSpecPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TEST_MODE_TOOLS } from "../src/toolsets.ts";
-import { type RunningServer, startSandbox } from "./support/sandbox.js";
+import { type RunningServer, startSandbox } from "./support/servers.js";
 import { type Session, startSession, textOf } from "./support/session.js";
 
 const api = listOperations(loadSpec());

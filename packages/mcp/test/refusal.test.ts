@@ -4,7 +4,7 @@
 // and a retried call the same one.
 import { listOperations, loadSpec } from "@org/payments-spec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type RecordedRequest, startPlainServer } from "./support/sandbox.js";
+import { type RecordedRequest, startPlainServer } from "./support/servers.js";
 import { allTextOf, SECRET_KEY, type Session, startSession, textOf } from "./support/session.js";
 
 const apiOperations = listOperations(loadSpec()).map((op) => op.operationId);

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_KEY_LENGTH, redactText } from "../src/redact.ts";
-import { type RunningServer, startSandbox } from "./support/sandbox.js";
+import { type RunningServer, startSandbox } from "./support/servers.js";
 import { allTextOf, bin, INITIALIZE, startSession, textOf } from "./support/session.js";
 
 let sandbox: RunningServer;

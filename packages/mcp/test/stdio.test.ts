@@ -10,7 +10,7 @@ import { listOperations, loadBundledSpec, loadSpec, testModeSpecPath } from "@or
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_PAGES_MAX_CHARACTERS } from "../src/limits.ts";
 import { exampleArguments, type KnownIds } from "./support/examples.js";
-import { type RunningServer, startSandbox } from "./support/sandbox.js";
+import { type RunningServer, startSandbox } from "./support/servers.js";
 import { allTextOf, SECRET_KEY, type Session, startSession, textOf } from "./support/session.js";
 
 const api = loadSpec();

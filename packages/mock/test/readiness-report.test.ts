@@ -5,11 +5,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { driveIntegration, readinessOf, type TestSandbox } from "@org/payments-testing";
+import { specPath } from "@org/payments-spec";
+import {
+  driveIntegration,
+  readinessOf,
+  startTestSandbox,
+  type TestSandbox,
+} from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningSandbox, SandboxPartner } from "../src/index.js";
+import { type RunningSandbox, type SandboxPartner, startMock } from "../src/index.js";
 import { runCli } from "./support/run-cli.js";
-import { startSandbox } from "./support/sandbox.js";
 
 let sandbox: TestSandbox<RunningSandbox>;
 let a: SandboxPartner;
@@ -20,7 +25,10 @@ const dir = mkdtempSync(join(tmpdir(), "payments-readiness-report-"));
 
 beforeAll(async () => {
   // On a SQLite file, which `--state` reads.
-  sandbox = await startSandbox({ state: join(dir, "readiness.db") });
+  sandbox = await startTestSandbox(
+    (state) => startMock({ spec: specPath, stateful: true, state }),
+    { state: join(dir, "readiness.db") },
+  );
   a = sandbox.server.newPartner();
   const { receiver } = await driveIntegration(a);
   stopReceiver = () => receiver.stop();
