@@ -1,17 +1,45 @@
 // Typed functions for the test mode's routes under /_sandbox/: what startMock({ stateful: true })
 // returns beside the URL, and what sandboxControls(url) gives for a sandbox in another process.
-// Each feature declares its part (its controls.ts); here they are put together.
+// Each feature declares its part (its controls.ts, the client side alone); here they are put
+// together, with every type they take and give, in one list the entry (and the mock) re-export.
+// This file and the ones it imports compile over the generated types alone: the surface guard
+// compiles them over each version of the test-mode document.
 import { randomUUID } from "node:crypto";
-import { type ClockControls, clockControls } from "./clock/index.js";
-import { type EventControls, eventControls } from "./events/index.js";
-import { type FaultControls, faultControls } from "./faults/index.js";
-import { type MoneyControls, moneyControls } from "./money/index.js";
-import { type RateLimitControls, rateLimitControls } from "./rate-limit/index.js";
-import { type ReadinessControls, readinessControls } from "./readiness/index.js";
-import { type RequestLogControls, requestLogControls } from "./request-log/index.js";
-import { type SeedControls, seedControls } from "./seed/index.js";
-import { type SimulationControls, simulationControls } from "./simulations/index.js";
-import { controlsClient } from "./test-mode/index.js";
+import { type ClockControls, clockControls } from "./clock/controls.js";
+import { type EventControls, eventControls } from "./events/controls.js";
+import { type FaultControls, faultControls } from "./faults/controls.js";
+import { type MoneyControls, moneyControls } from "./money/controls.js";
+import { type RateLimitControls, rateLimitControls } from "./rate-limit/controls.js";
+import { type ReadinessControls, readinessControls } from "./readiness/controls.js";
+import { type RequestLogControls, requestLogControls } from "./request-log/controls.js";
+import { type SeedControls, seedControls } from "./seed/controls.js";
+import { type SimulationControls, simulationControls } from "./simulations/controls.js";
+import { controlsClient } from "./test-mode/client.js";
+
+// The types the controls take and give, each its feature's, and the error they throw: with the
+// functions below, the whole list the mock publishes as it is (the entry `./controls`).
+export type { SandboxClockReading } from "./clock/controls.js";
+export type {
+  DeliveryAttempt,
+  EventFilter,
+  SandboxEvent,
+  SandboxTopic,
+  WebhookOptions,
+} from "./events/controls.js";
+export type { FaultOptions, SandboxFault } from "./faults/controls.js";
+export type { QuoteVerdict, SandboxRates } from "./money/controls.js";
+export type { RateLimitOptions } from "./rate-limit/controls.js";
+export type { ReadinessReport } from "./readiness/controls.js";
+export type { RequestFilter, RequestLogEntry } from "./request-log/controls.js";
+export type {
+  DepositOptions,
+  FiatAddressOptions,
+  SandboxCollection,
+  SandboxResource,
+  SandboxResourceOf,
+  SandboxStatus,
+} from "./simulations/controls.js";
+export { SandboxControlError } from "./test-mode/client.js";
 
 export interface SandboxControls
   extends ClockControls,
@@ -72,28 +100,3 @@ export function sandboxControls(
     ...readinessControls(client),
   };
 }
-
-// The types the controls take and give, each its feature's, and the error they throw: with the
-// functions above, the whole list the mock publishes as it is (the entry `./controls`).
-export type { SandboxClockReading } from "./clock/index.js";
-export type {
-  DeliveryAttempt,
-  EventFilter,
-  SandboxEvent,
-  SandboxTopic,
-  WebhookOptions,
-} from "./events/index.js";
-export type { FaultOptions, SandboxFault } from "./faults/index.js";
-export type { QuoteVerdict, SandboxRates } from "./money/index.js";
-export type { RateLimitOptions } from "./rate-limit/index.js";
-export type { ReadinessReport } from "./readiness/index.js";
-export type { RequestFilter, RequestLogEntry } from "./request-log/index.js";
-export type {
-  DepositOptions,
-  FiatAddressOptions,
-  SandboxCollection,
-  SandboxResource,
-  SandboxResourceOf,
-  SandboxStatus,
-} from "./simulations/index.js";
-export { SandboxControlError } from "./test-mode/index.js";

@@ -1,7 +1,7 @@
 // The sandbox's folders in layers, as the README's table states them: each folder imports only the
 // folders above it in the table (and itself), every folder of src/ has its row, a feature folder is
-// entered from outside by its index.ts (the store, which implements a feature's rows, by the rows
-// file), and the store imports no answer. Read from the sources' imports, so that an import that
+// entered from outside by its index.ts (its typed controls by their controls.ts, the store, which
+// implements a feature's rows, by the rows file), and the store imports no answer. Read from the sources' imports, so that an import that
 // breaks the table, or a table that no longer tells the code, fails here.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -78,7 +78,7 @@ describe("the sandbox's layers", () => {
     expect(wrong).toEqual([]);
   });
 
-  it("enter a feature by its index.ts, the store a feature's rows by the rows file", () => {
+  it("enter a feature by its index.ts, its controls by controls.ts, its rows from the store", () => {
     for (const feature of FEATURES) {
       expect(sources, feature).toContain(path.join(src, feature, "index.ts"));
     }
@@ -87,7 +87,7 @@ describe("the sandbox's layers", () => {
         .filter((target) => {
           const [folder, name] = path.relative(src, target).split(path.sep);
           if (!FEATURES.includes(folder ?? "") || rowOf(file) === `src/${folder}/`) return false;
-          if (name === "index.ts") return false;
+          if (name === "index.ts" || name === "controls.ts") return false;
           return !(rowOf(file) === "src/store/" && name?.endsWith("-rows.ts"));
         })
         .map((target) => `${shown(file)} → ${shown(target)}`),
@@ -105,6 +105,21 @@ describe("the sandbox's layers", () => {
           .map((target) => `${shown(file)} → ${shown(target)}`),
       );
     expect(wrong).toEqual([]);
+  });
+
+  it("compile the typed controls over the generated types alone (the surface guard does)", () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const target of imports(file)) visit(target);
+    };
+    visit(path.join(src, "controls.ts"));
+    const allowed = (file: string) =>
+      path.basename(file) === "controls.ts" ||
+      file === path.join(src, "test-mode", "client.ts") ||
+      file === path.join(src, "generated", "test-mode.ts");
+    expect([...seen].filter((file) => !allowed(file)).map(shown)).toEqual([]);
   });
 
   it("leave the composition to sandbox.ts: no folder imports it but the HTTP glue's types", () => {

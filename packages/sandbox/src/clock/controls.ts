@@ -1,5 +1,5 @@
 // The clock's part of the typed controls.
-import { type ControlsClient, dataOf, type Schemas } from "../test-mode/index.js";
+import { type ControlsClient, dataOf, type Schemas } from "../test-mode/client.js";
 
 /** Where the sandbox clock is: sandbox now, and how far it is ahead of real time. */
 export type SandboxClockReading = Schemas["ClockReading"];

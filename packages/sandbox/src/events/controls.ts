@@ -6,7 +6,7 @@ import {
   type FiltersOf,
   idParam,
   type Schemas,
-} from "../test-mode/index.js";
+} from "../test-mode/client.js";
 
 /** A webhook topic, as the API names it. */
 export type SandboxTopic = Schemas["WebhookTopic"];

@@ -1,15 +1,8 @@
 // Webhooks: events queued by a change and delivered on the sandbox clock, at least once, every
 // attempt in the partner's event log; their test-mode routes and controls.
-export {
-  type DeliveryAttempt,
-  type EventControls,
-  type EventFilter,
-  eventControls,
-  type SandboxEvent,
-  type SandboxTopic,
-  type WebhookOptions,
-} from "./controls.js";
+// Its typed controls (controls.ts) are the client side, entered directly by src/controls.ts.
 export { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits, DeliverySender } from "./deliveries.js";
+export { EventStreams, type EventStreamTiming } from "./event-stream.js";
 export {
   type DeliveryChaos,
   DUPLICATE_RATE,

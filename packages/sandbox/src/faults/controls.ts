@@ -1,5 +1,5 @@
 // The fault rules' part of the typed controls.
-import { type ControlsClient, dataOf, idParam, type Schemas } from "../test-mode/index.js";
+import { type ControlsClient, dataOf, idParam, type Schemas } from "../test-mode/client.js";
 
 /** A fault rule to arm: which requests (`operation_id`) or deliveries (`topic`), and what it does. */
 export type FaultOptions = Schemas["NewFault"];

@@ -1,5 +1,5 @@
 // The money's part of the typed controls.
-import { type ControlsClient, dataOf, type Schemas } from "../test-mode/index.js";
+import { type ControlsClient, dataOf, type Schemas } from "../test-mode/client.js";
 
 /** Each supported currency's value in USD, a decimal string. */
 export type SandboxRates = Schemas["RateTable"]["rates"];

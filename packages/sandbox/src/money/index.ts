@@ -1,11 +1,6 @@
 // Money: currencies, exact decimals, the rate table, pricing and quote signatures; the rate table's
 // and quote verification's test-mode routes and controls.
-export {
-  type MoneyControls,
-  moneyControls,
-  type QuoteVerdict,
-  type SandboxRates,
-} from "./controls.js";
+// Its typed controls (controls.ts) are the client side, entered directly by src/controls.ts.
 export {
   BASE_CURRENCY,
   CRYPTO_DEPOSIT_ACCOUNT_TYPE,

@@ -1,5 +1,5 @@
 // The rate limit's part of the typed controls.
-import { type ControlsClient, dataOf, type Schemas } from "../test-mode/index.js";
+import { type ControlsClient, dataOf, type Schemas } from "../test-mode/client.js";
 
 /** A rate limit: `requests_per_second` (null lifts it) and `burst`. */
 export type RateLimitOptions = Schemas["RateLimit"];

@@ -1,6 +1,8 @@
 // The readiness report's part of the typed controls.
-import { type ControlsClient, dataOf } from "../test-mode/index.js";
-import type { ReadinessReport } from "./report.js";
+import { type ControlsClient, dataOf, type Schemas } from "../test-mode/client.js";
+
+/** The partner's readiness report: the profile's checks decided, and what they were decided on. */
+export type ReadinessReport = Schemas["ReadinessReport"];
 
 export interface ReadinessControls {
   /** The partner's readiness report: each check of the profile, and the coverage behind it. */

@@ -39,7 +39,7 @@ export interface FaultCoverage {
   recovered: boolean;
 }
 
-export interface Coverage {
+interface Coverage {
   operations: Record<string, OperationCoverage>;
   topics: Record<string, TopicCoverage>;
   states: Record<StateKind, string[]>;

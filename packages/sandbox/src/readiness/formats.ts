@@ -1,7 +1,8 @@
 // A readiness report as a terminal or CI log reads it (text), as a pull request comment
 // (markdown), as CI systems show tests (JUnit XML: one test case per check), or as JSON.
+
+import type { ReadinessReport } from "./controls.js";
 import type { CheckResult } from "./evaluate.js";
-import type { ReadinessReport } from "./report.js";
 
 export const FORMATS = ["text", "json", "markdown", "junit"] as const;
 export type ReportFormat = (typeof FORMATS)[number];

@@ -1,6 +1,7 @@
 // Readiness: what a partner's integration has shown in the sandbox, decided against a profile;
 // its counters kept as requests finish, and its report through the test mode.
-export { type ReadinessControls, readinessControls } from "./controls.js";
+// Its typed controls (controls.ts) are the client side, entered directly by src/controls.ts.
+export type { ReadinessReport } from "./controls.js";
 export { evaluate } from "./evaluate.js";
 export { liveEvidence, sandboxEvidence } from "./evidence.js";
 export { FORMATS, formatReport, type ReportFormat } from "./formats.js";
@@ -16,7 +17,6 @@ export { PROFILE_CONTEXT } from "./profile-context.js";
 export type { CountRows, ReadinessCount } from "./readiness-rows.js";
 export {
   defaultChecklist,
-  type ReadinessReport,
   readinessReport,
   reportOf,
 } from "./report.js";

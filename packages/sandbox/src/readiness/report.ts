@@ -1,19 +1,12 @@
 // A partner's readiness report: its counters, its webhooks' topics and its documents read in one
 // transaction, the profile's checks decided on them. Nothing of another partner's is in reach of
 // the transaction, and the report names no key.
-import { type CheckResult, evaluate } from "./evaluate.js";
-import { type Coverage, type Evidence, sandboxEvidence } from "./evidence.js";
+import type { ReadinessReport } from "./controls.js";
+import { evaluate } from "./evaluate.js";
+import { type Evidence, sandboxEvidence } from "./evidence.js";
 import { defaultProfile, type Profile } from "./profile.js";
 import { PROFILE_CONTEXT } from "./profile-context.js";
 import type { ReportRows } from "./readiness-rows.js";
-
-export interface ReadinessReport {
-  partner_id: string;
-  ready: boolean;
-  profile: { name: string; version: string };
-  checks: CheckResult[];
-  coverage: Coverage;
-}
 
 /** The evidence in the partner's part of the store. */
 async function evidenceOf(tx: ReportRows): Promise<Evidence> {

@@ -5,7 +5,7 @@ import {
   everyItem,
   type FiltersOf,
   type Schemas,
-} from "../test-mode/index.js";
+} from "../test-mode/client.js";
 
 /** One API request of the partner, as the request log keeps it. */
 export type RequestLogEntry = Schemas["RequestLogEntry"];

@@ -1,12 +1,7 @@
 // The request log: every finished API request of a partner, without bodies or API key, recorded
 // once (finishedRequest), written in batches with its readiness counts, and listed through the
 // test mode.
-export {
-  type RequestFilter,
-  type RequestLogControls,
-  type RequestLogEntry,
-  requestLogControls,
-} from "./controls.js";
+// Its typed controls (controls.ts) are the client side, entered directly by src/controls.ts.
 export {
   type FinishedRequest,
   finishedRequest,

@@ -1,5 +1,5 @@
 // The seed's part of the typed controls.
-import { type ControlsClient, dataOf } from "../test-mode/index.js";
+import { type ControlsClient, dataOf } from "../test-mode/client.js";
 
 export interface SeedControls {
   /** The partner back to what it started with (its clock stays where it is); disarms every rule. */

@@ -7,7 +7,7 @@ import {
   type RequestJson,
   type ResponseJson,
   type Schemas,
-} from "../test-mode/index.js";
+} from "../test-mode/client.js";
 
 type StatusPath = Extract<keyof paths, `/_sandbox/${string}/{id}/status`>;
 type StatusRoute<C extends SandboxCollection> = `/_sandbox/${C}/{id}/status` & StatusPath;
