@@ -10464,7 +10464,7 @@ export const tools: readonly ToolDefinition[] = [
             "id": {
               "type": "string",
               "format": "uuid",
-              "description": "The event's id, the same in every attempt to deliver it."
+              "description": "The event's id, the same in every attempt to deliver it, to every webhook subscribed, and in the event stream."
             },
             "topic": {
               "$ref": "#/$defs/WebhookTopic"
@@ -10540,7 +10540,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Events",
     "title": "Send an event again",
-    "description": "Sends the event again now, with the same `id`, to its webhook's current `url`: one attempt, numbered after the last one the log holds, not retried. `404` when the log holds no attempt of the event or its webhook is gone.",
+    "description": "Sends the event again now, with the same `id`, to the current `url` of the webhook of its newest attempt (an event sent to several webhooks has one id): one attempt, numbered after the last one the log holds, not retried. `404` when the log holds no attempt of the event or its webhook is gone.",
     "method": "POST",
     "path": "/_sandbox/events/{id}/redeliver",
     "annotations": {
@@ -10663,7 +10663,7 @@ export const tools: readonly ToolDefinition[] = [
             "id": {
               "type": "string",
               "format": "uuid",
-              "description": "The event's id, the same in every attempt to deliver it."
+              "description": "The event's id, the same in every attempt to deliver it, to every webhook subscribed, and in the event stream."
             },
             "topic": {
               "$ref": "#/$defs/WebhookTopic"
@@ -10706,6 +10706,122 @@ export const tools: readonly ToolDefinition[] = [
       "id": {
         "in": "path",
         "name": "id"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "recordReceipts",
+    "group": "test-mode",
+    "tag": "Events",
+    "title": "Report what a receiver answered",
+    "description": "What the partner's receiver answered to events that reached it another way than a webhook delivery: `payments-mock listen` reports each event it forwards. Each receipt counts in the readiness report as a delivery attempt does: delivered, and acknowledged when the receiver answered 2xx, under the topic of the event as the partner's log holds it. An id the log does not hold is listed in `unknown` and counts nothing.",
+    "method": "POST",
+    "path": "/_sandbox/events/receipts",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "receipts": {
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "type": "object",
+            "description": "What a receiver answered to one event.",
+            "required": [
+              "id",
+              "status_code"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "The event's id."
+              },
+              "status_code": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 100,
+                "maximum": 599,
+                "description": "The receiver's HTTP status; null when it did not answer."
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "receipts"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "receipts": {
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "type": "object",
+            "description": "What a receiver answered to one event.",
+            "required": [
+              "id",
+              "status_code"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "The event's id."
+              },
+              "status_code": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 100,
+                "maximum": 599,
+                "description": "The receiver's HTTP status; null when it did not answer."
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "receipts"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "counted",
+        "unknown"
+      ],
+      "properties": {
+        "counted": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "unknown": {
+          "type": "array",
+          "description": "The ids the partner's event log does not hold.",
+          "items": {
+            "type": "string"
+          }
+        }
+      }
+    },
+    "arguments": {
+      "receipts": {
+        "in": "body",
+        "name": "receipts"
       }
     },
     "pages": false
@@ -12484,7 +12600,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Requests",
     "title": "List the API requests made",
-    "description": "The partner's API requests (not these test-mode routes), newest first, once answered (those refused as invalid too, once the key has made a request the sandbox answered): when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
+    "description": "The partner's API requests (not these test-mode routes), newest first, once answered (those refused as invalid too, once the key has made a request the sandbox answered): when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, the fault rule that acted on it, and the `X-Request-Id` it was answered with (so an id a client's error quotes finds its request). No bodies, other headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
     "method": "GET",
     "path": "/_sandbox/requests",
     "annotations": {
@@ -12547,6 +12663,13 @@ export const tools: readonly ToolDefinition[] = [
           "description": "Only the requests sent with this `IDEMPOTENCY-KEY`.",
           "examples": [
             "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
+          ]
+        },
+        "request_id": {
+          "type": "string",
+          "description": "Only the request answered with this `X-Request-Id` (the id a client's error quotes).",
+          "examples": [
+            "0f8e2d4c-6b1a-4c3e-9d5f-7a9b1c3d5e7f"
           ]
         },
         "cursor": {
@@ -12613,6 +12736,10 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "description": "Only the requests sent with this `IDEMPOTENCY-KEY`."
+        },
+        "request_id": {
+          "type": "string",
+          "description": "Only the request answered with this `X-Request-Id` (the id a client's error quotes)."
         },
         "cursor": {
           "type": "string"
@@ -12702,12 +12829,13 @@ export const tools: readonly ToolDefinition[] = [
             "idempotency_key",
             "replayed",
             "fault_id",
-            "fault"
+            "fault",
+            "request_id"
           ],
           "properties": {
             "id": {
               "type": "string",
-              "description": "Its place in the log, as a `cursor`."
+              "description": "Its place in the log, as a `cursor`; a newer entry's is a greater whole number."
             },
             "at": {
               "type": "string",
@@ -12767,6 +12895,13 @@ export const tools: readonly ToolDefinition[] = [
                 null
               ],
               "description": "What acted on it; `rate_limit` for a request the rate limit refused."
+            },
+            "request_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The `X-Request-Id` it was answered with; null in an entry logged by a version that did not keep it."
             }
           }
         }
@@ -12789,6 +12924,10 @@ export const tools: readonly ToolDefinition[] = [
         "in": "query",
         "name": "idempotency_key"
       },
+      "request_id": {
+        "in": "query",
+        "name": "request_id"
+      },
       "cursor": {
         "in": "query",
         "name": "cursor"
@@ -12799,6 +12938,66 @@ export const tools: readonly ToolDefinition[] = [
       }
     },
     "pages": true
+  },
+  {
+    "name": "getHealth",
+    "group": "test-mode",
+    "tag": "Health",
+    "title": "Is the sandbox ready",
+    "description": "`200` once the sandbox is ready: its store answers a read (within 2 seconds) and its scheduler runs; with the version of payments-mock, the store's kind and the uptime. Any other answer (a `503` problem with `Retry-After`, while the store does not answer or the sandbox is stopping; no answer at all, before it listens) means not yet: a CI job waits for this `200` before its tests. It takes no API key, and asking makes no partner.",
+    "method": "GET",
+    "path": "/_sandbox/health",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A ready sandbox.",
+      "required": [
+        "status",
+        "version",
+        "store",
+        "uptime_seconds"
+      ],
+      "properties": {
+        "status": {
+          "type": "string",
+          "const": "ready"
+        },
+        "version": {
+          "type": "string",
+          "description": "The version of payments-mock serving it."
+        },
+        "store": {
+          "type": "string",
+          "enum": [
+            "memory",
+            "sqlite",
+            "postgres"
+          ],
+          "description": "Where it keeps its data."
+        },
+        "uptime_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Real seconds since it started."
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
   },
   {
     "name": "getReadiness",
