@@ -20,6 +20,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -271,12 +272,14 @@ async function main(): Promise<number> {
         PACKAGE_MANAGERS.map(async (manager) => {
           if (manager === "bun" || manager === "yarn") await toolsReady;
           const since = performance.now();
-          const result = await rehearseConsumer(
-            manager,
-            path.join(folder, "consumers", manager),
-            packages,
-            { registry: local.url, npmRegistry, tools },
-          );
+          const project = path.join(folder, "consumers", manager);
+          const result = await rehearseConsumer(manager, project, packages, {
+            registry: local.url,
+            npmRegistry,
+            tools,
+          });
+          // Removed as soon as it has passed, while the others still run: less to remove at the end.
+          await rm(project, { recursive: true, force: true });
           console.log(
             `  ✔ ${manager} ${result.version}: installed, sandbox started, customer created and listed, ${result.tools} MCP tools, types clean under node16 and bundler (${seconds(since)}: install ${result.seconds.install} s, smoke ${result.seconds.smoke} s, types ${result.seconds.types} s)`,
           );

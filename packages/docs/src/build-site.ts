@@ -21,7 +21,7 @@ import {
   builtTestModeSpecPath,
   distDir,
 } from "./built-paths.ts";
-import { writeChangelogPages } from "./changelog-pages.ts";
+import { CHANGELOG_PAGE, writeChangelogPages } from "./changelog-pages.ts";
 import { defaultBaseUrl, SANDBOX_API_KEY, withCodeSamples } from "./code-samples.ts";
 import { consoleOperations } from "./console-operations.ts";
 import { withConsoleSection } from "./console-section.ts";
@@ -106,7 +106,10 @@ export async function buildSite() {
     sandboxUrl: defaultBaseUrl(testMode),
     testModePage: TEST_MODE_PAGE,
   });
-  const guides = await writeGuidePages(staging, { testModeReference: `../${TEST_MODE_PAGE}` });
+  const guides = await writeGuidePages(staging, {
+    testModeReference: `../${TEST_MODE_PAGE}`,
+    changelog: `../${CHANGELOG_PAGE}`,
+  });
   const documents = writeDocuments(staging);
   const changelog = await writeChangelogPages(staging);
 

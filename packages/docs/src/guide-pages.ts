@@ -32,6 +32,8 @@ export const GUIDE_PAGE_CSP = [
 interface SiteLinks {
   /** The test-mode reference's page, when the build has one. */
   testModeReference?: string;
+  /** The API changelog's page, when the build has one. */
+  changelog?: string;
 }
 
 export async function writeGuidePages(siteDir: string, links: SiteLinks = {}) {
@@ -132,6 +134,7 @@ function page({
         <li><a href="../index.html">API reference</a></li>
         <li><a href="index.html"${current === "index" ? ' aria-current="page"' : ""}>Test mode</a></li>
         ${links.testModeReference ? `<li><a href="${links.testModeReference}">Test-mode reference</a></li>` : ""}
+        ${links.changelog ? `<li><a href="${links.changelog}">Changelog</a></li>` : ""}
       </ul>
     </nav>
   </header>

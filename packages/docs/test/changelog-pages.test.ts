@@ -208,5 +208,8 @@ describe("the built site's changelog", () => {
       expect(html).toContain(`<section id="${release.document}-${release.version}">`);
     }
     expect(readFileSync(path.join(distDir, "index.html"), "utf8")).toContain("changelog.html");
+    expect(readFileSync(path.join(distDir, "guides/index.html"), "utf8")).toContain(
+      '<a href="../changelog.html">Changelog</a>',
+    );
   });
 });

@@ -11,6 +11,7 @@ const USAGE = `Usage: payments-mock [options]
        payments-mock readiness [options]              (see payments-mock readiness --help)
        payments-mock fixtures <file> [options]        (see payments-mock fixtures --help)
        payments-mock trigger <topic> [options]        (see payments-mock trigger --help)
+       payments-mock listen [options]                 (see payments-mock listen --help)
 
 Serves a Prism mock of the partner payments API.
 
@@ -93,6 +94,9 @@ if (process.argv[2] === "proxy") {
 } else if (process.argv[2] === "fixtures") {
   const { runFixturesCli } = await import("./fixtures-cli.js");
   await runFixturesCli(process.argv.slice(3));
+} else if (process.argv[2] === "listen") {
+  const { runListenCli } = await import("./listen/listen-cli.js");
+  await runListenCli(process.argv.slice(3));
 } else if (process.argv[2] === "trigger") {
   const { runTriggerCli } = await import("./trigger-cli.js");
   await runTriggerCli(process.argv.slice(3));

@@ -1,4 +1,5 @@
 // startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
+import { readFileSync } from "node:fs";
 import {
   bundledSpecPath,
   type ConnectionLimits,
@@ -88,6 +89,11 @@ export interface MockOptions {
    * delivery"), the same way for the same `seed`. Default: off.
    */
   deliveryChaos?: DeliveryChaos;
+  /**
+   * Sandbox only: how often (ms) an idle event stream (GET /_sandbox/events/stream) gets a
+   * heartbeat comment. Default 15 000.
+   */
+  eventStreamHeartbeatMs?: number;
   /** Answer CORS preflights and put CORS headers on every answer, so browser apps can call the mock. Default true. */
   cors?: boolean;
   /** Connection time limits in ms; see the README's "Limits". Defaults: headers 10 000, whole request 30 000, keep-alive idle 5 000. */
@@ -128,6 +134,13 @@ function testModeEngine(): () => Promise<PrismEngine> {
   };
 }
 
+/** This package's version, which GET /_sandbox/health reports (package.json is beside src/ and dist/). */
+const MOCK_VERSION = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  }
+).version;
+
 /** Starts the mock and resolves once it answers requests. */
 export function startMock(options: MockOptions & { stateful: true }): Promise<RunningSandbox>;
 export function startMock(options?: MockOptions): Promise<RunningMock>;
@@ -156,6 +169,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
         ...(options.countReadiness !== undefined && { countReadiness: options.countReadiness }),
         ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
         ...(log !== undefined && { log }),
+        ...(options.eventStreamHeartbeatMs !== undefined && {
+          eventStream: { heartbeatMs: options.eventStreamHeartbeatMs },
+        }),
+        version: MOCK_VERSION,
       })
     : undefined;
   // A mock that cannot listen (the port taken, say) closes the sandbox it opened: its store holds

@@ -23,6 +23,12 @@ describe.concurrent.each([
     heading: "## Fixtures",
   },
   {
+    command: "payments-mock listen",
+    args: ["listen", "--help"],
+    text: readme,
+    heading: "## Listen",
+  },
+  {
     command: "payments-mock trigger",
     args: ["trigger", "--help"],
     text: readme,

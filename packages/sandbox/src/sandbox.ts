@@ -7,15 +7,18 @@
 import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
 import type { Answer } from "./answers/answer.js";
 import { ReadCache } from "./api/read-cache.js";
-import { CLOCK_ROUTES } from "./clock/index.js";
+import { CLOCK_ROUTES, realNow } from "./clock/index.js";
 import {
   DEFAULT_DELIVERY_LIMITS,
   type DeliveryChaos,
   type DeliveryLimits,
   DeliverySender,
   EVENT_ROUTES,
+  EventStreams,
+  type EventStreamTiming,
 } from "./events/index.js";
 import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
+import { healthAnswer, type StoreKind } from "./health/index.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts } from "./lifecycle/spec-facts.js";
 import { MONEY_ROUTES } from "./money/index.js";
@@ -42,8 +45,9 @@ import {
 } from "./request-log/index.js";
 import { dataFromSeed, defaultSeed, readSeed, SEED_ROUTES, starterSeed } from "./seed/index.js";
 import { SIMULATION_ROUTES } from "./simulations/index.js";
+import { isPostgresUrl } from "./store/index.js";
 import { openStore } from "./store/open-store.js";
-import { DEFAULT_EXAMPLE_KEY } from "./store/partner.js";
+import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID } from "./store/partner.js";
 import type { StoreTransaction } from "./store/store.js";
 import { TENANT_JOBS, type Tenant, Tenants } from "./tenants/tenants.js";
 import { TEST_MODE_DOCUMENT_ROUTES } from "./test-mode/index.js";
@@ -92,6 +96,10 @@ export interface SandboxOptions {
    * true; false only to measure what counting costs (every report then shows nothing).
    */
   countReadiness?: boolean;
+  /** The version GET /_sandbox/health reports (the mock's). Default "development". */
+  version?: string;
+  /** How often an idle event stream gets a heartbeat, and polls its partner's log. */
+  eventStream?: Partial<EventStreamTiming>;
 }
 
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */
@@ -129,6 +137,7 @@ export interface Sandbox {
 }
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const startedAt = realNow();
   const facts = readSpecFacts(options.operations);
   const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
   const log = options.log ?? ((line: string) => console.error(line));
@@ -160,6 +169,20 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   });
   const scheduler = new Scheduler<Tenant>(store, (partner) => tenants.of(partner), TENANT_JOBS);
   const shared = store.shared;
+  const streams = new EventStreams(store, options.eventStream);
+  const storeKind: StoreKind =
+    options.state === undefined ? "memory" : isPostgresUrl(options.state) ? "postgres" : "sqlite";
+  const health = () =>
+    healthAnswer({
+      version: options.version ?? "development",
+      storeKind,
+      startedAt,
+      // A read of the example partner's, which always exists: asking makes no partner.
+      storeAnswers: async () => {
+        await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.lastCursor());
+      },
+      schedulerRuns: () => scheduler.running,
+    });
   const apiRequests: ApiRequests = {
     tenants,
     scheduler,
@@ -178,6 +201,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     profile,
     rehearsal,
     shared,
+    streams,
+    partnerless: new Map([["getHealth", health]]),
   };
   const purgeTimer = tenants.purgeIdle(options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
@@ -190,6 +215,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     async close() {
       clearInterval(purgeTimer);
+      streams.close();
       await scheduler.close();
       await finished?.close();
       sender.close();

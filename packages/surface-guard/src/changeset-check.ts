@@ -13,7 +13,7 @@ import { readChangesets } from "@changesets/read";
 import { loadBundledSpec, loadSpec, type OpenApiDocument } from "@org/payments-spec";
 import { diffSpecs } from "@org/payments-spec/diff";
 import { parse } from "yaml";
-import type { ApiChange, ApiDocument, Level } from "./api-changes.ts";
+import { type ApiChange, type ApiDocument, type Level, PUBLISHED_PACKAGES } from "./api-changes.ts";
 
 /** Where each document and its released baseline live, relative to the repository. */
 const DOCUMENT_FILES: Readonly<Record<ApiDocument, { head: string; baseline: string }>> = {
@@ -25,6 +25,7 @@ const DOCUMENT_FILES: Readonly<Record<ApiDocument, { head: string; baseline: str
 };
 
 const WORKING_TREE = "the working tree";
+const PUBLISHED = new Set(Object.values(PUBLISHED_PACKAGES).flat());
 const RANK: Record<Level, number> = { patch: 0, minor: 1, major: 2 };
 
 type Changeset = {
@@ -119,15 +120,29 @@ function problem(
         (r) => missing.includes(r.name) && RANK[r.type as Level] >= RANK[change.level],
       ),
   );
+  const releasingNothing = changesets.filter((changeset) =>
+    changeset.releases.every((r) => !PUBLISHED.has(r.name)),
+  );
   return [
     `  ✖ ${change.document}: ${change.where}: ${change.summary} [${change.rule}, ${what}]`,
     `    needs a ${change.level} changeset on ${missing.join(", ")}${since === undefined ? "" : `, added with the change (in ${since === WORKING_TREE ? since : `commit ${since.slice(0, 10)} or later`})`}`,
     ...(older.length > 0 && since !== undefined
       ? [
-          `    (pending from before the change, so about something else: ${older.map((c) => c.id).join(", ")})`,
+          `    (pending from before the change, so about something else: ${listed(older.map((c) => c.id))})`,
+        ]
+      : []),
+    ...(releasingNothing.length > 0
+      ? [
+          `    (on no published package, so they release nothing: ${releasingNothing.map((c) => `${c.id} (${c.releases.map((r) => r.name).join(", ")})`).join(", ")})`,
         ]
       : []),
   ].join("\n");
+}
+
+/** Names, the first five of them and how many more. */
+function listed(names: string[]): string {
+  const shown = names.slice(0, 5).join(", ");
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 type Git = (...args: string[]) => string;

@@ -8,6 +8,7 @@ export {
   type Level,
   PUBLISHED_PACKAGES,
 } from "./api-changes.ts";
+export type { ApiChangelog, ApiRelease } from "./changelog.ts";
 export { CLIENT_PACKAGE, diffPackages, TYPES_PACKAGE } from "./packages.ts";
 export {
   checkSpecDiff,

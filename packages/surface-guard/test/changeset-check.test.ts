@@ -125,6 +125,9 @@ describe("spec:diff --check on a clone", () => {
     repo.changeset("spec-major", majors(["@org/payments-spec"]));
     const verdict = await repo.check();
     expect(verdict?.failed).toBe(true);
+    expect(verdict?.message).toContain(
+      "(on no published package, so they release nothing: spec-major (@org/payments-spec))",
+    );
     expect(verdict?.message).toContain("@org/payments-spec (private: it releases");
   });
 

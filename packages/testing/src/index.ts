@@ -6,6 +6,7 @@
 export { call, createCustomer, newKey } from "./call.ts";
 export { DEEP_BODIES, expectEveryOperationRefuses } from "./deep-bodies.ts";
 export { helpFlags, synopsisFlags, tableFlags } from "./documented-usage.ts";
+export { type EventStreamOptions, openEventStream, type StreamedEvent } from "./event-stream.ts";
 export { fixtureSpecPath } from "./fixture-specs.ts";
 export { fuzzRequest, fuzzRequests, type WireRequest } from "./fuzz-requests.ts";
 export { chromiumPath, launchChromium } from "./launch-chromium.ts";

@@ -17,6 +17,30 @@ export interface Answer {
   headers?: Record<string, string>;
   /** A fault's lost answer: the connection closes and nothing is sent. */
   drop?: true;
+  /**
+   * A streamed answer (`status` 200, `body` unused): sent as `contentType` text, written by
+   * `stream` for as long as it wants and the client stays.
+   */
+  stream?: StreamedAnswer;
+}
+
+/** An answer written over time, such as Server-Sent Events. */
+export interface StreamedAnswer {
+  contentType: string;
+  /** Starts writing to `sink`; the sink closes when the client goes or the sandbox stops. */
+  start(sink: AnswerSink): void;
+}
+
+/** Where a streamed answer writes. */
+export interface AnswerSink {
+  /** Writes the text now; false when the client is not reading fast enough (wait for `drained`). */
+  write(text: string): boolean;
+  /** Resolves once the client has read what was written. */
+  drained(): Promise<void>;
+  /** Ends the answer. */
+  end(): void;
+  /** Called once when the answer ends, by either side. */
+  onClose(listener: () => void): void;
 }
 
 /** The answer's body as the client gets it. */

@@ -87,8 +87,9 @@ export class Events {
   }
 
   /**
-   * Queues the event, in the change's transaction, for every enabled webhook subscribed to its
-   * topic, at the change's time (`clock`: a step that the clock runs happens at its own time).
+   * Adds the event, in the change's transaction, to the partner's event log, and queues it for
+   * every enabled webhook subscribed to its topic, at the change's time (`clock`: a step that the
+   * clock runs happens at its own time). Every webhook gets the same event, with the same id.
    */
   async broadcast(
     tx: StoreTransaction,
@@ -97,11 +98,12 @@ export class Events {
     data: unknown,
     clock: Clock = this.clock,
   ): Promise<void> {
+    const event = this.eventOf(topic, customerId, data, clock);
+    logEvent(tx, event);
     const webhooks = (await tx.list("webhooks")).map((stored) => stored.resource);
     for (const webhook of webhooks) {
       const subscribed = Array.isArray(webhook.topics) && webhook.topics.includes(topic);
       if (webhook.enabled !== true || !subscribed) continue;
-      const event = this.eventOf(topic, customerId, data, clock);
       const duplicate = this.chance(DUPLICATE_RATE);
       const delay = this.chance(REORDER_RATE) ? REORDER_DELAY_SECONDS * 1000 : 0;
       const job: DeliveryJob = {
@@ -139,11 +141,12 @@ export class Events {
   ): Promise<boolean> {
     if (webhook.enabled !== true) return false;
     const event = this.eventOf(topic, customerId, data, this.clock);
-    const fault = this.faults?.armed
-      ? await this.store.transaction((tx) =>
-          deliveryFault(tx, this.faults as ArmedFaults, topic, customerId),
-        )
-      : undefined;
+    const fault = await this.store.transaction((tx) => {
+      logEvent(tx, event);
+      return this.faults?.armed
+        ? deliveryFault(tx, this.faults as ArmedFaults, topic, customerId)
+        : Promise.resolve(undefined);
+    });
     const job = withFault(
       { webhook_id: webhook.id, url: String(webhook.url), attempt: 1, event },
       fault,
@@ -295,6 +298,16 @@ export class Events {
     await countDelivery(tx, job, outcome);
     return event;
   }
+}
+
+/** Adds the event to the partner's log, as the body a delivery sends. */
+function logEvent(tx: StoreTransaction, event: EventPayload): void {
+  tx.appendEvent({
+    id: event.id,
+    topic: event.topic,
+    customerId: event.customer_id,
+    body: JSON.stringify(event),
+  });
 }
 
 /** The job as a fault rule makes it: duplicated, dropped or (in its due time) delayed. */

@@ -2,6 +2,7 @@
 // attempt in the partner's event log; their test-mode routes and controls.
 // Its typed controls (controls.ts) are the client side, entered directly by src/controls.ts.
 export { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits, DeliverySender } from "./deliveries.js";
+export { EventStreams, type EventStreamTiming } from "./event-stream.js";
 export {
   type DeliveryChaos,
   DUPLICATE_RATE,

@@ -8,7 +8,9 @@ import { newResourceId } from "../store/resource-id.js";
 import type { StoreTransaction } from "../store/store.js";
 import type { Routes, Transactions } from "../test-mode/index.js";
 import { type EventQuery, eventPage } from "./event-log.js";
+import { type EventStreams, eventStream } from "./event-stream.js";
 import type { Events } from "./events.js";
+import { recordReceipts } from "./receipts.js";
 
 /** What the webhooks' routes are handed, for the caller's partner. */
 export interface EventContext {
@@ -16,6 +18,7 @@ export interface EventContext {
   store: Transactions<StoreTransaction>;
   clock: Clock;
   events: Events;
+  streams: EventStreams;
 }
 
 export const EVENT_ROUTES: Routes<EventContext> = {
@@ -25,6 +28,23 @@ export const EVENT_ROUTES: Routes<EventContext> = {
     ),
   listEvents: ({ store }, { query }) =>
     store.transaction((tx) => eventPage(tx, query as EventQuery)),
+  streamEvents: async ({ partner, store, streams }, { query, headers }) => {
+    // A reconnecting EventSource sends the last id it got; it wins over the URL it reuses.
+    const after = headers["last-event-id"] ?? query.after;
+    const topics = query.topics === undefined ? [] : query.topics.split(",");
+    return {
+      status: 200,
+      body: undefined,
+      stream: await eventStream(partner, store, streams, {
+        after: after === undefined ? undefined : Number(after),
+        topics,
+      }),
+    };
+  },
+  recordReceipts: ({ store }, { body }) =>
+    store.transaction(async (tx) =>
+      ok(await recordReceipts(tx, (body as components["schemas"]["Receipts"]).receipts)),
+    ),
   redeliverEvent: async ({ events }, { params }) => {
     const id = params.id ?? "";
     const attempt = await events.redeliver(id);

@@ -260,11 +260,77 @@ export interface paths {
     put?: never;
     /**
      * Send an event again
-     * @description Sends the event again now, with the same `id`, to its webhook's current `url`: one
-     *     attempt, numbered after the last one the log holds, not retried. `404` when the log holds
+     * @description Sends the event again now, with the same `id`, to the current `url` of the webhook of its
+     *     newest attempt (an event sent to several webhooks has one id): one attempt, numbered
+     *     after the last one the log holds, not retried. `404` when the log holds
      *     no attempt of the event or its webhook is gone.
      */
     post: operations["redeliverEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/_sandbox/events/stream": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Stream the events as they commit
+     * @description The partner's events as Server-Sent Events (`text/event-stream`), for a receiver the
+     *     sandbox cannot reach: `payments-mock listen` reads this stream and forwards each event to
+     *     a local URL. Every event a change makes is in the partner's event log, whether or not a
+     *     webhook subscribes to its topic, with a **cursor**: a whole number, per partner, that
+     *     orders the log as the changes committed (the same on every process that shares a
+     *     Postgres sandbox, and after a restart). Each event is sent as
+     *
+     *     ```
+     *     id: <cursor>
+     *     event: <topic>
+     *     data: <the event's JSON, exactly the body a webhook delivery posts>
+     *     ```
+     *
+     *     in cursor order. Without `Last-Event-ID` or `after` the stream starts with the events
+     *     committed from now on; with either, it starts right after that cursor (`0`: every event
+     *     the log keeps, its newest 50,000), so a client that reconnects with the last `id` it got
+     *     misses nothing and gets nothing twice. An event committed through any process of a shared
+     *     sandbox is sent within 100 ms (Postgres `LISTEN`/`NOTIFY`). A comment line
+     *     (`: heartbeat`) is sent every 15 seconds of quiet, so that an idle connection stays open
+     *     and a client can tell a dead one. A reset empties the log but its cursors go on; a
+     *     cursor past the partner's newest event (a partner dropped and made anew) starts the
+     *     stream at its first event. Only the caller's events are ever sent.
+     */
+    get: operations["streamEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/_sandbox/events/receipts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report what a receiver answered
+     * @description What the partner's receiver answered to events that reached it another way than a
+     *     webhook delivery: `payments-mock listen` reports each event it forwards. Each receipt
+     *     counts in the readiness report as a delivery attempt does: delivered, and acknowledged
+     *     when the receiver answered 2xx, under the topic of the event as the partner's log holds
+     *     it. An id the log does not hold is listed in `unknown` and counts nothing.
+     */
+    post: operations["recordReceipts"];
     delete?: never;
     options?: never;
     head?: never;
@@ -476,6 +542,30 @@ export interface paths {
      *     process).
      */
     get: operations["listRequests"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/_sandbox/health": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Is the sandbox ready
+     * @description `200` once the sandbox is ready: its store answers a read (within 2 seconds) and its
+     *     scheduler runs; with the version of payments-mock, the store's kind and the uptime. Any
+     *     other answer (a `503` problem with `Retry-After`, while the store does not answer or the
+     *     sandbox is stopping; no answer at all, before it listens) means not yet: a CI job waits
+     *     for this `200` before its tests. It takes no API key, and asking makes no partner.
+     */
+    get: operations["getHealth"];
     put?: never;
     post?: never;
     delete?: never;
@@ -701,7 +791,7 @@ export interface components {
     WebhookEvent: {
       /**
        * Format: uuid
-       * @description The event's id, the same in every attempt to deliver it.
+       * @description The event's id, the same in every attempt to deliver it, to every webhook subscribed, and in the event stream.
        */
       id: string;
       topic: components["schemas"]["WebhookTopic"];
@@ -711,6 +801,40 @@ export interface components {
       customer_id: string | null;
       /** @description The resource the event is about, as the API answers it (for Ping, the ping's customer). */
       data: unknown;
+    };
+    /**
+     * @description An event's place in the partner's event log, a whole number (the SSE `id`).
+     * @example 1042
+     */
+    EventCursor: string;
+    Receipts: {
+      receipts: components["schemas"]["Receipt"][];
+    };
+    /** @description What a receiver answered to one event. */
+    Receipt: {
+      /** @description The event's id. */
+      id: string;
+      /** @description The receiver's HTTP status; null when it did not answer. */
+      status_code: number | null;
+    };
+    ReceiptsRecorded: {
+      counted: number;
+      /** @description The ids the partner's event log does not hold. */
+      unknown: string[];
+    };
+    /** @description A ready sandbox. */
+    Health: {
+      /** @constant */
+      status: "ready";
+      /** @description The version of payments-mock serving it. */
+      version: string;
+      /**
+       * @description Where it keeps its data.
+       * @enum {string}
+       */
+      store: "memory" | "sqlite" | "postgres";
+      /** @description Real seconds since it started. */
+      uptime_seconds: number;
     };
     /** @description One attempt to deliver an event to a webhook. */
     DeliveryAttempt: {
@@ -2004,6 +2128,82 @@ export interface operations {
       default: components["responses"]["Problem"];
     };
   };
+  streamEvents: {
+    parameters: {
+      query?: {
+        /**
+         * @description Start right after this cursor; `0` for every event the log keeps.
+         * @example 1042
+         */
+        after?: components["schemas"]["EventCursor"];
+        /**
+         * @description Only the events of these topics, comma-separated (`CustomerStatus,TransactionStatus`). Every topic when absent.
+         * @example CustomerStatus,TransactionStatus
+         */
+        topics?: string;
+      };
+      header?: {
+        /**
+         * @description The cursor of the last event received; the stream resumes right after it. An EventSource sends it by itself when it reconnects. It wins over `after`.
+         * @example 1042
+         */
+        "Last-Event-ID"?: components["schemas"]["EventCursor"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The stream, open until the client closes it or the sandbox stops. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example retry: 1000
+           *     : the events after cursor 1041
+           *
+           *     id: 1042
+           *     event: CustomerStatus
+           *     data: {"id":"5b7d9f1a-3c5e-4a7b-9d1f-3b5d7f9a1c3e","topic":"CustomerStatus","created_at":"2026-03-06T10:00:00.000Z","customer_id":"3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f","data":{"id":"3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f","status":"Active"}}
+           */
+          "text/event-stream": string;
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      422: components["responses"]["InvalidRequest"];
+      default: components["responses"]["Problem"];
+    };
+  };
+  recordReceipts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Receipts"];
+      };
+    };
+    responses: {
+      /** @description The receipts counted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ReceiptsRecorded"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      415: components["responses"]["UnsupportedMediaType"];
+      422: components["responses"]["InvalidRequest"];
+      default: components["responses"]["Problem"];
+    };
+  };
   getRates: {
     parameters: {
       query?: never;
@@ -2301,6 +2501,27 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      default: components["responses"]["Problem"];
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ready. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Health"];
+        };
+      };
       default: components["responses"]["Problem"];
     };
   };

@@ -1,7 +1,7 @@
 // A sandbox answer on the wire, and the sandbox's failures as problems.
 import type { ServerResponse } from "node:http";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "@org/payments-engine";
-import { type Answer, bodyText } from "../answers/answer.js";
+import { type Answer, bodyText, type StreamedAnswer } from "../answers/answer.js";
 import { StoreFullError } from "../store/store.js";
 
 /** What was sent, for the request log: a status, or why none was. */
@@ -16,6 +16,7 @@ export function sendAnswer(response: ServerResponse, answer: Answer): Sent {
     response.socket?.destroy();
     return { status: "closed with no answer (a test-mode fault)", mismatch: "" };
   }
+  if (answer.stream !== undefined) return sendStream(response, answer.stream, answer.headers);
   const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
   response
     .writeHead(answer.status, {
@@ -26,6 +27,37 @@ export function sendAnswer(response: ServerResponse, answer: Answer): Sent {
     })
     .end(bodyText(answer));
   return { status: answer.status, mismatch: "" };
+}
+
+/** A streamed answer: its headers at once, then what its writer writes until either side ends it. */
+function sendStream(
+  response: ServerResponse,
+  stream: StreamedAnswer,
+  headers: Record<string, string> | undefined,
+): Sent {
+  response.writeHead(200, {
+    ...headers,
+    "content-type": stream.contentType,
+    "cache-control": "no-store",
+    // A proxy in front of the sandbox passes each part on as it comes.
+    "x-accel-buffering": "no",
+  });
+  response.flushHeaders();
+  // Each part goes out at once, not held back to fill a packet.
+  response.socket?.setNoDelay(true);
+  stream.start({
+    write: (text) => response.write(text),
+    drained: () =>
+      response.writableNeedDrain
+        ? new Promise((resolve) => response.once("drain", () => resolve()))
+        : Promise.resolve(),
+    end: () => response.end(),
+    onClose: (listener) => {
+      if (response.destroyed || response.writableEnded) queueMicrotask(listener);
+      else response.once("close", listener);
+    },
+  });
+  return { status: 200, mismatch: "" };
 }
 
 /** A sandbox with no room left says so (507); any other failure is not the sandbox's to name. */

@@ -103,6 +103,11 @@ export class Scheduler<T extends ClockOwner> {
     };
   }
 
+  /** Whether it runs: until the sandbox closes. */
+  get running(): boolean {
+    return !this.closed;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);

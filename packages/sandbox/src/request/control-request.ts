@@ -5,7 +5,7 @@ import type { ApiRequest, Routed } from "@org/payments-engine";
 import { isObject } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "../answers/answer.js";
 import type { ClockContext } from "../clock/index.js";
-import type { EventContext } from "../events/index.js";
+import type { EventContext, EventStreams } from "../events/index.js";
 import type { DeclaredStatuses, FaultContext } from "../faults/index.js";
 import type { Scheduler } from "../lifecycle/scheduler.js";
 import type { MoneyContext } from "../money/index.js";
@@ -47,6 +47,10 @@ export interface ControlRequests {
   rehearsal: boolean;
   /** Other processes share the store (Postgres). */
   shared: boolean;
+  /** The open event streams. */
+  streams: EventStreams;
+  /** The routes that answer without a partner (the health check), by operationId. */
+  partnerless: ReadonlyMap<string, () => Promise<Answer>>;
 }
 
 /** A route of failure rehearsal in a sandbox started without it. */
@@ -72,6 +76,8 @@ export async function answerControlRequest(
   request: ApiRequest,
   { operation, params }: Routed,
 ): Promise<Answer> {
+  const partnerless = requests.partnerless.get(operation.iid ?? "");
+  if (partnerless !== undefined) return partnerless();
   const route = requests.routes.get(operation.iid ?? "");
   if (route === undefined) throw new Error(`no route of the test-mode operation ${operation.iid}`);
   if (route === REHEARSAL_OFF) return rehearsalOff(request.path);
@@ -92,9 +98,15 @@ export async function answerControlRequest(
     profile: requests.profile,
     startSeed: tenant.startSeed,
     rehearsal: requests.rehearsal,
+    streams: requests.streams,
   };
   const body = isObject(request.body) ? request.body : {};
-  const answer = await route(context, { params, query: request.query, body });
+  const answer = await route(context, {
+    params,
+    query: request.query,
+    headers: request.headers,
+    body,
+  });
   if (tenant.events.takeQueued()) requests.scheduler.kick(tenant);
   return answer;
 }

@@ -146,6 +146,8 @@ export function postgresBatch(
     if (newMarks.length > 0) {
       await addCountsAtOnce(query, partner, newMarks.splice(0), "mark");
     }
+    // Last: the partner's event counter stays locked from here until the commit.
+    await inner.writeEvents();
   };
   /** `work` after what the batch keeps is written. */
   const written =

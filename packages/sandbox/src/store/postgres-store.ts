@@ -6,6 +6,7 @@
 
 import type { Pool, PoolClient } from "pg";
 import { realNow } from "../clock/index.js";
+import { EventNotifications } from "./event-notifications.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { postgresBatch } from "./postgres-batch.js";
 import type { SandboxData } from "./sandbox-data.js";
@@ -48,6 +49,7 @@ export const POSTGRES: Dialect = {
   lockRows: " FOR UPDATE",
   skipLocked: " FOR UPDATE SKIP LOCKED",
   partnersLock: `SELECT pg_advisory_xact_lock(${PARTNERS_LOCK})`,
+  eventsChannel: true,
   json: {
     text: (path) => `(CAST(body AS jsonb) #>> '{${path.join(",")}}')`,
     isTrue: (path) => `(CAST(body AS jsonb) #> '{${path.join(",")}}') = 'true'::jsonb`,
@@ -99,15 +101,19 @@ export async function openPostgresStore(
     throw new Error(`The ${what} cannot be used: ${message}`, { cause: error });
   }
 
+  const notifications = new EventNotifications(() => new pg.Client({ connectionString: url }));
   const store: SandboxStore = {
     shared: true,
     version: () => undefined,
     transaction: (partner, work) =>
       unlessDeadlocked(() =>
         withClient(pool, (client) =>
-          inTransaction(client, (query) =>
-            work(sqlTransaction(query, POSTGRES, purgeDue, partner, undefined, counting)),
-          ),
+          inTransaction(client, async (query) => {
+            const tx = sqlTransaction(query, POSTGRES, purgeDue, partner, undefined, counting);
+            const result = await work(tx);
+            await tx.writeEvents();
+            return result;
+          }),
         ),
       ),
     // The batch stays locked (FOR UPDATE SKIP LOCKED, one round trip) until its transaction
@@ -132,11 +138,15 @@ export async function openPostgresStore(
       ),
     duePartners: (now) =>
       withClient(pool, (client) => inTransaction(client, (query) => duePartners(query, now))),
+    onEventsCommitted: (listener) => notifications.listen(listener),
     purgeIdle: (seenBefore) =>
       withClient(pool, (client) =>
         inTransaction(client, (query) => purgeIdle(query, undefined, seenBefore)),
       ),
-    close: () => pool.end(),
+    close: async () => {
+      await notifications.close();
+      await pool.end();
+    },
   };
   return store;
 }

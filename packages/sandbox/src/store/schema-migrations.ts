@@ -304,6 +304,24 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "readiness: each partner's counters of what its integration has done (operations and statuses, topics delivered and acknowledged, states reached, faults recovered)",
     statements: () => [READINESS_COUNTS_TABLE],
   },
+  {
+    version: 9,
+    name: "events as a log of their own: every event a change makes, with a cursor per partner in commit order",
+    statements: () => [
+      `CREATE TABLE event_log (
+        partner TEXT NOT NULL,
+        n BIGINT NOT NULL,
+        id TEXT NOT NULL,
+        topic TEXT NOT NULL,
+        customer_id TEXT,
+        body TEXT NOT NULL,
+        PRIMARY KEY (partner, n)
+      )`,
+      "CREATE INDEX event_log_id ON event_log (partner, id)",
+      // The partner's last cursor given: kept through a reset, so that cursors never go back.
+      "CREATE TABLE event_cursors (partner TEXT PRIMARY KEY, last BIGINT NOT NULL)",
+    ],
+  },
 ];
 
 /** The schema version of a database with every migration applied. */

@@ -5,6 +5,7 @@
 import { JsonText } from "../json/json-text.js";
 import { type PageSource, type Positioned, page } from "../json/pages.js";
 import type { EmptyCollections } from "./empty-collections.js";
+import { eventLogRows, type NewLoggedEvent, writeAppendedEvents } from "./event-log-rows.js";
 import { faultRows } from "./fault-rows.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
@@ -122,6 +123,8 @@ export interface Dialect {
    * one after another.
    */
   partnersLock?: string;
+  /** A commit that wrote events notifies the processes listening (Postgres's LISTEN/NOTIFY). */
+  eventsChannel?: true;
 }
 
 /** SQL expressions over the JSON text in a row's `body` column, at a path of property names. */
@@ -156,15 +159,30 @@ interface SqlContext {
   claims: PendingClaims | undefined;
 }
 
+/** A transaction's operations, and the writing of the events it added, as it ends. */
+export interface SqlTransaction extends StoreTransaction {
+  /** Writes the events added (see event-log-rows.ts); resolves to whether there were any. */
+  writeEvents(): Promise<boolean>;
+}
+
+/** What a store where only this process changes the data (SQLite) keeps between transactions. */
+export interface OnlyProcess {
+  empties: EmptyCollections;
+  claims: PendingClaims;
+  marked: MarkedCounts;
+  /** The events the running transaction added. */
+  events: NewLoggedEvent[];
+}
+
 /** The store's operations on the partner's data, inside the transaction `query` belongs to. */
 export function sqlTransaction(
   query: Query,
   dialect: Dialect,
   purgeDue: PurgeSchedule,
   partner: string,
-  only?: { empties: EmptyCollections; claims: PendingClaims; marked: MarkedCounts },
+  only?: OnlyProcess,
   counting = true,
-): StoreTransaction {
+): SqlTransaction {
   const context: SqlContext = {
     query,
     dialect,
@@ -173,7 +191,8 @@ export function sqlTransaction(
     claims: only?.claims,
   };
   const clock = partnerClock(context);
-  const tx: StoreTransaction = {
+  const events = only?.events ?? [];
+  const tx: SqlTransaction = {
     ...resourceRows(context),
     ...idempotencyKeys(context, purgeDue),
     ...scheduledWork(context),
@@ -185,6 +204,8 @@ export function sqlTransaction(
       return entered;
     },
     ...eventLog(context),
+    ...eventLogRows(query, partner, events),
+    writeEvents: () => writeAppendedEvents(query, partner, events, dialect.eventsChannel === true),
     ...partnerSettings(context),
     ...faultRows(query, partner),
     ...requestLogRows(query, partner),
@@ -559,11 +580,15 @@ async function fillPartnerData(
   }
 }
 
-/** The tables that hold a partner's data, beside its clock: a reset and a purge empty them all. */
+/**
+ * The tables that hold a partner's data, beside its clock and its events' counter: a reset and a
+ * purge empty them all.
+ */
 const PARTNER_TABLES = [
   "resources",
   "idempotency",
   "events",
+  "event_log",
   "scheduled_work",
   "sandbox_settings",
   "request_log",
@@ -630,6 +655,7 @@ async function removePartner(
 ): Promise<void> {
   await removePartnerData(query, searchIndex, partner);
   await query("DELETE FROM readiness_counts WHERE partner = $1", [partner]);
+  await query("DELETE FROM event_cursors WHERE partner = $1", [partner]);
   await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);
 }
 

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import { realNow } from "../clock/index.js";
 import { EmptyCollections } from "./empty-collections.js";
+import { EventsCommitted } from "./events-committed.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { MarkedCounts } from "./readiness-counts.js";
@@ -21,14 +22,16 @@ import {
   type Dialect,
   dueJobs,
   duePartners,
+  type OnlyProcess,
   type PendingClaims,
   purgeIdle,
   purgeSchedule,
   removeJobs,
+  type SqlTransaction,
   sqlTransaction,
   writeClaims,
 } from "./sql-store.js";
-import { type SandboxStore, StoreFullError, type StoreTransaction } from "./store.js";
+import { type SandboxStore, StoreFullError } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
@@ -259,14 +262,16 @@ function sqliteStore(
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
   const purgeDue = purgeSchedule();
-  const only = {
+  const only: OnlyProcess = {
     empties: new EmptyCollections(),
     claims: new Map() as PendingClaims,
     marked: new MarkedCounts(),
+    events: [],
   };
+  const committed = new EventsCommitted();
   // A partner's operations hold nothing of one transaction (they send each statement to the one
   // connection, whose transactions run one after another): made once, not at every request.
-  const operations = new Map<string, StoreTransaction>();
+  const operations = new Map<string, SqlTransaction>();
   const operationsOf = (partner: string) => {
     let tx = operations.get(partner);
     if (tx === undefined) {
@@ -281,13 +286,21 @@ function sqliteStore(
   const store: SandboxStore = {
     shared: false,
     version: () => version,
-    transaction: (partner, work) =>
-      queue
+    transaction: (partner, work) => {
+      let wroteEvents = false;
+      return queue
         .transaction(async () => {
-          // Transactions run one after another: the claims pending are this one's.
+          // Transactions run one after another: the claims and events pending are this one's.
           only.claims.clear();
-          const result = await work(operationsOf(partner));
+          only.events.length = 0;
+          const tx = operationsOf(partner);
+          const result = await work(tx);
           await writeClaims(query, only.claims);
+          wroteEvents = await tx.writeEvents();
+          return result;
+        })
+        .then((result) => {
+          if (wroteEvents) committed.tell(partner);
           return result;
         })
         .catch((error: unknown) => {
@@ -296,7 +309,9 @@ function sqliteStore(
           only.empties.forget();
           only.marked.forget();
           throw fullOr(error, path, memoryLimitBytes);
-        }),
+        });
+    },
+    onEventsCommitted: (listener) => committed.listen(listener),
     // One process owns the file, and its scheduler runs one batch of a partner's at a time: the
     // jobs it reads are its own until they are removed. They are performed (a delivery's
     // requests) outside any transaction, so that requests go on meanwhile.

@@ -1,12 +1,14 @@
 // What the sandbox keeps its data in. One interface, two databases behind it: SQLite (a file, or
 // in memory without --state) and Postgres (a sandbox shared by several processes). Every request's
 // changes happen in one transaction.
+
 import type { FaultRows } from "../faults/index.js";
 import type { JsonText } from "../json/json-text.js";
 import type { Page, PageQuery, PageSource } from "../json/pages.js";
 import type { RateLimitRows } from "../rate-limit/index.js";
 import type { CountRows } from "../readiness/index.js";
 import type { RequestLogRows } from "../request-log/index.js";
+import type { EventLogRows } from "./event-log-rows.js";
 import type { SettingName } from "./settings.js";
 
 /** Which delivery attempts a read of the log keeps: each field given must match. */
@@ -82,7 +84,12 @@ type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | 
  * itself (its rows: faults/, rate-limit/, request-log/, readiness/); the SQL of each is in this
  * folder.
  */
-export interface StoreTransaction extends CountRows, FaultRows, RateLimitRows, RequestLogRows {
+export interface StoreTransaction
+  extends CountRows,
+    EventLogRows,
+    FaultRows,
+    RateLimitRows,
+    RequestLogRows {
   find(collection: CollectionName, id: string, scope: Scope): Promise<Stored | undefined>;
   /** Stores a new resource; resolves to its JSON as stored, which its create answers with. */
   insert(
@@ -187,6 +194,13 @@ export interface SandboxStore {
   ): Promise<number>;
   /** The partners that have work due by their own clock at `realNow`. */
   duePartners(realNow: number): Promise<string[]>;
+  /**
+   * Calls `listener` with the partner each time a transaction that added events to a partner's
+   * log has committed: in any process that shares the store (Postgres), or this one; with
+   * undefined when any partner's may have (commits that went unheard). Resolves to the
+   * listener's removal.
+   */
+  onEventsCommitted(listener: (partner: string | undefined) => void): () => void;
   /** Removes every partner last seen before `seenBefore` (real time), all its data; resolves to their ids. */
   purgeIdle(seenBefore: number): Promise<string[]>;
   close(): Promise<void>;

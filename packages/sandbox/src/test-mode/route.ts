@@ -8,6 +8,8 @@ export interface ControlRequest {
   /** Path parameters, percent-decoded. */
   params: Record<string, string>;
   query: Record<string, string>;
+  /** The headers, by their lower-case names. */
+  headers: Readonly<Record<string, string | undefined>>;
   /** The body, as the document's schema admits it (an empty object for a route without one). */
   body: Record<string, unknown>;
 }

@@ -85,10 +85,16 @@ describe("filters", () => {
     );
   });
 
-  it("by event id", async () => {
+  it("by event id: an event has one id, the same in the attempts to every webhook", async () => {
     const [first] = (await events({ webhook_id: arriving })).body.items;
-    const { body } = await events({ id: first.id });
-    expect(body.items.map((attempt: Attempt) => attempt.attempt_id)).toEqual([first.attempt_id]);
+    const { body } = await events({ id: first.id, page_size: "100" });
+    expect(body.items.length).toBeGreaterThan(1);
+    expect(body.items.every((attempt: Attempt) => attempt.id === first.id)).toBe(true);
+    expect(new Set(body.items.map((attempt: Attempt) => attempt.webhook_id)).size).toBe(
+      body.items.length,
+    );
+    const one = (await events({ id: first.id, webhook_id: arriving })).body.items;
+    expect(one.map((attempt: Attempt) => attempt.attempt_id)).toEqual([first.attempt_id]);
   });
 
   it("by delivered, and all filters together", async () => {

@@ -2,7 +2,7 @@
 // refusal, is one the test-mode document (openapi/test-mode.yaml) declares, with a body its schema
 // admits; and every response the document declares is one the sandbox really gives.
 import { loadBundledSpec, testModeSpecPath } from "@org/payments-spec";
-import { call, createCustomer, newKey, startReceiver } from "@org/payments-testing";
+import { API_KEY, call, createCustomer, newKey, startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 import {
@@ -33,6 +33,8 @@ async function control(
   operationId: string,
   options: {
     id?: string;
+    /** The query string, without its `?`. */
+    query?: string;
     body?: unknown;
     method?: string;
     headers?: Record<string, string>;
@@ -41,7 +43,9 @@ async function control(
   } = {},
 ): Promise<Answer> {
   const entry = testModeOperation(operationId);
-  const path = entry.path.replace("{id}", encodeURIComponent(options.id ?? ""));
+  const path =
+    entry.path.replace("{id}", encodeURIComponent(options.id ?? "")) +
+    (options.query === undefined ? "" : `?${options.query}`);
   const method = options.method ?? entry.method.toUpperCase();
   const answer =
     options.raw === undefined
@@ -225,6 +229,39 @@ it("answers the event log and redelivery as the document says", async () => {
   expect(delivered).toBeDefined();
   expect((await control("redeliverEvent", { id: delivered.id })).status).toBe(200);
   expect((await control("redeliverEvent", { id: MISSING })).status).toBe(404);
+});
+
+it("answers the event stream, receipts and the health check as the document says", async () => {
+  await createCustomer(sandbox.url);
+  // The stream's first part, read as far as its first event, then let go.
+  const response = await fetch(`${sandbox.url}/_sandbox/events/stream?after=0`, {
+    headers: { "X-API-Key": API_KEY },
+  });
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    text += decoder.decode(chunk, { stream: true });
+    if (/\ndata: .*\n\n/.test(text)) break;
+  }
+  const streamed = {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body: text,
+  };
+  expect(undeclaredControlAnswer("streamEvents", streamed)).toEqual([]);
+  seen.add(`streamEvents ${declaredResponseKey("streamEvents", streamed.status)}`);
+  const id = /"id":"([^"]+)"/.exec(text.slice(text.indexOf("data: ")))?.[1];
+  expect((await control("streamEvents", { query: "after=later" })).status).toBe(422);
+
+  const receipts = await control("recordReceipts", {
+    body: { receipts: [{ id, status_code: 204 }] },
+  });
+  expect(receipts.body).toEqual({ counted: 1, unknown: [] });
+  expect((await control("recordReceipts", { body: { receipts: [{ id }] } })).status).toBe(422);
+  expect(
+    (await control("recordReceipts", { raw: "receipts", contentType: "text/plain" })).status,
+  ).toBe(415);
+  expect((await control("getHealth")).status).toBe(200);
 });
 
 it("answers the rates and quote routes as the document says", async () => {

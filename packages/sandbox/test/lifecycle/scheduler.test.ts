@@ -42,6 +42,7 @@ function workStore() {
       return done;
     },
     duePartners: async () => [],
+    onEventsCommitted: () => () => {},
     purgeIdle: async () => [],
     close: async () => {},
   };

@@ -1,0 +1,181 @@
+// The partner's events as GET /_sandbox/events/stream sends them (Server-Sent Events), read from
+// a cursor on: each event's `id:` is its cursor, `event:` its topic, `data:` the JSON a webhook
+// receives. A stream that ends, breaks or goes silent longer than the heartbeat allows is opened
+// again after the last event handled, so nothing is skipped and nothing comes twice.
+import { createParser } from "eventsource-parser";
+
+/** One event of the stream. */
+export interface StreamedEvent {
+  /** Its place in the partner's event log: resume after it with this. */
+  cursor: string;
+  topic: string;
+  /** The event as a webhook receives it, byte for byte. */
+  body: string;
+}
+
+export interface EventStreamOptions {
+  /** The sandbox's base URL, ending in /. */
+  baseUrl: URL;
+  apiKey: string;
+  /** Only these topics; all when empty. */
+  topics: readonly string[];
+  /** Resume after this cursor; undefined for the events committed from now on. */
+  after: string | undefined;
+  /**
+   * Handles one event; the stream waits for it, and resumes after the last one it resolved for.
+   */
+  onEvent(event: StreamedEvent): Promise<void>;
+  /** The stream is open (again): `reconnected` false the first time. */
+  onOpen(reconnected: boolean): void;
+  /** The stream broke and is opened again after `delayMs`: why, in words. */
+  onBroken(reason: string, delayMs: number): void;
+  /** Silence (not even a heartbeat) longer than this counts as a broken connection. Default 45 s. */
+  idleTimeoutMs?: number;
+  signal: AbortSignal;
+}
+
+/** Refused by the sandbox in a way that opening the stream again will not mend (401, 404, 422). */
+class StreamRefused extends Error {
+  override name = "StreamRefused";
+}
+
+const FIRST_DELAY_MS = 100;
+const LONGEST_DELAY_MS = 5_000;
+
+/** Reads the stream until `signal` aborts, opening it again whenever it breaks. */
+export async function followEvents(options: EventStreamOptions): Promise<void> {
+  let after = options.after;
+  let opened = false;
+  let delay = FIRST_DELAY_MS;
+  while (!options.signal.aborted) {
+    let progressed = false;
+    const reason = await readOnce(
+      options,
+      after,
+      (event) => {
+        after = event.cursor;
+        progressed = true;
+      },
+      () => {
+        options.onOpen(opened);
+        opened = true;
+        delay = FIRST_DELAY_MS;
+      },
+    ).catch((error: unknown) => {
+      if (error instanceof StreamRefused) throw error;
+      return describe(error);
+    });
+    if (options.signal.aborted) return;
+    if (progressed) delay = FIRST_DELAY_MS;
+    options.onBroken(reason, delay);
+    await sleep(delay, options.signal);
+    delay = Math.min(delay * 2, LONGEST_DELAY_MS);
+  }
+}
+
+/** One connection: resolves with why it ended. */
+async function readOnce(
+  options: EventStreamOptions,
+  after: string | undefined,
+  handled: (event: StreamedEvent) => void,
+  open: () => void,
+): Promise<string> {
+  const url = new URL("_sandbox/events/stream", options.baseUrl);
+  if (options.topics.length > 0) url.searchParams.set("topics", options.topics.join(","));
+  const connection = new AbortController();
+  const abort = () => connection.abort();
+  options.signal.addEventListener("abort", abort, { once: true });
+  const idleMs = options.idleTimeoutMs ?? 45_000;
+  let idle: NodeJS.Timeout | undefined;
+  let silent = false;
+  const stillAlive = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      silent = true;
+      connection.abort();
+    }, idleMs);
+  };
+  try {
+    stillAlive();
+    const response = await fetch(url, {
+      headers: {
+        "x-api-key": options.apiKey,
+        accept: "text/event-stream",
+        ...(after !== undefined && { "last-event-id": after }),
+      },
+      signal: connection.signal,
+    });
+    if (response.status !== 200 || response.body === null) {
+      const text = await response.text().catch(() => "");
+      const message = `${url.pathname} answered ${response.status}: ${problemDetail(text)}`;
+      if (response.status >= 400 && response.status < 500 && response.status !== 429) {
+        throw new StreamRefused(message);
+      }
+      return message;
+    }
+    open();
+    let pending = Promise.resolve();
+    let failure: unknown;
+    const parser = createParser({
+      onEvent(message) {
+        if (message.id === undefined || message.event === undefined) return;
+        const event = { cursor: message.id, topic: message.event, body: message.data };
+        // In order, one at a time: the cursor moves only past an event handled.
+        pending = pending.then(async () => {
+          if (failure !== undefined || options.signal.aborted) return;
+          await options.onEvent(event);
+          handled(event);
+        });
+        pending.catch((error: unknown) => {
+          failure = error;
+          connection.abort();
+        });
+      },
+    });
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body) {
+        stillAlive();
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      }
+    } catch (error) {
+      if (failure === undefined && !silent) throw error;
+    }
+    await pending.catch(() => {});
+    if (failure !== undefined) throw failure;
+    return silent ? `no heartbeat for ${idleMs / 1000} s` : "the sandbox closed the stream";
+  } catch (error) {
+    if (silent) return `no heartbeat for ${idleMs / 1000} s`;
+    throw error;
+  } finally {
+    clearTimeout(idle);
+    options.signal.removeEventListener("abort", abort);
+    connection.abort();
+  }
+}
+
+function problemDetail(text: string): string {
+  try {
+    const problem = JSON.parse(text) as { detail?: string; title?: string };
+    return problem.detail ?? problem.title ?? text.slice(0, 300);
+  } catch {
+    return text.slice(0, 300) || "no body";
+  }
+}
+
+function describe(error: unknown): string {
+  const cause = (error as Error).cause as NodeJS.ErrnoException | undefined;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,166 @@
+// payments-mock listen's work, as a function: the partner's events streamed from the sandbox,
+// each posted to its local receiver as a webhook delivery would be, a line printed per event, the
+// receivers' answers reported to the sandbox as acknowledgements, and the cursor kept (in a file,
+// when given) so that a reconnect or a restart resumes after the last event forwarded.
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { followEvents, type StreamedEvent } from "./event-stream.js";
+import { type Forwarded, Forwarder } from "./forward.js";
+import { Receipts } from "./receipts.js";
+
+type ListenFormat = "text" | "json";
+
+export interface ListenOptions {
+  /** The sandbox's base URL, ending in /. */
+  baseUrl: URL;
+  apiKey: string;
+  /** The topics streamed; all when empty. */
+  topics: readonly string[];
+  /** Where events go that `routes` does not send elsewhere; none: printed only. */
+  forwardTo?: URL;
+  /** Receivers of their own for some topics. */
+  routes: ReadonlyMap<string, URL>;
+  /** Keeps the cursor across restarts of listen: read at start, written after each event. */
+  cursorFile?: string;
+  /** Start after this cursor (0: every event the log keeps) when no cursor file says otherwise. */
+  after?: string;
+  format: ListenFormat;
+  /** Prints a line on standard output. */
+  write(line: string): void;
+  /** Says something on standard error. */
+  warn(line: string): void;
+  /** Silence longer than this counts as a broken connection. */
+  idleTimeoutMs?: number;
+  signal: AbortSignal;
+}
+
+/** Listens until `signal` aborts; rejects when the sandbox refuses the stream for good. */
+export async function listen(options: ListenOptions): Promise<void> {
+  const forwarder = new Forwarder();
+  const receipts = new Receipts(options.baseUrl, options.apiKey, options.warn);
+  const saved = options.cursorFile === undefined ? undefined : await readCursor(options.cursorFile);
+  const cursorFile = options.cursorFile;
+  try {
+    await followEvents({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      topics: options.topics,
+      after: saved ?? options.after,
+      idleTimeoutMs: options.idleTimeoutMs,
+      signal: options.signal,
+      onOpen(reconnected) {
+        if (reconnected)
+          options.warn("the event stream is open again: resuming after the last event forwarded");
+        else options.write(readyLine(options, saved));
+      },
+      onBroken(reason, delayMs) {
+        options.warn(`the event stream broke (${reason}); opening it again in ${delayMs} ms`);
+      },
+      async onEvent(event) {
+        const receiver = options.routes.get(event.topic) ?? options.forwardTo;
+        const forwarded =
+          receiver === undefined ? undefined : await forwarder.forward(receiver, event.body);
+        const { id, customerId } = idsOf(event);
+        if (forwarded !== undefined && id !== undefined) {
+          receipts.add({ id, status_code: forwarded.status });
+        }
+        if (cursorFile !== undefined) await saveCursor(cursorFile, event.cursor);
+        options.write(eventLine(options.format, event, id, customerId, receiver, forwarded));
+      },
+    });
+  } finally {
+    await receipts.settled();
+    forwarder.close();
+  }
+}
+
+function readyLine(options: ListenOptions, saved: string | undefined): string {
+  const topics = options.topics.length === 0 ? "every topic" : options.topics.join(", ");
+  const from =
+    saved !== undefined
+      ? `after cursor ${saved} (from ${options.cursorFile})`
+      : options.after !== undefined
+        ? `after cursor ${options.after}`
+        : "from now on";
+  const where = [
+    ...[...options.routes].map(([topic, url]) => `${topic} to ${url.href}`),
+    ...(options.forwardTo === undefined
+      ? []
+      : [`${options.routes.size > 0 ? "the rest" : "events"} to ${options.forwardTo.href}`]),
+  ];
+  if (options.format === "json") {
+    return JSON.stringify({
+      type: "ready",
+      sandbox: options.baseUrl.href,
+      topics: options.topics,
+      after: saved ?? options.after ?? null,
+      forward_to: options.forwardTo?.href ?? null,
+      forward: Object.fromEntries([...options.routes].map(([topic, url]) => [topic, url.href])),
+    });
+  }
+  return `Ready: streaming ${topics} of ${options.baseUrl.href} ${from}${where.length > 0 ? `, forwarding ${where.join(", ")}` : " (printing only: --forward-to sends them to a receiver)"}`;
+}
+
+function eventLine(
+  format: ListenFormat,
+  event: StreamedEvent,
+  id: string | undefined,
+  customerId: string | null | undefined,
+  receiver: URL | undefined,
+  forwarded: Forwarded | undefined,
+): string {
+  const time = new Date().toISOString();
+  if (format === "json") {
+    return JSON.stringify({
+      type: "event",
+      time,
+      topic: event.topic,
+      event_id: id ?? null,
+      cursor: event.cursor,
+      customer_id: customerId ?? null,
+      forwarded_to: receiver?.href ?? null,
+      status: forwarded?.status ?? null,
+      duration_ms: forwarded?.durationMs ?? null,
+      ...(forwarded !== undefined && "error" in forwarded && { error: forwarded.error }),
+    });
+  }
+  const head = `${time}  ${event.topic.padEnd(25)}  ${id ?? "(no id)"}`;
+  if (receiver === undefined || forwarded === undefined) return head;
+  const answer = forwarded.status ?? `no answer (${"error" in forwarded ? forwarded.error : ""})`;
+  return `${head}  → ${answer} ${receiver.href}  ${forwarded.durationMs} ms`;
+}
+
+function idsOf(event: StreamedEvent): { id?: string; customerId?: string | null } {
+  try {
+    const body = JSON.parse(event.body) as { id?: unknown; customer_id?: unknown };
+    return {
+      ...(typeof body.id === "string" && { id: body.id }),
+      ...((typeof body.customer_id === "string" || body.customer_id === null) && {
+        customerId: body.customer_id,
+      }),
+    };
+  } catch {
+    return {};
+  }
+}
+
+async function readCursor(file: string): Promise<string | undefined> {
+  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw new Error(`cannot read the cursor file ${file}: ${error.message}`);
+  });
+  const cursor = text?.trim();
+  if (cursor === undefined || cursor === "") return undefined;
+  if (!/^\d{1,18}$/.test(cursor)) {
+    throw new Error(
+      `the cursor file ${file} holds "${cursor.slice(0, 40)}", not a cursor (a whole number); remove it to start from now`,
+    );
+  }
+  return cursor;
+}
+
+/** Written whole or not at all: a listen killed mid-write leaves the previous cursor. */
+async function saveCursor(file: string, cursor: string): Promise<void> {
+  const temporary = `${file}.writing`;
+  await writeFile(temporary, `${cursor}\n`);
+  await rename(temporary, file);
+}

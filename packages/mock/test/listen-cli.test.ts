@@ -1,0 +1,192 @@
+// payments-mock listen: the partner's events streamed from a sandbox and posted to a local
+// receiver as a webhook delivery posts them; "Ready" once the stream is open; through a restart
+// of the sandbox and a restart of listen itself (its --cursor-file), every event arrives once, in
+// order; the receiver's answers count in the readiness report; the key is never printed.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { specPath } from "@org/payments-spec";
+import { call, newKey } from "@org/payments-testing";
+import { afterAll, describe, expect, it, type TestContext } from "vitest";
+import { type RunningSandbox, startMock } from "../src/index.js";
+import { startRawReceiver } from "./support/raw-receiver.js";
+import { runCli } from "./support/run-cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "payments-listen-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const KEY = `listen-key-${crypto.randomUUID()}`;
+
+async function createCustomer(url: string, email: string): Promise<string> {
+  const answer = await call(url, "POST", "/customers", {
+    body: { customer_type: "Person", email },
+    headers: { ...newKey(), "X-API-Key": KEY },
+  });
+  expect(answer.status).toBe(200);
+  return answer.body.id;
+}
+
+/** Resolves once `read()` holds; fails after 20 s with what it last read. */
+async function until<T>(read: () => T, done: (value: T) => boolean, what: string): Promise<T> {
+  for (let tries = 0; tries < 400; tries++) {
+    const value = read();
+    if (done(value)) return value;
+    await new Promise((wake) => setTimeout(wake, 50));
+  }
+  throw new Error(`${what}: ${JSON.stringify(read())}`);
+}
+
+function listen(context: TestContext, url: string, args: string[]) {
+  const run = runCli(context, ["listen", "--url", url, ...args], { PAYMENTS_API_KEY: KEY });
+  const ready = until(
+    () => run.output().stdout,
+    (out) => /Ready|"type":"ready"/.test(out),
+    "no Ready line",
+  );
+  return { ...run, ready };
+}
+
+describe("payments-mock listen", () => {
+  it("forwards every event once, in order, through a restart of the sandbox and of listen", async (context) => {
+    const receiver = await startRawReceiver();
+    context.onTestFinished(() => receiver.stop());
+    const state = join(dir, "listen.db");
+    const cursorFile = join(dir, "listen.cursor");
+    let sandbox: RunningSandbox = await startMock({
+      spec: specPath,
+      stateful: true,
+      state,
+      port: 0,
+    });
+    const port = sandbox.port;
+    context.onTestFinished(() => sandbox.stop());
+
+    const args = [
+      "--forward-to",
+      `${receiver.url}/hooks`,
+      "--events",
+      "CustomerCreated",
+      "--cursor-file",
+      cursorFile,
+    ];
+    const first = listen(context, sandbox.url, args);
+    await first.ready;
+    const customers = [await createCustomer(sandbox.url, "first@example.com")];
+    await until(
+      () => receiver.received.length,
+      (n) => n === 1,
+      "the first event",
+    );
+
+    // The sandbox restarts on its port and state; listen opens the stream again by itself.
+    await sandbox.stop();
+    sandbox = await startMock({ spec: specPath, stateful: true, state, port });
+    await until(
+      () => first.output().stderr,
+      (err) => err.includes("open again"),
+      "listen did not reconnect",
+    );
+    customers.push(await createCustomer(sandbox.url, "second@example.com"));
+    await until(
+      () => receiver.received.length,
+      (n) => n === 2,
+      "the event after the restart",
+    );
+
+    // listen stops; an event happens meanwhile; listen starts again from its cursor file.
+    first.child.kill("SIGTERM");
+    expect((await first.exited)[0]).toBe(0);
+    expect(readFileSync(cursorFile, "utf8").trim()).toMatch(/^[0-9]+$/);
+    customers.push(await createCustomer(sandbox.url, "third@example.com"));
+    const second = listen(context, sandbox.url, [...args, "--format", "json"]);
+    await second.ready;
+    await until(
+      () => receiver.received.length,
+      (n) => n >= 3,
+      "the event while listen was down",
+    );
+    customers.push(await createCustomer(sandbox.url, "fourth@example.com"));
+    await until(
+      () => receiver.received.length,
+      (n) => n >= 4,
+      "the event after listen restarted",
+    );
+    // Nothing more comes (no duplicate of a forwarded event).
+    await new Promise((wake) => setTimeout(wake, 300));
+
+    const forwarded = receiver.received.map((request) => JSON.parse(request.body));
+    expect(forwarded.map((event) => event.data.id)).toEqual(customers);
+    expect(forwarded.every((event) => event.topic === "CustomerCreated")).toBe(true);
+    for (const request of receiver.received) {
+      expect(request.path).toBe("/hooks");
+      expect(request.headers["content-type"]).toBe("application/json");
+      expect(request.headers["user-agent"]).toBe("payments-mock-sandbox");
+      expect(Number(request.headers["content-length"])).toBe(Buffer.byteLength(request.body));
+    }
+
+    // One line per event: the time, the topic, the event id, the receiver's status, the time taken.
+    const lines = first.output().stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^Ready: streaming CustomerCreated of http/);
+    expect(lines.slice(1)).toHaveLength(2);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^\\S+Z  CustomerCreated +  ${forwarded[0].id}  → 204 ${receiver.url}/hooks  [0-9.]+ ms$`,
+      ),
+    );
+    const json = second
+      .output()
+      .stdout.trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(json[0]).toMatchObject({ type: "ready" });
+    expect(json.slice(1)).toEqual([
+      expect.objectContaining({
+        type: "event",
+        topic: "CustomerCreated",
+        event_id: forwarded[2].id,
+        status: 204,
+      }),
+      expect.objectContaining({
+        type: "event",
+        topic: "CustomerCreated",
+        event_id: forwarded[3].id,
+        status: 204,
+      }),
+    ]);
+
+    // The receiver's answers are the partner's acknowledgements (reported before listen exits).
+    second.child.kill("SIGTERM");
+    await second.exited;
+    const readiness = await call(sandbox.url, "GET", "/_sandbox/readiness", {
+      headers: { "X-API-Key": KEY },
+    });
+    expect(readiness.body.coverage.topics.CustomerCreated).toMatchObject({
+      delivered: 4,
+      acknowledged: 4,
+    });
+
+    const printed = [first, second].map((run) => JSON.stringify(run.output())).join("");
+    expect(printed).not.toContain(KEY);
+  }, 90_000);
+
+  it("refuses a topic that is not one, a bad receiver URL and a missing key, with exit code 2", async (context) => {
+    for (const [args, env, message] of [
+      [["--events", "Nope"], { PAYMENTS_API_KEY: KEY }, '--events: "Nope" is not a webhook topic'],
+      [
+        ["--forward-to", "ftp://x"],
+        { PAYMENTS_API_KEY: KEY },
+        "--forward-to must be the receiver's http(s) URL",
+      ],
+      [
+        ["--forward", "CustomerCreated"],
+        { PAYMENTS_API_KEY: KEY },
+        "--forward takes <Topic>=<url>",
+      ],
+      [[], { PAYMENTS_API_KEY: "" }, "set PAYMENTS_API_KEY"],
+    ] as Array<[string[], Record<string, string>, string]>) {
+      const run = runCli(context, ["listen", ...args], env);
+      expect((await run.exited)[0]).toBe(2);
+      expect(run.output().stderr).toContain(message);
+    }
+  });
+});

@@ -1,0 +1,2 @@
+// Health: whether the sandbox is ready, asked without a key (GET /_sandbox/health).
+export { type HealthSources, healthAnswer, type StoreKind } from "./health.js";

@@ -1,0 +1,149 @@
+// A partner's events as a log of their own (migration 9), the same in SQLite and Postgres: every
+// event a change makes, whether or not a webhook subscribes to its topic, each with a cursor, a
+// per-partner sequence that orders the log as its transactions committed (the same on every
+// replica of a shared sandbox and after a restart). A transaction's events are written as it ends
+// (writeAppendedEvents), after its other writes: their cursors are taken from the partner's
+// counter row, which stays locked until the commit, so a transaction that takes cursors after
+// another commits after it and no reader ever sees a later cursor before an earlier one. Taken
+// last, the lock is held only while the transaction commits, and never before a lock of a
+// resource's (no deadlock with a batch).
+import type { Query } from "./sql-query.js";
+
+/** An event as the change made it: its payload is the body a webhook receives. */
+export interface NewLoggedEvent {
+  id: string;
+  topic: string;
+  customerId: string | null;
+  /** The event's JSON, as a delivery sends it. */
+  body: string;
+}
+
+/** An event as the log holds it. */
+interface LoggedEvent {
+  /** Its place in the partner's log: greater than every event committed before it. */
+  cursor: number;
+  topic: string;
+  /** The event's JSON, as a delivery sends it. */
+  body: string;
+}
+
+export interface EventLogRows {
+  /**
+   * Adds the event to the partner's log. Cursors are given as the transaction commits, in the
+   * order its events were added: a later transaction's events all come after.
+   */
+  appendEvent(event: NewLoggedEvent): void;
+  /** Up to `limit` events after `cursor`, oldest first; only those of `topics` when given. */
+  eventsAfter(cursor: number, topics: readonly string[], limit: number): Promise<LoggedEvent[]>;
+  /** The cursor of the partner's newest event; 0 before its first. */
+  lastCursor(): Promise<number>;
+  /** The topic of the event with this id, when the log still holds it. */
+  topicOf(eventId: string): Promise<string | undefined>;
+}
+
+/** A partner's log keeps at least this many of its newest events. */
+const LOGGED_EVENTS_KEPT = 50_000;
+/** The log is trimmed when its newest cursor passes a multiple of this. */
+const TRIM_EVERY = 1_000;
+/** Events written by one Postgres statement at most (its parameters stay far below the limit). */
+const ROWS_PER_INSERT = 500;
+
+/** The channel a Postgres transaction that wrote events notifies, with the partner's id. */
+export const EVENTS_CHANNEL = "payments_sandbox_events";
+
+export function eventLogRows(
+  query: Query,
+  partner: string,
+  pending: NewLoggedEvent[],
+): EventLogRows {
+  return {
+    appendEvent(event) {
+      pending.push(event);
+    },
+    async eventsAfter(cursor, topics, limit) {
+      const only =
+        topics.length === 0
+          ? ""
+          : ` AND topic IN (${topics.map((_, index) => `$${index + 4}`).join(", ")})`;
+      const rows = await query(
+        `SELECT n, topic, body FROM event_log WHERE partner = $1 AND n > $2${only} ORDER BY n LIMIT $3`,
+        [partner, cursor, Math.trunc(limit), ...topics],
+      );
+      return rows.map((row) => ({
+        cursor: Number(row.n),
+        topic: String(row.topic),
+        body: String(row.body),
+      }));
+    },
+    async lastCursor() {
+      const [row] = await query("SELECT last FROM event_cursors WHERE partner = $1", [partner]);
+      return Number(row?.last ?? 0);
+    },
+    async topicOf(eventId) {
+      const [row] = await query(
+        "SELECT topic FROM event_log WHERE partner = $1 AND id = $2 LIMIT 1",
+        [partner, eventId],
+      );
+      return row === undefined ? undefined : String(row.topic);
+    },
+  };
+}
+
+/**
+ * Writes the events the transaction added, with their cursors, and empties `pending`; resolves
+ * to whether there were any. With `notify` (Postgres), the commit tells every process listening.
+ */
+export async function writeAppendedEvents(
+  query: Query,
+  partner: string,
+  pending: NewLoggedEvent[],
+  notify: boolean,
+): Promise<boolean> {
+  if (pending.length === 0) return false;
+  const events = pending.splice(0);
+  const take =
+    "INSERT INTO event_cursors (partner, last) VALUES ($1, $2) ON CONFLICT (partner) DO UPDATE SET last = event_cursors.last + excluded.last RETURNING last";
+  const [row] = await query(
+    notify
+      ? `WITH taken AS (${take}) SELECT last, pg_notify('${EVENTS_CHANNEL}', CAST($1 AS TEXT)) FROM taken`
+      : take,
+    [partner, events.length],
+  );
+  const last = Number(row?.last);
+  const first = last - events.length + 1;
+  if (notify) {
+    // Postgres: a statement for many rows, as a round trip costs more than the rows.
+    for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
+      const some = events.slice(start, start + ROWS_PER_INSERT);
+      const values = some.map(
+        (_, index) =>
+          `($1, ${first + start + index}, $${index * 4 + 2}, $${index * 4 + 3}, $${index * 4 + 4}, $${index * 4 + 5})`,
+      );
+      await query(
+        `INSERT INTO event_log (partner, n, id, topic, customer_id, body) VALUES ${values.join(", ")}`,
+        [
+          partner,
+          ...some.flatMap((event) => [event.id, event.topic, event.customerId, event.body]),
+        ],
+      );
+    }
+  } else {
+    // SQLite, in process: one prepared statement, run for each.
+    for (const [index, event] of events.entries()) {
+      await query(
+        "INSERT INTO event_log (partner, n, id, topic, customer_id, body) VALUES ($1, $2, $3, $4, $5, $6)",
+        [partner, first + index, event.id, event.topic, event.customerId, event.body],
+      );
+    }
+  }
+  if (
+    Math.floor(last / TRIM_EVERY) > Math.floor((first - 1) / TRIM_EVERY) &&
+    last > LOGGED_EVENTS_KEPT
+  ) {
+    await query("DELETE FROM event_log WHERE partner = $1 AND n <= $2", [
+      partner,
+      last - LOGGED_EVENTS_KEPT,
+    ]);
+  }
+  return true;
+}

@@ -1,0 +1,193 @@
+// GET /_sandbox/events/stream: the partner's events as Server-Sent Events, each with its cursor
+// as `id:` and its topic as `event:`, its data the body a webhook delivery posts; resumed after a
+// cursor by Last-Event-ID or ?after= with nothing skipped and nothing twice; filtered by topic;
+// kept alive by heartbeats; another key's events never in it. And the receipts a forwarder
+// reports count in the readiness report as a webhook's answers do.
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { call, newKey, openEventStream } from "@org/payments-testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
+
+let sandbox: HttpSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ eventStream: { heartbeatMs: 50 } });
+});
+afterAll(() => sandbox.stop());
+
+const keyed = (key: string) => ({ "X-API-Key": key });
+
+async function createCustomer(key: string): Promise<string> {
+  const answer = await call(sandbox.url, "POST", "/customers", {
+    body: { customer_type: "Person", email: "someone@example.com" },
+    headers: { ...newKey(), ...keyed(key) },
+  });
+  expect(answer.status).toBe(200);
+  return answer.body.id;
+}
+
+async function activate(key: string, customer: string): Promise<void> {
+  const answer = await call(sandbox.url, "POST", `/_sandbox/customers/${customer}/status`, {
+    body: { status: "Active" },
+    headers: keyed(key),
+  });
+  expect(answer.status).toBe(200);
+}
+
+it("sends each event with its cursor and topic, its data the body a webhook receives", async () => {
+  const key = "stream-body";
+  const bodies: string[] = [];
+  const receiver = createServer(async (request, response) => {
+    let text = "";
+    for await (const chunk of request) text += chunk;
+    bodies.push(text);
+    response.writeHead(204).end();
+  });
+  receiver.listen(0, "127.0.0.1");
+  await once(receiver, "listening");
+  try {
+    const port = (receiver.address() as AddressInfo).port;
+    const webhook = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+      body: { url: `http://127.0.0.1:${port}/events`, topics: ["CustomerCreated"] },
+      headers: keyed(key),
+    });
+    expect(webhook.status).toBe(200);
+    const stream = await openEventStream(sandbox.url, { apiKey: key });
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await createCustomer(key);
+    const [event] = await stream.waitForEvents(1);
+    expect(event?.event).toBe("CustomerCreated");
+    expect(event?.id).toMatch(/^[0-9]+$/);
+    await call(sandbox.url, "POST", "/_sandbox/clock/advance", {
+      body: { seconds: 0 },
+      headers: keyed(key),
+    });
+    await expect.poll(() => bodies.length).toBe(1);
+    expect(event?.data).toBe(bodies[0]);
+    await stream.close();
+  } finally {
+    receiver.close();
+  }
+});
+
+it("resumes after Last-Event-ID or ?after=, in cursor order, nothing skipped or twice", async () => {
+  const key = "stream-resume";
+  const customer = await createCustomer(key);
+  await activate(key, customer);
+  const all = await openEventStream(sandbox.url, { apiKey: key, query: { after: "0" } });
+  const events = await all.waitForEvents(2);
+  await all.close();
+  const cursors = events.map((event) => Number(event.id));
+  expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+  expect(new Set(cursors).size).toBe(cursors.length);
+  expect(events[0]?.event).toBe("CustomerCreated");
+
+  const first = events[0]?.id ?? "";
+  const resumed = await openEventStream(sandbox.url, { apiKey: key, lastEventId: first });
+  const again = await resumed.waitForEvents(events.length - 1);
+  expect(again.map((event) => event.id)).toEqual(events.slice(1).map((event) => event.id));
+  // A new event after the resumed ones comes once, next.
+  await createCustomer(key);
+  await resumed.waitForEvents(events.length);
+  expect(resumed.events.slice(events.length - 1).map((event) => event.event)).toEqual([
+    "CustomerCreated",
+  ]);
+  await resumed.close();
+
+  // Last-Event-ID wins over the ?after= of the URL a reconnecting client reuses.
+  const both = await openEventStream(sandbox.url, {
+    apiKey: key,
+    query: { after: "0" },
+    lastEventId: events.at(-1)?.id ?? "",
+  });
+  await both.waitForEvents(1);
+  expect(both.events[0]?.event).toBe("CustomerCreated");
+  expect(Number(both.events[0]?.id)).toBeGreaterThan(Number(events.at(-1)?.id));
+  await both.close();
+});
+
+it("sends only the topics asked for", async () => {
+  const key = "stream-topics";
+  const stream = await openEventStream(sandbox.url, {
+    apiKey: key,
+    query: { topics: "CustomerStatus" },
+  });
+  const customer = await createCustomer(key);
+  await activate(key, customer);
+  await stream.waitForEvents(1);
+  await createCustomer(key);
+  await activate(key, customer);
+  expect(stream.events.every((event) => event.event === "CustomerStatus")).toBe(true);
+  await stream.close();
+});
+
+it("keeps an idle stream alive with heartbeat comments", async () => {
+  const stream = await openEventStream(sandbox.url, { apiKey: "stream-idle" });
+  await stream.waitForComment("heartbeat");
+  expect(stream.events).toEqual([]);
+  await stream.close();
+});
+
+it("never sends one key's events in another's stream, resumed from 0 or not", async () => {
+  const hostile = await openEventStream(sandbox.url, { apiKey: "stream-hostile" });
+  const fromZero = await openEventStream(sandbox.url, {
+    apiKey: "stream-hostile",
+    query: { after: "0" },
+  });
+  const victim = "stream-victim";
+  const own = await openEventStream(sandbox.url, { apiKey: victim });
+  const customer = await createCustomer(victim);
+  await activate(victim, customer);
+  await own.waitForEvents(2);
+  // The victim's events have reached its own stream; the hostile key's streams got none of them.
+  await hostile.waitForComment("heartbeat");
+  expect(hostile.events).toEqual([]);
+  expect(fromZero.events.filter((event) => event.data.includes(customer))).toEqual([]);
+  await Promise.all([hostile.close(), fromZero.close(), own.close()]);
+});
+
+it("refuses a cursor that is not one, a topic that is not one, and no key, with a problem", async () => {
+  for (const query of ["after=soon", "topics=CustomerStatus,Nope"]) {
+    const answer = await call(sandbox.url, "GET", `/_sandbox/events/stream?${query}`, {
+      headers: keyed("stream-refused"),
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.errors[0].field).toBe(query.split("=")[0]);
+  }
+  const noKey = await call(sandbox.url, "GET", "/_sandbox/events/stream", {
+    headers: keyed(""),
+  });
+  expect(noKey.status).toBe(401);
+});
+
+it("counts the receipts of forwarded events in the readiness report", async () => {
+  const key = "stream-receipts";
+  const stream = await openEventStream(sandbox.url, { apiKey: key });
+  await createCustomer(key);
+  const [event] = await stream.waitForEvents(1);
+  await stream.close();
+  const id = JSON.parse(event?.data ?? "{}").id;
+  const recorded = await call(sandbox.url, "POST", "/_sandbox/events/receipts", {
+    body: {
+      receipts: [
+        { id, status_code: 204 },
+        { id, status_code: 500 },
+        { id: "no-such-event", status_code: 204 },
+      ],
+    },
+    headers: keyed(key),
+  });
+  expect(recorded.body).toEqual({ counted: 2, unknown: ["no-such-event"] });
+  const report = await call(sandbox.url, "GET", "/_sandbox/readiness", { headers: keyed(key) });
+  expect(report.body.coverage.topics.CustomerCreated).toMatchObject({
+    delivered: 2,
+    acknowledged: 1,
+  });
+  // Another key's receipt of the same id counts nothing for it.
+  const other = await call(sandbox.url, "POST", "/_sandbox/events/receipts", {
+    body: { receipts: [{ id, status_code: 204 }] },
+    headers: keyed("stream-receipts-other"),
+  });
+  expect(other.body).toEqual({ counted: 0, unknown: [id] });
+});
