@@ -10464,7 +10464,7 @@ export const tools: readonly ToolDefinition[] = [
             "id": {
               "type": "string",
               "format": "uuid",
-              "description": "The event's id, the same in every attempt to deliver it."
+              "description": "The event's id, the same in every attempt to deliver it, to every webhook subscribed, and in the event stream."
             },
             "topic": {
               "$ref": "#/$defs/WebhookTopic"
@@ -10540,7 +10540,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Events",
     "title": "Send an event again",
-    "description": "Sends the event again now, with the same `id`, to its webhook's current `url`: one attempt, numbered after the last one the log holds, not retried. `404` when the log holds no attempt of the event or its webhook is gone.",
+    "description": "Sends the event again now, with the same `id`, to the current `url` of the webhook of its newest attempt (an event sent to several webhooks has one id): one attempt, numbered after the last one the log holds, not retried. `404` when the log holds no attempt of the event or its webhook is gone.",
     "method": "POST",
     "path": "/_sandbox/events/{id}/redeliver",
     "annotations": {
@@ -10663,7 +10663,7 @@ export const tools: readonly ToolDefinition[] = [
             "id": {
               "type": "string",
               "format": "uuid",
-              "description": "The event's id, the same in every attempt to deliver it."
+              "description": "The event's id, the same in every attempt to deliver it, to every webhook subscribed, and in the event stream."
             },
             "topic": {
               "$ref": "#/$defs/WebhookTopic"
@@ -10706,6 +10706,202 @@ export const tools: readonly ToolDefinition[] = [
       "id": {
         "in": "path",
         "name": "id"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "streamEvents",
+    "group": "test-mode",
+    "tag": "Events",
+    "title": "Stream the events as they commit",
+    "description": "The partner's events as Server-Sent Events (`text/event-stream`), for a receiver the sandbox cannot reach: `payments-mock listen` reads this stream and forwards each event to a local URL. Every event a change makes is in the partner's event log, whether or not a webhook subscribes to its topic, with a **cursor**: a whole number, per partner, that orders the log as the changes committed (the same on every process that shares a Postgres sandbox, and after a restart). Each event is sent as\n\n``` id: <cursor> event: <topic> data: <the event's JSON, exactly the body a webhook delivery posts> ```\n\nin cursor order. Without `Last-Event-ID` or `after` the stream starts with the events committed from now on; with either, it starts right after that cursor (`0`: every event the log keeps, its newest 50,000), so a client that reconnects with the last `id` it got misses nothing and gets nothing twice. An event committed through any process of a shared sandbox is sent within 100 ms (Postgres `LISTEN`/`NOTIFY`). A comment line (`: heartbeat`) is sent every 15 seconds of quiet, so that an idle connection stays open and a client can tell a dead one. A reset empties the log but its cursors go on; a cursor past the partner's newest event (a partner dropped and made anew) starts the stream at its first event. Only the caller's events are ever sent.",
+    "method": "GET",
+    "path": "/_sandbox/events/stream",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "last_event_id": {
+          "type": "string",
+          "pattern": "^[0-9]{1,18}$",
+          "description": "The cursor of the last event received; the stream resumes right after it. An EventSource sends it by itself when it reconnects. It wins over `after`. Sent as Last-Event-ID.",
+          "examples": [
+            "1042"
+          ]
+        },
+        "after": {
+          "type": "string",
+          "pattern": "^[0-9]{1,18}$",
+          "description": "Start right after this cursor; `0` for every event the log keeps.",
+          "examples": [
+            "1042"
+          ]
+        },
+        "topics": {
+          "type": "string",
+          "pattern": "^(Transaction|NewBankAccount|NewAutoramp|DepositAddressCreated|RegisterFiatAddressStatus|RegisterAutorampStatus|TransactionStatus|CustomerCreated|CustomerStatus|IdentificationStatus|Ping)(,(Transaction|NewBankAccount|NewAutoramp|DepositAddressCreated|RegisterFiatAddressStatus|RegisterAutorampStatus|TransactionStatus|CustomerCreated|CustomerStatus|IdentificationStatus|Ping))*$",
+          "description": "Only the events of these topics, comma-separated (`CustomerStatus,TransactionStatus`). Every topic when absent.",
+          "examples": [
+            "CustomerStatus,TransactionStatus"
+          ]
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "last_event_id": {
+          "type": "string",
+          "pattern": "^[0-9]{1,18}$",
+          "description": "The cursor of the last event received;"
+        },
+        "after": {
+          "type": "string",
+          "pattern": "^[0-9]{1,18}$",
+          "description": "Start right after this cursor; `0` for every event the log keeps."
+        },
+        "topics": {
+          "type": "string",
+          "pattern": "^(Transaction|NewBankAccount|NewAutoramp|DepositAddressCreated|RegisterFiatAddressStatus|RegisterAutorampStatus|TransactionStatus|CustomerCreated|CustomerStatus|IdentificationStatus|Ping)(,(Transaction|NewBankAccount|NewAutoramp|DepositAddressCreated|RegisterFiatAddressStatus|RegisterAutorampStatus|TransactionStatus|CustomerCreated|CustomerStatus|IdentificationStatus|Ping))*$",
+          "description": "Only the events of these topics, comma-separated (`CustomerStatus,TransactionStatus`). Every topic when absent."
+        }
+      },
+      "additionalProperties": false
+    },
+    "output": "none",
+    "arguments": {
+      "last_event_id": {
+        "in": "header",
+        "name": "Last-Event-ID"
+      },
+      "after": {
+        "in": "query",
+        "name": "after"
+      },
+      "topics": {
+        "in": "query",
+        "name": "topics"
+      }
+    },
+    "pages": false
+  },
+  {
+    "name": "recordReceipts",
+    "group": "test-mode",
+    "tag": "Events",
+    "title": "Report what a receiver answered",
+    "description": "What the partner's receiver answered to events that reached it another way than a webhook delivery: `payments-mock listen` reports each event it forwards. Each receipt counts in the readiness report as a delivery attempt does: delivered, and acknowledged when the receiver answered 2xx, under the topic of the event as the partner's log holds it. An id the log does not hold is listed in `unknown` and counts nothing.",
+    "method": "POST",
+    "path": "/_sandbox/events/receipts",
+    "annotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "receipts": {
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "type": "object",
+            "description": "What a receiver answered to one event.",
+            "required": [
+              "id",
+              "status_code"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "The event's id."
+              },
+              "status_code": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 100,
+                "maximum": 599,
+                "description": "The receiver's HTTP status; null when it did not answer."
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "receipts"
+      ],
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "receipts": {
+          "type": "array",
+          "maxItems": 100,
+          "items": {
+            "type": "object",
+            "description": "What a receiver answered to one event.",
+            "required": [
+              "id",
+              "status_code"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "id": {
+                "type": "string",
+                "description": "The event's id."
+              },
+              "status_code": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 100,
+                "maximum": 599,
+                "description": "The receiver's HTTP status; null when it did not answer."
+              }
+            }
+          }
+        }
+      },
+      "required": [
+        "receipts"
+      ],
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "required": [
+        "counted",
+        "unknown"
+      ],
+      "properties": {
+        "counted": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "unknown": {
+          "type": "array",
+          "description": "The ids the partner's event log does not hold.",
+          "items": {
+            "type": "string"
+          }
+        }
+      }
+    },
+    "arguments": {
+      "receipts": {
+        "in": "body",
+        "name": "receipts"
       }
     },
     "pages": false
@@ -12799,6 +12995,66 @@ export const tools: readonly ToolDefinition[] = [
       }
     },
     "pages": true
+  },
+  {
+    "name": "getHealth",
+    "group": "test-mode",
+    "tag": "Health",
+    "title": "Is the sandbox ready",
+    "description": "`200` once the sandbox is ready: its store answers a read (within 2 seconds) and its scheduler runs; with the version of payments-mock, the store's kind and the uptime. Any other answer (a `503` problem with `Retry-After`, while the store does not answer or the sandbox is stopping; no answer at all, before it listens) means not yet: a CI job waits for this `200` before its tests. It takes no API key, and asking makes no partner.",
+    "method": "GET",
+    "path": "/_sandbox/health",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A ready sandbox.",
+      "required": [
+        "status",
+        "version",
+        "store",
+        "uptime_seconds"
+      ],
+      "properties": {
+        "status": {
+          "type": "string",
+          "const": "ready"
+        },
+        "version": {
+          "type": "string",
+          "description": "The version of payments-mock serving it."
+        },
+        "store": {
+          "type": "string",
+          "enum": [
+            "memory",
+            "sqlite",
+            "postgres"
+          ],
+          "description": "Where it keeps its data."
+        },
+        "uptime_seconds": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Real seconds since it started."
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
   },
   {
     "name": "getReadiness",
