@@ -117,11 +117,13 @@ async function runOperation(
 ): Promise<{ verdict: Verdict; answer: Answer }> {
   const scope = headerOf(request, "x-sub-partner-id");
   const body = isObject(request.body) ? request.body : {};
-  const facts: RequestFacts = {
-    operationId: operation.iid ?? "",
+  const operationId = operation.iid ?? "";
+  // What a fault rule matches on, read only for a partner with something armed.
+  const facts = (): RequestFacts => ({
+    operationId,
     customerId: customerIdOf(request, params, body),
     scope,
-  };
+  });
   const work = (tx: StoreTransaction) =>
     handler({
       params,
@@ -166,7 +168,7 @@ async function runOperation(
   if (tenant.faults.armed) return run();
   const read = {
     partner: tenant.partner,
-    operationId: facts.operationId,
+    operationId,
     params,
     query: request.query,
     scope,
@@ -183,7 +185,7 @@ async function inTransaction(
   requests: ApiRequests,
   tenant: Tenant,
   tx: StoreTransaction,
-  facts: RequestFacts,
+  facts: () => RequestFacts,
   operation: () => Promise<WorkResult>,
 ): Promise<Decided<WorkResult>> {
   if (requests.shared) {
@@ -199,7 +201,7 @@ async function inTransaction(
     }
   }
   const verdict = tenant.faults.armed
-    ? await decideVerdict(tx, tenant.faults, facts, tenant.clock.nowMs())
+    ? await decideVerdict(tx, tenant.faults, facts(), tenant.clock.nowMs())
     : NO_VERDICT;
   return { verdict, result: verdict.answer ?? (await operation()) };
 }
