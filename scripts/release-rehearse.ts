@@ -14,14 +14,13 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { type LocalRegistry, publishTarballs, startLocalRegistry } from "./local-registry.ts";
@@ -52,7 +51,7 @@ let work: string | undefined;
 let registry: LocalRegistry | undefined;
 
 let cleaning: Promise<void> | undefined;
-/** The signal that stopped the rehearsal: what failed after it failed because of it. */
+/** Set when a signal stops the rehearsal: the commands it stops then fail unreported. */
 let stoppedBy: NodeJS.Signals | undefined;
 
 /** Stops what the rehearsal started and removes what it made; once, however often it is called. */
@@ -80,14 +79,12 @@ process.on("exit", () => {
   killAllNow();
   removeWork();
 });
-// \`on\`, not \`once\`: a second Ctrl-C waits for the same clean-up instead of cutting it short.
+// `on`, not `once`: a second Ctrl-C waits for the same clean-up instead of cutting it short.
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
     stoppedBy = signal;
     console.error(`\n✖ release rehearsal stopped (${signal}): cleaning up`);
-    void cleanUp().finally(() =>
-      process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGTERM" ? 15 : 1)),
-    );
+    void cleanUp().finally(() => process.exit(128 + constants.signals[signal]));
   });
 }
 
@@ -116,7 +113,7 @@ async function versionSnapshot(folder: string, published: PackedPackage[]): Prom
   }
   // changesets finds its changelog module there.
   symlinkSync(path.join(root, "node_modules"), path.join(folder, "node_modules"));
-  const folders = workspaceFolders();
+  const folders = await workspaceFolders();
   const byName = new Map<string, string>();
   for (const dir of folders) {
     mkdirSync(path.join(folder, dir), { recursive: true });
@@ -165,25 +162,12 @@ type Manifest = {
 const manifestOf = (dir: string): Manifest =>
   JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
 
-/** The workspace's package folders, as pnpm-workspace.yaml lists them (a `dir/*` is each folder). */
-function workspaceFolders(): string[] {
-  const text = readFileSync(path.join(root, "pnpm-workspace.yaml"), "utf8");
-  const list = text.split(/^packages:\n/m)[1]?.match(/^(?: {2}- .+\n)+/)?.[0] ?? "";
-  return list
-    .split("\n")
-    .map((line) =>
-      line
-        .replace(/^ {2}- /, "")
-        .replace(/["']/g, "")
-        .trim(),
-    )
-    .filter(Boolean)
-    .flatMap((entry) => {
-      if (!entry.endsWith("/*")) return [entry];
-      const parent = entry.slice(0, -2);
-      return readdirSync(path.join(root, parent)).map((name) => `${parent}/${name}`);
-    })
-    .filter((dir) => existsSync(path.join(root, dir, "package.json")));
+/** The workspace's package folders, relative to the root, as pnpm lists them. */
+async function workspaceFolders(): Promise<string[]> {
+  const listed = JSON.parse(
+    await run("pnpm", ["list", "--recursive", "--depth=-1", "--json"], { cwd: root }),
+  ) as { path: string }[];
+  return listed.map((pkg) => path.relative(root, pkg.path)).filter((dir) => dir !== "");
 }
 
 /** publint and attw (the node16 profile, as each package's check-exports) on each tarball. */

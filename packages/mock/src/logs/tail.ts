@@ -19,7 +19,7 @@ interface LogEntry {
 }
 
 /** What an entry must match to be printed; each given must. */
-export interface TailFilter {
+interface TailFilter {
   operation?: string;
   /** Upper case. */
   method?: string;

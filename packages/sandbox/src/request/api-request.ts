@@ -121,11 +121,13 @@ async function runOperation(
 ): Promise<{ verdict: Verdict; answer: Answer }> {
   const scope = headerOf(request, "x-sub-partner-id");
   const body = isObject(request.body) ? request.body : {};
-  const facts: RequestFacts = {
-    operationId: operation.iid ?? "",
+  const operationId = operation.iid ?? "";
+  // What a fault rule matches on, read only for a partner with something armed.
+  const facts = (): RequestFacts => ({
+    operationId,
     customerId: customerIdOf(request, params, body),
     scope,
-  };
+  });
   const work = (tx: StoreTransaction) =>
     handler({
       params,
@@ -170,7 +172,7 @@ async function runOperation(
   if (tenant.faults.armed) return run();
   const read = {
     partner: tenant.partner,
-    operationId: facts.operationId,
+    operationId,
     params,
     query: request.query,
     scope,
@@ -187,7 +189,7 @@ async function inTransaction(
   requests: ApiRequests,
   tenant: Tenant,
   tx: StoreTransaction,
-  facts: RequestFacts,
+  facts: () => RequestFacts,
   operation: () => Promise<WorkResult>,
 ): Promise<Decided<WorkResult>> {
   if (requests.shared) {
@@ -203,7 +205,7 @@ async function inTransaction(
     }
   }
   const verdict = tenant.faults.armed
-    ? await decideVerdict(tx, tenant.faults, facts, tenant.clock.nowMs())
+    ? await decideVerdict(tx, tenant.faults, facts(), tenant.clock.nowMs())
     : NO_VERDICT;
   return { verdict, result: verdict.answer ?? (await operation()) };
 }
