@@ -130,8 +130,12 @@ export function curlSample(doc: OpenApiDocument, entry: OperationEntry): string 
     .join("&");
   const url = `\${PAYMENTS_BASE_URL:-${defaultBaseUrl(doc)}}${resolvedPath}${query ? `?${query}` : ""}`;
 
+  // A stream (Server-Sent Events) is shown as it comes: curl's -N sends each part on at once.
+  const streams = answersStream(doc, entry);
   const lines = [
-    method === "get" ? `curl "${url}"` : `curl -X ${method.toUpperCase()} "${url}"`,
+    method === "get"
+      ? `curl${streams ? " -N" : ""} "${url}"`
+      : `curl -X ${method.toUpperCase()} "${url}"`,
     `-H "X-API-Key: \${PAYMENTS_API_KEY:-${SANDBOX_API_KEY}}"`,
   ];
   const idempotencyKey = parameters.find(
@@ -145,6 +149,24 @@ export function curlSample(doc: OpenApiDocument, entry: OperationEntry): string 
     lines.push(`--data '${shellSingleQuoted(json)}'`);
   }
   return lines.join(" \\\n  ");
+}
+
+/** Whether the operation answers Server-Sent Events, which go on until the client stops. */
+function answersStream(doc: OpenApiDocument, entry: OperationEntry): boolean {
+  const responses = (entry.operation.responses ?? {}) as Record<
+    string,
+    { $ref?: string; content?: object }
+  >;
+  return Object.entries(responses).some(([code, response]) => {
+    const name = response.$ref?.split("/").pop();
+    const resolved =
+      name === undefined
+        ? response
+        : (doc.components?.responses?.[name] as typeof response | undefined);
+    return (
+      /^2/.test(code) && resolved?.content !== undefined && "text/event-stream" in resolved.content
+    );
+  });
 }
 
 /** A parameter's example; every parameter a curl sample shows must have one. */

@@ -67,7 +67,15 @@ const CALLS: Record<string, (example: Example) => string> = {
 };
 
 /** The routes the typed controls leave to a plain HTTP call (their curl sample shows it). */
-export const WITHOUT_CONTROL = ["getQuoteSigningKey", "getTestModeDocument"];
+export const WITHOUT_CONTROL = [
+  // A stream, which payments-mock listen reads; the receipts listen sends.
+  "streamEvents",
+  "recordReceipts",
+  "getQuoteSigningKey",
+  "getTestModeDocument",
+  // Asked by CI (curl) before its tests, not by a test's code.
+  "getHealth",
+];
 
 /** The route's TypeScript sample, or undefined when no control sends it. */
 export function controlSample(doc: OpenApiDocument, entry: OperationEntry): string | undefined {

@@ -316,9 +316,23 @@ function flatBody(
   return { fields, required: (body.required as string[] | undefined) ?? [], rules };
 }
 
+/**
+ * Whether the operation answers a stream that does not end (Server-Sent Events, such as the
+ * sandbox's event stream): a tool call waits for a whole answer, so it is no tool.
+ */
+export function answersStream(doc: OpenApiDocument, entry: OperationEntry): boolean {
+  const responses = (entry.operation.responses ?? {}) as Record<string, unknown>;
+  return Object.entries(responses).some(
+    ([code, response]) =>
+      /^2/.test(code) && deref(doc, response)?.content?.["text/event-stream"] !== undefined,
+  );
+}
+
 export function buildTools(sources: Source[]): ToolDefinition[] {
   const tools = sources.flatMap(({ group, doc }) =>
-    listOperations(doc).map((entry) => toolOf(doc, group, entry)),
+    listOperations(doc)
+      .filter((entry) => !answersStream(doc, entry))
+      .map((entry) => toolOf(doc, group, entry)),
   );
   const names = new Set<string>();
   for (const tool of tools) {

@@ -12,6 +12,7 @@ const USAGE = `Usage: payments-mock [options]
        payments-mock fixtures <file> [options]        (see payments-mock fixtures --help)
        payments-mock trigger <topic> [options]        (see payments-mock trigger --help)
        payments-mock listen [options]                 (see payments-mock listen --help)
+       payments-mock logs tail [options]              (see payments-mock logs --help)
 
 Serves a Prism mock of the partner payments API.
 
@@ -94,6 +95,9 @@ if (process.argv[2] === "proxy") {
 } else if (process.argv[2] === "fixtures") {
   const { runFixturesCli } = await import("./fixtures-cli.js");
   await runFixturesCli(process.argv.slice(3));
+} else if (process.argv[2] === "logs") {
+  const { runLogsCli } = await import("./logs/logs-cli.js");
+  await runLogsCli(process.argv.slice(3));
 } else if (process.argv[2] === "listen") {
   const { runListenCli } = await import("./listen/listen-cli.js");
   await runListenCli(process.argv.slice(3));

@@ -29,6 +29,12 @@ describe.concurrent.each([
     heading: "## Listen",
   },
   {
+    command: "payments-mock logs tail",
+    args: ["logs", "--help"],
+    text: readme,
+    heading: "## Logs",
+  },
+  {
     command: "payments-mock trigger",
     args: ["trigger", "--help"],
     text: readme,

@@ -123,7 +123,7 @@ export const FEATURES: readonly Feature[] = [
 
 export interface Sandbox {
   /** The answer to an API request that Prism has validated and routed. */
-  answer(request: ApiRequest, routed: Routed): Promise<Answer>;
+  answer(request: ApiRequest, routed: Routed, requestId?: string): Promise<Answer>;
   /** The answer to a request under /_sandbox/ that the engine has validated and routed. */
   control(request: ApiRequest, routed: Routed): Promise<Answer>;
   /**
@@ -132,7 +132,7 @@ export interface Sandbox {
    * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner, and a
    * refused request makes none: only a partner this process has seen a request of is counted.
    */
-  refused(request: ApiRequest, routed: Routed, status: number): void;
+  refused(request: ApiRequest, routed: Routed, status: number, requestId?: string): void;
   close(): Promise<void>;
 }
 
@@ -206,10 +206,11 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
   const purgeTimer = tenants.purgeIdle(options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
-    answer: (request, routed) => answerApiRequest(apiRequests, request, routed),
+    answer: (request, routed, requestId) =>
+      answerApiRequest(apiRequests, request, routed, requestId),
     control: (request, routed) => answerControlRequest(controlRequests, request, routed),
-    refused: (request, routed, status) => {
-      recordRefused(apiRequests, request, routed, status).catch(() => {
+    refused: (request, routed, status, requestId) => {
+      recordRefused(apiRequests, request, routed, status, requestId).catch(() => {
         // Not counted: the store is stopping, or full; the request was answered.
       });
     },

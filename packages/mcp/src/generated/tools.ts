@@ -10711,86 +10711,6 @@ export const tools: readonly ToolDefinition[] = [
     "pages": false
   },
   {
-    "name": "streamEvents",
-    "group": "test-mode",
-    "tag": "Events",
-    "title": "Stream the events as they commit",
-    "description": "The partner's events as Server-Sent Events (`text/event-stream`), for a receiver the sandbox cannot reach: `payments-mock listen` reads this stream and forwards each event to a local URL. Every event a change makes is in the partner's event log, whether or not a webhook subscribes to its topic, with a **cursor**: a whole number, per partner, that orders the log as the changes committed (the same on every process that shares a Postgres sandbox, and after a restart). Each event is sent as\n\n``` id: <cursor> event: <topic> data: <the event's JSON, exactly the body a webhook delivery posts> ```\n\nin cursor order. Without `Last-Event-ID` or `after` the stream starts with the events committed from now on; with either, it starts right after that cursor (`0`: every event the log keeps, its newest 50,000), so a client that reconnects with the last `id` it got misses nothing and gets nothing twice. An event committed through any process of a shared sandbox is sent within 100 ms (Postgres `LISTEN`/`NOTIFY`). A comment line (`: heartbeat`) is sent every 15 seconds of quiet, so that an idle connection stays open and a client can tell a dead one. A reset empties the log but its cursors go on; a cursor past the partner's newest event (a partner dropped and made anew) starts the stream at its first event. Only the caller's events are ever sent.",
-    "method": "GET",
-    "path": "/_sandbox/events/stream",
-    "annotations": {
-      "readOnlyHint": true,
-      "openWorldHint": false
-    },
-    "inputSchema": {
-      "type": "object",
-      "properties": {
-        "last_event_id": {
-          "type": "string",
-          "pattern": "^[0-9]{1,18}$",
-          "description": "The cursor of the last event received; the stream resumes right after it. An EventSource sends it by itself when it reconnects. It wins over `after`. Sent as Last-Event-ID.",
-          "examples": [
-            "1042"
-          ]
-        },
-        "after": {
-          "type": "string",
-          "pattern": "^[0-9]{1,18}$",
-          "description": "Start right after this cursor; `0` for every event the log keeps.",
-          "examples": [
-            "1042"
-          ]
-        },
-        "topics": {
-          "type": "string",
-          "pattern": "^(Transaction|NewBankAccount|NewAutoramp|DepositAddressCreated|RegisterFiatAddressStatus|RegisterAutorampStatus|TransactionStatus|CustomerCreated|CustomerStatus|IdentificationStatus|Ping)(,(Transaction|NewBankAccount|NewAutoramp|DepositAddressCreated|RegisterFiatAddressStatus|RegisterAutorampStatus|TransactionStatus|CustomerCreated|CustomerStatus|IdentificationStatus|Ping))*$",
-          "description": "Only the events of these topics, comma-separated (`CustomerStatus,TransactionStatus`). Every topic when absent.",
-          "examples": [
-            "CustomerStatus,TransactionStatus"
-          ]
-        }
-      },
-      "additionalProperties": false
-    },
-    "listedInputSchema": {
-      "type": "object",
-      "properties": {
-        "last_event_id": {
-          "type": "string",
-          "pattern": "^[0-9]{1,18}$",
-          "description": "The cursor of the last event received;"
-        },
-        "after": {
-          "type": "string",
-          "pattern": "^[0-9]{1,18}$",
-          "description": "Start right after this cursor; `0` for every event the log keeps."
-        },
-        "topics": {
-          "type": "string",
-          "pattern": "^(Transaction|NewBankAccount|NewAutoramp|DepositAddressCreated|RegisterFiatAddressStatus|RegisterAutorampStatus|TransactionStatus|CustomerCreated|CustomerStatus|IdentificationStatus|Ping)(,(Transaction|NewBankAccount|NewAutoramp|DepositAddressCreated|RegisterFiatAddressStatus|RegisterAutorampStatus|TransactionStatus|CustomerCreated|CustomerStatus|IdentificationStatus|Ping))*$",
-          "description": "Only the events of these topics, comma-separated (`CustomerStatus,TransactionStatus`). Every topic when absent."
-        }
-      },
-      "additionalProperties": false
-    },
-    "output": "none",
-    "arguments": {
-      "last_event_id": {
-        "in": "header",
-        "name": "Last-Event-ID"
-      },
-      "after": {
-        "in": "query",
-        "name": "after"
-      },
-      "topics": {
-        "in": "query",
-        "name": "topics"
-      }
-    },
-    "pages": false
-  },
-  {
     "name": "recordReceipts",
     "group": "test-mode",
     "tag": "Events",
@@ -12680,7 +12600,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Requests",
     "title": "List the API requests made",
-    "description": "The partner's API requests (not these test-mode routes), newest first, once answered (those refused as invalid too, once the key has made a request the sandbox answered): when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
+    "description": "The partner's API requests (not these test-mode routes), newest first, once answered (those refused as invalid too, once the key has made a request the sandbox answered): when, which operation, the status answered (`null` for a connection closed with no answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, the fault rule that acted on it, and the `X-Request-Id` it was answered with (so an id a client's error quotes finds its request). No bodies, other headers or API keys. The newest 10,000 of a partner are kept; a reset empties the log, and it goes with the partner's data when the partner is purged. Filtered by the parameters given (all must match) and paged as the event log is. An entry is listed within 100 ms of its answer (at once through the same process).",
     "method": "GET",
     "path": "/_sandbox/requests",
     "annotations": {
@@ -12743,6 +12663,13 @@ export const tools: readonly ToolDefinition[] = [
           "description": "Only the requests sent with this `IDEMPOTENCY-KEY`.",
           "examples": [
             "1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d"
+          ]
+        },
+        "request_id": {
+          "type": "string",
+          "description": "Only the request answered with this `X-Request-Id` (the id a client's error quotes).",
+          "examples": [
+            "0f8e2d4c-6b1a-4c3e-9d5f-7a9b1c3d5e7f"
           ]
         },
         "cursor": {
@@ -12809,6 +12736,10 @@ export const tools: readonly ToolDefinition[] = [
         "idempotency_key": {
           "type": "string",
           "description": "Only the requests sent with this `IDEMPOTENCY-KEY`."
+        },
+        "request_id": {
+          "type": "string",
+          "description": "Only the request answered with this `X-Request-Id` (the id a client's error quotes)."
         },
         "cursor": {
           "type": "string"
@@ -12898,12 +12829,13 @@ export const tools: readonly ToolDefinition[] = [
             "idempotency_key",
             "replayed",
             "fault_id",
-            "fault"
+            "fault",
+            "request_id"
           ],
           "properties": {
             "id": {
               "type": "string",
-              "description": "Its place in the log, as a `cursor`."
+              "description": "Its place in the log, as a `cursor`; a newer entry's is a greater whole number."
             },
             "at": {
               "type": "string",
@@ -12963,6 +12895,13 @@ export const tools: readonly ToolDefinition[] = [
                 null
               ],
               "description": "What acted on it; `rate_limit` for a request the rate limit refused."
+            },
+            "request_id": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "The `X-Request-Id` it was answered with; null in an entry logged by a version that did not keep it."
             }
           }
         }
@@ -12984,6 +12923,10 @@ export const tools: readonly ToolDefinition[] = [
       "idempotency_key": {
         "in": "query",
         "name": "idempotency_key"
+      },
+      "request_id": {
+        "in": "query",
+        "name": "request_id"
       },
       "cursor": {
         "in": "query",

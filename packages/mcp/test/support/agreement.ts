@@ -9,6 +9,7 @@ import {
   type OperationEntry,
   resolveRef,
 } from "@org/payments-spec";
+import { answersStream } from "../../scripts/generate.ts";
 import type { JsonSchema, ToolDefinition, ToolGroup } from "../../src/tool-definition.ts";
 
 type Lookup = (ref: string) => unknown;
@@ -105,8 +106,11 @@ export function disagreements(
   sources: { group: ToolGroup; doc: OpenApiDocument }[],
 ): string[] {
   const found: string[] = [];
+  // A streamed answer (the event stream) is no tool: a tool call waits for a whole answer.
   const operations = sources.flatMap(({ group, doc }) =>
-    listOperations(doc).map((entry) => ({ group, doc, entry })),
+    listOperations(doc)
+      .filter((entry) => !answersStream(doc, entry))
+      .map((entry) => ({ group, doc, entry })),
   );
   for (const tool of tools) {
     if (!operations.some(({ entry }) => entry.operationId === tool.name)) {

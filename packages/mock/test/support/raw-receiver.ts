@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export interface Received {
+interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;

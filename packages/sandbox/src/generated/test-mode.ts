@@ -534,8 +534,9 @@ export interface paths {
      * List the API requests made
      * @description The partner's API requests (not these test-mode routes), newest first, once answered (those refused as invalid too, once the key has made a request the sandbox answered):
      *     when, which operation, the status answered (`null` for a connection closed with no
-     *     answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, and the
-     *     fault rule that acted on it. No bodies, headers or API keys. The newest 10,000 of a
+     *     answer), how long it took, its `IDEMPOTENCY-KEY` and whether it was a replay, the
+     *     fault rule that acted on it, and the `X-Request-Id` it was answered with (so an id a
+     *     client's error quotes finds its request). No bodies, other headers or API keys. The newest 10,000 of a
      *     partner are kept; a reset empties the log, and it goes with the partner's data when the
      *     partner is purged. Filtered by the parameters given (all must match) and paged as the
      *     event log is. An entry is listed within 100 ms of its answer (at once through the same
@@ -1161,7 +1162,7 @@ export interface components {
     };
     /** @description One API request of the partner, once answered. No body, header or API key. */
     RequestLogEntry: {
-      /** @description Its place in the log, as a `cursor`. */
+      /** @description Its place in the log, as a `cursor`; a newer entry's is a greater whole number. */
       id: string;
       /**
        * Format: date-time
@@ -1186,6 +1187,8 @@ export interface components {
        * @enum {string|null}
        */
       fault: "status" | "delay" | "drop_before_commit" | "drop_after_commit" | "rate_limit" | null;
+      /** @description The `X-Request-Id` it was answered with; null in an entry logged by a version that did not keep it. */
+      request_id: string | null;
     };
     /** @description A page of the request log, newest first. A page without a `cursor` is the last one. */
     RequestLogPage: {
@@ -2477,6 +2480,11 @@ export interface operations {
          * @example 1a2b3c4d-5e6f-4a8b-9c0d-1e2f3a4b5c6d
          */
         idempotency_key?: string;
+        /**
+         * @description Only the request answered with this `X-Request-Id` (the id a client's error quotes).
+         * @example 0f8e2d4c-6b1a-4c3e-9d5f-7a9b1c3d5e7f
+         */
+        request_id?: string;
         /** @description The `cursor` of the previous page, to fetch the next page (send the same filters). */
         cursor?: string;
         /**

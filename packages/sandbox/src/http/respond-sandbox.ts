@@ -16,6 +16,7 @@ import {
   type Problem,
   parsePrefer,
   problem,
+  REQUEST_ID,
   type Routed,
   readRequest,
   refusalStatus,
@@ -72,11 +73,15 @@ export function respondSandbox({
   const verdicts = new VerdictMemo();
   return async (incoming, response) => {
     const engine = currentEngine();
+    // The id the answer carries, which the request log keeps (the server set it before).
+    const requestId = response.getHeader(REQUEST_ID) as string | undefined;
     // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
     const key = bodilessKey(incoming);
     if (key !== undefined) {
       const known = verdicts.get(engine, key);
-      if (known) return sendAnswer(response, await sandbox.answer(known.request, known.routed));
+      if (known) {
+        return sendAnswer(response, await sandbox.answer(known.request, known.routed, requestId));
+      }
     }
     const read = await readRequest(incoming, engine.segmentName);
     if (!read.ok) {
@@ -108,14 +113,14 @@ export function respondSandbox({
     if (errors.length > 0) {
       const refusal = requestRefusal(refusalStatus(errors), errors);
       // The sandbox counts it for the partner's readiness report, as it counts what it answers.
-      sandbox.refused(request, outcome.routed, refusal.status);
+      sandbox.refused(request, outcome.routed, refusal.status, requestId);
       return sentStatus(sendProblem(response, refusal));
     }
     if (answerPreferred !== undefined && hasPreferences(preferences)) {
       return answerPreferred(outcome, response);
     }
     if (key !== undefined) verdicts.set(engine, key, { request, routed: outcome.routed });
-    return sendAnswer(response, await sandbox.answer(request, outcome.routed));
+    return sendAnswer(response, await sandbox.answer(request, outcome.routed, requestId));
   };
 }
 

@@ -29,6 +29,8 @@ export interface FinishedRequest {
   key_reused: boolean;
   /** The Retry-After (seconds) it was answered with, if any. */
   retry_after_s: number | null;
+  /** The X-Request-Id it was answered with; null in an entry logged before the log kept it. */
+  request_id: string | null;
 }
 
 /** What the request log keeps of a finished request (no body, no API key): GET /_sandbox/requests. */
@@ -43,6 +45,8 @@ interface Finished {
   durationMs: number;
   answer: Answer;
   hit?: FaultHit | undefined;
+  /** The X-Request-Id it was answered with, when the server gave one. */
+  requestId?: string | undefined;
 }
 
 export function finishedRequest({
@@ -52,6 +56,7 @@ export function finishedRequest({
   durationMs,
   answer,
   hit,
+  requestId,
 }: Finished): FinishedRequest {
   const retryAfter = Number(answer.headers?.["retry-after"]);
   return {
@@ -68,6 +73,7 @@ export function finishedRequest({
     cursor: request.query.cursor !== undefined,
     key_reused: answer.status === 422 && problemType(answer).endsWith(":idempotency-key-reused"),
     retry_after_s: Number.isFinite(retryAfter) ? retryAfter : null,
+    request_id: requestId ?? null,
   };
 }
 

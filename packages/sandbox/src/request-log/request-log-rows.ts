@@ -9,6 +9,8 @@ export interface RequestLogFilter {
   status?: number | undefined;
   fault_id?: string | undefined;
   idempotency_key?: string | undefined;
+  /** The X-Request-Id it was answered with. */
+  request_id?: string | undefined;
 }
 
 /** A request log entry as the log stores it: its place in the log (the page cursor), its JSON. */

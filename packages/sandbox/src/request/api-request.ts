@@ -50,6 +50,7 @@ export async function answerApiRequest(
   requests: ApiRequests,
   request: ApiRequest,
   routed: Routed,
+  requestId?: string,
 ): Promise<Answer> {
   const handler = handlerOf(routed.operation.iid);
   if (handler === undefined) return noSandboxRoute(request.path);
@@ -70,6 +71,7 @@ export async function answerApiRequest(
       durationMs: elapsedNow() - started,
       answer: sent,
       hit: verdict.hit,
+      requestId,
     }),
   );
   return sent;
@@ -85,6 +87,7 @@ export async function recordRefused(
   request: ApiRequest,
   routed: Routed,
   status: number,
+  requestId?: string,
 ): Promise<void> {
   const key = headerOf(request, "x-api-key");
   if (key === undefined || requests.finished === undefined) return;
@@ -100,6 +103,7 @@ export async function recordRefused(
       // The engine answered it before the sandbox saw it.
       durationMs: 0,
       answer: { status, body: undefined },
+      requestId,
     }),
   );
 }

@@ -11,7 +11,8 @@ import type { KeptRequest } from "../request-log/index.js";
  * first of them its `at` less the entry before's (the first entry's, less 0).
  */
 interface StoredBatch {
-  v: 2;
+  /** 2: ENTRY_WIDTH_2 integers an entry, without the request id; 3: ENTRY_WIDTH. */
+  v: 2 | 3;
   strings: string[];
   entries: number[];
 }
@@ -30,7 +31,9 @@ type EarlierEntry = [
   fault: KeptRequest["fault"],
 ];
 
-const ENTRY_WIDTH = 10;
+const ENTRY_WIDTH = 11;
+/** An entry's integers in a batch of format 2, written before the log kept request ids. */
+const ENTRY_WIDTH_2 = 10;
 /** A null string or status. */
 const NONE = -1;
 
@@ -62,19 +65,21 @@ export function batchText(entries: readonly KeptRequest[]): string {
     numbers[at++] = entry.replayed ? 1 : 0;
     numbers[at++] = indexOf(entry.fault_id);
     numbers[at++] = indexOf(entry.fault);
+    numbers[at++] = indexOf(entry.request_id);
   }
-  return JSON.stringify({ v: 2, strings, entries: numbers } satisfies StoredBatch);
+  return JSON.stringify({ v: 3, strings, entries: numbers } satisfies StoredBatch);
 }
 
 export function batchEntries(text: string): KeptRequest[] {
   const stored = JSON.parse(text) as StoredBatch | EarlierEntry[];
   if (Array.isArray(stored)) return stored.map(earlierEntry);
   const { strings, entries: numbers } = stored;
+  const width = stored.v === 2 ? ENTRY_WIDTH_2 : ENTRY_WIDTH;
   const stringAt = (index: number | undefined) =>
     index === undefined || index === NONE ? null : (strings[index] ?? null);
   const entries: KeptRequest[] = [];
   let time = 0;
-  for (let at = 0; at + ENTRY_WIDTH <= numbers.length; at += ENTRY_WIDTH) {
+  for (let at = 0; at + width <= numbers.length; at += width) {
     const status = numbers[at + 4] as number;
     time += numbers[at] as number;
     entries.push({
@@ -88,6 +93,7 @@ export function batchEntries(text: string): KeptRequest[] {
       replayed: numbers[at + 7] === 1,
       fault_id: stringAt(numbers[at + 8]),
       fault: stringAt(numbers[at + 9]) as KeptRequest["fault"],
+      request_id: width === ENTRY_WIDTH ? stringAt(numbers[at + 10]) : null,
     });
   }
   return entries;
@@ -106,5 +112,6 @@ function earlierEntry(row: EarlierEntry): KeptRequest {
     replayed,
     fault_id: row[8],
     fault: row[9],
+    request_id: null,
   };
 }

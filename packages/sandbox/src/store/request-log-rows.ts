@@ -61,7 +61,8 @@ function requestLogSource(
     (filter.operation_id === undefined || entry.operation_id === filter.operation_id) &&
     (filter.status === undefined || entry.status === filter.status) &&
     (filter.fault_id === undefined || entry.fault_id === filter.fault_id) &&
-    (filter.idempotency_key === undefined || entry.idempotency_key === filter.idempotency_key);
+    (filter.idempotency_key === undefined || entry.idempotency_key === filter.idempotency_key) &&
+    (filter.request_id === undefined || entry.request_id === filter.request_id);
   const positioned = (seq: number, index: number, entry: KeptRequest) => {
     const place = seq * PLACES_PER_BATCH + index;
     const listed = { id: String(place), ...entry, at: new Date(entry.at).toISOString() };

@@ -515,8 +515,34 @@ describe("the request log", () => {
       "operation_id",
       "path",
       "replayed",
+      "request_id",
       "status",
     ]);
+  });
+
+  it("keeps the X-Request-Id each request was answered with, and finds a request by it", async () => {
+    const response = await fetch(`${sandbox.url}/customers`, {
+      method: "POST",
+      headers: { ...as(KEY_A, newKey()), "Content-Type": "application/json" },
+      body: JSON.stringify({ customer_type: "Robot", email: "quoted@lumen.test" }),
+    });
+    expect(response.status).toBe(422);
+    const requestId = response.headers.get("x-request-id") ?? "";
+    expect(requestId).not.toBe("");
+    const [logged, ...others] = await requestLog(KEY_A, { request_id: requestId });
+    expect(others).toEqual([]);
+    expect(logged).toMatchObject({ request_id: requestId, status: 422 });
+    // A GET answered again from the kept verdict carries its own id, not the first one's.
+    const ids: string[] = [];
+    for (let index = 0; index < 2; index++) {
+      const read = await fetch(`${sandbox.url}/customers`, { headers: as(KEY_A) });
+      ids.push(read.headers.get("x-request-id") ?? "");
+    }
+    for (const id of ids) {
+      expect(
+        (await requestLog(KEY_A, { request_id: id })).map((entry) => entry.request_id),
+      ).toEqual([id]);
+    }
   });
 });
 

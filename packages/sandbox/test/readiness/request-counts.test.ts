@@ -39,6 +39,7 @@ function request(seconds: number, fields: Partial<FinishedRequest> = {}): Finish
     cursor: false,
     key_reused: false,
     retry_after_s: null,
+    request_id: null,
     ...fields,
   };
 }

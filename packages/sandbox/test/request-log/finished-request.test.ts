@@ -23,6 +23,7 @@ it("records the request, its answer and what acted on it", () => {
     durationMs: 12.34567,
     answer: { status: 503, body: {}, headers: { "retry-after": "7" }, replayed: true },
     hit: { faultId: "f1", kind: "status" },
+    requestId: "req-1",
   });
   expect(record).toEqual({
     at: 1_000,
@@ -38,6 +39,7 @@ it("records the request, its answer and what acted on it", () => {
     cursor: false,
     key_reused: false,
     retry_after_s: 7,
+    request_id: "req-1",
   });
 });
 

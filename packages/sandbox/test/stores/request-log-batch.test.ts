@@ -15,6 +15,7 @@ const plain: KeptRequest = {
   replayed: false,
   fault_id: null,
   fault: null,
+  request_id: "0f8e2d4c-6b1a-4c3e-9d5f-7a9b1c3d5e7f",
 };
 
 const odd: KeptRequest = {
@@ -28,6 +29,7 @@ const odd: KeptRequest = {
   replayed: true,
   fault_id: "flt_1",
   fault: "drop_after_commit",
+  request_id: null,
 };
 
 describe("a request log batch", () => {
@@ -61,6 +63,22 @@ describe("a request log batch", () => {
         "drop_after_commit",
       ],
     ]);
-    expect(batchEntries(earlier)).toEqual([plain, odd]);
+    expect(batchEntries(earlier)).toEqual([
+      { ...plain, request_id: null },
+      { ...odd, request_id: null },
+    ]);
+  });
+
+  it("reads a batch of format 2, written before the log kept request ids", () => {
+    const text = batchText([plain, odd]);
+    const stored = JSON.parse(text);
+    const entries: number[] = stored.entries;
+    // Format 2: the same integers but the last of each entry.
+    const two = entries.filter((_, index) => index % 11 !== 10);
+    const earlier = JSON.stringify({ v: 2, strings: stored.strings, entries: two });
+    expect(batchEntries(earlier)).toEqual([
+      { ...plain, request_id: null },
+      { ...odd, request_id: null },
+    ]);
   });
 });

@@ -40,6 +40,7 @@ function entry(n: number): KeptRequest {
     replayed: false,
     fault_id: failed ? "fault-1" : null,
     fault: failed ? "status" : null,
+    request_id: `request-${n}`,
   };
 }
 
@@ -76,6 +77,7 @@ describe("the request log", () => {
     expect(
       (await allPages(store, { fault_id: "fault-1", idempotency_key: "key-9" })).flat(),
     ).toEqual(["key-9"]);
+    expect((await allPages(store, { request_id: "request-7" })).flat()).toEqual(["key-7"]);
     const first = await store.transaction(PARTNER, (tx) =>
       page(tx.requestLog({}), { page_size: "4" }),
     );

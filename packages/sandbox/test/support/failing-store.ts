@@ -58,5 +58,6 @@ export function finishedRequest(n: number, faulted = false, key = `key-${n}`) {
     cursor: false,
     key_reused: false,
     retry_after_s: null,
+    request_id: null,
   };
 }
