@@ -10481,7 +10481,7 @@ export const tools: readonly ToolDefinition[] = [
               "description": "The customer the event is about, if any."
             },
             "data": {
-              "description": "The resource the event is about, as the API answers it (for Ping, the ping's customer)."
+              "description": "The resource the event is about, as the API answers it (for Ping, the webhook's id); each topic's is its `<Topic>Event` schema's."
             }
           }
         },
@@ -10680,7 +10680,7 @@ export const tools: readonly ToolDefinition[] = [
               "description": "The customer the event is about, if any."
             },
             "data": {
-              "description": "The resource the event is about, as the API answers it (for Ping, the ping's customer)."
+              "description": "The resource the event is about, as the API answers it (for Ping, the webhook's id); each topic's is its `<Topic>Event` schema's."
             }
           }
         },

@@ -800,7 +800,7 @@ export interface components {
       created_at: string;
       /** @description The customer the event is about, if any. */
       customer_id: string | null;
-      /** @description The resource the event is about, as the API answers it (for Ping, the ping's customer). */
+      /** @description The resource the event is about, as the API answers it (for Ping, the webhook's id); each topic's is its `<Topic>Event` schema's. */
       data: unknown;
     };
     /**
@@ -837,6 +837,156 @@ export interface components {
       /** @description Real seconds since it started. */
       uptime_seconds: number;
     };
+    /** @description A transaction made (money arrived on an autoramp): the transaction. */
+    TransactionEvent: {
+      /** @constant */
+      topic: "Transaction";
+      data: components["schemas"]["AutorampTransaction"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "Transaction";
+    });
+    /** @description A bank account (fiat address) added: the fiat address. */
+    NewBankAccountEvent: {
+      /** @constant */
+      topic: "NewBankAccount";
+      data: components["schemas"]["FiatAddress"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "NewBankAccount";
+    });
+    /** @description An autoramp created: the autoramp. */
+    NewAutorampEvent: {
+      /** @constant */
+      topic: "NewAutoramp";
+      data: components["schemas"]["Autoramp"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "NewAutoramp";
+    });
+    /** @description A deposit address issued: the autoramp whose deposit rails were issued, or the crypto address registered. */
+    DepositAddressCreatedEvent: {
+      /** @constant */
+      topic: "DepositAddressCreated";
+      data:
+        | components["schemas"]["Autoramp"]
+        | components["schemas"]["VerifiedCryptoAddress"]
+        | components["schemas"]["SelfHostedWallet"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "DepositAddressCreated";
+    });
+    /** @description A fiat address's status changed: the fiat address. */
+    RegisterFiatAddressStatusEvent: {
+      /** @constant */
+      topic: "RegisterFiatAddressStatus";
+      data: components["schemas"]["FiatAddress"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "RegisterFiatAddressStatus";
+    });
+    /** @description An autoramp's status changed: the autoramp. */
+    RegisterAutorampStatusEvent: {
+      /** @constant */
+      topic: "RegisterAutorampStatus";
+      data: components["schemas"]["Autoramp"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "RegisterAutorampStatus";
+    });
+    /** @description A transaction's status changed: the transaction. */
+    TransactionStatusEvent: {
+      /** @constant */
+      topic: "TransactionStatus";
+      data: components["schemas"]["AutorampTransaction"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "TransactionStatus";
+    });
+    /** @description A customer created: the customer. */
+    CustomerCreatedEvent: {
+      /** @constant */
+      topic: "CustomerCreated";
+      data: components["schemas"]["Customer"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "CustomerCreated";
+    });
+    /** @description A customer's status changed: the customer. */
+    CustomerStatusEvent: {
+      /** @constant */
+      topic: "CustomerStatus";
+      data: components["schemas"]["Customer"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "CustomerStatus";
+    });
+    /** @description An identification created or its status changed: the identification. */
+    IdentificationStatusEvent: {
+      /** @constant */
+      topic: "IdentificationStatus";
+      data: components["schemas"]["Identification"];
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "IdentificationStatus";
+    });
+    /** @description A webhook pinged (POST /webhooks/{id}/ping): the webhook's id. */
+    PingEvent: {
+      /** @constant */
+      topic: "Ping";
+      data: {
+        webhook_id: string;
+      };
+    } & (WithRequired<components["schemas"]["WebhookEvent"], "topic" | "data"> & {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      topic: "Ping";
+    });
+    /** @description A webhook event of any topic, its `data` the topic's (the sandbox's payloads; the API description does not show them). `topic` tells which. */
+    TopicEvent:
+      | components["schemas"]["TransactionEvent"]
+      | components["schemas"]["NewBankAccountEvent"]
+      | components["schemas"]["NewAutorampEvent"]
+      | components["schemas"]["DepositAddressCreatedEvent"]
+      | components["schemas"]["RegisterFiatAddressStatusEvent"]
+      | components["schemas"]["RegisterAutorampStatusEvent"]
+      | components["schemas"]["TransactionStatusEvent"]
+      | components["schemas"]["CustomerCreatedEvent"]
+      | components["schemas"]["CustomerStatusEvent"]
+      | components["schemas"]["IdentificationStatusEvent"]
+      | components["schemas"]["PingEvent"];
     /** @description One attempt to deliver an event to a webhook. */
     DeliveryAttempt: {
       /**
@@ -1622,6 +1772,33 @@ export interface components {
       | "AfricanBankTransfer"
       | "MobileMoney"
       | "ChapsFps";
+    /** @description A registered crypto address (the result of registering a hosted wallet). */
+    VerifiedCryptoAddress: {
+      /** Format: uuid */
+      id: string;
+      address_type: components["schemas"]["AddressType"];
+      blockchain: components["schemas"]["Blockchain"];
+      /** Format: date-time */
+      created_at: string;
+      disabled: boolean;
+      wallet_address: string;
+      proof_message?: string;
+      proof_signature?: string;
+      /** @description The hosting VASP's decentralized identifier, for hosted wallets. */
+      vasp_did?: string;
+    };
+    /** @enum {string} */
+    AddressType: "Hosted" | "SelfHosted";
+    /** @description A registered self-hosted wallet. Its identifiers are plain strings. */
+    SelfHostedWallet: {
+      id: string;
+      customer_id: string;
+      address: string;
+      signature: string;
+      disabled: boolean;
+      /** Format: date-time */
+      created_at: string;
+    };
   };
   responses: {
     /** @description The body is in a media type the operation does not take (it takes `application/json`). */
@@ -2556,3 +2733,6 @@ export interface operations {
     };
   };
 }
+type WithRequired<T, K extends keyof T> = T & {
+  [P in K]-?: T[P];
+};

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { call, newKey, openEventStream } from "@org/payments-testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
+import { testModeSchemaProblems } from "../support/test-mode-validator.js";
 
 let sandbox: HttpSandbox;
 beforeAll(async () => {
@@ -120,6 +121,33 @@ it("sends only the topics asked for", async () => {
   await activate(key, customer);
   expect(stream.events.every((event) => event.event === "CustomerStatus")).toBe(true);
   await stream.close();
+});
+
+it("sends each topic's event as the test-mode document's schema of it says (the types' source)", async () => {
+  const key = "stream-schemas";
+  const stream = await openEventStream(sandbox.url, { apiKey: key });
+  const customer = await createCustomer(key);
+  await activate(key, customer);
+  const webhook = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+    body: { url: "https://receiver.example/events", topics: ["Ping"] },
+    headers: keyed(key),
+  });
+  const ping = await call(sandbox.url, "POST", `/webhooks/${webhook.body.id}/ping`, {
+    body: { customer_id: customer },
+    headers: { ...newKey(), ...keyed(key) },
+  });
+  expect(ping.status).toBe(200);
+  await stream.waitForEvents(3);
+  await stream.close();
+  const topics = new Set(stream.events.map((event) => event.event));
+  expect([...topics]).toEqual(
+    expect.arrayContaining(["CustomerCreated", "CustomerStatus", "Ping"]),
+  );
+  for (const event of stream.events) {
+    const body = JSON.parse(event.data);
+    expect(body.topic).toBe(event.event);
+    expect(testModeSchemaProblems("TopicEvent", body), event.data).toEqual([]);
+  }
 });
 
 it("keeps an idle stream alive with heartbeat comments", async () => {

@@ -51,6 +51,11 @@ function schemaProblems(schema: unknown, value: unknown): string[] {
   );
 }
 
+/** The ways `value` breaks the test-mode document's schema `name`; empty when it matches. */
+export function testModeSchemaProblems(name: string, value: unknown): string[] {
+  return schemaProblems({ $ref: `#/components/schemas/${name}` }, value);
+}
+
 export function testModeOperation(operationId: string) {
   const found = testModeOperations.find((entry) => entry.operationId === operationId);
   if (found === undefined) throw new Error(`the test-mode document has no ${operationId}`);
