@@ -1,6 +1,6 @@
 // The built CLI in sandbox mode: --stateful serves the sandbox, --state persists it, bad use is
 // refused, and the typed controls drive a sandbox in another process.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, createCustomer, persistentState, startReceiver } from "@org/payments-testing";
@@ -45,6 +45,19 @@ describe.concurrent("payments-mock --stateful", () => {
     expect((await mock.exited)[0]).toBe(2);
     expect(mock.output().stderr).toContain(message);
   });
+
+  it("says it listens only once the sandbox is ready: GET /_sandbox/health answers 200 then", async (context) => {
+    const mock = run(context, ["--stateful"]);
+    const url = await mock.url;
+    const health = await call(url, "GET", "/_sandbox/health", { headers: { "X-API-Key": "" } });
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: "ready", store: "memory" });
+    const { version } = JSON.parse(
+      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+    );
+    expect(health.body.version).toBe(version);
+    expect(mock.output().stdout.match(/listening on/g)).toHaveLength(1);
+  }, 30_000);
 
   it("keeps at most --max-partners partners, refusing a new key past them", async (context) => {
     const mock = run(context, ["--stateful", "--max-partners", "2"]);

@@ -20,13 +20,17 @@ import {
   type Dialect,
   indexedColumns,
   type PurgeSchedule,
+  type SqlTransaction,
   sqlTransaction,
   storedOf,
 } from "./sql-store.js";
-import { EVENTS_KEPT, type ListFilter, type NewJob, type StoreTransaction } from "./store.js";
+import { EVENTS_KEPT, type ListFilter, type NewJob } from "./store.js";
 
-/** A batch's transaction: its reads answered from the rows it loaded, its writes kept to the end. */
-export interface BatchTransaction extends StoreTransaction {
+/**
+ * A batch's transaction: its reads answered from the rows it loaded, its writes kept to the end;
+ * its events written last of all (writeEvents), once no other row is to be locked.
+ */
+export interface BatchTransaction extends SqlTransaction {
   /** Reads and locks the resources with these ids (the jobs' subjects), and notes their customers. */
   load(ids: readonly string[]): Promise<void>;
   /** Writes what the batch changed; the transaction may go on after. */
@@ -146,8 +150,6 @@ export function postgresBatch(
     if (newMarks.length > 0) {
       await addCountsAtOnce(query, partner, newMarks.splice(0), "mark");
     }
-    // Last: the partner's event counter stays locked from here until the commit.
-    await inner.writeEvents();
   };
   /** `work` after what the batch keeps is written. */
   const written =

@@ -131,6 +131,8 @@ export async function openPostgresStore(
             if (kind === "step") await batch.load(jobs.map((job) => job.subject));
             const done = await finish(batch);
             await batch.flush();
+            // Last: the partner's event counter stays locked from here until the commit.
+            await batch.writeEvents();
             await removeJobs(query, jobs.slice(0, done));
             return done;
           }),

@@ -150,6 +150,32 @@ it("sends each topic's event as the test-mode document's schema of it says (the 
   }
 });
 
+it("carries the events of the steps the clock runs, after those of the request, in order", async () => {
+  const key = "stream-clock";
+  const stream = await openEventStream(sandbox.url, {
+    apiKey: key,
+    query: { topics: "IdentificationStatus" },
+  });
+  const customer = await createCustomer(key);
+  const identification = await call(sandbox.url, "POST", `/customers/${customer}/identifications`, {
+    body: { type: "Direct" },
+    headers: { ...newKey(), ...keyed(key) },
+  });
+  expect(identification.status).toBe(200);
+  const advanced = await call(sandbox.url, "POST", "/_sandbox/clock/advance", {
+    body: { seconds: 3600 },
+    headers: keyed(key),
+  });
+  expect(advanced.status).toBe(200);
+  // Created (the request), then at least one timed step (the clock's batch).
+  await stream.waitForEvents(2);
+  await stream.close();
+  const statuses = stream.events.map((event) => JSON.parse(event.data).data.status);
+  expect(new Set(statuses).size).toBeGreaterThan(1);
+  const cursors = stream.events.map((event) => Number(event.id));
+  expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
+});
+
 it("keeps an idle stream alive with heartbeat comments", async () => {
   const stream = await openEventStream(sandbox.url, { apiKey: "stream-idle" });
   await stream.waitForComment("heartbeat");
