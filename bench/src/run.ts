@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { measureBundleSize } from "./bundle-size.ts";
 import { measureClientOverhead } from "./client-overhead.ts";
 import { measureCompilers } from "./compilers.ts";
+import { measureListen } from "./listen.ts";
 import { measureMcp } from "./mcp.ts";
 import { measureMock } from "./mock.ts";
 import { measurePipeline } from "./pipeline.ts";
@@ -34,6 +35,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Sandbox partner memory", measureSandboxPartnerMemory],
   ["Failure rehearsal", measureRehearsal],
   ["Readiness", measureReadiness],
+  ["Listen", measureListen],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],

@@ -63,7 +63,7 @@ interface Setup {
 }
 
 /** An API or control call; a POST to the API carries a fresh IDEMPOTENCY-KEY. */
-async function call(
+export async function call(
   url: string,
   method: "GET" | "POST",
   path: string,
@@ -87,7 +87,7 @@ async function call(
 }
 
 /** A customer with its documents signed and an autoramp, which waits for the customer. */
-async function onboard(
+export async function onboard(
   url: string,
   index: number,
 ): Promise<{ customer: string; autoramp: string }> {

@@ -25,7 +25,7 @@ const require = createRequire(import.meta.url);
 /** How long a peer may take to answer its first request. */
 const READY_MS = 60_000;
 
-function binOf(name: string, bin: string): string {
+export function binOf(name: string, bin: string): string {
   return join(dirname(require.resolve(`${name}/package.json`)), bin);
 }
 

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it, type TestContext } from "vitest";
 import { type RunningSandbox, startMock } from "../src/index.js";
 import { startRawReceiver } from "./support/raw-receiver.js";
 import { runCli } from "./support/run-cli.js";
+import { startTcpRelay } from "./support/tcp-relay.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-listen-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -168,6 +169,41 @@ describe("payments-mock listen", () => {
     const printed = [first, second].map((run) => JSON.stringify(run.output())).join("");
     expect(printed).not.toContain(KEY);
   }, 90_000);
+
+  it("forwards every event once through connections cut while events keep coming", async (context) => {
+    const receiver = await startRawReceiver();
+    context.onTestFinished(() => receiver.stop());
+    const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
+    context.onTestFinished(() => sandbox.stop());
+    const relay = await startTcpRelay(sandbox.port);
+    context.onTestFinished(() => relay.close());
+    const run = listen(context, relay.url, ["--forward-to", `${receiver.url}/hooks`]);
+    await run.ready;
+    const made: string[] = [];
+    let cuts = 0;
+    for (let index = 0; index < 60; index++) {
+      made.push(await createCustomer(sandbox.url, `cut${index}@example.com`));
+      // Events go on being made while listen opens the stream again, then it is open once more.
+      if (index % 6 === 5 && relay.cut() > 0) cuts++;
+      if (index % 6 === 2) {
+        await until(
+          () => String(run.output().stderr.match(/open again/g)?.length ?? 0),
+          (n) => Number(n) >= cuts,
+          "listen did not reconnect",
+        );
+      }
+    }
+    expect(cuts).toBe(10);
+    await until(
+      () => receiver.received.length,
+      (n) => n >= 60,
+      "every event",
+    );
+    await new Promise((wake) => setTimeout(wake, 300));
+    const forwarded = receiver.received.map((request) => JSON.parse(request.body));
+    expect(forwarded.map((event) => event.data.id)).toEqual(made);
+    expect(new Set(forwarded.map((event) => event.id)).size).toBe(60);
+  }, 60_000);
 
   it("refuses a topic that is not one, a bad receiver URL and a missing key, with exit code 2", async (context) => {
     for (const [args, env, message] of [

@@ -119,6 +119,8 @@ async function readOnce(
     const parser = createParser({
       onEvent(message) {
         if (message.id === undefined || message.event === undefined) return;
+        // An event at or before the last one handled is never handled again.
+        if (after !== undefined && isAtOrBefore(message.id, after)) return;
         const event = { cursor: message.id, topic: message.event, body: message.data };
         // In order, one at a time: the cursor moves only past an event handled.
         pending = pending.then(async () => {
@@ -133,17 +135,20 @@ async function readOnce(
       },
     });
     const decoder = new TextDecoder();
+    let broke: unknown;
     try {
       for await (const chunk of response.body) {
         stillAlive();
         parser.feed(decoder.decode(chunk, { stream: true }));
       }
     } catch (error) {
-      if (failure === undefined && !silent) throw error;
+      broke = error;
     }
+    // The events read before the break are handled first: the next connection starts after them.
     await pending.catch(() => {});
     if (failure !== undefined) throw failure;
-    return silent ? `no heartbeat for ${idleMs / 1000} s` : "the sandbox closed the stream";
+    if (silent) return `no heartbeat for ${idleMs / 1000} s`;
+    return broke === undefined ? "the sandbox closed the stream" : describe(broke);
   } catch (error) {
     if (silent) return `no heartbeat for ${idleMs / 1000} s`;
     throw error;
@@ -152,6 +157,11 @@ async function readOnce(
     options.signal.removeEventListener("abort", abort);
     connection.abort();
   }
+}
+
+/** Whether cursor `a` is at or before `b` (whole numbers, as text). */
+function isAtOrBefore(a: string, b: string): boolean {
+  return /^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) <= BigInt(b);
 }
 
 function problemDetail(text: string): string {
