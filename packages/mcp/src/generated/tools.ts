@@ -10723,7 +10723,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Events",
     "title": "Report what a receiver answered",
-    "description": "What the partner's receiver answered to events that reached it another way than a webhook delivery: `payments-mock listen` reports each event it forwards. Each receipt counts in the readiness report as a delivery attempt does: delivered, and acknowledged when the receiver answered 2xx, under the topic of the event as the partner's log holds it. An id the log does not hold is listed in `unknown` and counts nothing.",
+    "description": "What the partner's receiver answered to events that reached it another way than a webhook delivery: `payments-mock listen` reports each event it forwards. Each receipt counts in the readiness report as a delivery attempt does: delivered, and acknowledged when the receiver answered 2xx, under the topic of the event as the partner's log holds it. A receipt names the event by its id and its cursor (the stream's `id:`); one the log does not hold at that cursor is listed in `unknown` (by id) and counts nothing.",
     "method": "POST",
     "path": "/_sandbox/events/receipts",
     "annotations": {
@@ -10742,6 +10742,7 @@ export const tools: readonly ToolDefinition[] = [
             "description": "What a receiver answered to one event.",
             "required": [
               "id",
+              "cursor",
               "status_code"
             ],
             "additionalProperties": false,
@@ -10749,6 +10750,14 @@ export const tools: readonly ToolDefinition[] = [
               "id": {
                 "type": "string",
                 "description": "The event's id."
+              },
+              "cursor": {
+                "type": "string",
+                "pattern": "^[0-9]{1,18}$",
+                "description": "An event's place in the partner's event log, a whole number (the SSE `id`).",
+                "examples": [
+                  "1042"
+                ]
               },
               "status_code": {
                 "type": [
@@ -10779,6 +10788,7 @@ export const tools: readonly ToolDefinition[] = [
             "description": "What a receiver answered to one event.",
             "required": [
               "id",
+              "cursor",
               "status_code"
             ],
             "additionalProperties": false,
@@ -10786,6 +10796,11 @@ export const tools: readonly ToolDefinition[] = [
               "id": {
                 "type": "string",
                 "description": "The event's id."
+              },
+              "cursor": {
+                "type": "string",
+                "pattern": "^[0-9]{1,18}$",
+                "description": "An event's place in the partner's event log, a whole number (the SSE `id`)."
               },
               "status_code": {
                 "type": [

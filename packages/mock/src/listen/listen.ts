@@ -61,7 +61,7 @@ export async function listen(options: ListenOptions): Promise<void> {
           receiver === undefined ? undefined : await forwarder.forward(receiver, event.body);
         const { id, customerId } = idsOf(event);
         if (forwarded !== undefined && id !== undefined) {
-          receipts.add({ id, status_code: forwarded.status });
+          receipts.add({ id, cursor: event.cursor, status_code: forwarded.status });
         }
         if (cursorFile !== undefined) await saveCursor(cursorFile, event.cursor);
         options.write(eventLine(options.format, event, id, customerId, receiver, forwarded));

@@ -6,6 +6,8 @@
 export interface Receipt {
   /** The event's id. */
   id: string;
+  /** The event's cursor. */
+  cursor: string;
   /** The receiver's status; null when it did not answer. */
   status_code: number | null;
 }

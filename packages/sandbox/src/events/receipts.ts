@@ -1,12 +1,15 @@
 // POST /_sandbox/events/receipts: what a partner's receiver answered to events that reached it
 // another way than a webhook delivery (payments-mock listen forwards them from the stream). Each
 // counts in the readiness report as a delivery attempt does: delivered, and acknowledged when the
-// receiver answered 2xx, under the event's topic as the partner's log holds it.
+// receiver answered 2xx, under the event's topic as the partner's log holds it (found by its
+// cursor, and its id, which must be the event's there).
 import type { StoreTransaction } from "../store/store.js";
 
 export interface Receipt {
   /** The event's id. */
   id: string;
+  /** The event's cursor (the stream's `id:`). */
+  cursor: string;
   /** The receiver's status; null when it did not answer. */
   status_code: number | null;
 }
@@ -19,7 +22,7 @@ export async function recordReceipts(
   const unknown: string[] = [];
   let counted = 0;
   for (const receipt of receipts) {
-    const topic = await tx.topicOf(receipt.id);
+    const topic = await tx.topicAt(Number(receipt.cursor), receipt.id);
     if (topic === undefined) {
       unknown.push(receipt.id);
       continue;

@@ -328,7 +328,8 @@ export interface paths {
      *     webhook delivery: `payments-mock listen` reports each event it forwards. Each receipt
      *     counts in the readiness report as a delivery attempt does: delivered, and acknowledged
      *     when the receiver answered 2xx, under the topic of the event as the partner's log holds
-     *     it. An id the log does not hold is listed in `unknown` and counts nothing.
+     *     it. A receipt names the event by its id and its cursor (the stream's `id:`); one the log
+     *     does not hold at that cursor is listed in `unknown` (by id) and counts nothing.
      */
     post: operations["recordReceipts"];
     delete?: never;
@@ -815,6 +816,7 @@ export interface components {
     Receipt: {
       /** @description The event's id. */
       id: string;
+      cursor: components["schemas"]["EventCursor"];
       /** @description The receiver's HTTP status; null when it did not answer. */
       status_code: number | null;
     };

@@ -37,8 +37,8 @@ export interface EventLogRows {
   eventsAfter(cursor: number, topics: readonly string[], limit: number): Promise<LoggedEvent[]>;
   /** The cursor of the partner's newest event; 0 before its first. */
   lastCursor(): Promise<number>;
-  /** The topic of the event with this id, when the log still holds it. */
-  topicOf(eventId: string): Promise<string | undefined>;
+  /** The topic of the event at `cursor`, when the log still holds it and its id is `eventId`. */
+  topicAt(cursor: number, eventId: string): Promise<string | undefined>;
 }
 
 /** A partner's log keeps at least this many of its newest events. */
@@ -79,14 +79,41 @@ export function eventLogRows(
       const [row] = await query("SELECT last FROM event_cursors WHERE partner = $1", [partner]);
       return Number(row?.last ?? 0);
     },
-    async topicOf(eventId) {
+    async topicAt(cursor, eventId) {
       const [row] = await query(
-        "SELECT topic FROM event_log WHERE partner = $1 AND id = $2 LIMIT 1",
-        [partner, eventId],
+        "SELECT topic FROM event_log WHERE partner = $1 AND n = $2 AND id = $3",
+        [partner, cursor, eventId],
       );
       return row === undefined ? undefined : String(row.topic);
     },
   };
+}
+
+/** Rows a SQLite statement writes at once. */
+const SQLITE_ROWS = 16;
+
+/** An INSERT of `rows` rows of the event log, each with 6 parameters. */
+function insertOf(rows: number): string {
+  const values = Array.from({ length: rows }, (_, row) => {
+    const at = row * 6;
+    return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`;
+  });
+  return `INSERT INTO event_log (partner, n, id, topic, customer_id, body) VALUES ${values.join(", ")}`;
+}
+
+const SQLITE_INSERT_MANY = insertOf(SQLITE_ROWS);
+const SQLITE_INSERT_ONE = insertOf(1);
+
+/** The parameters of `events`' rows, their cursors from `first` on. */
+function rowsOf(partner: string, first: number, events: readonly NewLoggedEvent[]): unknown[] {
+  return events.flatMap((event, index) => [
+    partner,
+    first + index,
+    event.id,
+    event.topic,
+    event.customerId,
+    event.body,
+  ]);
 }
 
 /**
@@ -128,11 +155,19 @@ export async function writeAppendedEvents(
       );
     }
   } else {
-    // SQLite, in process: one prepared statement, run for each.
-    for (const [index, event] of events.entries()) {
+    // SQLite, in process: statements of SQLITE_ROWS rows while there are as many, then one a
+    // row (two prepared statements in all, each crossing into SQLite once for its rows).
+    let index = 0;
+    for (; index + SQLITE_ROWS <= events.length; index += SQLITE_ROWS) {
       await query(
-        "INSERT INTO event_log (partner, n, id, topic, customer_id, body) VALUES ($1, $2, $3, $4, $5, $6)",
-        [partner, first + index, event.id, event.topic, event.customerId, event.body],
+        SQLITE_INSERT_MANY,
+        rowsOf(partner, first + index, events.slice(index, index + SQLITE_ROWS)),
+      );
+    }
+    for (; index < events.length; index++) {
+      await query(
+        SQLITE_INSERT_ONE,
+        rowsOf(partner, first + index, [events[index] as NewLoggedEvent]),
       );
     }
   }

@@ -317,7 +317,6 @@ export const MIGRATIONS: readonly Migration[] = [
         body TEXT NOT NULL,
         PRIMARY KEY (partner, n)
       )`,
-      "CREATE INDEX event_log_id ON event_log (partner, id)",
       // The partner's last cursor given: kept through a reset, so that cursors never go back.
       "CREATE TABLE event_cursors (partner TEXT PRIMARY KEY, last BIGINT NOT NULL)",
     ],

@@ -222,17 +222,20 @@ it("counts the receipts of forwarded events in the readiness report", async () =
   const [event] = await stream.waitForEvents(1);
   await stream.close();
   const id = JSON.parse(event?.data ?? "{}").id;
+  const cursor = event?.id ?? "";
   const recorded = await call(sandbox.url, "POST", "/_sandbox/events/receipts", {
     body: {
       receipts: [
-        { id, status_code: 204 },
-        { id, status_code: 500 },
-        { id: "no-such-event", status_code: 204 },
+        { id, cursor, status_code: 204 },
+        { id, cursor, status_code: 500 },
+        { id: "no-such-event", cursor, status_code: 204 },
+        // The id of an event, at another's cursor.
+        { id, cursor: String(Number(cursor) + 1000), status_code: 204 },
       ],
     },
     headers: keyed(key),
   });
-  expect(recorded.body).toEqual({ counted: 2, unknown: ["no-such-event"] });
+  expect(recorded.body).toEqual({ counted: 2, unknown: ["no-such-event", id] });
   const report = await call(sandbox.url, "GET", "/_sandbox/readiness", { headers: keyed(key) });
   expect(report.body.coverage.topics.CustomerCreated).toMatchObject({
     delivered: 2,
@@ -240,7 +243,7 @@ it("counts the receipts of forwarded events in the readiness report", async () =
   });
   // Another key's receipt of the same id counts nothing for it.
   const other = await call(sandbox.url, "POST", "/_sandbox/events/receipts", {
-    body: { receipts: [{ id, status_code: 204 }] },
+    body: { receipts: [{ id, cursor, status_code: 204 }] },
     headers: keyed("stream-receipts-other"),
   });
   expect(other.body).toEqual({ counted: 0, unknown: [id] });

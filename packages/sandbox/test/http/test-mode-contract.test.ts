@@ -251,13 +251,16 @@ it("answers the event stream, receipts and the health check as the document says
   expect(undeclaredControlAnswer("streamEvents", streamed)).toEqual([]);
   seen.add(`streamEvents ${declaredResponseKey("streamEvents", streamed.status)}`);
   const id = /"id":"([^"]+)"/.exec(text.slice(text.indexOf("data: ")))?.[1];
+  const cursor = /\nid: ([0-9]+)\n/.exec(text)?.[1];
   expect((await control("streamEvents", { query: "after=later" })).status).toBe(422);
 
   const receipts = await control("recordReceipts", {
-    body: { receipts: [{ id, status_code: 204 }] },
+    body: { receipts: [{ id, cursor, status_code: 204 }] },
   });
   expect(receipts.body).toEqual({ counted: 1, unknown: [] });
-  expect((await control("recordReceipts", { body: { receipts: [{ id }] } })).status).toBe(422);
+  expect((await control("recordReceipts", { body: { receipts: [{ id, cursor }] } })).status).toBe(
+    422,
+  );
   expect(
     (await control("recordReceipts", { raw: "receipts", contentType: "text/plain" })).status,
   ).toBe(415);

@@ -81,8 +81,9 @@ it("gives a transaction's events cursors as it commits, in order, readable by to
     after: await tx.eventsAfter(1, [], 100),
     statuses: await tx.eventsAfter(0, ["TransactionStatus"], 100),
     last: await tx.lastCursor(),
-    topic: await tx.topicOf("event-2"),
-    others: await tx.topicOf("event-100"),
+    topic: await tx.topicAt(2, "event-2"),
+    elsewhere: await tx.topicAt(1, "event-2"),
+    others: await tx.topicAt(1, "event-100"),
   }));
   expect(read.all.map((logged) => [logged.cursor, JSON.parse(logged.body).n])).toEqual([
     [1, 1],
@@ -93,6 +94,7 @@ it("gives a transaction's events cursors as it commits, in order, readable by to
   expect(read.statuses.map((logged) => logged.topic)).toEqual(["TransactionStatus"]);
   expect(read.last).toBe(3);
   expect(read.topic).toBe("TransactionStatus");
+  expect(read.elsewhere).toBeUndefined();
   expect(read.others).toBeUndefined();
   await expect.poll(() => told).toEqual([PARTNER, OTHER, PARTNER]);
   stop();
