@@ -2,4 +2,5 @@
 // walks the packages' generators and tests share. The wire diff is `./diff`, the generators'
 // file writing `./codegen`.
 export { loadBundledSpec } from "./bundle.ts";
+export { type Deprecation, deprecationNotice, deprecationOf } from "./deprecation.ts";
 export * from "./document.ts";

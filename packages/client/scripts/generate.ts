@@ -3,6 +3,8 @@
 
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
+  deprecationNotice,
+  deprecationOf,
   HTTP_METHODS,
   listOperations,
   loadSpec,
@@ -137,8 +139,12 @@ function renderSignature(op: DescribedOperation) {
   if (op.idempotent) options.push("IdempotencyOption");
   args.push(`options?: ${options.join(" & ")}`);
   const summary = op.operation.summary ? `${docText(op.operation.summary)}\n     *\n     * ` : "";
+  const deprecation = deprecationOf(op.operation);
+  const deprecated = deprecation
+    ? `\n     * @deprecated ${docText(deprecationNotice(deprecation))}`.trimEnd()
+    : "";
   return `    /**
-     * ${summary}\`${op.key}\` (${op.operationId})
+     * ${summary}\`${op.key}\` (${op.operationId})${deprecated}
      */
     ${op.name}(${args.join(", ")}): Promise<Data<${at}>>;`;
 }

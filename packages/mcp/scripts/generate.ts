@@ -2,6 +2,8 @@
 // sandbox's test-mode document. Run: `pnpm generate`.
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
+  deprecationNotice,
+  deprecationOf,
   deref,
   listOperations,
   loadBundledSpec,
@@ -125,13 +127,18 @@ function outputOf(doc: OpenApiDocument, entry: OperationEntry) {
 }
 
 /**
- * The spec's description, on as few lines as it reads. What the server adds to every tool of a
+ * The spec's description, on as few lines as it reads, after the deprecation notice (its sunset
+ * and replacement) of a deprecated operation. What the server adds to every tool of a
  * kind (paging, the write rules, idempotency) is said once, in the server's instructions and in
  * the arguments it concerns, not in each description.
  */
 function describeTool(entry: OperationEntry): string {
   const { operation } = entry;
-  return oneLine(String(operation.description ?? operation.summary ?? ""));
+  const description = oneLine(String(operation.description ?? operation.summary ?? ""));
+  const deprecation = deprecationOf(operation);
+  if (deprecation === undefined) return description;
+  // First, so that an agent reading the list sees it before choosing the tool.
+  return ["Deprecated:", deprecationNotice(deprecation), description].filter(Boolean).join(" ");
 }
 
 /**

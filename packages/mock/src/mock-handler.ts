@@ -10,6 +10,8 @@ import {
   bodilessKey,
   ClientGoneError,
   corsHeaders,
+  deprecatedUses,
+  deprecationHeaders,
   hasPreferences,
   isPreflight,
   loggedId,
@@ -227,7 +229,8 @@ async function respondStateless(
       sendProblem(answering.withFirstHeaders(), requestRefusal(refusalStatus(errors), errors)),
     );
   }
-  const sent = sendPrismAnswer(answering, outcome);
+  const deprecation = deprecationHeaders(deprecatedUses(outcome.routed.operation, request));
+  const sent = sendPrismAnswer(answering, outcome, deprecation);
   if (key !== undefined && outcome.repeatable && "headers" in sent) answers.set(engine, key, sent);
   return sent;
 }
@@ -261,7 +264,11 @@ async function prismRefusal(
 }
 
 /** Prism's answer as it stands, its mismatches with the spec for the log. */
-function sendPrismAnswer(answering: OutgoingAnswer, outcome: PrismAnswer): Sent | StatelessAnswer {
+function sendPrismAnswer(
+  answering: OutgoingAnswer,
+  outcome: PrismAnswer,
+  deprecation: Record<string, string> = {},
+): Sent | StatelessAnswer {
   // The spec gives error answers no example, so an error status asked for with `Prefer: code=`
   // gets the mock's own problem body rather than an empty one.
   if (outcome.status >= 400 && outcome.body == null) {
@@ -275,10 +282,12 @@ function sendPrismAnswer(answering: OutgoingAnswer, outcome: PrismAnswer): Sent 
       : typeof outcome.body === "string" && !/json/i.test(contentType)
         ? outcome.body
         : jsonBytes(outcome.body);
-  const headers =
+  const typed =
     body === undefined || spelled["content-type"] !== undefined
       ? spelled
       : { ...spelled, "content-type": contentType };
+  // A deprecated use's headers (most answers have none, and keep their shared headers object).
+  const headers = Object.keys(deprecation).length === 0 ? typed : { ...typed, ...deprecation };
   // A response that breaks the spec is a bug in the spec's examples: say so in the log.
   const mismatch = outcome.outputProblems.map((p) => `${p.path?.join(".") ?? ""} ${p.message}`);
   return answering.write({

@@ -3,7 +3,15 @@
 // from the test-mode document's event schemas. `pnpm --filter @org/payments-types generate` runs it;
 // test/generated.test.ts compares the committed files with generateFiles().
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { deref, listOperations, loadSpec, specPath, testModeSpecPath } from "@org/payments-spec";
+import {
+  deprecationNotice,
+  deprecationOf,
+  deref,
+  listOperations,
+  loadSpec,
+  type OpenApiDocument,
+  testModeSpecPath,
+} from "@org/payments-spec";
 import { emitGenerated, formatGenerated } from "@org/payments-spec/codegen";
 import openapiTS, { astToString } from "openapi-typescript";
 
@@ -24,14 +32,50 @@ const PARAMETER_SUFFIXES = {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
- * `paths`, `components` and `operations`, exactly as openapi-typescript emits them, for the spec
- * file or a spec document (the breaking-change guard generates the released spec's in memory).
+ * `paths`, `components` and `operations`, as openapi-typescript emits them, for the spec file or a
+ * spec document (the breaking-change guard generates the released spec's in memory), with each
+ * `@deprecated` tag saying when its thing goes away and what replaces it.
  */
-export async function generateSchema(
-  source: Parameters<typeof openapiTS>[0] = pathToFileURL(specPath),
-): Promise<string> {
-  const ast = await openapiTS(source);
-  return HEADER + astToString(ast);
+export async function generateSchema(source: OpenApiDocument = loadSpec()): Promise<string> {
+  const ast = await openapiTS(withMarkedDeprecations(source));
+  return HEADER + deprecationTags(astToString(ast));
+}
+
+// openapi-typescript writes a bare `@deprecated` followed by the node's `@description`: the notice
+// travels in front of the description, between these marks, and is moved onto the tag after.
+const NOTICE_OPEN = "⟦";
+const NOTICE_CLOSE = "⟧";
+
+/** The document with each deprecation's notice (sunset, replacement) put before its description. */
+function withMarkedDeprecations(doc: OpenApiDocument): OpenApiDocument {
+  const mark = (node: unknown, key: string): unknown => {
+    if (Array.isArray(node)) return node.map((item) => mark(item, key));
+    // Examples are data, not nodes of the document.
+    if (typeof node !== "object" || node === null || key === "examples" || key === "example")
+      return node;
+    const copy = Object.fromEntries(
+      Object.entries(node).map(([name, value]) => [name, mark(value, name)]),
+    );
+    const deprecation = deprecationOf(node);
+    const notice = deprecation && deprecationNotice(deprecation);
+    if (!notice) return copy;
+    const description = typeof copy.description === "string" ? `\n${copy.description}` : "";
+    return { ...copy, description: `${NOTICE_OPEN}${notice}${NOTICE_CLOSE}${description}` };
+  };
+  return mark(doc, "") as OpenApiDocument;
+}
+
+/** Moves each marked notice from the description onto the `@deprecated` tag above it. */
+function deprecationTags(code: string): string {
+  const tagged = code
+    .replace(
+      /@deprecated\n(\s*)\* @description ⟦([^⟧]*)⟧\n\1\* {5}/g,
+      "@deprecated $2\n$1* @description ",
+    )
+    .replace(/@deprecated\n(\s*)\* @description ⟦([^⟧]*)⟧\n/g, "@deprecated $2\n");
+  if (tagged.includes(NOTICE_OPEN))
+    throw new Error("a deprecation notice is not on its @deprecated tag");
+  return tagged;
 }
 
 /** The friendly type aliases and enum arrays, derived from the spec document. */

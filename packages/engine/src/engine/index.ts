@@ -2,6 +2,7 @@
 // its answers, with the request problems it finds in the mock's words.
 
 export { allowedMethods } from "./allowed-methods.js";
+export { type DeprecatedUse, deprecatedUses, deprecationHeaders } from "./deprecations.js";
 export { bundledSpecPath, operationsFromSnapshot, operationsSnapshot } from "./prism/index.js";
 export {
   createPrismEngine,

@@ -1632,7 +1632,8 @@ export const tools: readonly ToolDefinition[] = [
           "examples": [
             "1000.00"
           ],
-          "deprecated": true
+          "deprecated": true,
+          "x-replacement": "the partner's fee configs (see fee profiles)"
         },
         "external_id": {
           "type": "string",
@@ -1731,7 +1732,8 @@ export const tools: readonly ToolDefinition[] = [
           "type": "string",
           "description": "Deprecated; the partner's fee configs are used instead.",
           "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
-          "deprecated": true
+          "deprecated": true,
+          "x-replacement": "the partner's fee configs (see fee profiles)"
         },
         "external_id": {
           "type": "string",
@@ -1835,12 +1837,14 @@ export const tools: readonly ToolDefinition[] = [
         "additional_partner_fee_in_bips": {
           "$ref": "#/$defs/Decimal",
           "deprecated": true,
-          "description": "Deprecated; the partner's fee configs are used instead."
+          "description": "Deprecated; the partner's fee configs are used instead.",
+          "x-replacement": "the partner's fee configs (see fee profiles)"
         },
         "deposit_account": {
           "$ref": "#/$defs/IbanDepositInfo",
           "deprecated": true,
-          "description": "Deprecated; use `deposit_rails`."
+          "description": "Deprecated; use `deposit_rails`.",
+          "x-replacement": "`deposit_rails`"
         },
         "external_id": {
           "type": "string",
@@ -3144,12 +3148,14 @@ export const tools: readonly ToolDefinition[] = [
         "additional_partner_fee_in_bips": {
           "$ref": "#/$defs/Decimal",
           "deprecated": true,
-          "description": "Deprecated; the partner's fee configs are used instead."
+          "description": "Deprecated; the partner's fee configs are used instead.",
+          "x-replacement": "the partner's fee configs (see fee profiles)"
         },
         "deposit_account": {
           "$ref": "#/$defs/IbanDepositInfo",
           "deprecated": true,
-          "description": "Deprecated; use `deposit_rails`."
+          "description": "Deprecated; use `deposit_rails`.",
+          "x-replacement": "`deposit_rails`"
         },
         "external_id": {
           "type": "string",
@@ -7842,12 +7848,14 @@ export const tools: readonly ToolDefinition[] = [
         "additional_partner_fee_in_bips": {
           "$ref": "#/$defs/Decimal",
           "deprecated": true,
-          "description": "Deprecated; the partner's fee configs are used instead."
+          "description": "Deprecated; the partner's fee configs are used instead.",
+          "x-replacement": "the partner's fee configs (see fee profiles)"
         },
         "deposit_account": {
           "$ref": "#/$defs/IbanDepositInfo",
           "deprecated": true,
-          "description": "Deprecated; use `deposit_rails`."
+          "description": "Deprecated; use `deposit_rails`.",
+          "x-replacement": "`deposit_rails`"
         },
         "external_id": {
           "type": "string",

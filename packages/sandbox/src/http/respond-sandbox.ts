@@ -8,6 +8,8 @@ import {
   type ApiRequest,
   allowedMethods,
   bodilessKey,
+  deprecatedUses,
+  deprecationHeaders,
   hasPreferences,
   type Preferences,
   type PrismEngine,
@@ -80,6 +82,7 @@ export function respondSandbox({
     if (key !== undefined) {
       const known = verdicts.get(engine, key);
       if (known) {
+        setDeprecationHeaders(response, known.request, known.routed);
         return sendAnswer(response, await sandbox.answer(known.request, known.routed, requestId));
       }
     }
@@ -116,12 +119,19 @@ export function respondSandbox({
       sandbox.refused(request, outcome.routed, refusal.status, requestId);
       return sentStatus(sendProblem(response, refusal));
     }
+    setDeprecationHeaders(response, request, outcome.routed);
     if (answerPreferred !== undefined && hasPreferences(preferences)) {
       return answerPreferred(outcome, response);
     }
     if (key !== undefined) verdicts.set(engine, key, { request, routed: outcome.routed });
     return sendAnswer(response, await sandbox.answer(request, outcome.routed, requestId));
   };
+}
+
+/** `Deprecation` and `Sunset` on the answer to a request that uses something deprecated. */
+function setDeprecationHeaders(response: ServerResponse, request: ApiRequest, routed: Routed) {
+  const headers = deprecationHeaders(deprecatedUses(routed.operation, request));
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
 }
 
 /** A 405 names the path's methods (and sends them in `Allow`); any refusal names the route. */

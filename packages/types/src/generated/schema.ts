@@ -889,12 +889,12 @@ export interface components {
       source_currencies: components["schemas"]["Currency"][];
       status: components["schemas"]["AutorampStatus"];
       /**
-       * @deprecated
+       * @deprecated Use the partner's fee configs (see fee profiles) instead.
        * @description Deprecated; the partner's fee configs are used instead.
        */
       additional_partner_fee_in_bips?: components["schemas"]["Decimal"];
       /**
-       * @deprecated
+       * @deprecated Use `deposit_rails` instead.
        * @description Deprecated; use `deposit_rails`.
        */
       deposit_account?: components["schemas"]["IbanDepositInfo"];
@@ -913,7 +913,7 @@ export interface components {
       recipient_account: components["schemas"]["RecipientAccount"];
       source_currencies: components["schemas"]["Currency"][];
       /**
-       * @deprecated
+       * @deprecated Use the partner's fee configs (see fee profiles) instead.
        * @description Deprecated; the partner's fee configs are used instead.
        */
       additional_partner_fee_in_bips?: components["schemas"]["Decimal"];

@@ -1,0 +1,92 @@
+// What a request uses that its document deprecates: the operation, a query or header parameter,
+// a field of its JSON body. Each goes with its `x-sunset` date and `x-replacement`, when the
+// document gives them; answers carry them in the `Deprecation` (RFC 9745) and `Sunset` (RFC 8594)
+// headers.
+import type { ApiRequest } from "../http/index.js";
+import { isObject } from "../values/index.js";
+import type { Operation } from "./prism/index.js";
+
+/** One deprecated thing a request used. */
+export interface DeprecatedUse {
+  /** What was used, in words: "operation createThing", "field `legacy_fee`", "query parameter `old`". */
+  what: string;
+  /** The date it goes away (YYYY-MM-DD), when the document gives one. */
+  sunset?: string;
+  /** What to use instead (Markdown), when the document says. */
+  replacement?: string;
+}
+
+type Node = Record<string, unknown>;
+
+/** The deprecated operation, parameters and body fields `request` uses, in that order. */
+export function deprecatedUses(
+  operation: Operation,
+  request: Pick<ApiRequest, "query" | "headers" | "body">,
+): DeprecatedUse[] {
+  const uses: DeprecatedUse[] = [];
+  if (operation.deprecated) {
+    uses.push(use(`operation ${operation.iid ?? operation.id}`, operation.extensions ?? {}));
+  }
+  const places = [
+    ["query", operation.request?.query, request.query],
+    ["header", operation.request?.headers, request.headers],
+  ] as const;
+  for (const [place, parameters, sent] of places) {
+    for (const parameter of parameters ?? []) {
+      const name = place === "header" ? parameter.name.toLowerCase() : parameter.name;
+      // Prism's reading of a parameter keeps `deprecated` but not its extensions: no sunset.
+      if (parameter.deprecated && name in sent) {
+        uses.push(use(`${place} parameter \`${parameter.name}\``, {}));
+      }
+    }
+  }
+  const schema = operation.request?.body?.contents?.find((content) =>
+    /json/i.test(content.mediaType),
+  )?.schema;
+  if (schema !== undefined) usedFields(schema as Node, request.body, "", uses);
+  return uses;
+}
+
+/** The deprecated properties of `schema` that `value` sends, at any depth. */
+function usedFields(schema: Node, value: unknown, at: string, uses: DeprecatedUse[]): void {
+  for (const part of ["allOf", "anyOf", "oneOf"] as const) {
+    for (const alternative of (schema[part] as Node[] | undefined) ?? []) {
+      usedFields(alternative, value, at, uses);
+    }
+  }
+  if (Array.isArray(value) && isObject(schema.items)) {
+    for (const item of value) usedFields(schema.items as Node, item, `${at}[]`, uses);
+    return;
+  }
+  if (!isObject(value) || !isObject(schema.properties)) return;
+  for (const [name, property] of Object.entries(schema.properties as Record<string, Node>)) {
+    if (!(name in value)) continue;
+    const path = at === "" ? name : `${at}.${name}`;
+    if (property.deprecated === true) uses.push(use(`field \`${path}\``, property));
+    usedFields(property, value[name], path, uses);
+  }
+}
+
+function use(what: string, node: Node): DeprecatedUse {
+  const { "x-sunset": sunset, "x-replacement": replacement } = node;
+  return {
+    what,
+    ...(typeof sunset === "string" && { sunset }),
+    ...(typeof replacement === "string" && { replacement: replacement.trim() }),
+  };
+}
+
+/**
+ * The headers of an answer to a request that used `uses`: `Deprecation` (RFC 9745's structured
+ * date; the document gives no date of deprecation, so `@0`: in effect, since a date unknown) and,
+ * when any names one, `Sunset` (RFC 8594's HTTP-date) at the earliest sunset. None when unused.
+ */
+export function deprecationHeaders(uses: readonly DeprecatedUse[]): Record<string, string> {
+  if (uses.length === 0) return {};
+  const sunsets = uses.flatMap((used) => (used.sunset === undefined ? [] : [used.sunset])).sort();
+  const earliest = sunsets[0];
+  return {
+    deprecation: "@0",
+    ...(earliest !== undefined && { sunset: new Date(`${earliest}T00:00:00Z`).toUTCString() }),
+  };
+}
