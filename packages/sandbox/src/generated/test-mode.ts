@@ -272,6 +272,31 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/_sandbox/events/log": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the events
+     * @description The partner's event log, newest first: every event its changes made, whether or not a
+     *     webhook subscribes to its topic (the log keeps a partner's newest 50,000), each as a
+     *     webhook receives it with its `cursor` added (the place to resume the event stream from).
+     *     Filtered by the parameters given (all must match) and paged as the API's lists are:
+     *     pass a page's `cursor` as `cursor` for the next page, with the same filters; a page
+     *     without a `cursor` is the last one. A reset empties it.
+     */
+    get: operations["listEventLog"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/_sandbox/events/stream": {
     parameters: {
       query?: never;
@@ -608,7 +633,31 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  event: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An event posted to a receiver
+     * @description The body the sandbox posts to each webhook subscribed to the event's topic, and that
+     *     `payments-mock listen` forwards: one event, `topic` telling which `data` it carries. A 2xx
+     *     answer acknowledges it; any other answer, or none within the time a delivery allows, is a
+     *     failed attempt, retried on the clock's schedule.
+     */
+    post: operations["receiveEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description Where the sandbox clock is. */
@@ -803,6 +852,26 @@ export interface components {
       customer_id: string | null;
       /** @description The resource the event is about, as the API answers it (for Ping, the webhook's id); each topic's is its `<Topic>Event` schema's. */
       data: unknown;
+    };
+    /** @description An event of the partner's log, as a webhook receives it, with its cursor. */
+    LoggedEvent: {
+      cursor: components["schemas"]["EventCursor"];
+      /** @description The event's id. */
+      id: string;
+      topic: components["schemas"]["WebhookTopic"];
+      /** Format: date-time */
+      created_at: string;
+      customer_id: string | null;
+      /** @description The topic's resource (see its `<Topic>Event` schema). */
+      data: unknown;
+    };
+    /** @description A page of the event log, newest first. A page without a `cursor` is the last one. */
+    LoggedEventPage: {
+      items: components["schemas"]["LoggedEvent"][];
+      /** @description Pass as the `cursor` query parameter, with the same filters, to fetch the next page. */
+      cursor?: string;
+      /** @description The first event of this page, as a cursor; null on the first page. */
+      prev_cursor?: string | null;
     };
     /**
      * @description An event's place in the partner's event log, a whole number (the SSE `id`).
@@ -2310,6 +2379,47 @@ export interface operations {
       default: components["responses"]["Problem"];
     };
   };
+  listEventLog: {
+    parameters: {
+      query?: {
+        /**
+         * @description Only the events of this topic.
+         * @example CustomerCreated
+         */
+        topic?: components["schemas"]["WebhookTopic"];
+        /**
+         * @description Only the events about this customer (their `customer_id`).
+         * @example 3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f
+         */
+        customer_id?: string;
+        /** @description The `cursor` of the previous page, to fetch the next page (send the same filters). */
+        cursor?: string;
+        /**
+         * @description The number of events per page, at most 100; 0 or none means 10.
+         * @example 10
+         */
+        page_size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LoggedEventPage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      422: components["responses"]["InvalidRequest"];
+      default: components["responses"]["Problem"];
+    };
+  };
   streamEvents: {
     parameters: {
       query?: {
@@ -2342,14 +2452,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example retry: 1000
-           *     : the events after cursor 1041
-           *
-           *     id: 1042
-           *     event: CustomerStatus
-           *     data: {"id":"5b7d9f1a-3c5e-4a7b-9d1f-3b5d7f9a1c3e","topic":"CustomerStatus","created_at":"2026-03-06T10:00:00.000Z","customer_id":"3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f","data":{"id":"3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f","status":"Active"}}
-           */
           "text/event-stream": string;
         };
       };
@@ -2732,6 +2834,28 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       default: components["responses"]["Problem"];
+    };
+  };
+  receiveEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TopicEvent"];
+      };
+    };
+    responses: {
+      /** @description The receiver acknowledged the event. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }
