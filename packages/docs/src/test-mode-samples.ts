@@ -68,7 +68,8 @@ const CALLS: Record<string, (example: Example) => string> = {
 
 /** The routes the typed controls leave to a plain HTTP call (their curl sample shows it). */
 export const WITHOUT_CONTROL = [
-  // A stream, which payments-mock listen reads; the receipts listen sends.
+  // The event log's pages, a stream, which payments-mock listen reads; the receipts listen sends.
+  "listEventLog",
   "streamEvents",
   "recordReceipts",
   "getQuoteSigningKey",

@@ -10719,6 +10719,217 @@ export const tools: readonly ToolDefinition[] = [
     "pages": false
   },
   {
+    "name": "listEventLog",
+    "group": "test-mode",
+    "tag": "Events",
+    "title": "List the events",
+    "description": "The partner's event log, newest first: every event its changes made, whether or not a webhook subscribes to its topic (the log keeps a partner's newest 50,000), each as a webhook receives it with its `cursor` added (the place to resume the event stream from). Filtered by the parameters given (all must match) and paged as the API's lists are: pass a page's `cursor` as `cursor` for the next page, with the same filters; a page without a `cursor` is the last one. A reset empties it.",
+    "method": "GET",
+    "path": "/_sandbox/events/log",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {
+        "topic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ],
+          "description": "Only the events of this topic.",
+          "examples": [
+            "CustomerCreated"
+          ]
+        },
+        "customer_id": {
+          "type": "string",
+          "description": "Only the events about this customer (their `customer_id`).",
+          "examples": [
+            "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f"
+          ]
+        },
+        "cursor": {
+          "type": "string"
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10,
+          "examples": [
+            10
+          ]
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {
+        "topic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ],
+          "description": "Only the events of this topic."
+        },
+        "customer_id": {
+          "type": "string",
+          "description": "Only the events about this customer (their `customer_id`)."
+        },
+        "cursor": {
+          "type": "string"
+        },
+        "page_size": {
+          "type": "integer",
+          "minimum": 0,
+          "maximum": 100,
+          "default": 10
+        },
+        "all_pages": {
+          "type": "boolean",
+          "default": false
+        }
+      },
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "A page of the event log, newest first. A page without a `cursor` is the last one.",
+      "required": [
+        "items"
+      ],
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/LoggedEvent"
+          }
+        },
+        "cursor": {
+          "type": "string",
+          "description": "Pass as the `cursor` query parameter, with the same filters, to fetch the next page."
+        },
+        "prev_cursor": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The first event of this page, as a cursor; null on the first page."
+        }
+      },
+      "$defs": {
+        "EventCursor": {
+          "type": "string",
+          "pattern": "^[0-9]{1,18}$",
+          "description": "An event's place in the partner's event log, a whole number (the SSE `id`).",
+          "examples": [
+            "1042"
+          ]
+        },
+        "LoggedEvent": {
+          "type": "object",
+          "description": "An event of the partner's log, as a webhook receives it, with its cursor.",
+          "required": [
+            "cursor",
+            "id",
+            "topic",
+            "created_at",
+            "customer_id",
+            "data"
+          ],
+          "properties": {
+            "cursor": {
+              "$ref": "#/$defs/EventCursor"
+            },
+            "id": {
+              "type": "string",
+              "description": "The event's id."
+            },
+            "topic": {
+              "$ref": "#/$defs/WebhookTopic"
+            },
+            "created_at": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "customer_id": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "data": {
+              "description": "The topic's resource (see its `<Topic>Event` schema)."
+            }
+          }
+        },
+        "WebhookTopic": {
+          "type": "string",
+          "enum": [
+            "Transaction",
+            "NewBankAccount",
+            "NewAutoramp",
+            "DepositAddressCreated",
+            "RegisterFiatAddressStatus",
+            "RegisterAutorampStatus",
+            "TransactionStatus",
+            "CustomerCreated",
+            "CustomerStatus",
+            "IdentificationStatus",
+            "Ping"
+          ]
+        }
+      }
+    },
+    "arguments": {
+      "topic": {
+        "in": "query",
+        "name": "topic"
+      },
+      "customer_id": {
+        "in": "query",
+        "name": "customer_id"
+      },
+      "cursor": {
+        "in": "query",
+        "name": "cursor"
+      },
+      "page_size": {
+        "in": "query",
+        "name": "page_size"
+      }
+    },
+    "pages": true
+  },
+  {
     "name": "recordReceipts",
     "group": "test-mode",
     "tag": "Events",

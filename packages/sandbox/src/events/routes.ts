@@ -2,8 +2,10 @@
 // an event redelivered.
 import type { Webhook } from "@org/payments-types";
 import { notFound, ok } from "../answers/answer.js";
+import { pageAnswer } from "../answers/page-answer.js";
 import type { Clock } from "../clock/index.js";
 import type { components } from "../generated/test-mode.js";
+import { page } from "../json/pages.js";
 import { newResourceId } from "../store/resource-id.js";
 import type { StoreTransaction } from "../store/store.js";
 import type { Routes, Transactions } from "../test-mode/index.js";
@@ -28,6 +30,11 @@ export const EVENT_ROUTES: Routes<EventContext> = {
     ),
   listEvents: ({ store }, { query }) =>
     store.transaction((tx) => eventPage(tx, query as EventQuery)),
+  listEventLog: ({ store }, { query }) =>
+    store.transaction(async (tx) => {
+      const { topic, customer_id, cursor, page_size } = query;
+      return pageAnswer(await page(tx.eventLogPage({ topic, customer_id }), { cursor, page_size }));
+    }),
   streamEvents: async ({ partner, store, streams }, { query, headers }) => {
     // A reconnecting EventSource sends the last id it got; it wins over the URL it reuses.
     const after = headers["last-event-id"] ?? query.after;

@@ -272,6 +272,31 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/_sandbox/events/log": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the events
+     * @description The partner's event log, newest first: every event its changes made, whether or not a
+     *     webhook subscribes to its topic (the log keeps a partner's newest 50,000), each as a
+     *     webhook receives it with its `cursor` added (the place to resume the event stream from).
+     *     Filtered by the parameters given (all must match) and paged as the API's lists are:
+     *     pass a page's `cursor` as `cursor` for the next page, with the same filters; a page
+     *     without a `cursor` is the last one. A reset empties it.
+     */
+    get: operations["listEventLog"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/_sandbox/events/stream": {
     parameters: {
       query?: never;
@@ -827,6 +852,26 @@ export interface components {
       customer_id: string | null;
       /** @description The resource the event is about, as the API answers it (for Ping, the webhook's id); each topic's is its `<Topic>Event` schema's. */
       data: unknown;
+    };
+    /** @description An event of the partner's log, as a webhook receives it, with its cursor. */
+    LoggedEvent: {
+      cursor: components["schemas"]["EventCursor"];
+      /** @description The event's id. */
+      id: string;
+      topic: components["schemas"]["WebhookTopic"];
+      /** Format: date-time */
+      created_at: string;
+      customer_id: string | null;
+      /** @description The topic's resource (see its `<Topic>Event` schema). */
+      data: unknown;
+    };
+    /** @description A page of the event log, newest first. A page without a `cursor` is the last one. */
+    LoggedEventPage: {
+      items: components["schemas"]["LoggedEvent"][];
+      /** @description Pass as the `cursor` query parameter, with the same filters, to fetch the next page. */
+      cursor?: string;
+      /** @description The first event of this page, as a cursor; null on the first page. */
+      prev_cursor?: string | null;
     };
     /**
      * @description An event's place in the partner's event log, a whole number (the SSE `id`).
@@ -2331,6 +2376,47 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       404: components["responses"]["NotFound"];
+      default: components["responses"]["Problem"];
+    };
+  };
+  listEventLog: {
+    parameters: {
+      query?: {
+        /**
+         * @description Only the events of this topic.
+         * @example CustomerCreated
+         */
+        topic?: components["schemas"]["WebhookTopic"];
+        /**
+         * @description Only the events about this customer (their `customer_id`).
+         * @example 3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f
+         */
+        customer_id?: string;
+        /** @description The `cursor` of the previous page, to fetch the next page (send the same filters). */
+        cursor?: string;
+        /**
+         * @description The number of events per page, at most 100; 0 or none means 10.
+         * @example 10
+         */
+        page_size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LoggedEventPage"];
+        };
+      };
+      401: components["responses"]["Unauthorized"];
+      422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
   };

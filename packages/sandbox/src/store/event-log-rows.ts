@@ -7,6 +7,7 @@
 // another commits after it and no reader ever sees a later cursor before an earlier one. Taken
 // last, the lock is held only while the transaction commits, and never before a lock of a
 // resource's (no deadlock with a batch).
+import type { PageSource } from "../json/pages.js";
 import type { Query } from "./sql-query.js";
 
 /** An event as the change made it: its payload is the body a webhook receives. */
@@ -27,6 +28,12 @@ interface LoggedEvent {
   body: string;
 }
 
+/** Which events a page of the log keeps: each field given must match. */
+interface LoggedEventFilter {
+  topic?: string | undefined;
+  customer_id?: string | undefined;
+}
+
 export interface EventLogRows {
   /**
    * Adds the event to the partner's log. Cursors are given as the transaction commits, in the
@@ -37,6 +44,11 @@ export interface EventLogRows {
   eventsAfter(cursor: number, topics: readonly string[], limit: number): Promise<LoggedEvent[]>;
   /** The cursor of the partner's newest event; 0 before its first. */
   lastCursor(): Promise<number>;
+  /**
+   * The partner's events that match the filter, newest first, a page at a time, each as its JSON
+   * with its `cursor` first (the page's cursors are the events' cursors).
+   */
+  eventLogPage(filter: LoggedEventFilter): PageSource<{ id: string; text: string }>;
   /** The topic of the event at `cursor`, when the log still holds it and its id is `eventId`. */
   topicAt(cursor: number, eventId: string): Promise<string | undefined>;
 }
@@ -79,6 +91,9 @@ export function eventLogRows(
       const [row] = await query("SELECT last FROM event_cursors WHERE partner = $1", [partner]);
       return Number(row?.last ?? 0);
     },
+    eventLogPage(filter) {
+      return loggedEventSource(query, partner, filter);
+    },
     async topicAt(cursor, eventId) {
       const [row] = await query(
         "SELECT topic FROM event_log WHERE partner = $1 AND n = $2 AND id = $3",
@@ -86,6 +101,58 @@ export function eventLogRows(
       );
       return row === undefined ? undefined : String(row.topic);
     },
+  };
+}
+
+/** The events of the partner's log that match the filter, newest first, through its key (partner, n). */
+function loggedEventSource(
+  query: Query,
+  partner: string,
+  filter: LoggedEventFilter,
+): PageSource<{ id: string; text: string }> {
+  const params: unknown[] = [partner];
+  const conditions = ["partner = $1"];
+  for (const [column, value] of [
+    ["topic", filter.topic],
+    ["customer_id", filter.customer_id],
+  ] as const) {
+    if (value === undefined) continue;
+    params.push(value);
+    conditions.push(`${column} = $${params.length}`);
+  }
+  const where = conditions.join(" AND ");
+  const place = `$${params.length + 1}`;
+  const read = async (
+    at: string,
+    position: number | undefined,
+    order: "ASC" | "DESC",
+    limit: number,
+  ) => {
+    const rows = await query(
+      `SELECT n, body FROM event_log WHERE ${where}${at} ORDER BY n ${order} LIMIT ${Math.trunc(limit)}`,
+      position === undefined ? params : [...params, position],
+    );
+    return rows.map((row) => {
+      const n = Number(row.n);
+      const body = String(row.body);
+      // The event as a webhook receives it, its cursor put first.
+      const text = `{"cursor":"${n}",${body.slice(1)}`;
+      return { position: n, item: { id: String(n), text } };
+    });
+  };
+  return {
+    async position(id) {
+      if (!/^[0-9]{1,18}$/.test(id)) return undefined;
+      const [found] = await read(` AND n = ${place}`, Number(id), "DESC", 1);
+      return found?.position;
+    },
+    from: (position, limit) =>
+      position === undefined
+        ? read("", undefined, "DESC", limit)
+        : read(` AND n <= ${place}`, position, "DESC", limit),
+    before: async (position, limit) =>
+      (await read(` AND n > ${place}`, position, "ASC", limit)).reverse(),
+    json: (item) => item.text,
   };
 }
 

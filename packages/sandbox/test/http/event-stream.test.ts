@@ -176,6 +176,42 @@ it("carries the events of the steps the clock runs, after those of the request, 
   expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
 });
 
+it("lists the event log newest first, each event with its cursor, filtered and paged, another key's never", async () => {
+  const key = "stream-log";
+  const first = await createCustomer(key);
+  await activate(key, first);
+  const second = await createCustomer(key);
+  const list = async (query: string, as = key) => {
+    const answer = await call(sandbox.url, "GET", `/_sandbox/events/log?${query}`, {
+      headers: keyed(as),
+    });
+    expect(answer.status).toBe(200);
+    return answer.body;
+  };
+  const all = await list("page_size=100");
+  const cursors = all.items.map((event: { cursor: string }) => Number(event.cursor));
+  expect(cursors).toEqual([...cursors].sort((a, b) => b - a));
+  expect(all.items[0]).toMatchObject({ topic: "CustomerCreated", customer_id: second });
+  const stream = await openEventStream(sandbox.url, { apiKey: key, query: { after: "0" } });
+  await stream.waitForEvents(all.items.length);
+  await stream.close();
+  // Each listed event is the streamed one: the same body, its cursor first.
+  for (const event of stream.events) {
+    const listed = all.items.find((item: { cursor: string }) => item.cursor === event.id);
+    const { cursor, ...body } = listed;
+    expect(JSON.stringify(body)).toBe(event.data);
+  }
+  const created = await list(`topic=CustomerCreated&customer_id=${first}`);
+  expect(created.items.map((event: { data: { id: string } }) => event.data.id)).toEqual([first]);
+  // Paged: two at a time, the next page from the cursor, none twice.
+  const one = await list("page_size=2");
+  const two = await list(`page_size=2&cursor=${one.cursor}`);
+  expect([...one.items, ...two.items].map((event: { cursor: string }) => event.cursor)).toEqual(
+    all.items.slice(0, 4).map((event: { cursor: string }) => event.cursor),
+  );
+  expect((await list("page_size=100", "stream-log-hostile")).items).toEqual([]);
+});
+
 it("keeps an idle stream alive with heartbeat comments", async () => {
   const stream = await openEventStream(sandbox.url, { apiKey: "stream-idle" });
   await stream.waitForComment("heartbeat");

@@ -253,6 +253,12 @@ it("answers the event stream, receipts and the health check as the document says
   const id = /"id":"([^"]+)"/.exec(text.slice(text.indexOf("data: ")))?.[1];
   const cursor = /\nid: ([0-9]+)\n/.exec(text)?.[1];
   expect((await control("streamEvents", { query: "after=later" })).status).toBe(422);
+  const logged = await control("listEventLog", { query: "topic=CustomerCreated&page_size=1" });
+  expect(logged.body.items[0]).toMatchObject({
+    topic: "CustomerCreated",
+    cursor: expect.any(String),
+  });
+  expect((await control("listEventLog", { query: "topic=Nope" })).status).toBe(422);
 
   const receipts = await control("recordReceipts", {
     body: { receipts: [{ id, cursor, status_code: 204 }] },
