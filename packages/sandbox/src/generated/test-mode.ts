@@ -635,7 +635,31 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  event: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An event posted to a receiver
+     * @description The body the sandbox posts to each webhook subscribed to the event's topic, and that
+     *     `payments-mock listen` forwards: one event, `topic` telling which `data` it carries. A 2xx
+     *     answer acknowledges it; any other answer, or none within the time a delivery allows, is a
+     *     failed attempt, retried on the clock's schedule.
+     */
+    post: operations["receiveEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description Where the sandbox clock is. */
@@ -2430,14 +2454,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example retry: 1000
-           *     : the events after cursor 1041
-           *
-           *     id: 1042
-           *     event: CustomerStatus
-           *     data: {"id":"5b7d9f1a-3c5e-4a7b-9d1f-3b5d7f9a1c3e","topic":"CustomerStatus","created_at":"2026-03-06T10:00:00.000Z","customer_id":"3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f","data":{"id":"3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f","status":"Active"}}
-           */
           "text/event-stream": string;
         };
       };
@@ -2820,6 +2836,28 @@ export interface operations {
       };
       401: components["responses"]["Unauthorized"];
       default: components["responses"]["Problem"];
+    };
+  };
+  receiveEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TopicEvent"];
+      };
+    };
+    responses: {
+      /** @description The receiver acknowledged the event. */
+      "2XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
     };
   };
 }

@@ -45,6 +45,7 @@ function decide(check: Check, evidence: Evidence): Decision {
   if (check.topics !== undefined) return topics(check.topics, evidence);
   if (check.recovered !== undefined) return recovered(check.recovered, evidence);
   if (check.idempotency !== undefined) return idempotency(check.idempotency, evidence);
+  if (check.deprecations !== undefined) return deprecations(evidence);
   return paged(evidence);
 }
 
@@ -55,6 +56,7 @@ function howOf(check: Check): string {
   if (check.topics !== undefined) return topics(check.topics, emptyEvidence()).how;
   if (check.recovered !== undefined) return recovered(check.recovered, emptyEvidence()).how;
   if (check.idempotency !== undefined) return idempotency(check.idempotency, emptyEvidence()).how;
+  if (check.deprecations !== undefined) return deprecations(emptyEvidence()).how;
   return paged(emptyEvidence()).how;
 }
 
@@ -271,4 +273,36 @@ function paged(evidence: Evidence): Decision {
     return { status: "passed", detail: `read past the first page: ${list(past.sort())}`, how };
   if (read.length === 0) return { status: "not_run", detail: "no list read yet.", how };
   return { status: "failed", detail: `lists read only at their first page: ${list(read)}.`, how };
+}
+
+/** One deprecated thing an operation used, as request-counts.ts records it. */
+interface DeprecatedFact {
+  operation: string;
+  what: string;
+  sunset?: string;
+  replacement?: string;
+}
+
+function deprecations(evidence: Evidence): Decision {
+  const how =
+    "no request used a deprecated operation, parameter or body field (the answer's Deprecation header)";
+  const called = Object.values(evidence.coverage.operations).some((coverage) => coverage.calls > 0);
+  if (!called) return { status: "not_run", detail: "no API request made yet.", how };
+  const used = [...(evidence.facts.get("deprecated") ?? new Map<string, number>())];
+  if (used.length === 0) return { status: "passed", detail: "nothing deprecated used", how };
+  const words = used.map(([detail, n]) => {
+    const fact = JSON.parse(detail) as DeprecatedFact;
+    const where = fact.what.startsWith("operation ")
+      ? fact.what
+      : `${fact.what} of ${fact.operation}`;
+    const until =
+      fact.sunset === undefined ? "no sunset date given" : `goes away on ${fact.sunset}`;
+    const instead = fact.replacement === undefined ? "" : `; use ${fact.replacement} instead`;
+    return `${where} (${plural(n, "request")}; ${until}${instead})`;
+  });
+  return {
+    status: "failed",
+    detail: `deprecated and still used: ${words.sort().join("; ")}.`,
+    how,
+  };
 }

@@ -53,7 +53,10 @@ export interface Evidence {
   coverage: Coverage;
   /** States reached, by `kind` and by `kind/variant` (customer/Person). */
   reached: Map<string, Set<string>>;
-  /** Facts of requests (`post_without_key`, `key_reused`, `next_page`), by fact and operation. */
+  /**
+   * Facts of requests (`post_without_key`, `key_reused`, `next_page`), by fact and operation;
+   * `deprecated` by the JSON of the operation and the deprecated thing it used.
+   */
   facts: Map<string, Map<string, number>>;
   /** Documents signed, by id. */
   signed: Set<string>;

@@ -20,6 +20,7 @@ export interface Check {
   recovered?: { kind?: FaultKind; status?: string | number };
   idempotency?: { key_on_every_post?: true; no_key_reuse?: true };
   paged?: true;
+  deprecations?: "none";
 }
 
 export interface Profile {
@@ -199,7 +200,7 @@ function messageOf(error: ErrorObject): string {
       return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "minProperties":
     case "maxProperties":
-      return "a check has an id, a title and exactly one rule (states, operations, documents_signed, topics, recovered, idempotency or paged)";
+      return "a check has an id, a title and exactly one rule (states, operations, documents_signed, topics, recovered, idempotency, paged or deprecations)";
     case "anyOf":
       return error.instancePath.endsWith("/topics")
         ? 'must be "subscribed" or a list of webhook topics'

@@ -1,6 +1,6 @@
 // The readiness counts of finished API requests, written in the transaction that records them:
 // calls by operation and status, what a request showed beyond its status (a POST without a key, a
-// key reused, a page past the first), and the faults that answered requests and whether the
+// key reused, a page past the first, a deprecated thing used), and the faults that answered requests and whether the
 // integration recovered. A recovery is decided as the requests arrive, from the faults still
 // pending (a handful of rows), never by reading the request log.
 import type { FinishedRequest } from "../request-log/index.js";
@@ -49,6 +49,11 @@ function callCounts(request: FinishedRequest): ReadinessCount[] {
   }
   if (request.key_reused) fact("key_reused");
   if (request.cursor && isSuccess(request.status)) fact("next_page");
+  // Each deprecated thing used, by operation, with when it goes away and what replaces it.
+  for (const used of request.deprecated) {
+    const detail = JSON.stringify({ operation, ...used });
+    counts.push({ kind: "fact", name: "deprecated", detail, n: 1 });
+  }
   return counts;
 }
 

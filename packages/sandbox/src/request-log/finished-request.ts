@@ -1,7 +1,7 @@
 // One record of a finished API request: made once, by finishedRequest, when the request is
 // answered (or refused by the engine before the sandbox saw it), then appended to the partner's
 // request log and counted for its readiness report.
-import type { ApiRequest } from "@org/payments-engine";
+import type { ApiRequest, DeprecatedUse } from "@org/payments-engine";
 import type { Answer } from "../answers/answer.js";
 import type { FaultHit, FaultKind } from "../faults/index.js";
 
@@ -31,10 +31,15 @@ export interface FinishedRequest {
   retry_after_s: number | null;
   /** The X-Request-Id it was answered with; null in an entry logged before the log kept it. */
   request_id: string | null;
+  /** The deprecated operation, parameters and body fields it used. */
+  deprecated: readonly DeprecatedUse[];
 }
 
 /** What the request log keeps of a finished request (no body, no API key): GET /_sandbox/requests. */
-export type KeptRequest = Omit<FinishedRequest, "cursor" | "key_reused" | "retry_after_s">;
+export type KeptRequest = Omit<
+  FinishedRequest,
+  "cursor" | "key_reused" | "retry_after_s" | "deprecated"
+>;
 
 /** A request as it finished: what it was, when it arrived, its answer, what acted on it. */
 interface Finished {
@@ -47,6 +52,8 @@ interface Finished {
   hit?: FaultHit | undefined;
   /** The X-Request-Id it was answered with, when the server gave one. */
   requestId?: string | undefined;
+  /** The deprecated things it used (see deprecatedUses). */
+  deprecated?: readonly DeprecatedUse[];
 }
 
 export function finishedRequest({
@@ -57,6 +64,7 @@ export function finishedRequest({
   answer,
   hit,
   requestId,
+  deprecated = [],
 }: Finished): FinishedRequest {
   const retryAfter = Number(answer.headers?.["retry-after"]);
   return {
@@ -74,6 +82,7 @@ export function finishedRequest({
     key_reused: answer.status === 422 && problemType(answer).endsWith(":idempotency-key-reused"),
     retry_after_s: Number.isFinite(retryAfter) ? retryAfter : null,
     request_id: requestId ?? null,
+    deprecated,
   };
 }
 

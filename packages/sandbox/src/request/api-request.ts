@@ -3,7 +3,7 @@
 // is claimed and the operation runs; after the commit the verdict is applied once; the finished
 // request is recorded once.
 import type { ApiRequest, Routed } from "@org/payments-engine";
-import { isObject } from "@org/payments-engine";
+import { deprecatedUses, isObject } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "../answers/answer.js";
 import { handlerOf } from "../api/api-routes.js";
 import {
@@ -72,6 +72,7 @@ export async function answerApiRequest(
       answer: sent,
       hit: verdict.hit,
       requestId,
+      deprecated: deprecatedUses(routed.operation, request),
     }),
   );
   return sent;
@@ -104,6 +105,7 @@ export async function recordRefused(
       durationMs: 0,
       answer: { status, body: undefined },
       requestId,
+      deprecated: deprecatedUses(routed.operation, request),
     }),
   );
 }

@@ -142,3 +142,29 @@ describe("the default profile's checks", () => {
     expect(verdict.ready).toBe(false);
   });
 });
+
+describe("the check that nothing deprecated is used", () => {
+  const used = (fields: object, n: number) =>
+    c("fact", "deprecated", JSON.stringify({ operation: "createGadget", ...fields }), n);
+
+  it("names each deprecated thing used, with its sunset and replacement when given", () => {
+    const checks = statuses([
+      c("call", "createGadget", "200", 3),
+      used(
+        { what: "operation createGadget", sunset: "2027-06-30", replacement: "`createWidget`" },
+        3,
+      ),
+      used({ what: "field `legacy_code`" }, 1),
+    ]);
+    expect(checks["no-deprecated"]).toMatchObject({
+      status: "failed",
+      detail:
+        "deprecated and still used: field `legacy_code` of createGadget (1 request; no sunset date given); operation createGadget (3 requests; goes away on 2027-06-30; use `createWidget` instead).",
+    });
+  });
+
+  it("passes once a request is made and nothing deprecated was used", () => {
+    const checks = statuses([c("call", "createCustomer", "200")]);
+    expect(checks["no-deprecated"]).toMatchObject({ status: "passed" });
+  });
+});

@@ -51,6 +51,7 @@ describe("the readiness profile", () => {
       "recovers-lost-answer",
       "idempotency-keys",
       "pagination",
+      "no-deprecated",
     ]);
     for (const check of profile.checks) expect(Object.keys(check)).toHaveLength(3);
   });

@@ -40,6 +40,7 @@ function request(seconds: number, fields: Partial<FinishedRequest> = {}): Finish
     key_reused: false,
     retry_after_s: null,
     request_id: null,
+    deprecated: [],
     ...fields,
   };
 }

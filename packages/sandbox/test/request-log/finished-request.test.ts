@@ -40,6 +40,7 @@ it("records the request, its answer and what acted on it", () => {
     key_reused: false,
     retry_after_s: 7,
     request_id: "req-1",
+    deprecated: [],
   });
 });
 

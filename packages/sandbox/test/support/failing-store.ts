@@ -59,5 +59,6 @@ export function finishedRequest(n: number, faulted = false, key = `key-${n}`) {
     key_reused: false,
     retry_after_s: null,
     request_id: null,
+    deprecated: [],
   };
 }
