@@ -31,6 +31,7 @@ type Layer =
   | "mock:fixtures"
   | "mock:listen"
   | "mock:logs"
+  | "mock:msw"
   | "mock:entry";
 /** The layers each layer may import from, besides itself. */
 const MAY_USE: Record<Layer, readonly Layer[]> = {
@@ -45,6 +46,8 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
   // listen and logs tail speak HTTP to a sandbox elsewhere: they need none of it in process.
   "mock:listen": [],
   "mock:logs": [],
+  // The MSW handlers answer with the sandbox in the test's process or page.
+  "mock:msw": ["engine:entry", "sandbox"],
   "mock:entry": [
     "engine:entry",
     "sandbox",
