@@ -1,17 +1,27 @@
 // The packed @org/payments-mcp, installed in the consumer project: on every Node line its engines
 // name, its `payments-mcp` command speaks MCP over stdio to the installed sandbox (the protocol's
-// lines written as an MCP client writes them), lists every operation of both documents, serves
-// the documents it carries as resources, and creates a customer.
+// lines written as an MCP client writes them), lists every operation of both documents but the
+// event stream, serves the documents it carries as resources, and creates a customer.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
-import { listOperations, loadBundledSpec, loadSpec, testModeSpecPath } from "@org/payments-spec";
+import {
+  answersStream,
+  listOperations,
+  loadBundledSpec,
+  loadSpec,
+  testModeSpecPath,
+} from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumer, NODE_LINES } from "./support/consumer.js";
 
 const { app, node } = consumer();
+// Every operation but a streamed answer (the event stream), which is no tool: a tool call waits
+// for a whole answer.
 const operations = [loadSpec(), loadBundledSpec(testModeSpecPath)].flatMap((doc) =>
-  listOperations(doc).map((op) => op.operationId),
+  listOperations(doc)
+    .filter((op) => !answersStream(doc, op))
+    .map((op) => op.operationId),
 );
 
 let sandbox: ChildProcess | undefined;

@@ -107,6 +107,18 @@ export function listOperations(doc: OpenApiDocument): OperationEntry[] {
   return operations;
 }
 
+/**
+ * Whether the operation answers a stream that does not end (Server-Sent Events, such as the
+ * sandbox's event stream): no whole answer to wait for, so the MCP server makes no tool of it.
+ */
+export function answersStream(doc: OpenApiDocument, entry: OperationEntry): boolean {
+  const responses = (entry.operation.responses ?? {}) as Record<string, unknown>;
+  return Object.entries(responses).some(
+    ([code, response]) =>
+      /^2/.test(code) && deref(doc, response)?.content?.["text/event-stream"] !== undefined,
+  );
+}
+
 const firstValue = (record: Record<string, unknown> | undefined) =>
   record ? Object.values(record)[0] : undefined;
 

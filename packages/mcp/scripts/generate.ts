@@ -2,6 +2,7 @@
 // sandbox's test-mode document. Run: `pnpm generate`.
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
+  answersStream,
   deprecationNotice,
   deprecationOf,
   deref,
@@ -321,18 +322,6 @@ function flatBody(
   };
   if (!FIELD_RULES.every((keyword) => named(rules[keyword]))) return undefined;
   return { fields, required: (body.required as string[] | undefined) ?? [], rules };
-}
-
-/**
- * Whether the operation answers a stream that does not end (Server-Sent Events, such as the
- * sandbox's event stream): a tool call waits for a whole answer, so it is no tool.
- */
-export function answersStream(doc: OpenApiDocument, entry: OperationEntry): boolean {
-  const responses = (entry.operation.responses ?? {}) as Record<string, unknown>;
-  return Object.entries(responses).some(
-    ([code, response]) =>
-      /^2/.test(code) && deref(doc, response)?.content?.["text/event-stream"] !== undefined,
-  );
 }
 
 export function buildTools(sources: Source[]): ToolDefinition[] {

@@ -6,9 +6,14 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPaymentsClient } from "@org/payments-client";
-import { listOperations, loadBundledSpec, loadSpec, testModeSpecPath } from "@org/payments-spec";
+import {
+  answersStream,
+  listOperations,
+  loadBundledSpec,
+  loadSpec,
+  testModeSpecPath,
+} from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { answersStream } from "../scripts/generate.ts";
 import { ALL_PAGES_MAX_CHARACTERS } from "../src/limits.ts";
 import { exampleArguments, type KnownIds } from "./support/examples.js";
 import { type RunningServer, startSandbox } from "./support/servers.js";

@@ -1,17 +1,21 @@
 // startMock(): the mock as an in-process HTTP server, for tests and for the CLI.
 import { readFileSync } from "node:fs";
+import type { RequestListener } from "node:http";
 import {
   bundledSpecPath,
   type ConnectionLimits,
   createPrismEngine,
   type PrismEngine,
+  problem,
   type RequestLogger,
+  sendProblem,
   serve,
 } from "@org/payments-engine";
 import type { DeliveryChaos } from "@org/payments-sandbox";
 import {
   createSandbox,
   newApiKey,
+  type Sandbox,
   type SandboxControls,
   type SandboxPartner,
   sandboxControls,
@@ -134,6 +138,51 @@ function testModeEngine(): () => Promise<PrismEngine> {
   };
 }
 
+/** The answer to every request while the sandbox's store opens: 503, ask again in a second. */
+function startingHandler(): RequestListener {
+  return (incoming, response) => {
+    incoming.resume();
+    response.setHeader("retry-after", "1");
+    sendProblem(
+      response,
+      problem(503, "not-ready", "Sandbox not ready", [
+        {
+          location: "route",
+          field: "",
+          rule: "ready",
+          message:
+            "the sandbox is starting: its store is opening; ask again shortly (GET /_sandbox/health answers 200 once it is ready)",
+        },
+      ]),
+    );
+  };
+}
+
+/**
+ * Opens the sandbox; while its Postgres does not take connections yet (a team's database that
+ * starts with it), tries again every STORE_RETRY_MS, up to STORE_WAIT_MS in all.
+ */
+async function openSandbox(open: () => Promise<Sandbox>): Promise<Sandbox> {
+  const deadline = performance.now() + STORE_WAIT_MS;
+  for (;;) {
+    try {
+      return await open();
+    } catch (error) {
+      if (!unreachable(error) || performance.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, STORE_RETRY_MS));
+    }
+  }
+}
+
+const STORE_RETRY_MS = 500;
+const STORE_WAIT_MS = 60_000;
+
+/** Whether the store failed because its server does not take connections (yet). */
+function unreachable(error: unknown): boolean {
+  const code = ((error as Error).cause as { code?: unknown } | undefined)?.code;
+  return ["ECONNREFUSED", "ECONNRESET", "57P03", "EAI_AGAIN"].includes(String(code));
+}
+
 /** This package's version, which GET /_sandbox/health reports (package.json is beside src/ and dist/). */
 const MOCK_VERSION = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -154,47 +203,57 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     cors = true,
   } = options;
   let engine: PrismEngine = await createPrismEngine(spec, dynamic);
-  const sandbox = options.stateful
-    ? await createSandbox({
-        operations: engine.operations,
-        state: options.state,
-        seed: options.seed,
-        ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
-        ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
-        ...(options.maxPartners !== undefined && { maxPartners: options.maxPartners }),
-        ...(options.rehearsal === false && { rehearsal: false }),
-        ...(options.readinessProfile !== undefined && {
-          readinessProfile: options.readinessProfile,
-        }),
-        ...(options.countReadiness !== undefined && { countReadiness: options.countReadiness }),
-        ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
-        ...(log !== undefined && { log }),
-        ...(options.eventStreamHeartbeatMs !== undefined && {
-          eventStream: { heartbeatMs: options.eventStreamHeartbeatMs },
-        }),
-        version: MOCK_VERSION,
-      })
-    : undefined;
-  // A mock that cannot listen (the port taken, say) closes the sandbox it opened: its store holds
-  // a file, a Postgres pool and delivery timers that would otherwise keep the process alive.
   const testMode = testModeEngine();
-  const served = await serve(
-    createHandler(() => engine, {
+  // A sandbox listens at once and answers 503 until its store opens (GET /_sandbox/health says
+  // so), so that a CI job waiting for it sees "not yet" rather than nothing.
+  let handle: RequestListener = options.stateful ? startingHandler() : statelessHandler();
+  function statelessHandler(): RequestListener {
+    return createHandler(() => engine, {
       log,
       cors,
-      testModeHint: testModeHints(testMode, sandbox !== undefined),
-      ...(sandbox !== undefined && { stateful: { sandbox, controlEngine: testMode } }),
-    }),
-    {
-      port,
-      host,
-      cors,
-      limits: options.limits,
-    },
-  ).catch(async (error: unknown) => {
-    await sandbox?.close();
-    throw error;
+      testModeHint: testModeHints(testMode, false),
+    });
+  }
+  const served = await serve((incoming, response) => handle(incoming, response), {
+    port,
+    host,
+    cors,
+    limits: options.limits,
   });
+  const sandbox = options.stateful
+    ? await openSandbox(() =>
+        createSandbox({
+          operations: engine.operations,
+          state: options.state,
+          seed: options.seed,
+          ...(options.exampleKey !== undefined && { exampleKey: options.exampleKey }),
+          ...(options.idleDays !== undefined && { idleDays: options.idleDays }),
+          ...(options.maxPartners !== undefined && { maxPartners: options.maxPartners }),
+          ...(options.rehearsal === false && { rehearsal: false }),
+          ...(options.readinessProfile !== undefined && {
+            readinessProfile: options.readinessProfile,
+          }),
+          ...(options.countReadiness !== undefined && { countReadiness: options.countReadiness }),
+          ...(options.deliveryChaos !== undefined && { deliveryChaos: options.deliveryChaos }),
+          ...(log !== undefined && { log }),
+          ...(options.eventStreamHeartbeatMs !== undefined && {
+            eventStream: { heartbeatMs: options.eventStreamHeartbeatMs },
+          }),
+          version: MOCK_VERSION,
+        }),
+      ).catch(async (error: unknown) => {
+        await served.close();
+        throw error;
+      })
+    : undefined;
+  if (sandbox !== undefined) {
+    handle = createHandler(() => engine, {
+      log,
+      cors,
+      testModeHint: testModeHints(testMode, true),
+      stateful: { sandbox, controlEngine: testMode },
+    });
+  }
 
   const unwatch = options.watch
     ? watchFile(spec, async () => {

@@ -13178,7 +13178,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Health",
     "title": "Is the sandbox ready",
-    "description": "`200` once the sandbox is ready: its store answers a read (within 2 seconds) and its scheduler runs; with the version of payments-mock, the store's kind and the uptime. Any other answer (a `503` problem with `Retry-After`, while the store does not answer or the sandbox is stopping; no answer at all, before it listens) means not yet: a CI job waits for this `200` before its tests. It takes no API key, and asking makes no partner.",
+    "description": "`200` once the sandbox is ready: its store answers a read (within 2 seconds) and its scheduler runs; with the version of payments-mock, the store's kind and the uptime. A `503` problem with `Retry-After` means not yet: the sandbox listens at once and answers every request so while its store opens (a Postgres that does not take connections yet is waited for, up to a minute), and this route while its store does not answer or it is stopping. A CI job waits for this `200` before its tests. It takes no API key, and asking makes no partner.",
     "method": "GET",
     "path": "/_sandbox/health",
     "annotations": {

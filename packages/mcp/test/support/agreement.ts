@@ -3,13 +3,13 @@
 // then each operation's parameters, body and 2xx schema compared with the tool's schemas.
 import { isDeepStrictEqual } from "node:util";
 import {
+  answersStream,
   deref,
   listOperations,
   type OpenApiDocument,
   type OperationEntry,
   resolveRef,
 } from "@org/payments-spec";
-import { answersStream } from "../../scripts/generate.ts";
 import type { JsonSchema, ToolDefinition, ToolGroup } from "../../src/tool-definition.ts";
 
 type Lookup = (ref: string) => unknown;

@@ -2,7 +2,8 @@
 import { once } from "node:events";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 
-export async function startTcpRelay(port: number) {
+/** Relays connections to `port`; listens on `listenPort` (default: a free one). */
+export async function startTcpRelay(port: number, listenPort = 0) {
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(port, "127.0.0.1");
@@ -15,10 +16,12 @@ export async function startTcpRelay(port: number) {
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
   });
-  server.listen(0, "127.0.0.1");
+  server.listen(listenPort, "127.0.0.1");
   await once(server, "listening");
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** How many connections (either side's socket) are open. */
+    open: () => sockets.size,
     /** Cuts every open connection; resolves to how many there were. */
     cut(): number {
       const open = sockets.size;
