@@ -22,7 +22,8 @@ const against = join(dir, "next.yaml");
 
 beforeAll(async () => {
   const next = loadSpec(specPath);
-  next.components.schemas.CreateCustomerRequest.required.push("name");
+  const request = next.components?.schemas?.CreateCustomerRequest as { required: string[] };
+  request.required.push("name");
   writeFileSync(against, stringify(next));
   sandbox = await startTestSandbox(
     (store) => startMock({ spec: specPath, stateful: true, state: store }),
