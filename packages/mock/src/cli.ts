@@ -96,10 +96,10 @@ if (process.argv[2] === "proxy") {
   const { runFixturesCli } = await import("./fixtures-cli.js");
   await runFixturesCli(process.argv.slice(3));
 } else if (process.argv[2] === "logs") {
-  const { runLogsCli } = await import("./logs/logs-cli.js");
+  const { runLogsCli } = await import("./logs-cli.js");
   await runLogsCli(process.argv.slice(3));
 } else if (process.argv[2] === "listen") {
-  const { runListenCli } = await import("./listen/listen-cli.js");
+  const { runListenCli } = await import("./listen-cli.js");
   await runListenCli(process.argv.slice(3));
 } else if (process.argv[2] === "trigger") {
   const { runTriggerCli } = await import("./trigger-cli.js");

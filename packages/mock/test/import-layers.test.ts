@@ -28,6 +28,8 @@ type Layer =
   | "sandbox"
   | "mock:proxy"
   | "mock:fixtures"
+  | "mock:listen"
+  | "mock:logs"
   | "mock:entry";
 /** The layers each layer may import from, besides itself. */
 const MAY_USE: Record<Layer, readonly Layer[]> = {
@@ -39,7 +41,17 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
   "mock:proxy": ["engine:entry"],
   // The fixture runner reads the test-mode document, which the sandbox's entry declares.
   "mock:fixtures": ["engine:entry", "sandbox"],
-  "mock:entry": ["engine:entry", "sandbox", "mock:proxy", "mock:fixtures"],
+  // listen's stream reader and forwarder, logs tail's reader: HTTP clients of a sandbox, no more.
+  "mock:listen": [],
+  "mock:logs": [],
+  "mock:entry": [
+    "engine:entry",
+    "sandbox",
+    "mock:proxy",
+    "mock:fixtures",
+    "mock:listen",
+    "mock:logs",
+  ],
 };
 
 const SPECIFIER =

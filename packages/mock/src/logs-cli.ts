@@ -2,9 +2,9 @@
 // Runs until Ctrl-C or SIGTERM (exit code 0); 2 for a usage error or a sandbox whose request log
 // cannot be read. The key is read from the environment only and never printed.
 import { parseArgs } from "node:util";
-import { argsProblem, flagsOf, usageFailure } from "../cli-args.js";
-import { sandboxBaseUrl } from "../fixtures/sandbox-target.js";
-import { withoutKey } from "../fixtures/step-lines.js";
+import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
+import { withoutKey } from "./fixtures/step-lines.js";
 
 const USAGE = `Usage: payments-mock logs tail [options]
 
@@ -78,7 +78,7 @@ export async function runLogsCli(argv: string[]): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => stopped.abort());
   }
-  const { tailRequestLog } = await import("./tail.js");
+  const { tailRequestLog } = await import("./logs/tail.js");
   await tailRequestLog({
     baseUrl: base.url,
     apiKey: key,

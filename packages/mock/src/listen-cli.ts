@@ -4,9 +4,9 @@
 // and never printed.
 import { parseArgs } from "node:util";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
-import { argsProblem, flagsOf, usageFailure } from "../cli-args.js";
-import { sandboxBaseUrl } from "../fixtures/sandbox-target.js";
-import { withoutKey } from "../fixtures/step-lines.js";
+import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
+import { withoutKey } from "./fixtures/step-lines.js";
 
 const USAGE = `Usage: payments-mock listen [options]
 
@@ -98,7 +98,7 @@ export async function runListenCli(argv: string[]): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => stopped.abort());
   }
-  const { listen } = await import("./listen.js");
+  const { listen } = await import("./listen/listen.js");
   await listen({
     baseUrl: base.url,
     apiKey: key,
