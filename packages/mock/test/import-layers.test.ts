@@ -1,8 +1,9 @@
 // The layers and which may use which (see the root README's "Layout"). In packages/engine: values at
 // the bottom, http on them, the engine (Prism's adapter, validation, caches, response shaping) on
 // both, and the package's entry over all three. The sandbox (packages/sandbox) and the proxy on the
-// engine's entry and never on each other; the mock's entry points on top, composing them through
-// their entries. Read from the sources' imports, so a new import that breaks the layering fails here.
+// engine's entry and never on each other; the mock's fixtures on the sandbox's entry; listen and
+// logs tail on nothing of ours (they speak HTTP to a sandbox); the mock's entry points (its CLIs
+// among them) on top, composing them through their entries. Read from the sources' imports, so a new import that breaks the layering fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,7 +42,7 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
   "mock:proxy": ["engine:entry"],
   // The fixture runner reads the test-mode document, which the sandbox's entry declares.
   "mock:fixtures": ["engine:entry", "sandbox"],
-  // listen's stream reader and forwarder, logs tail's reader: HTTP clients of a sandbox, no more.
+  // listen and logs tail speak HTTP to a sandbox elsewhere: they need none of it in process.
   "mock:listen": [],
   "mock:logs": [],
   "mock:entry": [
