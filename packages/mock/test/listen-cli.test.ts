@@ -258,6 +258,44 @@ describe("payments-mock listen", () => {
     expect(new Set(forwarded.map((event) => event.id)).size).toBe(60);
   }, 60_000);
 
+  it("sends a topic of --forward to its own receiver, the rest to --forward-to", async (context) => {
+    const [rest, statuses] = [await startRawReceiver(), await startRawReceiver()];
+    context.onTestFinished(async () => {
+      await Promise.all([rest.stop(), statuses.stop()]);
+    });
+    const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
+    context.onTestFinished(() => sandbox.stop());
+    const run = listen(context, sandbox.url, [
+      "--forward-to",
+      `${rest.url}/rest`,
+      "--forward",
+      `CustomerStatus=${statuses.url}/statuses`,
+    ]);
+    await run.ready;
+    const customer = await createCustomer(sandbox.url, "routed@example.com");
+    const walked = await call(sandbox.url, "POST", `/_sandbox/customers/${customer}/status`, {
+      body: { status: "Active" },
+      headers: { "X-API-Key": KEY },
+    });
+    expect(walked.status).toBe(200);
+    await until(
+      () => statuses.received.length,
+      (n) => n > 0,
+      "no CustomerStatus event",
+    );
+    await until(
+      () => rest.received.length,
+      (n) => n > 0,
+      "no CustomerCreated event",
+    );
+    const topics = (receiver: typeof rest) =>
+      new Set(receiver.received.map((request) => JSON.parse(request.body).topic));
+    expect(topics(statuses)).toEqual(new Set(["CustomerStatus"]));
+    expect(topics(rest).has("CustomerStatus")).toBe(false);
+    expect(topics(rest).has("CustomerCreated")).toBe(true);
+    expect(statuses.received[0]?.path).toBe("/statuses");
+  }, 30_000);
+
   it("refuses a topic that is not one, a bad receiver URL and a missing key, with exit code 2", async (context) => {
     for (const [args, env, message] of [
       [["--events", "Nope"], { PAYMENTS_API_KEY: KEY }, '--events: "Nope" is not a webhook topic'],
