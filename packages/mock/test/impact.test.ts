@@ -86,6 +86,31 @@ describe("payments-mock impact", () => {
     expect(xml).not.toContain(a.apiKey);
   });
 
+  it("reads a proxy's traffic file of live traffic with --from", async (context) => {
+    const line = (operation: string, method: string) =>
+      JSON.stringify({
+        type: "exchange",
+        time: "2026-11-28T08:00:00.000Z",
+        request: 1,
+        method,
+        operation,
+        status: 200,
+      });
+    const created = join(dir, "created.ndjson");
+    const listed = join(dir, "listed.ndjson");
+    writeFileSync(created, `${line("createCustomer", "POST")}\n`);
+    writeFileSync(listed, `${line("listCustomers", "GET")}\n`);
+    const runs = [
+      runCli(context, ["impact", "--against", against, "--from", created, "--format", "markdown"]),
+      runCli(context, ["impact", "--against", against, "--from", listed]),
+    ];
+    expect(await Promise.all(runs.map((run) => run.exited))).toEqual([
+      [1, null],
+      [0, null],
+    ]);
+    expect(runs[0]?.output().stdout).toContain("| ✗ breaking | createCustomer (POST /customers)");
+  });
+
   it("exits 2 without --against, with a document that is not OpenAPI, or no key", async (context) => {
     const notOpenApi = join(dir, "not-openapi.yaml");
     writeFileSync(notOpenApi, "hello: world\n");
