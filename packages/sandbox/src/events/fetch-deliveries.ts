@@ -21,7 +21,7 @@ export interface WebhookDelivery {
  */
 export type DeliveryCallback = (
   delivery: WebhookDelivery,
-) => number | undefined | Promise<number | undefined | void> | void;
+) => number | undefined | Promise<number | undefined> | Promise<void> | void;
 
 const HEADERS = { "content-type": "application/json", "user-agent": "payments-mock-sandbox" };
 
