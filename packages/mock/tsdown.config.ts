@@ -24,7 +24,7 @@ const sourcePaths = Object.fromEntries(
 
 export default defineConfig([
   {
-    entry: { index: "src/index.ts" },
+    entry: { index: "src/index.ts", msw: "src/msw/index.ts" },
     deps,
     format: ["esm", "cjs"],
     dts: { sourcemap: false, compilerOptions: { paths: sourcePaths } },

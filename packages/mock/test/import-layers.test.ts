@@ -31,6 +31,7 @@ type Layer =
   | "mock:fixtures"
   | "mock:listen"
   | "mock:logs"
+  | "mock:msw"
   | "mock:impact"
   | "mock:entry";
 /** The layers each layer may import from, besides itself. */
@@ -46,6 +47,8 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
   // listen and logs tail speak HTTP to a sandbox elsewhere: they need none of it in process.
   "mock:listen": [],
   "mock:logs": [],
+  // The MSW handlers answer with the sandbox in the test's process or page.
+  "mock:msw": ["engine:entry", "sandbox"],
   // impact's changes are the spec package's diff, on documents it is given: nothing of ours in process.
   "mock:impact": [],
   "mock:entry": [
