@@ -10,12 +10,14 @@ import { ReadCache } from "./api/read-cache.js";
 import { CLOCK_ROUTES, realNow } from "./clock/index.js";
 import {
   DEFAULT_DELIVERY_LIMITS,
+  type DeliveryCallback,
   type DeliveryChaos,
   type DeliveryLimits,
   DeliverySender,
   EVENT_ROUTES,
   EventStreams,
   type EventStreamTiming,
+  fetchWebhookSender,
 } from "./events/index.js";
 import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
 import { healthAnswer, type StoreKind } from "./health/index.js";
@@ -64,6 +66,11 @@ export interface SandboxOptions {
   /** A seed file's path or a seed object, instead of the one made from the spec's examples. */
   seed?: string | object;
   delivery?: Partial<DeliveryLimits>;
+  /**
+   * How webhook deliveries are sent: "http" (default) with node:http, "fetch" with the global
+   * fetch (a browser's, subject to CORS), or to a callback instead of the webhook's url.
+   */
+  webhookTransport?: "http" | "fetch" | DeliveryCallback;
   /** Duplicate and reorder webhook deliveries, deterministically from the seed (see events.ts). */
   deliveryChaos?: DeliveryChaos;
   /** Gets the line saying that a 0.1 JSON state file was migrated. Default: stderr. */
@@ -154,7 +161,12 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     ...(counting ? [countRequests] : []),
   ];
   const finished = writers.length > 0 ? new FinishedRequests(store, writers) : undefined;
-  const sender = new DeliverySender({ ...DEFAULT_DELIVERY_LIMITS, ...options.delivery });
+  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery };
+  const transport = options.webhookTransport ?? "http";
+  const sender =
+    transport === "http"
+      ? new DeliverySender(limits)
+      : fetchWebhookSender(limits, transport === "fetch" ? undefined : transport);
   const tenants = new Tenants({
     store,
     seed,

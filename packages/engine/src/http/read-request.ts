@@ -46,7 +46,7 @@ export async function readRequest(
   nameOf: SegmentName,
 ): Promise<ReadResult> {
   const head = readHead(incoming, nameOf);
-  return head.ok ? readBodyOf(incoming, head, await readBody(incoming)) : head;
+  return head.ok ? readBytesOf(incoming, head, await readBody(incoming)) : head;
 }
 
 /** A request the proxy can send on (its target and body bytes), and how the mock reads it. */
@@ -68,8 +68,15 @@ export async function readForwardable(
   const target = splitTarget(incoming.url ?? "");
   if (!target) return { ok: false, refusal: head.ok ? notAPath() : head };
   if (bytes === undefined) return { ok: false, refusal: tooLarge() };
-  return { ok: true, target, bytes, read: head.ok ? readBodyOf(incoming, head, bytes) : head };
+  return { ok: true, target, bytes, read: head.ok ? readBytesOf(incoming, head, bytes) : head };
 }
+
+/** A request's line and headers, from Node or from plain values. */
+type RequestHead = {
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: IncomingMessage["headers"];
+};
 
 type Head = {
   ok: true;
@@ -79,7 +86,7 @@ type Head = {
 };
 
 /** The request line and headers, checked as far as they can be without the body. */
-function readHead(incoming: IncomingMessage, nameOf: SegmentName): Head | Refusal {
+export function readHead(incoming: RequestHead, nameOf: SegmentName): Head | Refusal {
   const target = splitTarget(incoming.url ?? "");
   if (!target) return notAPath();
   const badSegment = target.path.includes("%")
@@ -126,13 +133,15 @@ function readHead(incoming: IncomingMessage, nameOf: SegmentName): Head | Refusa
   return { ok: true, target, query, headers };
 }
 
-function readBodyOf(
-  incoming: IncomingMessage,
+function readBytesOf(incoming: IncomingMessage, head: Head, bytes: Buffer | undefined): ReadResult {
+  return bytes === undefined ? tooLarge() : readBodyOf(incoming, head, bytes.toString("utf8"));
+}
+
+export function readBodyOf(
+  incoming: RequestHead,
   { target, query, headers }: Head,
-  bytes: Buffer | undefined,
+  raw: string,
 ): ReadResult {
-  if (bytes === undefined) return tooLarge();
-  const raw = bytes.toString("utf8");
   if (raw !== "" && !headers["content-type"]) {
     return refuse(
       415,
@@ -174,7 +183,7 @@ function notAPath(): Refusal {
   );
 }
 
-function tooLarge(): Refusal {
+export function tooLarge(): Refusal {
   return refuse(
     413,
     "payload-too-large",

@@ -8,7 +8,7 @@ import type { Clock } from "../clock/index.js";
 import { type ArmedFaults, type DeliveryFault, deliveryFault, nthDraw } from "../faults/index.js";
 import type { DeliveryEvent, Resource } from "../store/sandbox-data.js";
 import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
-import type { DeliveryOutcome, DeliverySender } from "./deliveries.js";
+import type { DeliveryOutcome, WebhookSender } from "./deliveries.js";
 
 export interface EventPayload {
   id: string;
@@ -64,7 +64,7 @@ export const REORDER_DELAY_SECONDS = 5;
 
 export class Events {
   private readonly store: PartnerStore;
-  private readonly sender: DeliverySender;
+  private readonly sender: WebhookSender;
   private readonly clock: Clock;
   private readonly random: (() => number) | undefined;
   /** The partner's armed fault rules; undefined with failure rehearsal off. */
@@ -74,7 +74,7 @@ export class Events {
 
   constructor(
     store: PartnerStore,
-    sender: DeliverySender,
+    sender: WebhookSender,
     clock: Clock,
     chaos: DeliveryChaos | undefined,
     faults?: ArmedFaults,

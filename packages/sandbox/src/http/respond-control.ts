@@ -1,7 +1,6 @@
 // A request under /_sandbox/: routed and validated by the engine of the test-mode document, as the
 // API's requests are by the API's, its problems in the same words; a valid one is answered by the
 // sandbox.
-import type { ServerResponse } from "node:http";
 import {
   type ApiRequest,
   allowedMethods,
@@ -9,6 +8,7 @@ import {
   type Operation,
   type PrismEngine,
   type ProblemError,
+  type Reply,
   refusalStatus,
   requestProblems,
   requestRefusal,
@@ -23,7 +23,7 @@ export async function respondControl(
   sandbox: Sandbox,
   request: ApiRequest,
   repeated: readonly string[],
-  response: ServerResponse,
+  response: Reply,
 ): Promise<Sent> {
   const checked = engine.check(request);
   if (checked.kind === "error") {
