@@ -52,7 +52,7 @@ import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID } from "./store/partner.js";
 import type { StoreTransaction } from "./store/store.js";
 import { TENANT_JOBS, type Tenant, Tenants } from "./tenants/tenants.js";
-import { TEST_MODE_DOCUMENT_ROUTES } from "./test-mode/index.js";
+import { DOCUMENT_ROUTES } from "./test-mode/index.js";
 
 export interface SandboxOptions {
   /** The spec's operations: their examples make the default seed, their enums bound statuses. */
@@ -121,7 +121,6 @@ export const FEATURES: readonly Feature[] = [
   { routes: EVENT_ROUTES },
   { routes: MONEY_ROUTES },
   { routes: SEED_ROUTES },
-  { routes: TEST_MODE_DOCUMENT_ROUTES },
   { routes: FAULT_ROUTES, rehearsal: true },
   { routes: RATE_LIMIT_ROUTES, rehearsal: true },
   { routes: REQUEST_LOG_ROUTES, rehearsal: true },
@@ -214,7 +213,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     rehearsal,
     shared,
     streams,
-    partnerless: new Map([["getHealth", health]]),
+    partnerless: new Map([...DOCUMENT_ROUTES, ["getHealth", health]]),
   };
   const purgeTimer = tenants.purgeIdle(options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
