@@ -32,8 +32,13 @@ export type Refusal = {
   error: ProblemError;
 };
 
-/** A request read whole; `repeated` names the query parameters it sent more than once. */
-export type ReadResult = { ok: true; request: ApiRequest; repeated: string[] } | Refusal;
+/**
+ * A request read whole; `repeated` names the query parameters it sent more than once, and
+ * `commaValued` those it sent a value with a comma in (`ids=a,b`).
+ */
+export type ReadResult =
+  | { ok: true; request: ApiRequest; repeated: string[]; commaValued: string[] }
+  | Refusal;
 
 /**
  * The name of the path parameter that segment `index` of a request's path stands in, or "" when
@@ -81,7 +86,7 @@ type RequestHead = {
 type Head = {
   ok: true;
   target: Target;
-  query: { values: Record<string, string>; repeated: string[] };
+  query: { values: Record<string, string>; repeated: string[]; commaValued: string[] };
   headers: Record<string, string>;
 };
 
@@ -168,6 +173,7 @@ export function readBodyOf(
       body: parsed.body,
     },
     repeated: query.repeated,
+    commaValued: query.commaValued,
   };
 }
 
@@ -208,7 +214,7 @@ function refuse(
 }
 
 type ParsedQuery =
-  | { ok: true; values: Record<string, string>; repeated: string[] }
+  | { ok: true; values: Record<string, string>; repeated: string[]; commaValued: string[] }
   | { ok: false; field: string };
 
 /**
@@ -216,10 +222,11 @@ type ParsedQuery =
  * passing it on. Repeated parameters (`ids=a&ids=b`) are joined with commas: Prism 5.12 reads
  * every form-style array as if `explode` were false, so it would validate only the last of the
  * repeated values, and splits a comma-joined value into all of them. The repeated names are
- * listed, so that a parameter that takes one value can be refused for being repeated.
+ * listed, so that a parameter that takes one value can be refused for being repeated; so are
+ * the names sent a value with a comma in, which an exploded array must not take for its values.
  */
 function parseQuery(query: string): ParsedQuery {
-  if (query === "") return { ok: true, values: {}, repeated: [] };
+  if (query === "") return { ok: true, values: {}, repeated: [], commaValued: [] };
   // A Map, so that names such as `__proto__` or `valueOf` are names like any other.
   const values = new Map<string, string[]>();
   for (const pair of query.split("&")) {
@@ -235,6 +242,9 @@ function parseQuery(query: string): ParsedQuery {
     ok: true,
     values: Object.fromEntries([...values].map(([name, all]) => [name, all.join(",")])),
     repeated: [...values].filter(([, all]) => all.length > 1).map(([name]) => name),
+    commaValued: [...values]
+      .filter(([, all]) => all.some((value) => value.includes(",")))
+      .map(([name]) => name),
   };
 }
 

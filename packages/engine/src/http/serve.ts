@@ -58,7 +58,8 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
   );
   // A client that half-closes (FIN right after its request) still gets the answer: by default
   // Node ends the socket at the client's FIN, so an answer given after an await is lost.
-  server.httpAllowHalfOpen = true;
+  // (A public field of Node's http.Server that @types/node does not declare.)
+  Object.assign(server, { httpAllowHalfOpen: true });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, cors),
   );

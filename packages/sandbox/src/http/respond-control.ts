@@ -22,7 +22,7 @@ export async function respondControl(
   engine: PrismEngine,
   sandbox: Sandbox,
   request: ApiRequest,
-  repeated: readonly string[],
+  query: { repeated: readonly string[]; commaValued: readonly string[] },
   response: Reply,
 ): Promise<Sent> {
   const checked = engine.check(request);
@@ -38,7 +38,14 @@ export async function respondControl(
   }
   const { operation } = checked.routed;
   const errors = [
-    ...requestProblems(engine, operation, request, repeated, checked.inputProblems),
+    ...requestProblems(
+      engine,
+      operation,
+      request,
+      query.repeated,
+      checked.inputProblems,
+      query.commaValued,
+    ),
     ...unexpectedBody(operation, request),
   ];
   if (errors.length > 0) {

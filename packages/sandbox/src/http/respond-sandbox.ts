@@ -106,9 +106,15 @@ export function respondSandbox<R extends Reply = ServerResponse>({
         sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
       );
     }
-    const { request, repeated } = read;
+    const { request, repeated, commaValued } = read;
     if (isControlPath(request.path)) {
-      return respondControl(await controlEngine(), sandbox, request, repeated, response);
+      return respondControl(
+        await controlEngine(),
+        sandbox,
+        request,
+        { repeated, commaValued },
+        response,
+      );
     }
     const prefer = answerPreferred === undefined ? undefined : parsePrefer(request.headers.prefer);
     const preferences = prefer?.ok ? prefer.preferences : NO_PREFERENCES;
@@ -123,6 +129,7 @@ export function respondSandbox<R extends Reply = ServerResponse>({
       request,
       repeated,
       outcome.inputProblems,
+      commaValued,
     );
     const errors = prefer?.ok === false ? [...problems, prefer.error] : problems;
     if (errors.length > 0) {
