@@ -9,12 +9,12 @@ import { realNow } from "../clock/index.js";
 export type StoreKind = "memory" | "sqlite" | "postgres";
 
 /** What the health check reads of the store: one read of a partner's that always exists. */
-export interface HealthRows {
+interface HealthRows {
   lastCursor(): Promise<unknown>;
 }
 
 /** The store as the health check reaches it (the stores implement it as they are). */
-export interface StoreProbe {
+interface StoreProbe {
   transaction<T>(partner: string, work: (rows: HealthRows) => Promise<T>): Promise<T>;
 }
 
