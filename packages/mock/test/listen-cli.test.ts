@@ -223,6 +223,63 @@ describe("payments-mock listen", () => {
     expect(forwarded.map((body) => body.data.id)).toEqual(customers);
   }, 60_000);
 
+  it("counts a receiver's answer given while the sandbox restarted, once it is back", async (context) => {
+    let answer = () => {};
+    const receiver = await startRawReceiver(
+      204,
+      new Promise<void>((resolve) => {
+        answer = resolve;
+      }),
+    );
+    context.onTestFinished(() => receiver.stop());
+    const state = join(dir, "receipts.db");
+    let sandbox: RunningSandbox = await startMock({
+      spec: specPath,
+      stateful: true,
+      state,
+      port: 0,
+    });
+    const port = sandbox.port;
+    context.onTestFinished(() => sandbox.stop());
+    const run = listen(context, sandbox.url, ["--forward-to", `${receiver.url}/hooks`]);
+    await run.ready;
+    await createCustomer(sandbox.url, "restart@example.com");
+    await until(
+      () => receiver.received.length,
+      (n) => n >= 1,
+      "the event at the receiver",
+    );
+    // The receiver answers while the sandbox is down: the receipt cannot be told to it then.
+    await sandbox.stop();
+    answer();
+    await until(
+      () => run.output().stdout.split("\n").length,
+      (n) => n >= 3,
+      "no line for the event",
+    );
+    sandbox = await startMock({ spec: specPath, stateful: true, state, port });
+    await until(
+      () => run.output().stderr,
+      (err) => err.includes("open again"),
+      "listen did not reconnect",
+    );
+    run.child.kill("SIGTERM");
+    expect((await run.exited)[0]).toBe(0);
+    const readiness = await call(sandbox.url, "GET", "/_sandbox/readiness", {
+      headers: { "X-API-Key": KEY },
+    });
+    const topics = readiness.body.coverage.topics;
+    const total = (field: "delivered" | "acknowledged") =>
+      Object.values(topics as Record<string, Record<string, number>>).reduce(
+        (sum, topic) => sum + (topic[field] ?? 0),
+        0,
+      );
+    expect({ delivered: total("delivered"), acknowledged: total("acknowledged") }).toEqual({
+      delivered: receiver.received.length,
+      acknowledged: receiver.received.length,
+    });
+  }, 60_000);
+
   it("forwards every event once through connections cut while events keep coming", async (context) => {
     const receiver = await startRawReceiver();
     context.onTestFinished(() => receiver.stop());

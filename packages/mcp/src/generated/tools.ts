@@ -13375,7 +13375,7 @@ export const tools: readonly ToolDefinition[] = [
                 "failed",
                 "not_run"
               ],
-              "description": "`not_run` while there is no evidence either way."
+              "description": "`failed` when something the check asks for was seen and fell short (an operation answered only other statuses, resources stopped short of a state); `not_run` while what it asks for has not happened at all (an operation never called, no resource of a kind yet), whatever else the check saw."
             },
             "detail": {
               "type": "string",
