@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
 import { stdoutLines } from "./line-writer.js";
+import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock [options]
 
@@ -185,9 +186,9 @@ async function runMock() {
       : "";
   console.log(`payments-mock listening on ${mock.url}${mode}`);
 
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      mock.stop().then(() => process.exit(0));
-    });
-  }
+  const stop = () => {
+    mock.stop().then(() => process.exit(0));
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, stop);
+  stopWithNpm(stop);
 }

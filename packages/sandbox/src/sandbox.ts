@@ -20,7 +20,7 @@ import {
   fetchWebhookSender,
 } from "./events/index.js";
 import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
-import { healthAnswer, type StoreKind } from "./health/index.js";
+import { HEALTH_ROUTES, type StoreKind } from "./health/index.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts } from "./lifecycle/spec-facts.js";
 import { MONEY_ROUTES } from "./money/index.js";
@@ -125,6 +125,8 @@ export const FEATURES: readonly Feature[] = [
   { routes: RATE_LIMIT_ROUTES, rehearsal: true },
   { routes: REQUEST_LOG_ROUTES, rehearsal: true },
   { routes: READINESS_ROUTES },
+  { routes: HEALTH_ROUTES, partnerless: true },
+  { routes: DOCUMENT_ROUTES, partnerless: true },
 ];
 
 export interface Sandbox {
@@ -183,17 +185,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const streams = new EventStreams(store, options.eventStream);
   const storeKind: StoreKind =
     options.state === undefined ? "memory" : isPostgresUrl(options.state) ? "postgres" : "sqlite";
-  const health = () =>
-    healthAnswer({
-      version: options.version ?? "development",
-      storeKind,
-      startedAt,
-      // A read of the example partner's, which always exists: asking makes no partner.
-      storeAnswers: async () => {
-        await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.lastCursor());
-      },
-      schedulerRuns: () => scheduler.running,
-    });
+  const health = {
+    version: options.version ?? "development",
+    storeKind,
+    startedAt,
+    store,
+    probePartner: EXAMPLE_PARTNER_ID,
+    scheduler,
+  };
   const apiRequests: ApiRequests = {
     tenants,
     scheduler,
@@ -213,7 +212,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     rehearsal,
     shared,
     streams,
-    partnerless: new Map([...DOCUMENT_ROUTES, ["getHealth", health]]),
+    partnerless: { health },
   };
   const purgeTimer = tenants.purgeIdle(options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {
