@@ -20,7 +20,7 @@ import {
   fetchWebhookSender,
 } from "./events/index.js";
 import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
-import { healthAnswer, type StoreKind } from "./health/index.js";
+import { HEALTH_ROUTES, type StoreKind } from "./health/index.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts } from "./lifecycle/spec-facts.js";
 import { MONEY_ROUTES } from "./money/index.js";
@@ -45,7 +45,14 @@ import {
   REQUEST_LOG_ROUTES,
   type RequestWriter,
 } from "./request-log/index.js";
-import { dataFromSeed, defaultSeed, readSeed, SEED_ROUTES, starterSeed } from "./seed/index.js";
+import {
+  dataFromSeed,
+  defaultSeed,
+  readSeed,
+  SEED_ROUTES,
+  type Seed,
+  starterSeed,
+} from "./seed/index.js";
 import { SIMULATION_ROUTES } from "./simulations/index.js";
 import { isPostgresUrl } from "./store/index.js";
 import { openStore } from "./store/open-store.js";
@@ -109,6 +116,21 @@ export interface SandboxOptions {
   eventStream?: Partial<EventStreamTiming>;
 }
 
+/**
+ * The seed of each document's examples, made once: a seed is only ever copied from, and a fresh
+ * sandbox for each test would otherwise make it again.
+ */
+const defaultSeeds = new WeakMap<Operations, Seed>();
+
+function defaultSeedOf(operations: Operations, facts: ReturnType<typeof readSpecFacts>): Seed {
+  let seed = defaultSeeds.get(operations);
+  if (seed === undefined) {
+    seed = defaultSeed(facts);
+    defaultSeeds.set(operations, seed);
+  }
+  return seed;
+}
+
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */
 const DEFAULT_MAX_PARTNERS = 1_000;
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
@@ -125,6 +147,8 @@ export const FEATURES: readonly Feature[] = [
   { routes: RATE_LIMIT_ROUTES, rehearsal: true },
   { routes: REQUEST_LOG_ROUTES, rehearsal: true },
   { routes: READINESS_ROUTES },
+  { routes: HEALTH_ROUTES, partnerless: true },
+  { routes: DOCUMENT_ROUTES, partnerless: true },
 ];
 
 export interface Sandbox {
@@ -145,7 +169,8 @@ export interface Sandbox {
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const startedAt = realNow();
   const facts = readSpecFacts(options.operations);
-  const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
+  const seed =
+    options.seed === undefined ? defaultSeedOf(options.operations, facts) : readSeed(options.seed);
   const log = options.log ?? ((line: string) => console.error(line));
   // Before the store opens: a bad profile changes nothing.
   const profile =
@@ -183,17 +208,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const streams = new EventStreams(store, options.eventStream);
   const storeKind: StoreKind =
     options.state === undefined ? "memory" : isPostgresUrl(options.state) ? "postgres" : "sqlite";
-  const health = () =>
-    healthAnswer({
-      version: options.version ?? "development",
-      storeKind,
-      startedAt,
-      // A read of the example partner's, which always exists: asking makes no partner.
-      storeAnswers: async () => {
-        await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.lastCursor());
-      },
-      schedulerRuns: () => scheduler.running,
-    });
+  const health = {
+    version: options.version ?? "development",
+    storeKind,
+    startedAt,
+    store,
+    probePartner: EXAMPLE_PARTNER_ID,
+    scheduler,
+  };
   const apiRequests: ApiRequests = {
     tenants,
     scheduler,
@@ -213,7 +235,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     rehearsal,
     shared,
     streams,
-    partnerless: new Map([...DOCUMENT_ROUTES, ["getHealth", health]]),
+    partnerless: { health },
   };
   const purgeTimer = tenants.purgeIdle(options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {

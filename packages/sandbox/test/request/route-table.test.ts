@@ -4,14 +4,10 @@ import { listOperations, loadSpec, testModeSpecPath } from "@org/payments-spec";
 import { expect, it } from "vitest";
 import { routeTable } from "../../src/request/control-request.js";
 import { FEATURES } from "../../src/sandbox.js";
-import { DOCUMENT_ROUTES } from "../../src/test-mode/index.js";
-
-/** The routes sandbox.ts answers before any partner is entered (`partnerless`): health, documents. */
-const PARTNERLESS = ["getHealth", ...DOCUMENT_ROUTES.keys()];
 
 it("answers each operation of the document with a route of one feature, and nothing else", () => {
   const testModeOperations = listOperations(loadSpec(testModeSpecPath));
   const operationIds = testModeOperations.map(({ operationId }) => operationId).sort();
-  const routed = [...routeTable(FEATURES, true).keys(), ...PARTNERLESS];
+  const routed = [...routeTable(FEATURES, true).keys()];
   expect(routed.sort()).toEqual(operationIds);
 });
