@@ -76,6 +76,13 @@ export const GUIDES: readonly Guide[] = [
     part: "Test mode",
   },
   {
+    slug: "mock-front-end",
+    title: "Mock the API in your front end and tests",
+    summary:
+      "MSW handlers backed by a real sandbox, with no server: a fresh partner per test, the clock and faults driven from the test.",
+    part: "Test mode",
+  },
+  {
     slug: "pricing",
     title: "Pricing: quotes, exchange rates and fees",
     summary:
