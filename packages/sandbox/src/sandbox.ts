@@ -45,7 +45,14 @@ import {
   REQUEST_LOG_ROUTES,
   type RequestWriter,
 } from "./request-log/index.js";
-import { dataFromSeed, defaultSeed, readSeed, SEED_ROUTES, starterSeed } from "./seed/index.js";
+import {
+  dataFromSeed,
+  defaultSeed,
+  readSeed,
+  SEED_ROUTES,
+  type Seed,
+  starterSeed,
+} from "./seed/index.js";
 import { SIMULATION_ROUTES } from "./simulations/index.js";
 import { isPostgresUrl } from "./store/index.js";
 import { openStore } from "./store/open-store.js";
@@ -109,6 +116,21 @@ export interface SandboxOptions {
   eventStream?: Partial<EventStreamTiming>;
 }
 
+/**
+ * The seed of each document's examples, made once: a seed is only ever copied from, and a fresh
+ * sandbox for each test would otherwise make it again.
+ */
+const defaultSeeds = new WeakMap<Operations, Seed>();
+
+function defaultSeedOf(operations: Operations, facts: ReturnType<typeof readSpecFacts>): Seed {
+  let seed = defaultSeeds.get(operations);
+  if (seed === undefined) {
+    seed = defaultSeed(facts);
+    defaultSeeds.set(operations, seed);
+  }
+  return seed;
+}
+
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */
 const DEFAULT_MAX_PARTNERS = 1_000;
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
@@ -147,7 +169,8 @@ export interface Sandbox {
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const startedAt = realNow();
   const facts = readSpecFacts(options.operations);
-  const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
+  const seed =
+    options.seed === undefined ? defaultSeedOf(options.operations, facts) : readSeed(options.seed);
   const log = options.log ?? ((line: string) => console.error(line));
   // Before the store opens: a bad profile changes nothing.
   const profile =

@@ -95,3 +95,23 @@ it("delivers webhook events to the callback, and keeps two keys apart", async ()
   expect(await first.events()).not.toEqual([]);
   expect(await second.events()).toEqual([]);
 });
+
+it("answers a body past the limit with a 413, and a dropped answer as a network error", async () => {
+  const partner = sandbox.newPartner();
+  const headers = { "x-api-key": partner.apiKey, "content-type": "application/json" };
+  const large = await sandbox.fetch("/customers", {
+    method: "POST",
+    headers,
+    body: `{"email":"${"a".repeat(1024 * 1024)}"}`,
+  });
+  expect(large.status).toBe(413);
+  expect(await large.json()).toMatchObject({ status: 413 });
+  await partner.armFault({ operation_id: "createCustomer", drop: "after_commit", times: 1 });
+  const dropped = await sandbox.fetch("/customers", {
+    method: "POST",
+    headers: { ...headers, "idempotency-key": crypto.randomUUID() },
+    body: JSON.stringify({ customer_type: "Person", email: "drop@b.example" }),
+  });
+  expect(dropped.type).toBe("error");
+  expect(dropped.status).toBe(0);
+});
