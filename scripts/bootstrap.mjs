@@ -176,6 +176,22 @@ function build() {
   run("turbo", ["run", "build", "--output-logs=errors-only"], { what: "build" });
 }
 
+/** The parent of process `pid`, where `ps` tells it. */
+function parentOf(pid) {
+  const res = spawnSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8" });
+  const ppid = Number(res.stdout);
+  return res.status === 0 && Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
+}
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
 function serve(args) {
   step("starting servers (packages/docs/scripts/serve-all.ts)\u2026");
   const child = spawn(
@@ -190,6 +206,15 @@ function serve(args) {
   );
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     process.on(sig, () => child.kill(sig));
+  }
+  // Under `npm start`, npm runs this through a shell and passes no SIGHUP or SIGTERM on past it:
+  // `kill <npm's pid>` would leave the servers running. Once the shell or npm is gone, stop.
+  if (process.env.npm_command !== undefined) {
+    const parent = process.ppid;
+    const npm = parentOf(parent);
+    setInterval(() => {
+      if (process.ppid !== parent || (npm !== undefined && !isRunning(npm))) child.kill("SIGTERM");
+    }, 500).unref();
   }
   child.on("exit", (code, signal) => {
     if (code !== 0 && !signal) fail(`serve exited with code ${code}`, code ?? 1);

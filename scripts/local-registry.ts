@@ -50,16 +50,14 @@ export async function startLocalRegistry(folder: string): Promise<LocalRegistry>
     const name = `rehearsal-${randomBytes(6).toString("hex")}`;
     const token = await createUser(url, name, randomBytes(18).toString("base64url"));
     const proveOurs = async (target: string) => {
-      const answer = await fetch(new URL("-/whoami", target), {
-        headers: { authorization: `Bearer ${token}` },
-      }).catch(() => undefined);
-      const who = answer?.ok
-        ? ((await answer.json()) as { username?: string }).username
-        : undefined;
-      if (target !== url || who !== name) {
-        throw new Error(
-          `refusing to publish: ${target} is not the registry this rehearsal started (${url}); nothing was published`,
+      const refuse = (why: string) =>
+        new Error(
+          `refusing to publish: ${target} is not the registry this rehearsal started (${url})${why}; nothing was published`,
         );
+      if (target !== url) throw refuse("");
+      const who = await whoIs(target, token);
+      if (who.username !== name) {
+        throw refuse(`: asked who holds the rehearsal's token, it answered ${who.answer}`);
       }
     };
     await proveOurs(url);
@@ -114,6 +112,35 @@ export async function publishTarballs(
       }
     }),
   );
+}
+
+/**
+ * Who the registry at `url` says holds `token`, and its answer in words. Asked again (at most three
+ * times) when no answer came or the registry failed (a connection refused or reset, a 5xx, on a
+ * loaded machine): only an answer naming a user is taken, so asking again proves nothing false.
+ */
+async function whoIs(url: string, token: string): Promise<{ username?: string; answer: string }> {
+  let answer = "nothing";
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const response = await fetch(new URL("-/whoami", url), {
+      headers: { authorization: `Bearer ${token}` },
+    }).catch((error: Error) => {
+      const cause = error.cause as NodeJS.ErrnoException | undefined;
+      answer = `no answer (${cause?.code ?? cause?.message ?? error.message})`;
+      return undefined;
+    });
+    if (response?.ok) {
+      const body = (await response.json().catch(() => ({}))) as { username?: unknown };
+      return typeof body.username === "string"
+        ? { username: body.username, answer: `user ${body.username}` }
+        : { answer: "200 with no user" };
+    }
+    if (response !== undefined) {
+      answer = `HTTP ${response.status}`;
+      if (response.status < 500) return { answer };
+    }
+  }
+  return { answer };
 }
 
 /** Creates the user on the registry (npm's `adduser` request) and returns its token. */

@@ -17,6 +17,7 @@ import { measureSandboxClock } from "./sandbox-clock.ts";
 import { measureSandboxPartnerMemory } from "./sandbox-partner-memory.ts";
 import { measureSandboxPartners } from "./sandbox-partners.ts";
 import { measureSandboxStores } from "./sandbox-store.ts";
+import { measureSandboxWithoutServer } from "./sandbox-without-server.ts";
 import { measureStatefulMocks } from "./stateful-mocks.ts";
 import { measureTypeCheck } from "./type-check.ts";
 
@@ -35,6 +36,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Sandbox partner memory", measureSandboxPartnerMemory],
   ["Failure rehearsal", measureRehearsal],
   ["Readiness", measureReadiness],
+  ["Sandbox without a server", measureSandboxWithoutServer],
   ["Listen", measureListen],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.

@@ -9,6 +9,13 @@ import type { SpecDiff } from "./diff/types.ts";
 import { listOperations, type OpenApiDocument, type OperationEntry } from "./document.ts";
 
 // The report and the rules serve @org/payments-surface-guard too: its package rules are in RULES.
+export {
+  actionOf,
+  deprecationAction,
+  fieldOf,
+  kindOf,
+  sunsetIn,
+} from "./diff/consumer.ts";
 export { createReport } from "./diff/report.ts";
 export { type Breaks, RULES, type Rule } from "./diff/rules.ts";
 export type { Report, SpecChange, SpecDiff } from "./diff/types.ts";

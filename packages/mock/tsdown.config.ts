@@ -2,8 +2,11 @@ import { fileURLToPath } from "node:url";
 import { specPath } from "@org/payments-spec";
 import { defineConfig } from "tsdown";
 
-/** The engine and the sandbox are private workspace packages: the published mock carries them. */
-const deps = { alwaysBundle: [/^@org\/payments-(engine|sandbox)(\/|$)/] };
+/**
+ * The engine, the sandbox and the spec package (its diff, for payments-mock impact) are private
+ * workspace packages: the published mock carries them.
+ */
+const deps = { alwaysBundle: [/^@org\/payments-(engine|sandbox|spec)(\/|$)/] };
 
 /**
  * Their sources, through their declared entries rather than through node_modules: TypeScript
@@ -21,7 +24,7 @@ const sourcePaths = Object.fromEntries(
 
 export default defineConfig([
   {
-    entry: { index: "src/index.ts" },
+    entry: { index: "src/index.ts", msw: "src/msw/index.ts" },
     deps,
     format: ["esm", "cjs"],
     dts: { sourcemap: false, compilerOptions: { paths: sourcePaths } },

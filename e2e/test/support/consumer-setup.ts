@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { packPublishedPackages } from "../../../scripts/pack.ts";
-import { asideTools, npmInstall, TYPES_NODE, VITEST } from "./consumer.js";
+import { asideTools, MSW, npmInstall, TYPES_NODE, VITEST } from "./consumer.js";
 
 const fixtures = path.resolve(import.meta.dirname, "../../fixtures");
 
@@ -20,6 +20,7 @@ export default async function setup(project: TestProject) {
     const dependencies = {
       ...Object.fromEntries(packed.map((pkg) => [pkg.name, `file:${pkg.tarball}`])),
       "@types/node": TYPES_NODE,
+      msw: MSW,
       vitest: VITEST,
     };
     const manifest = {

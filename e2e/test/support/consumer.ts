@@ -30,6 +30,8 @@ export const RUNTIMES = {
 } as const;
 /** What a consumer of the mock tests with (the mock README's test examples import it). */
 export const VITEST = "5.1.1";
+/** The optional peer a partner installs for the mock's MSW handlers (its README's example imports it). */
+export const MSW = "3.0.5";
 export const TYPES_NODE = PARTNER_TOOLS["@types/node"];
 
 /** Every tool installed in `aside/`, as npm install specs. */

@@ -76,6 +76,13 @@ export const GUIDES: readonly Guide[] = [
     part: "Test mode",
   },
   {
+    slug: "mock-front-end",
+    title: "Mock the API in your front end and tests",
+    summary:
+      "MSW handlers backed by a real sandbox, with no server: a fresh partner per test, the clock and faults driven from the test.",
+    part: "Test mode",
+  },
+  {
     slug: "pricing",
     title: "Pricing: quotes, exchange rates and fees",
     summary:
@@ -97,6 +104,14 @@ export const GUIDES: readonly Guide[] = [
     summary:
       "Every resource's states and transitions as a diagram, what causes each, the topics they send, and the magic values.",
     part: "Test mode",
+  },
+  {
+    slug: "team-sandbox",
+    title: "Develop against a team sandbox",
+    summary:
+      "Events forwarded to your laptop with listen, trigger and fixture files, the request log live, and a CI job that waits for the sandbox to be ready.",
+    part: "Test mode",
+    runsNode: true,
   },
   {
     slug: "sandbox",

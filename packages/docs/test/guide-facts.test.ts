@@ -37,6 +37,9 @@ describe("the guides' figures", () => {
     expect(words("onboarding-curl")).toContain(
       `in ${review.reduce((a, b) => a + b, 0)} minutes of its time (${review.join(" + ")})`,
     );
+    expect(words("readiness")).toContain(
+      `approves it ${review.reduce((a, b) => a + b, 0)} minutes later on its clock`,
+    );
     const { inReview, reviewed, exchanged, paidOut } = TRANSACTION_SETTLEMENT;
     expect(words("onboarding-curl")).toContain(
       `take ${(inReview + reviewed + exchanged + paidOut) / 60} minutes of sandbox time`,

@@ -52,8 +52,11 @@ export function contextOf(options: PaymentsMcpOptions): ServerContext {
   const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => write(`payments-mcp: ${redactText(line, apiKey)}`);
   const allowWrites = options.allowWrites === true;
+  const readOnly = options.readOnly === true;
   const send = sendWith(client, apiKey, baseUrl);
-  const probe = sandboxProbe(send, (state) => log(stateLine(baseUrl, state, allowWrites)));
+  const probe = sandboxProbe(send, (state) =>
+    log(stateLine(baseUrl, state, { allowWrites, readOnly })),
+  );
   const logCall = options.verbose ? log : undefined;
   if (apiKey.length < MIN_KEY_LENGTH) {
     // Said as is: the line holds no key, and a short key could be a word of it.
@@ -66,7 +69,7 @@ export function contextOf(options: PaymentsMcpOptions): ServerContext {
     send,
     probe,
     allowWrites,
-    readOnly: options.readOnly === true,
+    readOnly,
     toolsets: options.toolsets,
     dynamic: options.dynamic === true,
     keys: idempotencyKeys(),
@@ -76,11 +79,21 @@ export function contextOf(options: PaymentsMcpOptions): ServerContext {
   };
 }
 
-function stateLine(baseUrl: string, state: SandboxState, allowWrites: boolean): string {
+function stateLine(
+  baseUrl: string,
+  state: SandboxState,
+  mode: { allowWrites: boolean; readOnly: boolean },
+): string {
+  // --read-only refuses every write, whatever the server is.
   if (state.kind === "sandbox") {
-    return `${baseUrl} is a sandbox: writes allowed, test-mode tools listed`;
+    const writes = mode.readOnly ? "writes refused (--read-only)" : "writes allowed";
+    return `${baseUrl} is a sandbox: ${writes}, test-mode tools listed`;
   }
-  const writes = allowWrites ? "writes allowed (--allow-writes)" : "writes refused";
+  const writes = mode.readOnly
+    ? "writes refused (--read-only)"
+    : mode.allowWrites
+      ? "writes allowed (--allow-writes)"
+      : "writes refused";
   const open = state.kind === "unknown" ? "; asked again at the next write" : "";
   return `${baseUrl} is ${state.kind === "unknown" ? "not known to be" : "not"} a sandbox (${state.reason}): ${writes}${open}`;
 }

@@ -104,6 +104,9 @@ describe("--read-only", () => {
     expect(textOf(refused)).toContain("--read-only");
     const found = await session.call("listCustomers", { search_term: "read-only@example.com" });
     expect(found.structuredContent?.items).toEqual([]);
+    // What it logs at start says so too.
+    expect(session.stderr()).toContain("is a sandbox: writes refused (--read-only)");
+    expect(session.stderr()).not.toContain("writes allowed");
   });
 });
 

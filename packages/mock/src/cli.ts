@@ -4,11 +4,13 @@
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
 import { stdoutLines } from "./line-writer.js";
+import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock [options]
 
        payments-mock proxy <upstream-url> [options]   (see payments-mock proxy --help)
        payments-mock readiness [options]              (see payments-mock readiness --help)
+       payments-mock impact --against <document>      (see payments-mock impact --help)
        payments-mock fixtures <file> [options]        (see payments-mock fixtures --help)
        payments-mock trigger <topic> [options]        (see payments-mock trigger --help)
        payments-mock listen [options]                 (see payments-mock listen --help)
@@ -92,6 +94,9 @@ if (process.argv[2] === "proxy") {
 } else if (process.argv[2] === "readiness") {
   const { runReadinessCli } = await import("./readiness-cli.js");
   await runReadinessCli(process.argv.slice(3));
+} else if (process.argv[2] === "impact") {
+  const { runImpactCli } = await import("./impact-cli.js");
+  await runImpactCli(process.argv.slice(3));
 } else if (process.argv[2] === "fixtures") {
   const { runFixturesCli } = await import("./fixtures-cli.js");
   await runFixturesCli(process.argv.slice(3));
@@ -181,9 +186,9 @@ async function runMock() {
       : "";
   console.log(`payments-mock listening on ${mock.url}${mode}`);
 
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      mock.stop().then(() => process.exit(0));
-    });
-  }
+  const stop = () => {
+    mock.stop().then(() => process.exit(0));
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, stop);
+  stopWithNpm(stop);
 }

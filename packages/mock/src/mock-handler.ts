@@ -202,7 +202,7 @@ async function respondStateless(
   }
   const read = await readRequest(incoming, engine.segmentName);
   if (!read.ok) return sendUnreadable(answering.withFirstHeaders(), read);
-  const { request, repeated } = read;
+  const { request, repeated, commaValued } = read;
   if (isControlPath(request.path)) {
     return sentStatus(sendProblem(answering.withFirstHeaders(), testModeOnly(request.path)));
   }
@@ -221,7 +221,14 @@ async function respondStateless(
     return sentStatus(sendProblem(answering.withFirstHeaders(), refused));
   }
   const errors = [
-    ...requestProblems(engine, outcome.routed.operation, request, repeated, outcome.inputProblems),
+    ...requestProblems(
+      engine,
+      outcome.routed.operation,
+      request,
+      repeated,
+      outcome.inputProblems,
+      commaValued,
+    ),
     ...(prefer.ok ? [] : [prefer.error]),
   ];
   if (errors.length > 0) {

@@ -93,9 +93,14 @@ export async function runReadinessCli(argv: string[]): Promise<void> {
   process.exitCode = report.ready ? 0 : 1;
 }
 
-type Args = ReturnType<typeof parseCli>;
+/** Where a report's facts come from: exactly one of state, url and from. */
+type Source = Pick<
+  ReturnType<typeof parseCli>,
+  "state" | "url" | "from" | "readiness-profile" | "example-key"
+>;
 
-async function reportFrom(args: Args, key: string) {
+/** The readiness report of the partner of `key`, from its source (payments-mock impact reads it too). */
+export async function reportFrom(args: Source, key: string) {
   const readiness = await import("@org/payments-sandbox");
   if (args.url !== undefined) return askSandbox(args.url, key);
   const profile = await loadProfile(args["readiness-profile"]);

@@ -2,7 +2,7 @@
 // the bottom, http on them, the engine (Prism's adapter, validation, caches, response shaping) on
 // both, and the package's entry over all three. The sandbox (packages/sandbox) and the proxy on the
 // engine's entry and never on each other; the mock's fixtures on the sandbox's entry; listen and
-// logs tail on nothing of ours (they speak HTTP to a sandbox); the mock's entry points (its CLIs
+// logs tail on nothing of ours (they speak HTTP to a sandbox); impact on the spec's diff alone; the mock's entry points (its CLIs
 // among them) on top, composing them through their entries. Read from the sources' imports, so a new import that breaks the layering fails here.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -31,6 +31,8 @@ type Layer =
   | "mock:fixtures"
   | "mock:listen"
   | "mock:logs"
+  | "mock:msw"
+  | "mock:impact"
   | "mock:entry";
 /** The layers each layer may import from, besides itself. */
 const MAY_USE: Record<Layer, readonly Layer[]> = {
@@ -45,6 +47,10 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
   // listen and logs tail speak HTTP to a sandbox elsewhere: they need none of it in process.
   "mock:listen": [],
   "mock:logs": [],
+  // The MSW handlers answer with the sandbox in the test's process or page.
+  "mock:msw": ["engine:entry", "sandbox"],
+  // impact's changes are the spec package's diff, on documents it is given: nothing of ours in process.
+  "mock:impact": [],
   "mock:entry": [
     "engine:entry",
     "sandbox",
@@ -52,6 +58,7 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
     "mock:fixtures",
     "mock:listen",
     "mock:logs",
+    "mock:impact",
   ],
 };
 

@@ -1,7 +1,8 @@
 // payments-mock listen: the partner's events streamed from a sandbox and posted to a local
 // receiver as a webhook delivery posts them; "Ready" once the stream is open; through a restart
-// of the sandbox and a restart of listen itself (its --cursor-file), every event arrives once, in
-// order; the receiver's answers count in the readiness report; the key is never printed.
+// of the sandbox, a restart of listen itself (its --cursor-file) and a stop while an event is in
+// flight, every event arrives once, in order; the receiver's answers count in the readiness
+// report; the key is never printed.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -170,6 +171,115 @@ describe("payments-mock listen", () => {
     expect(printed).not.toContain(KEY);
   }, 90_000);
 
+  it("finishes the event in flight when stopped: its line printed, its cursor kept, nothing forwarded twice after", async (context) => {
+    let answer = () => {};
+    const receiver = await startRawReceiver(
+      204,
+      new Promise<void>((resolve) => {
+        answer = resolve;
+      }),
+    );
+    context.onTestFinished(() => receiver.stop());
+    const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
+    context.onTestFinished(() => sandbox.stop());
+    // listen reaches the sandbox through a relay, whose connections show when it let go.
+    const relay = await startTcpRelay(sandbox.port);
+    context.onTestFinished(() => relay.close());
+    const cursorFile = join(dir, "in-flight.cursor");
+    const args = ["--forward-to", `${receiver.url}/hooks`, "--cursor-file", cursorFile];
+    const first = listen(context, relay.url, [...args, "--events", "CustomerCreated"]);
+    await first.ready;
+    const customers = [await createCustomer(sandbox.url, "in-flight@example.com")];
+    await until(
+      () => receiver.received.length,
+      (n) => n === 1,
+      "the event at the receiver",
+    );
+    // Stopped while the receiver has not answered: listen closes its stream, then the answer comes.
+    first.child.kill("SIGTERM");
+    await until(
+      () => relay.open(),
+      (n) => n === 0,
+      "listen kept its stream open",
+    );
+    answer();
+    expect((await first.exited)[0]).toBe(0);
+    const lines = first.output().stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    const event = JSON.parse(receiver.received[0]?.body ?? "{}");
+    expect(lines[1]).toContain(`${event.id}  → 204`);
+
+    const second = listen(context, relay.url, [...args, "--events", "CustomerCreated"]);
+    await second.ready;
+    customers.push(await createCustomer(sandbox.url, "after@example.com"));
+    await until(
+      () => receiver.received.length,
+      (n) => n >= 2,
+      "the event after listen restarted",
+    );
+    second.child.kill("SIGTERM");
+    expect((await second.exited)[0]).toBe(0);
+    const forwarded = receiver.received.map((request) => JSON.parse(request.body));
+    expect(forwarded.map((body) => body.data.id)).toEqual(customers);
+  }, 60_000);
+
+  it("counts a receiver's answer given while the sandbox restarted, once it is back", async (context) => {
+    let answer = () => {};
+    const receiver = await startRawReceiver(
+      204,
+      new Promise<void>((resolve) => {
+        answer = resolve;
+      }),
+    );
+    context.onTestFinished(() => receiver.stop());
+    const state = join(dir, "receipts.db");
+    let sandbox: RunningSandbox = await startMock({
+      spec: specPath,
+      stateful: true,
+      state,
+      port: 0,
+    });
+    const port = sandbox.port;
+    context.onTestFinished(() => sandbox.stop());
+    const run = listen(context, sandbox.url, ["--forward-to", `${receiver.url}/hooks`]);
+    await run.ready;
+    await createCustomer(sandbox.url, "restart@example.com");
+    await until(
+      () => receiver.received.length,
+      (n) => n >= 1,
+      "the event at the receiver",
+    );
+    // The receiver answers while the sandbox is down: the receipt cannot be told to it then.
+    await sandbox.stop();
+    answer();
+    await until(
+      () => run.output().stdout.split("\n").length,
+      (n) => n >= 3,
+      "no line for the event",
+    );
+    sandbox = await startMock({ spec: specPath, stateful: true, state, port });
+    await until(
+      () => run.output().stderr,
+      (err) => err.includes("open again"),
+      "listen did not reconnect",
+    );
+    run.child.kill("SIGTERM");
+    expect((await run.exited)[0]).toBe(0);
+    const readiness = await call(sandbox.url, "GET", "/_sandbox/readiness", {
+      headers: { "X-API-Key": KEY },
+    });
+    const topics = readiness.body.coverage.topics;
+    const total = (field: "delivered" | "acknowledged") =>
+      Object.values(topics as Record<string, Record<string, number>>).reduce(
+        (sum, topic) => sum + (topic[field] ?? 0),
+        0,
+      );
+    expect({ delivered: total("delivered"), acknowledged: total("acknowledged") }).toEqual({
+      delivered: receiver.received.length,
+      acknowledged: receiver.received.length,
+    });
+  }, 60_000);
+
   it("forwards every event once through connections cut while events keep coming", async (context) => {
     const receiver = await startRawReceiver();
     context.onTestFinished(() => receiver.stop());
@@ -204,6 +314,44 @@ describe("payments-mock listen", () => {
     expect(forwarded.map((event) => event.data.id)).toEqual(made);
     expect(new Set(forwarded.map((event) => event.id)).size).toBe(60);
   }, 60_000);
+
+  it("sends a topic of --forward to its own receiver, the rest to --forward-to", async (context) => {
+    const [rest, statuses] = [await startRawReceiver(), await startRawReceiver()];
+    context.onTestFinished(async () => {
+      await Promise.all([rest.stop(), statuses.stop()]);
+    });
+    const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
+    context.onTestFinished(() => sandbox.stop());
+    const run = listen(context, sandbox.url, [
+      "--forward-to",
+      `${rest.url}/rest`,
+      "--forward",
+      `CustomerStatus=${statuses.url}/statuses`,
+    ]);
+    await run.ready;
+    const customer = await createCustomer(sandbox.url, "routed@example.com");
+    const walked = await call(sandbox.url, "POST", `/_sandbox/customers/${customer}/status`, {
+      body: { status: "Active" },
+      headers: { "X-API-Key": KEY },
+    });
+    expect(walked.status).toBe(200);
+    await until(
+      () => statuses.received.length,
+      (n) => n > 0,
+      "no CustomerStatus event",
+    );
+    await until(
+      () => rest.received.length,
+      (n) => n > 0,
+      "no CustomerCreated event",
+    );
+    const topics = (receiver: typeof rest) =>
+      new Set(receiver.received.map((request) => JSON.parse(request.body).topic));
+    expect(topics(statuses)).toEqual(new Set(["CustomerStatus"]));
+    expect(topics(rest).has("CustomerStatus")).toBe(false);
+    expect(topics(rest).has("CustomerCreated")).toBe(true);
+    expect(statuses.received[0]?.path).toBe("/statuses");
+  }, 30_000);
 
   it("refuses a topic that is not one, a bad receiver URL and a missing key, with exit code 2", async (context) => {
     for (const [args, env, message] of [

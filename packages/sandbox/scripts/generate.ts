@@ -70,6 +70,8 @@ export async function generateFiles(doc = bundledDocument()): Promise<Record<str
     "test-mode.ts": formatGenerated("test-mode.ts", await generateTypes(doc)),
     "readiness-profile.ts": profileModule(),
     "api-operations.ts": apiOperationsModule(),
+    // Served at GET /_sandbox/api/openapi.json, for clients generated from the running server.
+    "api-document.json": `${JSON.stringify(loadSpec(), null, 2)}\n`,
   };
 }
 

@@ -4,7 +4,6 @@
 // together, with every type they take and give, in one list the entry (and the mock) re-export.
 // This file and the ones it imports compile over the generated types alone: the surface guard
 // compiles them over each version of the test-mode document.
-import { randomUUID } from "node:crypto";
 import { type ClockControls, clockControls } from "./clock/controls.js";
 import { type EventControls, eventControls } from "./events/controls.js";
 import { type FaultControls, faultControls } from "./faults/controls.js";
@@ -66,28 +65,37 @@ export interface SandboxControlsOptions {
    * a partner of its own). Default "sandbox-key", the key of the example data.
    */
   apiKey?: string;
+  /** The fetch the controls send with (an MSW sandbox's own, a page's). Default the global fetch. */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** A new API key, which no other test has: a partner of its own. */
 export function newApiKey(): string {
-  return `sandbox-test-${randomUUID()}`;
+  return `sandbox-test-${crypto.randomUUID()}`;
 }
 
 /**
  * A partner of its own, for one test, on the sandbox at `baseUrl` (this process's or another's):
  * a fresh API key and the sandbox's routes bound to it. Its data is made at its first request.
  */
-export function sandboxPartner(baseUrl: string): SandboxPartner {
+export function sandboxPartner(
+  baseUrl: string,
+  options: Omit<SandboxControlsOptions, "apiKey"> = {},
+): SandboxPartner {
   const apiKey = newApiKey();
-  return { apiKey, url: baseUrl.replace(/\/+$/, ""), ...sandboxControls(baseUrl, { apiKey }) };
+  return {
+    apiKey,
+    url: baseUrl.replace(/\/+$/, ""),
+    ...sandboxControls(baseUrl, { ...options, apiKey }),
+  };
 }
 
 /** The typed sandbox routes of the sandbox at `baseUrl` (this process's or another's). */
 export function sandboxControls(
   baseUrl: string,
-  { apiKey = "sandbox-key" }: SandboxControlsOptions = {},
+  { apiKey = "sandbox-key", fetch }: SandboxControlsOptions = {},
 ): SandboxControls {
-  const client = controlsClient(baseUrl, apiKey);
+  const client = controlsClient(baseUrl, apiKey, fetch);
   return {
     ...clockControls(client),
     ...simulationControls(client),

@@ -31,13 +31,18 @@ export {
   type WebhookOptions,
 } from "./controls.js";
 export {
+  type DeliveryCallback,
   type DeliveryChaos,
   DUPLICATE_RATE,
   REORDER_DELAY_SECONDS,
   REORDER_RATE,
   RETRY_DELAYS_SECONDS,
+  type WebhookDelivery,
 } from "./events/index.js";
 export {
+  type FetchSandbox,
+  type FetchSandboxOptions,
+  fetchSandbox,
   type PrismAnswer,
   type RefusedRoute,
   type RunningSandboxServer,

@@ -10,15 +10,17 @@ import { ReadCache } from "./api/read-cache.js";
 import { CLOCK_ROUTES, realNow } from "./clock/index.js";
 import {
   DEFAULT_DELIVERY_LIMITS,
+  type DeliveryCallback,
   type DeliveryChaos,
   type DeliveryLimits,
   DeliverySender,
   EVENT_ROUTES,
   EventStreams,
   type EventStreamTiming,
+  fetchWebhookSender,
 } from "./events/index.js";
 import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
-import { healthAnswer, type StoreKind } from "./health/index.js";
+import { HEALTH_ROUTES, type StoreKind } from "./health/index.js";
 import { Scheduler } from "./lifecycle/scheduler.js";
 import { readSpecFacts } from "./lifecycle/spec-facts.js";
 import { MONEY_ROUTES } from "./money/index.js";
@@ -43,14 +45,21 @@ import {
   REQUEST_LOG_ROUTES,
   type RequestWriter,
 } from "./request-log/index.js";
-import { dataFromSeed, defaultSeed, readSeed, SEED_ROUTES, starterSeed } from "./seed/index.js";
+import {
+  dataFromSeed,
+  defaultSeed,
+  readSeed,
+  SEED_ROUTES,
+  type Seed,
+  starterSeed,
+} from "./seed/index.js";
 import { SIMULATION_ROUTES } from "./simulations/index.js";
 import { isPostgresUrl } from "./store/index.js";
 import { openStore } from "./store/open-store.js";
 import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID } from "./store/partner.js";
 import type { StoreTransaction } from "./store/store.js";
 import { TENANT_JOBS, type Tenant, Tenants } from "./tenants/tenants.js";
-import { TEST_MODE_DOCUMENT_ROUTES } from "./test-mode/index.js";
+import { DOCUMENT_ROUTES } from "./test-mode/index.js";
 
 export interface SandboxOptions {
   /** The spec's operations: their examples make the default seed, their enums bound statuses. */
@@ -64,6 +73,11 @@ export interface SandboxOptions {
   /** A seed file's path or a seed object, instead of the one made from the spec's examples. */
   seed?: string | object;
   delivery?: Partial<DeliveryLimits>;
+  /**
+   * How webhook deliveries are sent: "http" (default) with node:http, "fetch" with the global
+   * fetch (a browser's, subject to CORS), or to a callback instead of the webhook's url.
+   */
+  webhookTransport?: "http" | "fetch" | DeliveryCallback;
   /** Duplicate and reorder webhook deliveries, deterministically from the seed (see events.ts). */
   deliveryChaos?: DeliveryChaos;
   /** Gets the line saying that a 0.1 JSON state file was migrated. Default: stderr. */
@@ -102,6 +116,21 @@ export interface SandboxOptions {
   eventStream?: Partial<EventStreamTiming>;
 }
 
+/**
+ * The seed of each document's examples, made once: a seed is only ever copied from, and a fresh
+ * sandbox for each test would otherwise make it again.
+ */
+const defaultSeeds = new WeakMap<Operations, Seed>();
+
+function defaultSeedOf(operations: Operations, facts: ReturnType<typeof readSpecFacts>): Seed {
+  let seed = defaultSeeds.get(operations);
+  if (seed === undefined) {
+    seed = defaultSeed(facts);
+    defaultSeeds.set(operations, seed);
+  }
+  return seed;
+}
+
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */
 const DEFAULT_MAX_PARTNERS = 1_000;
 /** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
@@ -114,11 +143,12 @@ export const FEATURES: readonly Feature[] = [
   { routes: EVENT_ROUTES },
   { routes: MONEY_ROUTES },
   { routes: SEED_ROUTES },
-  { routes: TEST_MODE_DOCUMENT_ROUTES },
   { routes: FAULT_ROUTES, rehearsal: true },
   { routes: RATE_LIMIT_ROUTES, rehearsal: true },
   { routes: REQUEST_LOG_ROUTES, rehearsal: true },
   { routes: READINESS_ROUTES },
+  { routes: HEALTH_ROUTES, partnerless: true },
+  { routes: DOCUMENT_ROUTES, partnerless: true },
 ];
 
 export interface Sandbox {
@@ -139,7 +169,8 @@ export interface Sandbox {
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const startedAt = realNow();
   const facts = readSpecFacts(options.operations);
-  const seed = options.seed === undefined ? defaultSeed(facts) : readSeed(options.seed);
+  const seed =
+    options.seed === undefined ? defaultSeedOf(options.operations, facts) : readSeed(options.seed);
   const log = options.log ?? ((line: string) => console.error(line));
   // Before the store opens: a bad profile changes nothing.
   const profile =
@@ -155,7 +186,12 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     ...(counting ? [countRequests] : []),
   ];
   const finished = writers.length > 0 ? new FinishedRequests(store, writers) : undefined;
-  const sender = new DeliverySender({ ...DEFAULT_DELIVERY_LIMITS, ...options.delivery });
+  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery };
+  const transport = options.webhookTransport ?? "http";
+  const sender =
+    transport === "http"
+      ? new DeliverySender(limits)
+      : fetchWebhookSender(limits, transport === "fetch" ? undefined : transport);
   const tenants = new Tenants({
     store,
     seed,
@@ -172,17 +208,14 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const streams = new EventStreams(store, options.eventStream);
   const storeKind: StoreKind =
     options.state === undefined ? "memory" : isPostgresUrl(options.state) ? "postgres" : "sqlite";
-  const health = () =>
-    healthAnswer({
-      version: options.version ?? "development",
-      storeKind,
-      startedAt,
-      // A read of the example partner's, which always exists: asking makes no partner.
-      storeAnswers: async () => {
-        await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.lastCursor());
-      },
-      schedulerRuns: () => scheduler.running,
-    });
+  const health = {
+    version: options.version ?? "development",
+    storeKind,
+    startedAt,
+    store,
+    probePartner: EXAMPLE_PARTNER_ID,
+    scheduler,
+  };
   const apiRequests: ApiRequests = {
     tenants,
     scheduler,
@@ -202,7 +235,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     rehearsal,
     shared,
     streams,
-    partnerless: new Map([["getHealth", health]]),
+    partnerless: { health },
   };
   const purgeTimer = tenants.purgeIdle(options.idleDays ?? DEFAULT_IDLE_DAYS);
   return {

@@ -22,6 +22,7 @@ const FEATURES = [
   "readiness",
   "seed",
   "money",
+  "health",
 ];
 
 /** The table's rows, top first: `src/<folder>/`, `src/` (the files at the top) or `src/index.ts`. */

@@ -6,7 +6,16 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { listOperations, type OpenApiDocument } from "@org/payments-spec";
-import { RULES, type SpecChange, type SpecDiff } from "@org/payments-spec/diff";
+import {
+  actionOf,
+  deprecationAction,
+  fieldOf,
+  kindOf,
+  RULES,
+  type SpecChange,
+  type SpecDiff,
+  sunsetIn,
+} from "@org/payments-spec/diff";
 
 /** The two documents released: the API's and the test mode's. */
 export type ApiDocument = "partner-payments" | "test-mode";
@@ -65,13 +74,6 @@ function levelOf(rule: string): Level {
   return rule.endsWith("-deprecated") || ADDITION.test(rule) ? "minor" : "patch";
 }
 
-function kindOf(rule: string): ApiChange["kind"] {
-  if (rule.endsWith("-deprecated")) return "deprecated";
-  if (rule.endsWith("-removed")) return "removed";
-  if (rule.endsWith("-added")) return "added";
-  return "changed";
-}
-
 /** For a break: who it breaks, by what the rule says it breaks. */
 function whyOf(document: ApiDocument, breaks: string, packageName: string | undefined): string {
   const callers =
@@ -87,62 +89,6 @@ function whyOf(document: ApiDocument, breaks: string, packageName: string | unde
   if (breaks === "wire") return callers;
   if (breaks === "packages") return code;
   return `${callers}; ${code[0]?.toLowerCase()}${code.slice(1)}`;
-}
-
-/** What a partner does about each kind of break, by the rule that found it. */
-function actionOf(rule: string, field: string | undefined, summary: string): string | undefined {
-  const it = field === undefined ? "it" : `\`${field}\``;
-  const actions: [RegExp, string][] = [
-    [
-      /^operation-removed$/,
-      "Stop calling this operation; move to the replacement its description names",
-    ],
-    [
-      /^operation-id-changed$/,
-      `Rename your calls: ${summary} (the client's method and the MCP tool are named from it)`,
-    ],
-    [/^server-removed$/, "Point your client's base URL at a server the document still lists"],
-    [/^security-narrowed$/, "Send the credentials the operation now requires"],
-    [/^parameter-removed$/, `Stop sending ${it}: the API no longer reads it`],
-    [/^parameter-(required-added|became-required)$/, `Send ${it} on every call`],
-    [/^parameter-serialization-changed$/, `Send ${it} in its new form (${summary})`],
-    [/^request-body-removed$/, "Stop sending a body"],
-    [/^request-body-required-added$/, "Send a body on every call"],
-    [/^request-media-type-removed$/, "Send the body in a media type the operation still takes"],
-    [/^request-property-removed$/, `Stop sending ${it}`],
-    [/^request-property-(required-added|became-required)$/, `Send ${it} in every request body`],
-    [/^request-property-read-only$/, `Stop sending ${it}: it is read-only now`],
-    [
-      /^request-default-changed$/,
-      `Send ${it} explicitly if you relied on its old default (${summary})`,
-    ],
-    [/^request-/, `Send only values the new schema accepts for ${it} (${summary})`],
-    [/^response-success-status-added$/, "Treat the new success status as success"],
-    [
-      /^response-(success|body|media-type|header)-removed$|^response-header-became-optional$/,
-      `Stop relying on ${it}: ${summary}`,
-    ],
-    [/^response-property-(removed|became-optional|write-only)$/, `Handle responses without ${it}`],
-    [
-      /^response-/,
-      `Handle the new values of ${it} (${summary}): give switches over it a default branch`,
-    ],
-    [
-      /^(type|format|pattern|discriminator)-changed$/,
-      `Read and send ${it} as the new schema says (${summary})`,
-    ],
-    [/^package-export-removed$/, `Import what replaces ${it} (the compiler points at each use)`],
-    [
-      /^package-(method|resource)-removed$/,
-      `Call what replaces ${it} (the compiler points at each call)`,
-    ],
-    [
-      /^package-method-arguments-narrowed$/,
-      `Pass ${it} the arguments it now requires (the compiler points at each call)`,
-    ],
-    [/^package-/, `Adjust the code typed by ${it} (the compiler points at each place)`],
-  ];
-  return actions.find(([pattern]) => pattern.test(rule))?.[1];
 }
 
 type ClientNaming = {
@@ -179,18 +125,6 @@ function operationsByLabel(...docs: OpenApiDocument[]): Map<string, Operation> {
   return byLabel;
 }
 
-/** The field a location names: the last property of a body path, a parameter, or an export. */
-function fieldOf(location: string): string | undefined {
-  const parameter = /parameter (\S+)$/.exec(location);
-  if (parameter) return parameter[1];
-  const exported = /^export (\S+)$/.exec(location);
-  if (exported) return exported[1];
-  const body = /body((?:\s*\(branch \d+\))?(?:\.[^.\s]+|\[\])+)$/.exec(location);
-  if (body?.[1]) return body[1].replace(/^\s*\(branch \d+\)/, "").replace(/^\./, "");
-  const header = /header (\S+)$/.exec(location);
-  return header?.[1];
-}
-
 /**
  * Every change of one document's report, told for consumers. `base` and `head` are the two
  * versions compared (bundled, for the test mode), to name the operations' methods and tools.
@@ -219,7 +153,7 @@ function describeChange(
   const summary = change.message.split("; ")[0] ?? change.message;
   const field = fieldOf(change.location);
   const isPackage = change.operation.startsWith("@org/");
-  const sunset = /sunset (\d{4}-\d{2}-\d{2})/.exec(change.message)?.[1];
+  const sunset = sunsetIn(change.message);
   const clientMethods: string[] = [];
   if (document === "partner-payments" && operation?.id && operation.tag) {
     try {
@@ -253,7 +187,7 @@ function describeChange(
       rule && { why: whyOf(document, rule.breaks, isPackage ? change.operation : undefined) }),
     ...(breaking && { action: actionOf(change.rule, field, summary) }),
     ...(kindOf(change.rule) === "deprecated" && {
-      action: `Move off ${field === undefined ? "it" : `\`${field}\``}${sunset === undefined ? "" : ` before ${sunset}`}: a later major release removes it`,
+      action: deprecationAction(field, sunset),
     }),
     ...(sunset !== undefined && { sunset }),
     clientMethods,

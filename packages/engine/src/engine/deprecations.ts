@@ -83,10 +83,20 @@ function use(what: string, node: Node): DeprecatedUse {
  */
 export function deprecationHeaders(uses: readonly DeprecatedUse[]): Record<string, string> {
   if (uses.length === 0) return {};
-  const sunsets = uses.flatMap((used) => (used.sunset === undefined ? [] : [used.sunset])).sort();
-  const earliest = sunsets[0];
+  const sunsets = uses.flatMap((used) => {
+    const at = sunsetTime(used.sunset);
+    return at === undefined ? [] : [at];
+  });
+  const earliest = sunsets.length === 0 ? undefined : Math.min(...sunsets);
   return {
     deprecation: "@0",
-    ...(earliest !== undefined && { sunset: new Date(`${earliest}T00:00:00Z`).toUTCString() }),
+    ...(earliest !== undefined && { sunset: new Date(earliest).toUTCString() }),
   };
+}
+
+/** A sunset's time (ms): a date is the start of its day in UTC; a date-time as given; else none. */
+function sunsetTime(sunset: string | undefined): number | undefined {
+  if (sunset === undefined) return undefined;
+  const at = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(sunset) ? `${sunset}T00:00:00Z` : sunset);
+  return Number.isNaN(at) ? undefined : at;
 }

@@ -32,12 +32,16 @@ export function requestProblems(
   request: ApiRequest,
   repeated: readonly string[],
   diagnostics: readonly PrismDiagnostic[],
+  commaValued: readonly string[] = [],
 ): ProblemError[] {
   // What most requests come to: nothing for Prism's findings to be replaced by or added to.
-  if (diagnostics.length === 0 && repeated.length === 0) {
+  if (diagnostics.length === 0 && repeated.length === 0 && commaValued.length === 0) {
     return nonDecimalIntegers(operation, request.query);
   }
-  const repeatedSingles = repeatedSingleValues(operation, repeated);
+  const repeatedSingles = [
+    ...repeatedSingleValues(operation, repeated),
+    ...commaJoinedArrays(operation, commaValued),
+  ];
   const nonDecimal = nonDecimalIntegers(operation, request.query);
   const replaced = (error: ProblemError) =>
     error.location === "query" &&
@@ -120,6 +124,27 @@ function repeatedSingleValues(
       field: parameter.name,
       rule: "repeated",
       message: "was sent more than once; it takes a single value",
+    }));
+}
+
+/**
+ * An array parameter exploded as its document says (form style, `explode` true: the default) takes
+ * each value in a parameter of its own (`ids=a&ids=b`); `ids=a,b` is one value, with commas, which
+ * Prism would split into two. It is refused, naming the form to use.
+ */
+function commaJoinedArrays(
+  operation: Operation | undefined,
+  commaValued: readonly string[],
+): ProblemError[] {
+  return (operation?.request?.query ?? [])
+    .filter((parameter) => commaValued.includes(parameter.name))
+    .filter((parameter) => (parameter.schema as { type?: unknown } | undefined)?.type === "array")
+    .filter((parameter) => (parameter.style ?? "form") === "form" && parameter.explode !== false)
+    .map((parameter) => ({
+      location: "query",
+      field: parameter.name,
+      rule: "explode",
+      message: `takes one value per parameter, repeated (${parameter.name}=a&${parameter.name}=b), not values joined with commas (${parameter.name}=a,b): the document declares it exploded (form style)`,
     }));
 }
 

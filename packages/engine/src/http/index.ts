@@ -1,6 +1,15 @@
 // The HTTP front: serving, reading a request, problem bodies, CORS and request ids.
 export { answerPreflight, corsHeaders, isPreflight, setCorsHeaders } from "./cors.js";
 export { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
+export {
+  type PlainAnswer,
+  PlainReply,
+  type PlainRequest,
+  type PlainStream,
+  plainKey,
+  type Reply,
+  readPlainRequest,
+} from "./plain.js";
 export { hasPreferences, type ParsedPreferences, type Preferences, parsePrefer } from "./prefer.js";
 export {
   MAX_ERRORS,

@@ -32,8 +32,13 @@ export type Refusal = {
   error: ProblemError;
 };
 
-/** A request read whole; `repeated` names the query parameters it sent more than once. */
-export type ReadResult = { ok: true; request: ApiRequest; repeated: string[] } | Refusal;
+/**
+ * A request read whole; `repeated` names the query parameters it sent more than once, and
+ * `commaValued` those it sent a value with a comma in (`ids=a,b`).
+ */
+export type ReadResult =
+  | { ok: true; request: ApiRequest; repeated: string[]; commaValued: string[] }
+  | Refusal;
 
 /**
  * The name of the path parameter that segment `index` of a request's path stands in, or "" when
@@ -46,7 +51,7 @@ export async function readRequest(
   nameOf: SegmentName,
 ): Promise<ReadResult> {
   const head = readHead(incoming, nameOf);
-  return head.ok ? readBodyOf(incoming, head, await readBody(incoming)) : head;
+  return head.ok ? readBytesOf(incoming, head, await readBody(incoming)) : head;
 }
 
 /** A request the proxy can send on (its target and body bytes), and how the mock reads it. */
@@ -68,18 +73,25 @@ export async function readForwardable(
   const target = splitTarget(incoming.url ?? "");
   if (!target) return { ok: false, refusal: head.ok ? notAPath() : head };
   if (bytes === undefined) return { ok: false, refusal: tooLarge() };
-  return { ok: true, target, bytes, read: head.ok ? readBodyOf(incoming, head, bytes) : head };
+  return { ok: true, target, bytes, read: head.ok ? readBytesOf(incoming, head, bytes) : head };
 }
+
+/** A request's line and headers, from Node or from plain values. */
+type RequestHead = {
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: IncomingMessage["headers"];
+};
 
 type Head = {
   ok: true;
   target: Target;
-  query: { values: Record<string, string>; repeated: string[] };
+  query: { values: Record<string, string>; repeated: string[]; commaValued: string[] };
   headers: Record<string, string>;
 };
 
 /** The request line and headers, checked as far as they can be without the body. */
-function readHead(incoming: IncomingMessage, nameOf: SegmentName): Head | Refusal {
+export function readHead(incoming: RequestHead, nameOf: SegmentName): Head | Refusal {
   const target = splitTarget(incoming.url ?? "");
   if (!target) return notAPath();
   const badSegment = target.path.includes("%")
@@ -126,13 +138,15 @@ function readHead(incoming: IncomingMessage, nameOf: SegmentName): Head | Refusa
   return { ok: true, target, query, headers };
 }
 
-function readBodyOf(
-  incoming: IncomingMessage,
+function readBytesOf(incoming: IncomingMessage, head: Head, bytes: Buffer | undefined): ReadResult {
+  return bytes === undefined ? tooLarge() : readBodyOf(incoming, head, bytes.toString("utf8"));
+}
+
+export function readBodyOf(
+  incoming: RequestHead,
   { target, query, headers }: Head,
-  bytes: Buffer | undefined,
+  raw: string,
 ): ReadResult {
-  if (bytes === undefined) return tooLarge();
-  const raw = bytes.toString("utf8");
   if (raw !== "" && !headers["content-type"]) {
     return refuse(
       415,
@@ -159,6 +173,7 @@ function readBodyOf(
       body: parsed.body,
     },
     repeated: query.repeated,
+    commaValued: query.commaValued,
   };
 }
 
@@ -174,7 +189,7 @@ function notAPath(): Refusal {
   );
 }
 
-function tooLarge(): Refusal {
+export function tooLarge(): Refusal {
   return refuse(
     413,
     "payload-too-large",
@@ -199,7 +214,7 @@ function refuse(
 }
 
 type ParsedQuery =
-  | { ok: true; values: Record<string, string>; repeated: string[] }
+  | { ok: true; values: Record<string, string>; repeated: string[]; commaValued: string[] }
   | { ok: false; field: string };
 
 /**
@@ -207,10 +222,11 @@ type ParsedQuery =
  * passing it on. Repeated parameters (`ids=a&ids=b`) are joined with commas: Prism 5.12 reads
  * every form-style array as if `explode` were false, so it would validate only the last of the
  * repeated values, and splits a comma-joined value into all of them. The repeated names are
- * listed, so that a parameter that takes one value can be refused for being repeated.
+ * listed, so that a parameter that takes one value can be refused for being repeated; so are
+ * the names sent a value with a comma in, which an exploded array must not take for its values.
  */
 function parseQuery(query: string): ParsedQuery {
-  if (query === "") return { ok: true, values: {}, repeated: [] };
+  if (query === "") return { ok: true, values: {}, repeated: [], commaValued: [] };
   // A Map, so that names such as `__proto__` or `valueOf` are names like any other.
   const values = new Map<string, string[]>();
   for (const pair of query.split("&")) {
@@ -226,6 +242,9 @@ function parseQuery(query: string): ParsedQuery {
     ok: true,
     values: Object.fromEntries([...values].map(([name, all]) => [name, all.join(",")])),
     repeated: [...values].filter(([, all]) => all.length > 1).map(([name]) => name),
+    commaValued: [...values]
+      .filter(([, all]) => all.some((value) => value.includes(",")))
+      .map(([name]) => name),
   };
 }
 

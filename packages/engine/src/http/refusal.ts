@@ -1,5 +1,5 @@
 // Refusals in the mock's words, written as problem bodies: the mock and the proxy send them alike.
-import type { ServerResponse } from "node:http";
+import type { Reply } from "./plain.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 
 /**
@@ -48,7 +48,7 @@ export function routeProblem(
   ]);
 }
 
-export function sendProblem(response: ServerResponse, body: Problem): number {
+export function sendProblem(response: Reply, body: Problem): number {
   if (response.headersSent) {
     response.destroy();
   } else {

@@ -56,6 +56,10 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
     },
     handler,
   );
+  // A client that half-closes (FIN right after its request) still gets the answer: by default
+  // Node ends the socket at the client's FIN, so an answer given after an await is lost.
+  // (A public field of Node's http.Server that @types/node does not declare.)
+  Object.assign(server, { httpAllowHalfOpen: true });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, cors),
   );

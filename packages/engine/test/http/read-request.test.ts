@@ -27,7 +27,11 @@ const nameOf: SegmentName = (_, __, index) => (index === 2 ? "id" : "");
 describe("readRequest", () => {
   it("reads the path, the decoded query (repeats joined and listed), headers and the JSON body", async () => {
     const read = await readRequest(
-      incoming("/customers?ids=a&ids=b&q=x%20y", { "content-type": "application/json" }, '{"a":1}'),
+      incoming(
+        "/customers?ids=a&ids=b&q=x%20y&tags=c,d",
+        { "content-type": "application/json" },
+        '{"a":1}',
+      ),
       nameOf,
     );
     expect(read).toEqual({
@@ -35,11 +39,13 @@ describe("readRequest", () => {
       request: {
         method: "POST",
         path: "/customers",
-        query: { ids: "a,b", q: "x y" },
+        query: { ids: "a,b", q: "x y", tags: "c,d" },
         headers: { "content-type": "application/json" },
         body: { a: 1 },
       },
       repeated: ["ids"],
+      // A value sent with a comma in is listed apart from the repeated.
+      commaValued: ["tags"],
     });
   });
 

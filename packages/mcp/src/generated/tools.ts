@@ -11523,9 +11523,58 @@ export const tools: readonly ToolDefinition[] = [
     "group": "test-mode",
     "tag": "Document",
     "title": "Read this document",
-    "description": "This document as one JSON file: the components it takes from the API's document are copied into its own, so that every `$ref` is local. It needs no API key.",
+    "description": "This document as one JSON file: the components it takes from the API's document are copied into its own, so that every `$ref` is local. It needs no API key, and reading it makes no partner (it does not count against `--max-partners`).",
     "method": "GET",
     "path": "/_sandbox/openapi.json",
+    "annotations": {
+      "readOnlyHint": true,
+      "openWorldHint": false
+    },
+    "inputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "listedInputSchema": {
+      "type": "object",
+      "properties": {},
+      "additionalProperties": false
+    },
+    "output": "object",
+    "outputSchema": {
+      "type": "object",
+      "description": "An OpenAPI 3.1 document.",
+      "required": [
+        "openapi",
+        "info",
+        "paths"
+      ],
+      "properties": {
+        "openapi": {
+          "type": "string"
+        },
+        "info": {
+          "type": "object"
+        },
+        "paths": {
+          "type": "object"
+        },
+        "components": {
+          "type": "object"
+        }
+      }
+    },
+    "arguments": {},
+    "pages": false
+  },
+  {
+    "name": "getApiDocument",
+    "group": "test-mode",
+    "tag": "Document",
+    "title": "Read the API's document",
+    "description": "The API's own document (`partner-payments.yaml`, the operations the sandbox answers beside these), as one JSON file, so that a client in any language can be generated from the server it runs against. It needs no API key, and reading it makes no partner.",
+    "method": "GET",
+    "path": "/_sandbox/api/openapi.json",
     "annotations": {
       "readOnlyHint": true,
       "openWorldHint": false
@@ -13326,7 +13375,7 @@ export const tools: readonly ToolDefinition[] = [
                 "failed",
                 "not_run"
               ],
-              "description": "`not_run` while there is no evidence either way."
+              "description": "`failed` when something the check asks for was seen and fell short (an operation answered only other statuses, resources stopped short of a state); `not_run` while what it asks for has not happened at all (an operation never called, no resource of a kind yet), whatever else the check saw."
             },
             "detail": {
               "type": "string",

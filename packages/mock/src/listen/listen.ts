@@ -48,9 +48,10 @@ export async function listen(options: ListenOptions): Promise<void> {
       idleTimeoutMs: options.idleTimeoutMs,
       signal: options.signal,
       onOpen(reconnected) {
-        if (reconnected)
+        if (reconnected) {
           options.warn("the event stream is open again: resuming after the last event forwarded");
-        else options.write(readyLine(options, saved));
+          receipts.resend();
+        } else options.write(readyLine(options, saved));
       },
       onBroken(reason, delayMs) {
         options.warn(`the event stream broke (${reason}); opening it again in ${delayMs} ms`);
@@ -69,6 +70,13 @@ export async function listen(options: ListenOptions): Promise<void> {
     });
   } finally {
     await receipts.settled();
+    receipts.resend();
+    await receipts.settled();
+    if (receipts.waiting > 0) {
+      options.warn(
+        `${receipts.waiting} of the receivers' answers were not told to the sandbox (it did not answer): the readiness report misses them`,
+      );
+    }
     forwarder.close();
   }
 }

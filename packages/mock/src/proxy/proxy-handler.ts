@@ -264,7 +264,7 @@ function checkRequest(
       refusal: problem(read.status, read.kind, read.title, [read.error]),
     };
   }
-  const { request, repeated } = read;
+  const { request, repeated, commaValued } = read;
   const checked = engine.check(request);
   if (checked.kind === "error") {
     const refusal = routeProblem(checked, request.method, request.path);
@@ -276,6 +276,7 @@ function checkRequest(
     request,
     repeated,
     checked.inputProblems,
+    commaValued,
   );
   const findings = errors.map((error): Finding => {
     if (error.location === "body") return bodyFinding(error, request.body);

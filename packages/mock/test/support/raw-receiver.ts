@@ -10,12 +10,14 @@ interface Received {
   body: string;
 }
 
-export async function startRawReceiver(status = 204) {
+/** `answered`: each answer waits for it (a receiver still working on a request). */
+export async function startRawReceiver(status = 204, answered: Promise<void> = Promise.resolve()) {
   const received: Received[] = [];
   const server = createServer(async (request, response) => {
     let body = "";
     for await (const chunk of request) body += chunk;
     received.push({ path: request.url ?? "", headers: request.headers, body });
+    await answered;
     response.writeHead(status).end();
   });
   server.listen(0, "127.0.0.1");

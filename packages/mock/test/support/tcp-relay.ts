@@ -20,6 +20,8 @@ export async function startTcpRelay(port: number, listenPort = 0) {
   await once(server, "listening");
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** How many connections (either side's socket) are open. */
+    open: () => sockets.size,
     /** Cuts every open connection; resolves to how many there were. */
     cut(): number {
       const open = sockets.size;

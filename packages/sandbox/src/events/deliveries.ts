@@ -29,12 +29,18 @@ export type DeliveryOutcome =
       sent?: false;
     };
 
+/** What sends a webhook's deliveries: Node's sender over HTTP, or one over fetch or a callback. */
+export interface WebhookSender {
+  deliver(url: string, payload: unknown): Promise<DeliveryOutcome>;
+  close(): void;
+}
+
 /**
  * A sandbox's webhook sender: its limits, and the connections it keeps open between deliveries,
  * which close with the sandbox (`close`). An agent closes an idle one a second before the
  * receiver's own keep-alive timeout says it will (Node's agentKeepAliveTimeoutBuffer).
  */
-export class DeliverySender {
+export class DeliverySender implements WebhookSender {
   private readonly agents = {
     "http:": new HttpAgent({ keepAlive: true }),
     "https:": new HttpsAgent({ keepAlive: true }),
@@ -142,7 +148,7 @@ function post(
   });
 }
 
-function outcomeOf(url: string, status: number): DeliveryOutcome {
+export function outcomeOf(url: string, status: number): DeliveryOutcome {
   if (status >= 200 && status < 300) return { delivered: true, status_code: status };
   const redirect = status >= 300 && status < 400;
   return {
@@ -158,7 +164,7 @@ function outcomeOf(url: string, status: number): DeliveryOutcome {
  * Whether the url's host is a name reserved for examples (RFC 2606), such as the seed webhook's
  * hooks.example.com: no receiver of the partner's is there, so no time is spent on a lookup.
  */
-function isReservedExampleHost(target: URL): boolean {
+export function isReservedExampleHost(target: URL): boolean {
   const host = target.hostname.toLowerCase().replace(/\.$/, "");
   return /(^|\.)(example\.(com|net|org)|example|invalid)$/.test(host);
 }

@@ -8,7 +8,8 @@ import type { Clock } from "../clock/index.js";
 import { type ArmedFaults, type DeliveryFault, deliveryFault, nthDraw } from "../faults/index.js";
 import type { DeliveryEvent, Resource } from "../store/sandbox-data.js";
 import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
-import type { DeliveryOutcome, DeliverySender } from "./deliveries.js";
+import type { DeliveryOutcome, WebhookSender } from "./deliveries.js";
+import type { BroadcastRows } from "./event-rows.js";
 
 export interface EventPayload {
   id: string;
@@ -64,7 +65,7 @@ export const REORDER_DELAY_SECONDS = 5;
 
 export class Events {
   private readonly store: PartnerStore;
-  private readonly sender: DeliverySender;
+  private readonly sender: WebhookSender;
   private readonly clock: Clock;
   private readonly random: (() => number) | undefined;
   /** The partner's armed fault rules; undefined with failure rehearsal off. */
@@ -74,7 +75,7 @@ export class Events {
 
   constructor(
     store: PartnerStore,
-    sender: DeliverySender,
+    sender: WebhookSender,
     clock: Clock,
     chaos: DeliveryChaos | undefined,
     faults?: ArmedFaults,
@@ -92,7 +93,7 @@ export class Events {
    * clock runs happens at its own time). Every webhook gets the same event, with the same id.
    */
   async broadcast(
-    tx: StoreTransaction,
+    tx: BroadcastRows,
     topic: string,
     customerId: string | null,
     data: unknown,
@@ -301,7 +302,7 @@ export class Events {
 }
 
 /** Adds the event to the partner's log, as the body a delivery sends. */
-function logEvent(tx: StoreTransaction, event: EventPayload): void {
+function logEvent(tx: BroadcastRows, event: EventPayload): void {
   tx.appendEvent({
     id: event.id,
     topic: event.topic,

@@ -1,7 +1,13 @@
 // Webhooks: events queued by a change and delivered on the sandbox clock, at least once, every
 // attempt in the partner's event log; their test-mode routes and controls.
 // Its typed controls (controls.ts) are the client side, entered directly by src/controls.ts.
-export { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits, DeliverySender } from "./deliveries.js";
+export {
+  DEFAULT_DELIVERY_LIMITS,
+  type DeliveryLimits,
+  DeliverySender,
+  type WebhookSender,
+} from "./deliveries.js";
+export type { BroadcastRows } from "./event-rows.js";
 export { EventStreams, type EventStreamTiming } from "./event-stream.js";
 export {
   type DeliveryChaos,
@@ -12,4 +18,9 @@ export {
   REORDER_RATE,
   RETRY_DELAYS_SECONDS,
 } from "./events.js";
+export {
+  type DeliveryCallback,
+  fetchWebhookSender,
+  type WebhookDelivery,
+} from "./fetch-deliveries.js";
 export { EVENT_ROUTES, type EventContext } from "./routes.js";

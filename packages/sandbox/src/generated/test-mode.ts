@@ -465,9 +465,32 @@ export interface paths {
     /**
      * Read this document
      * @description This document as one JSON file: the components it takes from the API's document are
-     *     copied into its own, so that every `$ref` is local. It needs no API key.
+     *     copied into its own, so that every `$ref` is local. It needs no API key, and reading it
+     *     makes no partner (it does not count against `--max-partners`).
      */
     get: operations["getTestModeDocument"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/_sandbox/api/openapi.json": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the API's document
+     * @description The API's own document (`partner-payments.yaml`, the operations the sandbox answers beside
+     *     these), as one JSON file, so that a client in any language can be generated from the
+     *     server it runs against. It needs no API key, and reading it makes no partner.
+     */
+    get: operations["getApiDocument"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1175,7 +1198,7 @@ export interface components {
       id: string;
       title: string;
       /**
-       * @description `not_run` while there is no evidence either way.
+       * @description `failed` when something the check asks for was seen and fell short (an operation answered only other statuses, resources stopped short of a state); `not_run` while what it asks for has not happened at all (an operation never called, no resource of a kind yet), whatever else the check saw.
        * @enum {string}
        */
       status: "passed" | "failed" | "not_run";
@@ -2622,6 +2645,27 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description The test-mode document. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["OpenApiDocument"];
+        };
+      };
+      default: components["responses"]["Problem"];
+    };
+  };
+  getApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The API's document. */
       200: {
         headers: {
           [name: string]: unknown;

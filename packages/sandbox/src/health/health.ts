@@ -8,23 +8,36 @@ import { realNow } from "../clock/index.js";
 /** Where the sandbox keeps its data. */
 export type StoreKind = "memory" | "sqlite" | "postgres";
 
+/** What the health check reads of the store: one read of a partner's that always exists. */
+interface HealthRows {
+  lastCursor(): Promise<unknown>;
+}
+
+/** The store as the health check reaches it (the stores implement it as they are). */
+interface StoreProbe {
+  transaction<T>(partner: string, work: (rows: HealthRows) => Promise<T>): Promise<T>;
+}
+
+/** What the health check is handed: plain values, the store to probe, the scheduler's state. */
 export interface HealthSources {
   version: string;
   storeKind: StoreKind;
   /** Real time (ms) the sandbox started. */
   startedAt: number;
-  /** Resolves once the store has answered a read. */
-  storeAnswers(): Promise<void>;
-  /** Whether the scheduler runs (it stops as the sandbox closes). */
-  schedulerRuns(): boolean;
+  store: StoreProbe;
+  /** The partner whose read probes the store: one that always exists, so asking makes none. */
+  probePartner: string;
+  /** The scheduler: it stops running as the sandbox closes. */
+  scheduler: { readonly running: boolean };
 }
 
 /** How long the store has to answer before the sandbox counts as not ready. */
 const STORE_PATIENCE_MS = 2_000;
 
 export async function healthAnswer(sources: HealthSources): Promise<Answer> {
-  const store = await withPatience(sources.storeAnswers(), STORE_PATIENCE_MS);
-  const scheduler = sources.schedulerRuns();
+  const read = sources.store.transaction(sources.probePartner, (rows) => rows.lastCursor());
+  const store = await withPatience(read, STORE_PATIENCE_MS);
+  const scheduler = sources.scheduler.running;
   const report = {
     version: sources.version,
     store: sources.storeKind,
@@ -46,7 +59,7 @@ export async function healthAnswer(sources: HealthSources): Promise<Answer> {
 }
 
 /** true once `work` resolves within `ms`; otherwise why not, in words. */
-async function withPatience(work: Promise<void>, ms: number): Promise<true | string> {
+async function withPatience(work: Promise<unknown>, ms: number): Promise<true | string> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`no answer within ${ms} ms`), ms);

@@ -1,6 +1,7 @@
 // The sandbox on the wire: the one composition of the engine and the sandbox (respondSandbox),
 // the sandbox's own server (serveSandbox), its answers sent, its failures as problems. The mock's
 // stateful mode serves respondSandbox with its extras.
+export { type FetchSandbox, type FetchSandboxOptions, fetchSandbox } from "./fetch-sandbox.js";
 export {
   type PrismAnswer,
   type RefusedRoute,

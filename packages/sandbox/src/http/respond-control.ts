@@ -1,7 +1,6 @@
 // A request under /_sandbox/: routed and validated by the engine of the test-mode document, as the
 // API's requests are by the API's, its problems in the same words; a valid one is answered by the
 // sandbox.
-import type { ServerResponse } from "node:http";
 import {
   type ApiRequest,
   allowedMethods,
@@ -9,6 +8,7 @@ import {
   type Operation,
   type PrismEngine,
   type ProblemError,
+  type Reply,
   refusalStatus,
   requestProblems,
   requestRefusal,
@@ -22,8 +22,8 @@ export async function respondControl(
   engine: PrismEngine,
   sandbox: Sandbox,
   request: ApiRequest,
-  repeated: readonly string[],
-  response: ServerResponse,
+  query: { repeated: readonly string[]; commaValued: readonly string[] },
+  response: Reply,
 ): Promise<Sent> {
   const checked = engine.check(request);
   if (checked.kind === "error") {
@@ -38,7 +38,14 @@ export async function respondControl(
   }
   const { operation } = checked.routed;
   const errors = [
-    ...requestProblems(engine, operation, request, repeated, checked.inputProblems),
+    ...requestProblems(
+      engine,
+      operation,
+      request,
+      query.repeated,
+      checked.inputProblems,
+      query.commaValued,
+    ),
     ...unexpectedBody(operation, request),
   ];
   if (errors.length > 0) {

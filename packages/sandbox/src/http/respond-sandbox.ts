@@ -11,15 +11,20 @@ import {
   deprecatedUses,
   deprecationHeaders,
   hasPreferences,
+  type PlainRequest,
   type Preferences,
   type PrismEngine,
   type PrismOutcome,
   type PrismRefusal,
   type Problem,
   parsePrefer,
+  plainKey,
   problem,
   REQUEST_ID,
+  type ReadResult,
+  type Reply,
   type Routed,
+  readPlainRequest,
   readRequest,
   refusalStatus,
   requestProblems,
@@ -38,7 +43,7 @@ export type RefusedRoute = PrismRefusal & { routed: Routed | undefined };
 /** Prism's own answer to a valid request. */
 export type PrismAnswer = Extract<PrismOutcome, { kind: "response" }>;
 
-export interface SandboxRouting {
+export interface SandboxRouting<R extends Reply = ServerResponse> {
   sandbox: Sandbox;
   /** The engine of the API's document (asked each time: a server may load the document again). */
   engine: () => PrismEngine;
@@ -53,32 +58,37 @@ export interface SandboxRouting {
     refused: RefusedRoute,
     preferences: Preferences,
     request: ApiRequest,
-    response: ServerResponse,
+    response: R,
   ) => Promise<Problem>;
   /**
    * With it, a request's `Prefer` header is read: a valid request that states preferences gets
    * this answer (Prism's), which leaves the sandbox untouched. Without it, `Prefer` is ignored.
    */
-  answerPreferred?: (answer: PrismAnswer, response: ServerResponse) => Sent;
+  answerPreferred?: (answer: PrismAnswer, response: R) => Sent;
 }
 
 const NO_PREFERENCES: Preferences = {};
 
-/** Answers one request with the sandbox; the caller handles what is thrown (a client gone, a failure). */
-export function respondSandbox({
+/**
+ * Answers one request with the sandbox; the caller handles what is thrown (a client gone, a
+ * failure). A Node request is read from its stream and answered on its ServerResponse; a plain one
+ * (bytes, from a fetch handler or MSW) is answered on a PlainReply.
+ */
+export function respondSandbox<R extends Reply = ServerResponse>({
   sandbox,
   engine: currentEngine,
   controlEngine,
   refuseRoute = refuseApiRoute,
   answerPreferred,
-}: SandboxRouting): (incoming: IncomingMessage, response: ServerResponse) => Promise<Sent> {
+}: SandboxRouting<R>): (incoming: IncomingMessage | PlainRequest, response: R) => Promise<Sent> {
   const verdicts = new VerdictMemo();
   return async (incoming, response) => {
     const engine = currentEngine();
     // The id the answer carries, which the request log keeps (the server set it before).
     const requestId = response.getHeader(REQUEST_ID) as string | undefined;
     // A request the sandbox answered before, sent again, is valid again: Prism need not see it.
-    const key = bodilessKey(incoming);
+    const plain = isPlain(incoming);
+    const key = plain ? plainKey(incoming) : bodilessKey(incoming);
     if (key !== undefined) {
       const known = verdicts.get(engine, key);
       if (known) {
@@ -86,7 +96,9 @@ export function respondSandbox({
         return sendAnswer(response, await sandbox.answer(known.request, known.routed, requestId));
       }
     }
-    const read = await readRequest(incoming, engine.segmentName);
+    const read: ReadResult = plain
+      ? readPlainRequest(incoming, engine.segmentName)
+      : await readRequest(incoming, engine.segmentName);
     if (!read.ok) {
       // A body past the limit is not read on: the connection closes after the answer.
       if (read.status === 413) response.setHeader("connection", "close");
@@ -94,9 +106,15 @@ export function respondSandbox({
         sendProblem(response, problem(read.status, read.kind, read.title, [read.error])),
       );
     }
-    const { request, repeated } = read;
+    const { request, repeated, commaValued } = read;
     if (isControlPath(request.path)) {
-      return respondControl(await controlEngine(), sandbox, request, repeated, response);
+      return respondControl(
+        await controlEngine(),
+        sandbox,
+        request,
+        { repeated, commaValued },
+        response,
+      );
     }
     const prefer = answerPreferred === undefined ? undefined : parsePrefer(request.headers.prefer);
     const preferences = prefer?.ok ? prefer.preferences : NO_PREFERENCES;
@@ -111,6 +129,7 @@ export function respondSandbox({
       request,
       repeated,
       outcome.inputProblems,
+      commaValued,
     );
     const errors = prefer?.ok === false ? [...problems, prefer.error] : problems;
     if (errors.length > 0) {
@@ -128,8 +147,12 @@ export function respondSandbox({
   };
 }
 
+function isPlain(incoming: IncomingMessage | PlainRequest): incoming is PlainRequest {
+  return !("rawHeaders" in incoming);
+}
+
 /** `Deprecation` and `Sunset` on the answer to a request that uses something deprecated. */
-function setDeprecationHeaders(response: ServerResponse, request: ApiRequest, routed: Routed) {
+function setDeprecationHeaders(response: Reply, request: ApiRequest, routed: Routed) {
   const headers = deprecationHeaders(deprecatedUses(routed.operation, request));
   for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
 }
@@ -140,7 +163,7 @@ async function refuseApiRoute(
   refused: RefusedRoute,
   _preferences: Preferences,
   request: ApiRequest,
-  response: ServerResponse,
+  response: Reply,
 ): Promise<Problem> {
   const allowed = refused.status === 405 ? allowedMethods(engine, request.path) : [];
   if (allowed.length > 0) response.setHeader("allow", allowed.join(", "));

@@ -1,6 +1,12 @@
 // A sandbox answer on the wire, and the sandbox's failures as problems.
 import type { ServerResponse } from "node:http";
-import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "@org/payments-engine";
+import {
+  PlainReply,
+  PROBLEM_CONTENT_TYPE,
+  type Problem,
+  problem,
+  type Reply,
+} from "@org/payments-engine";
 import { type Answer, bodyText, type StreamedAnswer } from "../answers/answer.js";
 import { StoreFullError } from "../store/store.js";
 
@@ -11,12 +17,17 @@ export type Sent = { status: number | string; mismatch: string };
  * A sandbox answer: JSON, or a problem in the mock's format when it is an error; or, for a test-mode
  * fault's lost answer, the connection closed with nothing sent.
  */
-export function sendAnswer(response: ServerResponse, answer: Answer): Sent {
+export function sendAnswer(response: Reply, answer: Answer): Sent {
   if (answer.drop) {
-    response.socket?.destroy();
+    if (response instanceof PlainReply) response.destroy();
+    else (response as ServerResponse).socket?.destroy();
     return { status: "closed with no answer (a test-mode fault)", mismatch: "" };
   }
-  if (answer.stream !== undefined) return sendStream(response, answer.stream, answer.headers);
+  if (answer.stream !== undefined) {
+    if (response instanceof PlainReply)
+      return sendPlainStream(response, answer.stream, answer.headers);
+    return sendStream(response as ServerResponse, answer.stream, answer.headers);
+  }
   const contentType = answer.status >= 400 ? PROBLEM_CONTENT_TYPE : "application/json";
   response
     .writeHead(answer.status, {
@@ -57,6 +68,46 @@ function sendStream(
       else response.once("close", listener);
     },
   });
+  return { status: 200, mismatch: "" };
+}
+
+/** A streamed answer in plain terms: each part handed on as it is written. */
+function sendPlainStream(
+  reply: PlainReply,
+  stream: StreamedAnswer,
+  headers: Record<string, string> | undefined,
+): Sent {
+  reply.stream(
+    200,
+    { ...headers, "content-type": stream.contentType, "cache-control": "no-store" },
+    {
+      start(parts) {
+        const closed: (() => void)[] = [];
+        let ended = false;
+        const close = () => {
+          if (ended) return;
+          ended = true;
+          for (const listener of closed) listener();
+        };
+        parts.onCancel(close);
+        stream.start({
+          write: (text) => {
+            if (!ended) parts.write(text);
+            return true;
+          },
+          drained: () => Promise.resolve(),
+          end: () => {
+            if (!ended) parts.end();
+            close();
+          },
+          onClose: (listener) => {
+            if (ended) queueMicrotask(listener);
+            else closed.push(listener);
+          },
+        });
+      },
+    },
+  );
   return { status: 200, mismatch: "" };
 }
 

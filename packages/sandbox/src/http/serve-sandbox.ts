@@ -4,9 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   ClientGoneError,
   type ConnectionLimits,
-  createPrismEngine,
   loggedId,
-  type PrismEngine,
   problem,
   REQUEST_ID,
   requestIdOf,
@@ -22,6 +20,7 @@ import {
 } from "../controls.js";
 import { createSandbox, type SandboxOptions } from "../sandbox.js";
 import { testModeDocument } from "../test-mode/index.js";
+import { engineOf } from "./engines.js";
 import { respondSandbox, sentStatus } from "./respond-sandbox.js";
 import { type Sent, sandboxFailure } from "./send-answer.js";
 
@@ -48,19 +47,6 @@ export interface RunningSandboxServer extends SandboxControls {
   newPartner(): SandboxPartner;
   /** Stops listening, closes every connection, then the sandbox. Safe to call more than once. */
   stop(): Promise<void>;
-}
-
-/** Each document's engine, made once per process: an engine is not changed by what it routes. */
-const engines = new Map<string | object, Promise<PrismEngine>>();
-
-function engineOf(document: string | object): Promise<PrismEngine> {
-  let engine = engines.get(document);
-  if (engine === undefined) {
-    engine = createPrismEngine(document, false);
-    engines.set(document, engine);
-    engine.catch(() => engines.delete(document));
-  }
-  return engine;
 }
 
 /** Starts the sandbox on HTTP; resolves once it answers requests. */

@@ -40,7 +40,7 @@ export function enterStatus(
     }
   } else if (lifecycle === AUTORAMP && status === "DepositAccountAdded") {
     if (!Array.isArray(resource.deposit_rails) || resource.deposit_rails.length === 0) {
-      resource.deposit_rails = [sandboxDepositRail(resource)];
+      resource.deposit_rails = sandboxDepositRails(resource);
     }
   } else if (lifecycle === FIAT_ADDRESS) {
     // The bank's confirmation is what verifies the customer owns the account.
@@ -127,8 +127,44 @@ async function approveAutoramps(
   }
 }
 
-/** The sandbox's deposit instructions: an IBAN that is clearly not a real account. */
-function sandboxDepositRail(autoramp: Resource): IbanDepositInfo {
+/**
+ * The sandbox's deposit instructions, one rail per way in: a crypto wallet on each blockchain of
+ * its crypto sources (`blockchain`, `wallet_address`: the API leaves a CryptoWallet's fields "not
+ * shown", and these are the names its crypto addresses use), and an IBAN when a source is fiat.
+ * None is a real account.
+ */
+function sandboxDepositRails(autoramp: Resource): (IbanDepositInfo | SandboxCryptoWallet)[] {
+  const sources = Array.isArray(autoramp.source_currencies) ? autoramp.source_currencies : [];
+  const chains = new Set<string>();
+  let fiat = false;
+  for (const source of sources) {
+    if (isObject(source) && typeof source.blockchain === "string") chains.add(source.blockchain);
+    else fiat = true;
+  }
+  const wallets = [...chains].map((blockchain) => ({
+    blockchain,
+    wallet_address: sandboxWalletAddress(blockchain),
+  }));
+  return fiat || wallets.length === 0 ? [sandboxIban(autoramp), ...wallets] : wallets;
+}
+
+/** A CryptoWallet deposit rail as the sandbox gives it. */
+interface SandboxCryptoWallet {
+  blockchain: string;
+  wallet_address: string;
+}
+
+/** A wallet address of the sandbox's on a chain: plainly not one that holds funds. */
+function sandboxWalletAddress(blockchain: string): string {
+  return EVM_CHAINS.has(blockchain)
+    ? "0x5a4db0c000000000000000000000000000000000"
+    : `SANDBOX${blockchain.toUpperCase()}DEPOSITWALLET`;
+}
+
+const EVM_CHAINS = new Set(["Ethereum", "Polygon", "Arbitrum", "Base"]);
+
+/** The sandbox's IBAN deposit instructions: an IBAN that is clearly not a real account. */
+function sandboxIban(autoramp: Resource): IbanDepositInfo {
   const recipient = (autoramp.recipient as { recipient?: { name?: string } } | undefined)
     ?.recipient;
   return {

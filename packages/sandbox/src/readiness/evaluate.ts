@@ -1,6 +1,9 @@
 // The checks of a profile decided on a partner's evidence. Each says how it was decided and, when
 // it did not pass, what is missing, naming the operations, topics or states. A check with no
-// evidence at all is not_run, never passed: a new key passes nothing.
+// evidence at all is not_run, never passed: a new key passes nothing. One rule for what is missing:
+// what was seen and fell short (an operation answered only other statuses, resources that stopped
+// short of a state) fails a check; what has not happened at all (an operation never called, no
+// resource of a kind) leaves it not_run, whatever else the check saw.
 import { API_OPERATIONS } from "../generated/api-operations.js";
 import type { Evidence, FaultCoverage } from "./evidence.js";
 import type { Check, Profile } from "./profile.js";
@@ -105,19 +108,19 @@ function states(wanted: Record<string, string[]>, evidence: Evidence): Decision 
     .map(([subject, names]) => `${subjectWords(subject)} reached ${list(names)}`)
     .join("; ")}`;
   const missing: string[] = [];
-  let seen = false;
+  let fellShort = false;
   for (const [subject, names] of Object.entries(wanted)) {
     const reached = evidence.reached.get(subject) ?? new Set<string>();
-    if (reached.size > 0) seen = true;
     const lacking = names.filter((name) => !reached.has(name));
     if (lacking.length === 0) continue;
+    if (reached.size > 0) fellShort = true;
     const so = reached.size === 0 ? "none exists yet" : `they reached ${list([...reached].sort())}`;
     missing.push(
       `no ${subjectWords(subject).replace(/^an? /, "")} has reached ${list(lacking)} (${so})`,
     );
   }
   if (missing.length === 0) return { status: "passed", detail: "every state reached", how };
-  return { status: seen ? "failed" : "not_run", detail: `${missing.join("; ")}.`, how };
+  return { status: fellShort ? "failed" : "not_run", detail: `${missing.join("; ")}.`, how };
 }
 
 function statusMatches(status: string, wanted: string | number): boolean {
@@ -129,12 +132,12 @@ function operations(wanted: Record<string, string | number>, evidence: Evidence)
     .map(([operation, status]) => `${operation} answered ${status}`)
     .join(", ")}`;
   const missing: string[] = [];
-  let seen = false;
+  let fellShort = false;
   for (const [operation, status] of Object.entries(wanted)) {
     const coverage = evidence.coverage.operations[operation];
     const statuses = Object.keys(coverage?.statuses ?? {});
-    if (statuses.length > 0) seen = true;
     if (statuses.some((answered) => statusMatches(answered, status))) continue;
+    if (statuses.length > 0) fellShort = true;
     missing.push(
       statuses.length === 0
         ? `${operation} was never called`
@@ -143,7 +146,7 @@ function operations(wanted: Record<string, string | number>, evidence: Evidence)
   }
   if (missing.length === 0)
     return { status: "passed", detail: "every operation answered as asked", how };
-  return { status: seen ? "failed" : "not_run", detail: `${missing.join("; ")}.`, how };
+  return { status: fellShort ? "failed" : "not_run", detail: `${missing.join("; ")}.`, how };
 }
 
 function documents(evidence: Evidence): Decision {

@@ -82,8 +82,16 @@ const PRIORITY = [
 
 /** The built-in profile, checked as any other. */
 export function defaultProfile(context: ProfileContext): Profile {
-  return parseProfile(DEFAULT_PROFILE_YAML, DEFAULT_PROFILE_FILE, context);
+  // Read once per context: a fresh sandbox for each test would otherwise parse the YAML each time.
+  let profile = defaultProfiles.get(context);
+  if (profile === undefined) {
+    profile = parseProfile(DEFAULT_PROFILE_YAML, DEFAULT_PROFILE_FILE, context);
+    defaultProfiles.set(context, profile);
+  }
+  return profile;
 }
+
+const defaultProfiles = new WeakMap<ProfileContext, Profile>();
 
 /** Reads and checks a profile's YAML text; throws a ProfileError naming file, line and rule. */
 export function parseProfile(text: string, file: string, context: ProfileContext): Profile {

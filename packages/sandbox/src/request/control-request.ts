@@ -7,6 +7,7 @@ import { type Answer, problemAnswer } from "../answers/answer.js";
 import type { ClockContext } from "../clock/index.js";
 import type { EventContext, EventStreams } from "../events/index.js";
 import type { DeclaredStatuses, FaultContext } from "../faults/index.js";
+import type { HealthContext } from "../health/index.js";
 import type { Scheduler } from "../lifecycle/scheduler.js";
 import type { MoneyContext } from "../money/index.js";
 import type { RateLimitContext } from "../rate-limit/index.js";
@@ -28,12 +29,22 @@ type PartnerContext = ClockContext &
   ReadinessContext &
   SeedContext;
 
+/** What the routes answered without a partner are handed, once, by the composition. */
+type PartnerlessContext = HealthContext;
+
 /** A feature of the test mode, as the composition lists it. */
-export interface Feature {
-  routes: Routes<PartnerContext>;
-  /** Part of failure rehearsal: refused, naming the option, in a sandbox started without it. */
-  rehearsal?: true;
-}
+export type Feature =
+  | {
+      routes: Routes<PartnerContext>;
+      /** Part of failure rehearsal: refused, naming the option, in a sandbox started without it. */
+      rehearsal?: true;
+      partnerless?: undefined;
+    }
+  | {
+      /** Answered before any partner is entered: asking makes none (the health check, documents). */
+      partnerless: true;
+      routes: Routes<PartnerlessContext>;
+    };
 
 /** What test-mode requests are answered with: the composition's tenants, scheduler and features. */
 export interface ControlRequests {
@@ -49,26 +60,42 @@ export interface ControlRequests {
   shared: boolean;
   /** The open event streams. */
   streams: EventStreams;
-  /** The routes that answer without a partner (the health check), by operationId. */
-  partnerless: ReadonlyMap<string, () => Promise<Answer>>;
+  /** What the routes answered without a partner are handed. */
+  partnerless: PartnerlessContext;
 }
 
 /** A route of failure rehearsal in a sandbox started without it. */
 const REHEARSAL_OFF = "rehearsal off";
 
+/** A route as the table keeps it: a partner's, one answered without a partner, or refused. */
+type TableRoute =
+  | { partner: Route<PartnerContext> }
+  | { partnerless: Route<PartnerlessContext> }
+  | typeof REHEARSAL_OFF;
+
 /** Each route of the test-mode document, by its operationId. */
-type RouteTable = ReadonlyMap<string, Route<PartnerContext> | typeof REHEARSAL_OFF>;
+type RouteTable = ReadonlyMap<string, TableRoute>;
 
 /** The features' routes in one table; those of failure rehearsal refused when it is off. */
 export function routeTable(features: readonly Feature[], rehearsal: boolean): RouteTable {
-  const table = new Map<string, Route<PartnerContext> | typeof REHEARSAL_OFF>();
+  const table = new Map<string, TableRoute>();
   for (const feature of features) {
-    for (const [operationId, route] of Object.entries(feature.routes)) {
+    for (const [operationId, route] of tableRoutes(feature, rehearsal)) {
       if (table.has(operationId)) throw new Error(`two features route ${operationId}`);
-      table.set(operationId, feature.rehearsal && !rehearsal ? REHEARSAL_OFF : route);
+      table.set(operationId, route);
     }
   }
   return table;
+}
+
+function tableRoutes(feature: Feature, rehearsal: boolean): [string, TableRoute][] {
+  if (feature.partnerless) {
+    return Object.entries(feature.routes).map(([id, route]) => [id, { partnerless: route }]);
+  }
+  return Object.entries(feature.routes).map(([id, route]) => [
+    id,
+    feature.rehearsal && !rehearsal ? REHEARSAL_OFF : { partner: route },
+  ]);
 }
 
 export async function answerControlRequest(
@@ -76,11 +103,12 @@ export async function answerControlRequest(
   request: ApiRequest,
   { operation, params }: Routed,
 ): Promise<Answer> {
-  const partnerless = requests.partnerless.get(operation.iid ?? "");
-  if (partnerless !== undefined) return partnerless();
   const route = requests.routes.get(operation.iid ?? "");
   if (route === undefined) throw new Error(`no route of the test-mode operation ${operation.iid}`);
   if (route === REHEARSAL_OFF) return rehearsalOff(request.path);
+  const body = isObject(request.body) ? request.body : {};
+  const asked = { params, query: request.query, headers: request.headers, body };
+  if ("partnerless" in route) return route.partnerless(requests.partnerless, asked);
   // The engine has checked that the request has a key.
   const tenant = await requests.tenants.enter(headerOf(request, "x-api-key") ?? "");
   if ("status" in tenant) return tenant;
@@ -100,13 +128,7 @@ export async function answerControlRequest(
     rehearsal: requests.rehearsal,
     streams: requests.streams,
   };
-  const body = isObject(request.body) ? request.body : {};
-  const answer = await route(context, {
-    params,
-    query: request.query,
-    headers: request.headers,
-    body,
-  });
+  const answer = await route.partner(context, asked);
   if (tenant.events.takeQueued()) requests.scheduler.kick(tenant);
   return answer;
 }

@@ -7,7 +7,7 @@ import type { Answer } from "../answers/answer.js";
 import { problemAnswer } from "../answers/answer.js";
 import { Idempotency } from "../api/idempotency.js";
 import { realNow, SandboxClock } from "../clock/index.js";
-import { type DeliveryChaos, type DeliverySender, Events } from "../events/index.js";
+import { type DeliveryChaos, Events, type WebhookSender } from "../events/index.js";
 import { ArmedFaults } from "../faults/index.js";
 import { performStep } from "../lifecycle/changes.js";
 import type { Perform } from "../lifecycle/scheduler.js";
@@ -57,7 +57,7 @@ export interface TenantOptions {
   starter: Seed;
   exampleKey: string;
   /** Sends the webhook deliveries of every partner, on connections it closes with the sandbox. */
-  sender: DeliverySender;
+  sender: WebhookSender;
   deliveryChaos: DeliveryChaos | undefined;
   /** The most partners kept; 0 for any number. */
   maxPartners: number;

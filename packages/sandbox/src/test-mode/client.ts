@@ -42,10 +42,15 @@ export class SandboxControlError extends Error {
 }
 
 /** The client of the sandbox at `baseUrl`, sending `apiKey` as X-API-Key. */
-export function controlsClient(baseUrl: string, apiKey: string): ControlsClient {
+export function controlsClient(
+  baseUrl: string,
+  apiKey: string,
+  fetchFunction?: typeof globalThis.fetch,
+): ControlsClient {
   return createClient<paths>({
     baseUrl: baseUrl.replace(/\/+$/, ""),
     headers: { "X-API-Key": apiKey },
+    ...(fetchFunction !== undefined && { fetch: fetchFunction }),
   });
 }
 

@@ -1,6 +1,8 @@
 // The test-mode document (openapi/test-mode.yaml, bundled into one file by `generate`): the engine
-// routes and validates /_sandbox/ requests with it, and GET /_sandbox/openapi.json serves it.
+// routes and validates /_sandbox/ requests with it, and GET /_sandbox/openapi.json serves it; the
+// API's document beside it, at GET /_sandbox/api/openapi.json.
 import { ok } from "../answers/answer.js";
+import apiDocument from "../generated/api-document.json" with { type: "json" };
 import document from "../generated/test-mode.json" with { type: "json" };
 import type { Routes } from "./route.js";
 
@@ -14,7 +16,11 @@ export function isControlPath(path: string): boolean {
   return path.startsWith(CONTROL_PREFIX);
 }
 
-/** GET /_sandbox/openapi.json: the document itself. */
-export const TEST_MODE_DOCUMENT_ROUTES: Routes<unknown> = {
+/**
+ * The documents' routes, by operationId: answered before any partner is entered, so that reading a
+ * document makes none (nor counts against the partner limit).
+ */
+export const DOCUMENT_ROUTES: Routes<unknown> = {
   getTestModeDocument: async () => ok(testModeDocument),
+  getApiDocument: async () => ok(apiDocument),
 };

@@ -2,5 +2,5 @@
 // is made of; the client the features' typed controls call them with is client.ts (entered
 // directly, as the controls are).
 export type { Schemas } from "./client.js";
-export { isControlPath, TEST_MODE_DOCUMENT_ROUTES, testModeDocument } from "./document.js";
+export { DOCUMENT_ROUTES, isControlPath, testModeDocument } from "./document.js";
 export type { ControlRequest, Route, Routes, Transactions } from "./route.js";

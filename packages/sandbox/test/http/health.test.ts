@@ -34,8 +34,9 @@ const sources = (overrides: Partial<HealthSources>): HealthSources => ({
   version: "1.0.0",
   storeKind: "postgres",
   startedAt: Date.now() - 5_000,
-  storeAnswers: async () => {},
-  schedulerRuns: () => true,
+  store: { transaction: (_partner, work) => work({ lastCursor: async () => 0 }) },
+  probePartner: "example",
+  scheduler: { running: true },
   ...overrides,
 });
 
@@ -45,7 +46,7 @@ it("answers 503 with the reason while the store does not answer or the scheduler
   expect(ready.body).toMatchObject({ uptime_seconds: 5, store: "postgres" });
 
   const lost = await healthAnswer(
-    sources({ storeAnswers: () => Promise.reject(new Error("connection refused")) }),
+    sources({ store: { transaction: () => Promise.reject(new Error("connection refused")) } }),
   );
   expect(lost.status).toBe(503);
   expect(lost.headers).toEqual({ "retry-after": "1" });
@@ -53,7 +54,7 @@ it("answers 503 with the reason while the store does not answer or the scheduler
     "the postgres store does not answer (connection refused)",
   );
 
-  const stopping = await healthAnswer(sources({ schedulerRuns: () => false }));
+  const stopping = await healthAnswer(sources({ scheduler: { running: false } }));
   expect(stopping.status).toBe(503);
   expect(JSON.stringify(stopping.body)).toContain("the scheduler is not running");
 });

@@ -139,6 +139,22 @@ describe("test mode", () => {
     ]);
   });
 
+  it("gives an autoramp from a crypto source a crypto wallet rail on the source's blockchain", async () => {
+    const { url } = await sandboxWithReceiver();
+    const { customer } = await onboard(url);
+    const autoramp = await post(url, "/autoramps", {
+      customer_id: customer.id,
+      destination_currency: { blockchain: "Solana", token: "USDC" },
+      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+      source_currencies: [{ blockchain: "Polygon", token: "USDC" }],
+    });
+    expect(autoramp.status).toBe("Approved");
+    expect(autoramp.deposit_rails).toEqual([
+      { blockchain: "Polygon", wallet_address: expect.stringMatching(/^0x[0-9a-f]{40}$/) },
+    ]);
+    expect(JSON.stringify(autoramp.deposit_rails)).not.toContain("iban");
+  });
+
   it("funds an autoramp with a simulated deposit, priced as a quote is, and settles it on the clock", async () => {
     const { url, receiver } = await sandboxWithReceiver();
     const { customer } = await onboard(url);

@@ -101,8 +101,9 @@ describe("the default profile's checks", () => {
       detail: "no Person customer has reached Active (they reached IdentificationRequired).",
     });
     expect(checks["business-active"]?.status).toBe("not_run");
+    // Never called is not run, as in a check that saw nothing else: one rule.
     expect(checks.identifications).toMatchObject({
-      status: "failed",
+      status: "not_run",
       detail: "createLinkIdentification was never called.",
     });
     expect(checks["documents-signed"]).toMatchObject({
@@ -127,6 +128,24 @@ describe("the default profile's checks", () => {
       status: "failed",
       detail: "lists read only at their first page: listSignings.",
     });
+  });
+
+  it("give an operation never called one verdict, not_run, and fail only what fell short", () => {
+    const direct = (status: string) => statuses([c("call", "createDirectIdentification", status)]);
+    // Link never called: not run beside a Direct that answered as asked…
+    expect(direct("200").identifications).toMatchObject({
+      status: "not_run",
+      detail: "createLinkIdentification was never called.",
+    });
+    // …and failed only for the Direct that answered otherwise, the never called named with it.
+    expect(direct("422").identifications).toMatchObject({
+      status: "failed",
+      detail:
+        "createDirectIdentification answered 422, never 2xx; createLinkIdentification was never called.",
+    });
+    // States alike: a Business customer not made yet is not run, whatever a Person did.
+    const person = statuses([c("state", "customers/Person", "Active")]);
+    expect(person["business-active"]?.status).toBe("not_run");
   });
 
   it("decide only operations on live traffic, the rest not run", () => {

@@ -1,0 +1,119 @@
+// payments-mock impact --against <document>: the changes between the API the sandbox serves and
+// another version of its document that touch what the partner of PAYMENTS_API_KEY used (the
+// operations it called, the statuses they answered, the topics it received), read from the same
+// sources as payments-mock readiness. Exit code 1 when a breaking change touches it, 0 otherwise,
+// 2 on bad usage. The key is read from the environment only, and never printed.
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+
+const USAGE = `Usage: payments-mock impact --against <document> (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
+
+Lists the changes from the API this package serves to <document> (another version of its
+OpenAPI document, YAML or JSON) that touch what the partner of the API key in PAYMENTS_API_KEY
+used: the operations it called, the statuses they answered, the webhook topics it received.
+Breaking changes come first, each with what to do.
+
+Where the facts come from (exactly one), as for payments-mock readiness:
+  --state <file|postgres://user@host:port/db>
+                         a sandbox's store: its SQLite file, or its Postgres database
+  --url <url>            a running sandbox
+  --from <file>          a validating proxy's traffic file (payments-mock proxy --traffic)
+
+Options:
+  --format <format>      text (default), json, markdown or junit (one test case per change)
+  --example-key <key>    with --state: the sandbox's --example-key, if it was given one
+  -h, --help             show this help
+
+Environment:
+  PAYMENTS_API_KEY       the API key whose partner's use is compared (never printed)
+
+Exit codes: 0 no breaking change touches it, 1 one does, 2 usage or no report made.`;
+
+const fail: (message: string) => never = usageFailure(USAGE);
+
+const OPTIONS = {
+  against: { type: "string" },
+  state: { type: "string" },
+  url: { type: "string" },
+  from: { type: "string" },
+  format: { type: "string", default: "text" },
+  "example-key": { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+/** A failure after the arguments were read: said in words, exit code 2, no usage. */
+function stop(message: string): never {
+  console.error(`payments-mock impact: ${message}`);
+  process.exit(2);
+}
+
+export async function runImpactCli(argv: string[]): Promise<void> {
+  let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
+  try {
+    args = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    fail(argsProblem(error, flagsOf(OPTIONS)));
+  }
+  if (args.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const { FORMATS } = await import("@org/payments-sandbox");
+  if (!FORMATS.includes(args.format as (typeof FORMATS)[number])) {
+    fail(`--format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
+  }
+  if (args.against === undefined) fail("say which document to compare with: --against <file>");
+  const sources = (["state", "url", "from"] as const).filter((flag) => args[flag] !== undefined);
+  if (sources.length !== 1) {
+    fail(
+      sources.length === 0
+        ? "say where the partner's use comes from: --state, --url or --from"
+        : `give one of --state, --url and --from, not ${sources.map((flag) => `--${flag}`).join(" and ")}`,
+    );
+  }
+  if (args["example-key"] !== undefined && args.state === undefined) {
+    fail("--example-key goes with --state");
+  }
+  const key = process.env.PAYMENTS_API_KEY ?? "";
+  if (key === "" && args.from === undefined) {
+    fail("set PAYMENTS_API_KEY to the API key whose partner to compare (it is never printed)");
+  }
+  const against = await documentAt(args.against).catch((error: Error) => stop(error.message));
+  const { reportFrom } = await import("./readiness-cli.js");
+  const report = await reportFrom(args, key).catch((error: Error) => stop(error.message));
+  const { bundledSpecPath } = await import("@org/payments-engine");
+  const { loadSpec } = await import("@org/payments-spec");
+  const { impactOf } = await import("./impact/changes.js");
+  const { formatImpact } = await import("./impact/format.js");
+  const changes = impactOf(loadSpec(bundledSpecPath()), against, report.coverage);
+  const breaking = changes.filter((change) => change.breaking).length;
+  process.stdout.write(formatImpact({ against: args.against, changes, breaking }, args.format));
+  process.exitCode = breaking > 0 ? 1 : 0;
+}
+
+/** The OpenAPI document at `file`, YAML or JSON; refused when it is not one. */
+async function documentAt(file: string) {
+  const { parse } = await import("yaml");
+  const text = await readFile(file, "utf8").catch((error: Error) => {
+    throw new Error(`cannot read --against ${file}: ${error.message}`);
+  });
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (error) {
+    throw new Error(`--against ${file} is neither YAML nor JSON: ${(error as Error).message}`);
+  }
+  const fields = doc as { openapi?: unknown; paths?: unknown } | null;
+  if (typeof fields?.openapi !== "string" || typeof fields.paths !== "object") {
+    throw new Error(
+      `--against ${file} is not an OpenAPI document (it needs \`openapi\` and \`paths\`): give a version of the API's document`,
+    );
+  }
+  return doc as import("@org/payments-spec").OpenApiDocument;
+}

@@ -1,0 +1,92 @@
+// The sandbox as MSW request handlers: every route of the API and of its test mode under
+// `baseUrl`, answered by a real sandbox in the test's process (Node's setupServer) or page (the
+// browser's setupWorker), with no server and no port. The sandbox is made at the first request or
+// control, so the handlers are ready to spread at once.
+import { bundledSpecPath } from "@org/payments-engine";
+import {
+  type DeliveryCallback,
+  type DeliveryChaos,
+  type FetchSandbox,
+  fetchSandbox,
+  newApiKey,
+  type SandboxControls,
+  type SandboxPartner,
+  sandboxControls,
+  sandboxPartner,
+} from "@org/payments-sandbox";
+import { type HttpHandler, http } from "msw";
+
+export interface SandboxHandlersOptions {
+  /** The API's base URL your app sends to (such as `https://api.example.test`): the handlers answer under it. */
+  baseUrl: string;
+  /**
+   * Gets each webhook delivery instead of its webhook's url; what it returns is the receiver's
+   * status (default 200), a throw a failed delivery. Without it, deliveries are POSTed with fetch.
+   */
+  onDelivery?: DeliveryCallback;
+  /** The key the returned controls send. Default: a new key, a partner of its own. */
+  apiKey?: string;
+  /** The key whose partner holds the whole seed (every other key starts with a part of it). Default `sandbox-key`. */
+  exampleKey?: string;
+  /** A seed object instead of the one made from the spec's examples. */
+  seed?: object;
+  /** Path of the OpenAPI document to answer. Default: the copy of the partner payments spec shipped in the package. */
+  spec?: string;
+  /** Duplicate and reorder webhook deliveries, deterministically from the seed. */
+  deliveryChaos?: DeliveryChaos;
+}
+
+/**
+ * The handlers (spread them into setupServer or setupWorker), with the typed controls of the
+ * partner of `apiKey`, in the names of the HTTP controls.
+ */
+export interface SandboxHandlers extends Array<HttpHandler>, SandboxControls {
+  /** The base URL the handlers answer under. */
+  readonly baseUrl: string;
+  /** The key the controls send: give it to your client. */
+  readonly apiKey: string;
+  /** A partner of its own for one test: a new key, with the controls bound to it. */
+  newPartner(): SandboxPartner;
+  /** Answers a request as the handlers do, without MSW (a client's `fetch`). */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  /** Stops the sandbox (its clock's scheduler, its store). Call it when the test file ends. */
+  close(): Promise<void>;
+}
+
+/** MSW handlers answering the API and its test mode under `baseUrl` from a sandbox of their own. */
+export function sandboxHandlers(options: SandboxHandlersOptions): SandboxHandlers {
+  const { baseUrl, onDelivery, apiKey = newApiKey(), spec, ...rest } = options;
+  const url = baseUrl.replace(/\/+$/, "");
+  if (URL.parse(url) === null) {
+    throw new TypeError(
+      `sandboxHandlers: baseUrl ${JSON.stringify(baseUrl)} is not an absolute URL; give one such as https://api.example.test`,
+    );
+  }
+  let sandbox: Promise<FetchSandbox> | undefined;
+  const opened = () => {
+    sandbox ??= fetchSandbox({
+      ...rest,
+      spec: spec ?? bundledSpecPath(),
+      baseUrl: url,
+      apiKey,
+      webhookTransport: onDelivery ?? "fetch",
+      // A test's sandbox is one process's: its partners stay as long as it does.
+      idleDays: 0,
+    });
+    return sandbox;
+  };
+  const handle = async (request: Request) => (await opened()).handle(request);
+  const fetch = (input: RequestInfo | URL, init?: RequestInit) =>
+    handle(new Request(typeof input === "string" ? new URL(input, `${url}/`) : input, init));
+  const handlers: HttpHandler[] = [http.all(`${url}/*`, ({ request }) => handle(request))];
+  return Object.assign(handlers, {
+    baseUrl: url,
+    apiKey,
+    ...sandboxControls(url, { apiKey, fetch }),
+    newPartner: () => sandboxPartner(url, { fetch }),
+    fetch,
+    close: async () => {
+      if (sandbox !== undefined) await (await sandbox).close();
+    },
+  });
+}

@@ -1,0 +1,128 @@
+// payments-mock impact on a sandbox where partner A created a customer and partner B only listed
+// customers, against a version of the API that makes `CreateCustomerRequest.name` required: A's
+// report names the break with what to do and exits 1; B's exits 0. Each report is its key's
+// alone, from the running sandbox (--url) or its store (--state), and never prints the key.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadSpec, specPath } from "@org/payments-spec";
+import { callAs, startTestSandbox, type TestSandbox } from "@org/payments-testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { type RunningSandbox, type SandboxPartner, startMock } from "../src/index.js";
+import { runCli } from "./support/run-cli.js";
+
+let sandbox: TestSandbox<RunningSandbox>;
+let a: SandboxPartner;
+let b: SandboxPartner;
+
+const dir = mkdtempSync(join(tmpdir(), "payments-impact-"));
+const state = join(dir, "impact.db");
+const against = join(dir, "next.yaml");
+
+beforeAll(async () => {
+  const next = loadSpec(specPath);
+  const request = next.components?.schemas?.CreateCustomerRequest as { required: string[] };
+  request.required.push("name");
+  writeFileSync(against, stringify(next));
+  sandbox = await startTestSandbox(
+    (store) => startMock({ spec: specPath, stateful: true, state: store }),
+    { state },
+  );
+  a = sandbox.server.newPartner();
+  b = sandbox.server.newPartner();
+  const created = await callAs(a, "POST", "/customers", {
+    customer_type: "Person",
+    email: "impact@example.com",
+  });
+  expect(created.status).toBe(200);
+  expect((await callAs(b, "GET", "/customers")).status).toBe(200);
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("payments-mock impact", () => {
+  it("names the break of createCustomer for A, who called it, and exits 1", async (context) => {
+    const cli = runCli(
+      context,
+      ["impact", "--against", against, "--url", sandbox.server.url, "--format", "json"],
+      { PAYMENTS_API_KEY: a.apiKey },
+    );
+    expect(await cli.exited).toEqual([1, null]);
+    const report = JSON.parse(cli.output().stdout);
+    expect(report.breaking).toBe(1);
+    expect(report.changes[0]).toMatchObject({
+      breaking: true,
+      operation: "createCustomer",
+      field: "name",
+      action: "Send `name` in every request body",
+      used: "createCustomer (1 call)",
+    });
+    expect(cli.output().stdout + cli.output().stderr).not.toContain(a.apiKey);
+  });
+
+  it("finds nothing for B, who never called createCustomer, and exits 0", async (context) => {
+    const cli = runCli(context, ["impact", "--against", against, "--url", sandbox.server.url], {
+      PAYMENTS_API_KEY: b.apiKey,
+    });
+    expect(await cli.exited).toEqual([0, null]);
+    expect(cli.output().stdout).toContain("No change in");
+    expect(cli.output().stdout).not.toContain("createCustomer");
+  });
+
+  it("reads the sandbox's store with --state, as JUnit: the break a failure", async (context) => {
+    const cli = runCli(
+      context,
+      ["impact", "--against", against, "--state", state, "--format", "junit"],
+      { PAYMENTS_API_KEY: a.apiKey },
+    );
+    expect(await cli.exited).toEqual([1, null]);
+    const xml = cli.output().stdout;
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+    expect(xml).toContain('classname="impact.createCustomer"');
+    expect(xml).not.toContain(a.apiKey);
+  });
+
+  it("reads a proxy's traffic file of live traffic with --from", async (context) => {
+    const line = (operation: string, method: string) =>
+      JSON.stringify({
+        type: "exchange",
+        time: "2026-11-28T08:00:00.000Z",
+        request: 1,
+        method,
+        operation,
+        status: 200,
+      });
+    const created = join(dir, "created.ndjson");
+    const listed = join(dir, "listed.ndjson");
+    writeFileSync(created, `${line("createCustomer", "POST")}\n`);
+    writeFileSync(listed, `${line("listCustomers", "GET")}\n`);
+    const runs = [
+      runCli(context, ["impact", "--against", against, "--from", created, "--format", "markdown"]),
+      runCli(context, ["impact", "--against", against, "--from", listed]),
+    ];
+    expect(await Promise.all(runs.map((run) => run.exited))).toEqual([
+      [1, null],
+      [0, null],
+    ]);
+    expect(runs[0]?.output().stdout).toContain("| ✗ breaking | createCustomer (POST /customers)");
+  });
+
+  it("exits 2 without --against, with a document that is not OpenAPI, or no key", async (context) => {
+    const notOpenApi = join(dir, "not-openapi.yaml");
+    writeFileSync(notOpenApi, "hello: world\n");
+    const url = sandbox.server.url;
+    const runs = [
+      runCli(context, ["impact", "--url", url], { PAYMENTS_API_KEY: "k" }),
+      runCli(context, ["impact", "--against", notOpenApi, "--url", url], { PAYMENTS_API_KEY: "k" }),
+      runCli(context, ["impact", "--against", against, "--url", url], { PAYMENTS_API_KEY: "" }),
+    ];
+    expect(await Promise.all(runs.map((run) => run.exited))).toEqual(runs.map(() => [2, null]));
+    expect(runs[0]?.output().stderr).toContain("--against");
+    expect(runs[1]?.output().stderr).toContain("is not an OpenAPI document");
+    expect(runs[2]?.output().stderr).toContain("PAYMENTS_API_KEY");
+  });
+});

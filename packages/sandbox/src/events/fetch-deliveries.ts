@@ -1,0 +1,94 @@
+// Webhook deliveries with no node:http: to a callback of the test's (MSW handlers, the in-page
+// sandbox), or POSTed with fetch (in a browser, subject to CORS). Same body and outcomes as Node's.
+import {
+  type DeliveryLimits,
+  type DeliveryOutcome,
+  isReservedExampleHost,
+  outcomeOf,
+  type WebhookSender,
+} from "./deliveries.js";
+
+/** A delivery as a callback gets it: the webhook's url and the event, with the headers sent. */
+export interface WebhookDelivery {
+  url: string;
+  event: unknown;
+  headers: Record<string, string>;
+}
+
+/**
+ * Receives a delivery instead of its url. What it returns is the receiver's status (default 200);
+ * a throw is a failed delivery, retried as a receiver's failure is.
+ */
+export type DeliveryCallback = (
+  delivery: WebhookDelivery,
+) => number | undefined | Promise<number | undefined> | Promise<void> | void;
+
+const HEADERS = { "content-type": "application/json", "user-agent": "payments-mock-sandbox" };
+
+/** Deliveries to `callback` when given, else POSTed with `fetch`. */
+export function fetchWebhookSender(
+  limits: DeliveryLimits,
+  callback: DeliveryCallback | undefined,
+  fetchFunction: typeof fetch = globalThis.fetch,
+): WebhookSender {
+  return {
+    async deliver(url, payload) {
+      if (callback !== undefined) return deliverToCallback(callback, url, payload);
+      const target = URL.parse(url);
+      if (target === null || (target.protocol !== "http:" && target.protocol !== "https:")) {
+        return { delivered: false, failure_reason: `the url ${url} is not http(s)` };
+      }
+      if (isReservedExampleHost(target)) {
+        return {
+          delivered: false,
+          sent: false,
+          failure_reason: `${url} is at a reserved example domain (RFC 2606/6761): the sandbox sends nothing there and does not retry; give the webhook your receiver's url to get its events`,
+        };
+      }
+      return post(fetchFunction, url, JSON.stringify(payload), limits);
+    },
+    close() {},
+  };
+}
+
+async function deliverToCallback(
+  callback: DeliveryCallback,
+  url: string,
+  event: unknown,
+): Promise<DeliveryOutcome> {
+  try {
+    const status = (await callback({ url, event, headers: { ...HEADERS } })) ?? 200;
+    return outcomeOf(url, status);
+  } catch (error) {
+    return {
+      delivered: false,
+      failure_reason: `the delivery callback threw: ${(error as Error).message}`,
+    };
+  }
+}
+
+async function post(
+  fetchFunction: typeof fetch,
+  url: string,
+  body: string,
+  limits: DeliveryLimits,
+): Promise<DeliveryOutcome> {
+  try {
+    const response = await fetchFunction(url, {
+      method: "POST",
+      headers: HEADERS,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(limits.timeoutMs),
+    });
+    // The answer's body is not needed: let it go.
+    await response.body?.cancel();
+    return outcomeOf(url, response.status);
+  } catch (error) {
+    const reason =
+      (error as Error).name === "TimeoutError"
+        ? `no answer from ${url} within ${limits.timeoutMs} ms`
+        : `${url} could not be reached: ${(error as Error).message}`;
+    return { delivered: false, failure_reason: reason };
+  }
+}

@@ -1,0 +1,117 @@
+// The sandbox with no server: fetchSandbox answers WHATWG Requests with the same composition as
+// the Node server, the project's client created with its fetch, deliveries to a callback.
+import { createPaymentsClient } from "@org/payments-client";
+import { specPath } from "@org/payments-spec";
+import { afterAll, expect, it } from "vitest";
+import { fetchSandbox, serveSandbox, type WebhookDelivery } from "../../src/index.js";
+
+const deliveries: WebhookDelivery[] = [];
+const sandbox = await fetchSandbox({
+  spec: specPath,
+  webhookTransport: (delivery) => {
+    deliveries.push(delivery);
+  },
+});
+afterAll(() => sandbox.close());
+
+it("runs a customer to Active through the client on fetch, the clock and events in its controls", async () => {
+  const partner = sandbox.newPartner();
+  const payments = createPaymentsClient({
+    apiKey: partner.apiKey,
+    baseUrl: sandbox.url,
+    fetch: sandbox.fetch,
+    maxRetries: 0,
+  });
+  const customer = await payments.customers.create({
+    customer_type: "Person",
+    email: "ada@lumen.example",
+  });
+  await partner.setStatus("customers", customer.id, "Active");
+  const listed = await payments.customers.list();
+  expect(listed.items.find((item) => item.id === customer.id)?.status).toBe("Active");
+  const before = await partner.clock();
+  await partner.advanceClock({ seconds: 86_400 });
+  const after = await partner.clock();
+  expect(Date.parse(after.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(86_400_000);
+});
+
+it("refuses what the Node server refuses, in the same words", async () => {
+  const server = await serveSandbox({ spec: specPath });
+  try {
+    for (const [path, init] of [
+      [
+        "/customers",
+        { method: "POST", body: "{", headers: { "content-type": "application/json" } },
+      ],
+      ["/customers", { method: "PATCH" }],
+      ["/nowhere", {}],
+      ["/customers?page_size=%zz", {}],
+      ["/_sandbox/clock", { method: "DELETE" }],
+    ] as const) {
+      const headers = { "x-api-key": "sandbox-test-same", ...init.headers };
+      const overHttp = await fetch(`${server.url}${path}`, { ...init, headers });
+      const overFetch = await sandbox.fetch(path, { ...init, headers });
+      expect(overFetch.status, path).toBe(overHttp.status);
+      const [bodyOverHttp, bodyOverFetch] = [await overHttp.json(), await overFetch.json()];
+      expect(bodyOverFetch, path).toEqual(bodyOverHttp);
+      expect(overFetch.headers.get("allow")).toBe(overHttp.headers.get("allow"));
+      expect(overFetch.headers.get("x-request-id")).toMatch(/./);
+    }
+  } finally {
+    await server.stop();
+  }
+});
+
+it("delivers webhook events to the callback, and keeps two keys apart", async () => {
+  const first = sandbox.newPartner();
+  const second = sandbox.newPartner();
+  const payments = createPaymentsClient({
+    apiKey: first.apiKey,
+    baseUrl: sandbox.url,
+    fetch: sandbox.fetch,
+    maxRetries: 0,
+  });
+  const customer = await payments.customers.create({
+    customer_type: "Person",
+    email: "a@b.example",
+  });
+  const webhook = await first.addWebhook({
+    url: "https://receiver.test/payments",
+    topics: ["Ping"],
+  });
+  expect(await payments.webhooks.ping(webhook.id, { customer_id: customer.id })).toBe(true);
+  expect(deliveries.at(-1)).toMatchObject({
+    url: "https://receiver.test/payments",
+    event: { topic: "Ping", customer_id: customer.id },
+  });
+  const other = createPaymentsClient({
+    apiKey: second.apiKey,
+    baseUrl: sandbox.url,
+    fetch: sandbox.fetch,
+    maxRetries: 0,
+  });
+  const seen = await other.customers.list();
+  expect(seen.items.map((item) => item.id)).not.toContain(customer.id);
+  expect(await first.events()).not.toEqual([]);
+  expect(await second.events()).toEqual([]);
+});
+
+it("answers a body past the limit with a 413, and a dropped answer as a network error", async () => {
+  const partner = sandbox.newPartner();
+  const headers = { "x-api-key": partner.apiKey, "content-type": "application/json" };
+  const large = await sandbox.fetch("/customers", {
+    method: "POST",
+    headers,
+    body: `{"email":"${"a".repeat(1024 * 1024)}"}`,
+  });
+  expect(large.status).toBe(413);
+  expect(await large.json()).toMatchObject({ status: 413 });
+  await partner.armFault({ operation_id: "createCustomer", drop: "after_commit", times: 1 });
+  const dropped = await sandbox.fetch("/customers", {
+    method: "POST",
+    headers: { ...headers, "idempotency-key": crypto.randomUUID() },
+    body: JSON.stringify({ customer_type: "Person", email: "drop@b.example" }),
+  });
+  expect(dropped.type).toBe("error");
+  expect(dropped.status).toBe(0);
+});
