@@ -106,6 +106,14 @@ export const GUIDES: readonly Guide[] = [
     part: "Test mode",
   },
   {
+    slug: "team-sandbox",
+    title: "Develop against a team sandbox",
+    summary:
+      "Events forwarded to your laptop with listen, trigger and fixture files, the request log live, and a CI job that waits for the sandbox to be ready.",
+    part: "Test mode",
+    runsNode: true,
+  },
+  {
     slug: "sandbox",
     title: "The sandbox: behaviour, clock, controls and stores",
     summary:

@@ -183,6 +183,8 @@ describe.concurrent("the commands of the guides", () => {
         const steps = shellSteps(guide.blocks);
         const { stdout } = await run(tools.bash, ["-c", shellScript(steps)], {
           env: { PATH: tools.PATH, PAYMENTS_BASE_URL: server.url },
+          // The files a guide writes (a fixture file, say) go in the temporary folder.
+          cwd: work,
           timeout: 120_000,
         }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
           throw new Error(`${slug}: ${error.stderr || error.message}\n${error.stdout ?? ""}`);

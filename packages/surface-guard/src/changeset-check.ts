@@ -237,7 +237,13 @@ function introductions(root: string, git: Git, changes: ApiChange[]): Map<ApiCha
     const dirty = isDirty(git, files.head);
     const order = [...commits.reverse(), ...(dirty ? [WORKING_TREE] : [])];
     const wire = ofDocument.filter((change) => !change.rule.startsWith("package-"));
-    const wanted = new Map(wire.map((change) => [`${change.rule} ${change.where}`, change]));
+    // Keyed by rule, place and what changed: one place can have two changes under one rule (a
+    // schema's minProperties and maxProperties both widened), each introduced by its own commit.
+    const wanted = new Map<string, ApiChange[]>();
+    for (const change of wire) {
+      const key = `${change.rule} ${change.where} ${change.summary}`;
+      wanted.set(key, [...(wanted.get(key) ?? []), change]);
+    }
     const baselineFile = path.join(root, files.baseline);
     const baseline =
       document === "test-mode" ? loadBundledSpec(baselineFile) : loadSpec(baselineFile);
@@ -247,15 +253,14 @@ function introductions(root: string, git: Git, changes: ApiChange[]): Map<ApiCha
       const doc = versionAt(git, document, version, files.head);
       const diff = diffSpecs(baseline, doc);
       for (const change of [...diff.breaking, ...diff.additions]) {
-        const key = `${change.rule} ${change.where}`;
-        const pending = wanted.get(key);
-        if (pending) {
-          found.set(pending, version);
-          wanted.delete(key);
-        }
+        // The summary as describeChanges makes it: the message up to its advice.
+        const summary = change.message.split("; ")[0] ?? change.message;
+        const key = `${change.rule} ${change.where} ${summary}`;
+        for (const pending of wanted.get(key) ?? []) found.set(pending, version);
+        wanted.delete(key);
       }
     }
-    for (const change of wanted.values()) found.set(change, WORKING_TREE);
+    for (const change of [...wanted.values()].flat()) found.set(change, WORKING_TREE);
     const newest = (list: ApiChange[]) =>
       list
         .map((change) => found.get(change) ?? WORKING_TREE)

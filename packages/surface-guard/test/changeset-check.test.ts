@@ -203,6 +203,45 @@ describe("spec:diff --check on a clone", () => {
     expect(await repo.check()).toMatchObject({ failed: false });
   });
 
+  it("ties each of two changes of one rule at one place to the commit that made it", async () => {
+    const bounded = (doc: Json) => {
+      const schema = doc.paths["/customers"].post.requestBody.content["application/json"].schema;
+      Object.assign(schema, { minProperties: 1, maxProperties: 1 });
+    };
+    const repo = clone();
+    writeFileSync(
+      path.join(repo.root, "openapi/released/partner-payments.yaml"),
+      stringify(document(bounded)),
+    );
+    repo.edit(bounded);
+    repo.commit("the baseline bounds the body");
+    // Both bounds go in one commit (two request-limit-widened at the same place), then an
+    // operation is added in another.
+    repo.edit(() => {});
+    repo.commit("the body unbounded");
+    const unbounded = execFileSync("git", ["-C", repo.root, "rev-parse", "HEAD"], {
+      encoding: "utf8",
+    }).slice(0, 10);
+    repo.edit((doc) => {
+      doc.paths["/customers"].get = {
+        operationId: "listCustomers",
+        tags: ["Customers"],
+        responses: { "200": { description: "OK" } },
+      };
+    });
+    repo.commit("listCustomers");
+    const message = (await repo.check())?.message ?? "";
+    const widened = message
+      .split("\n")
+      .map((line, index, lines) => [line, lines[index + 1] ?? ""])
+      .filter(([line]) => line?.includes("request-limit-widened"));
+    expect(widened.map(([line]) => line?.match(/(min|max)Properties/)?.[0]).sort()).toEqual([
+      "maxProperties",
+      "minProperties",
+    ]);
+    for (const [, next] of widened) expect(next).toContain(`in commit ${unbounded} or later`);
+  });
+
   it("asks nothing of a change no consumer needs a release for (a description)", async () => {
     const repo = clone();
     repo.edit((doc) => {

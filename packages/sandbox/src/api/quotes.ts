@@ -14,6 +14,7 @@ import type {
 } from "@org/payments-types";
 import { type Answer, ok, problemAnswer } from "../answers/answer.js";
 import {
+  type MoneyRows,
   type PricedCurrency,
   type PriceInput,
   PricingError,
@@ -36,14 +37,17 @@ const LAST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 type QueryParameters = Record<string, string | undefined>;
 
 /** The fee profile that prices a customer's payments: the sandbox's first (the seed's first). */
-export async function feeProfileOf(store: StoreTransaction): Promise<FeeProfile | undefined> {
+export async function feeProfileOf(store: PricingRows): Promise<FeeProfile | undefined> {
   const [first] = await store.list("fee_profiles");
   return first?.resource as FeeProfile | undefined;
 }
 
+/** What pricing reads of the store: the rate table (a setting) and the fee profile. */
+type PricingRows = MoneyRows & Pick<StoreTransaction, "list">;
+
 /** What `price` needs from the store besides the request: the rate table and the fee profile. */
 export async function pricingData(
-  store: StoreTransaction,
+  store: PricingRows,
 ): Promise<Pick<PriceInput, "rates" | "profile">> {
   const [rates, profile] = [await readRates(store), await feeProfileOf(store)];
   return profile === undefined ? { rates } : { rates, profile };

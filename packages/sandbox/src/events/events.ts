@@ -9,6 +9,7 @@ import { type ArmedFaults, type DeliveryFault, deliveryFault, nthDraw } from "..
 import type { DeliveryEvent, Resource } from "../store/sandbox-data.js";
 import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
 import type { DeliveryOutcome, WebhookSender } from "./deliveries.js";
+import type { BroadcastRows } from "./event-rows.js";
 
 export interface EventPayload {
   id: string;
@@ -92,7 +93,7 @@ export class Events {
    * clock runs happens at its own time). Every webhook gets the same event, with the same id.
    */
   async broadcast(
-    tx: StoreTransaction,
+    tx: BroadcastRows,
     topic: string,
     customerId: string | null,
     data: unknown,
@@ -301,7 +302,7 @@ export class Events {
 }
 
 /** Adds the event to the partner's log, as the body a delivery sends. */
-function logEvent(tx: StoreTransaction, event: EventPayload): void {
+function logEvent(tx: BroadcastRows, event: EventPayload): void {
   tx.appendEvent({
     id: event.id,
     topic: event.topic,

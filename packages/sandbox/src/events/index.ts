@@ -7,6 +7,7 @@ export {
   DeliverySender,
   type WebhookSender,
 } from "./deliveries.js";
+export type { BroadcastRows } from "./event-rows.js";
 export { EventStreams, type EventStreamTiming } from "./event-stream.js";
 export {
   type DeliveryChaos,

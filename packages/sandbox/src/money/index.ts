@@ -8,6 +8,7 @@ export {
   currencyFacts,
   NETWORK_FEES,
 } from "./currencies.js";
+export type { MoneyRows } from "./money-rows.js";
 export {
   type PriceCurrency,
   type PricedCurrency,

@@ -4,7 +4,7 @@
 // checks that a quote they stored is unmodified with POST /_sandbox/quotes/verify.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { isObject } from "@org/payments-engine";
-import type { StoreTransaction } from "../store/store.js";
+import type { MoneyRows } from "./money-rows.js";
 
 /** JSON with every object's keys sorted, as RFC 8785 serialises strings, booleans and null. */
 function canonicalJson(value: unknown): string {
@@ -19,7 +19,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** The sandbox's signing secret, made at its first quote (a reset makes a new one). */
-export async function signingSecret(store: StoreTransaction): Promise<string> {
+export async function signingSecret(store: MoneyRows): Promise<string> {
   const stored = await store.setting("quote_signing_secret");
   if (stored !== undefined) return stored;
   await store.initSetting("quote_signing_secret", randomBytes(32).toString("hex"));

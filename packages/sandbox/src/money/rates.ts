@@ -2,8 +2,8 @@
 // derives the rate of every pair. The defaults below; a seed's `rates` and the control route
 // POST /_sandbox/rates change them (a value each, the others kept).
 
-import type { StoreTransaction } from "../store/store.js";
 import { BASE_CURRENCY, CURRENCY_CODES, currencyFacts } from "./currencies.js";
+import type { MoneyRows } from "./money-rows.js";
 
 /** Each supported currency's value in BASE_CURRENCY: a positive decimal string, by code. */
 export type RateTable = Readonly<Record<string, string>>;
@@ -76,7 +76,7 @@ export function changedRates(table: RateTable, changes: Record<string, string>):
 }
 
 /** The sandbox's rate table now: the stored one, or the defaults. `lock` holds it until the transaction ends. */
-export async function readRates(store: StoreTransaction, lock = false): Promise<RateTable> {
+export async function readRates(store: MoneyRows, lock = false): Promise<RateTable> {
   const stored = await store.setting("rates", lock);
   // A table stored before a currency was added lacks it: the default stands in.
   return stored === undefined ? DEFAULT_RATES : { ...DEFAULT_RATES, ...JSON.parse(stored) };
@@ -84,7 +84,7 @@ export async function readRates(store: StoreTransaction, lock = false): Promise<
 
 /** Makes the changes (checked by readRateChanges) to the stored table; resolves to the new table. */
 export async function changeRates(
-  store: StoreTransaction,
+  store: MoneyRows,
   changes: Record<string, string>,
 ): Promise<RateTable> {
   // A row to lock, so that concurrent changes (Postgres) apply one after the other.

@@ -3,14 +3,14 @@
 import { type Answer, ok } from "../answers/answer.js";
 import type { SandboxClock } from "../clock/index.js";
 import type { components } from "../generated/test-mode.js";
-import type { StoreTransaction } from "../store/store.js";
 import type { Routes, Transactions } from "../test-mode/index.js";
+import type { MoneyRows } from "./money-rows.js";
 import { signatureValid, signingSecret } from "./quote-signature.js";
 import { changeRates, readRates } from "./rates.js";
 
 /** What the money's routes are handed, for the caller's partner. */
 export interface MoneyContext {
-  store: Transactions<StoreTransaction>;
+  store: Transactions<MoneyRows>;
   clock: SandboxClock;
 }
 
@@ -32,7 +32,7 @@ export const MONEY_ROUTES: Routes<MoneyContext> = {
  * `valid_until` and its rate lock's `rate_lock_valid_until` have passed on the sandbox clock.
  */
 async function verifyQuote(
-  tx: StoreTransaction,
+  tx: MoneyRows,
   clock: SandboxClock,
   body: Record<string, unknown>,
 ): Promise<Answer> {

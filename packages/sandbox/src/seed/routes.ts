@@ -3,13 +3,13 @@
 import { ok } from "../answers/answer.js";
 import type { ArmedFaults } from "../faults/index.js";
 import type { PendingRequests } from "../request-log/index.js";
-import type { StoreTransaction } from "../store/store.js";
 import type { Routes, Transactions } from "../test-mode/index.js";
 import { dataFromSeed, type Seed } from "./seed.js";
+import type { SeedRows } from "./seed-rows.js";
 
 /** What the reset is handed, for the caller's partner. */
 export interface SeedContext {
-  store: Transactions<StoreTransaction>;
+  store: Transactions<SeedRows>;
   /** What the partner started with. */
   startSeed: Seed;
   /** The finished requests waiting, written before the reset; undefined when none are kept. */

@@ -20,6 +20,7 @@ import {
 } from "../money/index.js";
 import { newResourceId } from "../store/resource-id.js";
 import type { Resource } from "../store/sandbox-data.js";
+import type { SimulationRows } from "./simulation-rows.js";
 
 /** The short words an outcome may also be given in, and the status each stands for. */
 const OUTCOME_WORDS: Readonly<Record<string, string>> = {
@@ -43,7 +44,7 @@ interface ListedCurrency {
  * currency at most), or the 422 naming what the autoramp cannot take.
  */
 export async function deposit(
-  context: ChangeContext,
+  context: ChangeContext<SimulationRows>,
   autorampId: string,
   body: DepositBody,
 ): Promise<Answer> {
@@ -89,7 +90,7 @@ function depositFields(body: DepositBody) {
 }
 
 /** The autoramp, stored; or the 404 for none, or the 422 for one that is not Approved. */
-async function approvedAutoramp(context: ChangeContext, autorampId: string) {
+async function approvedAutoramp(context: ChangeContext<SimulationRows>, autorampId: string) {
   const stored = await context.tx.find("autoramps", autorampId, undefined);
   if (stored === undefined) return notFound("path", "id", `no autoramp ${autorampId}`);
   const status = stored.resource.status;

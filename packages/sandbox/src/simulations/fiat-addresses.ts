@@ -7,6 +7,7 @@ import type { ChangeContext } from "../lifecycle/change-context.js";
 import { announceCreated } from "../lifecycle/changes.js";
 import { FIAT_ADDRESS } from "../lifecycle/lifecycles.js";
 import { newResourceId } from "../store/resource-id.js";
+import type { SimulationRows } from "./simulation-rows.js";
 
 type NewFiatAddress = components["schemas"]["NewFiatAddress"];
 
@@ -17,7 +18,7 @@ type NewFiatAddress = components["schemas"]["NewFiatAddress"];
  * spaces and in lower case, and is stored without them.
  */
 export async function addFiatAddress(
-  context: ChangeContext,
+  context: ChangeContext<SimulationRows>,
   customerId: string,
   fields: NewFiatAddress,
 ): Promise<Answer> {

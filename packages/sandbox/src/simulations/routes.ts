@@ -13,16 +13,16 @@ import {
   type Lifecycle,
   TRANSACTION,
 } from "../lifecycle/lifecycles.js";
-import type { StoreTransaction } from "../store/store.js";
 import type { ControlRequest, Route, Routes, Schemas, Transactions } from "../test-mode/index.js";
 import { deposit } from "./deposits.js";
 import { addFiatAddress } from "./fiat-addresses.js";
+import type { SimulationRows } from "./simulation-rows.js";
 import { changeStatus } from "./status-changes.js";
 
 /** What the simulations are handed, for the caller's partner. */
 export interface SimulationContext {
   partner: string;
-  store: Transactions<StoreTransaction>;
+  store: Transactions<SimulationRows>;
   clock: Clock;
   events: Events;
 }
@@ -30,7 +30,7 @@ export interface SimulationContext {
 /** The route, as a change in one transaction. */
 const asChange =
   (
-    work: (change: ChangeContext, request: ControlRequest) => Promise<Answer>,
+    work: (change: ChangeContext<SimulationRows>, request: ControlRequest) => Promise<Answer>,
   ): Route<SimulationContext> =>
   ({ partner, store, clock, events }, request) =>
     store.transaction((tx) => work({ partnerId: partner, tx, clock, events }, request));

@@ -4,6 +4,7 @@ import { type Answer, notFound, ok, problemAnswer } from "../answers/answer.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { forceStatus, walkTo } from "../lifecycle/changes.js";
 import { type Lifecycle, reachableFrom } from "../lifecycle/lifecycles.js";
+import type { SimulationRows } from "./simulation-rows.js";
 
 /**
  * POST /_sandbox/{collection}/{id}/status: walks the legal path to `status`, one step and one
@@ -12,7 +13,7 @@ import { type Lifecycle, reachableFrom } from "../lifecycle/lifecycles.js";
  * API leaves open), to any non-empty string.
  */
 export async function changeStatus(
-  context: ChangeContext,
+  context: ChangeContext<SimulationRows>,
   lifecycle: Lifecycle,
   id: string,
   status: string,
