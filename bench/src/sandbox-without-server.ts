@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { startMock } from "@org/payments-mock";
 import { sandboxHandlers } from "@org/payments-mock/msw";
+import { http } from "msw";
 import { setupServer } from "msw/node";
 import { partnerRequest } from "./partner-request.ts";
 import { progress } from "./progress.ts";
@@ -16,6 +17,7 @@ import type { Row } from "./results.ts";
 import { median, spreadOf } from "./stats.ts";
 
 const BASE_URL = "https://payments.bench.test";
+const CONSTANT_URL = "https://constant.bench.test";
 const ROUNDS = 30;
 const PER_ROUND = 100;
 const WARM_UP_ROUNDS = 3;
@@ -36,11 +38,15 @@ async function round(url: string, apiKey: string, into: number[] | undefined) {
   }
 }
 
-async function measureCreate(): Promise<Row> {
+async function measureCreate(): Promise<Row[]> {
   const mock = await startMock({ stateful: true });
   const handlers = sandboxHandlers({ baseUrl: BASE_URL });
-  const server = setupServer(...handlers);
-  const [overLoopback, throughMsw]: [number[], number[]] = [[], []];
+  // MSW's own part: the same interception answered at once with a constant, in the same rounds.
+  const server = setupServer(
+    ...handlers,
+    http.all(`${CONSTANT_URL}/*`, () => new Response("{}", { status: 200 })),
+  );
+  const [overLoopback, throughMsw, constant]: [number[], number[], number[]] = [[], [], []];
   const [loopbackKey, mswKey] = [randomUUID(), randomUUID()];
   let listening = false;
   try {
@@ -56,6 +62,7 @@ async function measureCreate(): Promise<Row> {
           server.listen();
           listening = true;
           await round(BASE_URL, mswKey, measured ? throughMsw : undefined);
+          await round(CONSTANT_URL, mswKey, measured ? constant : undefined);
           server.close();
           listening = false;
         }
@@ -68,7 +75,16 @@ async function measureCreate(): Promise<Row> {
   }
   const value = median(throughMsw);
   const baseline = median(overLoopback);
-  return {
+  const mswAlone: Row = {
+    figure: `MSW alone: the same POST through setupServer answered at once with a constant (median of ${ROUNDS * PER_ROUND})`,
+    value: median(constant),
+    unit: "ms",
+    spread: spreadOf(constant),
+    baselineLabel: "the same create through startMock({ stateful: true }) over loopback",
+    baseline,
+    baselineSpread: spreadOf(overLoopback),
+  };
+  const throughHandlers: Row = {
     figure: `POST /customers through sandboxHandlers (MSW setupServer, fetch intercepted; median of ${ROUNDS * PER_ROUND})`,
     value,
     unit: "ms",
@@ -78,6 +94,7 @@ async function measureCreate(): Promise<Row> {
     baselineSpread: spreadOf(overLoopback),
     target: { text: `≤ ×${TARGETS.create}`, met: value / baseline <= TARGETS.create },
   };
+  return [throughHandlers, mswAlone];
 }
 
 type Handlers = ReturnType<typeof sandboxHandlers>;
@@ -133,5 +150,5 @@ async function measureFresh(): Promise<Row> {
 }
 
 export async function measureSandboxWithoutServer(): Promise<Row[]> {
-  return [await measureCreate(), await measureFresh()];
+  return [...(await measureCreate()), await measureFresh()];
 }

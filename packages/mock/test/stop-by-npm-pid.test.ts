@@ -2,11 +2,22 @@
 // does): npm passes no signal on to its script, so the CLI notices its parent gone and stops. Real
 // processes: npm, its shell and the CLI; the server must stop answering after each signal.
 import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, it, onTestFinished } from "vitest";
+import { afterAll, expect, it, onTestFinished } from "vitest";
 
-// A package of the repository that depends on the mock: npm finds its payments-mock there.
-const dependent = fileURLToPath(new URL("../../docs", import.meta.url));
+// A project whose node_modules/.bin holds this package's payments-mock, as an install links it:
+// npm exec finds it there, with no registry.
+const dependent = mkdtempSync(path.join(tmpdir(), "payments-npm-pid-"));
+afterAll(() => rmSync(dependent, { recursive: true, force: true }));
+writeFileSync(path.join(dependent, "package.json"), '{ "name": "dependent", "private": true }\n');
+mkdirSync(path.join(dependent, "node_modules/.bin"), { recursive: true });
+symlinkSync(
+  fileURLToPath(new URL("../bin/payments-mock.mjs", import.meta.url)),
+  path.join(dependent, "node_modules/.bin/payments-mock"),
+);
 
 /** Whether something answers at `url`: false once the connection is refused. */
 async function answers(url: string): Promise<boolean> {
