@@ -8,7 +8,7 @@
 import type { Answer } from "../answers/answer.js";
 import { pageAnswer } from "../answers/page-answer.js";
 import { page } from "../json/pages.js";
-import type { StoreTransaction } from "../store/store.js";
+import type { EventRows } from "./event-rows.js";
 
 /** The query as the engine has validated it against the test-mode document. */
 export interface EventQuery {
@@ -23,7 +23,7 @@ export interface EventQuery {
 }
 
 /** The page of the partner's log that the query asks for. */
-export async function eventPage(tx: StoreTransaction, query: EventQuery): Promise<Answer> {
+export async function eventPage(tx: EventRows, query: EventQuery): Promise<Answer> {
   const { id, webhook_id, topic, customer_id, delivered, cursor, page_size } = query;
   const filter = {
     id,

@@ -6,8 +6,8 @@
 // by Postgres's NOTIFY from any replica), and every `pollMs` in any case; a comment line every
 // `heartbeatMs` keeps an idle connection open through proxies and tells the client it is alive.
 import type { AnswerSink, StreamedAnswer } from "../answers/answer.js";
-import type { StoreTransaction } from "../store/store.js";
 import type { Transactions } from "../test-mode/index.js";
+import type { EventRows } from "./event-rows.js";
 
 export interface EventStreamTiming {
   /** A comment is sent on an idle stream this often. */
@@ -86,7 +86,7 @@ export interface StreamStart {
  */
 export async function eventStream(
   partner: string,
-  store: Transactions<StoreTransaction>,
+  store: Transactions<EventRows>,
   streams: EventStreams,
   { after, topics }: StreamStart,
 ): Promise<StreamedAnswer> {
@@ -104,7 +104,7 @@ export async function eventStream(
 
 async function follow(
   partner: string,
-  store: Transactions<StoreTransaction>,
+  store: Transactions<EventRows>,
   streams: EventStreams,
   { after, topics }: { after: number; topics: readonly string[] },
   sink: AnswerSink,

@@ -7,9 +7,10 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock/index.js";
 import { type ArmedFaults, type DeliveryFault, deliveryFault, nthDraw } from "../faults/index.js";
 import type { DeliveryEvent, Resource } from "../store/sandbox-data.js";
-import type { JobFinish, PartnerStore, ScheduledJob, StoreTransaction } from "../store/store.js";
+import type { JobFinish, ScheduledJob } from "../store/store.js";
+import type { Transactions } from "../test-mode/index.js";
 import type { DeliveryOutcome, WebhookSender } from "./deliveries.js";
-import type { BroadcastRows } from "./event-rows.js";
+import type { BroadcastRows, EventRows } from "./event-rows.js";
 
 export interface EventPayload {
   id: string;
@@ -64,7 +65,7 @@ export const REORDER_RATE = 0.1;
 export const REORDER_DELAY_SECONDS = 5;
 
 export class Events {
-  private readonly store: PartnerStore;
+  private readonly store: Transactions<EventRows>;
   private readonly sender: WebhookSender;
   private readonly clock: Clock;
   private readonly random: (() => number) | undefined;
@@ -74,7 +75,7 @@ export class Events {
   private queued = false;
 
   constructor(
-    store: PartnerStore,
+    store: Transactions<EventRows>,
     sender: WebhookSender,
     clock: Clock,
     chaos: DeliveryChaos | undefined,
@@ -247,7 +248,7 @@ export class Events {
    * queued event is retried while the schedule lasts and the webhook is enabled.
    */
   private async record(
-    tx: StoreTransaction,
+    tx: EventRows,
     job: DeliveryJob,
     outcome: DeliveryOutcome,
     retried: boolean,
@@ -337,7 +338,7 @@ function dropped(faultId: string): DeliveryOutcome {
  * reserved example host counts nothing: no receiver was asked.
  */
 async function countDelivery(
-  tx: StoreTransaction,
+  tx: EventRows,
   job: DeliveryJob,
   outcome: DeliveryOutcome,
 ): Promise<void> {

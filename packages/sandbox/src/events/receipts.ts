@@ -3,7 +3,7 @@
 // counts in the readiness report as a delivery attempt does: delivered, and acknowledged when the
 // receiver answered 2xx, under the event's topic as the partner's log holds it (found by its
 // cursor, and its id, which must be the event's there).
-import type { StoreTransaction } from "../store/store.js";
+import type { EventRows } from "./event-rows.js";
 
 export interface Receipt {
   /** The event's id. */
@@ -16,7 +16,7 @@ export interface Receipt {
 
 /** Counts the receipts; resolves to how many were counted and the ids the log does not hold. */
 export async function recordReceipts(
-  tx: StoreTransaction,
+  tx: EventRows,
   receipts: readonly Receipt[],
 ): Promise<{ counted: number; unknown: string[] }> {
   const unknown: string[] = [];

@@ -7,9 +7,9 @@ import type { Clock } from "../clock/index.js";
 import type { components } from "../generated/test-mode.js";
 import { page } from "../json/pages.js";
 import { newResourceId } from "../store/resource-id.js";
-import type { StoreTransaction } from "../store/store.js";
 import type { Routes, Transactions } from "../test-mode/index.js";
 import { type EventQuery, eventPage } from "./event-log.js";
+import type { EventRows } from "./event-rows.js";
 import { type EventStreams, eventStream } from "./event-stream.js";
 import type { Events } from "./events.js";
 import { recordReceipts } from "./receipts.js";
@@ -17,7 +17,7 @@ import { recordReceipts } from "./receipts.js";
 /** What the webhooks' routes are handed, for the caller's partner. */
 export interface EventContext {
   partner: string;
-  store: Transactions<StoreTransaction>;
+  store: Transactions<EventRows>;
   clock: Clock;
   events: Events;
   streams: EventStreams;
@@ -66,7 +66,7 @@ export const EVENT_ROUTES: Routes<EventContext> = {
  * schema's: `url` and `topics` required, `label` (default "") and `enabled` (default true).
  */
 async function addWebhook(
-  tx: StoreTransaction,
+  tx: EventRows,
   partner: string,
   clock: Clock,
   fields: components["schemas"]["NewWebhook"],

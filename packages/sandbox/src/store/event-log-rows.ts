@@ -20,7 +20,7 @@ export interface NewLoggedEvent {
 }
 
 /** An event as the log holds it. */
-interface LoggedEvent {
+export interface LoggedEvent {
   /** Its place in the partner's log: greater than every event committed before it. */
   cursor: number;
   topic: string;
