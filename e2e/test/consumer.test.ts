@@ -205,6 +205,14 @@ describe("a fresh npm project with the packed packages", () => {
     },
   );
 
+  it("the installed payments-mock --version prints the installed package's version", async () => {
+    const installed = path.join(app, "node_modules/@org/payments-mock");
+    const { version } = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
+    const bin = path.join(installed, "bin/payments-mock.mjs");
+    const stdout = await run(runtime(NODE_LINES.mock[0]), [bin, "--version"], { cwd: app });
+    expect(stdout.trim()).toBe(version);
+  });
+
   it("on a Node older than the mock's, payments-mock says which Node it needs", async () => {
     const bin = path.join(app, "node_modules/@org/payments-mock/bin/payments-mock.mjs");
     await expect(run(runtime(22), [bin, "--port", "0"], { cwd: app })).rejects.toThrow(

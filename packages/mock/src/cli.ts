@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // payments-mock: serves the partner payments spec with Prism until Ctrl-C or SIGTERM;
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
 import { stdoutLines } from "./line-writer.js";
@@ -51,6 +52,7 @@ Options:
                   checks against, instead of the default one
   --no-cors       do not answer CORS preflights or send CORS headers
   --quiet         do not log requests
+  -v, --version   print the version of payments-mock
   -h, --help      show this help`;
 
 const fail: (message: string) => never = usageFailure(USAGE);
@@ -72,6 +74,7 @@ const OPTIONS = {
   "readiness-profile": { type: "string" },
   cors: { type: "boolean", default: true },
   quiet: { type: "boolean", default: false },
+  version: { type: "boolean", short: "v", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -88,7 +91,15 @@ function parseCli() {
   }
 }
 
-if (process.argv[2] === "proxy") {
+/** The installed package's version: its package.json sits one folder above dist/ (and src/). */
+function packageVersion(): string {
+  const manifest = readFileSync(new URL("../package.json", import.meta.url), "utf8");
+  return (JSON.parse(manifest) as { version: string }).version;
+}
+
+if (process.argv[2] === "--version" || process.argv[2] === "-v") {
+  console.log(packageVersion());
+} else if (process.argv[2] === "proxy") {
   const { runProxyCli } = await import("./proxy-cli.js");
   await runProxyCli(process.argv.slice(3));
 } else if (process.argv[2] === "readiness") {
@@ -117,6 +128,10 @@ async function runMock() {
   const args = parseCli();
   if (args.help) {
     console.log(USAGE);
+    process.exit(0);
+  }
+  if (args.version) {
+    console.log(packageVersion());
     process.exit(0);
   }
 

@@ -1,4 +1,5 @@
 // The built CLI, as a user runs it: it must print its URL, serve, and exit cleanly on a signal.
+import { readFileSync } from "node:fs";
 import { specPath } from "@org/payments-spec";
 import { API_KEY } from "@org/payments-testing";
 import { describe, expect, it } from "vitest";
@@ -26,6 +27,15 @@ describe.concurrent("payments-mock CLI", () => {
       expect(mock.output().stdout).toContain("GET /webhooks → 200");
     },
   );
+
+  it.for(["--version", "-v"])("prints the package's version with %s", async (flag, context) => {
+    const { version } = JSON.parse(
+      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+    ) as { version: string };
+    const mock = run(context, [flag]);
+    expect(await mock.exited).toEqual([0, null]);
+    expect(mock.output()).toEqual({ stdout: `${version}\n`, stderr: "" });
+  });
 
   it("generates data with --dynamic, loading the deferred generator at its first use", async (context) => {
     const mock = run(context, ["--port", "0", "--dynamic"]);
