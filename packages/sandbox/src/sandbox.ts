@@ -45,14 +45,7 @@ import {
   REQUEST_LOG_ROUTES,
   type RequestWriter,
 } from "./request-log/index.js";
-import {
-  dataFromSeed,
-  defaultSeed,
-  readSeed,
-  SEED_ROUTES,
-  type Seed,
-  starterSeed,
-} from "./seed/index.js";
+import { dataFromSeed, defaultSeedOf, readSeed, SEED_ROUTES, starterSeed } from "./seed/index.js";
 import { SIMULATION_ROUTES } from "./simulations/index.js";
 import { isPostgresUrl } from "./store/index.js";
 import { openStore } from "./store/open-store.js";
@@ -114,21 +107,6 @@ export interface SandboxOptions {
   version?: string;
   /** How often an idle event stream gets a heartbeat, and polls its partner's log. */
   eventStream?: Partial<EventStreamTiming>;
-}
-
-/**
- * The seed of each document's examples, made once: a seed is only ever copied from, and a fresh
- * sandbox for each test would otherwise make it again.
- */
-const defaultSeeds = new WeakMap<Operations, Seed>();
-
-function defaultSeedOf(operations: Operations, facts: ReturnType<typeof readSpecFacts>): Seed {
-  let seed = defaultSeeds.get(operations);
-  if (seed === undefined) {
-    seed = defaultSeed(facts);
-    defaultSeeds.set(operations, seed);
-  }
-  return seed;
 }
 
 /** The partners a sandbox keeps unless `maxPartners` says otherwise. */

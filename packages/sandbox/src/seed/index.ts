@@ -6,6 +6,7 @@ export { SEED_ROUTES, type SeedContext } from "./routes.js";
 export {
   dataFromSeed,
   defaultSeed,
+  defaultSeedOf,
   readSeed,
   type Seed,
   starterSeed,

@@ -3,7 +3,7 @@
 // optionally `rates`, changes to the default rate table: { "rates": { "EUR": "1.10" } }.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { isObject } from "@org/payments-engine";
+import { isObject, type Operations } from "@org/payments-engine";
 import type { SpecFacts } from "../lifecycle/spec-facts.js";
 import { changedRates, DEFAULT_RATES, readRateChanges } from "../money/index.js";
 import {
@@ -18,6 +18,22 @@ export type Seed = Partial<Record<CollectionName, Resource[]>> & {
   /** Each currency's value in USD, for the currencies whose default it changes. */
   rates?: Record<string, string>;
 };
+
+/**
+ * The seed of each document's examples, made once: a seed is only ever copied from, and a fresh
+ * sandbox for each test would otherwise make it again.
+ */
+const defaultSeeds = new WeakMap<Operations, Seed>();
+
+/** The seed of the operations' examples, made at its first use. */
+export function defaultSeedOf(operations: Operations, facts: SpecFacts): Seed {
+  let seed = defaultSeeds.get(operations);
+  if (seed === undefined) {
+    seed = defaultSeed(facts);
+    defaultSeeds.set(operations, seed);
+  }
+  return seed;
+}
 
 export function defaultSeed(facts: SpecFacts): Seed {
   const items = (operationId: string): Resource[] => {
