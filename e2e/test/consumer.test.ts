@@ -194,14 +194,17 @@ describe("a fresh npm project with the packed packages", () => {
   });
 
   it.each(NODE_LINES.mock)(
-    "on Node %i, starts and stops the mock through require, and the client reads its examples",
+    "on Node %i, starts and stops the mock and the stateful sandbox through require; the client reads its examples and the controls advance the clock",
     async (major) => {
       const stdout = await run(runtime(major), ["mock.cjs"], { cwd: app });
       const examples = loadSpec().components.examples as Record<
         string,
         { value: { items: unknown[] } }
       >;
-      expect(JSON.parse(stdout)).toEqual({ documents: examples.DocumentPage?.value.items.length });
+      expect(JSON.parse(stdout)).toEqual({
+        documents: examples.DocumentPage?.value.items.length,
+        advancedSeconds: 3600,
+      });
     },
   );
 

@@ -1,8 +1,17 @@
 // What the typed controls of every feature are made of: one openapi-fetch client of the test-mode
 // document, whose types (src/generated/test-mode.ts) are generated from it, and the error of a
 // call the sandbox refused. Each feature's controls.ts is its part of `sandboxControls`.
-import createClient from "openapi-fetch";
+import openapiFetchDefault from "openapi-fetch";
 import type { components, paths } from "../generated/test-mode.js";
+
+type CreateClient = typeof openapiFetchDefault;
+const imported = openapiFetchDefault as CreateClient | { default: CreateClient };
+/**
+ * openapi-fetch's `createClient`, the same function in both builds: a CommonJS build of a
+ * `"type": "module"` package wraps `require("openapi-fetch")` as Node wraps CommonJS for ESM, so
+ * the default import is openapi-fetch's whole exports object there (rolldown/rolldown#10800).
+ */
+const createClient: CreateClient = typeof imported === "function" ? imported : imported.default;
 
 export type Schemas = components["schemas"];
 
