@@ -42,6 +42,8 @@ const COMMANDS: [string, string[]][] = [
   ["logs tail --format json", ["logs", "tail", "--format", "json"]],
   ["readiness", ["readiness"]],
   ["readiness --format json", ["readiness", "--format", "json"]],
+  ["impact", ["impact", "--against", specPath]],
+  ["impact --format json", ["impact", "--against", specPath, "--format", "json"]],
 ];
 const TARGETS: [string, () => string][] = [
   ["the sandbox", () => sandbox.url],
