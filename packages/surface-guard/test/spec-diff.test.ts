@@ -147,7 +147,7 @@ describe("npm run spec:diff", () => {
     const section = text.slice(text.indexOf("Test mode: openapi/released/test-mode.yaml"));
     expect(section).toContain("resetSandbox (POST /_sandbox/reset): operation removed");
     expect(text.indexOf("resetSandbox")).toBeGreaterThan(text.indexOf("Test mode:"));
-  }, 120_000);
+  }, 300_000);
 
   it("--check fails on a breaking change of the test-mode document as on the API's", async () => {
     const files = { testModeHead: testModeWithoutReset() };
@@ -160,9 +160,10 @@ describe("npm run spec:diff", () => {
     );
     // Only the new break is refused: the working document's own changes have their changesets.
     expect(verdict?.message).not.toContain("advanceClock");
-  });
+    // It reads each version of the document since the release: a limit for a hang, not for speed.
+  }, 300_000);
 
   it("--check passes on the working spec against the released one", () => {
     expect(run(["--check"]).status).toBe(0);
-  });
+  }, 300_000);
 });
