@@ -36,7 +36,6 @@ const config: KnipConfig = {
       ignoreDependencies: [
         "content-type",
         "decimal.js",
-        "openapi-fetch",
         "pg",
         "uri-template-lite",
         "@types/pg",
