@@ -39,7 +39,6 @@ const config: KnipConfig = {
         "@noble/hashes",
         "content-type",
         "decimal.js",
-        "openapi-fetch",
         "pg",
         "statuses",
         "uri-template-lite",
