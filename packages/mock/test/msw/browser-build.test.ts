@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 
 /** Node's stores and Prism's data generator: what the in-page sandbox must not even read. */
-const NEVER_READ = /\/(pg|pg-[a-z-]+|pgpass|@faker-js|json-schema-faker)\/|\/store\/(sqlite|postgres)-store\.ts$/;
+const NEVER_READ =
+  /\/(pg|pg-[a-z-]+|pgpass|@faker-js|json-schema-faker)\/|\/store\/(sqlite|postgres)-store\.ts$/;
 
 describe.each(BROWSER_BUILDS)("the browser build $file", ({ file }) => {
   const metafile = () => built[file] as Metafile;
