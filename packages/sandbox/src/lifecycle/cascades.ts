@@ -2,9 +2,9 @@
 // an autoramp's deposit rails, a fiat address's ownership, a transaction's payout hash) and the changes it causes in other
 // resources (an approved identification activates its customer, an active customer's autoramps
 // are approved). The transitions themselves are data in lifecycles.ts.
-import { randomBytes } from "node:crypto";
 import { isObject } from "@org/payments-engine";
 import type { IbanDepositInfo } from "@org/payments-types";
+import { randomHex } from "../random/index.js";
 import type { Resource, Stored } from "../store/sandbox-data.js";
 import { type ChangeContext, customerIdOf } from "./change-context.js";
 import {
@@ -47,7 +47,7 @@ export function enterStatus(
     resource.ownership_verified = status === "Registered";
   } else if (lifecycle === TRANSACTION && status === "PayoutInProgress") {
     resource.payout_crypto_transaction ??= {
-      transaction_hash: `0x${randomBytes(32).toString("hex")}`,
+      transaction_hash: `0x${randomHex(32)}`,
     };
   }
 }

@@ -42,7 +42,7 @@ const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND seq < (
   ) AS batches WHERE newer < $2)`;
 
 /** An entry's place in the log: its batch's `seq` times this, plus its index in the batch. */
-const PLACES_PER_BATCH = 1_000_000;
+export const PLACES_PER_BATCH = 1_000_000;
 /** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
 const BATCHES_READ = 64;
 
