@@ -61,6 +61,23 @@ const oneLodash: Plugin = {
   },
 };
 
+/**
+ * jsonc-parser's ES module build: its main, which a `require` reaches, is a UMD build that
+ * requires its own files at run time, which a bundle cannot answer.
+ */
+const jsoncAsModule: Plugin = {
+  name: "jsonc-parser-as-module",
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^jsonc-parser$/ }, async ({ resolveDir }) => {
+      const found = await esbuild.resolve("jsonc-parser/package.json", {
+        resolveDir,
+        kind: "require-call",
+      });
+      return { path: path.join(path.dirname(found.path), "lib/esm/main.js") };
+    });
+  },
+};
+
 /** Prism's own dependencies, resolved as Prism resolves them (the engine's adapter requires one). */
 const prismDependencies = path.resolve(
   path.dirname(
@@ -87,7 +104,7 @@ export function browserBuildOptions(build: (typeof BROWSER_BUILDS)[number]): Bui
     // files) are dropped as unused; one that stays would be an import the test finds.
     external: ["node:*", ...build.external],
     nodePaths: [prismDependencies],
-    plugins: [leftOut, oneLodash],
+    plugins: [leftOut, oneLodash, jsoncAsModule],
   };
 }
 

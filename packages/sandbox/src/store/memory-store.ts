@@ -9,10 +9,11 @@ import { JsonText } from "../json/json-text.js";
 import type { PageSource, Positioned } from "../json/pages.js";
 import { page } from "../json/pages.js";
 import type { CountKind, ReadinessCount } from "../readiness/readiness-rows.js";
-import type { KeptRequest, LoggedRequest, RequestLogFilter } from "../request-log/index.js";
+import type { LoggedRequest, RequestLogFilter } from "../request-log/index.js";
 import { LOGGED_EVENTS_KEPT, type NewLoggedEvent, TRIM_EVERY } from "./event-log-rows.js";
 import { EventsCommitted } from "./events-committed.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { batchEntries, batchText } from "./request-log-batch.js";
 import { PLACES_PER_BATCH } from "./request-log-rows.js";
 import {
   answerRecordJson,
@@ -83,9 +84,11 @@ interface JobRow {
   body: string;
 }
 
+/** A batch of the request log, kept as its text, as SQL keeps it (batchText: what is kept of each request). */
 interface RequestBatch {
   seq: number;
-  entries: readonly KeptRequest[];
+  count: number;
+  text: string;
 }
 
 interface FaultRow extends StoredFault {
@@ -557,12 +560,12 @@ export async function openMemoryStore(
       async appendRequests(entries) {
         if (entries.length === 0) return;
         const requests = draft.own("requests");
-        requests.push({ seq: next("requests"), entries: [...entries] });
+        requests.push({ seq: next("requests"), count: entries.length, text: batchText(entries) });
         let newer = 0;
         let keep = requests.length;
         while (keep > 0 && newer < REQUESTS_KEPT) {
           keep--;
-          newer += (requests[keep] as RequestBatch).entries.length;
+          newer += (requests[keep] as RequestBatch).count;
         }
         if (keep > 0) data.requests = requests.slice(keep);
       },
@@ -801,7 +804,7 @@ function requestSource(
 ): PageSource<LoggedRequest> {
   const entries: Positioned<LoggedRequest>[] = [];
   for (const batch of batches) {
-    batch.entries.forEach((entry, index) => {
+    batchEntries(batch.text).forEach((entry, index) => {
       if (
         (filter.operation_id !== undefined && entry.operation_id !== filter.operation_id) ||
         (filter.status !== undefined && entry.status !== filter.status) ||
