@@ -16,7 +16,7 @@ const HEARTBEAT_MS = 10_000;
 /** How long the worker may take to install and make its sandbox. */
 const START_MS = 60_000;
 
-export type InPageState = "loading" | "in-page" | "unavailable" | "off";
+type InPageState = "loading" | "in-page" | "unavailable" | "off";
 
 export interface InPageSandbox {
   /**
