@@ -3,6 +3,7 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
+import { SANDBOX_WORKER } from "../console/in-page-sandbox.ts";
 import type { ConsoleOperation } from "../console/operation.ts";
 
 export const CONSOLE_SCRIPT = "assets/console.js";
@@ -46,5 +47,24 @@ export function bundleConsoleEntry(lines: string[], sourcefile: string, outfile:
     legalComments: "none",
     outfile,
     logLevel: "silent",
+  });
+}
+
+/**
+ * Writes the in-page sandbox's service worker (console/sandbox-worker.ts with @org/payments-mock's
+ * browser build) at the site's root: one classic script, which every browser with service workers
+ * runs. A page registers it only when no sandbox answers at its console's URL.
+ */
+export function buildSandboxWorker(siteDir: string) {
+  buildSync({
+    entryPoints: [path.join(consoleDir, "sandbox-worker.ts")],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    outfile: path.join(siteDir, SANDBOX_WORKER),
+    logLevel: "error",
   });
 }
