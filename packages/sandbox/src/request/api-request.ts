@@ -1,7 +1,7 @@
 // An API request's way through the sandbox, top-down: its partner entered; in one transaction the
 // rate limit and the faults decide one verdict, then (unless the verdict answers instead) the key
 // is claimed and the operation runs; after the commit the verdict is applied once; the finished
-// request is recorded once.
+// request is recorded once, and answered once its record is committed.
 import type { ApiRequest, Routed } from "@org/payments-engine";
 import { deprecatedUses, isObject } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "../answers/answer.js";
@@ -62,7 +62,8 @@ export async function answerApiRequest(
   const { verdict, answer } = await runOperation(requests, tenant, request, routed, handler);
   if (tenant.events.takeQueued()) requests.scheduler.kick(tenant);
   const sent = await applyVerdict(verdict, answer);
-  requests.finished?.add(
+  // Answered once it is in the request log and the counts: an answered request survives a crash.
+  await requests.finished?.add(
     tenant.partner,
     finishedRequest({
       request,
@@ -81,7 +82,7 @@ export async function answerApiRequest(
 /**
  * Records, for its partner's readiness report, a request the engine refused with `status` before
  * the sandbox saw it, for a partner this process knows: a refused request never makes a partner,
- * so that keys that are refused cannot fill the sandbox.
+ * so that keys that are refused cannot fill the sandbox. Resolves once it is committed.
  */
 export async function recordRefused(
   requests: ApiRequests,
@@ -95,7 +96,7 @@ export async function recordRefused(
   const known = requests.tenants.known(key);
   if (known === undefined) return;
   const tenant = await known;
-  requests.finished.add(
+  await requests.finished.add(
     tenant.partner,
     finishedRequest({
       request,
