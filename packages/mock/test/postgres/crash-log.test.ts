@@ -5,7 +5,7 @@ import { expect, inject, it } from "vitest";
 import { answeredCreates, countedCreates, loggedCreates } from "../support/answered-requests.js";
 import { runCli } from "../support/run-cli.js";
 
-it("keeps every answered request in the request log and the readiness counts after kill -9", async (context) => {
+it("keeps every answered create in the request log and the readiness counts after kill -9", async (context) => {
   const state = await createDatabase(inject("postgresUrl"));
   const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
   const apiKey = `crash-log-${crypto.randomUUID()}`;

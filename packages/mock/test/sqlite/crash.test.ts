@@ -52,7 +52,7 @@ it("loses no acknowledged create to kill -9, and replays keys after the restart"
   expect(replay.body).toEqual(keyed);
 }, 120_000);
 
-it("keeps every answered request in the request log and the readiness counts after kill -9", async (context) => {
+it("keeps every answered create in the request log and the readiness counts after kill -9", async (context) => {
   const state = join(dir, "answered.db");
   const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
   const apiKey = `crash-log-${crypto.randomUUID()}`;

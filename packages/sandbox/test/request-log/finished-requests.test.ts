@@ -1,7 +1,8 @@
-// When finished requests are written, on fake timers over a SQLite store in memory: at once, each
-// add resolving once its request is committed, those that finish while a write waits in it; again
-// a moment after a write failed (the newest MAX_WAITING kept while writes keep failing), and
-// never after close.
+// When finished requests are written, on fake timers over a SQLite store in memory: a read a
+// moment after the first one waits, or at once at a full batch; a write at once, its commit
+// resolving once it is committed, with those that finish while its write waits; again a moment
+// after a write failed (the newest MAX_WAITING kept while writes keep failing), and never after
+// close.
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { page } from "../../src/json/pages.js";
 import { countRequests } from "../../src/readiness/index.js";
@@ -25,10 +26,28 @@ afterEach(async () => {
   await store.close();
 });
 
-it("writes at once, and resolves each request once it is committed", async () => {
+it("writes a moment after the first request waits, or at once at a full batch", async () => {
+  const { flaky, failing } = failingStore(store);
+  failing.partners.add(PARTNER);
+  const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
+  finished.add(PARTNER, finishedRequest(1));
+  finished.add(PARTNER, finishedRequest(2));
+  expect(vi.getTimerCount()).toBe(1);
+  await vi.advanceTimersByTimeAsync(99);
+  expect(failing.attempts).toBe(0);
+  await vi.advanceTimersByTimeAsync(1);
+  await expect.poll(() => failing.attempts).toBe(1);
+
+  for (let n = 0; n < 500; n++) finished.add(PARTNER, finishedRequest(n));
+  await expect.poll(() => failing.attempts).toBe(2);
+  await finished.close();
+  expect(vi.getTimerCount()).toBe(0);
+});
+
+it("commits a request at once, and resolves it once it is committed", async () => {
   const finished = new FinishedRequests(store, [appendToLog, countRequests]);
-  await finished.add(PARTNER, finishedRequest(1));
-  // Committed when add resolves: no timer waits, and the log and the counts hold it.
+  await finished.commit(PARTNER, finishedRequest(1));
+  // Committed when commit resolves: no timer waits, and the log and the counts hold it.
   expect(vi.getTimerCount()).toBe(0);
   expect(await loggedKeys()).toEqual(["key-1"]);
   const counted = await store.transaction(PARTNER, (tx) => tx.countsOf("call"));
@@ -36,7 +55,7 @@ it("writes at once, and resolves each request once it is committed", async () =>
   await finished.close();
 });
 
-it("writes the requests that finish while a write waits in that write", async () => {
+it("commits the requests that finish while a write waits in that write, reads waiting with them", async () => {
   const { flaky, failing } = failingStore(store);
   failing.partners.add(PARTNER);
   let release = () => {};
@@ -45,15 +64,16 @@ it("writes the requests that finish while a write waits in that write", async ()
   });
   const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
   let written = 0;
+  finished.add(PARTNER, finishedRequest(0));
   const adds = [1, 2, 3].map((n) =>
-    finished.add(PARTNER, finishedRequest(n)).then(() => written++),
+    finished.commit(PARTNER, finishedRequest(n)).then(() => written++),
   );
   await new Promise((resolve) => setImmediate(resolve));
   expect(written).toBe(0);
   release();
   await Promise.all(adds);
   expect(failing.attempts).toBe(1);
-  expect(await loggedKeys()).toEqual(["key-3", "key-2", "key-1"]);
+  expect(await loggedKeys()).toEqual(["key-3", "key-2", "key-1", "key-0"]);
   await finished.close();
 });
 
@@ -63,7 +83,7 @@ it("answers a request whose write failed, tries it again a moment later, and lea
   failing.failures = Number.POSITIVE_INFINITY;
   const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
   // Resolved, not held while the store fails.
-  await finished.add(PARTNER, finishedRequest(1));
+  await finished.commit(PARTNER, finishedRequest(1));
   expect(failing.attempts).toBe(1);
   // Put back, with a timer to try again.
   expect(vi.getTimerCount()).toBe(1);
