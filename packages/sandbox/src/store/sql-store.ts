@@ -96,7 +96,7 @@ export async function writeClaims(query: Query, claims: PendingClaims): Promise<
 const PURGE_EVERY_MS = 1_000;
 
 /** Whether a claim at `now` purges: once per PURGE_EVERY_MS for the store that made it. */
-export type PurgeSchedule = (now: number) => boolean;
+type PurgeSchedule = (now: number) => boolean;
 
 function purgeSchedule(): PurgeSchedule {
   let last = Number.NEGATIVE_INFINITY;
