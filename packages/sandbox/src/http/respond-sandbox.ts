@@ -33,7 +33,7 @@ import {
   sendProblem,
   VerdictMemo,
 } from "@org/payments-engine";
-import type { Sandbox } from "../sandbox.js";
+import type { Sandbox } from "../compose-sandbox.js";
 import { isControlPath } from "../test-mode/index.js";
 import { respondControl } from "./respond-control.js";
 import { type Sent, sendAnswer } from "./send-answer.js";

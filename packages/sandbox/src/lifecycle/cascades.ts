@@ -2,9 +2,9 @@
 // an autoramp's deposit rails, a fiat address's ownership, a transaction's payout trace) and the changes it causes in other
 // resources (an approved identification activates its customer, an active customer's autoramps
 // are approved). The transitions themselves are data in lifecycles.ts.
-import { randomBytes, randomInt } from "node:crypto";
 import { isObject } from "@org/payments-engine";
 import type { IbanDepositInfo } from "@org/payments-types";
+import { randomHex, randomInt } from "../random/index.js";
 import type { Resource, Stored } from "../store/sandbox-data.js";
 import { type ChangeContext, customerIdOf } from "./change-context.js";
 import {
@@ -62,7 +62,7 @@ function payOut(transaction: Resource, at: Date): void {
     transaction.payment_tracking = tracking;
   } else {
     transaction.payout_crypto_transaction ??= {
-      transaction_hash: `0x${randomBytes(32).toString("hex")}`,
+      transaction_hash: `0x${randomHex(32)}`,
     };
   }
 }

@@ -187,7 +187,8 @@ export class FinishedRequests<Rows> implements PendingRequests {
   private later(): void {
     if (this.timer !== undefined || this.closed) return;
     this.timer = setTimeout(() => void this.flush(), WRITE_AFTER_MS);
-    this.timer.unref();
+    // Node: not what keeps the process alive (a page's timers have no unref).
+    this.timer.unref?.();
   }
 }
 

@@ -2,7 +2,6 @@
 // an autoramp transaction for the autoramp's customer, priced as a quote for the same pair and
 // amount is at that moment (pricing.ts), which then settles on the sandbox clock (lifecycles.ts),
 // with an event at each step.
-import { randomBytes, randomInt } from "node:crypto";
 import type { AutorampTransaction, Blockchain, DepositAccountType } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "../answers/answer.js";
 import { pricingData } from "../api/quotes.js";
@@ -18,6 +17,7 @@ import {
   PricingError,
   price,
 } from "../money/index.js";
+import { randomHex, randomInt } from "../random/index.js";
 import { newResourceId } from "../store/resource-id.js";
 import type { Resource } from "../store/sandbox-data.js";
 import type { SimulationRows } from "./simulation-rows.js";
@@ -224,7 +224,7 @@ function walletAddress(chain: Blockchain): string {
   if (chain === "Solana")
     return randomText("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 44);
   if (chain === "Stellar") return `G${randomText("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 55)}`;
-  return `0x${randomBytes(20).toString("hex")}`;
+  return `0x${randomHex(20)}`;
 }
 
 function randomText(alphabet: string, length: number): string {

@@ -12,15 +12,15 @@ import type { Query } from "./sql-query.js";
 import { REQUESTS_KEPT } from "./store.js";
 
 /** Entries a partner's log takes, from this process, between two trims. */
-export const TRIM_AFTER = 500;
+export const TRIM_AFTER = 2_000;
 /** Partners whose entries since their last trim are known; past this many, they start afresh. */
 const PARTNERS_KNOWN = 10_000;
 
 /**
  * When a store trims a partner's log: at its first append in this process, then once it has taken
- * TRIM_AFTER entries more. A batch is as small as the requests answered together (each waits
- * for its entry's commit), and the trim reads every batch of the partner's: trimmed at each, a
- * log of 10,000 entries in batches of ten would cost its appends more than the requests.
+ * TRIM_AFTER entries more. A batch of writes is as small as the writes answered together (each
+ * waits for its entry's commit), and the trim reads every batch of the partner's: trimmed at each,
+ * a log of 10,000 entries in batches of a few would cost its appends more than the requests.
  */
 export class LogTrims {
   private readonly added = new Map<string, number>();
@@ -69,7 +69,7 @@ const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND seq < (
   ) AS batches WHERE newer < $2)`;
 
 /** An entry's place in the log: its batch's `seq` times this, plus its index in the batch. */
-const PLACES_PER_BATCH = 1_000_000;
+export const PLACES_PER_BATCH = 1_000_000;
 /** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
 const BATCHES_READ = 64;
 

@@ -34,7 +34,7 @@ import {
 } from "./store.js";
 
 /** A claimed key still without an answer after this long belonged to a process that died. */
-const ABANDONED_CLAIM_MS = 60_000;
+export const ABANDONED_CLAIM_MS = 60_000;
 
 /** Removes the keys past their retention and the claims abandoned without an answer. */
 export const PURGE_KEYS =
