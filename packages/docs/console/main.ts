@@ -1,6 +1,6 @@
 // The page's console script: reads how to reach the sandbox from the page's meta tags, makes a
 // console for each operation when Redoc first shows it, and keeps it in the operation.
-import { inPageSandbox } from "./in-page-sandbox.ts";
+import { lazyInPageSandbox } from "./lazy-in-page-sandbox.ts";
 import type { ConsoleConfig, ConsoleOperation } from "./operation.ts";
 import { placeConsoles } from "./placement.ts";
 import { type PageSettings, SharedSettings } from "./settings.ts";
@@ -48,7 +48,7 @@ export function startConsoles(operations: ConsoleOperation[], { apiKey }: { apiK
 
 /** A static copy's consoles send to the Sandbox URL, or to the page's own sandbox when none is there. */
 function staticTarget(builtUrl: string): Target {
-  const inPage = inPageSandbox();
+  const inPage = lazyInPageSandbox();
   const base = (values: PageSettings) => values.sandboxUrl.trim() || builtUrl;
   return {
     proxied: false,

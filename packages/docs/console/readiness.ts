@@ -2,7 +2,7 @@
 // consoles send, kept for the tab) and shows the checklist and a grid of the API's operations by
 // the statuses they answered. Plain DOM, like the consoles.
 import { fill, h } from "./dom.ts";
-import { inPageSandbox } from "./in-page-sandbox.ts";
+import { lazyInPageSandbox } from "./lazy-in-page-sandbox.ts";
 import { SharedSettings } from "./settings.ts";
 
 interface Check {
@@ -44,7 +44,7 @@ export function startReadinessPage({ apiKey }: { apiKey: string }) {
   const base = () =>
     proxy ? new URL(proxy, document.baseURI).href : settings.current.sandboxUrl.trim() || builtUrl;
   // A static copy with no sandbox at its URL reads the report of the page's own (the consoles').
-  const inPage = proxy ? undefined : inPageSandbox();
+  const inPage = proxy ? undefined : lazyInPageSandbox();
 
   const key = h("input", {
     type: "text",

@@ -15,7 +15,7 @@ import {
 } from "@org/payments-spec";
 import {
   buildConsole,
-  buildSandboxWorker,
+  buildInPageSandbox,
   CONSOLE_SCRIPT,
   TEST_MODE_CONSOLE_SCRIPT,
 } from "./build-console.ts";
@@ -100,7 +100,7 @@ export async function buildSite() {
     { apiKey: SANDBOX_API_KEY },
     TEST_MODE_CONSOLE_SCRIPT,
   );
-  buildSandboxWorker(staging);
+  buildInPageSandbox(staging);
   for (const asset of ["favicon.svg", "logo.svg", "redoc-logo.svg", "redoc-logo-full.svg"]) {
     copyFileSync(
       path.join(packageDir, "template/assets", asset),

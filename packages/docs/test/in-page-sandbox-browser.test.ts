@@ -4,8 +4,8 @@
 // advances the clock a day and reads the events, all answered by the in-page sandbox (the site's
 // service worker), whose notice the pages show. The consoles' URL is a port closed here rather
 // than the default 127.0.0.1:4010, where another sandbox of this machine may answer. Then the
-// first load: the same files whether or not a sandbox answers at that URL, the worker not among
-// them, and with a sandbox answering, no worker at all.
+// first load: the same files whether or not a sandbox answers at that URL, none of the in-page
+// sandbox's among them, and with a sandbox answering, no worker even after a send.
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,6 +16,7 @@ import { startTestSandbox, type TestServer } from "@org/payments-testing";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_WORKER } from "../console/in-page-sandbox.ts";
+import { IN_PAGE_SCRIPT } from "../console/lazy-in-page-sandbox.ts";
 import { distDir } from "../src/built-paths.ts";
 import { TEST_MODE_PAGE } from "../src/pages.ts";
 import { startStaticServer } from "../src/static-server.ts";
@@ -279,6 +280,7 @@ describe("the first load", () => {
     const without = await firstLoad(nowhere);
     expect(withSandbox.files).toEqual(without.files);
     expect(withSandbox.files).not.toContain(`/${SANDBOX_WORKER}`);
+    expect(withSandbox.files).not.toContain(`/assets/${IN_PAGE_SCRIPT}`);
     expect(withSandbox.files).toContain("/assets/console.js");
     // Only where no sandbox answered did the send load it.
     expect(withSandbox.workers).toEqual([]);
