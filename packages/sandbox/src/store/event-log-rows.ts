@@ -54,9 +54,9 @@ export interface EventLogRows {
 }
 
 /** A partner's log keeps at least this many of its newest events. */
-const LOGGED_EVENTS_KEPT = 50_000;
+export const LOGGED_EVENTS_KEPT = 50_000;
 /** The log is trimmed when its newest cursor passes a multiple of this. */
-const TRIM_EVERY = 1_000;
+export const TRIM_EVERY = 1_000;
 /** Events written by one Postgres statement at most (its parameters stay far below the limit). */
 const ROWS_PER_INSERT = 500;
 
