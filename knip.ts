@@ -51,9 +51,16 @@ const config: KnipConfig = {
       ignoreDependencies: ["@stoplight/json-schema-merge-allof"],
     },
     "packages/docs": {
-      // The commands (build, serve, dev, serve-all), run by node; the console and the readiness
-      // page's script, each bundled by esbuild from its file.
-      entry: ["scripts/*.ts", "console/main.ts", "console/readiness.ts"],
+      // The commands (build, serve, dev, serve-all), run by node; the console, the readiness
+      // page's script and the in-page sandbox's two (its page side, its service worker), each
+      // bundled by esbuild from its file.
+      entry: [
+        "scripts/*.ts",
+        "console/main.ts",
+        "console/readiness.ts",
+        "console/in-page-sandbox.ts",
+        "console/sandbox-worker.ts",
+      ],
       // The samples are type-checked against the client (tsconfig.samples.json), not imported.
       ignoreDependencies: ["@org/payments-client"],
     },

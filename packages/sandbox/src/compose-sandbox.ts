@@ -155,8 +155,9 @@ export interface Sandbox {
    * refused with `status` before the sandbox saw it (a body or header the API does not admit,
    * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner, and a
    * refused request makes none: only a partner this process has seen a request of is counted.
+   * Resolves once it is committed (never rejects): the refusal is sent after.
    */
-  refused(request: ApiRequest, routed: Routed, status: number, requestId?: string): void;
+  refused(request: ApiRequest, routed: Routed, status: number, requestId?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -223,11 +224,10 @@ export async function composeSandbox(options: SandboxParts): Promise<Sandbox> {
     answer: (request, routed, requestId) =>
       answerApiRequest(apiRequests, request, routed, requestId),
     control: (request, routed) => answerControlRequest(controlRequests, request, routed),
-    refused: (request, routed, status, requestId) => {
+    refused: (request, routed, status, requestId) =>
       recordRefused(apiRequests, request, routed, status, requestId).catch(() => {
-        // Not counted: the store is stopping, or full; the request was answered.
-      });
-    },
+        // Not counted: the store is stopping, or full; the request is answered.
+      }),
     async close() {
       clearInterval(purgeTimer);
       streams.close();

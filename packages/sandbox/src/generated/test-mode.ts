@@ -588,8 +588,12 @@ export interface paths {
      *     client's error quotes finds its request). No bodies, other headers or API keys. The newest 10,000 of a
      *     partner are kept; a reset empties the log, and it goes with the partner's data when the
      *     partner is purged. Filtered by the parameters given (all must match) and paged as the
-     *     event log is. An entry is listed within 100 ms of its answer (at once through the same
-     *     process).
+     *     event log is. A request that changes something (any method but `GET`) is answered once
+     *     its entry is committed: it is listed at once, through any process, and a crash of the
+     *     sandbox (even `kill -9`) loses none that was answered (one the store failed to write is
+     *     answered all the same, and written at the next try, a tenth of a second later). A read
+     *     (`GET`) is not held for its entry: it is listed within 100 ms of its answer (at once
+     *     through the same process), and a crash loses at most the reads of its last 100 ms.
      */
     get: operations["listRequests"];
     put?: never;

@@ -58,10 +58,8 @@ export async function deposit(
   if (typeof rail !== "string") return rail;
   const priced = priceOrProblem({
     source,
-    destination: priceCurrency({
-      ...(autoramp.destination_currency as ListedCurrency),
-      type: "Crypto",
-    }),
+    // Fiat for an offramp (a fiat code as its `token`, without `blockchain`), crypto otherwise.
+    destination: priceCurrency(autoramp.destination_currency as ListedCurrency),
     amount_in: fields.amount,
     deposit_account_type: rail,
     is_third_party: autoramp.is_third_party === true,
@@ -185,7 +183,12 @@ function refused(field: string, rule: string, message: string): Answer {
   ]);
 }
 
-/** The pricing of a currency listed by an autoramp: its code (fiat) or token and chain (crypto). */
+/**
+ * The pricing of a currency an autoramp names: its code (fiat) or token and chain (crypto). The
+ * sandbox's currencies are what they are (`EUR` is fiat however it is named: an offramp's
+ * `destination_currency` is `{ "token": "EUR" }`, as a quote names a fiat destination); another
+ * is fiat only when it says `type: Fiat`.
+ */
 function priceCurrency(listed: ListedCurrency): PriceCurrency {
   const code = String(listed.code ?? listed.token ?? "");
   const type = currencyFacts(code)?.type ?? (listed.type === "Fiat" ? "Fiat" : "Crypto");

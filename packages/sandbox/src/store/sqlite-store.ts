@@ -25,10 +25,10 @@ import {
   type OnlyProcess,
   type PendingClaims,
   purgeIdle,
-  purgeSchedule,
   removeJobs,
   type SqlTransaction,
   sqlTransaction,
+  upkeepOf,
   writeClaims,
 } from "./sql-store.js";
 import { type SandboxStore, StoreFullError } from "./store.js";
@@ -293,7 +293,7 @@ function sqliteStore(
     if (prepared.writes) version++;
     return prepared.statement.all(...(params as SQLInputValue[]));
   };
-  const purgeDue = purgeSchedule();
+  const upkeep = upkeepOf();
   const only: OnlyProcess = {
     empties: new EmptyCollections(),
     claims: new Map() as PendingClaims,
@@ -308,7 +308,7 @@ function sqliteStore(
     let tx = operations.get(partner);
     if (tx === undefined) {
       if (operations.size >= OPERATIONS_KEPT) operations.clear();
-      tx = sqlTransaction(query, SQLITE, purgeDue, partner, only, counting);
+      tx = sqlTransaction(query, SQLITE, upkeep, partner, only, counting);
       operations.set(partner, tx);
     }
     return tx;
