@@ -192,8 +192,12 @@ export class FinishedRequests<Rows> implements PendingRequests {
   }
 }
 
+/** Resumes at the next turn of the event loop: Node's setImmediate; a page has none, a timer then. */
+const atNextTurn: (resume: () => void) => void =
+  typeof setImmediate === "function" ? setImmediate : (resume) => setTimeout(resume, 0);
+
 function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => atNextTurn(resolve));
 }
 
 /** Tells each that its write is over. */
