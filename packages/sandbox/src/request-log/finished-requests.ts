@@ -192,12 +192,12 @@ export class FinishedRequests<Rows> implements PendingRequests {
   }
 }
 
-/** Resumes at the next turn of the event loop: Node's setImmediate; a page has none, a timer then. */
-const atNextTurn: (resume: () => void) => void =
-  typeof setImmediate === "function" ? setImmediate : (resume) => setTimeout(resume, 0);
-
+/** The next turn of the event loop: setImmediate in Node, a timer in a browser page (none there). */
 function nextTurn(): Promise<void> {
-  return new Promise((resolve) => atNextTurn(resolve));
+  return new Promise((resolve) => {
+    if (typeof setImmediate === "function") setImmediate(resolve);
+    else setTimeout(resolve, 0);
+  });
 }
 
 /** Tells each that its write is over. */
