@@ -192,8 +192,12 @@ export class FinishedRequests<Rows> implements PendingRequests {
   }
 }
 
+/** The next turn of the event loop: setImmediate in Node, a timer in a browser page (none there). */
 function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    if (typeof setImmediate === "function") setImmediate(resolve);
+    else setTimeout(resolve, 0);
+  });
 }
 
 /** Tells each that its write is over. */
