@@ -471,6 +471,9 @@ export async function openMemoryStore(
       async lastCursor() {
         return data.lastCursor;
       },
+      async oldestCursor() {
+        return data.eventLog[0]?.n;
+      },
       eventLogPage(filter) {
         const rows = data.eventLog.filter(
           (row) =>
