@@ -53,10 +53,11 @@ export default defineConfig([
     ],
   },
   {
-    // Its declarations only: scripts/build-browser.ts then writes dist/browser.mjs for a browser.
+    // Its declarations only: scripts/build-browser.ts then writes dist/browser.mjs for a browser
+    // (and browser.cjs, which requires it, for CommonJS).
     entry: { browser: "src/browser.ts" },
     deps,
-    format: ["esm"],
+    format: ["esm", "cjs"],
     dts: { sourcemap: false, compilerOptions: { paths: sourcePaths }, emitDtsOnly: true },
     treeshake: { moduleSideEffects: false },
   },

@@ -139,7 +139,7 @@ class Notice {
   show(state: InPageState, base: string, reason = "") {
     const text = {
       loading: `No sandbox answers at ${base}: starting one in this page\u2026`,
-      "in-page": `No sandbox answers at ${base}, so this site answers the requests its consoles send there from a sandbox running in your browser. What you create in it lasts while a page of this site is open; npm start runs a sandbox of your own.`,
+      "in-page": `No sandbox answers at ${base}, so a sandbox running in your browser answers this site's consoles. What you create in it lasts while a page of the site is open.`,
       unavailable: `No sandbox answers at ${base}, and none could start in this page (${reason}). npm start runs one.`,
       off: "",
     }[state];

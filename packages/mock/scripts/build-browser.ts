@@ -4,6 +4,7 @@
 // - msw.browser.mjs, the MSW handlers on it (`@org/payments-mock/msw` under the `browser`
 //   condition, which Vite and esbuild resolve for a browser app): it imports only `msw`, the app's.
 // No node: module is in either: the sandbox's browser entry reaches none (test/msw/browser-build.test.ts).
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -115,6 +116,9 @@ export async function buildBrowser(write = true): Promise<Record<string, Metafil
     const result = await build({ ...browserBuildOptions(each), write });
     built[each.file] = result.metafile as Metafile;
   }
+  // `require("@org/payments-mock/browser")`: the ES module itself (Node requires ES modules).
+  if (write)
+    writeFileSync(path.join(dist, "browser.cjs"), 'module.exports = require("./browser.mjs");\n');
   return built;
 }
 

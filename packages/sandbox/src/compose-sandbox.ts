@@ -56,6 +56,11 @@ export interface SandboxOptions {
    * lives in memory as long as the process.
    */
   state?: string;
+  /**
+   * Without `state`, which store holds the data in memory: SQLite's (default), or the plain
+   * JavaScript one the in-page sandbox runs (store/memory-store.ts), to hold it to the same tests.
+   */
+  memoryStore?: "sqlite" | "javascript";
   /** A seed file's path or a seed object, instead of the one made from the spec's examples. */
   seed?: string | object;
   delivery?: Partial<DeliveryLimits>;
@@ -106,7 +111,7 @@ export interface SandboxOptions {
 export interface SandboxParts
   extends Omit<
     SandboxOptions,
-    "state" | "seed" | "webhookTransport" | "log" | "readinessProfile" | "delivery"
+    "state" | "memoryStore" | "seed" | "webhookTransport" | "log" | "readinessProfile" | "delivery"
   > {
   /** The seed read, or undefined for the one made from the spec's examples. */
   seed: Seed | undefined;

@@ -6,6 +6,7 @@ import { DEFAULT_DELIVERY_LIMITS, DeliverySender, fetchWebhookSender } from "./e
 import { defaultProfile, PROFILE_CONTEXT, readProfile } from "./readiness/index.js";
 import { readSeed, readSeedFile } from "./seed/index.js";
 import { isPostgresUrl } from "./store/index.js";
+import { openMemoryStore } from "./store/memory-store.js";
 import { openStore } from "./store/open-store.js";
 
 export { FEATURES, type Sandbox, type SandboxOptions } from "./compose-sandbox.js";
@@ -13,6 +14,7 @@ export { FEATURES, type Sandbox, type SandboxOptions } from "./compose-sandbox.j
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const {
     state,
+    memoryStore,
     seed,
     webhookTransport = "http",
     log,
@@ -39,6 +41,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     profile,
     sender,
     storeKind: state === undefined ? "memory" : isPostgresUrl(state) ? "postgres" : "sqlite",
-    openStore: (initial, counting) => openStore(state, initial, logLine, { counting }),
+    openStore: (initial, counting) =>
+      state === undefined && memoryStore === "javascript"
+        ? openMemoryStore(initial, { counting })
+        : openStore(state, initial, logLine, { counting }),
   });
 }

@@ -327,7 +327,10 @@ export interface paths {
      *     (`: heartbeat`) is sent every 15 seconds of quiet, so that an idle connection stays open
      *     and a client can tell a dead one. A reset empties the log but its cursors go on; a
      *     cursor past the partner's newest event (a partner dropped and made anew) starts the
-     *     stream at its first event. Only the caller's events are ever sent.
+     *     stream at its first event. When the log no longer holds events after the cursor (the
+     *     oldest trimmed, or a reset), the stream says so before any event, in a comment line
+     *     (`: gap: the log no longer holds events <first> to <last> …`), and goes on with the
+     *     oldest it holds. Only the caller's events are ever sent.
      */
     get: operations["streamEvents"];
     put?: never;

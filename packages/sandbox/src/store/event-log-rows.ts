@@ -44,6 +44,8 @@ export interface EventLogRows {
   eventsAfter(cursor: number, topics: readonly string[], limit: number): Promise<LoggedEvent[]>;
   /** The cursor of the partner's newest event; 0 before its first. */
   lastCursor(): Promise<number>;
+  /** The cursor of the oldest event the partner's log still holds; undefined when it holds none. */
+  oldestCursor(): Promise<number | undefined>;
   /**
    * The partner's events that match the filter, newest first, a page at a time, each as its JSON
    * with its `cursor` first (the page's cursors are the events' cursors).
@@ -90,6 +92,10 @@ export function eventLogRows(
     async lastCursor() {
       const [row] = await query("SELECT last FROM event_cursors WHERE partner = $1", [partner]);
       return Number(row?.last ?? 0);
+    },
+    async oldestCursor() {
+      const [row] = await query("SELECT min(n) AS n FROM event_log WHERE partner = $1", [partner]);
+      return row?.n === null || row?.n === undefined ? undefined : Number(row.n);
     },
     eventLogPage(filter) {
       return loggedEventSource(query, partner, filter);

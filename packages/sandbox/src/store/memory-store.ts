@@ -135,8 +135,7 @@ function newPartner(): PartnerData {
 }
 
 /** The fields a transaction copies before it changes them (the containers). */
-type Copied = "resources" | "keys" | "attempts" | "eventLog" | "jobs" | "settings" | "requests";
-type Copied2 = "faults" | "counts";
+type Copied = Exclude<keyof PartnerData, "clock" | "lastCursor" | "rateLimit">;
 
 /** A claim purges old keys at most this often. */
 const PURGE_EVERY_MS = 1_000;
@@ -175,7 +174,7 @@ export async function openMemoryStore(
     const removed: string[] = [];
     const pending: NewLoggedEvent[] = [];
     let wrote = false;
-    const own = <K extends Copied | Copied2>(field: K): PartnerData[K] => {
+    const own = <K extends Copied>(field: K): PartnerData[K] => {
       if (field !== "requests" && field !== "counts") wrote = true;
       if (!copied.has(field)) {
         copied.add(field);
@@ -448,10 +447,11 @@ export async function openMemoryStore(
         if (!data.settings.has(name)) draft.own("settings").set(name, value);
       },
       async replaceAll(replacement) {
-        for (const [field, value] of Object.entries(emptyData())) {
-          (data as unknown as Record<string, unknown>)[field] = value;
-          draft.own(field as Copied);
-        }
+        // Everything but the clock, the event log's cursor and the counters, emptied (the new
+        // containers are this transaction's own already).
+        Object.assign(data, emptyData());
+        for (const field of Object.keys(emptyData()))
+          if (field !== "rateLimit") draft.own(field as Copied);
         draft.bumpFaults();
         await fill(replacement);
       },
@@ -470,6 +470,9 @@ export async function openMemoryStore(
       },
       async lastCursor() {
         return data.lastCursor;
+      },
+      async oldestCursor() {
+        return data.eventLog[0]?.n;
       },
       eventLogPage(filter) {
         const rows = data.eventLog.filter(
