@@ -30,22 +30,37 @@ const config: KnipConfig = {
       ignore: ["test/fixtures/**"],
     },
     "packages/mock": {
+      // The MSW handlers' browser entry, which scripts/build-browser.ts bundles by its path.
+      entry: ["src/msw/msw-browser.ts"],
       // The published mock bundles the engine and the sandbox: their runtime dependencies (and
       // pg's types, for its declarations) are the mock's to list, though its own source imports
       // none of them.
       ignoreDependencies: [
+        "@noble/hashes",
         "content-type",
         "decimal.js",
-        "openapi-fetch",
         "pg",
+        "statuses",
         "uri-template-lite",
         "@types/pg",
       ],
     },
+    "packages/engine": {
+      // Prism's own dependency, which its adapter requires by name in a browser only, where the
+      // mock's browser build resolves it as Prism does; in Node it is required through Prism.
+      ignoreDependencies: ["@stoplight/json-schema-merge-allof"],
+    },
     "packages/docs": {
-      // The commands (build, serve, dev, serve-all), run by node; the console and the readiness
-      // page's script, each bundled by esbuild from its file.
-      entry: ["scripts/*.ts", "console/main.ts", "console/readiness.ts"],
+      // The commands (build, serve, dev, serve-all), run by node; the console, the readiness
+      // page's script and the in-page sandbox's two (its page side, its service worker), each
+      // bundled by esbuild from its file.
+      entry: [
+        "scripts/*.ts",
+        "console/main.ts",
+        "console/readiness.ts",
+        "console/in-page-sandbox.ts",
+        "console/sandbox-worker.ts",
+      ],
       // The samples are type-checked against the client (tsconfig.samples.json), not imported.
       ignoreDependencies: ["@org/payments-client"],
     },

@@ -22,6 +22,7 @@ import { call, onboard } from "./sandbox-clock.ts";
 import { API_KEY, exampleDocuments } from "./servers/fixtures.ts";
 import { webhookOnEveryTopic } from "./servers/receiver.ts";
 import { binOf, startSandbox } from "./servers/stateful-peers.ts";
+import { p99 } from "./stats.ts";
 
 const SINGLE_EVENTS = 200;
 const ONBOARDINGS = 1_000;
@@ -144,11 +145,6 @@ async function lastArrival(receiver: Receiver, from: number): Promise<number> {
     count = receiver.arrivals.length;
   }
   return Math.max(from, ...receiver.arrivals.map((arrival) => arrival.at));
-}
-
-function p99(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN;
 }
 
 export async function measureListen(): Promise<Row[]> {

@@ -19,6 +19,7 @@ import { measureSandboxPartners } from "./sandbox-partners.ts";
 import { measureSandboxStores } from "./sandbox-store.ts";
 import { measureSandboxWithoutServer } from "./sandbox-without-server.ts";
 import { measureStatefulMocks } from "./stateful-mocks.ts";
+import { measureStreamAcrossReplicas } from "./stream-replicas.ts";
 import { measureTypeCheck } from "./type-check.ts";
 
 const resultsFile = new URL("../RESULTS.md", import.meta.url);
@@ -38,6 +39,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ["Readiness", measureReadiness],
   ["Sandbox without a server", measureSandboxWithoutServer],
   ["Listen", measureListen],
+  ["Event stream across replicas", measureStreamAcrossReplicas],
   ["MCP server", measureMcp],
   // Last: it rewrites every package's dist/, which the sections above load.
   ["Pipeline", measurePipeline],

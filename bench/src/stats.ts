@@ -10,6 +10,12 @@ export function median(samples: number[]) {
   return (lower + upper) / 2;
 }
 
+/** The 99th percentile: the sample that 99% of the samples do not exceed. */
+export function p99(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? Number.NaN;
+}
+
 /** Runs `measure` `times` times, one after another, and returns the median. */
 export async function medianOf(times: number, measure: () => Promise<number>) {
   const samples = [];

@@ -1,7 +1,13 @@
-// The client's bundle-size budget, enforced on every `pnpm test`. Sizes only: timings are never
+// The bundle-size budgets, the client's and the in-page sandbox's, enforced on every `pnpm test`. Sizes only: timings are never
 // asserted in tests (see `pnpm bench`).
 import { describe, expect, it } from "vitest";
-import { apps, BUNDLE_BUDGET_BYTES, bundleApp } from "../src/bundle-size.ts";
+import {
+  apps,
+  BUNDLE_BUDGET_BYTES,
+  bundleApp,
+  IN_PAGE_BUDGET_BYTES,
+  inPageSandbox,
+} from "../src/bundle-size.ts";
 
 describe("an app on @org/payments-client that makes one call", () => {
   it(`bundles to at most ${BUNDLE_BUDGET_BYTES} bytes minified and gzipped`, async () => {
@@ -13,5 +19,16 @@ describe("an app on @org/payments-client that makes one call", () => {
     const { code } = await bundleApp(apps.client);
     expect(code).toContain("X-API-Key");
     expect(code).toContain("IDEMPOTENCY-KEY");
+  });
+});
+
+describe("the in-page sandbox (@org/payments-mock/browser)", () => {
+  it(`is at most ${IN_PAGE_BUDGET_BYTES} bytes gzipped, and is the sandbox`, () => {
+    const { code, gzippedBytes } = inPageSandbox();
+    expect(gzippedBytes).toBeLessThanOrEqual(IN_PAGE_BUDGET_BYTES);
+    // The sandbox's own words and both documents' operations are in it.
+    expect(code).toContain("browserSandbox");
+    expect(code).toContain("createCustomer");
+    expect(code).toContain("/_sandbox/clock/advance");
   });
 });

@@ -13,9 +13,8 @@ const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
 
 /** The document at `file` with the components its `$ref`s name in other files copied into it. */
 export function loadBundledSpec(file: string): OpenApiDocument {
-  const doc: OpenApiDocument = parse(readFileSync(file, "utf8"));
   const others = new Map<string, OpenApiDocument>();
-  const otherDoc = (name: string) => {
+  return bundleDocument(parse(readFileSync(file, "utf8")), (name) => {
     const resolved = path.resolve(path.dirname(file), name);
     let other = others.get(resolved);
     if (other === undefined) {
@@ -23,7 +22,18 @@ export function loadBundledSpec(file: string): OpenApiDocument {
       others.set(resolved, other);
     }
     return other;
-  };
+  });
+}
+
+/**
+ * `doc`, parsed, with the components its `$ref`s name in other documents copied into it (it is
+ * changed in place); `otherDoc` gives each other document by the name the `$ref`s use, and is
+ * only read from.
+ */
+export function bundleDocument(
+  doc: OpenApiDocument,
+  otherDoc: (name: string) => OpenApiDocument,
+): OpenApiDocument {
   doc.components ??= {};
   const copied = new Set<string>();
 

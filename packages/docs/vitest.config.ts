@@ -9,5 +9,8 @@ export default defineConfig({
     // Retry-After): at least two run at once, also on 2 cores (where vitest's default is one), so
     // that one file's waits overlap another's work.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The files share their workers' modules (no test changes a module's state): the mock, the
+    // sandbox and the site's code load once per worker rather than once per file.
+    isolate: false,
   },
 });

@@ -6,7 +6,12 @@ import { defineConfig } from "tsdown";
  * The engine, the sandbox and the spec package (its diff, for payments-mock impact) are private
  * workspace packages: the published mock carries them.
  */
-const deps = { alwaysBundle: [/^@org\/payments-(engine|sandbox|spec)(\/|$)/] };
+const deps = {
+  alwaysBundle: [/^@org\/payments-(engine|sandbox|spec)(\/|$)/],
+  // Prism's own dependency, which the engine's Prism adapter requires by name only in a browser
+  // (scripts/build-browser.ts bundles it there); in Node it is required through Prism.
+  neverBundle: ["@stoplight/json-schema-merge-allof"],
+};
 
 /**
  * Their sources, through their declared entries rather than through node_modules: TypeScript
@@ -17,6 +22,7 @@ const sourcePaths = Object.fromEntries(
   [
     "@org/payments-engine",
     "@org/payments-sandbox",
+    "@org/payments-sandbox/browser",
     "@org/payments-sandbox/controls",
     "@org/payments-sandbox/store",
   ].map((entry) => [entry, [fileURLToPath(import.meta.resolve(entry))]]),
@@ -45,6 +51,15 @@ export default defineConfig([
       { from: "src/fixtures/fixture.schema.json", to: "dist" },
       { from: "src/fixtures/triggers", to: "dist" },
     ],
+  },
+  {
+    // Its declarations only: scripts/build-browser.ts then writes dist/browser.mjs for a browser
+    // (and browser.cjs, which requires it, for CommonJS).
+    entry: { browser: "src/browser.ts" },
+    deps,
+    format: ["esm", "cjs"],
+    dts: { sourcemap: false, compilerOptions: { paths: sourcePaths }, emitDtsOnly: true },
+    treeshake: { moduleSideEffects: false },
   },
   {
     entry: { cli: "src/cli.ts" },

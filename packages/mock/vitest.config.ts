@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { timeLimits } from "../../vitest.shared.js";
 
@@ -10,6 +11,10 @@ export default defineConfig({
     // sandbox again (a third of the run's time): no test changes a module's state, and each stops
     // what it starts and puts back the timers it fakes.
     isolate: false,
+    // Its CLI tests mostly wait (on the process they start, on a sandbox's deliveries): two files
+    // run at once, also on 2 cores (where vitest's default is one), so that one's waits overlap
+    // another's work; the run is otherwise the longest of the suite, one file after another.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,

@@ -2,10 +2,11 @@ import { defineConfig } from "vitest/config";
 import { timeLimits } from "../../vitest.shared.js";
 
 /**
- * The store tests (test/stores) and the sandbox on HTTP (test/http) run once against each store;
- * test/memory on memory only, test/postgres on Postgres only.
+ * The store tests (test/stores) and the sandbox on HTTP (test/http) run once against each store
+ * (javascript: the in-page sandbox's, store/memory-store.ts); test/memory on memory only,
+ * test/postgres on Postgres only.
  */
-const stores = ["memory", "sqlite", "postgres"] as const;
+const stores = ["memory", "sqlite", "postgres", "javascript"] as const;
 
 export default defineConfig({
   test: {

@@ -1,8 +1,9 @@
 // The page's console script: reads how to reach the sandbox from the page's meta tags, makes a
 // console for each operation when Redoc first shows it, and keeps it in the operation.
+import { lazyInPageSandbox } from "./lazy-in-page-sandbox.ts";
 import type { ConsoleConfig, ConsoleOperation } from "./operation.ts";
 import { placeConsoles } from "./placement.ts";
-import { SharedSettings } from "./settings.ts";
+import { type PageSettings, SharedSettings } from "./settings.ts";
 import { createConsole, type Target } from "./view.ts";
 
 /** Meta tags the build writes (`payments-sandbox-url`) and the docs server fills (`-proxy`). */
@@ -27,11 +28,7 @@ export function startConsoles(operations: ConsoleOperation[], { apiKey }: { apiK
         sandboxUrl: config.sandboxUrl,
         base: () => new URL(config.proxy, document.baseURI).href,
       }
-    : {
-        proxied: false,
-        sandboxUrl: config.sandboxUrl,
-        base: (values) => values.sandboxUrl.trim() || config.sandboxUrl,
-      };
+    : staticTarget(config.sandboxUrl);
   const byKey = new Map(
     operations.map((operation) => [operation.operationId.toLowerCase(), operation]),
   );
@@ -47,4 +44,16 @@ export function startConsoles(operations: ConsoleOperation[], { apiKey }: { apiK
     return element;
   });
   document.documentElement.dataset.consoleOperations = String(operations.length);
+}
+
+/** A static copy's consoles send to the Sandbox URL, or to the page's own sandbox when none is there. */
+function staticTarget(builtUrl: string): Target {
+  const inPage = lazyInPageSandbox();
+  const base = (values: PageSettings) => values.sandboxUrl.trim() || builtUrl;
+  return {
+    proxied: false,
+    sandboxUrl: builtUrl,
+    base,
+    ready: (values) => inPage.readyFor(base(values)),
+  };
 }

@@ -2,6 +2,7 @@
 // consoles send, kept for the tab) and shows the checklist and a grid of the API's operations by
 // the statuses they answered. Plain DOM, like the consoles.
 import { fill, h } from "./dom.ts";
+import { lazyInPageSandbox } from "./lazy-in-page-sandbox.ts";
 import { SharedSettings } from "./settings.ts";
 
 interface Check {
@@ -42,6 +43,8 @@ export function startReadinessPage({ apiKey }: { apiKey: string }) {
   const settings = new SharedSettings({ apiKey, subPartnerId: "", sandboxUrl: builtUrl });
   const base = () =>
     proxy ? new URL(proxy, document.baseURI).href : settings.current.sandboxUrl.trim() || builtUrl;
+  // A static copy with no sandbox at its URL reads the report of the page's own (the consoles').
+  const inPage = proxy ? undefined : lazyInPageSandbox();
 
   const key = h("input", {
     type: "text",
@@ -80,6 +83,7 @@ export function startReadinessPage({ apiKey }: { apiKey: string }) {
     result.dataset.readiness = "loading";
     fill(result, h("p", {}, "Reading…"));
     try {
+      await inPage?.readyFor(base());
       const target = new URL("_sandbox/readiness", base().replace(/\/*$/, "/"));
       const response = await fetch(target, {
         headers: { "X-API-Key": settings.current.apiKey, Accept: "application/json" },

@@ -15,6 +15,8 @@ export interface Target {
   sandboxUrl: string;
   /** The base URL requests are sent to. */
   base(settings: PageSettings): string;
+  /** Resolves once requests to that URL have somewhere to go (see in-page-sandbox.ts). */
+  ready?(settings: PageSettings): Promise<void>;
 }
 
 const LOCATIONS = [
@@ -129,6 +131,7 @@ export function createConsole(
   async function send(entered: Entered, isLatest: () => boolean) {
     const pageSettings = settings.current;
     const base = target.base(pageSettings);
+    await target.ready?.(pageSettings);
     const request = buildRequest(operation, entered, pageSettings, base, randomUuid);
     if (idempotency && request.idempotencyKey) {
       idempotency.shown.textContent = request.idempotencyKey;

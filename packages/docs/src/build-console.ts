@@ -3,6 +3,8 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
+import { SANDBOX_WORKER } from "../console/in-page-sandbox.ts";
+import { IN_PAGE_SCRIPT } from "../console/lazy-in-page-sandbox.ts";
 import type { ConsoleOperation } from "../console/operation.ts";
 
 export const CONSOLE_SCRIPT = "assets/console.js";
@@ -46,5 +48,35 @@ export function bundleConsoleEntry(lines: string[], sourcefile: string, outfile:
     legalComments: "none",
     outfile,
     logLevel: "silent",
+  });
+}
+
+/**
+ * Writes the in-page sandbox: its page side (console/in-page-sandbox.ts) beside the consoles'
+ * scripts, which import it at their first send, and its service worker (console/sandbox-worker.ts
+ * with @org/payments-mock's browser build) at the site's root, one classic script, which every
+ * browser with service workers runs. A page registers the worker only when no sandbox answers at
+ * its console's URL.
+ */
+export function buildInPageSandbox(siteDir: string) {
+  const common = {
+    bundle: true,
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    logLevel: "error",
+  } as const;
+  buildSync({
+    ...common,
+    entryPoints: [path.join(consoleDir, "in-page-sandbox.ts")],
+    format: "esm",
+    outfile: path.join(siteDir, "assets", IN_PAGE_SCRIPT),
+  });
+  buildSync({
+    ...common,
+    entryPoints: [path.join(consoleDir, "sandbox-worker.ts")],
+    format: "iife",
+    outfile: path.join(siteDir, SANDBOX_WORKER),
   });
 }

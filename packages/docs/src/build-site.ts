@@ -13,7 +13,12 @@ import {
   type OpenApiDocument,
   testModeSpecPath,
 } from "@org/payments-spec";
-import { buildConsole, CONSOLE_SCRIPT, TEST_MODE_CONSOLE_SCRIPT } from "./build-console.ts";
+import {
+  buildConsole,
+  buildInPageSandbox,
+  CONSOLE_SCRIPT,
+  TEST_MODE_CONSOLE_SCRIPT,
+} from "./build-console.ts";
 import {
   buildDir,
   builtSamplesDir,
@@ -95,6 +100,7 @@ export async function buildSite() {
     { apiKey: SANDBOX_API_KEY },
     TEST_MODE_CONSOLE_SCRIPT,
   );
+  buildInPageSandbox(staging);
   for (const asset of ["favicon.svg", "logo.svg", "redoc-logo.svg", "redoc-logo-full.svg"]) {
     copyFileSync(
       path.join(packageDir, "template/assets", asset),

@@ -114,6 +114,13 @@ export const GUIDES: readonly Guide[] = [
     runsNode: true,
   },
   {
+    slug: "cli",
+    title: "The command line: payments-mock",
+    summary:
+      "Every payments-mock command besides starting a server: readiness, impact, fixtures, trigger, listen and logs tail, with their options, formats and exit codes.",
+    part: "Test mode",
+  },
+  {
     slug: "sandbox",
     title: "The sandbox: behaviour, clock, controls and stores",
     summary:

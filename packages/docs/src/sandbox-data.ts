@@ -54,6 +54,9 @@ if (!bundleIsCurrent()) {
     write: false,
     metafile: true,
     logLevel: "silent",
+    // Prism, which the engine's adapter names by module for the in-page sandbox's bundle alone:
+    // none of it is used here (the engine's modules are dropped as unused), and none is read.
+    external: ["@stoplight/*"],
     // The profile's schema checker (ajv) is CommonJS: its require calls need a require.
     banner: {
       js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);',

@@ -130,7 +130,7 @@ export function consoleTarget() {
   const sandbox = process.env.SANDBOX_URL;
   return sandbox
     ? ` (the console sends to the sandbox at ${sandbox} through /sandbox/)`
-    : " (no SANDBOX_URL: the console asks for the sandbox's URL)";
+    : " (no SANDBOX_URL: the console asks for the sandbox's URL, and with none there runs one in the page)";
 }
 
 /** The file a request path names, or undefined when there is none or it lies outside `base`. */

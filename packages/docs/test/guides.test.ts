@@ -45,9 +45,13 @@ const guides = GUIDES.map((guide) => ({
   blocks: blocksOf(guideMarkdown(guide.slug), `guides/${guide.slug}.md`),
 }));
 const withShell = guides.filter((guide) => shellSteps(guide.blocks).length > 0);
-/** A guide's TypeScript program: its ```ts blocks, but for the files of a vitest project. */
+/** Files of a project rather than a program: a vitest project's, a browser page's. */
+const PROJECT_FLAGS = ["vitest", "browser"];
+/** A guide's TypeScript program: its ```ts blocks, but for the files of a project. */
 const programBlocks = (guide: (typeof guides)[number]) =>
-  guide.blocks.filter((block) => block.language === "ts" && !block.flags.includes("vitest"));
+  guide.blocks.filter(
+    (block) => block.language === "ts" && !PROJECT_FLAGS.some((flag) => block.flags.includes(flag)),
+  );
 const withProgram = guides.filter((guide) => programBlocks(guide).length > 0);
 const programOf = (guide: (typeof guides)[number]) =>
   programBlocks(guide)
@@ -131,15 +135,18 @@ describe("the TypeScript of the guides", () => {
   it("type-checks against the packages, each guide a file of its own", async () => {
     for (const guide of withProgram)
       writeFileSync(programFile(guide.slug), `${programOf(guide)}\n`);
-    // A guide's vitest files (run by their own test) are checked together, as one file.
+    // A guide's vitest files (run by their own test), and its browser page's, are checked
+    // together, each kind as one file.
     const vitestFiles = guides
-      .map((guide) => ({
-        slug: `${guide.slug}-vitest`,
-        code: guide.blocks
-          .filter((block) => block.language === "ts" && block.flags.includes("vitest"))
-          .map((block) => block.code)
-          .join("\n"),
-      }))
+      .flatMap((guide) =>
+        PROJECT_FLAGS.map((flag) => ({
+          slug: `${guide.slug}-${flag}`,
+          code: guide.blocks
+            .filter((block) => block.language === "ts" && block.flags.includes(flag))
+            .map((block) => block.code)
+            .join("\n"),
+        })),
+      )
       .filter(({ code }) => code !== "");
     for (const { slug, code } of vitestFiles) writeFileSync(programFile(slug), `${code}\n`);
     const base = JSON.parse(

@@ -2,7 +2,11 @@
 // `npm start` serves it: the docs server forwarding to a stateful sandbox started here. Under a key
 // of its own, a customer is created and a POST is refused; the page reads the report for that key
 // and shows the checklist and the operations × statuses grid. Then the static build, where the
-// page asks for the sandbox's URL and calls it directly.
+// page asks for the sandbox's URL and calls it directly, or, with nothing there, the sandbox in the
+// page.
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
 import { startTestSandbox, type TestServer } from "@org/payments-testing";
@@ -111,11 +115,35 @@ describe("the readiness page in Chromium", () => {
     expect(requests).toContain(`${sandbox.url}/_sandbox/readiness`);
   }, 60_000);
 
-  it("says what went wrong when the sandbox cannot be reached", async () => {
+  it("on a static build with no sandbox at the URL, reads the report of the sandbox in the page", async () => {
     await page.goto(new URL(READINESS_PAGE, staticDocs.url).href);
-    await page.getByLabel("Sandbox URL").fill("http://127.0.0.1:9");
+    await page.getByLabel("Sandbox URL").fill(`http://127.0.0.1:${await closedPort()}`);
+    await page.getByRole("button", { name: "Read the report" }).click();
+    await page.locator('[data-readiness="done"]').waitFor({ timeout: 60_000 });
+    // A partner of its own there, with nothing done yet.
+    expect(
+      await page.locator('tr[data-operation="createCustomer"]').getAttribute("data-calls"),
+    ).toBe("0");
+    expect(await page.locator('[data-in-page-sandbox="in-page"]').textContent()).toContain(
+      "sandbox running in your browser",
+    );
+  }, 90_000);
+
+  it("says what went wrong when what answers at the URL is no sandbox", async () => {
+    await page.goto(new URL(READINESS_PAGE, staticDocs.url).href);
+    // The docs' own static server: it answers, with a 404.
+    await page.getByLabel("Sandbox URL").fill(staticDocs.url);
     await page.getByRole("button", { name: "Read the report" }).click();
     await page.locator('[data-readiness="failed"]').waitFor();
-    expect(await page.locator("[data-readiness]").textContent()).not.toBe("");
+    expect(await page.locator("[data-readiness]").textContent()).toContain("404");
   }, 60_000);
 });
+
+/** A port that was free a moment ago, and is closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -21,6 +21,7 @@ export {
   type PrismOutcome,
   type PrismRefusal,
   type PrismResponse,
+  prismEngineOf,
   type ReceivedAt,
   type Routed,
   refusalStatus,

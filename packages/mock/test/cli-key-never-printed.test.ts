@@ -55,10 +55,19 @@ const TARGETS: [string, () => string][] = [
 describe.concurrent.each(COMMANDS)("payments-mock %s", (_name, args) => {
   it.for(TARGETS)("never prints the key, against %s", async ([, url], context) => {
     const run = runCli(context, [...args, "--url", url()], { PAYMENTS_API_KEY: KEY });
-    // listen and logs tail run until stopped: give them a moment to print, then stop them.
-    const stopper = setTimeout(() => run.child.kill("SIGINT"), 3000);
+    // listen and logs tail run until stopped: once one says it is ready (or what went wrong), it
+    // has read the key and used it, so stop it then.
+    const said = new Promise<void>((resolve) => {
+      const onData = () => {
+        const { stdout, stderr } = run.output();
+        if (/^(?:Ready\b|\{"type":"ready")/m.test(stdout) || stderr.trim() !== "") resolve();
+      };
+      run.child.stdout?.on("data", onData);
+      run.child.stderr?.on("data", onData);
+    });
+    await Promise.race([run.exited, said]);
+    if (run.child.exitCode === null) run.child.kill("SIGINT");
     await run.exited;
-    clearTimeout(stopper);
     const { stdout, stderr } = run.output();
     expect(stdout + stderr).not.toContain(KEY);
     expect(stdout + stderr).not.toContain("SECRETKEY");

@@ -1,6 +1,6 @@
 // The usage of the mock's command (its synopsis and its table of options) in the README says what
-// the built CLI's --help says: the same flags, each with the same kind of value. The docs site's
-// proxy guide is held to `payments-mock proxy --help` by the docs package's tests.
+// the built CLI's --help says: the same flags, each with the same kind of value. The guides' usage
+// of the other commands is held to their --help by the docs package's tests.
 import { readFileSync } from "node:fs";
 import { helpFlags, synopsisFlags, tableFlags } from "@org/payments-testing";
 import { describe, expect, it } from "vitest";
@@ -10,36 +10,6 @@ const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
 describe.concurrent.each([
   { command: "payments-mock", args: ["--help"], text: readme, heading: "## CLI" },
-  {
-    command: "payments-mock readiness",
-    args: ["readiness", "--help"],
-    text: readme,
-    heading: "## Readiness",
-  },
-  {
-    command: "payments-mock fixtures",
-    args: ["fixtures", "--help"],
-    text: readme,
-    heading: "## Fixtures",
-  },
-  {
-    command: "payments-mock listen",
-    args: ["listen", "--help"],
-    text: readme,
-    heading: "## Listen",
-  },
-  {
-    command: "payments-mock logs tail",
-    args: ["logs", "--help"],
-    text: readme,
-    heading: "## Logs",
-  },
-  {
-    command: "payments-mock trigger",
-    args: ["trigger", "--help"],
-    text: readme,
-    heading: "## Triggers",
-  },
 ])("$command", ({ command, args, text, heading }) => {
   async function help(context: Parameters<typeof runCli>[0]): Promise<string[]> {
     const run = runCli(context, args);

@@ -17,7 +17,7 @@ it("answers a request the sandbox has no room for with a 507 problem", async () 
   const full: Sandbox = {
     answer: () => Promise.reject(new StoreFullError("The in-memory sandbox is full.")),
     control: () => Promise.reject(new Error("not called")),
-    refused: () => {},
+    refused: async () => {},
     close: async () => {},
   };
   const server = createServer(

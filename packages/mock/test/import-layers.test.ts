@@ -291,8 +291,9 @@ describe("the layers of the engine, the sandbox and the mock", () => {
     const folderOf = (file: string) => {
       const parts = path.relative(sandbox, file).split(path.sep);
       if (parts.length > 1) return parts[0] as string;
-      // The entry (index.ts) is above every folder; sandbox.ts composes them below it.
-      return parts[0] === "index.ts" ? "entry" : "sandbox.ts";
+      // The entries (index.ts, browser.ts) are above every folder; the files at the top
+      // (compose-sandbox.ts, sandbox.ts) compose them below them.
+      return parts[0] === "index.ts" || parts[0] === "browser.ts" ? "entry" : "sandbox.ts";
     };
     const edges = new Map<string, string[]>();
     for (const file of sources.filter((f) => f.startsWith(sandbox + path.sep))) {

@@ -1,8 +1,8 @@
 // payments-mock listen: the partner's events streamed from a sandbox and posted to a local
 // receiver as a webhook delivery posts them; "Ready" once the stream is open; through a restart
 // of the sandbox, a restart of listen itself (its --cursor-file) and a stop while an event is in
-// flight, every event arrives once, in order; the receiver's answers count in the readiness
-// report; the key is never printed.
+// flight, every event arrives once, in order; events the sandbox no longer holds are said; the
+// receiver's answers count in the readiness report; the key is never printed.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -351,6 +351,35 @@ describe("payments-mock listen", () => {
     expect(topics(rest).has("CustomerStatus")).toBe(false);
     expect(topics(rest).has("CustomerCreated")).toBe(true);
     expect(statuses.received[0]?.path).toBe("/statuses");
+  }, 30_000);
+
+  it("says on stderr which events the sandbox no longer holds, and forwards those it does", async (context) => {
+    const receiver = await startRawReceiver();
+    context.onTestFinished(() => receiver.stop());
+    const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
+    context.onTestFinished(() => sandbox.stop());
+    await createCustomer(sandbox.url, "gone@example.com");
+    const reset = await call(sandbox.url, "POST", "/_sandbox/reset", {
+      headers: { "X-API-Key": KEY },
+    });
+    expect(reset.status).toBe(200);
+    const kept = await createCustomer(sandbox.url, "kept@example.com");
+    const run = listen(context, sandbox.url, [
+      "--after",
+      "0",
+      "--forward-to",
+      `${receiver.url}/hooks`,
+    ]);
+    await run.ready;
+    await until(
+      () => receiver.received.length,
+      (n) => n > 0,
+      "no event forwarded",
+    );
+    expect(receiver.received.map((request) => JSON.parse(request.body).data.id)).toEqual([kept]);
+    expect(run.output().stderr).toContain(
+      "the log no longer holds events 1 to 1 (it keeps only a partner's newest events, and a reset empties it): those events cannot be forwarded",
+    );
   }, 30_000);
 
   it("refuses a topic that is not one, a bad receiver URL and a missing key, with exit code 2", async (context) => {

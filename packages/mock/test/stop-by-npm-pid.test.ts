@@ -1,7 +1,9 @@
-// `npx payments-mock`, stopped by npm's process id (`kill $pid`, as the readiness guide's CI snippet
-// does): npm passes no signal on to its script, so the CLI notices its parent gone and stops. Real
-// processes: npm, its shell and the CLI; the server must stop answering after each signal.
+// `npx payments-mock` and an npm script that runs it (the stateful sandbox on a file), stopped by
+// npm's process id (`kill $pid`, as the readiness guide's CI snippet does): npm's shell passes no
+// signal on to its command, so the CLI notices the shell gone and stops. Real processes: npm, its
+// shell and the CLI; the server must stop answering after each signal.
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,7 +14,15 @@ import { afterAll, expect, it, onTestFinished } from "vitest";
 // npm exec finds it there, with no registry.
 const dependent = mkdtempSync(path.join(tmpdir(), "payments-npm-pid-"));
 afterAll(() => rmSync(dependent, { recursive: true, force: true }));
-writeFileSync(path.join(dependent, "package.json"), '{ "name": "dependent", "private": true }\n');
+// Its script serves the stateful sandbox on a state file, as a partner's `npm run` would.
+writeFileSync(
+  path.join(dependent, "package.json"),
+  `${JSON.stringify({
+    name: "dependent",
+    private: true,
+    scripts: { sandbox: "payments-mock --stateful --state sandbox.db --port 0" },
+  })}\n`,
+);
 mkdirSync(path.join(dependent, "node_modules/.bin"), { recursive: true });
 symlinkSync(
   fileURLToPath(new URL("../bin/payments-mock.mjs", import.meta.url)),
@@ -29,11 +39,21 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-// SIGINT is left out: npm waits on it for its script, and its shell ignores it (Ctrl-C in a
-// terminal reaches the CLI itself, in the same process group).
-it.each(["SIGTERM", "SIGHUP"] as const)("stops the server once npm gets %s", async (signal) => {
-  // npm exec, as npx runs it, with the repository's own payments-mock.
-  const npm = spawn("npm", ["exec", "--offline", "--", "payments-mock", "--port", "0"], {
+/** npm exec, as npx runs it; and npm run of a script (`npm start` is one), the stateful sandbox. */
+const HOW = {
+  "npx payments-mock": ["exec", "--offline", "--", "payments-mock", "--port", "0"],
+  "npm run sandbox": ["run", "--offline", "sandbox"],
+} as const;
+
+// SIGINT is left out: npm passes it to its shell, which holds it until its command ends (Ctrl-C in
+// a terminal reaches the CLI itself, in the same process group).
+it.for(
+  (["SIGTERM", "SIGHUP"] as const).flatMap((signal) =>
+    (Object.keys(HOW) as (keyof typeof HOW)[]).map((how) => [how, signal] as const),
+  ),
+)("stops the server of `%s` once npm gets %s", async ([how, signal]) => {
+  // With the repository's own payments-mock.
+  const npm = spawn("npm", [...HOW[how]], {
     cwd: dependent,
     env: { ...process.env, PORT: "", HOST: "" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -42,17 +62,20 @@ it.each(["SIGTERM", "SIGHUP"] as const)("stops the server once npm gets %s", asy
     if (npm.exitCode === null) npm.kill("SIGKILL");
   });
   let stdout = "";
+  const closed = once(npm, "close");
   const url = await new Promise<string>((resolve, reject) => {
     npm.stdout.on("data", (chunk) => {
       stdout += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(stdout);
       if (match?.[1]) resolve(match[1]);
     });
-    npm.on("close", () => reject(new Error(`npm exited before listening: ${stdout}`)));
+    void closed.then(() => reject(new Error(`npm exited before listening: ${stdout}`)));
   });
   expect(await answers(url)).toBe(true);
   npm.kill(signal);
   // Waits for the server to go: the test's own timeout is the bound.
   while (await answers(url)) await new Promise((resolve) => setTimeout(resolve, 200));
   expect(await answers(url)).toBe(false);
+  // npm itself ends too, its shell and command gone.
+  await closed;
 });

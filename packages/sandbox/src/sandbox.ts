@@ -1,237 +1,49 @@
-// The stateful sandbox, composed: the API's operations over data that persists, behind the same
-// Prism request validation as the stateless mock, and the test mode's features. The mock's handler
-// (or any composition of the engine and http/) hands it each request the engine has routed and
-// validated; request/ takes it from there. This file only puts the parts together: the store, the
-// tenants (one per API key), the scheduler, the finished requests' writer and the features.
-
-import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
-import type { Answer } from "./answers/answer.js";
-import { ReadCache } from "./api/read-cache.js";
-import { CLOCK_ROUTES, realNow } from "./clock/index.js";
-import {
-  DEFAULT_DELIVERY_LIMITS,
-  type DeliveryCallback,
-  type DeliveryChaos,
-  type DeliveryLimits,
-  DeliverySender,
-  EVENT_ROUTES,
-  EventStreams,
-  type EventStreamTiming,
-  fetchWebhookSender,
-} from "./events/index.js";
-import { declaredStatusesOf, FAULT_ROUTES } from "./faults/index.js";
-import { HEALTH_ROUTES, type StoreKind } from "./health/index.js";
-import { Scheduler } from "./lifecycle/scheduler.js";
-import { readSpecFacts } from "./lifecycle/spec-facts.js";
-import { MONEY_ROUTES } from "./money/index.js";
-import { RATE_LIMIT_ROUTES } from "./rate-limit/index.js";
-import {
-  countRequests,
-  defaultProfile,
-  PROFILE_CONTEXT,
-  READINESS_ROUTES,
-  readProfile,
-} from "./readiness/index.js";
-import { type ApiRequests, answerApiRequest, recordRefused } from "./request/api-request.js";
-import {
-  answerControlRequest,
-  type ControlRequests,
-  type Feature,
-  routeTable,
-} from "./request/control-request.js";
-import {
-  appendToLog,
-  FinishedRequests,
-  REQUEST_LOG_ROUTES,
-  type RequestWriter,
-} from "./request-log/index.js";
-import { dataFromSeed, defaultSeedOf, readSeed, SEED_ROUTES, starterSeed } from "./seed/index.js";
-import { SIMULATION_ROUTES } from "./simulations/index.js";
+// The stateful sandbox in Node: its data in SQLite (in memory, or a file) or Postgres, its webhook
+// deliveries over node:http (or fetch, or a callback), its seed and readiness profile read from
+// files; composed by compose-sandbox.ts.
+import { composeSandbox, type Sandbox, type SandboxOptions } from "./compose-sandbox.js";
+import { DEFAULT_DELIVERY_LIMITS, DeliverySender, fetchWebhookSender } from "./events/index.js";
+import { defaultProfile, PROFILE_CONTEXT, readProfile } from "./readiness/index.js";
+import { readSeed, readSeedFile } from "./seed/index.js";
 import { isPostgresUrl } from "./store/index.js";
+import { openMemoryStore } from "./store/memory-store.js";
 import { openStore } from "./store/open-store.js";
-import { DEFAULT_EXAMPLE_KEY, EXAMPLE_PARTNER_ID } from "./store/partner.js";
-import type { StoreTransaction } from "./store/store.js";
-import { TENANT_JOBS, type Tenant, Tenants } from "./tenants/tenants.js";
-import { DOCUMENT_ROUTES } from "./test-mode/index.js";
 
-export interface SandboxOptions {
-  /** The spec's operations: their examples make the default seed, their enums bound statuses. */
-  operations: Operations;
-  /**
-   * Where the data persists: a SQLite database file (a 0.1 JSON state file is migrated into
-   * one), or a postgres:// URL for a sandbox shared by several processes. Without it the data
-   * lives in memory as long as the process.
-   */
-  state?: string;
-  /** A seed file's path or a seed object, instead of the one made from the spec's examples. */
-  seed?: string | object;
-  delivery?: Partial<DeliveryLimits>;
-  /**
-   * How webhook deliveries are sent: "http" (default) with node:http, "fetch" with the global
-   * fetch (a browser's, subject to CORS), or to a callback instead of the webhook's url.
-   */
-  webhookTransport?: "http" | "fetch" | DeliveryCallback;
-  /** Duplicate and reorder webhook deliveries, deterministically from the seed (see events.ts). */
-  deliveryChaos?: DeliveryChaos;
-  /** Gets the line saying that a 0.1 JSON state file was migrated. Default: stderr. */
-  log?: (line: string) => void;
-  /** The API key whose partner holds the whole seed; every other key starts with a part of it. */
-  exampleKey?: string;
-  /**
-   * Days after its last request a partner's data is purged (real time). 0 keeps every partner.
-   * Default DEFAULT_IDLE_DAYS.
-   */
-  idleDays?: number;
-  /**
-   * Failure rehearsal: fault rules, a rate limit and a request log per API key, through the test
-   * mode. Default true; false leaves them out altogether (the bench's baseline).
-   */
-  rehearsal?: boolean;
-  /**
-   * The most partners (API keys) the sandbox keeps. A new key beyond them drops the partner idle
-   * longest, if one has been idle EVICTABLE_AFTER_MS; otherwise it is refused (503). 0 keeps any
-   * number. Default DEFAULT_MAX_PARTNERS.
-   */
-  maxPartners?: number;
-  /**
-   * The readiness profile's YAML file, instead of the default profile (see readiness/). A bad one
-   * stops createSandbox with its file, line and rule.
-   */
-  readinessProfile?: string;
-  /**
-   * Whether requests, deliveries and states reached are counted for readiness reports. Default
-   * true; false only to measure what counting costs (every report then shows nothing).
-   */
-  countReadiness?: boolean;
-  /** The version GET /_sandbox/health reports (the mock's). Default "development". */
-  version?: string;
-  /** How often an idle event stream gets a heartbeat, and polls its partner's log. */
-  eventStream?: Partial<EventStreamTiming>;
-}
-
-/** The partners a sandbox keeps unless `maxPartners` says otherwise. */
-const DEFAULT_MAX_PARTNERS = 1_000;
-/** Days a partner's data outlives its last request unless `idleDays` says otherwise. */
-const DEFAULT_IDLE_DAYS = 30;
-
-/** The test mode's features, each its routes; those of failure rehearsal marked. */
-export const FEATURES: readonly Feature[] = [
-  { routes: CLOCK_ROUTES },
-  { routes: SIMULATION_ROUTES },
-  { routes: EVENT_ROUTES },
-  { routes: MONEY_ROUTES },
-  { routes: SEED_ROUTES },
-  { routes: FAULT_ROUTES, rehearsal: true },
-  { routes: RATE_LIMIT_ROUTES, rehearsal: true },
-  { routes: REQUEST_LOG_ROUTES, rehearsal: true },
-  { routes: READINESS_ROUTES },
-  { routes: HEALTH_ROUTES, partnerless: true },
-  { routes: DOCUMENT_ROUTES, partnerless: true },
-];
-
-export interface Sandbox {
-  /** The answer to an API request that Prism has validated and routed. */
-  answer(request: ApiRequest, routed: Routed, requestId?: string): Promise<Answer>;
-  /** The answer to a request under /_sandbox/ that the engine has validated and routed. */
-  control(request: ApiRequest, routed: Routed): Promise<Answer>;
-  /**
-   * Counts, for its partner's readiness report, an API request that the engine routed but
-   * refused with `status` before the sandbox saw it (a body or header the API does not admit,
-   * such as a POST without its IDEMPOTENCY-KEY). A request without a key has no partner, and a
-   * refused request makes none: only a partner this process has seen a request of is counted.
-   */
-  refused(request: ApiRequest, routed: Routed, status: number, requestId?: string): void;
-  close(): Promise<void>;
-}
+export { FEATURES, type Sandbox, type SandboxOptions } from "./compose-sandbox.js";
 
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const startedAt = realNow();
-  const facts = readSpecFacts(options.operations);
-  const seed =
-    options.seed === undefined ? defaultSeedOf(options.operations, facts) : readSeed(options.seed);
-  const log = options.log ?? ((line: string) => console.error(line));
+  const {
+    state,
+    memoryStore,
+    seed,
+    webhookTransport = "http",
+    log,
+    readinessProfile,
+    delivery,
+    ...rest
+  } = options;
+  const read =
+    seed === undefined ? undefined : typeof seed === "string" ? readSeedFile(seed) : readSeed(seed);
   // Before the store opens: a bad profile changes nothing.
   const profile =
-    options.readinessProfile === undefined
+    readinessProfile === undefined
       ? defaultProfile(PROFILE_CONTEXT)
-      : await readProfile(options.readinessProfile, PROFILE_CONTEXT);
-  const counting = options.countReadiness !== false;
-  const store = await openStore(options.state, () => dataFromSeed(seed), log, { counting });
-  const rehearsal = options.rehearsal !== false;
-  // What is written of each finished request: its request-log entry, its readiness counts.
-  const writers: RequestWriter<StoreTransaction>[] = [
-    ...(rehearsal ? [appendToLog] : []),
-    ...(counting ? [countRequests] : []),
-  ];
-  const finished = writers.length > 0 ? new FinishedRequests(store, writers) : undefined;
-  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.delivery };
-  const transport = options.webhookTransport ?? "http";
+      : await readProfile(readinessProfile, PROFILE_CONTEXT);
+  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...delivery };
   const sender =
-    transport === "http"
+    webhookTransport === "http"
       ? new DeliverySender(limits)
-      : fetchWebhookSender(limits, transport === "fetch" ? undefined : transport);
-  const tenants = new Tenants({
-    store,
-    seed,
-    starter: starterSeed(seed),
-    exampleKey: options.exampleKey ?? DEFAULT_EXAMPLE_KEY,
-    sender,
-    deliveryChaos: options.deliveryChaos,
-    maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
-    rehearsal,
-    finished,
-  });
-  const scheduler = new Scheduler<Tenant>(store, (partner) => tenants.of(partner), TENANT_JOBS);
-  const shared = store.shared;
-  const streams = new EventStreams(store, options.eventStream);
-  const storeKind: StoreKind =
-    options.state === undefined ? "memory" : isPostgresUrl(options.state) ? "postgres" : "sqlite";
-  const health = {
-    version: options.version ?? "development",
-    storeKind,
-    startedAt,
-    store,
-    probePartner: EXAMPLE_PARTNER_ID,
-    scheduler,
-  };
-  const apiRequests: ApiRequests = {
-    tenants,
-    scheduler,
-    reads: new ReadCache(store),
-    facts,
-    finished,
-    rehearsal,
-    shared,
-  };
-  const controlRequests: ControlRequests = {
-    tenants,
-    scheduler,
-    routes: routeTable(FEATURES, rehearsal),
-    declaredStatuses: declaredStatusesOf(options.operations),
-    pending: finished,
+      : fetchWebhookSender(limits, webhookTransport === "fetch" ? undefined : webhookTransport);
+  const logLine = log ?? ((line: string) => console.error(line));
+  return composeSandbox({
+    ...rest,
+    seed: read,
     profile,
-    rehearsal,
-    shared,
-    streams,
-    partnerless: { health },
-  };
-  const purgeTimer = tenants.purgeIdle(options.idleDays ?? DEFAULT_IDLE_DAYS);
-  return {
-    answer: (request, routed, requestId) =>
-      answerApiRequest(apiRequests, request, routed, requestId),
-    control: (request, routed) => answerControlRequest(controlRequests, request, routed),
-    refused: (request, routed, status, requestId) => {
-      recordRefused(apiRequests, request, routed, status, requestId).catch(() => {
-        // Not counted: the store is stopping, or full; the request was answered.
-      });
-    },
-    async close() {
-      clearInterval(purgeTimer);
-      streams.close();
-      await scheduler.close();
-      await finished?.close();
-      sender.close();
-      await store.close();
-    },
-  };
+    sender,
+    storeKind: state === undefined ? "memory" : isPostgresUrl(state) ? "postgres" : "sqlite",
+    openStore: (initial, counting) =>
+      state === undefined && memoryStore === "javascript"
+        ? openMemoryStore(initial, { counting })
+        : openStore(state, initial, logLine, { counting }),
+  });
 }

@@ -25,7 +25,7 @@ const FEATURES = [
   "health",
 ];
 
-/** The table's rows, top first: `src/<folder>/`, `src/` (the files at the top) or `src/index.ts`. */
+/** The table's rows, top first: `src/<folder>/`, `src/` (the files at the top) or an entry's. */
 function tableRows(): string[] {
   const readme = readFileSync(path.join(root, "README.md"), "utf8");
   const rows = [...readme.matchAll(/^\| `(src\/[^`]*)`/gm)].map((match) => match[1] as string);
@@ -33,11 +33,14 @@ function tableRows(): string[] {
   return rows;
 }
 
-/** A source file's row: its folder, `src/` for the files at the top, `src/index.ts` for the entry. */
+/** The entries with a row of their own, below everything they reach. */
+const ENTRIES = ["index.ts", "browser.ts"];
+
+/** A source file's row: its folder, `src/` for the files at the top, its own for an entry. */
 function rowOf(file: string): string {
   const parts = path.relative(src, file).split(path.sep);
   if (parts.length > 1) return `src/${parts[0]}/`;
-  return parts[0] === "index.ts" ? "src/index.ts" : "src/";
+  return ENTRIES.includes(parts[0] as string) ? `src/${parts[0]}` : "src/";
 }
 
 const sources = readdirSync(src, { recursive: true, encoding: "utf8" })
@@ -64,7 +67,9 @@ describe("the sandbox's layers", () => {
       .filter((name) => statSync(path.join(src, name)).isDirectory())
       .map((name) => `src/${name}/`);
     expect(new Set(rows).size, "a row named twice").toBe(rows.length);
-    expect([...rows].sort()).toEqual([...folders, "src/", "src/index.ts"].sort());
+    expect([...rows].sort()).toEqual(
+      [...folders, "src/", ...ENTRIES.map((entry) => `src/${entry}`)].sort(),
+    );
   });
 
   it("import only the layers above them", () => {

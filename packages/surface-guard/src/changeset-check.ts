@@ -6,11 +6,14 @@
 // committed yet. A changeset pending from before (about something else) never counts, and neither
 // does one on a package that releases nothing (`@org/payments-spec` is private and ignored).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { readChangesets } from "@changesets/read";
-import { loadBundledSpec, loadSpec, type OpenApiDocument } from "@org/payments-spec";
+import {
+  bundleDocument,
+  loadBundledSpec,
+  loadSpec,
+  type OpenApiDocument,
+} from "@org/payments-spec";
 import { diffSpecs } from "@org/payments-spec/diff";
 import { parse } from "yaml";
 import { type ApiChange, type ApiDocument, type Level, PUBLISHED_PACKAGES } from "./api-changes.ts";
@@ -247,10 +250,11 @@ function introductions(root: string, git: Git, changes: ApiChange[]): Map<ApiCha
     const baselineFile = path.join(root, files.baseline);
     const baseline =
       document === "test-mode" ? loadBundledSpec(baselineFile) : loadSpec(baselineFile);
+    const versionAt = versionsOf(root, document, commits, files.head);
     for (const version of order) {
       if (wanted.size === 0) break;
       if (version === WORKING_TREE) break;
-      const doc = versionAt(git, document, version, files.head);
+      const doc = versionAt(version);
       const diff = diffSpecs(baseline, doc);
       for (const change of [...diff.breaking, ...diff.additions]) {
         // The summary as describeChanges makes it: the message up to its advice.
@@ -279,17 +283,68 @@ function isDirty(git: Git, file: string): boolean {
   return git("status", "--porcelain", "--", file).trim() !== "";
 }
 
-/** A document as it was at a commit (the test mode's bundled with the API's of the same commit). */
-function versionAt(git: Git, document: ApiDocument, commit: string, file: string): OpenApiDocument {
-  const text = git("show", `${commit}:${file}`);
-  if (document === "partner-payments") return parse(text) as OpenApiDocument;
-  const folder = mkdtempSync(path.join(tmpdir(), "payments-guard-"));
-  try {
-    const api = path.join(path.dirname(file), "partner-payments.yaml");
-    writeFileSync(path.join(folder, "partner-payments.yaml"), git("show", `${commit}:${api}`));
-    writeFileSync(path.join(folder, "test-mode.yaml"), text);
-    return loadBundledSpec(path.join(folder, "test-mode.yaml"));
-  } finally {
-    rmSync(folder, { recursive: true, force: true });
+/**
+ * The versions of a document read so far in this process, by the blobs they are made of (a test
+ * or a run of `--check` reads the same versions again): parsed once, never changed after.
+ */
+const parsedVersions = new Map<string, OpenApiDocument>();
+
+/**
+ * A document as it was at each of `commits` (the test mode's bundled with the API's of the same
+ * commit), the files read from git at once and each parsed when first asked for.
+ */
+function versionsOf(
+  root: string,
+  document: ApiDocument,
+  commits: string[],
+  file: string,
+): (commit: string) => OpenApiDocument {
+  const api = path.join(path.dirname(file), "partner-payments.yaml");
+  const files = document === "partner-payments" ? [file] : [file, api];
+  const blobs = blobsAt(
+    root,
+    commits.flatMap((commit) => files.map((name) => `${commit}:${name}`)),
+  );
+  const parsed = (blob: Blob) => {
+    let doc = parsedVersions.get(blob.id);
+    if (doc === undefined) {
+      doc = parse(blob.text) as OpenApiDocument;
+      parsedVersions.set(blob.id, doc);
+    }
+    return doc;
+  };
+  return (commit) => {
+    const own = blobs.get(`${commit}:${file}`) as Blob;
+    if (document === "partner-payments") return parsed(own);
+    const withApi = blobs.get(`${commit}:${api}`) as Blob;
+    const key = `${own.id} ${withApi.id}`;
+    let doc = parsedVersions.get(key);
+    if (doc === undefined) {
+      doc = bundleDocument(parse(own.text), () => parsed(withApi));
+      parsedVersions.set(key, doc);
+    }
+    return doc;
+  };
+}
+
+type Blob = { id: string; text: string };
+
+/** The files named `<commit>:<path>`, by that name, in one `git cat-file --batch`. */
+function blobsAt(root: string, names: string[]): Map<string, Blob> {
+  const output = execFileSync("git", ["-C", root, "cat-file", "--batch"], {
+    input: names.map((name) => `${name}\n`).join(""),
+    stdio: ["pipe", "pipe", "ignore"],
+    maxBuffer: 1024 * 1024 * 1024,
+  });
+  const blobs = new Map<string, Blob>();
+  let at = 0;
+  for (const name of names) {
+    const end = output.indexOf(10, at);
+    const [id = "", type, size] = output.subarray(at, end).toString("utf8").split(" ");
+    if (type !== "blob") throw new Error(`git has no file ${name}`);
+    const start = end + 1;
+    blobs.set(name, { id, text: output.subarray(start, start + Number(size)).toString("utf8") });
+    at = start + Number(size) + 1;
   }
+  return blobs;
 }

@@ -163,7 +163,11 @@ describe("npm run spec:diff", () => {
     // It reads each version of the document since the release: a limit for a hang, not for speed.
   }, 300_000);
 
-  it("--check passes on the working spec against the released one", () => {
-    expect(run(["--check"]).status).toBe(0);
+  // The command's exit 0 on the working documents is CI's own check (`npm run check:repo` runs
+  // `spec-diff.ts --check`); its exit 1 is the test above. Here, the verdict it prints.
+  it("--check passes on the working spec against the released one", async () => {
+    const verdict = await checkSpecDiff((await specDiff()).changes);
+    // No verdict at all when nothing needs a changeset (just after a release).
+    expect(verdict?.failed ?? false).toBe(false);
   }, 300_000);
 });

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { inject } from "vitest";
 import { createDatabase } from "./postgres.ts";
 
-/** Where a sandbox keeps its data. */
-export type SandboxStore = "memory" | "sqlite" | "postgres";
+/** Where a sandbox keeps its data (javascript: in memory, the in-page sandbox's store). */
+export type SandboxStore = "memory" | "sqlite" | "postgres" | "javascript";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -36,7 +36,10 @@ export async function persistentState(dir: string, name: string): Promise<string
 
 /** A new `state` on this project's store: none (memory), a SQLite file in `dir`, a database. */
 async function newState(dir: string): Promise<string | undefined> {
-  return sandboxStore() === "memory" ? undefined : persistentState(dir, "state.db");
+  const store = sandboxStore();
+  return store === "memory" || store === "javascript"
+    ? undefined
+    : persistentState(dir, "state.db");
 }
 
 /** A server that answers at `url` until it is stopped. */

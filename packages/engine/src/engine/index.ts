@@ -13,6 +13,7 @@ export {
   type PrismOutcome,
   type PrismRefusal,
   type PrismResponse,
+  prismEngineOf,
   type Routed,
   silentLogger,
 } from "./prism-engine.js";

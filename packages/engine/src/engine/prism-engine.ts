@@ -118,7 +118,14 @@ export async function createPrismEngine(
   spec: string | object,
   dynamic: boolean,
 ): Promise<PrismEngine> {
-  const operations = await operationsToMock(spec);
+  return prismEngineOf(await operationsToMock(spec), dynamic);
+}
+
+/**
+ * The engine of a spec's operations as Prism read them before (the in-page sandbox's, which has no
+ * OpenAPI reader).
+ */
+export function prismEngineOf(operations: Operations, dynamic: boolean): PrismEngine {
   const config = mockConfig(dynamic);
   const cachedRouter = cachedRoute(operations);
   const prism = createPrism({

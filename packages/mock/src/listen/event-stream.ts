@@ -1,7 +1,8 @@
 // The partner's events as GET /_sandbox/events/stream sends them (Server-Sent Events), read from
 // a cursor on: each event's `id:` is its cursor, `event:` its topic, `data:` the JSON a webhook
 // receives. A stream that ends, breaks or goes silent longer than the heartbeat allows is opened
-// again after the last event handled, so nothing is skipped and nothing comes twice.
+// again after the last event handled, so nothing is skipped and nothing comes twice; events the
+// sandbox no longer holds (a `: gap:` comment) are said, not skipped in silence.
 import { createParser } from "eventsource-parser";
 
 /** One event of the stream. */
@@ -27,6 +28,8 @@ export interface EventStreamOptions {
   onEvent(event: StreamedEvent): Promise<void>;
   /** The stream is open (again): `reconnected` false the first time. */
   onOpen(reconnected: boolean): void;
+  /** The sandbox no longer holds some events after the cursor (trimmed, or a reset): its words. */
+  onGap(words: string): void;
   /** The stream broke and is opened again after `delayMs`: why, in words. */
   onBroken(reason: string, delayMs: number): void;
   /** Silence (not even a heartbeat) longer than this counts as a broken connection. Default 45 s. */
@@ -117,6 +120,10 @@ async function readOnce(
     let pending = Promise.resolve();
     let failure: unknown;
     const parser = createParser({
+      onComment(comment) {
+        const gap = /^\s*gap:\s*(.+)$/.exec(comment)?.[1];
+        if (gap !== undefined) options.onGap(gap);
+      },
       onEvent(message) {
         if (message.id === undefined || message.event === undefined) return;
         // An event at or before the last one handled is never handled again.

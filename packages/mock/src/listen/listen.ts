@@ -53,6 +53,9 @@ export async function listen(options: ListenOptions): Promise<void> {
           receipts.resend();
         } else options.write(readyLine(options, saved));
       },
+      onGap(words) {
+        options.warn(`${words}: those events cannot be forwarded`);
+      },
       onBroken(reason, delayMs) {
         options.warn(`the event stream broke (${reason}); opening it again in ${delayMs} ms`);
       },

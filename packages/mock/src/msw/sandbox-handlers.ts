@@ -1,19 +1,16 @@
 // The sandbox as MSW request handlers: every route of the API and of its test mode under
 // `baseUrl`, answered by a real sandbox in the test's process (Node's setupServer) or page (the
 // browser's setupWorker), with no server and no port. The sandbox is made at the first request or
-// control, so the handlers are ready to spread at once.
-import { bundledSpecPath } from "@org/payments-engine";
+// control, so the handlers are ready to spread at once. Where it runs is the entry's: Node's
+// (index.ts) opens a sandbox on the spec's file, a browser's (browser.ts) the in-page sandbox.
+import type { DeliveryCallback, DeliveryChaos, FetchSandbox } from "@org/payments-sandbox";
 import {
-  type DeliveryCallback,
-  type DeliveryChaos,
-  type FetchSandbox,
-  fetchSandbox,
   newApiKey,
   type SandboxControls,
   type SandboxPartner,
   sandboxControls,
   sandboxPartner,
-} from "@org/payments-sandbox";
+} from "@org/payments-sandbox/controls";
 import { type HttpHandler, http } from "msw";
 
 export interface SandboxHandlersOptions {
@@ -30,7 +27,10 @@ export interface SandboxHandlersOptions {
   exampleKey?: string;
   /** A seed object instead of the one made from the spec's examples. */
   seed?: object;
-  /** Path of the OpenAPI document to answer. Default: the copy of the partner payments spec shipped in the package. */
+  /**
+   * Path of the OpenAPI document to answer. Default: the copy of the partner payments spec shipped
+   * in the package. Node only: in a browser the handlers answer the shipped spec.
+   */
   spec?: string;
   /** Duplicate and reorder webhook deliveries, deterministically from the seed. */
   deliveryChaos?: DeliveryChaos;
@@ -53,9 +53,22 @@ export interface SandboxHandlers extends Array<HttpHandler>, SandboxControls {
   close(): Promise<void>;
 }
 
-/** MSW handlers answering the API and its test mode under `baseUrl` from a sandbox of their own. */
-export function sandboxHandlers(options: SandboxHandlersOptions): SandboxHandlers {
-  const { baseUrl, onDelivery, apiKey = newApiKey(), spec, ...rest } = options;
+/** What the handlers' sandbox is opened with, beside the options given. */
+export interface OpenedSandboxOptions extends Omit<SandboxHandlersOptions, "onDelivery" | "spec"> {
+  apiKey: string;
+  webhookTransport: "fetch" | DeliveryCallback;
+  idleDays: number;
+}
+
+/**
+ * MSW handlers answering the API and its test mode under `baseUrl` from a sandbox of their own,
+ * which `open` makes.
+ */
+export function handlersOver(
+  open: (options: OpenedSandboxOptions) => Promise<FetchSandbox>,
+  options: SandboxHandlersOptions,
+): SandboxHandlers {
+  const { baseUrl, onDelivery, apiKey = newApiKey(), spec: _, ...rest } = options;
   const url = baseUrl.replace(/\/+$/, "");
   if (URL.parse(url) === null) {
     throw new TypeError(
@@ -64,9 +77,8 @@ export function sandboxHandlers(options: SandboxHandlersOptions): SandboxHandler
   }
   let sandbox: Promise<FetchSandbox> | undefined;
   const opened = () => {
-    sandbox ??= fetchSandbox({
+    sandbox ??= open({
       ...rest,
-      spec: spec ?? bundledSpecPath(),
       baseUrl: url,
       apiKey,
       webhookTransport: onDelivery ?? "fetch",

@@ -1,7 +1,6 @@
 // GET /autoramps/quote and GET /exchange-rate: the request priced by pricing.ts at the sandbox's
 // rates and the customer's fee profile, answered with what the request sent echoed back, the
 // quote's times counted from the sandbox's now and the sandbox's own signature.
-import { randomUUID } from "node:crypto";
 import type { ProblemError } from "@org/payments-engine";
 import type {
   CryptoCurrency,
@@ -84,7 +83,7 @@ export async function answerQuote(
     fee: priced.fee,
     fee_settlement: priced.fee_settlement,
     is_third_party: isThirdParty,
-    quote_id: randomUUID(),
+    quote_id: crypto.randomUUID(),
     rate: priced.rate,
     rate_expiry_policy: query.rate_expiry_policy,
     recipient_account: recipientAccount(query.recipient_account, priced.destination),

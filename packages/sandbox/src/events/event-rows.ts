@@ -35,6 +35,8 @@ export interface EventRows extends BroadcastRows, CountRows {
   eventsAfter(cursor: number, topics: readonly string[], limit: number): Promise<LoggedEvent[]>;
   /** The cursor of the partner's newest event; 0 before its first. */
   lastCursor(): Promise<number>;
+  /** The cursor of the oldest event the partner's log still holds; undefined when it holds none. */
+  oldestCursor(): Promise<number | undefined>;
   /** The partner's events that match the filter, newest first, a page at a time. */
   eventLogPage(filter: {
     topic?: string | undefined;

@@ -127,6 +127,12 @@ async function follow(
   try {
     let cursor = after;
     sink.write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
+    const gone = await store.transaction((tx) => eventsNoLongerKept(tx, cursor));
+    if (gone !== undefined) {
+      sink.write(
+        `: gap: the log no longer holds events ${gone.from} to ${gone.to} (it keeps only a partner's newest events, and a reset empties it)\n\n`,
+      );
+    }
     while (open) {
       woken = false;
       const { events, upTo } = await store.transaction(async (tx) => {
@@ -157,4 +163,17 @@ async function follow(
     // The store is gone (the sandbox stopping, a lost database): the client reconnects.
     sink.end();
   }
+}
+
+/**
+ * The cursors after `cursor` whose events the log no longer holds (trimmed, or emptied by a
+ * reset): cursors are consecutive, so the events between `cursor` and the oldest one kept are gone.
+ */
+async function eventsNoLongerKept(
+  tx: EventRows,
+  cursor: number,
+): Promise<{ from: number; to: number } | undefined> {
+  const [oldest, newest] = [await tx.oldestCursor(), await tx.lastCursor()];
+  const to = (oldest ?? newest + 1) - 1;
+  return to > cursor ? { from: cursor + 1, to } : undefined;
 }

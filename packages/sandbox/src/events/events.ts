@@ -3,7 +3,6 @@
 // delivery attempts on the sandbox clock, in its own transaction; the scheduler makes each attempt
 // once it has committed. A failed attempt is tried again on the RETRY_DELAYS_SECONDS schedule, with
 // the same event id, and every attempt is recorded for GET /_sandbox/events.
-import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock/index.js";
 import { type ArmedFaults, type DeliveryFault, deliveryFault, nthDraw } from "../faults/index.js";
 import type { DeliveryEvent, Resource } from "../store/sandbox-data.js";
@@ -230,7 +229,7 @@ export class Events {
     clock: Clock,
   ): EventPayload {
     return {
-      id: randomUUID(),
+      id: crypto.randomUUID(),
       topic,
       created_at: clock.now().toISOString(),
       customer_id: customerId,
@@ -284,7 +283,7 @@ export class Events {
     // `id` first: latestAttempt finds an event's attempts by the start of their JSON.
     const event: DeliveryEvent = {
       id: job.event.id,
-      attempt_id: randomUUID(),
+      attempt_id: crypto.randomUUID(),
       topic: job.event.topic,
       webhook_id: job.webhook_id,
       url: job.url,

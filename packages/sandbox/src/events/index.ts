@@ -4,7 +4,6 @@
 export {
   DEFAULT_DELIVERY_LIMITS,
   type DeliveryLimits,
-  DeliverySender,
   type WebhookSender,
 } from "./deliveries.js";
 export type { BroadcastRows } from "./event-rows.js";
@@ -23,4 +22,5 @@ export {
   fetchWebhookSender,
   type WebhookDelivery,
 } from "./fetch-deliveries.js";
+export { DeliverySender } from "./http-deliveries.js";
 export { EVENT_ROUTES, type EventContext } from "./routes.js";

@@ -3,21 +3,16 @@
 // counts in the readiness report as a delivery attempt does: delivered, and acknowledged when the
 // receiver answered 2xx, under the event's topic as the partner's log holds it (found by its
 // cursor, and its id, which must be the event's there).
+import type { components } from "../generated/test-mode.js";
 import type { EventRows } from "./event-rows.js";
 
-export interface Receipt {
-  /** The event's id. */
-  id: string;
-  /** The event's cursor (the stream's `id:`). */
-  cursor: string;
-  /** The receiver's status; null when it did not answer. */
-  status_code: number | null;
-}
+/** What a receiver answered to one event, as the test-mode document's `Receipt` says. */
+type EventReceipt = components["schemas"]["Receipt"];
 
 /** Counts the receipts; resolves to how many were counted and the ids the log does not hold. */
 export async function recordReceipts(
   tx: EventRows,
-  receipts: readonly Receipt[],
+  receipts: readonly EventReceipt[],
 ): Promise<{ counted: number; unknown: string[] }> {
   const unknown: string[] = [];
   let counted = 0;

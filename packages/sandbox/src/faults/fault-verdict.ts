@@ -2,7 +2,7 @@
 // idempotency key is claimed: the first rule of its operation that matches and is claimed. A
 // status or a drop before commit answers instead of the operation (the transaction then commits
 // the claim alone); a delay and a drop after commit act on the operation's answer.
-import { STATUS_CODES } from "node:http";
+import statuses from "statuses";
 import { type Answer, problemAnswer } from "../answers/answer.js";
 import type { ArmedFaults } from "./armed-faults.js";
 import type { FaultRows } from "./fault-rows.js";
@@ -98,7 +98,7 @@ function effectOf(rule: FaultRule): Verdict {
 
 /** The problem a status rule answers: shaped as every error of the sandbox, naming the rule. */
 function statusAnswer(rule: FaultRule, status: number): Answer {
-  const answer = problemAnswer(status, "fault", STATUS_CODES[status] ?? `HTTP ${status}`, [
+  const answer = problemAnswer(status, "fault", statuses.message[status] ?? `HTTP ${status}`, [
     {
       location: "route",
       field: "",

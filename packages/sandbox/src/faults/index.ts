@@ -4,7 +4,7 @@
 // Its typed controls (controls.ts) are the client side, entered directly by src/controls.ts.
 export { ArmedFaults, type ArmedRateLimit } from "./armed-faults.js";
 export { type DeliveryFault, deliveryFault } from "./delivery-fault.js";
-export type { FaultRows, StoredRateLimit } from "./fault-rows.js";
+export type { FaultRows, StoredFault, StoredRateLimit } from "./fault-rows.js";
 export { type DeclaredStatuses, declaredStatusesOf } from "./fault-rules.js";
 export {
   type FaultHit,

@@ -2,7 +2,6 @@
 // against the test-mode document, which states every rule it can (one of operation_id and topic,
 // the effects of each, the caps); what is left is what only the API's document knows: the
 // statuses an operation declares.
-import { randomUUID } from "node:crypto";
 import { notFound, ok } from "../answers/answer.js";
 import type { Clock } from "../clock/index.js";
 import type { Routes, Schemas, Transactions } from "../test-mode/index.js";
@@ -33,7 +32,7 @@ export const FAULT_ROUTES: Routes<FaultContext> = {
     if (refusal !== undefined) return refusal;
     const byChance = asked.probability !== undefined;
     const rule: FaultRule = {
-      id: randomUUID(),
+      id: crypto.randomUUID(),
       ...asked,
       ...(!byChance && { times: asked.times ?? 1 }),
       created_at: clock.now().toISOString(),

@@ -327,7 +327,10 @@ export interface paths {
      *     (`: heartbeat`) is sent every 15 seconds of quiet, so that an idle connection stays open
      *     and a client can tell a dead one. A reset empties the log but its cursors go on; a
      *     cursor past the partner's newest event (a partner dropped and made anew) starts the
-     *     stream at its first event. Only the caller's events are ever sent.
+     *     stream at its first event. When the log no longer holds events after the cursor (the
+     *     oldest trimmed, or a reset), the stream says so before any event, in a comment line
+     *     (`: gap: the log no longer holds events <first> to <last> …`), and goes on with the
+     *     oldest it holds. Only the caller's events are ever sent.
      */
     get: operations["streamEvents"];
     put?: never;
@@ -588,8 +591,12 @@ export interface paths {
      *     client's error quotes finds its request). No bodies, other headers or API keys. The newest 10,000 of a
      *     partner are kept; a reset empties the log, and it goes with the partner's data when the
      *     partner is purged. Filtered by the parameters given (all must match) and paged as the
-     *     event log is. An entry is listed within 100 ms of its answer (at once through the same
-     *     process).
+     *     event log is. A request that changes something (any method but `GET`) is answered once
+     *     its entry is committed: it is listed at once, through any process, and a crash of the
+     *     sandbox (even `kill -9`) loses none that was answered (one the store failed to write is
+     *     answered all the same, and written at the next try, a tenth of a second later). A read
+     *     (`GET`) is not held for its entry: it is listed within 100 ms of its answer (at once
+     *     through the same process), and a crash loses at most the reads of its last 100 ms.
      */
     get: operations["listRequests"];
     put?: never;

@@ -1,27 +1,11 @@
-// The sandbox as a WHATWG fetch handler, Request → Response, with no server: the same composition
-// (respondSandbox) as the Node server, reading a request's bytes and collecting its answer in plain
-// terms. What MSW's handlers and the in-page sandbox answer with.
-import {
-  type PlainAnswer,
-  PlainReply,
-  type PlainRequest,
-  problem,
-  REQUEST_ID,
-  requestIdOf,
-  sendProblem,
-} from "@org/payments-engine";
-import {
-  newApiKey,
-  type SandboxControls,
-  type SandboxPartner,
-  sandboxControls,
-  sandboxPartner,
-} from "../controls.js";
-import { createSandbox, type SandboxOptions } from "../sandbox.js";
+// The sandbox as a WHATWG fetch handler in Node (Request → Response, with no server), on a spec's
+// file and the Node store (SQLite in memory by default): what MSW's handlers answer with under
+// setupServer. The handler itself is fetch-handler.ts's, which the in-page sandbox shares.
+import type { SandboxOptions } from "../compose-sandbox.js";
+import { createSandbox } from "../sandbox.js";
 import { testModeDocument } from "../test-mode/index.js";
 import { engineOf } from "./engines.js";
-import { respondSandbox } from "./respond-sandbox.js";
-import { sandboxFailure } from "./send-answer.js";
+import { type FetchSandbox, sandboxOverFetch } from "./fetch-handler.js";
 
 export interface FetchSandboxOptions extends Omit<SandboxOptions, "operations"> {
   /** The API's OpenAPI document: a file's path, or the document itself. */
@@ -32,92 +16,16 @@ export interface FetchSandboxOptions extends Omit<SandboxOptions, "operations"> 
   apiKey?: string;
 }
 
-/** A sandbox answering fetch's requests, with the typed controls of the partner of `apiKey`. */
-export interface FetchSandbox extends SandboxControls {
-  /** Answers a request under `url` (any origin is taken as the sandbox's). */
-  handle(request: Request): Promise<Response>;
-  /** fetch's signature, answered by `handle`: give it to a client as its `fetch`. */
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
-  url: string;
-  apiKey: string;
-  /** A partner of its own: a new key, with the controls bound to it. */
-  newPartner(): SandboxPartner;
-  /** Closes the sandbox (its scheduler and store). Safe to call more than once. */
-  close(): Promise<void>;
-}
-
 /** Makes a sandbox that answers fetch's requests; resolves once it answers. */
 export async function fetchSandbox(options: FetchSandboxOptions): Promise<FetchSandbox> {
-  const { spec, baseUrl = "http://sandbox.test", apiKey, ...rest } = options;
+  const { spec, baseUrl, apiKey, ...rest } = options;
   const engine = await engineOf(spec);
   const sandbox = await createSandbox({ ...rest, operations: engine.operations });
-  const respond = respondSandbox<PlainReply>({
+  return sandboxOverFetch({
     sandbox,
-    engine: () => engine,
+    engine,
     controlEngine: () => engineOf(testModeDocument),
+    baseUrl,
+    apiKey,
   });
-  const handle = async (request: Request): Promise<Response> => {
-    const { pathname, search } = new URL(request.url);
-    const plain: PlainRequest = {
-      method: request.method,
-      url: pathname + search,
-      headers: Object.fromEntries(request.headers),
-      body: new Uint8Array(await request.arrayBuffer()),
-    };
-    const reply = new PlainReply();
-    reply.setHeader(REQUEST_ID, requestIdOf(plain, engine.apiKeyHeader));
-    await respond(plain, reply).catch((error: unknown) => {
-      const failure =
-        sandboxFailure(error) ??
-        problem(500, "sandbox-error", "The sandbox failed", [
-          { location: "route", field: "", rule: "sandbox", message: (error as Error).message },
-        ]);
-      sendProblem(reply, failure);
-    });
-    return responseOf(reply.answer(), request.method);
-  };
-  const url = baseUrl.replace(/\/+$/, "");
-  const fetch = (input: RequestInfo | URL, init?: RequestInit) =>
-    handle(new Request(typeof input === "string" ? new URL(input, `${url}/`) : input, init));
-  const key = apiKey ?? newApiKey();
-  let closed: Promise<void> | undefined;
-  return {
-    handle,
-    fetch,
-    url,
-    apiKey: key,
-    ...sandboxControls(url, { apiKey: key, fetch }),
-    newPartner: () => sandboxPartner(url, { fetch }),
-    close() {
-      closed ??= sandbox.close();
-      return closed;
-    },
-  };
-}
-
-/** The plain answer as a Response: a dropped connection is a network error, as fetch sees one. */
-function responseOf(answer: PlainAnswer, method: string): Response {
-  if (answer.dropped) return Response.error();
-  const { status, headers, body } = answer;
-  if (typeof body === "string") {
-    const empty = method === "HEAD" || status === 204 || status === 304;
-    return new Response(empty ? null : body, { status, headers });
-  }
-  const encoder = new TextEncoder();
-  let cancelled: (() => void) | undefined;
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      body.start({
-        write: (text) => controller.enqueue(encoder.encode(text)),
-        end: () => controller.close(),
-        onCancel: (listener) => {
-          cancelled = listener;
-        },
-      });
-    },
-    cancel() {
-      cancelled?.();
-    },
-  });
-  return new Response(stream, { status, headers });
 }

@@ -1,7 +1,8 @@
 // The sandbox on the wire: the one composition of the engine and the sandbox (respondSandbox),
 // the sandbox's own server (serveSandbox), its answers sent, its failures as problems. The mock's
 // stateful mode serves respondSandbox with its extras.
-export { type FetchSandbox, type FetchSandboxOptions, fetchSandbox } from "./fetch-sandbox.js";
+export type { FetchSandbox } from "./fetch-handler.js";
+export { type FetchSandboxOptions, fetchSandbox } from "./fetch-sandbox.js";
 export {
   type PrismAnswer,
   type RefusedRoute,

@@ -15,7 +15,7 @@ import {
   routeProblem,
   sendProblem,
 } from "@org/payments-engine";
-import type { Sandbox } from "../sandbox.js";
+import type { Sandbox } from "../compose-sandbox.js";
 import { type Sent, sendAnswer } from "./send-answer.js";
 
 export async function respondControl(

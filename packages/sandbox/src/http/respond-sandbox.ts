@@ -33,7 +33,7 @@ import {
   sendProblem,
   VerdictMemo,
 } from "@org/payments-engine";
-import type { Sandbox } from "../sandbox.js";
+import type { Sandbox } from "../compose-sandbox.js";
 import { isControlPath } from "../test-mode/index.js";
 import { respondControl } from "./respond-control.js";
 import { type Sent, sendAnswer } from "./send-answer.js";
@@ -135,7 +135,7 @@ export function respondSandbox<R extends Reply = ServerResponse>({
     if (errors.length > 0) {
       const refusal = requestRefusal(refusalStatus(errors), errors);
       // The sandbox counts it for the partner's readiness report, as it counts what it answers.
-      sandbox.refused(request, outcome.routed, refusal.status, requestId);
+      await sandbox.refused(request, outcome.routed, refusal.status, requestId);
       return sentStatus(sendProblem(response, refusal));
     }
     setDeprecationHeaders(response, request, outcome.routed);

@@ -1,10 +1,10 @@
 // What a status change does besides itself: the fields a status fills in (identification steps,
-// an autoramp's deposit rails, a fiat address's ownership, a transaction's payout hash) and the changes it causes in other
+// an autoramp's deposit rails, a fiat address's ownership, a transaction's payout trace) and the changes it causes in other
 // resources (an approved identification activates its customer, an active customer's autoramps
 // are approved). The transitions themselves are data in lifecycles.ts.
-import { randomBytes } from "node:crypto";
 import { isObject } from "@org/payments-engine";
 import type { IbanDepositInfo } from "@org/payments-types";
+import { randomHex, randomInt } from "../random/index.js";
 import type { Resource, Stored } from "../store/sandbox-data.js";
 import { type ChangeContext, customerIdOf } from "./change-context.js";
 import {
@@ -16,6 +16,7 @@ import {
   type Lifecycle,
   TRANSACTION,
 } from "./lifecycles.js";
+import { paysOutFiat } from "./ramp-type.js";
 
 /** Walks a resource along its lifecycle to a status (changes.ts's walkTo). */
 export type Walk = (
@@ -27,7 +28,7 @@ export type Walk = (
 
 /** Fills in what the resource's new status implies. */
 export function enterStatus(
-  _context: ChangeContext,
+  context: ChangeContext,
   lifecycle: Lifecycle,
   resource: Resource,
 ): void {
@@ -46,10 +47,30 @@ export function enterStatus(
     // The bank's confirmation is what verifies the customer owns the account.
     resource.ownership_verified = status === "Registered";
   } else if (lifecycle === TRANSACTION && status === "PayoutInProgress") {
-    resource.payout_crypto_transaction ??= {
-      transaction_hash: `0x${randomBytes(32).toString("hex")}`,
+    payOut(resource, context.clock.now());
+  }
+}
+
+/**
+ * The trace of a transaction's payout: a fiat payout (an offramp's) is a wire, traced by its
+ * `payment_tracking.omad`; a crypto payout, by its `payout_crypto_transaction.transaction_hash`.
+ */
+function payOut(transaction: Resource, at: Date): void {
+  if (paysOutFiat(transaction)) {
+    const tracking = isObject(transaction.payment_tracking) ? transaction.payment_tracking : {};
+    tracking.omad ??= wireMessageId(at);
+    transaction.payment_tracking = tracking;
+  } else {
+    transaction.payout_crypto_transaction ??= {
+      transaction_hash: `0x${randomHex(32)}`,
     };
   }
+}
+
+/** A Fedwire-style message id of a wire sent at `at`: its date, a sandbox source and a sequence. */
+function wireMessageId(at: Date): string {
+  const date = at.toISOString().slice(0, 10).replaceAll("-", "");
+  return `${date}SANDBOX0${String(randomInt(1_000_000)).padStart(6, "0")}`;
 }
 
 /** The changes a step of `stored` from `from` causes elsewhere. */

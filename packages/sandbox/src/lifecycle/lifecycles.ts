@@ -10,6 +10,7 @@ import {
   type WebhookTopic,
 } from "@org/payments-types";
 import type { CollectionName, Resource } from "../store/sandbox-data.js";
+import { paysOutFiat } from "./ramp-type.js";
 
 /**
  * What makes a transition happen: a request of the API, another resource's change (a cascade),
@@ -435,10 +436,14 @@ export const TRANSACTION: Lifecycle = {
         isRecord(transaction.source_amount) && isRecord(transaction.destination_amount),
     },
     {
-      says: "has a payout hash once the payout is sent (PayoutInProgress on), none before",
-      holds: (transaction) =>
-        (transaction.payout_crypto_transaction !== undefined) ===
-        PAID_OUT.includes(String(transaction.status)),
+      says: "has its payout's trace once the payout is sent (PayoutInProgress on), none before: an OMAD for fiat, a hash for crypto",
+      holds: (transaction) => {
+        const traced = paysOutFiat(transaction)
+          ? isRecord(transaction.payment_tracking) &&
+            transaction.payment_tracking.omad !== undefined
+          : transaction.payout_crypto_transaction !== undefined;
+        return traced === PAID_OUT.includes(String(transaction.status));
+      },
     },
   ],
 };

@@ -67,7 +67,8 @@ export class Scheduler<T extends ClockOwner> {
     this.ownerOf = ownerOf;
     this.performers = performers;
     this.timer = setInterval(() => this.poll(), POLL_MS);
-    this.timer.unref();
+    // Node: not what keeps the process alive (a page's timers have no unref).
+    this.timer.unref?.();
     // Work that came due while no process ran (or that an earlier release left) goes now.
     this.poll();
   }

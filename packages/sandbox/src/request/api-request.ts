@@ -1,7 +1,7 @@
 // An API request's way through the sandbox, top-down: its partner entered; in one transaction the
 // rate limit and the faults decide one verdict, then (unless the verdict answers instead) the key
 // is claimed and the operation runs; after the commit the verdict is applied once; the finished
-// request is recorded once.
+// request is recorded once, and (unless it is a read) answered once its record is committed.
 import type { ApiRequest, Routed } from "@org/payments-engine";
 import { deprecatedUses, isObject } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "../answers/answer.js";
@@ -19,7 +19,12 @@ import { elapsedNow } from "../clock/index.js";
 import type { RequestFacts, Verdict } from "../faults/index.js";
 import type { Scheduler } from "../lifecycle/scheduler.js";
 import type { SpecFacts } from "../lifecycle/spec-facts.js";
-import { type FinishedRequests, finishedRequest, headerOf } from "../request-log/index.js";
+import {
+  type FinishedRequest,
+  type FinishedRequests,
+  finishedRequest,
+  headerOf,
+} from "../request-log/index.js";
 import type { StoreTransaction } from "../store/store.js";
 import type { Tenant, Tenants } from "../tenants/tenants.js";
 import { applyVerdict, decideVerdict, NO_VERDICT } from "./verdict.js";
@@ -62,7 +67,8 @@ export async function answerApiRequest(
   const { verdict, answer } = await runOperation(requests, tenant, request, routed, handler);
   if (tenant.events.takeQueued()) requests.scheduler.kick(tenant);
   const sent = await applyVerdict(verdict, answer);
-  requests.finished?.add(
+  await record(
+    requests.finished,
     tenant.partner,
     finishedRequest({
       request,
@@ -81,7 +87,8 @@ export async function answerApiRequest(
 /**
  * Records, for its partner's readiness report, a request the engine refused with `status` before
  * the sandbox saw it, for a partner this process knows: a refused request never makes a partner,
- * so that keys that are refused cannot fill the sandbox.
+ * so that keys that are refused cannot fill the sandbox. Resolves once it is committed (a read's,
+ * once it waits to be).
  */
 export async function recordRefused(
   requests: ApiRequests,
@@ -95,7 +102,8 @@ export async function recordRefused(
   const known = requests.tenants.known(key);
   if (known === undefined) return;
   const tenant = await known;
-  requests.finished.add(
+  await record(
+    requests.finished,
     tenant.partner,
     finishedRequest({
       request,
@@ -108,6 +116,21 @@ export async function recordRefused(
       deprecated: deprecatedUses(routed.operation, request),
     }),
   );
+}
+
+/**
+ * Records the finished request: one that changes something (any method but GET) is answered once
+ * its record is committed, so that a crash loses none answered; a read is written in a batch soon
+ * after its answer (see FinishedRequests).
+ */
+function record(
+  finished: FinishedRequests<StoreTransaction> | undefined,
+  partner: string,
+  request: FinishedRequest,
+): Promise<void> | undefined {
+  if (request.method !== "GET") return finished?.commit(partner, request);
+  finished?.add(partner, request);
+  return undefined;
 }
 
 /**

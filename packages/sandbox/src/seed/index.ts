@@ -11,3 +11,4 @@ export {
   type Seed,
   starterSeed,
 } from "./seed.js";
+export { readSeedFile } from "./seed-file.js";

@@ -1,8 +1,8 @@
 // The data a fresh sandbox starts from: by default the spec's own examples, or a seed file.
 // A seed is a JSON object of resource arrays, each optional: { "customers": [...], ... }, and
 // optionally `rates`, changes to the default rate table: { "rates": { "EUR": "1.10" } }.
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { isObject, type Operations } from "@org/payments-engine";
 import type { SpecFacts } from "../lifecycle/spec-facts.js";
 import { changedRates, DEFAULT_RATES, readRateChanges } from "../money/index.js";
@@ -71,17 +71,11 @@ export function defaultSeed(facts: SpecFacts): Seed {
   };
 }
 
-/** The seed named by --seed (a file) or passed to startMock (an object); throws naming what is wrong. */
-export function readSeed(seed: string | object): Seed {
-  const source = typeof seed === "string" ? `seed file ${seed}` : "seed object";
-  let value: unknown = seed;
-  if (typeof seed === "string") {
-    try {
-      value = JSON.parse(readFileSync(seed, "utf8"));
-    } catch (error) {
-      throw new Error(`The sandbox ${source} cannot be read: ${(error as Error).message}`);
-    }
-  }
+/**
+ * The seed passed to startMock (an object), or read from `source` (see seed-file.ts); throws
+ * naming what is wrong.
+ */
+export function readSeed(value: unknown, source = "seed object"): Seed {
   if (!isObject(value)) throw new Error(`The sandbox ${source} is not a JSON object`);
   const { rates, ...collections } = value;
   if (rates !== undefined) {
@@ -211,6 +205,6 @@ function listIds(customer: Resource, field: string, added: Resource[]): void {
 
 /** A UUID made of `parts`: the same seed has the same ids on every start and reset. */
 function seedId(...parts: unknown[]): string {
-  const hex = createHash("sha256").update(parts.join("/")).digest("hex");
+  const hex = bytesToHex(sha256(utf8ToBytes(parts.join("/"))));
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

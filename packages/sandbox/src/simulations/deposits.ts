@@ -2,7 +2,6 @@
 // an autoramp transaction for the autoramp's customer, priced as a quote for the same pair and
 // amount is at that moment (pricing.ts), which then settles on the sandbox clock (lifecycles.ts),
 // with an event at each step.
-import { randomBytes, randomInt } from "node:crypto";
 import type { AutorampTransaction, Blockchain, DepositAccountType } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "../answers/answer.js";
 import { pricingData } from "../api/quotes.js";
@@ -18,6 +17,7 @@ import {
   PricingError,
   price,
 } from "../money/index.js";
+import { randomHex, randomInt } from "../random/index.js";
 import { newResourceId } from "../store/resource-id.js";
 import type { Resource } from "../store/sandbox-data.js";
 import type { SimulationRows } from "./simulation-rows.js";
@@ -58,10 +58,8 @@ export async function deposit(
   if (typeof rail !== "string") return rail;
   const priced = priceOrProblem({
     source,
-    destination: priceCurrency({
-      ...(autoramp.destination_currency as ListedCurrency),
-      type: "Crypto",
-    }),
+    // Fiat for an offramp (a fiat code as its `token`, without `blockchain`), crypto otherwise.
+    destination: priceCurrency(autoramp.destination_currency as ListedCurrency),
     amount_in: fields.amount,
     deposit_account_type: rail,
     is_third_party: autoramp.is_third_party === true,
@@ -185,7 +183,12 @@ function refused(field: string, rule: string, message: string): Answer {
   ]);
 }
 
-/** The pricing of a currency listed by an autoramp: its code (fiat) or token and chain (crypto). */
+/**
+ * The pricing of a currency an autoramp names: its code (fiat) or token and chain (crypto). The
+ * sandbox's currencies are what they are (`EUR` is fiat however it is named: an offramp's
+ * `destination_currency` is `{ "token": "EUR" }`, as a quote names a fiat destination); another
+ * is fiat only when it says `type: Fiat`.
+ */
 function priceCurrency(listed: ListedCurrency): PriceCurrency {
   const code = String(listed.code ?? listed.token ?? "");
   const type = currencyFacts(code)?.type ?? (listed.type === "Fiat" ? "Fiat" : "Crypto");
@@ -221,7 +224,7 @@ function walletAddress(chain: Blockchain): string {
   if (chain === "Solana")
     return randomText("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 44);
   if (chain === "Stellar") return `G${randomText("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 55)}`;
-  return `0x${randomBytes(20).toString("hex")}`;
+  return `0x${randomHex(20)}`;
 }
 
 function randomText(alphabet: string, length: number): string {

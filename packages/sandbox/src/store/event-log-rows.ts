@@ -44,6 +44,8 @@ export interface EventLogRows {
   eventsAfter(cursor: number, topics: readonly string[], limit: number): Promise<LoggedEvent[]>;
   /** The cursor of the partner's newest event; 0 before its first. */
   lastCursor(): Promise<number>;
+  /** The cursor of the oldest event the partner's log still holds; undefined when it holds none. */
+  oldestCursor(): Promise<number | undefined>;
   /**
    * The partner's events that match the filter, newest first, a page at a time, each as its JSON
    * with its `cursor` first (the page's cursors are the events' cursors).
@@ -54,9 +56,9 @@ export interface EventLogRows {
 }
 
 /** A partner's log keeps at least this many of its newest events. */
-const LOGGED_EVENTS_KEPT = 50_000;
+export const LOGGED_EVENTS_KEPT = 50_000;
 /** The log is trimmed when its newest cursor passes a multiple of this. */
-const TRIM_EVERY = 1_000;
+export const TRIM_EVERY = 1_000;
 /** Events written by one Postgres statement at most (its parameters stay far below the limit). */
 const ROWS_PER_INSERT = 500;
 
@@ -90,6 +92,10 @@ export function eventLogRows(
     async lastCursor() {
       const [row] = await query("SELECT last FROM event_cursors WHERE partner = $1", [partner]);
       return Number(row?.last ?? 0);
+    },
+    async oldestCursor() {
+      const [row] = await query("SELECT min(n) AS n FROM event_log WHERE partner = $1", [partner]);
+      return row?.n === null || row?.n === undefined ? undefined : Number(row.n);
     },
     eventLogPage(filter) {
       return loggedEventSource(query, partner, filter);

@@ -19,10 +19,10 @@ import type { Query, Row } from "./sql-query.js";
 import {
   type Dialect,
   indexedColumns,
-  type PurgeSchedule,
   type SqlTransaction,
   sqlTransaction,
   storedOf,
+  type Upkeep,
 } from "./sql-store.js";
 import { EVENTS_KEPT, type ListFilter, type NewJob } from "./store.js";
 
@@ -83,11 +83,11 @@ const ROW = "seq, collection, id, sub_partner_id, linked_customer, customer_id, 
 export function postgresBatch(
   query: Query,
   dialect: Dialect,
-  purgeDue: PurgeSchedule,
+  upkeep: Upkeep,
   partner: string,
   counting = true,
 ): BatchTransaction {
-  const inner = sqlTransaction(query, dialect, purgeDue, partner, undefined, counting);
+  const inner = sqlTransaction(query, dialect, upkeep, partner, undefined, counting);
   const rows = new HeldRows();
   /** Collections read whole, and the customers whose resources of a collection were read. */
   const wholeCollections = new Set<CollectionName>();

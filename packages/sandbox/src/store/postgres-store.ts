@@ -18,9 +18,9 @@ import {
   dueJobs,
   duePartners,
   purgeIdle,
-  purgeSchedule,
   removeJobs,
   sqlTransaction,
+  upkeepOf,
 } from "./sql-store.js";
 import type { SandboxStore } from "./store.js";
 
@@ -76,7 +76,7 @@ export async function openPostgresStore(
   // An idle connection that breaks is replaced at its next use; it must not crash the process.
   pool.on("error", () => {});
   const what = `sandbox database ${redactedUrl(url)}`;
-  const purgeDue = purgeSchedule();
+  const upkeep = upkeepOf();
   try {
     const migrated = await withClient(pool, (client) =>
       inTransaction(client, async (query) => {
@@ -86,7 +86,7 @@ export async function openPostgresStore(
         const done = await migrate(query, POSTGRES_DDL, schemaTable(query), what);
         if (done.from === 0) {
           const unlocked = { ...POSTGRES, lockRows: "", skipLocked: "" };
-          const example = sqlTransaction(query, unlocked, purgeDue, EXAMPLE_PARTNER_ID);
+          const example = sqlTransaction(query, unlocked, upkeep, EXAMPLE_PARTNER_ID);
           await example.enter(realNow());
           await example.fill(initial());
         }
@@ -126,7 +126,7 @@ export async function openPostgresStore(
       unlessDeadlocked(() =>
         withClient(pool, (client) =>
           inTransaction(client, async (query) => {
-            const tx = sqlTransaction(query, POSTGRES, purgeDue, partner, undefined, counting);
+            const tx = sqlTransaction(query, POSTGRES, upkeep, partner, undefined, counting);
             const result = await work(tx);
             await tx.writeEvents();
             return result;
@@ -143,7 +143,7 @@ export async function openPostgresStore(
             const jobs = await dueJobs(query, partner, kind, upTo, limit, POSTGRES.skipLocked);
             if (jobs.length === 0) return 0;
             const finish = await perform(jobs);
-            const batch = postgresBatch(query, POSTGRES, purgeDue, partner, counting);
+            const batch = postgresBatch(query, POSTGRES, upkeep, partner, counting);
             // A step's subject is a resource; a delivery's is an event.
             if (kind === "step") await batch.load(jobs.map((job) => job.subject));
             const done = await finish(batch);

@@ -11,8 +11,35 @@ import { batchEntries, batchText } from "./request-log-batch.js";
 import type { Query } from "./sql-query.js";
 import { REQUESTS_KEPT } from "./store.js";
 
+/** Entries a partner's log takes, from this process, between two trims. */
+export const TRIM_AFTER = 2_000;
+/** Partners whose entries since their last trim are known; past this many, they start afresh. */
+const PARTNERS_KNOWN = 10_000;
+
+/**
+ * When a store trims a partner's log: at its first append in this process, then once it has taken
+ * TRIM_AFTER entries more. A batch of writes is as small as the writes answered together (each
+ * waits for its entry's commit), and the trim reads every batch of the partner's: trimmed at each,
+ * a log of 10,000 entries in batches of a few would cost its appends more than the requests.
+ */
+export class LogTrims {
+  private readonly added = new Map<string, number>();
+
+  /** Whether the append of `entries` to the partner's log trims it. */
+  due(partner: string, entries: number): boolean {
+    const added = this.added.get(partner);
+    if (added !== undefined && added + entries < TRIM_AFTER) {
+      this.added.set(partner, added + entries);
+      return false;
+    }
+    if (this.added.size >= PARTNERS_KNOWN) this.added.clear();
+    this.added.set(partner, 0);
+    return true;
+  }
+}
+
 /** The partner's request log, in the transaction `query` belongs to. */
-export function requestLogRows(query: Query, partner: string): RequestLogRows {
+export function requestLogRows(query: Query, partner: string, trims: LogTrims): RequestLogRows {
   return {
     async appendRequests(entries) {
       if (entries.length === 0) return;
@@ -23,7 +50,7 @@ export function requestLogRows(query: Query, partner: string): RequestLogRows {
         entries.length,
         batchText(entries),
       ]);
-      await query(TRIM_REQUESTS, [partner, REQUESTS_KEPT]);
+      if (trims.due(partner, entries.length)) await query(TRIM_REQUESTS, [partner, REQUESTS_KEPT]);
     },
     requestLog(filter) {
       return requestLogSource(query, partner, filter);
@@ -42,7 +69,7 @@ const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND seq < (
   ) AS batches WHERE newer < $2)`;
 
 /** An entry's place in the log: its batch's `seq` times this, plus its index in the batch. */
-const PLACES_PER_BATCH = 1_000_000;
+export const PLACES_PER_BATCH = 1_000_000;
 /** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
 const BATCHES_READ = 64;
 

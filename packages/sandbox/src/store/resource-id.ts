@@ -3,7 +3,6 @@
 // A partner's ids then sort in the order they were made, so that each create's entry in the
 // store's index of (partner, collection, id) goes at its end, in the page the creates before it
 // wrote, rather than in a random page: a group commit writes one index page, not one per create.
-import { randomUUID } from "node:crypto";
 
 /** The highest time a version 7 UUID holds (48 bits of ms). */
 const MAX_MS = 2 ** 48 - 1;
@@ -14,6 +13,6 @@ export function newResourceId(atMs: number): string {
   const time = ms.toString(16).padStart(12, "0");
   // A version 4 UUID's random bits: its 3 after the version digit and its variant group, which
   // already starts with the bits 10 that RFC 9562 gives version 7 too.
-  const random = randomUUID();
+  const random = crypto.randomUUID();
   return `${time.slice(0, 8)}-${time.slice(8)}-7${random.slice(15, 18)}-${random.slice(19)}`;
 }

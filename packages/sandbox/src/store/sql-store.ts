@@ -9,7 +9,7 @@ import { eventLogRows, type NewLoggedEvent, writeAppendedEvents } from "./event-
 import { faultRows } from "./fault-rows.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
-import { requestLogRows } from "./request-log-rows.js";
+import { LogTrims, requestLogRows } from "./request-log-rows.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -34,7 +34,7 @@ import {
 } from "./store.js";
 
 /** A claimed key still without an answer after this long belonged to a process that died. */
-const ABANDONED_CLAIM_MS = 60_000;
+export const ABANDONED_CLAIM_MS = 60_000;
 
 /** Removes the keys past their retention and the claims abandoned without an answer. */
 export const PURGE_KEYS =
@@ -96,15 +96,26 @@ export async function writeClaims(query: Query, claims: PendingClaims): Promise<
 const PURGE_EVERY_MS = 1_000;
 
 /** Whether a claim at `now` purges: once per PURGE_EVERY_MS for the store that made it. */
-export type PurgeSchedule = (now: number) => boolean;
+type PurgeSchedule = (now: number) => boolean;
 
-export function purgeSchedule(): PurgeSchedule {
+function purgeSchedule(): PurgeSchedule {
   let last = Number.NEGATIVE_INFINITY;
   return (now) => {
     if (now >= last && now - last < PURGE_EVERY_MS) return false;
     last = now;
     return true;
   };
+}
+
+/** What a store spaces out over its transactions: the purge of old keys, the trim of the request log. */
+export interface Upkeep {
+  keysPurgeDue: PurgeSchedule;
+  logTrims: LogTrims;
+}
+
+/** A store's upkeep, made once with the store. */
+export function upkeepOf(): Upkeep {
+  return { keysPurgeDue: purgeSchedule(), logTrims: new LogTrims() };
 }
 
 /** Where the databases differ. */
@@ -178,7 +189,7 @@ export interface OnlyProcess {
 export function sqlTransaction(
   query: Query,
   dialect: Dialect,
-  purgeDue: PurgeSchedule,
+  upkeep: Upkeep,
   partner: string,
   only?: OnlyProcess,
   counting = true,
@@ -194,7 +205,7 @@ export function sqlTransaction(
   const events = only?.events ?? [];
   const tx: SqlTransaction = {
     ...resourceRows(context),
-    ...idempotencyKeys(context, purgeDue),
+    ...idempotencyKeys(context, upkeep.keysPurgeDue),
     ...scheduledWork(context),
     ...clock,
     async enter(seenAt, room) {
@@ -208,7 +219,7 @@ export function sqlTransaction(
     writeEvents: () => writeAppendedEvents(query, partner, events, dialect.eventsChannel === true),
     ...partnerSettings(context),
     ...faultRows(query, partner),
-    ...requestLogRows(query, partner),
+    ...requestLogRows(query, partner, upkeep.logTrims),
     ...(counting ? countRows(query, partner, only?.marked) : NO_COUNT_ROWS),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);

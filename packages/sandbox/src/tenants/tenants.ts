@@ -156,7 +156,8 @@ export class Tenants {
           // The database is gone (stopping): the next check purges them.
         });
     }, PURGE_CHECK_MS);
-    timer.unref();
+    // Node: not what keeps the process alive (a page's timers have no unref).
+    timer.unref?.();
     return timer;
   }
 

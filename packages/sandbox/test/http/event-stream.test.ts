@@ -1,7 +1,8 @@
 // GET /_sandbox/events/stream: the partner's events as Server-Sent Events, each with its cursor
 // as `id:` and its topic as `event:`, its data the body a webhook delivery posts; resumed after a
 // cursor by Last-Event-ID or ?after= with nothing skipped and nothing twice; filtered by topic;
-// kept alive by heartbeats; another key's events never in it. And the receipts a forwarder
+// kept alive by heartbeats; events the log no longer holds told in a comment; another key's
+// events never in it. And the receipts a forwarder
 // reports count in the readiness report as a webhook's answers do.
 import { once } from "node:events";
 import { createServer } from "node:http";
@@ -221,6 +222,27 @@ it("keeps an idle stream alive with heartbeat comments", async () => {
   await stream.waitForComment("heartbeat");
   expect(stream.events).toEqual([]);
   await stream.close();
+});
+
+it("says which events the log no longer holds before it resumes past them", async () => {
+  const key = "stream-gap";
+  await createCustomer(key);
+  await createCustomer(key);
+  const reset = await call(sandbox.url, "POST", "/_sandbox/reset", { headers: keyed(key) });
+  expect(reset.status).toBe(200);
+  await createCustomer(key);
+  const stream = await openEventStream(sandbox.url, { apiKey: key, query: { after: "0" } });
+  const [event] = await stream.waitForEvents(1);
+  expect(event?.id).toBe("3");
+  expect(stream.comments.filter((comment) => comment.startsWith("gap:"))).toEqual([
+    "gap: the log no longer holds events 1 to 2 (it keeps only a partner's newest events, and a reset empties it)",
+  ]);
+  await stream.close();
+  // Resumed from a cursor the log still follows on from: no gap to tell.
+  const resumed = await openEventStream(sandbox.url, { apiKey: key, lastEventId: "2" });
+  await resumed.waitForEvents(1);
+  expect(resumed.comments.some((comment) => comment.startsWith("gap:"))).toBe(false);
+  await resumed.close();
 });
 
 it("never sends one key's events in another's stream, resumed from 0 or not", async () => {

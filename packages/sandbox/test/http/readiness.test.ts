@@ -146,6 +146,48 @@ describe("GET /_sandbox/readiness", () => {
     expect(report.coverage.operations.createCustomer.calls).toBe(0);
   });
 
+  it("passes offramp-completed for an offramp funded and Completed, and only that ramp", async () => {
+    const c = sandbox.server.newPartner();
+    const customer = (
+      await as(c, "POST", "/customers", {
+        customer_type: "Person",
+        email: "ada@example.com",
+        name: "Ada Lovelace",
+      })
+    ).body;
+    await as(c, "POST", `/_sandbox/customers/${customer.id}/status`, {
+      status: "Active",
+      force: true,
+    });
+    // Crypto in, EUR out: the fiat destination named by its code, as a quote names it.
+    const offramp = (
+      await as(c, "POST", "/autoramps", {
+        customer_id: customer.id,
+        source_currencies: [{ blockchain: "Polygon", token: "USDC" }],
+        destination_currency: { token: "EUR" },
+        recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+      })
+    ).body;
+    const deposited = await as(c, "POST", `/_sandbox/autoramps/${offramp.id}/deposits`, {
+      amount: "100.00",
+    });
+    expect(deposited.status).toBe(200);
+    const before = await readiness(c);
+    expect(
+      before.checks.find((check: { id: string }) => check.id === "offramp-completed"),
+    ).toMatchObject({
+      status: "failed",
+    });
+    await as(c, "POST", "/_sandbox/clock/advance", { seconds: 24 * 3600 });
+    const report = await readiness(c);
+    const byId = Object.fromEntries(
+      report.checks.map((check: { id: string }) => [check.id, check]),
+    );
+    expect(byId["offramp-completed"].status).toBe("passed");
+    expect(byId["onramp-completed"].status).toBe("not_run");
+    expect(report.coverage.states.autoramp_transaction).toContain("Completed");
+  });
+
   it("counts each request once: a report read twice is the same", async () => {
     const first = await readiness(a);
     const second = await readiness(a);

@@ -155,6 +155,36 @@ describe("test mode", () => {
     expect(JSON.stringify(autoramp.deposit_rails)).not.toContain("iban");
   });
 
+  it("makes an offramp of a crypto source to a fiat token: a wallet rail, an Offramp transaction paid out by wire", async () => {
+    const { url } = await sandboxWithReceiver();
+    const { customer } = await onboard(url);
+    const offramp = await post(url, "/autoramps", {
+      customer_id: customer.id,
+      destination_currency: { token: "EUR" },
+      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+      source_currencies: [{ blockchain: "Solana", token: "USDC" }],
+    });
+    expect(offramp.deposit_rails).toEqual([
+      { blockchain: "Solana", wallet_address: expect.any(String) },
+    ]);
+    const deposited = await call(url, "POST", `/_sandbox/autoramps/${offramp.id}/deposits`, {
+      body: { amount: "100.00" },
+    });
+    expect(deposited.status).toBe(200);
+    expect(deposited.body).toMatchObject({
+      source_amount: { currency: { code: "USDC", type: "Crypto" } },
+      destination_amount: { currency: { code: "EUR", type: "Fiat" } },
+      source: { blockchain: "Solana" },
+    });
+    await advance(url, 24 * 3600);
+    const listed = await call(url, "GET", "/autoramp-transactions?ramp_type=Offramp");
+    expect(listed.body.items).toHaveLength(1);
+    const [paid] = listed.body.items;
+    expect(paid).toMatchObject({ id: deposited.body.id, status: "Completed" });
+    expect(paid.payment_tracking.omad).toMatch(/^\d{8}SANDBOX0\d{6}$/);
+    expect(paid.payout_crypto_transaction).toBeUndefined();
+  });
+
   it("funds an autoramp with a simulated deposit, priced as a quote is, and settles it on the clock", async () => {
     const { url, receiver } = await sandboxWithReceiver();
     const { customer } = await onboard(url);

@@ -1,5 +1,6 @@
 // Each in-memory sandbox has a database of its own, even in one process (SQLite's memdb shares a
-// database among the connections that open one name).
+// database among the connections that open one name, and every in-memory database starts from a
+// copy of the process's migrated schema).
 
 import { call, newKey } from "@org/payments-testing";
 import { afterEach, expect, it } from "vitest";
@@ -27,4 +28,9 @@ it("keeps what one sandbox creates out of another in the same process", async ()
   const inSecond = await call(second.url, "GET", "/customers?page_size=100");
   expect(inFirst.body.items.map((c: { id: string }) => c.id)).toContain(created.body.id);
   expect(inSecond.body).toEqual(before.body);
+  // One opened after the create starts from the schema alone, without it.
+  const third = await startSandbox();
+  started.push(third);
+  const inThird = await call(third.url, "GET", "/customers?page_size=100");
+  expect(inThird.body).toEqual(before.body);
 });

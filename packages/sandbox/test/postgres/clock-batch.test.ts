@@ -9,7 +9,7 @@ import { expect, inject, it, type TestContext } from "vitest";
 import { postgresBatch } from "../../src/store/postgres-batch.js";
 import { openPostgresStore, POSTGRES, withoutNul } from "../../src/store/postgres-store.js";
 import type { Query } from "../../src/store/sql-query.js";
-import { purgeSchedule } from "../../src/store/sql-store.js";
+import { upkeepOf } from "../../src/store/sql-store.js";
 import {
   emptyData,
   holdingResource,
@@ -78,7 +78,7 @@ it("answers its reads with its own changes, and leaves them in the database", as
   const client = await database(context);
   const { query } = counted(client);
   await inTransaction(client, async () => {
-    const batch = postgresBatch(query, POSTGRES, purgeSchedule(), A);
+    const batch = postgresBatch(query, POSTGRES, upkeepOf(), A);
     await batch.load(["cus_1"]);
     const customer = await batch.find("customers", "cus_1", undefined);
     expect(customer?.resource).toMatchObject({ name: A });
@@ -112,7 +112,7 @@ it("cancels the steps scheduled before a cancel, its own and the database's, and
   const client = await database(context);
   const { query } = counted(client);
   await inTransaction(client, async () => {
-    const batch = postgresBatch(query, POSTGRES, purgeSchedule(), A);
+    const batch = postgresBatch(query, POSTGRES, upkeepOf(), A);
     await batch.schedule({ dueAt: 2, kind: "step", subject: "cus_1", body: { n: 1 } });
     await batch.schedule({ dueAt: 2, kind: "deliver", subject: "cus_1", body: { n: 2 } });
     await batch.cancelSteps("cus_1");
@@ -136,7 +136,7 @@ it("numbers the attempts it records after the partner's last", async (context) =
   const client = await database(context);
   const { query } = counted(client);
   await inTransaction(client, async () => {
-    const batch = postgresBatch(query, POSTGRES, purgeSchedule(), A);
+    const batch = postgresBatch(query, POSTGRES, upkeepOf(), A);
     await batch.recordEvent(attempt("evt_1"));
     await batch.recordEvent(attempt("evt_2"));
     expect((await batch.events()).map((event) => event.id)).toEqual(["evt_2", "evt_1", "evt_0"]);
@@ -158,12 +158,12 @@ it("sends as many statements for a hundred customers' steps as for one", async (
   const statementsFor = async (customers: number) => {
     const ids = Array.from({ length: customers }, (_, index) => `cus_${customers}_${index}`);
     await inTransaction(client, async () => {
-      const setup = postgresBatch(counted(client).query, POSTGRES, purgeSchedule(), A);
+      const setup = postgresBatch(counted(client).query, POSTGRES, upkeepOf(), A);
       for (const id of ids) await setup.insert("customers", { id, status: "Created" }, undefined);
     });
     const { query, sent } = counted(client);
     await inTransaction(client, async () => {
-      const batch = postgresBatch(query, POSTGRES, purgeSchedule(), A);
+      const batch = postgresBatch(query, POSTGRES, upkeepOf(), A);
       await batch.load(ids);
       for (const id of ids) {
         const stored = await batch.find("customers", id, undefined);
@@ -193,11 +193,11 @@ it("keeps a U+0000 in what it writes as the database does (U+FFFD in text, escap
   const { query } = counted(client);
   const id = "cus_\u0000nul";
   await inTransaction(client, async () => {
-    const setup = postgresBatch(query, POSTGRES, purgeSchedule(), A);
+    const setup = postgresBatch(query, POSTGRES, upkeepOf(), A);
     await setup.insert("customers", { id, status: "Created" }, undefined);
   });
   await inTransaction(client, async () => {
-    const batch = postgresBatch(query, POSTGRES, purgeSchedule(), A);
+    const batch = postgresBatch(query, POSTGRES, upkeepOf(), A);
     await batch.load([id]);
     const stored = await batch.find("customers", id, undefined);
     expect(stored?.resource.id).toBe(id);

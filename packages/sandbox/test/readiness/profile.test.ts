@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_PROFILE } from "../../src/generated/readiness-profile.js";
 import {
   DEFAULT_PROFILE_FILE,
   defaultProfile,
@@ -15,6 +16,10 @@ import {
 
 const dir = mkdtempSync(join(tmpdir(), "payments-profile-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it("is carried read for the in-page sandbox as the default profile's YAML reads and checks", () => {
+  expect(DEFAULT_PROFILE).toEqual(defaultProfile(PROFILE_CONTEXT));
+});
 
 /** The error a profile text is refused with. */
 function refusal(text: string): ProfileError {

@@ -1,6 +1,8 @@
-// When finished requests are written, on fake timers over a SQLite store in memory: a moment after
-// the first one waits, at once at a full batch, again a moment after a write failed (the newest
-// MAX_WAITING kept while writes keep failing), and never after close.
+// When finished requests are written, on fake timers over a SQLite store in memory: a read a
+// moment after the first one waits, or at once at a full batch; a write at once, its commit
+// resolving once it is committed, with those that finish while its write waits; again a moment
+// after a write failed (the newest MAX_WAITING kept while writes keep failing), and never after
+// close.
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { page } from "../../src/json/pages.js";
 import { countRequests } from "../../src/readiness/index.js";
@@ -42,13 +44,46 @@ it("writes a moment after the first request waits, or at once at a full batch", 
   expect(vi.getTimerCount()).toBe(0);
 });
 
-it("tries a failed write again a moment later, and leaves no timer once closed", async () => {
+it("commits a request at once, and resolves it once it is committed", async () => {
+  const finished = new FinishedRequests(store, [appendToLog, countRequests]);
+  await finished.commit(PARTNER, finishedRequest(1));
+  // Committed when commit resolves: no timer waits, and the log and the counts hold it.
+  expect(vi.getTimerCount()).toBe(0);
+  expect(await loggedKeys()).toEqual(["key-1"]);
+  const counted = await store.transaction(PARTNER, (tx) => tx.countsOf("call"));
+  expect(counted.map(({ n }) => n)).toEqual([1]);
+  await finished.close();
+});
+
+it("commits the requests that finish while a write waits in that write, reads waiting with them", async () => {
+  const { flaky, failing } = failingStore(store);
+  failing.partners.add(PARTNER);
+  let release = () => {};
+  failing.held = new Promise((resolve) => {
+    release = resolve;
+  });
+  const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
+  let written = 0;
+  finished.add(PARTNER, finishedRequest(0));
+  const adds = [1, 2, 3].map((n) =>
+    finished.commit(PARTNER, finishedRequest(n)).then(() => written++),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(written).toBe(0);
+  release();
+  await Promise.all(adds);
+  expect(failing.attempts).toBe(1);
+  expect(await loggedKeys()).toEqual(["key-3", "key-2", "key-1", "key-0"]);
+  await finished.close();
+});
+
+it("answers a request whose write failed, tries it again a moment later, and leaves no timer once closed", async () => {
   const { flaky, failing } = failingStore(store);
   failing.partners.add(PARTNER);
   failing.failures = Number.POSITIVE_INFINITY;
   const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
-  finished.add(PARTNER, finishedRequest(1));
-  await finished.flush();
+  // Resolved, not held while the store fails.
+  await finished.commit(PARTNER, finishedRequest(1));
   expect(failing.attempts).toBe(1);
   // Put back, with a timer to try again.
   expect(vi.getTimerCount()).toBe(1);
@@ -63,6 +98,15 @@ it("tries a failed write again a moment later, and leaves no timer once closed",
   expect(vi.getTimerCount()).toBe(0);
   expect(failing.attempts).toBe(3);
 });
+
+/** The keys of the partner's request log, newest first. */
+async function loggedKeys(): Promise<string[]> {
+  const read = await store.transaction(PARTNER, (tx) =>
+    page(tx.requestLog({}), { page_size: "100" }),
+  );
+  if (read.kind !== "page") throw new Error("no page");
+  return read.items.map((text) => JSON.parse(text).idempotency_key);
+}
 
 it("keeps a partner's newest MAX_WAITING requests while its writes keep failing", async () => {
   // A store that refuses at once (full, say), until it is mended.

@@ -1,12 +1,13 @@
 // The request log on each store: batches of entries written as rows, read back newest first, a
-// page at a time and filtered, across batches; each partner's newest REQUESTS_KEPT kept, another
-// partner's never seen.
+// page at a time and filtered, across batches; each partner's newest REQUESTS_KEPT kept (trimmed
+// once per TRIM_AFTER entries of small batches), another partner's never seen.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Page, page } from "../../src/json/pages.js";
 import type { KeptRequest, RequestLogFilter } from "../../src/request-log/index.js";
+import { TRIM_AFTER } from "../../src/store/request-log-rows.js";
 import { REQUESTS_KEPT, type SandboxStore } from "../../src/store/store.js";
 import { openEmptyStore } from "../support/store-projects.js";
 
@@ -110,6 +111,18 @@ describe("the request log", () => {
     const kept = (await allPages(store, {}, 1_000)).flat();
     expect(kept.length).toBeGreaterThanOrEqual(REQUESTS_KEPT);
     expect(kept.length).toBeLessThan(REQUESTS_KEPT + batch);
+    expect(kept[0]).toBe(`key-${total}`);
+  });
+
+  it(`trims a log written in small batches once per ${TRIM_AFTER} entries, keeping its newest ${REQUESTS_KEPT.toLocaleString("en-US")}`, async () => {
+    const store = await open("small-batches.db");
+    const batch = 20;
+    // Its first append trims; each next trim after TRIM_AFTER entries more.
+    const total = REQUESTS_KEPT + 4 * TRIM_AFTER;
+    for (let from = 1; from <= total; from += batch) await append(store, PARTNER, from, batch);
+    const kept = (await allPages(store, {}, 1_000)).flat();
+    expect(kept.length).toBeGreaterThanOrEqual(REQUESTS_KEPT);
+    expect(kept.length).toBeLessThan(REQUESTS_KEPT + TRIM_AFTER + batch);
     expect(kept[0]).toBe(`key-${total}`);
   });
 });

@@ -3,13 +3,15 @@
 // release. Written against PRISM_HTTP_VERSION; test/engine/prism-adapter.test.ts fails, saying
 // so, when another version is installed. Everything else of the mock imports Prism from here.
 //
-// Modules are required, not imported, and in this order: first the stand-ins for the modules the
-// mocker loads as it loads but calls only for some answers (its JSON Schema data generator,
-// json-schema-faker and Faker with all its locales, about a third of the CLI's start-up, used with
-// --dynamic or for a response the spec gives no example; and its callback runner), each loading
-// its module at its first use; then Prism. An import would read every export of the mocker, and
-// its `resetJSONSchemaGenerator` would load the generator at once.
-import { createRequire, Module } from "node:module";
+// In Node, modules are required, not imported, and in this order: first the stand-ins for the
+// modules the mocker loads as it loads but calls only for some answers (its JSON Schema data
+// generator, json-schema-faker and Faker with all its locales, about a third of the CLI's start-up,
+// used with --dynamic or for a response the spec gives no example; and its callback runner), each
+// loading its module at its first use; then Prism. An import would read every export of the
+// mocker, and its `resetJSONSchemaGenerator` would load the generator at once.
+//
+// In a browser (no `process`), the same modules come bundled: the browser build (the mock's
+// scripts/build-browser.ts) bundles what `bundledPrism` requires by name, with Faker left out.
 import type {
   getHttpOperationsFromSpec,
   IHttpConfig,
@@ -19,22 +21,20 @@ import type {
 /** The version of @stoplight/prism-http whose internals this file was written against. */
 export const PRISM_HTTP_VERSION = "5.16.0";
 
-const require = createRequire(import.meta.url);
 const DIST = "@stoplight/prism-http/dist";
 
-/** The modules deferred, as the mocker requires them. */
-export const DEFERRED_MODULES = [
-  `${DIST}/mocker/generator/JSONSchema.js`,
-  `${DIST}/mocker/callback/callbacks.js`,
-].map((name) => require.resolve(name));
+/** Node's module loader; undefined in a browser. */
+const nodeModules = globalThis.process?.getBuiltinModule?.("node:module");
 
-for (const path of DEFERRED_MODULES) {
-  // A module already loaded (by whoever loaded Prism before us) is left alone.
-  if (require.cache[path] === undefined) require.cache[path] = standIn(path);
-}
+/** The modules deferred, as the mocker requires them (none in a browser: they are bundled). */
+export const DEFERRED_MODULES: string[] = [];
 
 /** A loaded module whose exports are `path`'s, read from it (loading it) when first used. */
-function standIn(path: string): Module {
+function standIn(
+  modules: typeof import("node:module"),
+  require: NodeJS.Require,
+  path: string,
+): import("node:module").Module {
   let loaded: Record<string | symbol, unknown> | undefined;
   const target = () => {
     if (loaded === undefined) {
@@ -43,7 +43,7 @@ function standIn(path: string): Module {
     }
     return loaded;
   };
-  const module = new Module(path);
+  const module = new modules.Module(path);
   module.filename = path;
   module.loaded = true;
   module.exports = new Proxy(
@@ -89,18 +89,86 @@ function defaultOf<T>(module: T | { default: T }): T {
   return typeof module === "function" ? (module as T) : (module as { default: T }).default;
 }
 
-const router = require(`${DIST}/router/index.js`) as RouterModule;
-const validator = require(`${DIST}/validator/index.js`) as ValidatorModule;
-const validators = require(`${DIST}/validator/validators/index.js`) as ValidatorsModule;
-const headers = require(`${DIST}/validator/validators/headers.js`) as HeadersModule;
-const mediaTypes = require(`${DIST}/validator/utils/wildcardMediaTypeMatch.js`) as MediaTypeModule;
-const mocker = require(`${DIST}/mocker/index.js`) as MockerModule;
-const schemaUtils = require(`${DIST}/validator/validators/utils.js`) as SchemaUtilsModule;
-const schemaFilters = require(`${DIST}/utils/filterRequiredProperties.js`) as SchemaFilterModule;
-/** Prism's own dependency, as its body validator requires it. */
-const mergeAllOf = createRequire(require.resolve("@stoplight/prism-http"))(
-  "@stoplight/json-schema-merge-allof",
-) as (schema: Schema, options: { deep: boolean; ignoreAdditionalProperties: boolean }) => Schema;
+/** The modules of Prism this file uses, and Prism's own dependencies as Prism requires them. */
+interface PrismModules {
+  router: RouterModule;
+  validator: ValidatorModule;
+  validators: ValidatorsModule;
+  headers: HeadersModule;
+  mediaTypes: MediaTypeModule;
+  mocker: MockerModule;
+  schemaUtils: SchemaUtilsModule;
+  schemaFilters: SchemaFilterModule;
+  dateTime: DateTimeModule;
+  mergeAllOf: MergeAllOf;
+  /** Prism's Ajv of each draft, and ajv-formats; undefined where they are not loaded apart. */
+  ajv: ((module: keyof typeof DRAFTS | "formats") => unknown) | undefined;
+  /** Prism's OpenAPI reader; undefined in a browser, which is given operations read before. */
+  operations: (() => OperationsModule) | undefined;
+}
+
+type DateTimeModule = {
+  fmtDef(validate: unknown, compare: unknown): unknown;
+  date_time: unknown;
+  compareDateTime: unknown;
+};
+type MergeAllOf = (
+  schema: Schema,
+  options: { deep: boolean; ignoreAdditionalProperties: boolean },
+) => Schema;
+
+/** Prism in Node: required from its dist/, the generator and callback runner deferred. */
+function nodePrism(modules: typeof import("node:module")): PrismModules {
+  const require = modules.createRequire(import.meta.url);
+  for (const name of ["mocker/generator/JSONSchema.js", "mocker/callback/callbacks.js"]) {
+    const path = require.resolve(`${DIST}/${name}`);
+    DEFERRED_MODULES.push(path);
+    // A module already loaded (by whoever loaded Prism before us) is left alone.
+    if (require.cache[path] === undefined) require.cache[path] = standIn(modules, require, path);
+  }
+  /** Prism's own dependencies, required as Prism requires them. */
+  const prismRequire = modules.createRequire(require.resolve("@stoplight/prism-http"));
+  return {
+    router: require(`${DIST}/router/index.js`),
+    validator: require(`${DIST}/validator/index.js`),
+    validators: require(`${DIST}/validator/validators/index.js`),
+    headers: require(`${DIST}/validator/validators/headers.js`),
+    mediaTypes: require(`${DIST}/validator/utils/wildcardMediaTypeMatch.js`),
+    mocker: require(`${DIST}/mocker/index.js`),
+    schemaUtils: require(`${DIST}/validator/validators/utils.js`),
+    schemaFilters: require(`${DIST}/utils/filterRequiredProperties.js`),
+    dateTime: require(`${DIST}/validator/validators/dateTime.js`),
+    mergeAllOf: prismRequire("@stoplight/json-schema-merge-allof"),
+    ajv: (module) => prismRequire(module === "formats" ? "ajv-formats" : DRAFTS[module]),
+    operations: () => require(`${DIST}/utils/operations.js`),
+  };
+}
+
+/**
+ * Prism in a browser: the same modules, bundled by name (the browser build resolves Prism's own
+ * dependencies as Prism does). Its check of a value against a schema is Prism's own, each time.
+ */
+function bundledPrism(): PrismModules {
+  return {
+    router: require("@stoplight/prism-http/dist/router/index.js"),
+    validator: require("@stoplight/prism-http/dist/validator/index.js"),
+    validators: require("@stoplight/prism-http/dist/validator/validators/index.js"),
+    headers: require("@stoplight/prism-http/dist/validator/validators/headers.js"),
+    mediaTypes: require("@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js"),
+    mocker: require("@stoplight/prism-http/dist/mocker/index.js"),
+    schemaUtils: require("@stoplight/prism-http/dist/validator/validators/utils.js"),
+    schemaFilters: require("@stoplight/prism-http/dist/utils/filterRequiredProperties.js"),
+    dateTime: require("@stoplight/prism-http/dist/validator/validators/dateTime.js"),
+    mergeAllOf: require("@stoplight/json-schema-merge-allof"),
+    ajv: undefined,
+    operations: undefined,
+  };
+}
+
+const prism = nodeModules === undefined ? bundledPrism() : nodePrism(nodeModules);
+const { router, validator, validators, headers, mediaTypes, mocker, schemaUtils, schemaFilters } =
+  prism;
+const { mergeAllOf } = prism;
 
 /** Prism's router: the operation of `resources` that serves a request, or its refusal. */
 export const prismRoute: Route = defaultOf(router as unknown as Route);
@@ -130,7 +198,7 @@ const prismsValidateAgainstSchema: ValidateAgainstSchema = schemaUtils.validateA
  * formats, the instance chosen by `$schema` and `coerce`. A value it fails, or a schema it cannot
  * compile or a check that throws, goes to Prism's own, so every finding is Prism's.
  */
-export const validateAgainstSchema: ValidateAgainstSchema = (
+const compiledValidateAgainstSchema: ValidateAgainstSchema = (
   value,
   schema,
   coerce,
@@ -146,6 +214,10 @@ export const validateAgainstSchema: ValidateAgainstSchema = (
   }
   return prismsValidateAgainstSchema(value, schema, coerce, context, prefix, bundle);
 };
+
+/** Prism's check of a value against a schema: compiled once where Prism's Ajv can be loaded apart. */
+export const validateAgainstSchema: ValidateAgainstSchema =
+  prism.ajv === undefined ? prismsValidateAgainstSchema : compiledValidateAgainstSchema;
 
 /** fp-ts's `none`, as Prism returns it. */
 const NONE = { _tag: "None" } as const;
@@ -178,8 +250,6 @@ function compiledCheck(
   return check ?? undefined;
 }
 
-/** The Ajv Prism bundles, required as Prism requires it. */
-const prismRequire = createRequire(require.resolve("@stoplight/prism-http"));
 const DRAFTS = {
   default: "ajv",
   draft2019_09: "ajv/dist/2019",
@@ -197,21 +267,18 @@ function ajvFor($schema: string, coerce: boolean): Ajv {
   const key = `${draft} ${coerce}`;
   let ajv = ajvs.get(key);
   if (ajv === undefined) {
-    ajv = prismsAjv(DRAFTS[draft], coerce);
+    ajv = prismsAjv(draft, coerce);
     ajvs.set(key, ajv);
   }
   return ajv;
 }
 
 /** An Ajv instance as Prism's `createAjvInstances` makes it. */
-function prismsAjv(module: string, coerce: boolean): Ajv {
-  const AjvClass = (prismRequire(module) as { default: new (options: object) => Ajv }).default;
-  const addFormats = (prismRequire("ajv-formats") as { default: (ajv: Ajv) => void }).default;
-  const dateTime = require(`${DIST}/validator/validators/dateTime.js`) as {
-    fmtDef(validate: unknown, compare: unknown): unknown;
-    date_time: unknown;
-    compareDateTime: unknown;
-  };
+function prismsAjv(module: keyof typeof DRAFTS, coerce: boolean): Ajv {
+  const load = prism.ajv as NonNullable<PrismModules["ajv"]>;
+  const AjvClass = (load(module) as { default: new (options: object) => Ajv }).default;
+  const addFormats = (load("formats") as { default: (ajv: Ajv) => void }).default;
+  const { dateTime } = prism;
   const ajv = new AjvClass({
     allErrors: true,
     allowUnionTypes: true,
@@ -256,6 +323,11 @@ export function requestBodySchema(schema: Schema): Schema | undefined {
  * its operations; its OpenAPI reader loads only when called.
  */
 export async function readSpecOperations(spec: string | object): Promise<Operations> {
-  const { getHttpOperationsFromSpec } = require(`${DIST}/utils/operations.js`) as OperationsModule;
+  if (prism.operations === undefined) {
+    throw new Error(
+      "Prism's OpenAPI reader is not in the browser build: give the engine its operations read before",
+    );
+  }
+  const { getHttpOperationsFromSpec } = prism.operations();
   return getHttpOperationsFromSpec(spec);
 }

@@ -1,0 +1,159 @@
+// The sandbox in the page, for a copy of the site served as static files with no sandbox at the
+// console's URL. At the first send to a URL, the page asks whether a sandbox answers there; when
+// none does, it registers the site's service worker (sandbox-worker.ts: @org/payments-mock's
+// browser build), which from then on answers this page's requests to that URL, and says so in a
+// notice on the page. A page that never sends, or whose sandbox answers, loads nothing more.
+import { h } from "./dom.ts";
+import type { FromWorker, ToWorker } from "./sandbox-worker.ts";
+
+/** The worker's file, at the site's root so that its scope holds every page with a console. */
+export const SANDBOX_WORKER = "sandbox-worker.js";
+
+/** How long the probe waits for an answer at the console's URL. */
+const PROBE_MS = 3_000;
+/** A page tells the worker it is still there this often (an idle worker stops after 30 s). */
+const HEARTBEAT_MS = 10_000;
+/** How long the worker may take to install and make its sandbox. */
+const START_MS = 60_000;
+
+type InPageState = "loading" | "in-page" | "unavailable" | "off";
+
+export interface InPageSandbox {
+  /**
+   * Resolves once requests to `base` have somewhere to go: the sandbox there, or the page's own.
+   * Never rejects: where neither is possible, the request fails as it would have, and the notice
+   * says why.
+   */
+  readyFor(base: string): Promise<void>;
+}
+
+export function inPageSandbox(): InPageSandbox {
+  let decided: { base: string; done: Promise<void> } | undefined;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  const notice = new Notice();
+  const workers = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
+  const workerUrl = new URL(SANDBOX_WORKER, document.baseURI).href;
+
+  const post = (message: ToWorker) => workers?.controller?.postMessage(message);
+
+  async function decide(base: string): Promise<void> {
+    clearInterval(heartbeat);
+    post({ type: "stop" });
+    if (!URL.canParse(base) || (await answers(base))) {
+      notice.show("off", base);
+      // Not loaded again on this site's next pages: the sandbox there answers.
+      const registration = await workers?.getRegistration();
+      if (registration?.active?.scriptURL === workerUrl) await registration.unregister();
+      return;
+    }
+    if (workers === undefined) {
+      notice.show("unavailable", base, "this browser runs no service worker for this page");
+      return;
+    }
+    notice.show("loading", base);
+    try {
+      await serve(workers, base);
+      notice.show("in-page", base);
+    } catch (error) {
+      notice.show("unavailable", base, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async function serve(container: ServiceWorkerContainer, base: string) {
+    await container.register(workerUrl);
+    const controller = await controlling(container);
+    const reply = nextReply(container);
+    controller.postMessage({ type: "serve", base } satisfies ToWorker);
+    const answer = await reply;
+    if (answer.type === "failed") throw new Error(answer.reason);
+    heartbeat = setInterval(() => post({ type: "serve", base }), HEARTBEAT_MS);
+    // A newer worker (the site was rebuilt) takes over: it is told too.
+    container.addEventListener("controllerchange", () => post({ type: "serve", base }));
+  }
+
+  return {
+    readyFor(base) {
+      const trimmed = base.trim().replace(/\/+$/, "");
+      if (decided?.base !== trimmed) decided = { base: trimmed, done: decide(trimmed) };
+      return decided.done;
+    },
+  };
+}
+
+/** Whether anything answers HTTP at `base` (a refused connection, or no CORS, is no answer). */
+async function answers(base: string): Promise<boolean> {
+  try {
+    await fetch(`${base}/_sandbox/health`, {
+      cache: "no-store",
+      credentials: "omit",
+      signal: AbortSignal.timeout(PROBE_MS),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The worker that controls the page, once it does (at once, or when it claims it). */
+function controlling(container: ServiceWorkerContainer): Promise<ServiceWorker> {
+  return new Promise((resolve, reject) => {
+    if (container.controller !== null) {
+      resolve(container.controller);
+      return;
+    }
+    const timer = setTimeout(() => reject(new Error("the service worker did not start")), START_MS);
+    container.addEventListener(
+      "controllerchange",
+      () => {
+        clearTimeout(timer);
+        if (container.controller !== null) resolve(container.controller);
+        else reject(new Error("the service worker stopped"));
+      },
+      { once: true },
+    );
+  });
+}
+
+/** The worker's next answer to this page. */
+function nextReply(container: ServiceWorkerContainer): Promise<FromWorker> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error("the service worker made no sandbox in time")),
+      START_MS,
+    );
+    container.addEventListener(
+      "message",
+      (event) => {
+        clearTimeout(timer);
+        resolve(event.data as FromWorker);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** The line at the foot of the page saying which sandbox answers the consoles. */
+class Notice {
+  private element: HTMLElement | undefined;
+
+  show(state: InPageState, base: string, reason = "") {
+    const text = {
+      loading: `No sandbox answers at ${base}: starting one in this page\u2026`,
+      "in-page": `No sandbox answers at ${base}, so a sandbox running in your browser answers this site's consoles. What you create in it lasts while a page of the site is open.`,
+      unavailable: `No sandbox answers at ${base}, and none could start in this page (${reason}). npm start runs one.`,
+      off: "",
+    }[state];
+    if (this.element === undefined) {
+      if (state === "off") return;
+      this.element = h("aside", {
+        class: "pp-in-page-sandbox",
+        role: "status",
+        "aria-live": "polite",
+      });
+      document.body.append(this.element);
+    }
+    this.element.dataset.inPageSandbox = state;
+    this.element.hidden = state === "off";
+    this.element.textContent = text;
+  }
+}

@@ -1,0 +1,116 @@
+// The in-page sandbox's service worker (built into the site as sandbox-worker.js, registered by
+// in-page-sandbox.ts only when no sandbox answers at the console's URL). It holds one sandbox,
+// @org/payments-mock's browser build, for every page of the site: its data outlives a page and
+// lasts while a page of the site is open. It answers a page's requests under the URL that page
+// asked it to serve, and lets every other request go to the network.
+import { browserSandbox, type FetchSandbox } from "@org/payments-mock/browser";
+
+/** What a page posts: serve its requests under `base` (sent again as a heartbeat), or stop. */
+export type ToWorker = { type: "serve"; base: string } | { type: "stop" };
+/** What the worker answers a `serve`: its sandbox answers, or why it could not be made. */
+export type FromWorker = { type: "serving"; base: string } | { type: "failed"; reason: string };
+
+// The service worker's own types (lib "WebWorker" does not mix with the DOM's the console uses).
+interface WorkerClient {
+  id: string;
+  postMessage(message: FromWorker): void;
+}
+interface WorkerEvent extends Event {
+  waitUntil(work: Promise<unknown>): void;
+}
+interface WorkerFetchEvent extends WorkerEvent {
+  request: Request;
+  clientId: string;
+  respondWith(answer: Promise<Response>): void;
+}
+interface WorkerMessageEvent extends WorkerEvent {
+  data: ToWorker;
+  source: WorkerClient | null;
+}
+interface WorkerScope {
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void>; matchAll(): Promise<WorkerClient[]> };
+  addEventListener(type: "install" | "activate", listener: (event: WorkerEvent) => void): void;
+  addEventListener(type: "fetch", listener: (event: WorkerFetchEvent) => void): void;
+  addEventListener(type: "message", listener: (event: WorkerMessageEvent) => void): void;
+}
+
+const worker = self as unknown as WorkerScope;
+
+/** The base URL each page (by its client id) asked to be answered under. */
+const served = new Map<string, string>();
+let sandbox: Promise<FetchSandbox> | undefined;
+
+function opened(): Promise<FetchSandbox> {
+  if (sandbox === undefined) {
+    sandbox = browserSandbox({ webhookTransport: deliverOnThisMachine });
+    sandbox.catch(() => {
+      sandbox = undefined;
+    });
+  }
+  return sandbox;
+}
+
+/**
+ * Webhook deliveries go to a receiver on the reader's machine through fetch (as the page's own
+ * requests may), and nowhere else: the site sends nothing to another host.
+ */
+async function deliverOnThisMachine({
+  url,
+  event,
+  headers,
+}: {
+  url: string;
+  event: unknown;
+  headers: Record<string, string>;
+}): Promise<number> {
+  const { hostname, host } = new URL(url);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(hostname)) {
+    throw new Error(
+      `the sandbox in this page delivers webhooks only to this machine (127.0.0.1 or localhost), not to ${host}`,
+    );
+  }
+  const answer = await fetch(url, { method: "POST", headers, body: JSON.stringify(event) });
+  return answer.status;
+}
+
+/** Whether `url` is `base` or below it. */
+function isUnder(url: string, base: string): boolean {
+  return url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
+}
+
+worker.addEventListener("install", (event) => event.waitUntil(worker.skipWaiting()));
+// The page that registered it is answered from its first request on, without a reload.
+worker.addEventListener("activate", (event) => event.waitUntil(worker.clients.claim()));
+
+worker.addEventListener("message", (event) => {
+  const { source: client, data } = event;
+  if (client === null) return;
+  if (data.type === "stop") {
+    served.delete(client.id);
+    return;
+  }
+  served.set(client.id, data.base.replace(/\/+$/, ""));
+  event.waitUntil(
+    (async () => {
+      // Pages gone (closed, or navigated away) are forgotten.
+      const open = new Set((await worker.clients.matchAll()).map(({ id }) => id));
+      for (const id of served.keys()) if (!open.has(id)) served.delete(id);
+      try {
+        await opened();
+        client.postMessage({ type: "serving", base: data.base });
+      } catch (error) {
+        client.postMessage({
+          type: "failed",
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
+    })(),
+  );
+});
+
+worker.addEventListener("fetch", (event) => {
+  const base = served.get(event.clientId);
+  if (base === undefined || !isUnder(event.request.url, base)) return;
+  event.respondWith(opened().then((made) => made.handle(event.request)));
+});

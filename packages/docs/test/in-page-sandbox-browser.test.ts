@@ -1,0 +1,290 @@
+// The docs site with no server, in headless Chromium (Debian's `chromium`): the built site served
+// as static files, and nothing at the consoles' URL. Through the pages' consoles alone, a reader
+// adds a webhook, onboards a business customer to Active, opens an autoramp, deposits into it,
+// advances the clock a day and reads the events, all answered by the in-page sandbox (the site's
+// service worker), whose notice the pages show. The consoles' URL is a port closed here rather
+// than the default 127.0.0.1:4010, where another sandbox of this machine may answer. Then the
+// first load: the same files whether or not a sandbox answers at that URL, none of the in-page
+// sandbox's among them, and with a sandbox answering, no worker even after a send.
+import { once } from "node:events";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { startMock } from "@org/payments-mock";
+import { loadSpec } from "@org/payments-spec";
+import { startTestSandbox, type TestServer } from "@org/payments-testing";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_WORKER } from "../console/in-page-sandbox.ts";
+import { IN_PAGE_SCRIPT } from "../console/lazy-in-page-sandbox.ts";
+import { distDir } from "../src/built-paths.ts";
+import { TEST_MODE_PAGE } from "../src/pages.ts";
+import { startStaticServer } from "../src/static-server.ts";
+import { artifactsFolder } from "./support/artifacts.ts";
+import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts";
+
+const artifactsDir = artifactsFolder();
+const apiKey = `in-page-${crypto.randomUUID()}`;
+const { WebhookTopic } = loadSpec().components.schemas as Record<string, { enum: string[] }>;
+
+let docs: Awaited<ReturnType<typeof startStaticServer>>;
+let chromiumRun: ChromiumRun;
+let page: Page;
+/** The consoles' URL: a port nothing listens on. */
+let nowhere: string;
+let receiver: Server;
+let receiverUrl: string;
+const delivered: { topic: string }[] = [];
+const requests: string[] = [];
+const errors: string[] = [];
+const fromWorker: string[] = [];
+
+/** A port that was free a moment ago, and is closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Page settings the consoles keep (settings.ts), set before the page's scripts run. */
+async function consoleSettings(on: Page, sandboxUrl: string) {
+  await on.context().addInitScript(
+    ({ url, key }) => {
+      localStorage.setItem("payments-console.sandbox-url", url);
+      sessionStorage.setItem("payments-console.api-key", key);
+    },
+    { url: sandboxUrl, key: apiKey },
+  );
+}
+
+beforeAll(async () => {
+  docs = await startStaticServer({ root: distDir });
+  nowhere = `http://127.0.0.1:${await closedPort()}`;
+  // A webhook receiver on this machine that answers CORS, as the in-page sandbox delivers with
+  // the browser's fetch.
+  receiver = createServer(async (request, response) => {
+    const cors = {
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Allow-Headers": "*",
+      "Access-Control-Allow-Methods": "POST",
+    };
+    let text = "";
+    for await (const chunk of request) text += chunk;
+    if (request.method === "POST") delivered.push(JSON.parse(text));
+    response.writeHead(request.method === "POST" ? 200 : 204, cors).end();
+  }).listen(0, "127.0.0.1");
+  await once(receiver, "listening");
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
+  ({ chromiumRun, page } = await launchRecordedPage(requests, errors));
+  page.on("response", (response) => {
+    if (response.fromServiceWorker()) fromWorker.push(response.url());
+  });
+  await consoleSettings(page, nowhere);
+}, 60_000);
+
+afterAll(async () => {
+  await chromiumRun?.close();
+  await docs?.close();
+  receiver?.close();
+});
+
+/** Opens `operationId`'s console on `file` (`index.html` or the test-mode reference). */
+async function openConsole(file: string, tag: string, operationId: string): Promise<Locator> {
+  const slug = tag.toLowerCase().replaceAll(" ", "-");
+  await page.goto(`${docs.url}${file}#/${slug}/${operationId.toLowerCase()}`);
+  const console = page.locator(`section[data-console-operation="${operationId}"]`);
+  await console.waitFor({ timeout: 30_000 });
+  return console;
+}
+
+/** Fills the console's path parameters, query parameters and body, sends, and reads the answer. */
+async function send(
+  console: Locator,
+  {
+    path: pathParameters = {},
+    query = {},
+    body,
+  }: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown },
+): Promise<{ status: number; body: unknown }> {
+  for (const [name, value] of Object.entries(pathParameters)) {
+    await console.locator(`[data-param-in="path"][data-param-name="${name}"]`).fill(value);
+  }
+  for (const [name, value] of Object.entries(query)) {
+    await console.locator(`[data-param-in="query"][data-param-name="${name}"]`).fill(value);
+  }
+  if (body !== undefined) await console.locator("[data-console-body]").fill(JSON.stringify(body));
+  await console.locator("[data-console-send]").click();
+  await console.locator('[data-console-response][data-state="done"]').waitFor({ timeout: 60_000 });
+  const status = Number(
+    await console.locator("[data-console-response]").getAttribute("data-status"),
+  );
+  const text = (await console.locator("[data-console-response-body]").textContent()) ?? "";
+  return { status, body: text === "" ? undefined : JSON.parse(text) };
+}
+
+/** The notice of the page: its state once the in-page sandbox answers. */
+async function notice() {
+  const shown = page.locator("[data-in-page-sandbox]");
+  await page.locator('[data-in-page-sandbox="in-page"]').waitFor({ timeout: 60_000 });
+  return (await shown.textContent()) ?? "";
+}
+
+describe("the static docs site with no sandbox at the consoles' URL", () => {
+  it("onboards a customer to Active, funds an onramp, advances the clock and reads the events", async () => {
+    const webhook = await send(await openConsole(TEST_MODE_PAGE, "Simulations", "addWebhook"), {
+      body: { url: receiverUrl, topics: WebhookTopic?.enum },
+    });
+    expect(webhook.status, JSON.stringify(webhook.body)).toBe(200);
+    const shown = await notice();
+    expect(shown).toContain(`No sandbox answers at ${nowhere}`);
+    expect(shown).toContain("sandbox running in your browser");
+    await page.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-notice.png") });
+
+    const created = await send(await openConsole("index.html", "Customers", "createCustomer"), {
+      body: { customer_type: "Business", email: "in-page@example.com", name: "In Page GmbH" },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const customer = created.body as { id: string; status: string };
+    expect(customer.status).toBe("SigningsRequired");
+    await notice();
+
+    const unsigned = await send(
+      await openConsole("index.html", "Documents", "listUnsignedDocuments"),
+      { path: { id: customer.id } },
+    );
+    const documents = (unsigned.body as { items: { id: string }[] }).items;
+    expect(documents.length).toBeGreaterThan(0);
+    for (const document of documents) {
+      const signing = await send(await openConsole("index.html", "Signings", "createSigning"), {
+        path: { id: customer.id },
+        body: { document_id: document.id, signed: true },
+      });
+      expect(signing.status, JSON.stringify(signing.body)).toBe(200);
+    }
+    const identification = await send(
+      await openConsole("index.html", "Identifications", "createDirectIdentification"),
+      { path: { id: customer.id }, body: { type: "Direct" } },
+    );
+    expect(identification.status, JSON.stringify(identification.body)).toBe(200);
+    expect((identification.body as { status: string }).status).toBe("Pending");
+
+    const minutes = await send(await openConsole(TEST_MODE_PAGE, "Clock", "advanceClock"), {
+      body: { seconds: 600 },
+    });
+    expect(minutes.status, JSON.stringify(minutes.body)).toBe(200);
+    const listed = await send(await openConsole("index.html", "Customers", "listCustomers"), {
+      query: { search_term: customer.id },
+    });
+    expect((listed.body as { items: { status: string }[] }).items[0]?.status).toBe("Active");
+
+    const autoramp = await send(await openConsole("index.html", "Autoramps", "createAutoramp"), {
+      body: {
+        customer_id: customer.id,
+        destination_currency: { blockchain: "Polygon", token: "USDC" },
+        recipient_account: {
+          type: "Fiat",
+          account_identifier: { iban: "DE89370400440532013000" },
+        },
+        source_currencies: [{ code: "EUR", type: "Fiat" }],
+      },
+    });
+    expect(autoramp.status, JSON.stringify(autoramp.body)).toBe(200);
+    const deposit = await send(
+      await openConsole(TEST_MODE_PAGE, "Simulations", "simulateDeposit"),
+      { path: { id: (autoramp.body as { id: string }).id }, body: { amount: "1000.00" } },
+    );
+    expect(deposit.status, JSON.stringify(deposit.body)).toBe(200);
+    const transaction = deposit.body as { id: string; status: string };
+    const day = await send(await openConsole(TEST_MODE_PAGE, "Clock", "advanceClock"), {
+      body: { seconds: 86_400 },
+    });
+    expect(day.status).toBe(200);
+    const settled = await send(
+      await openConsole("index.html", "Autoramp transactions", "listAutorampTransactionsByIds"),
+      { query: { ids: transaction.id } },
+    );
+    expect((settled.body as { items: { status: string }[] }).items[0]?.status).toBe("Completed");
+
+    const events = await send(await openConsole(TEST_MODE_PAGE, "Events", "listEvents"), {
+      query: { page_size: "100" },
+    });
+    expect(events.status).toBe(200);
+    const logged = (events.body as { items: { topic: string; delivered: boolean }[] }).items;
+    const topics = new Set(logged.map((event) => event.topic));
+    expect(topics).toContain("CustomerStatus");
+    expect(topics).toContain("TransactionStatus");
+    expect(logged.every((event) => event.delivered)).toBe(true);
+    await page.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-events.png") });
+    // Delivered through the browser's fetch to the receiver on this machine.
+    expect(delivered.map((event) => event.topic)).toEqual(
+      expect.arrayContaining(["CustomerStatus", "TransactionStatus"]),
+    );
+  }, 300_000);
+
+  it("answers from the page itself: no request left the page's origin but to the consoles' URL", () => {
+    const origin = new URL(docs.url).origin;
+    const elsewhere = requests.filter((url) => new URL(url).origin !== origin);
+    expect(elsewhere.length).toBeGreaterThan(0);
+    expect(elsewhere.filter((url) => !url.startsWith(`${nowhere}/`))).toEqual([]);
+    // Each page asked once whether a sandbox answers there; the service worker answered the rest.
+    const asked = elsewhere.filter((url) => url === `${nowhere}/_sandbox/health`);
+    expect(
+      elsewhere.filter((url) => !asked.includes(url)).every((url) => fromWorker.includes(url)),
+    ).toBe(true);
+    // The probes' refused connections are the only errors.
+    expect(errors.filter((message) => !message.includes("ERR_CONNECTION_REFUSED"))).toEqual([]);
+  });
+});
+
+describe("the first load", () => {
+  let sandbox: TestServer;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox((state) => startMock({ stateful: true, state }));
+  }, 60_000);
+
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  /** The files a fresh browser loads for the API reference, with the consoles' URL `url`. */
+  async function firstLoad(url: string) {
+    const fresh = await launchRecordedPage([], []);
+    try {
+      const loaded: string[] = [];
+      fresh.page.on("request", (request) => loaded.push(new URL(request.url()).pathname));
+      await consoleSettings(fresh.page, url);
+      await fresh.page.goto(`${docs.url}#/customers/listcustomers`);
+      const console = fresh.page.locator('section[data-console-operation="listCustomers"]');
+      await console.waitFor({ timeout: 30_000 });
+      await fresh.page.waitForLoadState("networkidle");
+      const files = [...new Set(loaded)].sort();
+      // Sending asks the URL: with a sandbox there, it answers, and no worker is registered.
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response][data-state="done"]')
+        .waitFor({ timeout: 60_000 });
+      const workers = await fresh.page.evaluate(async () =>
+        (await navigator.serviceWorker.getRegistrations()).map((r) => r.active?.scriptURL ?? ""),
+      );
+      return { files, workers, afterSend: [...new Set(loaded)] };
+    } finally {
+      await fresh.chromiumRun.close();
+    }
+  }
+
+  it("loads the same files with or without a sandbox at the consoles' URL, the worker not among them", async () => {
+    const withSandbox = await firstLoad(sandbox.url);
+    const without = await firstLoad(nowhere);
+    expect(withSandbox.files).toEqual(without.files);
+    expect(withSandbox.files).not.toContain(`/${SANDBOX_WORKER}`);
+    expect(withSandbox.files).not.toContain(`/assets/${IN_PAGE_SCRIPT}`);
+    expect(withSandbox.files).toContain("/assets/console.js");
+    // Only where no sandbox answered did the send load it.
+    expect(withSandbox.workers).toEqual([]);
+    expect(withSandbox.afterSend).not.toContain(`/${SANDBOX_WORKER}`);
+    expect(without.workers).toEqual([`${docs.url}${SANDBOX_WORKER}`]);
+  }, 180_000);
+});
