@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { type KeptAttempts, postgresBatch } from "./postgres-batch.js";
 import { countsParameter } from "./readiness-counts.js";
 import type { Query } from "./sql-query.js";
-import { type Dialect, type PurgeSchedule, scheduledJobOf } from "./sql-store.js";
+import { type Dialect, scheduledJobOf, type Upkeep } from "./sql-store.js";
 import { EVENTS_KEPT, type HeldJobs, type JobFinish, type JobKind } from "./store.js";
 
 /** How long a hold lasts unless renewed: how long a dead process's jobs wait for another. */
@@ -77,7 +77,7 @@ export interface PostgresRunner {
 export function postgresHeldJobs(
   run: PostgresRunner,
   dialect: Dialect,
-  purgeDue: PurgeSchedule,
+  upkeep: Upkeep,
   counting: boolean,
 ) {
   const renewals = new Set<NodeJS.Timeout>();
@@ -108,7 +108,7 @@ export function postgresHeldJobs(
       const refuse: Query = async () => {
         throw new Error("a record that reads or writes more than attempts and counts");
       };
-      const dry = postgresBatch(refuse, dialect, purgeDue, partner, counting);
+      const dry = postgresBatch(refuse, dialect, upkeep, partner, counting);
       try {
         await finish(dry);
       } catch {
@@ -135,7 +135,7 @@ export function postgresHeldJobs(
           await run.transaction(async (query) => {
             const removed = await query(remove("$1", "$2"), [holder, seqs]);
             if (removed.length === 0) return;
-            const batch = postgresBatch(query, dialect, purgeDue, partner, counting);
+            const batch = postgresBatch(query, dialect, upkeep, partner, counting);
             await finish(batch);
             await batch.flush();
             // Last: the partner's event counter stays locked from here until the commit.

@@ -116,7 +116,7 @@ export async function openPostgresStore(
         unlessDeadlocked(() => withClient(pool, (client) => inTransaction(client, work))),
     },
     POSTGRES,
-    purgeDue,
+    upkeep,
     counting,
   );
   const store: SandboxStore = {
