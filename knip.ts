@@ -39,6 +39,7 @@ const config: KnipConfig = {
         "@noble/hashes",
         "content-type",
         "decimal.js",
+        "openapi-fetch",
         "pg",
         "statuses",
         "uri-template-lite",

@@ -9,8 +9,12 @@ import type { FromWorker, ToWorker } from "./sandbox-worker.ts";
 /** The worker's file, at the site's root so that its scope holds every page with a console. */
 export const SANDBOX_WORKER = "sandbox-worker.js";
 
-/** How long the probe waits for an answer at the console's URL. */
-const PROBE_MS = 3_000;
+/**
+ * How long the probe waits for an answer at the console's URL. Nothing listening there is known at
+ * once (the connection is refused), so the wait only matters for a sandbox that is slow to answer,
+ * on a loaded machine say, which must not be taken for none.
+ */
+const PROBE_MS = 20_000;
 /** A page tells the worker it is still there this often (an idle worker stops after 30 s). */
 const HEARTBEAT_MS = 10_000;
 /** How long the worker may take to install and make its sandbox. */

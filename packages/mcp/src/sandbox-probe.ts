@@ -23,7 +23,11 @@ export interface SandboxProbe {
   state(): Promise<SandboxState>;
 }
 
-const PROBE_TIMEOUT_MS = 3_000;
+/**
+ * Nothing listening is known at once (the connection is refused): the wait only matters for a
+ * sandbox slow to answer (a loaded machine), which must not be taken for no sandbox.
+ */
+const PROBE_TIMEOUT_MS = 15_000;
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

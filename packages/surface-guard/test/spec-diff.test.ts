@@ -110,7 +110,8 @@ describe("npm run spec:diff", () => {
     );
     expect(result.stderr).toContain("npm run changeset");
     expect(result.stderr).toContain('"@org/payments-client": major');
-  });
+    // The command reads each version of the documents since the release: a limit for a hang.
+  }, 300_000);
 
   /**
    * A test-mode document without the reset route, beside a copy of the API's document (its enums
