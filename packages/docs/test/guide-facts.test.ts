@@ -1,7 +1,9 @@
 // What the guides state in words is what the sandbox's code does: the retry schedule, the
-// identification review's time and the chaos mode's rates (events.ts, lifecycles.ts).
+// identification review's time, the chaos mode's rates and the deliveries a crash sends again
+// (events.ts, lifecycles.ts, scheduler.ts).
 
 import {
+  DELIVERIES_IN_FLIGHT,
   DUPLICATE_RATE,
   IDENTIFICATION_REVIEW,
   REORDER_DELAY_SECONDS,
@@ -22,6 +24,15 @@ describe("the guides' figures", () => {
     const schedule = `${delays.slice(0, -1).join(", ")} and ${delays.at(-1)} of sandbox time`;
     expect(words("webhooks")).toContain(
       `after ${schedule} (${RETRY_DELAYS_SECONDS.length + 1} attempts in all)`,
+    );
+  });
+
+  it("state the deliveries a crash sends again: those in flight, as scheduler.ts bounds them", () => {
+    expect(words("webhooks")).toContain(
+      `at most ${DELIVERIES_IN_FLIGHT} deliveries per key sent and not yet recorded`,
+    );
+    expect(words("sandbox")).toContain(
+      `at most the deliveries that were in flight, ${DELIVERIES_IN_FLIGHT} per key`,
     );
   });
 

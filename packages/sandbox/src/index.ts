@@ -63,6 +63,7 @@ export {
   TRANSACTION_STATES,
   type Transition,
 } from "./lifecycle/lifecycles.js";
+export { DELIVERIES_IN_FLIGHT } from "./lifecycle/scheduler.js";
 export { BASE_CURRENCY, CURRENCIES, DEFAULT_RATES, NETWORK_FEES } from "./money/index.js";
 export {
   defaultChecklist,

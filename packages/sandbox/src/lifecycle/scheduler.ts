@@ -12,6 +12,7 @@ import type {
   ScheduledJob,
   StoreTransaction,
 } from "../store/store.js";
+import { sendAndRecord } from "./recorded-deliveries.js";
 
 /** The partner whose work runs, and its clock. */
 export interface ClockOwner {
@@ -31,13 +32,14 @@ export type Perform<T extends ClockOwner> = (
 
 /** Timed steps run in one transaction, at most. */
 const STEP_BATCH = 256;
-/** Delivery attempts taken at once, their outcomes recorded in one transaction. */
+/** Delivery attempts taken at once, held until each is recorded. */
 const DELIVERY_BATCH = 128;
 /**
- * Delivery attempts of one batch sent at the same time, at most: those of one webhook about one
- * customer go one after another, in the order they are due (deliveryOrderKey).
+ * Delivery attempts of one batch sent and not yet recorded, at most: all that a process that dies
+ * sends again. Those of one webhook about one customer go one after another, in the order they
+ * are due (deliveryOrderKey).
  */
-const DELIVERIES_IN_FLIGHT = 16;
+export const DELIVERIES_IN_FLIGHT = 16;
 /** How often each process looks for work that has come due in real time. */
 const POLL_MS = 1_000;
 /** How long an advance waits for due work that another process holds (a slow delivery). */
@@ -224,30 +226,20 @@ export class Scheduler<T extends ClockOwner> {
     return { ran, through };
   }
 
-  /** One batch of the deliveries due by `upTo`: sent at once (within their order), recorded together. */
-  private runDeliveries(owner: T, upTo: number, advancing: boolean): Promise<number> {
-    return this.store.runBatch(owner.partner, "deliver", upTo, DELIVERY_BATCH, async (jobs) => {
-      const finishes: JobFinish[] = [];
-      const inOrder = new Map<string, number[]>();
-      for (const [index, job] of jobs.entries()) {
-        const key = deliveryOrderKey(job);
-        inOrder.set(key, [...(inOrder.get(key) ?? []), index]);
-      }
-      await eachAtOnce([...inOrder.values()], DELIVERIES_IN_FLIGHT, async (indexes) => {
-        for (const index of indexes) {
-          const job = jobs[index] as ScheduledJob;
-          finishes[index] = await this.performers.deliver(
-            owner,
-            job,
-            this.clockFor(owner, job, advancing),
-          );
-        }
-      });
-      return async (tx) => {
-        for (const finish of finishes) await finish(tx);
-        return jobs.length;
-      };
-    });
+  /**
+   * One batch of the deliveries due by `upTo`: sent at once (within their order), each recorded
+   * soon after it ends (recorded-deliveries.ts). Resolves to the number recorded.
+   */
+  private async runDeliveries(owner: T, upTo: number, advancing: boolean): Promise<number> {
+    const held = await this.store.holdJobs(owner.partner, "deliver", upTo, DELIVERY_BATCH);
+    if (held.jobs.length === 0) return 0;
+    try {
+      return await sendAndRecord(held, deliveryOrderKey, DELIVERIES_IN_FLIGHT, (job) =>
+        this.performers.deliver(owner, job, this.clockFor(owner, job, advancing)),
+      );
+    } finally {
+      await held.release();
+    }
   }
 
   /**
@@ -270,17 +262,4 @@ export class Scheduler<T extends ClockOwner> {
 function atTime(clock: SandboxClock, atMs: number): Clock {
   const at = Math.max(atMs, clock.nowMs());
   return { now: () => new Date(at) };
-}
-
-/** Runs `work` on every item, at most `limit` at a time. */
-async function eachAtOnce<I>(
-  items: I[],
-  limit: number,
-  work: (item: I) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as I);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -680,6 +680,20 @@ export async function openMemoryStore(
         return done;
       });
     },
+    // The same, but each part is recorded in a transaction of its own as it is done.
+    async holdJobs(partner, kind, upTo, limit) {
+      const jobs = await serial(async () => dueJobs(partner, kind, upTo, limit));
+      return {
+        jobs,
+        record: (done, finish) =>
+          transaction(partner, async (tx, draft) => {
+            await finish(tx);
+            const own = draft.own("jobs");
+            for (const job of done) own.delete(job.seq);
+          }),
+        release: async () => {},
+      };
+    },
     duePartners: (now) =>
       serial(async () =>
         [...partners]

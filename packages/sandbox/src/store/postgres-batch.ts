@@ -35,6 +35,17 @@ export interface BatchTransaction extends SqlTransaction {
   load(ids: readonly string[]): Promise<void>;
   /** Writes what the batch changed; the transaction may go on after. */
   flush(): Promise<void>;
+  /**
+   * What the batch kept, when it is only delivery attempts and counts to add (a delivery that
+   * arrived): written at once without the rest of a batch (see postgres-held-jobs.ts).
+   */
+  keptAttempts(): KeptAttempts | undefined;
+}
+
+/** Delivery attempts and counts to add, all that a batch kept. */
+export interface KeptAttempts {
+  events: DeliveryEvent[];
+  counts: ReadinessCount[];
 }
 
 /** A resource row as the batch holds it. */
@@ -116,6 +127,7 @@ export function postgresBatch(
   const settings = new Map<string, string | undefined>();
   const newCounts: ReadinessCount[] = [];
   const newMarks: ReadinessCount[] = [];
+  let appended = false;
 
   const hold = (row: Row, locked: boolean) => rows.hold(heldRowOf(row, locked));
   const matching = (collection: CollectionName, scope: string | undefined, customer?: string) =>
@@ -181,6 +193,19 @@ export function postgresBatch(
       }
     },
     flush,
+    keptAttempts() {
+      const more =
+        appended ||
+        newJobs.length > 0 ||
+        cancelled.size > 0 ||
+        newMarks.length > 0 ||
+        rows.changed().length > 0;
+      return more ? undefined : { events: newEvents, counts: merged(newCounts) };
+    },
+    appendEvent(event) {
+      appended = true;
+      inner.appendEvent(event);
+    },
     async find(collection, id, scope) {
       if (collection === "customers" && batchCustomers.has(id)) await loadBatchCustomers();
       let row = rows.get(collection, id);

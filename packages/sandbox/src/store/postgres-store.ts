@@ -1,14 +1,15 @@
 // The sandbox in Postgres through node-postgres (pg), so that any number of mock processes share
 // one sandbox. Each request is one transaction on a pooled connection; a second request with an
-// idempotency key waits on the first's row; each job scheduled on the sandbox clock (a timed
-// step, a webhook delivery attempt) is taken by one process with FOR UPDATE SKIP LOCKED and stays
-// locked until its outcome is recorded.
+// idempotency key waits on the first's row; each job scheduled on the sandbox clock is taken by
+// one process: a batch of timed steps with FOR UPDATE SKIP LOCKED, locked until its outcome is
+// recorded; a batch of webhook deliveries held (postgres-held-jobs.ts) until each is recorded.
 
 import type { Pool, PoolClient } from "pg";
 import { realNow } from "../clock/index.js";
 import { EventNotifications } from "./event-notifications.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { postgresBatch } from "./postgres-batch.js";
+import { postgresHeldJobs } from "./postgres-held-jobs.js";
 import type { SandboxData } from "./sandbox-data.js";
 import { type Ddl, migrate, migratedLine, type VersionRecord } from "./schema-migrations.js";
 import type { Query } from "./sql-query.js";
@@ -102,6 +103,22 @@ export async function openPostgresStore(
   }
 
   const notifications = new EventNotifications(() => new pg.Client({ connectionString: url }));
+  const held = postgresHeldJobs(
+    {
+      statement: (text, params) =>
+        unlessDeadlocked(() =>
+          withClient(
+            pool,
+            async (client) => (await client.query(text, params?.map(withoutNul))).rows,
+          ),
+        ),
+      transaction: (work) =>
+        unlessDeadlocked(() => withClient(pool, (client) => inTransaction(client, work))),
+    },
+    POSTGRES,
+    upkeep,
+    counting,
+  );
   const store: SandboxStore = {
     shared: true,
     version: () => undefined,
@@ -138,6 +155,7 @@ export async function openPostgresStore(
           }),
         ),
       ),
+    holdJobs: held.holdJobs,
     duePartners: (now) =>
       withClient(pool, (client) => inTransaction(client, (query) => duePartners(query, now))),
     onEventsCommitted: (listener) => notifications.listen(listener),
@@ -146,6 +164,7 @@ export async function openPostgresStore(
         inTransaction(client, (query) => purgeIdle(query, undefined, seenBefore)),
       ),
     close: async () => {
+      held.stop();
       await notifications.close();
       await pool.end();
     },

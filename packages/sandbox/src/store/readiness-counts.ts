@@ -124,6 +124,11 @@ export function countRows(query: Query, partner: string, marked?: MarkedCounts):
   };
 }
 
+/** Counts to add as one JSON parameter of json_to_recordset, in the order their locks are taken. */
+export function countsParameter(counts: readonly ReadinessCount[]): string {
+  return JSON.stringify(ordered(counts));
+}
+
 /**
  * Adds many counts in one statement (Postgres: a clock batch's counts, sent as one JSON
  * parameter, as its events are).
@@ -145,6 +150,6 @@ export async function addCountsAtOnce(
      SELECT CAST($1 AS TEXT), v.kind, v.name, v.detail, v.n
      FROM json_to_recordset($2::json) AS v(kind text, name text, detail text, n bigint)
      ON CONFLICT (partner, kind, name, detail) DO UPDATE SET n = ${set}`,
-    [partner, JSON.stringify(ordered(rows))],
+    [partner, countsParameter(rows)],
   );
 }

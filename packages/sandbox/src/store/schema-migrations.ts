@@ -321,6 +321,22 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE TABLE event_cursors (partner TEXT PRIMARY KEY, last BIGINT NOT NULL)",
     ],
   },
+  {
+    version: 10,
+    name: "webhook deliveries held by the process sending them (Postgres), so that a process that dies sends again only those it had in flight",
+    // Who holds a job and until when (ms, the database's clock): see postgres-held-jobs.ts.
+    // Room on each page, so that marking a job held rewrites its row in place, without a new
+    // entry in its indexes (as migration 6 for the resources). SQLite has one process, whose
+    // jobs are its own.
+    statements: ({ dialect }) =>
+      dialect === "postgres"
+        ? [
+            "ALTER TABLE scheduled_work ADD COLUMN held_by TEXT",
+            "ALTER TABLE scheduled_work ADD COLUMN held_until BIGINT",
+            "ALTER TABLE scheduled_work SET (fillfactor = 75)",
+          ]
+        : [],
+  },
 ];
 
 /** The schema version of a database with every migration applied. */

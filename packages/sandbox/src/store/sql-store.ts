@@ -698,17 +698,22 @@ export async function dueJobs(
     `SELECT seq, due_at, kind, subject, body FROM scheduled_work WHERE partner = $3 AND kind = $4 AND due_at <= $1 ORDER BY due_at, seq LIMIT $2${skipLocked}`,
     [upTo, limit, partner, kind],
   );
-  return rows.map((row) => ({
+  return rows.map(scheduledJobOf);
+}
+
+/** A row of scheduled_work as a job. */
+export function scheduledJobOf(row: Row): ScheduledJob {
+  return {
     seq: Number(row.seq),
     dueAt: Number(row.due_at),
     kind: String(row.kind) as ScheduledJob["kind"],
     subject: String(row.subject),
     body: JSON.parse(String(row.body)),
-  }));
+  };
 }
 
 /** Removes the jobs, in one statement. */
-export async function removeJobs(query: Query, jobs: ScheduledJob[]): Promise<void> {
+export async function removeJobs(query: Query, jobs: readonly ScheduledJob[]): Promise<void> {
   if (jobs.length === 0) return;
   const list = jobs.map((_, index) => `$${index + 1}`).join(", ");
   await query(

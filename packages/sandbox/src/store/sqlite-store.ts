@@ -357,6 +357,19 @@ function sqliteStore(
         return done;
       });
     },
+    // The same, but each part is recorded in a transaction of its own as it is done.
+    async holdJobs(partner, kind, upTo, limit) {
+      const jobs = await queue.alone(() => dueJobs(query, partner, kind, upTo, limit, ""));
+      return {
+        jobs,
+        record: (done, finish) =>
+          store.transaction(partner, async (tx) => {
+            await finish(tx);
+            await removeJobs(query, done);
+          }),
+        release: async () => {},
+      };
+    },
     duePartners: (now) => queue.alone(() => duePartners(query, now)),
     purgeIdle: (seenBefore) =>
       store.transaction(EXAMPLE_PARTNER_ID, async () => {

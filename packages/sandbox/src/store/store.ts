@@ -76,6 +76,22 @@ export type JobFinish = (tx: StoreTransaction) => Promise<void>;
  */
 type BatchFinish = (tx: StoreTransaction) => Promise<number>;
 
+/**
+ * Jobs a process has taken and holds until it records them. Each part it records commits on its
+ * own, so that a process that dies does again only the jobs it had taken and not yet recorded.
+ */
+export interface HeldJobs {
+  /** In the order they are due. */
+  readonly jobs: readonly ScheduledJob[];
+  /**
+   * Runs `finish` and removes `done` (some of the jobs, not recorded before), in one transaction;
+   * resolves once it has committed.
+   */
+  record(done: readonly ScheduledJob[], finish: JobFinish): Promise<void>;
+  /** Lets go of the jobs not recorded, for any process to take at once. */
+  release(): Promise<void>;
+}
+
 /** The first answer to an idempotency key, or `pending` while its request has not finished. */
 type KeyClaim = { claimed: true } | { claimed: false; first: IdempotentAnswer | "pending" };
 
@@ -180,10 +196,10 @@ export interface SandboxStore {
   transaction<T>(partner: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
    * Takes up to `limit` of the partner's jobs of `kind` due by `upTo` that no process holds, in
-   * the order they are due, `perform`s them (a delivery sends its requests there), then runs what
-   * `perform` resolved to and removes the jobs it did, in one transaction. Jobs whose process dies
-   * before that transaction commits stay scheduled, to be taken again (a delivery then goes out
-   * again, with the same event id). Resolves to the number of jobs done: 0 when none was due.
+   * the order they are due, `perform`s them, then runs what `perform` resolved to and removes the
+   * jobs it did, in one transaction (the timed steps). Jobs whose process dies before that
+   * transaction commits stay scheduled, to be taken again. Resolves to the number of jobs done: 0
+   * when none was due.
    */
   runBatch(
     partner: string,
@@ -192,6 +208,13 @@ export interface SandboxStore {
     limit: number,
     perform: (jobs: ScheduledJob[]) => Promise<BatchFinish>,
   ): Promise<number>;
+  /**
+   * Takes up to `limit` of the partner's jobs of `kind` due by `upTo` that no process holds, in
+   * the order they are due, and holds them for this process until it records or releases them.
+   * Jobs held by a process that dies are taken again: on SQLite (one process) at its next start,
+   * on Postgres once its hold lapses (HOLD_MS in postgres-held-jobs.ts, renewed while it lives).
+   */
+  holdJobs(partner: string, kind: JobKind, upTo: number, limit: number): Promise<HeldJobs>;
   /** The partners that have work due by their own clock at `realNow`. */
   duePartners(realNow: number): Promise<string[]>;
   /**

@@ -16,6 +16,7 @@ import type {
 function workStore() {
   const jobs: ScheduledJob[] = [];
   const claims: { kind: JobKind; took: number }[] = [];
+  const held = new Set<ScheduledJob>();
   let seq = 0;
   const add = (job: NewJob) => jobs.push({ ...job, seq: ++seq });
   let offsetMs = 0;
@@ -40,6 +41,27 @@ function workStore() {
       const done = await (await perform(due))(tx);
       for (const job of due.slice(0, done)) jobs.splice(jobs.indexOf(job), 1);
       return done;
+    },
+    async holdJobs(_partner, kind, upTo, limit) {
+      const due = jobs
+        .filter((job) => job.kind === kind && job.dueAt <= upTo && !held.has(job))
+        .sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq)
+        .slice(0, limit);
+      claims.push({ kind, took: due.length });
+      for (const job of due) held.add(job);
+      return {
+        jobs: due,
+        async record(done, finish) {
+          await finish(tx);
+          for (const job of done) {
+            jobs.splice(jobs.indexOf(job), 1);
+            held.delete(job);
+          }
+        },
+        async release() {
+          for (const job of due) held.delete(job);
+        },
+      };
     },
     duePartners: async () => [],
     onEventsCommitted: () => () => {},
