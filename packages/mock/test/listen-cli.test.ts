@@ -80,6 +80,19 @@ describe("payments-mock listen", () => {
       "the first event",
     );
 
+    // The first answer is told to the sandbox before it stops (one told during the stop may or may
+    // not have been counted, so listen does not tell it twice: the counts below would miss it).
+    await expect
+      .poll(
+        async () =>
+          (
+            await call(sandbox.url, "GET", "/_sandbox/readiness", {
+              headers: { "X-API-Key": KEY },
+            })
+          ).body.coverage.topics.CustomerCreated?.acknowledged,
+        { timeout: 20_000, interval: 50 },
+      )
+      .toBe(1);
     // The sandbox restarts on its port and state; listen opens the stream again by itself.
     await sandbox.stop();
     sandbox = await startMock({ spec: specPath, stateful: true, state, port });
