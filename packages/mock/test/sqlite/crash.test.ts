@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, createCustomer, newKey } from "@org/payments-testing";
 import { afterAll, expect, it } from "vitest";
-import { answeredCreates, countedCreates, loggedCreates } from "../support/answered-requests.js";
+import { keptAfterKill } from "../support/answered-requests.js";
 import { runCli } from "../support/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-crash-"));
@@ -55,14 +55,7 @@ it("loses no acknowledged create to kill -9, and replays keys after the restart"
 it("keeps every answered create in the request log and the readiness counts after kill -9", async (context) => {
   const state = join(dir, "answered.db");
   const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
-  const apiKey = `crash-log-${crypto.randomUUID()}`;
-  const first = start();
-  await answeredCreates(await first.url, apiKey, 200);
-  // At once upon the last answer: nothing is given time to be written after it.
-  first.child.kill("SIGKILL");
-  await first.exited;
-
-  const again = await start().url;
-  expect(await loggedCreates(again, apiKey)).toBe(200);
-  expect(await countedCreates(again, apiKey)).toBe(200);
+  const kept = await keptAfterKill(start, `crash-log-${crypto.randomUUID()}`, 200);
+  expect(kept.logged).toBe(200);
+  expect(kept.counted).toBe(200);
 }, 120_000);

@@ -40,10 +40,22 @@ export function outcomeOf(url: string, status: number): DeliveryOutcome {
 }
 
 /**
- * Whether the url's host is a name reserved for examples (RFC 2606), such as the seed webhook's
- * hooks.example.com: no receiver of the partner's is there, so no time is spent on a lookup.
+ * Where a delivery to `url` goes, or the outcome of one that is never sent: a url that is not
+ * http(s), or a host reserved for examples (RFC 2606), such as the seed webhook's
+ * hooks.example.com, where no receiver of the partner's is, so no time is spent on a lookup.
  */
-export function isReservedExampleHost(target: URL): boolean {
+export function deliveryTarget(url: string): URL | DeliveryOutcome {
+  const target = URL.parse(url);
+  if (target === null || (target.protocol !== "http:" && target.protocol !== "https:")) {
+    return { delivered: false, failure_reason: `the url ${url} is not http(s)` };
+  }
   const host = target.hostname.toLowerCase().replace(/\.$/, "");
-  return /(^|\.)(example\.(com|net|org)|example|invalid)$/.test(host);
+  if (/(^|\.)(example\.(com|net|org)|example|invalid)$/.test(host)) {
+    return {
+      delivered: false,
+      sent: false,
+      failure_reason: `${url} is at a reserved example domain (RFC 2606/6761): the sandbox sends nothing there and does not retry; give the webhook your receiver's url to get its events`,
+    };
+  }
+  return target;
 }

@@ -3,7 +3,7 @@
 import {
   type DeliveryLimits,
   type DeliveryOutcome,
-  isReservedExampleHost,
+  deliveryTarget,
   outcomeOf,
   type WebhookSender,
 } from "./deliveries.js";
@@ -34,17 +34,8 @@ export function fetchWebhookSender(
   return {
     async deliver(url, payload) {
       if (callback !== undefined) return deliverToCallback(callback, url, payload);
-      const target = URL.parse(url);
-      if (target === null || (target.protocol !== "http:" && target.protocol !== "https:")) {
-        return { delivered: false, failure_reason: `the url ${url} is not http(s)` };
-      }
-      if (isReservedExampleHost(target)) {
-        return {
-          delivered: false,
-          sent: false,
-          failure_reason: `${url} is at a reserved example domain (RFC 2606/6761): the sandbox sends nothing there and does not retry; give the webhook your receiver's url to get its events`,
-        };
-      }
+      const target = deliveryTarget(url);
+      if (!(target instanceof URL)) return target;
       return post(fetchFunction, url, JSON.stringify(payload), limits);
     },
     close() {},

@@ -10,7 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import {
   type DeliveryLimits,
   type DeliveryOutcome,
-  isReservedExampleHost,
+  deliveryTarget,
   outcomeOf,
   type WebhookSender,
 } from "./deliveries.js";
@@ -33,19 +33,16 @@ export class DeliverySender implements WebhookSender {
   }
 
   async deliver(url: string, payload: unknown): Promise<DeliveryOutcome> {
-    const target = URL.parse(url);
-    if (target === null || (target.protocol !== "http:" && target.protocol !== "https:")) {
-      return { delivered: false, failure_reason: `the url ${url} is not http(s)` };
-    }
-    if (isReservedExampleHost(target)) {
-      return {
-        delivered: false,
-        sent: false,
-        failure_reason: `${url} is at a reserved example domain (RFC 2606/6761): the sandbox sends nothing there and does not retry; give the webhook your receiver's url to get its events`,
-      };
-    }
+    const target = deliveryTarget(url);
+    if (!(target instanceof URL)) return target;
     const body = Buffer.from(JSON.stringify(payload));
-    const first = await post(url, target, body, this.limits, this.agents[target.protocol]);
+    const first = await post(
+      url,
+      target,
+      body,
+      this.limits,
+      this.agents[target.protocol === "https:" ? "https:" : "http:"],
+    );
     if (!("retry" in first)) return first;
     // A kept-alive connection the receiver closed as it was reused: the request never got there.
     const again = await post(url, target, body, this.limits, undefined);
