@@ -62,8 +62,9 @@ const config: KnipConfig = {
         "console/in-page-sandbox.ts",
         "console/sandbox-worker.ts",
       ],
-      // The samples are type-checked against the client (tsconfig.samples.json), not imported.
-      ignoreDependencies: ["@org/payments-client"],
+      // The samples are type-checked against the client (tsconfig.samples.json), not imported;
+      // MSW's interceptors are imported by a guide's test file, which the guides' tests run.
+      ignoreDependencies: ["@org/payments-client", "@mswjs/interceptors"],
     },
     "packages/surface-guard": {
       // Its commands, run by node from the root's scripts (spec:diff, spec:changelog,
