@@ -16,7 +16,7 @@ writeFileSync(
   operationsSnapshot(readFileSync(spec, "utf8"), await getHttpOperationsFromSpec(spec)),
 );
 
-// Read as the engine reads a document given as JSON (src/test-mode-engine.ts falls back to that).
+// Read as the engine reads a document given as JSON (src/fixtures/test-mode-engine.ts falls back to that).
 const testMode = readFileSync(dist("test-mode.json"), "utf8");
 writeFileSync(
   dist("test-mode.operations"),

@@ -21,8 +21,8 @@ import {
   sandboxControls,
   sandboxPartner,
 } from "@org/payments-sandbox";
+import { createTestModeEngine } from "./fixtures/test-mode-engine.js";
 import { createHandler } from "./mock-handler.js";
-import { createTestModeEngine } from "./test-mode-engine.js";
 import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";
 
