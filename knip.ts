@@ -44,6 +44,8 @@ const config: KnipConfig = {
         "statuses",
         "uri-template-lite",
         "@types/pg",
+        // msw 2 under an npm alias, which vitest.config.ts puts in `msw`'s place for one project.
+        "msw-2",
       ],
     },
     "packages/engine": {
@@ -62,8 +64,9 @@ const config: KnipConfig = {
         "console/in-page-sandbox.ts",
         "console/sandbox-worker.ts",
       ],
-      // The samples are type-checked against the client (tsconfig.samples.json), not imported.
-      ignoreDependencies: ["@org/payments-client"],
+      // The samples are type-checked against the client (tsconfig.samples.json), not imported;
+      // MSW's interceptors are imported by a guide's test file, which the guides' tests run.
+      ignoreDependencies: ["@org/payments-client", "@mswjs/interceptors"],
     },
     "packages/surface-guard": {
       // Its commands, run by node from the root's scripts (spec:diff, spec:changelog,
