@@ -12,6 +12,7 @@ import {
   mkdtempSync,
   readdirSync,
   rmSync,
+  statfsSync,
   statSync,
 } from "node:fs";
 import { createServer } from "node:net";
@@ -132,6 +133,9 @@ export async function createDatabase(serverUrl: string): Promise<string> {
   return url.toString();
 }
 
+/** The room a test cluster needs in memory: its databases, their WAL and the server's shared memory. */
+const SHM_NEEDED = 2 * 1024 ** 3;
+
 /**
  * Where the cluster's folder goes: /dev/shm (memory) where there is one, else the temp folder.
  * Each sandbox of a test gets a database of its own, and each new database is a copy of template1
@@ -142,7 +146,9 @@ function clusterParent(): string {
   const memory = "/dev/shm";
   try {
     accessSync(memory, constants.W_OK);
-    return statSync(memory).isDirectory() ? memory : tmpdir();
+    // A container's /dev/shm is often 64 MB: too small for a cluster of many databases.
+    const { bavail, bsize } = statfsSync(memory);
+    return statSync(memory).isDirectory() && bavail * bsize >= SHM_NEEDED ? memory : tmpdir();
   } catch {
     return tmpdir();
   }
