@@ -14,8 +14,6 @@ const config: KnipConfig = {
       // The repository's tooling, run by node (bootstrap.mjs and the package.json scripts).
       entry: ["scripts/*.{ts,mjs}", "scripts/test/*.test.ts"],
       project: ["scripts/**/*.{ts,mjs}"],
-      // The release rehearsal runs their bins on the tarballs, by path from node_modules/.bin.
-      ignoreDependencies: ["publint", "@arethetypeswrong/cli"],
     },
     openapi: {
       // The generators' shared formatter (src/codegen.ts) runs biome's bin, found by its path.
