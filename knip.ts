@@ -21,7 +21,7 @@ const config: KnipConfig = {
       ignoreDependencies: ["@biomejs/biome"],
     },
     "packages/client": {
-      // vitest's type tests (its typecheck mode).
+      // The type tests, which `lint` type-checks.
       entry: ["test/**/*.test-d.ts"],
     },
     "packages/types": {
