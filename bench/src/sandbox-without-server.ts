@@ -6,14 +6,21 @@
 //   the creates' times. In the same rounds, what makes it up: MSW alone (the same POST answered at
 //   once with a constant), the sandbox alone (the same create through handlers.fetch, no MSW), and
 //   the same create under an https:// base URL, which MSW answers over an emulated TLS connection;
+//   and the same create, with MSW alone beside it, in the two other ways a user can set MSW up in
+//   Node: MSW 3 answering at the fetch call (the guide's fetch-only setup) and msw 2's setupServer;
 // - a fresh sandbox for a test: sandboxHandlers(…) → its first answer (a new sandbox, its store
 //   and seed; the engine is the process's, made once), against a new partner's first answer on a
 //   sandbox already made.
 import { randomUUID } from "node:crypto";
+import type { HttpRequestEventMap, Interceptor } from "@mswjs/interceptors";
+import { FetchInterceptor } from "@mswjs/interceptors/fetch/web";
 import { startMock } from "@org/payments-mock";
 import { sandboxHandlers } from "@org/payments-mock/msw";
-import { http } from "msw";
+import { type HttpHandler, http } from "msw";
+import { defineNetwork, InterceptorSource } from "msw/experimental";
 import { setupServer } from "msw/node";
+import { http as http2 } from "msw-2";
+import { setupServer as setupServer2 } from "msw-2/node";
 import { partnerRequest } from "./partner-request.ts";
 import { progress } from "./progress.ts";
 import type { Row } from "./results.ts";
@@ -54,102 +61,147 @@ async function createWithoutMsw(handlers: Handlers, apiKey: string): Promise<Res
   return response;
 }
 
+/** What intercepts during a way's rounds, switched on and off around them. */
+interface Interception {
+  listen(): unknown;
+  close(): unknown;
+}
+
 interface Way {
   name: string;
-  /** Whether MSW intercepts during its rounds. */
-  msw: boolean;
+  interception?: Interception;
   send: () => Promise<Response>;
   samples: number[];
 }
 
+const constant = () => new Response("{}", { status: 200 });
+
+/**
+ * MSW 3 answering at the fetch call, as the guide's fetch-only setup does: `defineNetwork` with
+ * the fetch interceptor that answers the `fetch()` call itself (the one MSW 3 uses in a browser),
+ * instead of `setupServer`'s, which lets undici send the request to an emulated socket.
+ */
+function fetchCallNetwork(handlers: HttpHandler[]): Interception {
+  const network = defineNetwork({
+    // The browser build's class, typed apart from the Node build's Interceptor: the same shape.
+    sources: [
+      new InterceptorSource({
+        interceptors: [new FetchInterceptor() as unknown as Interceptor<HttpRequestEventMap>],
+      }),
+    ],
+    handlers,
+    context: { quiet: true },
+  });
+  return { listen: () => network.enable(), close: () => network.disable() };
+}
+
 async function measureCreate(): Promise<Row[]> {
   const mock = await startMock({ stateful: true });
+  // Each way through a sandbox has its own, so that each stores as many creates as the mock.
   const handlers = sandboxHandlers({ baseUrl: BASE_URL });
   const overTls = sandboxHandlers({ baseUrl: TLS_BASE_URL });
-  // Its own sandbox, not intercepted, so that each sandbox stores as many creates as the mock.
+  const atFetchCall = sandboxHandlers({ baseUrl: BASE_URL });
+  const underMsw2 = sandboxHandlers({ baseUrl: BASE_URL });
   const withoutMsw = sandboxHandlers({ baseUrl: BASE_URL });
   // MSW's own part: the same interception answered at once with a constant, in the same rounds.
-  const server = setupServer(
-    ...handlers,
-    ...overTls,
-    http.all(`${CONSTANT_URL}/*`, () => new Response("{}", { status: 200 })),
+  const server = setupServer(...handlers, ...overTls, http.all(`${CONSTANT_URL}/*`, constant));
+  const fetchCall = fetchCallNetwork([...atFetchCall, http.all(`${CONSTANT_URL}/*`, constant)]);
+  // MSW 2 (the peer range's oldest major) with its own `http`, as the package's handler is made
+  // where msw 2 is the one installed: the same handler, answered by the same sandbox.
+  const server2 = setupServer2(
+    http2.all(`${BASE_URL}/*`, ({ request }) => underMsw2.fetch(request)),
+    http2.all(`${CONSTANT_URL}/*`, constant),
   );
   const [loopbackKey, mswKey] = [randomUUID(), randomUUID()];
-  const way = (name: string, msw: boolean, send: () => Promise<Response>): Way => ({
+  const way = (name: string, send: () => Promise<Response>, interception?: Interception): Way => ({
     name,
-    msw,
     send,
     samples: [],
+    ...(interception && { interception }),
   });
+  const createAt = (url: string) => () => partnerRequest(url, mswKey, "POST", "/customers");
   const ways = [
-    way("loopback", false, () => partnerRequest(mock.url, loopbackKey, "POST", "/customers")),
-    way("msw", true, () => partnerRequest(BASE_URL, mswKey, "POST", "/customers")),
-    way("constant", true, () => partnerRequest(CONSTANT_URL, mswKey, "POST", "/customers")),
-    way("tls", true, () => partnerRequest(TLS_BASE_URL, mswKey, "POST", "/customers")),
-    way("sandbox", false, () => createWithoutMsw(withoutMsw, mswKey)),
+    way("loopback", () => partnerRequest(mock.url, loopbackKey, "POST", "/customers")),
+    way("msw", createAt(BASE_URL), server),
+    way("constant", createAt(CONSTANT_URL), server),
+    way("tls", createAt(TLS_BASE_URL), server),
+    way("sandbox", () => createWithoutMsw(withoutMsw, mswKey)),
+    way("fetch call", createAt(BASE_URL), fetchCall),
+    way("fetch call constant", createAt(CONSTANT_URL), fetchCall),
+    way("msw 2", createAt(BASE_URL), server2),
+    way("msw 2 constant", createAt(CONSTANT_URL), server2),
   ];
-  let listening = false;
+  let listening: Interception | undefined;
   try {
     for (let index = 0; index < WARM_UP_ROUNDS + ROUNDS; index++) {
       progress(`sandbox without a server: create, round ${index + 1}/${WARM_UP_ROUNDS + ROUNDS}`);
       const measured = index >= WARM_UP_ROUNDS;
       // The order turns each round, so that every way meets the same machine load.
       const order = ways.map((_, at) => ways[(at + index) % ways.length] as Way);
-      for (const { msw, send, samples } of order) {
-        if (msw) {
-          server.listen();
-          listening = true;
-        }
+      for (const { interception, send, samples } of order) {
+        interception?.listen();
+        listening = interception;
         for (let sent = 0; sent < PER_ROUND; sent++) {
           const ms = await timed(send);
           if (measured) samples.push(ms);
         }
-        if (msw) {
-          server.close();
-          listening = false;
-        }
+        interception?.close();
+        listening = undefined;
       }
     }
   } finally {
-    if (listening) server.close();
-    await handlers.close();
-    await overTls.close();
-    await withoutMsw.close();
+    listening?.close();
+    for (const closing of [handlers, overTls, atFetchCall, underMsw2, withoutMsw]) {
+      await closing.close();
+    }
     await mock.stop();
   }
-  const [overLoopback, throughMsw, constant, throughTls, sandboxAlone] = ways.map(
-    ({ samples }) => samples,
-  ) as [number[], number[], number[], number[], number[]];
+  const samplesOf = (name: string) => ways.find((each) => each.name === name)?.samples ?? [];
+  const overLoopback = samplesOf("loopback");
   const baseline = median(overLoopback);
-  const againstLoopback = (figure: string, samples: number[]): Row => ({
+  const againstLoopback = (figure: string, name: string): Row => ({
     figure: `${figure} (median of ${ROUNDS * PER_ROUND})`,
-    value: median(samples),
+    value: median(samplesOf(name)),
     unit: "ms",
-    spread: spreadOf(samples),
+    spread: spreadOf(samplesOf(name)),
     baselineLabel: "the same create through startMock({ stateful: true }) over loopback",
     baseline,
     baselineSpread: spreadOf(overLoopback),
   });
-  const value = median(throughMsw);
+  // The issue's figure, for each way a user can set MSW up in Node.
+  const create = (figure: string, name: string): Row => {
+    const row = againstLoopback(figure, name);
+    return {
+      ...row,
+      target: { text: `≤ ×${TARGETS.create}`, met: row.value / baseline <= TARGETS.create },
+    };
+  };
   return [
-    {
-      ...againstLoopback(
-        "POST /customers through sandboxHandlers (MSW setupServer, fetch intercepted)",
-        throughMsw,
-      ),
-      target: { text: `≤ ×${TARGETS.create}`, met: value / baseline <= TARGETS.create },
-    },
+    create("POST /customers through sandboxHandlers (MSW setupServer, fetch intercepted)", "msw"),
     againstLoopback(
       "MSW alone: the same POST through setupServer answered at once with a constant",
-      constant,
+      "constant",
     ),
     againstLoopback(
       "the sandbox alone: the same create through handlers.fetch, without MSW",
-      sandboxAlone,
+      "sandbox",
     ),
     againstLoopback(
       "the same create through sandboxHandlers under an https:// base URL (MSW emulates TLS)",
-      throughTls,
+      "tls",
+    ),
+    create(
+      "the same create, MSW 3 answering at the fetch call (the guide's fetch-only setup: defineNetwork, @mswjs/interceptors/fetch/web)",
+      "fetch call",
+    ),
+    againstLoopback(
+      "MSW alone answering at the fetch call: the same POST answered at once with a constant",
+      "fetch call constant",
+    ),
+    create("the same create through msw 2.15's setupServer", "msw 2"),
+    againstLoopback(
+      "MSW 2 alone: the same POST through msw 2.15's setupServer answered at once with a constant",
+      "msw 2 constant",
     ),
   ];
 }

@@ -6,13 +6,13 @@
 import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, get, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type LocalRegistry, publishTarballs, startLocalRegistry } from "../local-registry.ts";
-import { type PackedPackage, packPublishedPackages } from "../pack.ts";
+import type { PackedPackage } from "../pack.ts";
 import {
   compareWithRelease,
   contentsHash,
@@ -47,6 +47,20 @@ function tinyPackage(name: string, fields: object = {}, folder = name): PackedPa
   };
 }
 
+/**
+ * GET on a connection of its own: on a loaded machine, a pooled keep-alive connection can be closed
+ * by the registry just as it is reused (ECONNRESET).
+ */
+async function registryGet(url: URL): Promise<{ status: number; body: string }> {
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    get(url, { agent: false }, resolve).on("error", reject);
+  });
+  let body = "";
+  response.setEncoding("utf8");
+  for await (const chunk of response) body += chunk;
+  return { status: response.statusCode ?? 0, body };
+}
+
 describe("the rehearsal's local registry", () => {
   let registry: LocalRegistry;
   beforeAll(async () => {
@@ -57,8 +71,8 @@ describe("the rehearsal's local registry", () => {
   it("listens on 127.0.0.1 and takes a publish", async () => {
     expect(registry.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     await publishTarballs(registry, [tinyPackage("@org/rehearsal-tiny")], work);
-    const answer = await fetch(new URL("@org%2frehearsal-tiny", registry.url));
-    const packument = (await answer.json()) as { versions: Record<string, unknown> };
+    const answer = await registryGet(new URL("@org%2frehearsal-tiny", registry.url));
+    const packument = JSON.parse(answer.body) as { versions: Record<string, unknown> };
     expect(Object.keys(packument.versions)).toEqual(["1.0.0"]);
   });
 
@@ -89,16 +103,14 @@ describe("the rehearsal's local registry", () => {
     await expect(publishTarballs(registry, [elsewhere], work)).rejects.toThrow(
       /refusing to publish @org\/rehearsal-elsewhere: its publishConfig\.registry/,
     );
-    const answer = await fetch(new URL("@org%2frehearsal-elsewhere", registry.url));
+    const answer = await registryGet(new URL("@org%2frehearsal-elsewhere", registry.url));
     expect(answer.status).toBe(404);
   });
 });
 
 describe("the record of the packed packages", () => {
-  let packed: PackedPackage[];
-  beforeAll(() => {
-    packed = packPublishedPackages(path.join(work, "first"));
-  });
+  // The published packages, packed for the run (test/packed-packages.ts).
+  const packed = inject("packedPackages");
 
   it("hashes the same contents to the same hash: a package.json by its data, not its keys' order", () => {
     const dependencies = { a: "1.0.0", b: "2.0.0" };

@@ -13,8 +13,8 @@
 // `build`, whose hash the task includes.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
+import { API } from "typescript/unstable/sync";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -33,13 +33,13 @@ type DryTask = {
 
 type DryRun = { tasks: DryTask[]; globalCacheInputs: { files: Record<string, string> } };
 
-function dryRun(tasks: string[], filter?: string): DryTask[] {
-  return dryRunOutput(tasks, filter).tasks;
-}
-
-function dryRunOutput(tasks: string[], filter?: string): DryRun {
-  const args = ["run", ...tasks, "--dry=json", ...(filter ? [`--filter=${filter}`] : [])];
-  const output = execFileSync(turbo, args, {
+/**
+ * `turbo run lint test --dry=json` over the whole workspace. A task's hash, inputs and
+ * dependencies are the same whichever other tasks or packages a run names, so every test reads its
+ * tasks from this one run (and the proxy test compares it with a second one after its change).
+ */
+function dryRun(): DryRun {
+  const output = execFileSync(turbo, ["run", "lint", "test", "--dry=json"], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
@@ -48,22 +48,40 @@ function dryRunOutput(tasks: string[], filter?: string): DryRun {
   return JSON.parse(output);
 }
 
-/** TypeScript 7's `tsc`: the compiler `lint` runs. */
-const tsc = path.join(
-  path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
-  "bin/tsc",
-);
+let workspaceRun: DryRun | undefined;
+/** The dry run of the repository as it is checked out (the first test to ask makes it). */
+function workspace(): DryRun {
+  workspaceRun ??= dryRun();
+  return workspaceRun;
+}
 
-/** Every file, outside node_modules, that the TypeScript project in `dir` reads (repository paths). */
-function projectFiles(dir: string): string[] {
-  const output = execFileSync(process.execPath, [tsc, "--listFilesOnly", "-p", dir], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  return output
-    .split("\n")
-    .filter((file) => file.trim() !== "" && !file.includes("/node_modules/"))
-    .map((file) => path.relative(root, file.trim()));
+const testTasks = () => workspace().tasks.filter((task) => task.task === "test");
+
+/**
+ * Every file, outside node_modules, that each TypeScript project in `dirs` reads (repository
+ * paths), as TypeScript 7 (the compiler `lint` runs) lists it: one compiler, through its API, loads
+ * every project at once, so the files they share (Node's types, the workspace's sources) are read
+ * and parsed once rather than by one `tsc --listFilesOnly` per project.
+ */
+function projectFiles(dirs: string[]): Map<string, string[]> {
+  const api = new API({ cwd: root });
+  try {
+    const configs = dirs.map((dir) => path.join(root, dir, "tsconfig.json"));
+    const snapshot = api.updateSnapshot({ openProjects: configs });
+    return new Map(
+      dirs.map((dir, index) => {
+        const project = snapshot.getProject(configs[index] ?? "");
+        if (!project) throw new Error(`TypeScript loaded no project from ${dir}/tsconfig.json`);
+        const files = project.program
+          .getSourceFileNames()
+          .filter((file) => !file.includes("/node_modules/"))
+          .map((file) => path.relative(root, file));
+        return [dir, files];
+      }),
+    );
+  } finally {
+    api.close();
+  }
 }
 
 /** The repository paths a task hashes: its inputs are relative to its package's folder. */
@@ -122,8 +140,7 @@ function covering(
 describe("turbo inputs", () => {
   it("cover every file each package's tests read", { timeout: 120_000 }, () => {
     const missing: string[] = [];
-    const tasks = dryRun(["test"]).filter((t) => t.task === "test");
-    for (const task of tasks) {
+    for (const task of testTasks()) {
       const inputs = new Set(Object.keys(task.inputs));
       const own = tracked(path.join(root, task.directory));
       for (const file of own) {
@@ -136,9 +153,7 @@ describe("turbo inputs", () => {
   it("keep the spec's tests to the spec, its rules and its README among their inputs", {
     timeout: 120_000,
   }, () => {
-    const [task] = dryRun(["test"], "@org/payments-spec").filter(
-      (t) => t.taskId === "@org/payments-spec#test",
-    );
+    const task = testTasks().find((t) => t.taskId === "@org/payments-spec#test");
     expect(task).toBeDefined();
     const inputs = Object.keys(task?.inputs ?? {});
     expect(inputs.filter((input) => input.startsWith("../"))).toEqual([]);
@@ -153,7 +168,7 @@ describe("turbo inputs", () => {
   it("cover what the surface guard's tests read in the guarded packages and at the root", {
     timeout: 120_000,
   }, () => {
-    const tasks = dryRun(["test"], "@org/payments-surface-guard");
+    const { tasks } = workspace();
     const byId = new Map(tasks.map((task) => [task.taskId, task]));
     const task = byId.get("@org/payments-surface-guard#test");
     expect(task).toBeDefined();
@@ -173,7 +188,7 @@ describe("turbo inputs", () => {
       "@org/payments-mock#test",
     ];
     // The sandbox's store, clock and migration tests are the sandbox's test task's, not the mock's.
-    const tasks = new Map(dryRun(["test"]).map((task) => [task.taskId, task]));
+    const tasks = new Map(testTasks().map((task) => [task.taskId, task]));
     const storeTests = (id: string) =>
       Object.keys(tasks.get(id)?.inputs ?? {}).filter((input) =>
         /^test\/(stores|postgres|sqlite)\/.*(clock-batch|migration|retention|request-deadlock)/.test(
@@ -204,17 +219,17 @@ describe("turbo inputs", () => {
       ]),
     );
     expect(httpTests("@org/payments-mock#test")).toEqual([]);
-    const hashes = () => {
-      const byId = new Map(dryRun(["test"]).map((task) => [task.taskId, task.hash]));
+    const hashes = (run: DryRun) => {
+      const byId = new Map(run.tasks.map((task) => [task.taskId, task.hash]));
       return ids.map((id) => byId.get(id));
     };
     const proxyFile = path.join(root, "packages/mock/src/proxy/hop-by-hop.ts");
     const text = readFileSync(proxyFile, "utf8");
-    const before = hashes();
+    const before = hashes(workspace());
     let after: Array<string | undefined>;
     try {
       writeFileSync(proxyFile, `${text}// changed by turbo-inputs.test.ts\n`);
-      after = hashes();
+      after = hashes(dryRun());
     } finally {
       writeFileSync(proxyFile, text);
     }
@@ -227,15 +242,16 @@ describe("turbo inputs", () => {
   it("cover every file a package's TypeScript project reads, for its lint and test", {
     timeout: 240_000,
   }, () => {
-    const { tasks, globalCacheInputs } = dryRunOutput(["lint", "test"]);
+    const { tasks, globalCacheInputs } = workspace();
     const byId = new Map(tasks.map((task) => [task.taskId, task]));
     const globals = new Set(Object.keys(globalCacheInputs.files));
     const missing: string[] = [];
     const directories = new Set(
       tasks.filter((t) => t.task === "lint" || t.task === "test").map((t) => t.directory),
     );
+    const readByProject = projectFiles([...directories]);
     for (const directory of directories) {
-      const read = projectFiles(directory).filter(
+      const read = (readByProject.get(directory) ?? []).filter(
         (file) => !globals.has(file) && !file.includes("/src/generated/"),
       );
       expect(read.length, directory).toBeGreaterThan(0);

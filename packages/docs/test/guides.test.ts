@@ -138,18 +138,25 @@ describe("the TypeScript of the guides", () => {
   it("type-checks against the packages, each guide a file of its own", async () => {
     for (const guide of withProgram)
       writeFileSync(programFile(guide.slug), `${programOf(guide)}\n`);
-    // A guide's vitest files (run by their own test), and its browser page's, are checked
-    // together, each kind as one file.
+    // A guide's vitest files (run by their own test) are checked each as a file of its own, as
+    // vitest runs them; its browser page's blocks together, as one file.
     const vitestFiles = guides
-      .flatMap((guide) =>
-        PROJECT_FLAGS.map((flag) => ({
-          slug: `${guide.slug}-${flag}`,
-          code: guide.blocks
-            .filter((block) => block.language === "ts" && block.flags.includes(flag))
-            .map((block) => block.code)
-            .join("\n"),
-        })),
-      )
+      .flatMap((guide) => {
+        const ofFlag = (flag: string) =>
+          guide.blocks.filter((block) => block.language === "ts" && block.flags.includes(flag));
+        return [
+          ...ofFlag("vitest").map((block, index) => ({
+            slug: `${guide.slug}-vitest-${index + 1}`,
+            code: block.code,
+          })),
+          {
+            slug: `${guide.slug}-browser`,
+            code: ofFlag("browser")
+              .map((block) => block.code)
+              .join("\n"),
+          },
+        ];
+      })
       .filter(({ code }) => code !== "");
     for (const { slug, code } of vitestFiles) writeFileSync(programFile(slug), `${code}\n`);
     const base = JSON.parse(

@@ -1,5 +1,6 @@
-// After the build: Prism's reading of the spec the package ships (dist/partner-payments.yaml),
-// stored next to it as dist/partner-payments.operations, so that the mock starts without reading it.
+// After the build: Prism's reading of the spec the package ships (dist/partner-payments.yaml) and
+// of the test-mode document (dist/test-mode.json), each stored next to it (dist/*.operations), so
+// that the mock and the fixture runner start without reading them.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 // The one module of the engine this script needs, by its own entry: Node runs this script as it
@@ -7,9 +8,17 @@ import { fileURLToPath } from "node:url";
 import { operationsSnapshot } from "@org/payments-engine/operations-snapshot";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 
-const spec = fileURLToPath(new URL("../dist/partner-payments.yaml", import.meta.url));
-const operations = await getHttpOperationsFromSpec(spec);
+const dist = (file: string) => new URL(`../dist/${file}`, import.meta.url);
+
+const spec = fileURLToPath(dist("partner-payments.yaml"));
 writeFileSync(
-  new URL("../dist/partner-payments.operations", import.meta.url),
-  operationsSnapshot(readFileSync(spec, "utf8"), operations),
+  dist("partner-payments.operations"),
+  operationsSnapshot(readFileSync(spec, "utf8"), await getHttpOperationsFromSpec(spec)),
+);
+
+// Read as the engine reads a document given as JSON (src/fixtures/test-mode-engine.ts falls back to that).
+const testMode = readFileSync(dist("test-mode.json"), "utf8");
+writeFileSync(
+  dist("test-mode.operations"),
+  operationsSnapshot(testMode, await getHttpOperationsFromSpec(JSON.parse(testMode))),
 );

@@ -5,6 +5,10 @@
 // 2 on bad usage. The key is read from the environment only, and never printed.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+// By name, not `await import(…)` of the packages: the bundle then holds only these modules here,
+// not the sandbox and Prism that the packages' entries also lead to.
+import { bundledSpecPath } from "@org/payments-engine";
+import { FORMATS } from "@org/payments-sandbox";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
 
 const USAGE = `Usage: payments-mock impact --against <document> (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
@@ -64,7 +68,6 @@ export async function runImpactCli(argv: string[]): Promise<void> {
     console.log(USAGE);
     process.exit(0);
   }
-  const { FORMATS } = await import("@org/payments-sandbox");
   if (!FORMATS.includes(args.format as (typeof FORMATS)[number])) {
     fail(`--format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
   }
@@ -87,7 +90,6 @@ export async function runImpactCli(argv: string[]): Promise<void> {
   const against = await documentAt(args.against).catch((error: Error) => stop(error.message));
   const { reportFrom } = await import("./readiness-cli.js");
   const report = await reportFrom(args, key).catch((error: Error) => stop(error.message));
-  const { bundledSpecPath } = await import("@org/payments-engine");
   const { loadSpec } = await import("@org/payments-spec");
   const { impactOf } = await import("./impact/changes.js");
   const { formatImpact } = await import("./impact/format.js");

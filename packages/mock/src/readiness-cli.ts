@@ -4,6 +4,18 @@
 // (or no report could be made). The key is read from the environment only, and never printed.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+// By name, not `await import("@org/payments-sandbox")`: the bundle then holds only the report's
+// modules here, and a report from --url or --from loads neither the sandbox nor Prism.
+import {
+  defaultProfile,
+  FORMATS,
+  formatReport,
+  liveEvidence,
+  PROFILE_CONTEXT,
+  type ReadinessReport,
+  readProfile,
+  reportOf,
+} from "@org/payments-sandbox";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
@@ -63,7 +75,6 @@ export async function runReadinessCli(argv: string[]): Promise<void> {
     console.log(USAGE);
     process.exit(0);
   }
-  const { FORMATS, formatReport } = await import("@org/payments-sandbox");
   const format = args.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format)) {
     fail(`--format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
@@ -101,7 +112,6 @@ type Source = Pick<
 
 /** The readiness report of the partner of `key`, from its source (payments-mock impact reads it too). */
 export async function reportFrom(args: Source, key: string) {
-  const readiness = await import("@org/payments-sandbox");
   if (args.url !== undefined) return askSandbox(args.url, key);
   const profile = await loadProfile(args["readiness-profile"]);
   if (args.from !== undefined) {
@@ -109,14 +119,14 @@ export async function reportFrom(args: Source, key: string) {
     const text = await readFile(args.from, "utf8").catch((error: Error) => {
       throw new Error(`cannot read the proxy's traffic file ${args.from}: ${error.message}`);
     });
-    const evidence = readiness.liveEvidence(liveCalls(text, args.from));
-    return readiness.reportOf("live", profile, evidence);
+    return reportOf("live", profile, liveEvidence(liveCalls(text, args.from)));
   }
-  return readiness.reportFromStore(args.state ?? "", key, profile, args["example-key"]);
+  // The store's reader is the one part that needs the sandbox itself.
+  const { reportFromStore } = await import("@org/payments-sandbox");
+  return reportFromStore(args.state ?? "", key, profile, args["example-key"]);
 }
 
 async function loadProfile(path: string | undefined) {
-  const { defaultProfile, PROFILE_CONTEXT, readProfile } = await import("@org/payments-sandbox");
   return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
 }
 
@@ -145,7 +155,7 @@ async function askSandbox(url: string, key: string) {
       `${target.href} answered ${response.status}, not a readiness report: ${text.slice(0, 300)}`,
     );
   }
-  const body = JSON.parse(text) as import("@org/payments-sandbox").ReadinessReport;
+  const body = JSON.parse(text) as ReadinessReport;
   if (typeof body?.ready !== "boolean" || !Array.isArray(body.checks)) {
     throw new Error(`${target.href} answered something other than a readiness report`);
   }

@@ -20,8 +20,8 @@ import {
   type SandboxPartner,
   sandboxControls,
   sandboxPartner,
-  testModeDocument,
 } from "@org/payments-sandbox";
+import { createTestModeEngine } from "./fixtures/test-mode-engine.js";
 import { createHandler } from "./mock-handler.js";
 import { testModeHints } from "./test-mode-hint.js";
 import { watchFile } from "./watch-file.js";
@@ -133,7 +133,7 @@ export interface RunningSandbox extends RunningMock, SandboxControls {
 function testModeEngine(): () => Promise<PrismEngine> {
   let engine: Promise<PrismEngine> | undefined;
   return () => {
-    engine ??= createPrismEngine(testModeDocument, false);
+    engine ??= createTestModeEngine();
     return engine;
   };
 }

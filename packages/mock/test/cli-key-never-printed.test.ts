@@ -1,5 +1,9 @@
 // Every client-side command reads its key from PAYMENTS_API_KEY and never prints it: not on
-// success, not when the URL is wrong, the sandbox unreachable or the answer an error.
+// success, not when the URL is wrong, the sandbox unreachable or the answer an error. Each command
+// runs against each target in its default format; another format runs where it prints something
+// else: against the sandbox (its report, step lines or ready line) and, for fixtures and trigger, against
+// a path that answers 404 (its failed step's line). The other failures (no sandbox, not a URL, an
+// error answer) are one line on stderr, made before and whatever the format.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -33,27 +37,45 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-const COMMANDS: [string, string[]][] = [
-  ["fixtures", ["fixtures", fixture]],
-  ["fixtures --format json", ["fixtures", fixture, "--format", "json"]],
-  ["trigger", ["trigger", "customer.created"]],
-  ["listen", ["listen"]],
-  ["logs tail", ["logs", "tail"]],
-  ["logs tail --format json", ["logs", "tail", "--format", "json"]],
-  ["readiness", ["readiness"]],
-  ["readiness --format json", ["readiness", "--format", "json"]],
-  ["impact", ["impact", "--against", specPath]],
-  ["impact --format json", ["impact", "--against", specPath, "--format", "json"]],
-];
-const TARGETS: [string, () => string][] = [
-  ["the sandbox", () => sandbox.url],
-  ["a sandbox path that answers 404", () => `${sandbox.url}/no-such-prefix`],
-  ["an unreachable sandbox", () => unreachable],
-  ["a malformed URL", () => "not a url"],
+type Target =
+  | "the sandbox"
+  | "a sandbox path that answers 404"
+  | "an unreachable sandbox"
+  | "a malformed URL";
+const TARGETS: Record<Target, () => string> = {
+  "the sandbox": () => sandbox.url,
+  "a sandbox path that answers 404": () => `${sandbox.url}/no-such-prefix`,
+  "an unreachable sandbox": () => unreachable,
+  "a malformed URL": () => "not a url",
+};
+const EVERY_TARGET = Object.keys(TARGETS) as Target[];
+
+const COMMANDS: [string, string[], Target[]][] = [
+  ["fixtures", ["fixtures", fixture], EVERY_TARGET],
+  [
+    "fixtures --format json",
+    ["fixtures", fixture, "--format", "json"],
+    ["the sandbox", "a sandbox path that answers 404"],
+  ],
+  ["trigger", ["trigger", "CustomerCreated"], EVERY_TARGET],
+  [
+    "trigger --format json",
+    ["trigger", "CustomerCreated", "--format", "json"],
+    ["the sandbox", "a sandbox path that answers 404"],
+  ],
+  ["listen", ["listen"], EVERY_TARGET],
+  ["listen --format json", ["listen", "--format", "json"], ["the sandbox"]],
+  ["logs tail", ["logs", "tail"], EVERY_TARGET],
+  ["logs tail --format json", ["logs", "tail", "--format", "json"], ["the sandbox"]],
+  ["readiness", ["readiness"], EVERY_TARGET],
+  ["readiness --format json", ["readiness", "--format", "json"], ["the sandbox"]],
+  ["impact", ["impact", "--against", specPath], EVERY_TARGET],
+  ["impact --format json", ["impact", "--against", specPath, "--format", "json"], ["the sandbox"]],
 ];
 
-describe.concurrent.each(COMMANDS)("payments-mock %s", (_name, args) => {
-  it.for(TARGETS)("never prints the key, against %s", async ([, url], context) => {
+describe.concurrent.each(COMMANDS)("payments-mock %s", (_name, args, targets) => {
+  it.for(targets)("never prints the key, against %s", async (target, context) => {
+    const url = TARGETS[target];
     const run = runCli(context, [...args, "--url", url()], { PAYMENTS_API_KEY: KEY });
     // listen and logs tail run until stopped: once one says it is ready (or what went wrong), it
     // has read the key and used it, so stop it then.

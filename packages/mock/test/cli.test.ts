@@ -8,10 +8,14 @@ import { runCli as run } from "./support/run-cli.js";
 
 // Concurrent: each test waits mostly for a CLI process to load Prism.
 describe.concurrent("payments-mock CLI", () => {
-  it.for(["SIGTERM", "SIGINT"] as const)(
-    "serves the bundled spec and exits 0 on %s",
-    async (signal, context) => {
-      const mock = run(context, ["--port", "0"]);
+  // One run takes its port and host from PORT and HOST, the other from --port.
+  it.for([
+    ["SIGTERM", [], { PORT: "0", HOST: "127.0.0.1" }],
+    ["SIGINT", ["--port", "0"], {}],
+  ] as const)(
+    "serves the bundled spec and exits 0 on %s (port and host from %j %j)",
+    async ([signal, args, env], context) => {
+      const mock = run(context, [...args], env);
       const url = await mock.url;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const response = await fetch(`${url}/webhooks`, {
@@ -54,11 +58,6 @@ describe.concurrent("payments-mock CLI", () => {
     // Generated, not the spec's example: each answer is new data.
     expect(bodies[0]).not.toBe(bodies[1]);
     expect(JSON.parse(bodies[0] ?? "")).toHaveProperty("items");
-  });
-
-  it("takes PORT and HOST from the environment", async (context) => {
-    const mock = run(context, [], { PORT: "0", HOST: "127.0.0.1" });
-    expect(await mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
   it("prints its usage on --help", async (context) => {

@@ -4,12 +4,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, createCustomer, persistentState, startReceiver } from "@org/payments-testing";
-import { afterAll, describe, expect, it, type TestContext } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { sandboxControls } from "../src/index.js";
-import { runCli } from "./support/run-cli.js";
+import { fileScope, runCli } from "./support/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// `payments-mock --stateful` with its defaults (a memory store), which the health and the
+// controls tests share: each reads or changes only what its own key's partner holds.
+const scope = fileScope();
+afterAll(scope.stop);
+let sandbox: ReturnType<typeof runCli>;
+let sandboxUrl: string;
+beforeAll(async () => {
+  sandbox = runCli(scope, ["--port", "0", "--stateful"]);
+  sandboxUrl = await sandbox.url;
+});
 
 const run = (context: TestContext, args: string[]) => runCli(context, ["--port", "0", ...args]);
 
@@ -46,17 +57,17 @@ describe.concurrent("payments-mock --stateful", () => {
     expect(mock.output().stderr).toContain(message);
   });
 
-  it("says it listens only once the sandbox is ready: GET /_sandbox/health answers 200 then", async (context) => {
-    const mock = run(context, ["--stateful"]);
-    const url = await mock.url;
-    const health = await call(url, "GET", "/_sandbox/health", { headers: { "X-API-Key": "" } });
+  it("says it listens only once the sandbox is ready: GET /_sandbox/health answers 200 then", async () => {
+    const health = await call(sandboxUrl, "GET", "/_sandbox/health", {
+      headers: { "X-API-Key": "" },
+    });
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: "ready", store: "memory" });
     const { version } = JSON.parse(
       readFileSync(new URL("../package.json", import.meta.url), "utf8"),
     );
     expect(health.body.version).toBe(version);
-    expect(mock.output().stdout.match(/listening on/g)).toHaveLength(1);
+    expect(sandbox.output().stdout.match(/listening on/g)).toHaveLength(1);
   }, 30_000);
 
   it("keeps at most --max-partners partners, refusing a new key past them", async (context) => {
@@ -82,8 +93,7 @@ describe.concurrent("payments-mock --stateful", () => {
 });
 
 it("drives the same routes of a sandbox in another process with sandboxControls", async (context) => {
-  const cli = runCli(context, ["--port", "0", "--quiet", "--stateful"]);
-  const controls = sandboxControls(await cli.url, { apiKey: "any" });
+  const controls = sandboxControls(sandboxUrl, { apiKey: "stateful-cli-controls" });
   const hook = await startReceiver();
   context.onTestFinished(() => hook.stop());
   const webhook = await controls.addWebhook({ url: `${hook.url}/hook`, topics: ["Ping"] });

@@ -31,11 +31,14 @@ symlinkSync(
 
 /** Whether something answers at `url`: false once the connection is refused. */
 async function answers(url: string): Promise<boolean> {
-  try {
-    await fetch(url, { signal: AbortSignal.timeout(2_000) });
-    return true;
-  } catch {
-    return false;
+  for (;;) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      return true;
+    } catch (error) {
+      if ((error as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED") return false;
+      // Slow (a loaded machine) or reset while stopping: asked again, until it answers or refuses.
+    }
   }
 }
 

@@ -27,32 +27,40 @@ type Mutation =
 /** Names that are also keys of every JavaScript object: a parser that uses `{}` trips on them. */
 const OBJECT_KEYS = ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"];
 
-/** Already percent-encoded text, or the malformed and traversal escapes scanners try. */
-const encodedText = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 40, unit: "binary" }).map(encodeURIComponent),
-  fc.constantFrom("%ZZ", "%E0%A4%A", "..%2f..%2fetc", "%00", "%2e%2e", "%", "a%2Fb"),
-);
+/**
+ * The values mutations put in, made on first use: fast-check's binary strings take most of a
+ * second to set up, which every test process that imports this package would pay otherwise.
+ */
+let values: ReturnType<typeof makeValues> | undefined;
 
-const queryValue = fc.oneof(
-  encodedText,
-  fc.constantFrom("", "0x10", "1e1", "10.0", "-1", "101", "99999999999999999999", "true"),
-  fc.integer().map(String),
-);
-
-/** Header values Node can send: visible ASCII and spaces, no leading or trailing space. */
-const headerValue = fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,38}[\x21-\x7e])?$/);
-
-const preferValue = fc.oneof(
-  fc.integer({ min: 100, max: 599 }).map((code) => `code=${code}`),
-  fc.constantFrom("code=abc", "dynamic=true", "dynamic=maybe", "example=nope", "seed=1"),
-  headerValue,
-);
+function makeValues() {
+  /** Already percent-encoded text, or the malformed and traversal escapes scanners try. */
+  const encodedText = fc.oneof(
+    fc.string({ minLength: 1, maxLength: 40, unit: "binary" }).map(encodeURIComponent),
+    fc.constantFrom("%ZZ", "%E0%A4%A", "..%2f..%2fetc", "%00", "%2e%2e", "%", "a%2Fb"),
+  );
+  const queryValue = fc.oneof(
+    encodedText,
+    fc.constantFrom("", "0x10", "1e1", "10.0", "-1", "101", "99999999999999999999", "true"),
+    fc.integer().map(String),
+  );
+  /** Header values Node can send: visible ASCII and spaces, no leading or trailing space. */
+  const headerValue = fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,38}[\x21-\x7e])?$/);
+  const preferValue = fc.oneof(
+    fc.integer({ min: 100, max: 599 }).map((code) => `code=${code}`),
+    fc.constantFrom("code=abc", "dynamic=true", "dynamic=maybe", "example=nope", "seed=1"),
+    headerValue,
+  );
+  return { encodedText, queryValue, headerValue, preferValue };
+}
 
 function mutation(entry: OperationEntry, request: SpecRequest): fc.Arbitrary<Mutation> {
   const pathParameters = entry.parameters.filter((p) => p.in === "path");
   const queryNames = entry.parameters.filter((p) => p.in === "query").map((p) => p.name);
   const headerNames = entry.parameters.filter((p) => p.in === "header").map((p) => p.name);
   const bodyFields = Object.keys(request.body ?? {});
+  values ??= makeValues();
+  const { encodedText, queryValue, headerValue, preferValue } = values;
   const kinds: fc.Arbitrary<Mutation>[] = [
     fc.record({
       kind: fc.constant("query" as const),

@@ -1,5 +1,6 @@
-// The build stores Prism's reading of the shipped spec, and the mock starts from it: it must be
-// exactly what Prism reads from that spec, and is not used for any other text.
+// The build stores Prism's reading of the shipped spec and of the test-mode document, and the mock
+// and the fixture runner start from them: each must be exactly what Prism reads from its document,
+// and is not used for any other text.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { operationsFromSnapshot, operationsSnapshot } from "@org/payments-engine";
@@ -13,6 +14,12 @@ describe("the operations snapshot", () => {
     const text = readFileSync(dist("partner-payments.yaml"), "utf8");
     const stored = operationsFromSnapshot(text, readFileSync(dist("partner-payments.operations")));
     expect(stored).toEqual(await getHttpOperationsFromSpec(dist("partner-payments.yaml")));
+  });
+
+  it("the build's holds exactly what Prism reads from the test-mode document, as the engine reads it", async () => {
+    const text = readFileSync(dist("test-mode.json"), "utf8");
+    const stored = operationsFromSnapshot(text, readFileSync(dist("test-mode.operations")));
+    expect(stored).toEqual(await getHttpOperationsFromSpec(JSON.parse(text)));
   });
 
   it("is not used for a spec whose text is not the one it was read from", async () => {

@@ -4,20 +4,24 @@
 // requests of both.
 import { randomUUID } from "node:crypto";
 import { call, createDatabase } from "@org/payments-testing";
-import { describe, expect, inject, it, type TestContext } from "vitest";
-import { runCli } from "../support/run-cli.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { fileScope, runCli } from "../support/run-cli.js";
 
-async function twoMocks(context: TestContext) {
+// One pair of processes for the file: each test is a partner of its own (its own key).
+const scope = fileScope();
+afterAll(scope.stop);
+let a: string;
+let b: string;
+beforeAll(async () => {
   const state = await createDatabase(inject("postgresUrl"));
-  const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
-  const a = start();
-  const b = start();
-  return [await a.url, await b.url] as const;
-}
+  const start = () => runCli(scope, ["--port", "0", "--quiet", "--stateful", "--state", state]);
+  const first = start();
+  const second = start();
+  [a, b] = [await first.url, await second.url];
+});
 
 describe("failure rehearsal on a sandbox two processes share", () => {
-  it("applies a rule armed through one process `times` times in all, across both", async (context) => {
-    const [a, b] = await twoMocks(context);
+  it("applies a rule armed through one process `times` times in all, across both", async () => {
     const key = { "X-API-Key": `shared-faults-${randomUUID()}` };
     const armed = await call(a, "POST", "/_sandbox/faults", {
       body: { operation_id: "listFeeProfiles", status: 503, times: 5 },
@@ -51,8 +55,7 @@ describe("failure rehearsal on a sandbox two processes share", () => {
     ).toHaveLength(5);
   });
 
-  it("holds a disarm and a rate limit set through one process in the other", async (context) => {
-    const [a, b] = await twoMocks(context);
+  it("holds a disarm and a rate limit set through one process in the other", async () => {
     const key = { "X-API-Key": `shared-limit-${randomUUID()}` };
     // The other process knows the partner (and its rules) before they change.
     expect((await call(b, "GET", "/fee-profiles", { headers: key })).status).toBe(200);

@@ -10,8 +10,8 @@ import {
   newKey,
   startReceiver,
 } from "@org/payments-testing";
-import { describe, expect, inject, it, type TestContext } from "vitest";
-import { runCli } from "../support/run-cli.js";
+import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
+import { fileScope, runCli } from "../support/run-cli.js";
 
 /** Both processes serve the tests' key's partner, with the seed's data (its webhook among them). */
 const SHARED = ["--port", "0", "--quiet", "--stateful", "--example-key", API_KEY];
@@ -19,7 +19,7 @@ const SHARED = ["--port", "0", "--quiet", "--stateful", "--example-key", API_KEY
 const WEBHOOK = "/webhooks/f3a7c1e5-9b4d-4f2a-8c6e-1a3b5d7f9e02";
 const customer = { customer_type: "Person", email: "shared@example.com", name: "Shared" };
 
-async function twoMocks(context: TestContext) {
+async function twoMocks(context: Pick<TestContext, "onTestFinished">) {
   const state = await createDatabase(inject("postgresUrl"));
   const start = () => runCli(context, [...SHARED, "--state", state]);
   const a = start();
@@ -42,8 +42,16 @@ async function allCustomers(url: string, headers: Record<string, string>) {
 }
 
 describe("a sandbox shared through Postgres", () => {
-  it("lists what the other process creates, with cursors across processes", async (context) => {
-    const { urls } = await twoMocks(context);
+  // The listing and the idempotency tests share a pair: each works in a sub-partner of its own
+  // (X-SUB-PARTNER-ID) and changes nothing the other reads.
+  const scope = fileScope();
+  afterAll(scope.stop);
+  let urls: readonly [string, string];
+  beforeAll(async () => {
+    ({ urls } = await twoMocks(scope));
+  });
+
+  it("lists what the other process creates, with cursors across processes", async () => {
     const scope = { "X-SUB-PARTNER-ID": crypto.randomUUID() };
     const created: string[] = [];
     for (let index = 0; index < 12; index++) {
@@ -65,8 +73,7 @@ describe("a sandbox shared through Postgres", () => {
     expect(await allCustomers(urls[1], scope)).toEqual(created);
   }, 120_000);
 
-  it("creates one resource for one key sent to both at once; the others replay it", async (context) => {
-    const { urls } = await twoMocks(context);
+  it("creates one resource for one key sent to both at once; the others replay it", async () => {
     const headers = { "X-SUB-PARTNER-ID": crypto.randomUUID(), ...newKey() };
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>

@@ -1,43 +1,68 @@
 // Test mode on a sandbox that two built CLIs share through one Postgres database: one clock for
 // both, and each scheduled step and each delivery attempt made once, whichever process advances
-// the clock or notices that work has come due.
+// the clock or notices that work has come due. One pair of processes for the file; each test is a
+// partner of its own (the example key's, with the seed, or keys of their own).
 
-import { call, createDatabase, newKey, type Reply, startReceiver } from "@org/payments-testing";
+import {
+  API_KEY,
+  call,
+  createDatabase,
+  newKey,
+  type Reply,
+  startReceiver,
+} from "@org/payments-testing";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
-import { describe, expect, inject, it, type TestContext } from "vitest";
-import { runCli } from "../support/run-cli.js";
+import { afterAll, beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
+import { fileScope, runCli } from "../support/run-cli.js";
 
 const ALL_TOPICS = WEBHOOK_TOPICS;
 
-async function twoMocksAndReceiver(context: TestContext, reply?: Reply) {
+const scope = fileScope();
+afterAll(scope.stop);
+let urls: readonly [string, string];
+beforeAll(async () => {
   const state = await createDatabase(inject("postgresUrl"));
-  const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
+  const start = () => runCli(scope, ["--port", "0", "--quiet", "--stateful", "--state", state]);
   const a = start();
   const b = start();
-  const urls = [await a.url, await b.url] as const;
+  urls = [await a.url, await b.url];
+});
+
+/** The partner of `key`'s webhook for every topic, to a receiver of the test's. */
+async function receiverFor(context: TestContext, key: string, reply?: Reply) {
   const receiver = await startReceiver(reply);
   context.onTestFinished(() => receiver.stop());
   const added = await call(urls[0], "POST", "/_sandbox/webhooks", {
     body: { url: `${receiver.url}/hook`, topics: ALL_TOPICS },
+    headers: { "X-API-Key": key },
   });
   expect(added.status).toBe(200);
-  return { urls, receiver, webhook: added.body };
+  return { receiver, webhook: added.body };
 }
 
-async function post(url: string, path: string, body: unknown) {
-  const answer = await call(url, "POST", path, { body, headers: newKey() });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return answer.body;
-}
+/** Calls as the partner of `key`. */
+const partnerOf = (key: string) => ({
+  async post(url: string, path: string, body: unknown) {
+    const answer = await call(url, "POST", path, {
+      body,
+      headers: { "X-API-Key": key, ...newKey() },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  },
+  async advance(url: string, seconds: number) {
+    const answer = await call(url, "POST", "/_sandbox/clock/advance", {
+      body: { seconds },
+      headers: { "X-API-Key": key },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body;
+  },
+  attempts: (url: string, count: number) => attempts(url, key, count),
+});
 
-async function advance(url: string, seconds: number) {
-  const answer = await call(url, "POST", "/_sandbox/clock/advance", { body: { seconds } });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-  return answer.body;
-}
-
-/** The event log of delivery attempts, once it holds `count` of them. */
-async function attempts(url: string, count: number) {
+/** The event log of delivery attempts of the partner of `key`, once it holds `count` of them. */
+async function attempts(url: string, key: string, count: number) {
   let items: Array<{
     id: string;
     webhook_id: string;
@@ -46,7 +71,9 @@ async function attempts(url: string, count: number) {
     topic: string;
   }> = [];
   for (let tries = 0; tries < 200 && items.length < count; tries++) {
-    items = (await call(url, "GET", "/_sandbox/events?page_size=100")).body.items;
+    items = (
+      await call(url, "GET", "/_sandbox/events?page_size=100", { headers: { "X-API-Key": key } })
+    ).body.items;
     if (items.length < count) await new Promise((resolve) => setTimeout(resolve, 50));
   }
   expect(items.length, JSON.stringify(items.map((item) => item.topic))).toBeGreaterThanOrEqual(
@@ -57,7 +84,8 @@ async function attempts(url: string, count: number) {
 
 describe("test mode on a sandbox two processes share", () => {
   it("moves one clock for both, and runs each step and delivery once", async (context) => {
-    const { urls, receiver, webhook } = await twoMocksAndReceiver(context);
+    const { receiver, webhook } = await receiverFor(context, API_KEY);
+    const { post, advance } = partnerOf(API_KEY);
     const [a, b] = urls;
     const customer = await post(a, "/customers", {
       customer_type: "Business",
@@ -120,7 +148,7 @@ describe("test mode on a sandbox two processes share", () => {
       "Completed",
     ]);
     // The seed's webhook (at a reserved example domain) has its own failed attempts.
-    const logged = (await attempts(a, ids.length)).filter(
+    const logged = (await attempts(a, API_KEY, ids.length)).filter(
       (attempt) => attempt.webhook_id === webhook.id,
     );
     expect(logged).toHaveLength(ids.length);
@@ -129,10 +157,12 @@ describe("test mode on a sandbox two processes share", () => {
 
   it("retries a failed delivery once per attempt, whichever process advances the clock", async (context) => {
     let calls = 0;
-    const { urls, receiver } = await twoMocksAndReceiver(context, (_, response) => {
+    const key = `shared-retry-${crypto.randomUUID()}`;
+    const { receiver } = await receiverFor(context, key, (_, response) => {
       calls++;
       response.writeHead(calls <= 2 ? 503 : 204).end();
     });
+    const { post, advance, attempts } = partnerOf(key);
     const [a, b] = urls;
     await post(a, "/customers", { customer_type: "Person", email: "retry@example.com" });
     const [first] = await receiver.waitFor(1);
@@ -154,9 +184,6 @@ describe("test mode on a sandbox two processes share", () => {
   }, 180_000);
 
   it("keeps 20 keys spread over both processes apart, each onboarding and advancing a day at once", async (context) => {
-    const state = await createDatabase(inject("postgresUrl"));
-    const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
-    const urls = await Promise.all([start().url, start().url]);
     const receiver = await startReceiver();
     context.onTestFinished(() => receiver.stop());
     const keys = Array.from({ length: 20 }, () => `shared-${crypto.randomUUID()}`);

@@ -1,7 +1,7 @@
 // The readiness profile: YAML that the API team edits, checked against profile.schema.json and
 // against the API (operationIds, topics), so that a bad profile stops the start with the file,
 // the line and the rule it breaks, rather than a report that can never pass.
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import type { FaultKind } from "../faults/index.js";
 import { DEFAULT_PROFILE_YAML } from "../generated/readiness-profile.js";
@@ -65,7 +65,22 @@ export class ProfileError extends Error {
 /** The name the built-in profile goes by in errors and reports. */
 export const DEFAULT_PROFILE_FILE = "default-profile.yaml";
 
-const validate = new Ajv2020({ allErrors: true, strict: true }).compile<Profile>(schema);
+let compiled: ValidateFunction<Profile> | undefined;
+
+/**
+ * The profile schema's check, compiled at the first profile read: a process that reads none (the
+ * stateless mock, the proxy, `payments-mock fixtures`) does not pay for compiling it.
+ */
+function profileCheck(): ValidateFunction<Profile> {
+  // validateSchema: false: the schema is ours and fixed (checked against JSON Schema 2020-12 by
+  // test/readiness/profile.test.ts); checking it at every start compiles the 2020-12 meta-schema.
+  compiled ??= new Ajv2020({
+    allErrors: true,
+    strict: true,
+    validateSchema: false,
+  }).compile<Profile>(schema);
+  return compiled;
+}
 
 /** Of a profile's errors, the one reported: the first of the kind that says most. */
 const PRIORITY = [
@@ -122,6 +137,7 @@ export function parseProfile(text: string, file: string, context: ProfileContext
     const { line, col } = at(node?.range?.[0] ?? 0);
     throw new ProfileError(file, line, col, pathText(path), what, rule);
   };
+  const validate = profileCheck();
   if (!validate(value)) {
     const error = mostSpecific(validate.errors ?? []);
     const names = ["additionalProperties", "propertyNames"].includes(error.keyword);

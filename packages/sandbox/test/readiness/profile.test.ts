@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_PROFILE } from "../../src/generated/readiness-profile.js";
 import {
@@ -13,6 +14,7 @@ import {
   parseProfile,
   readProfile,
 } from "../../src/readiness/index.js";
+import schema from "../../src/readiness/profile.schema.json" with { type: "json" };
 
 const dir = mkdtempSync(join(tmpdir(), "payments-profile-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,6 +41,11 @@ checks:
 `;
 
 describe("the readiness profile", () => {
+  it("has a schema that JSON Schema 2020-12 takes (the sandbox compiles it unchecked)", () => {
+    const ajv = new Ajv2020({ strict: true });
+    expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
+  });
+
   it("loads the default profile: every check the issue asks for, each with one rule", () => {
     const profile = defaultProfile(PROFILE_CONTEXT);
     expect(profile).toMatchObject({ format: 1, name: "go-live", version: "1.0.0" });

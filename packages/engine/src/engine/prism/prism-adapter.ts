@@ -96,7 +96,8 @@ interface PrismModules {
   validators: ValidatorsModule;
   headers: HeadersModule;
   mediaTypes: MediaTypeModule;
-  mocker: MockerModule;
+  /** Loaded at the first answer mocked: a fixture run or the proxy only validates. */
+  mocker: () => MockerModule;
   schemaUtils: SchemaUtilsModule;
   schemaFilters: SchemaFilterModule;
   dateTime: DateTimeModule;
@@ -134,7 +135,7 @@ function nodePrism(modules: typeof import("node:module")): PrismModules {
     validators: require(`${DIST}/validator/validators/index.js`),
     headers: require(`${DIST}/validator/validators/headers.js`),
     mediaTypes: require(`${DIST}/validator/utils/wildcardMediaTypeMatch.js`),
-    mocker: require(`${DIST}/mocker/index.js`),
+    mocker: () => require(`${DIST}/mocker/index.js`),
     schemaUtils: require(`${DIST}/validator/validators/utils.js`),
     schemaFilters: require(`${DIST}/utils/filterRequiredProperties.js`),
     dateTime: require(`${DIST}/validator/validators/dateTime.js`),
@@ -155,7 +156,7 @@ function bundledPrism(): PrismModules {
     validators: require("@stoplight/prism-http/dist/validator/validators/index.js"),
     headers: require("@stoplight/prism-http/dist/validator/validators/headers.js"),
     mediaTypes: require("@stoplight/prism-http/dist/validator/utils/wildcardMediaTypeMatch.js"),
-    mocker: require("@stoplight/prism-http/dist/mocker/index.js"),
+    mocker: () => require("@stoplight/prism-http/dist/mocker/index.js"),
     schemaUtils: require("@stoplight/prism-http/dist/validator/validators/utils.js"),
     schemaFilters: require("@stoplight/prism-http/dist/utils/filterRequiredProperties.js"),
     dateTime: require("@stoplight/prism-http/dist/validator/validators/dateTime.js"),
@@ -166,14 +167,17 @@ function bundledPrism(): PrismModules {
 }
 
 const prism = nodeModules === undefined ? bundledPrism() : nodePrism(nodeModules);
-const { router, validator, validators, headers, mediaTypes, mocker, schemaUtils, schemaFilters } =
-  prism;
+const { router, validator, validators, headers, mediaTypes, schemaUtils, schemaFilters } = prism;
 const { mergeAllOf } = prism;
 
 /** Prism's router: the operation of `resources` that serves a request, or its refusal. */
 export const prismRoute: Route = defaultOf(router as unknown as Route);
-/** Prism's mocker: the answer to a request that reached an operation. */
-export const prismMock: Mock = mocker.default;
+let mocker: MockerModule | undefined;
+/** Prism's mocker: the answer to a request that reached an operation (its module loaded then). */
+export const prismMock: Mock = (options) => {
+  mocker ??= prism.mocker();
+  return mocker.default(options);
+};
 export const validateOutput: ValidateOutput = validator.validateOutput;
 export const validateSecurity: ValidatorModule["validateSecurity"] = validator.validateSecurity;
 export const validateBody: ValidatorsModule["validateBody"] = validators.validateBody;
