@@ -1,5 +1,6 @@
 import { specPath, testModeSpecPath } from "@org/payments-spec";
 import { defineConfig } from "tsdown";
+import { typescriptGo } from "../../scripts/declarations.ts";
 
 // The spec package is private, so the published server carries its own copy of both documents:
 // its resources, and what its tools were generated from.
@@ -9,7 +10,7 @@ export default defineConfig([
   {
     entry: { index: "src/index.ts" },
     format: ["esm", "cjs"],
-    dts: { sourcemap: false },
+    dts: { sourcemap: false, tsconfig: "tsconfig.declarations.json", ...typescriptGo },
     platform: "node",
     // An import whose bindings are all unused goes: without this the declarations keep a bare
     // `import "@org/payments-client"`.

@@ -1,19 +1,14 @@
-// Run by `npm test` outside turbo. Packs every published package as `npm run release:dry-run` and
-// `changeset publish` do, and reads the tarballs: each carries its README, CHANGELOG and licence,
+// Run by `npm test` outside turbo. Reads every published package packed as `npm run release:dry-run`
+// and `changeset publish` pack it (once for the run, by test/packed-packages.ts), its tarball: each carries its README, CHANGELOG and licence,
 // and a package.json that names its repository (with its folder) and homepage, so that a
 // partner's Renovate or Dependabot finds the release notes, and only the files it declares.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { type PackedPackage, packPublishedPackages } from "../pack.ts";
+import { describe, expect, inject, it } from "vitest";
 import { tarballFiles, tarballText } from "../tarball.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const destination = mkdtempSync(path.join(tmpdir(), "payments-packed-"));
-afterAll(() => rmSync(destination, { recursive: true, force: true }));
-
-const packed: PackedPackage[] = packPublishedPackages(destination);
+const packed = inject("packedPackages");
 const rootLicense = readFileSync(path.join(root, "LICENSE"), "utf8");
 
 type Manifest = {

@@ -10,9 +10,9 @@ import { createServer, get, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type LocalRegistry, publishTarballs, startLocalRegistry } from "../local-registry.ts";
-import { type PackedPackage, packPublishedPackages } from "../pack.ts";
+import type { PackedPackage } from "../pack.ts";
 import {
   compareWithRelease,
   contentsHash,
@@ -109,10 +109,8 @@ describe("the rehearsal's local registry", () => {
 });
 
 describe("the record of the packed packages", () => {
-  let packed: PackedPackage[];
-  beforeAll(() => {
-    packed = packPublishedPackages(path.join(work, "first"));
-  });
+  // The published packages, packed for the run (test/packed-packages.ts).
+  const packed = inject("packedPackages");
 
   it("hashes the same contents to the same hash: a package.json by its data, not its keys' order", () => {
     const dependencies = { a: "1.0.0", b: "2.0.0" };

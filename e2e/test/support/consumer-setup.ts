@@ -1,12 +1,20 @@
 // Global setup of the e2e suite: packs the published packages, installs the tarballs into a fresh
-// npm project as a partner would, and the tools the tests run it with in a folder beside it. One
-// npm install each, so that a loaded machine does not run a dozen at once.
+// npm project as a partner would, and the tools the tests run it with in a folder beside it (with
+// pnpm, from its store). One install each, so that a loaded machine does not run a dozen at once.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { packPublishedPackages } from "../../../scripts/pack.ts";
-import { asideTools, MSW, npmInstall, TYPES_NODE, VITEST } from "./consumer.js";
+import {
+  ASIDE_BUILDS,
+  asideTools,
+  MSW,
+  npmInstall,
+  pnpmAdd,
+  TYPES_NODE,
+  VITEST,
+} from "./consumer.js";
 
 const fixtures = path.resolve(import.meta.dirname, "../../fixtures");
 
@@ -35,7 +43,7 @@ export default async function setup(project: TestProject) {
     const aside = path.join(work, "aside");
     mkdirSync(aside);
     writeFileSync(path.join(aside, "package.json"), "{}");
-    await Promise.all([npmInstall(app, []), npmInstall(aside, asideTools())]);
+    await Promise.all([npmInstall(app), pnpmAdd(aside, asideTools(), ASIDE_BUILDS)]);
   } catch (error) {
     rmSync(work, { recursive: true, force: true });
     throw error;

@@ -1,6 +1,7 @@
 // The consumer project the e2e suite installs the packed packages into (see consumer-setup.ts),
 // and the tools installed beside it: Node lines, TypeScript compilers and other runtimes.
 import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
@@ -34,14 +35,37 @@ export const VITEST = "5.1.1";
 export const MSW = "3.0.5";
 export const TYPES_NODE = PARTNER_TOOLS["@types/node"];
 
-/** Every tool installed in `aside/`, as npm install specs. */
+/** The Node line running this suite: it is not installed again. */
+const OWN_NODE_LINE = Number(process.versions.node.split(".")[0]);
+/** The workspace's own TypeScript (e2e's devDependency): a version of TYPESCRIPTS it has is not installed again. */
+const OWN_TYPESCRIPT = path.dirname(
+  createRequire(import.meta.url).resolve("typescript/package.json"),
+);
+const OWN_TYPESCRIPT_VERSION: string = createRequire(import.meta.url)(
+  "typescript/package.json",
+).version;
+
+/**
+ * Node's binary package for this machine, as the `node` package's install script picks it, named
+ * directly: `node@22` would run a second npm install from its postinstall.
+ */
+const NODE_BINARY_PACKAGE = `node-${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
+
+/** Every tool installed in `aside/`, as package specs: what this suite's own Node and TypeScript do not cover. */
 export function asideTools(): string[] {
   return [
-    ...NODE_LINES["types and client"].map((major) => `node${major}@npm:node@${major}`),
-    ...TYPESCRIPTS.map((version) => `typescript-${version}@npm:typescript@${version}`),
+    ...NODE_LINES["types and client"]
+      .filter((major) => major !== OWN_NODE_LINE)
+      .map((major) => `node${major}@npm:${NODE_BINARY_PACKAGE}@${major}`),
+    ...TYPESCRIPTS.filter((version) => version !== OWN_TYPESCRIPT_VERSION).map(
+      (version) => `typescript-${version}@npm:typescript@${version}`,
+    ),
     ...Object.entries(RUNTIMES).map(([name, version]) => `${name}@${version}`),
   ];
 }
+
+/** The tools of `aside/` whose install scripts place their binaries: only these may run one. */
+export const ASIDE_BUILDS = ["bun", "deno", "workerd"];
 
 export function consumer() {
   const work = inject("consumerWork");
@@ -51,8 +75,14 @@ export function consumer() {
     work,
     app,
     aside,
-    node: (major: number) => path.join(aside, `node_modules/node${major}/bin/node`),
-    tsc: (version: string) => path.join(aside, `node_modules/typescript-${version}/bin/tsc`),
+    node: (major: number) =>
+      major === OWN_NODE_LINE
+        ? process.execPath
+        : path.join(aside, `node_modules/node${major}/bin/node`),
+    tsc: (version: string) =>
+      version === OWN_TYPESCRIPT_VERSION
+        ? path.join(OWN_TYPESCRIPT, "bin/tsc")
+        : path.join(aside, `node_modules/typescript-${version}/bin/tsc`),
     bin: (name: string) => path.join(aside, "node_modules/.bin", name),
     module: (name: string) => path.join(aside, "node_modules", name),
   };
@@ -81,10 +111,29 @@ export async function run(
   }
 }
 
-/** npm install in `cwd`, with Scarf's install-time telemetry off (see the mock's README). */
-export function npmInstall(cwd: string, specs: string[]): Promise<string> {
-  return run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
+/**
+ * npm install in `cwd`, as a partner's project installs, with Scarf's install-time telemetry off
+ * (see the mock's README); packages npm's cache holds are not asked for again.
+ */
+export function npmInstall(cwd: string): Promise<string> {
+  return run(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+    {
+      cwd,
+      env: { SCARF_ANALYTICS: "false" },
+    },
+  );
+}
+
+/**
+ * The tools into `cwd` with pnpm: hard links from its store, where npm would unpack every binary
+ * (some 700 MB) again on each run.
+ */
+export function pnpmAdd(cwd: string, specs: string[], builds: string[]): Promise<string> {
+  const allowed = builds.map((name) => `--allow-build=${name}`);
+  return run("pnpm", ["add", "--prefer-offline", "--loglevel=error", ...allowed, ...specs], {
     cwd,
-    env: { SCARF_ANALYTICS: "false" },
+    env: { npm_config_update_notifier: "false" },
   });
 }

@@ -1,8 +1,9 @@
 // `npm run spec:diff` (packages/surface-guard/scripts/spec-diff.ts) on the real spec: it runs the spec's wire guard and
 // this package's guard together, and `--json` and `--check` keep their contracts. What the report
 // holds is asked of `specDiff`, the command's library function, in this process (each run of the
-// command is a cold start of the compiler, seconds of CPU); the command itself runs for each
-// contract: --json's output, --check's exit codes and messages, the text's sections.
+// command is a cold start of the compiler, seconds of CPU), each pair of documents once; the
+// command itself runs for each contract: --json's output, --check's exit codes and messages, the
+// text's sections.
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -16,6 +17,15 @@ import { checkSpecDiff, specDiff } from "../src/index.ts";
 type Json = Record<string, any>;
 
 const real = loadSpec();
+
+/** `make`'s promise, made on the first call: tests that ask the same question share its answer. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
 
 describe("npm run spec:diff", () => {
   const root = path.resolve(import.meta.dirname, "../../..");
@@ -40,12 +50,19 @@ describe("npm run spec:diff", () => {
   }
 
   // The command's runs share a compile cache (V8's code for the modules they load, keyed by each
-  // module's source): all but the first skip compiling TypeScript's compiler.
-  const env = { ...process.env, NODE_COMPILE_CACHE: path.join(dir, "compile-cache") };
+  // module's source), the toolchain's when it has one (scripts/bootstrap.mjs sets it): then none
+  // compiles TypeScript's compiler again.
+  const env = {
+    ...process.env,
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(dir, "compile-cache"),
+  };
   const run = (args: string[]) =>
     spawnSync(process.execPath, [SPEC_DIFF, ...args], { cwd: root, env, encoding: "utf8" });
 
-  it("--json prints every change with its rule, operation and location", () => {
+  /** The working documents against the released ones. */
+  const working = once(() => specDiff());
+
+  it("--json prints every change with its rule, operation and location", async () => {
     const output = execFileSync(
       process.execPath,
       [SPEC_DIFF, "--json", "--base", baseWithExtraOperation()],
@@ -76,7 +93,9 @@ describe("npm run spec:diff", () => {
       },
     ]);
     expect(report.additions).toEqual([]);
-  });
+    // By default, the test mode's working document against its released one.
+    expect(report.testMode).toEqual((await working()).report.testMode);
+  }, 300_000);
 
   it("reports a change only the packages feel: a schema renamed, same wire shape", async () => {
     const head = structuredClone(real) as Json;
@@ -97,10 +116,24 @@ describe("npm run spec:diff", () => {
   });
 
   it("--check fails on a breaking change with no changeset added with it, naming the rule, the packages and the fix", () => {
-    const result = run(["--check", "--base", baseWithExtraOperation()]);
+    // The test-mode document against itself: it changes nothing, so the run reads only the API
+    // document's history (the test mode's is read by the tests below, and by CI's own --check).
+    const result = run([
+      "--check",
+      "--base",
+      baseWithExtraOperation(),
+      "--test-mode-base",
+      testModeSpecPath,
+    ]);
     expect(result.stdout).toContain("listGoneCustomers (GET /gone): operation removed");
     expect(result.stdout).toContain("[operation-removed]");
-    expect(result.stdout).toContain("\nTest mode: openapi/released/test-mode.yaml");
+    // The test mode's section of its own, here with nothing in it.
+    const testMode = result.stdout.slice(result.stdout.indexOf("\nTest mode: "));
+    expect(testMode).toMatch(
+      /^\nTest mode: openapi\/test-mode\.yaml \(.+\) → openapi\/test-mode\.yaml /,
+    );
+    expect(testMode).toContain("Breaking changes (0): none");
+    expect(result.stderr).not.toContain("test-mode: ");
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
       "partner-payments: listGoneCustomers (GET /gone): operation removed [operation-removed, breaking]",
@@ -130,15 +163,18 @@ describe("npm run spec:diff", () => {
     return file;
   }
 
+  /** The working documents, less the test mode's reset route. */
+  const withoutReset = once(() => specDiff({ testModeHead: testModeWithoutReset() }));
+
   it("lists the test-mode document's changes in a section of their own", async () => {
-    const { report, text } = await specDiff({ testModeHead: testModeWithoutReset() });
+    const { report, text } = await withoutReset();
     // What the working document already changes (covered by its pending changesets), and the removal.
-    const { report: working } = await specDiff();
-    expect(report.breaking).toEqual(working.breaking);
-    expect(report.testMode.breaking).toHaveLength(working.testMode.breaking.length + 1);
+    const { report: unchanged } = await working();
+    expect(report.breaking).toEqual(unchanged.breaking);
+    expect(report.testMode.breaking).toHaveLength(unchanged.testMode.breaking.length + 1);
     expect(report.testMode.breaking).toEqual(
       expect.arrayContaining([
-        ...working.testMode.breaking,
+        ...unchanged.testMode.breaking,
         expect.objectContaining({
           rule: "operation-removed",
           operation: "resetSandbox (POST /_sandbox/reset)",
@@ -151,8 +187,7 @@ describe("npm run spec:diff", () => {
   }, 300_000);
 
   it("--check fails on a breaking change of the test-mode document as on the API's", async () => {
-    const files = { testModeHead: testModeWithoutReset() };
-    const { text, changes } = await specDiff(files);
+    const { text, changes } = await withoutReset();
     expect(text).toContain("[operation-removed]");
     const verdict = await checkSpecDiff(changes);
     expect(verdict?.failed).toBe(true);
@@ -167,7 +202,7 @@ describe("npm run spec:diff", () => {
   // The command's exit 0 on the working documents is CI's own check (`npm run check:repo` runs
   // `spec-diff.ts --check`); its exit 1 is the test above. Here, the verdict it prints.
   it("--check passes on the working spec against the released one", async () => {
-    const verdict = await checkSpecDiff((await specDiff()).changes);
+    const verdict = await checkSpecDiff((await working()).changes);
     // No verdict at all when nothing needs a changeset (just after a release).
     expect(verdict?.failed ?? false).toBe(false);
   }, 300_000);
