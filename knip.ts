@@ -38,7 +38,6 @@ const config: KnipConfig = {
         "@noble/hashes",
         "content-type",
         "decimal.js",
-        "openapi-fetch",
         "pg",
         "statuses",
         "uri-template-lite",

@@ -21,7 +21,7 @@ import {
   shellSteps,
   stepOutputs,
 } from "./support/guide-blocks.ts";
-import { curlAndJq } from "./support/shell-tools.ts";
+import { curlAndJq, installedNpx } from "./support/shell-tools.ts";
 
 const run = promisify(execFile);
 const packageDir = path.resolve(import.meta.dirname, "..");
@@ -30,9 +30,12 @@ const work = mkdtempSync(path.join(packageDir, ".guide-programs-"));
 // The shell's builtins, curl and jq: what the guides say a reader needs, and no more. One folder
 // of the two for every guide of the file.
 const shellTools = curlAndJq();
+// The guides that run payments-mock's CLI call it through npx: this one runs the installed bin.
+const npx = installedNpx(packageDir);
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });
   shellTools.remove();
+  npx.remove();
 });
 const tsc = path.join(
   path.dirname(createRequire(import.meta.url).resolve("typescript/package.json")),
@@ -156,15 +159,13 @@ describe("the TypeScript of the guides", () => {
       })
       .filter(({ code }) => code !== "");
     for (const { slug, code } of vitestFiles) writeFileSync(programFile(slug), `${code}\n`);
-    const base = JSON.parse(
-      readFileSync(path.join(packageDir, "../../tsconfig.base.json"), "utf8"),
-    );
     const project = path.join(work, "tsconfig.json");
     writeFileSync(
       project,
       JSON.stringify({
+        // The repository's options (tsconfig.base.json has comments: tsc reads it, not JSON.parse).
+        extends: path.join(packageDir, "../../tsconfig.base.json"),
         compilerOptions: {
-          ...base.compilerOptions,
           noEmit: true,
           declaration: false,
           declarationMap: false,
@@ -182,6 +183,19 @@ describe("the TypeScript of the guides", () => {
   }, 120_000);
 });
 
+describe("npx @org/payments-mock", () => {
+  it("runs, with npm's npx, the bin the guides' commands run", async () => {
+    const args = ["@org/payments-mock", "trigger", "--help"];
+    const npm = await run("npx", args, { cwd: work, env: { ...process.env } });
+    const installed = await run("npx", args, {
+      cwd: work,
+      env: { ...process.env, PATH: `${npx.PATH}:${process.env.PATH ?? ""}` },
+    });
+    expect(npm.stdout).toContain("payments-mock trigger <topic>");
+    expect(installed.stdout).toBe(npm.stdout);
+  }, 60_000);
+});
+
 // After the type check (which writes every program): the guides' commands and programs run at
 // once, each with a server (and a shell or a Node) of its own, so that one's waits (a Retry-After,
 // say) overlap another's work.
@@ -191,8 +205,10 @@ describe.concurrent("the commands of the guides", () => {
     { timeout: 180_000 },
     async ([slug, guide], { expect }) => {
       const server = await serverFor(slug);
-      // A guide that runs payments-mock's CLI gets the machine's PATH.
-      const tools = guide.runsNode ? { bash: "bash", PATH: process.env.PATH ?? "" } : shellTools;
+      // A guide that runs payments-mock's CLI gets the machine's PATH, behind the installed npx.
+      const tools = guide.runsNode
+        ? { bash: "bash", PATH: `${npx.PATH}:${process.env.PATH ?? ""}` }
+        : shellTools;
       try {
         const steps = shellSteps(guide.blocks);
         const { stdout } = await run(tools.bash, ["-c", shellScript(steps)], {

@@ -21,7 +21,7 @@ import { distDir } from "../src/built-paths.ts";
 import { TEST_MODE_PAGE } from "../src/pages.ts";
 import { startStaticServer } from "../src/static-server.ts";
 import { artifactsFolder } from "./support/artifacts.ts";
-import { type ChromiumRun, launchRecordedPage } from "./support/browser-page.ts";
+import { type ChromiumRun, launchRecordedPage, recordPage } from "./support/browser-page.ts";
 
 const artifactsDir = artifactsFolder();
 const apiKey = `in-page-${crypto.randomUUID()}`;
@@ -30,6 +30,9 @@ const { WebhookTopic } = loadSpec().components.schemas as Record<string, { enum:
 let docs: Awaited<ReturnType<typeof startStaticServer>>;
 let chromiumRun: ChromiumRun;
 let page: Page;
+/** A second tab, on the test-mode reference: each reference stays loaded in a tab of its own, and
+ * going from one console to another of the same reference is a hash navigation, not a reload. */
+let testModeTab: Page;
 /** The consoles' URL: a port nothing listens on. */
 let nowhere: string;
 let receiver: Server;
@@ -78,9 +81,13 @@ beforeAll(async () => {
   await once(receiver, "listening");
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
   ({ chromiumRun, page } = await launchRecordedPage(requests, errors));
-  page.on("response", (response) => {
-    if (response.fromServiceWorker()) fromWorker.push(response.url());
-  });
+  testModeTab = await chromiumRun.context.newPage();
+  recordPage(testModeTab, requests, errors);
+  for (const tab of [page, testModeTab]) {
+    tab.on("response", (response) => {
+      if (response.fromServiceWorker()) fromWorker.push(response.url());
+    });
+  }
   await consoleSettings(page, nowhere);
 }, 60_000);
 
@@ -90,11 +97,15 @@ afterAll(async () => {
   receiver?.close();
 });
 
-/** Opens `operationId`'s console on `file` (`index.html` or the test-mode reference). */
+/** The tab of `file`: `page` for `index.html`, `testModeTab` for the test-mode reference. */
+const tabOf = (file: string) => (file === TEST_MODE_PAGE ? testModeTab : page);
+
+/** Opens `operationId`'s console on `file` (`index.html` or the test-mode reference), in its tab. */
 async function openConsole(file: string, tag: string, operationId: string): Promise<Locator> {
   const slug = tag.toLowerCase().replaceAll(" ", "-");
-  await page.goto(`${docs.url}${file}#/${slug}/${operationId.toLowerCase()}`);
-  const console = page.locator(`section[data-console-operation="${operationId}"]`);
+  const tab = tabOf(file);
+  await tab.goto(`${docs.url}${file}#/${slug}/${operationId.toLowerCase()}`);
+  const console = tab.locator(`section[data-console-operation="${operationId}"]`);
   await console.waitFor({ timeout: 30_000 });
   return console;
 }
@@ -124,10 +135,11 @@ async function send(
   return { status, body: text === "" ? undefined : JSON.parse(text) };
 }
 
-/** The notice of the page: its state once the in-page sandbox answers. */
-async function notice() {
-  const shown = page.locator("[data-in-page-sandbox]");
-  await page.locator('[data-in-page-sandbox="in-page"]').waitFor({ timeout: 60_000 });
+/** The notice of `file`'s tab: its state once the in-page sandbox answers. */
+async function notice(file: string) {
+  const tab = tabOf(file);
+  const shown = tab.locator("[data-in-page-sandbox]");
+  await tab.locator('[data-in-page-sandbox="in-page"]').waitFor({ timeout: 60_000 });
   return (await shown.textContent()) ?? "";
 }
 
@@ -137,10 +149,10 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       body: { url: receiverUrl, topics: WebhookTopic?.enum },
     });
     expect(webhook.status, JSON.stringify(webhook.body)).toBe(200);
-    const shown = await notice();
+    const shown = await notice(TEST_MODE_PAGE);
     expect(shown).toContain(`No sandbox answers at ${nowhere}`);
     expect(shown).toContain("sandbox running in your browser");
-    await page.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-notice.png") });
+    await testModeTab.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-notice.png") });
 
     const created = await send(await openConsole("index.html", "Customers", "createCustomer"), {
       body: { customer_type: "Business", email: "in-page@example.com", name: "In Page GmbH" },
@@ -148,7 +160,7 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const customer = created.body as { id: string; status: string };
     expect(customer.status).toBe("SigningsRequired");
-    await notice();
+    await notice("index.html");
 
     const unsigned = await send(
       await openConsole("index.html", "Documents", "listUnsignedDocuments"),
@@ -216,7 +228,7 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     expect(topics).toContain("CustomerStatus");
     expect(topics).toContain("TransactionStatus");
     expect(logged.every((event) => event.delivered)).toBe(true);
-    await page.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-events.png") });
+    await testModeTab.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-events.png") });
     // Delivered through the browser's fetch to the receiver on this machine.
     expect(delivered.map((event) => event.topic)).toEqual(
       expect.arrayContaining(["CustomerStatus", "TransactionStatus"]),

@@ -12,10 +12,15 @@ export async function launchRecordedPage(
 ): Promise<{ chromiumRun: ChromiumRun; page: Page }> {
   const chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
   const page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());
+  recordPage(page, requests, errors);
+  return { chromiumRun, page };
+}
+
+/** Records every URL `page` requests in `requests`, every error in it in `errors`. */
+export function recordPage(page: Page, requests: string[], errors: string[]): void {
   page.on("request", (request) => requests.push(request.url()));
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
   });
   page.on("pageerror", (error) => errors.push(error.message));
-  return { chromiumRun, page };
 }

@@ -3,7 +3,7 @@
 // so a command that needs Node, Python or another tool fails the test. Under CI a missing jq is
 // installed by scripts/ensure-jq.ts (root + apt); otherwise the run fails saying how to get it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,4 +47,28 @@ export function curlAndJq(): { bash: string; PATH: string; remove(): void } {
     throw error;
   }
   return { bash, PATH: dir, remove };
+}
+
+/**
+ * A folder with an `npx` that runs `@org/payments-mock`'s bin from `packageDir`'s node_modules,
+ * as npm's npx does for an installed package, without npm's own start (about 2 CPU-seconds a
+ * call, loading the workspace's tree). guides.test.ts checks once that npm's npx runs the same.
+ */
+export function installedNpx(packageDir: string): { PATH: string; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), "payments-npx-"));
+  const bin = path.join(packageDir, "node_modules/.bin/payments-mock");
+  writeFileSync(
+    path.join(dir, "npx"),
+    [
+      "#!/usr/bin/env bash",
+      'if [ "$1" != "@org/payments-mock" ]; then',
+      '  echo "this npx runs @org/payments-mock only, not $1" >&2; exit 1',
+      "fi",
+      "shift",
+      `exec ${JSON.stringify(bin)} "$@"`,
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  return { PATH: dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
