@@ -15,7 +15,7 @@ import { consumer, NODE_LINES, RUNTIMES, run } from "./support/consumer.js";
 import { examplesOf } from "./support/readme-examples.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const { app, work, node, bin, module } = consumer();
+const { app, work, node, bin, bun, module } = consumer();
 const folder = path.join(app, "runtimes");
 const README = "packages/client/README.md";
 const readme = readFileSync(path.join(root, README), "utf8");
@@ -138,7 +138,7 @@ describe("the client README's example", () => {
   });
 
   it(`runs on Bun ${RUNTIMES.bun}`, async () => {
-    const stdout = await run(bin("bun"), ["run.mjs", sandboxUrl, silentUrl], { cwd: folder });
+    const stdout = await run(bun(), ["run.mjs", sandboxUrl, silentUrl], { cwd: folder });
     expectAllFour(JSON.parse(stdout));
   });
 

@@ -6,15 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { packPublishedPackages } from "../../../scripts/pack.ts";
-import {
-  ASIDE_BUILDS,
-  asideTools,
-  MSW,
-  npmInstall,
-  pnpmAdd,
-  TYPES_NODE,
-  VITEST,
-} from "./consumer.js";
+import { asideTools, MSW, npmInstall, pnpmAdd, TYPES_NODE, VITEST } from "./consumer.js";
 
 const fixtures = path.resolve(import.meta.dirname, "../../fixtures");
 
@@ -43,7 +35,7 @@ export default async function setup(project: TestProject) {
     const aside = path.join(work, "aside");
     mkdirSync(aside);
     writeFileSync(path.join(aside, "package.json"), "{}");
-    await Promise.all([npmInstall(app), pnpmAdd(aside, asideTools(), ASIDE_BUILDS)]);
+    await Promise.all([npmInstall(app), pnpmAdd(aside, asideTools())]);
   } catch (error) {
     rmSync(work, { recursive: true, force: true });
     throw error;

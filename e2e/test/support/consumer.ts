@@ -1,6 +1,7 @@
 // The consumer project the e2e suite installs the packed packages into (see consumer-setup.ts),
 // and the tools installed beside it: Node lines, TypeScript compilers and other runtimes.
 import { execFile } from "node:child_process";
+import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -64,9 +65,6 @@ export function asideTools(): string[] {
   ];
 }
 
-/** The tools of `aside/` whose install scripts place their binaries: only these may run one. */
-export const ASIDE_BUILDS = ["bun", "deno", "workerd"];
-
 export function consumer() {
   const work = inject("consumerWork");
   const app = path.join(work, "app");
@@ -84,6 +82,14 @@ export function consumer() {
         ? path.join(OWN_TYPESCRIPT, "bin/tsc")
         : path.join(aside, `node_modules/typescript-${version}/bin/tsc`),
     bin: (name: string) => path.join(aside, "node_modules/.bin", name),
+    /**
+     * Bun's binary, from the package for this platform beside `bun`: pnpm runs no install scripts,
+     * and Bun's (which would copy it into `bun`) costs more than the rest of the tools' install.
+     */
+    bun: () =>
+      createRequire(`${realpathSync(path.join(aside, "node_modules/bun"))}/`).resolve(
+        `@oven/bun-${process.platform}-${process.arch}/bin/bun`,
+      ),
     module: (name: string) => path.join(aside, "node_modules", name),
   };
 }
@@ -128,11 +134,11 @@ export function npmInstall(cwd: string): Promise<string> {
 
 /**
  * The tools into `cwd` with pnpm: hard links from its store, where npm would unpack every binary
- * (some 700 MB) again on each run.
+ * (some 700 MB) again on each run. pnpm runs none of their install scripts: Deno and workerd find
+ * their platform's binary when they start, and Bun is run from its platform's package (`bun()`).
  */
-export function pnpmAdd(cwd: string, specs: string[], builds: string[]): Promise<string> {
-  const allowed = builds.map((name) => `--allow-build=${name}`);
-  return run("pnpm", ["add", "--prefer-offline", "--loglevel=error", ...allowed, ...specs], {
+export function pnpmAdd(cwd: string, specs: string[]): Promise<string> {
+  return run("pnpm", ["add", "--prefer-offline", "--loglevel=error", ...specs], {
     cwd,
     env: { npm_config_update_notifier: "false" },
   });
