@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
 const script = path.resolve(import.meta.dirname, "../check-exports.ts");
@@ -34,14 +34,13 @@ function tinyPackage(name: string, types: string, declarations: Record<string, s
 
 const DECLARATION = "export declare const answer: number;\n";
 
+/** The script's exit code and output, without colours (publint colours its messages under CI). */
 async function checkExports(dir: string): Promise<{ code: number; output: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script], { cwd: dir });
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, output: stdout + stderr };
-  }
+  const result = await promisify(execFile)(process.execPath, [script], { cwd: dir }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => error,
+  );
+  return { code: result.code, output: stripVTControlCharacters(result.stdout + result.stderr) };
 }
 
 describe("check-exports", () => {
