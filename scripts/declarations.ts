@@ -3,8 +3,8 @@
 // runs, in one native process, rather than the TypeScript 6 API the plugin loads by itself (its
 // own dependency), which costs about twice the CPU for byte-for-byte the same declarations.
 // It compiles a whole tsconfig and writes any file outside the package next to its source, so
-// each package hands it a tsconfig.declarations.json of its src/ only. (The mock's declarations are
-// made of the sandbox's and the engine's sources too, so it keeps the plugin's own compiler.)
+// each package hands it a tsconfig.declarations.json of its src/ only (the mock, whose declarations
+// are made of the sandbox's and the engine's sources too, packages/tsconfig.mock-declarations.json).
 const { default: getExePath }: { default: () => string } = await import(
   new URL("lib/getExePath.js", import.meta.resolve("typescript/package.json")).href
 );

@@ -31,19 +31,28 @@ export function publishedPackages(workspace = root): { dir: string; manifest: Ma
 
 export function packPublishedPackages(destination: string, workspace = root): PackedPackage[] {
   mkdirSync(destination, { recursive: true });
-  return publishedPackages(workspace).map(({ dir, manifest }) => {
-    const output = execFileSync("pnpm", ["pack", "--json", "--pack-destination", destination], {
-      cwd: dir,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const packed = JSON.parse(output);
+  const packages = publishedPackages(workspace);
+  // One pnpm packs them all: starting pnpm costs more than packing a package.
+  const filters = packages.flatMap(({ manifest }) => ["--filter", manifest.name]);
+  const output = execFileSync(
+    "pnpm",
+    ["--recursive", ...filters, "pack", "--json", "--pack-destination", destination],
+    { cwd: workspace, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const packed = new Map(
+    (JSON.parse(output) as { name: string; filename: string; files: unknown[] }[]).map(
+      (tarball) => [tarball.name, tarball],
+    ),
+  );
+  return packages.map(({ dir, manifest }) => {
+    const tarball = packed.get(manifest.name);
+    if (tarball === undefined) throw new Error(`pnpm pack made no tarball of ${manifest.name}`);
     return {
       name: manifest.name,
       version: manifest.version,
       folder: path.relative(workspace, dir),
-      tarball: path.resolve(dir, packed.filename),
-      files: packed.files.length,
+      tarball: path.resolve(dir, tarball.filename),
+      files: tarball.files.length,
     };
   });
 }

@@ -6,19 +6,19 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { parse } from "yaml";
 import type { OpenApiDocument } from "./document.ts";
+import { parseYaml } from "./parse-once.ts";
 
 const COMPONENT_REF = /^#\/components\/([^/]+)\/([^/]+)$/;
 
 /** The document at `file` with the components its `$ref`s name in other files copied into it. */
 export function loadBundledSpec(file: string): OpenApiDocument {
   const others = new Map<string, OpenApiDocument>();
-  return bundleDocument(parse(readFileSync(file, "utf8")), (name) => {
+  return bundleDocument(parseYaml(readFileSync(file, "utf8")) as OpenApiDocument, (name) => {
     const resolved = path.resolve(path.dirname(file), name);
     let other = others.get(resolved);
     if (other === undefined) {
-      other = parse(readFileSync(resolved, "utf8")) as OpenApiDocument;
+      other = parseYaml(readFileSync(resolved, "utf8")) as OpenApiDocument;
       others.set(resolved, other);
     }
     return other;

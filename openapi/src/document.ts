@@ -1,7 +1,7 @@
 // Reads the hand-authored spec for the tools and tests that are generated from it.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
+import { parseYaml } from "./parse-once.ts";
 
 export type OpenApiDocument = {
   openapi: string;
@@ -52,7 +52,7 @@ export const HTTP_METHODS: readonly string[] = [
 ];
 
 export function loadSpec(path = specPath): OpenApiDocument {
-  return parse(readFileSync(path, "utf8"));
+  return parseYaml(readFileSync(path, "utf8")) as OpenApiDocument;
 }
 
 /** Follows a local `$ref` (`#/components/...`) to the node it names. */

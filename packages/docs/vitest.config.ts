@@ -12,5 +12,7 @@ export default defineConfig({
     // The files share their workers' modules (no test changes a module's state): the mock, the
     // sandbox and the site's code load once per worker rather than once per file.
     isolate: false,
+    // One Chromium for the run; each browser test file connects to it (support/browser-page.ts).
+    globalSetup: ["test/support/chromium-server.ts"],
   },
 });

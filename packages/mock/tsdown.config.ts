@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { specPath } from "@org/payments-spec";
 import { defineConfig } from "tsdown";
+import { typescriptGo } from "../../scripts/declarations.ts";
 
 /**
  * The engine, the sandbox and the spec package (its diff, for payments-mock impact) are private
@@ -14,26 +15,24 @@ const deps = {
 };
 
 /**
- * Their sources, through their declared entries rather than through node_modules: TypeScript
- * writes no declarations for a file it reached as a package's, and the mock's declarations are
- * made of theirs.
+ * The declarations, by TypeScript 7 (scripts/declarations.ts): they are made of the sandbox's and
+ * the engine's sources too, reached through their declared entries rather than through
+ * node_modules (TypeScript writes no declarations for a file it reached as a package's). The
+ * tsconfig is in packages/, the folder above every source it compiles: the declarations' generator
+ * takes the tsconfig's folder as the root of the files it writes.
  */
-const sourcePaths = Object.fromEntries(
-  [
-    "@org/payments-engine",
-    "@org/payments-sandbox",
-    "@org/payments-sandbox/browser",
-    "@org/payments-sandbox/controls",
-    "@org/payments-sandbox/store",
-  ].map((entry) => [entry, [fileURLToPath(import.meta.resolve(entry))]]),
-);
+const declarations = {
+  sourcemap: false,
+  tsconfig: "../tsconfig.mock-declarations.json",
+  ...typescriptGo,
+} as const;
 
 export default defineConfig([
   {
     entry: { index: "src/index.ts", msw: "src/msw/index.ts" },
     deps,
     format: ["esm", "cjs"],
-    dts: { sourcemap: false, compilerOptions: { paths: sourcePaths } },
+    dts: declarations,
     // An import whose bindings are all unused goes: without this the declarations keep a bare
     // `import "@stoplight/prism-http"`, and a consumer's type check would then read Prism's types.
     treeshake: { moduleSideEffects: false },
@@ -58,7 +57,7 @@ export default defineConfig([
     entry: { browser: "src/browser.ts" },
     deps,
     format: ["esm", "cjs"],
-    dts: { sourcemap: false, compilerOptions: { paths: sourcePaths }, emitDtsOnly: true },
+    dts: { ...declarations, emitDtsOnly: true },
     treeshake: { moduleSideEffects: false },
   },
   {

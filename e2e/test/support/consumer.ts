@@ -143,3 +143,59 @@ export function pnpmAdd(cwd: string, specs: string[]): Promise<string> {
     env: { npm_config_update_notifier: "false" },
   });
 }
+
+/** What one `tsc --build` said about each project it checked, and about none in particular. */
+export interface BuildReport {
+  /** Each project checked, as an absolute path to its tsconfig, with the diagnostics printed for it. */
+  projects: Map<string, string[]>;
+  /** What was printed before any project's build: a bad command line or tsconfig. */
+  general: string[];
+  exitCode: number;
+}
+
+/**
+ * Type-checks `projects` (tsconfig files or folders) in one `tsc --build` of the compiler at
+ * `tscPath`: one process, where a compiler started once per project costs as much again in start
+ * and warm-up, and each check is as `tsc -p` makes it. `--force` checks every project even where a
+ * previous build left its record; `--verbose` names each project before its diagnostics, so that
+ * each is told apart.
+ */
+export async function typeCheckProjects(
+  tscPath: string,
+  projects: string[],
+  cwd: string,
+): Promise<BuildReport> {
+  const args = [tscPath, "--build", "--force", "--verbose", "--pretty", "false", ...projects];
+  const { stdout, exitCode } = await execFileAsync(process.execPath, args, {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  }).then(
+    ({ stdout }) => ({ stdout, exitCode: 0 }),
+    (error: { stdout?: string; stderr?: string; code?: number; message: string }) => ({
+      stdout: `${error.stdout ?? ""}${error.stderr ?? ""}` || error.message,
+      exitCode: typeof error.code === "number" ? error.code : -1,
+    }),
+  );
+  const report: BuildReport = { projects: new Map(), general: [], exitCode };
+  let current = report.general;
+  for (const line of stdout.split("\n")) {
+    const building = / - Building project '(.+)'\.\.\.$/.exec(line);
+    if (building) {
+      current = [];
+      report.projects.set(path.resolve(cwd, building[1] ?? ""), current);
+    } else if (
+      line.trim() !== "" &&
+      !/ - (Projects in this build:|Project '.+' is )/.test(line) &&
+      !/^ {4}\* /.test(line)
+    ) {
+      current.push(line);
+    }
+  }
+  return report;
+}
+
+/** The tsconfig a `tsc --build` argument names: the file, or the tsconfig.json in the folder. */
+export function tsconfigOf(project: string, cwd: string): string {
+  const at = path.resolve(cwd, project);
+  return at.endsWith(".json") ? at : path.join(at, "tsconfig.json");
+}

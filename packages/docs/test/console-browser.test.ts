@@ -1,6 +1,6 @@
 // The console in headless Chromium (Debian's `chromium`), on the built site served as `npm start`
 // serves it: the docs server forwarding to a stateful sandbox started here. It finds a console on
-// every operation's page, sends through them, and reads the answers and events on the page; then
+// every operation's page (and the operation in the navigation), sends through them, and reads the answers and events on the page; then
 // the static build, where the console asks for the sandbox's URL. Screenshots: see
 // support/artifacts.ts.
 import path from "node:path";
@@ -122,7 +122,7 @@ describe("the console, on the docs served beside the sandbox", () => {
     for (const entry of operations) expect(links.get(entry.operationId)).toBe(route(entry));
   }, 60_000);
 
-  it("is on every operation's page, labelled with its operationId, method and path", async () => {
+  it("is on every operation's page, labelled with its operationId, method and path, and the navigation lists every operation", async () => {
     for (const entry of operations) {
       const method = entry.method.toUpperCase();
       const console = await openConsole(page, docs.url, entry.operationId);
@@ -133,6 +133,11 @@ describe("the console, on the docs served beside the sandbox", () => {
       expect(await console.locator("[data-console-operation-id]").textContent()).toBe(
         entry.operationId,
       );
+      // The navigation lists it: its item, labelled with the summary followed by the method badge.
+      expect(
+        await page.locator(`.menu-content a[href="${route(entry)}"]`).textContent(),
+        entry.operationId,
+      ).toBe(`${entry.operation.summary}${entry.method}`);
       // Redoc renders the tag's operations on the route: each has its own console, inside it.
       await page
         .locator(

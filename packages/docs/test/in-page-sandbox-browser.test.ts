@@ -261,7 +261,7 @@ describe("the first load", () => {
     await sandbox?.stop();
   });
 
-  /** The files a fresh browser loads for the API reference, with the consoles' URL `url`. */
+  /** The files a browser with a fresh profile loads for the API reference, with the consoles' URL `url`. */
   async function firstLoad(url: string) {
     const fresh = await launchRecordedPage([], []);
     try {

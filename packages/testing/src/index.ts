@@ -9,7 +9,7 @@ export { helpFlags, synopsisFlags, tableFlags } from "./documented-usage.ts";
 export { type EventStreamOptions, openEventStream, type StreamedEvent } from "./event-stream.ts";
 export { fixtureSpecPath } from "./fixture-specs.ts";
 export { fuzzRequest, fuzzRequests, type WireRequest } from "./fuzz-requests.ts";
-export { chromiumPath, launchChromium } from "./launch-chromium.ts";
+export { chromiumPath, launchChromium, launchChromiumServer } from "./launch-chromium.ts";
 export { createDatabase, postgresBin, startPostgres, type TestPostgres } from "./postgres.ts";
 export {
   callAs,

@@ -21,15 +21,31 @@ type ChromiumType<Context> = {
   launchPersistentContext(userDataDir: string, options: object): Promise<Context>;
 };
 
-export async function launchChromium<Context extends { close(): Promise<void> }>(
-  chromium: ChromiumType<Context>,
-  options: object = {},
-): Promise<{ context: Context; close(): Promise<void> }> {
+function assertChromium(): void {
   if (!existsSync(chromiumPath)) {
     throw new Error(
       `Chromium not found at ${chromiumPath}: run \`npm test\` from the repo root (it installs it), or set CHROMIUM_PATH`,
     );
   }
+}
+
+/**
+ * Starts the machine's Chromium headless as a server (playwright-core's `launchServer`) that the
+ * tests of a run connect to (`chromium.connect`), each in a browser context of its own: a fresh
+ * profile, without a Chromium started for each test file. The caller closes it.
+ */
+export async function launchChromiumServer<Server extends { close(): Promise<void> }>(chromium: {
+  launchServer(options: object): Promise<Server>;
+}): Promise<Server> {
+  assertChromium();
+  return chromium.launchServer({ executablePath: chromiumPath, headless: true, args: ARGS });
+}
+
+export async function launchChromium<Context extends { close(): Promise<void> }>(
+  chromium: ChromiumType<Context>,
+  options: object = {},
+): Promise<{ context: Context; close(): Promise<void> }> {
+  assertChromium();
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), "chromium-test-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     ...options,

@@ -1,17 +1,32 @@
 // Headless Chromium with one page for a browser test, recording what the page asks for and what
-// goes wrong in it, so that a test can assert the page stays on its own origin and runs clean.
-import { launchChromium } from "@org/payments-testing";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+// goes wrong in it, so that a test can assert the page stays on its own origin and runs clean. The
+// run's one Chromium (support/chromium-server.ts) gives each caller a browser context of its own:
+// a fresh profile, with nothing of another file's pages, storage, cache or service workers.
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
 
-export type ChromiumRun = Awaited<ReturnType<typeof launchChromium<BrowserContext>>>;
+export interface ChromiumRun {
+  context: BrowserContext;
+  /** Closes the context and leaves the run's Chromium to the others. */
+  close(): Promise<void>;
+}
 
-/** Launches Chromium; every URL the page requests goes to `requests`, every error to `errors`. */
+/** A fresh browser context of the run's Chromium, with a page of 1400 × 900. */
+export async function openBrowserContext(): Promise<ChromiumRun> {
+  const server = inject("chromiumServer");
+  if ("missing" in server) throw new Error(server.missing);
+  const browser: Browser = await chromium.connect(server.wsEndpoint);
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  return { context, close: () => browser.close() };
+}
+
+/** A fresh browser context with one page; every URL the page requests goes to `requests`, every error to `errors`. */
 export async function launchRecordedPage(
   requests: string[],
   errors: string[],
 ): Promise<{ chromiumRun: ChromiumRun; page: Page }> {
-  const chromiumRun = await launchChromium(chromium, { viewport: { width: 1400, height: 900 } });
-  const page = chromiumRun.context.pages()[0] ?? (await chromiumRun.context.newPage());
+  const chromiumRun = await openBrowserContext();
+  const page = await chromiumRun.context.newPage();
   recordPage(page, requests, errors);
   return { chromiumRun, page };
 }
