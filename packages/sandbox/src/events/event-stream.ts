@@ -127,18 +127,25 @@ async function follow(
   try {
     let cursor = after;
     sink.write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
-    const gone = await store.transaction((tx) => eventsNoLongerKept(tx, cursor));
-    if (gone !== undefined) {
-      sink.write(
-        `: gap: the log no longer holds events ${gone.from} to ${gone.to} (it keeps only a partner's newest events, and a reset empties it)\n\n`,
-      );
-    }
+    // The first read also finds the events the log no longer holds: in its own transaction, not
+    // one more, which a stream opened again during a busy advance would wait for in the queue.
+    let first = true;
     while (open) {
       woken = false;
-      const { events, upTo } = await store.transaction(async (tx) => {
+      const { events, upTo, gone } = await store.transaction(async (tx) => {
         const last = await tx.lastCursor();
-        return { events: await tx.eventsAfter(cursor, topics, READ_AT_ONCE), upTo: last };
+        return {
+          gone: first ? await eventsNoLongerKept(tx, cursor, last) : undefined,
+          events: await tx.eventsAfter(cursor, topics, READ_AT_ONCE),
+          upTo: last,
+        };
       });
+      first = false;
+      if (gone !== undefined) {
+        sink.write(
+          `: gap: the log no longer holds events ${gone.from} to ${gone.to} (it keeps only a partner's newest events, and a reset empties it)\n\n`,
+        );
+      }
       for (const event of events) {
         if (event.cursor > upTo) break;
         sink.write(`id: ${event.cursor}\nevent: ${event.topic}\ndata: ${event.body}\n\n`);
@@ -172,8 +179,9 @@ async function follow(
 async function eventsNoLongerKept(
   tx: EventRows,
   cursor: number,
+  newest: number,
 ): Promise<{ from: number; to: number } | undefined> {
-  const [oldest, newest] = [await tx.oldestCursor(), await tx.lastCursor()];
+  const oldest = await tx.oldestCursor();
   const to = (oldest ?? newest + 1) - 1;
   return to > cursor ? { from: cursor + 1, to } : undefined;
 }
