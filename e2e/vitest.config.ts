@@ -9,5 +9,8 @@ export default defineConfig({
     globalSetup: ["test/support/consumer-setup.ts"],
     testTimeout: 120_000,
     hookTimeout: 600_000,
+    // The files run one after another in one worker that keeps its modules (no test changes a
+    // module's state): the packages and tools they import load once, not once per file.
+    isolate: false,
   },
 });
