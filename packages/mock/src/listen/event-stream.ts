@@ -30,7 +30,7 @@ export interface EventStreamOptions {
   onOpen(reconnected: boolean): void;
   /** The sandbox no longer holds some events after the cursor (trimmed, or a reset): its words. */
   onGap(words: string): void;
-  /** The stream broke and is opened again after `delayMs`: why, in words. */
+  /** The stream broke and is opened again after `delayMs` (0 after one that delivered events): why, in words. */
   onBroken(reason: string, delayMs: number): void;
   /** Silence (not even a heartbeat) longer than this counts as a broken connection. Default 45 s. */
   idleTimeoutMs?: number;
@@ -69,10 +69,12 @@ export async function followEvents(options: EventStreamOptions): Promise<void> {
       return describe(error);
     });
     if (options.signal.aborted) return;
-    if (progressed) delay = FIRST_DELAY_MS;
-    options.onBroken(reason, delay);
-    await sleep(delay, options.signal);
-    delay = Math.min(delay * 2, LONGEST_DELAY_MS);
+    // A stream that was delivering is opened again at once: a dropped connection should not
+    // hold events back. Failing ones wait longer each time, so a sandbox that is down is not hammered.
+    const wait = progressed ? 0 : delay;
+    options.onBroken(reason, wait);
+    await sleep(wait, options.signal);
+    delay = progressed ? FIRST_DELAY_MS : Math.min(delay * 2, LONGEST_DELAY_MS);
   }
 }
 

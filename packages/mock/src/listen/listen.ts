@@ -57,7 +57,8 @@ export async function listen(options: ListenOptions): Promise<void> {
         options.warn(`${words}: those events cannot be forwarded`);
       },
       onBroken(reason, delayMs) {
-        options.warn(`the event stream broke (${reason}); opening it again in ${delayMs} ms`);
+        const when = delayMs === 0 ? "now" : `in ${delayMs} ms`;
+        options.warn(`the event stream broke (${reason}); opening it again ${when}`);
       },
       async onEvent(event) {
         const receiver = options.routes.get(event.topic) ?? options.forwardTo;

@@ -1,0 +1,51 @@
+// followEvents opens the stream again at once after a connection that delivered events, so a
+// dropped connection holds nothing back, and backs off (100 ms, then twice as long each time)
+// while the sandbox keeps failing; each connection resumes after the last event handled.
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, it } from "vitest";
+import { followEvents } from "../../src/listen/event-stream.js";
+
+it("reconnects at once after a stream that delivered, and backs off while it fails", async (context) => {
+  const resumedAfter: (string | undefined)[] = [];
+  const server = createServer((request, response) => {
+    const after = request.headers["last-event-id"] as string | undefined;
+    resumedAfter.push(after);
+    if (resumedAfter.length > 2) {
+      response.writeHead(503, { "content-type": "application/json" }).end('{"title":"down"}');
+      return;
+    }
+    const cursor = String(Number(after ?? 0) + 1);
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    // One event, then the connection ends, as a cut network would end it.
+    response.end(`id: ${cursor}\nevent: customer.created\ndata: {"cursor":${cursor}}\n\n`);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  context.onTestFinished(() => new Promise((done) => server.close(done)));
+
+  const stop = new AbortController();
+  const handled: string[] = [];
+  const delays: number[] = [];
+  await followEvents({
+    baseUrl: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`),
+    apiKey: "event-stream-test-key",
+    topics: [],
+    after: undefined,
+    signal: stop.signal,
+    async onEvent(event) {
+      handled.push(event.body);
+    },
+    onOpen() {},
+    onGap() {},
+    onBroken(_reason, delayMs) {
+      delays.push(delayMs);
+      if (delays.length === 4) stop.abort();
+    },
+  });
+
+  expect(handled).toEqual(['{"cursor":1}', '{"cursor":2}']);
+  expect(resumedAfter).toEqual([undefined, "1", "2", "2"]);
+  expect(delays).toEqual([0, 0, 100, 200]);
+});
