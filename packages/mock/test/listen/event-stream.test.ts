@@ -23,7 +23,7 @@ it("reconnects at once after a stream that delivered, and backs off while it fai
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
-  context.onTestFinished(() => new Promise((done) => server.close(done)));
+  context.onTestFinished(() => new Promise<void>((done) => server.close(() => done())));
 
   const stop = new AbortController();
   const handled: string[] = [];
