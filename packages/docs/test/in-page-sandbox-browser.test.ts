@@ -104,6 +104,9 @@ const tabOf = (file: string) => (file === TEST_MODE_PAGE ? testModeTab : page);
 async function openConsole(file: string, tag: string, operationId: string): Promise<Locator> {
   const slug = tag.toLowerCase().replaceAll(" ", "-");
   const tab = tabOf(file);
+  // A tab in the background gets no animation frames, and Playwright waits for two of them
+  // (the element stable) before each click: about a second a click.
+  await tab.bringToFront();
   await tab.goto(`${docs.url}${file}#/${slug}/${operationId.toLowerCase()}`);
   const console = tab.locator(`section[data-console-operation="${operationId}"]`);
   await console.waitFor({ timeout: 30_000 });
