@@ -73,6 +73,7 @@ export {
   readForwardable,
   readPlainRequest,
   readRequest,
+  readRequestKey,
   rememberedJsonText,
   requestIdOf,
   routeProblem,

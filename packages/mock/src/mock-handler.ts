@@ -24,6 +24,7 @@ import {
   REQUEST_ID,
   type RequestLogger,
   readRequest,
+  readRequestKey,
   refusalStatus,
   rememberedJsonText,
   requestIdOf,
@@ -202,7 +203,13 @@ async function respondStateless(
   }
   const read = await readRequest(incoming, engine.segmentName);
   if (!read.ok) return sendUnreadable(answering.withFirstHeaders(), read);
-  const { request, repeated, commaValued } = read;
+  const { request, repeated, commaValued, text } = read;
+  // So is its answer to a request with a body, sent again with the same bytes.
+  const readKey = key ?? readRequestKey(incoming, text);
+  if (key === undefined && readKey !== undefined) {
+    const written = answers.get(engine, readKey);
+    if (written) return answering.write(written);
+  }
   if (isControlPath(request.path)) {
     return sentStatus(sendProblem(answering.withFirstHeaders(), testModeOnly(request.path)));
   }
@@ -238,7 +245,9 @@ async function respondStateless(
   }
   const deprecation = deprecationHeaders(deprecatedUses(outcome.routed.operation, request));
   const sent = sendPrismAnswer(answering, outcome, deprecation);
-  if (key !== undefined && outcome.repeatable && "headers" in sent) answers.set(engine, key, sent);
+  if (readKey !== undefined && outcome.repeatable && "headers" in sent) {
+    answers.set(engine, readKey, sent);
+  }
   return sent;
 }
 

@@ -1,5 +1,5 @@
-// The stateless mock remembers its answer to a request without a body and answers the same
-// request again with it: the same status, headers and body, each answer with its own request id
+// The stateless mock remembers its answer to a request (with its body, if it has one) and
+// answers the same request again with it: the same status, headers and body, each answer with its own request id
 // and log line. Generated data is never remembered, nor an answer to a request with preferences.
 import { specPath } from "@org/payments-spec";
 import { API_KEY } from "@org/payments-testing";
@@ -56,6 +56,37 @@ it("answers a request that differs in a header or its target as that request", a
   expect(followed.status).toBe(200);
   expect(followed.text).not.toBe(first.text);
   expect(keyless.status).toBe(401);
+});
+
+it("answers the same request with a body alike, and one with another body as that request", async () => {
+  const create = (body: object) =>
+    send(mock.url, {
+      method: "POST",
+      target: "/customers",
+      headers: {
+        ...auth,
+        "Content-Type": "application/json",
+        "Idempotency-Key": "9c2e4a6b-1d3f-4b5a-8c7e-0f2a4c6e8b1d",
+      },
+      body: JSON.stringify(body),
+    });
+  const person = { customer_type: "Person", email: "ada@example.com", name: "Ada Lovelace" };
+  const [first, second] = [await create(person), await create(person)];
+  expect(first.status).toBe(200);
+  expect(stable(second)).toEqual(stable(first));
+  expect(second.text).toBe(first.text);
+  expect(second.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
+  const business = await create({
+    customer_type: "Business",
+    email: "ops@example.com",
+    name: "Acme",
+  });
+  expect(business.status).toBe(200);
+  expect(business.text).not.toBe(first.text);
+  const invalid = await create({ ...person, email: 42 });
+  expect(invalid.status).toBeGreaterThanOrEqual(400);
+  expect(invalid.status).toBeLessThan(500);
+  expect((await create(person)).text).toBe(first.text);
 });
 
 it("generates data afresh for each request, with --dynamic or Prefer: dynamic=true", async () => {

@@ -33,11 +33,11 @@ export type Refusal = {
 };
 
 /**
- * A request read whole; `repeated` names the query parameters it sent more than once, and
- * `commaValued` those it sent a value with a comma in (`ids=a,b`).
+ * A request read whole; `repeated` names the query parameters it sent more than once,
+ * `commaValued` those it sent a value with a comma in (`ids=a,b`), and `text` is its body as read.
  */
 export type ReadResult =
-  | { ok: true; request: ApiRequest; repeated: string[]; commaValued: string[] }
+  | { ok: true; request: ApiRequest; repeated: string[]; commaValued: string[]; text: string }
   | Refusal;
 
 /**
@@ -174,6 +174,7 @@ export function readBodyOf(
     },
     repeated: query.repeated,
     commaValued: query.commaValued,
+    text: raw,
   };
 }
 

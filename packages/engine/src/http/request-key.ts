@@ -1,5 +1,5 @@
-// A request without a body, as a string that holds everything it sent: two requests with the
-// same key are the same request to anything that reads their method, target and headers.
+// A request as a string that holds everything it sent: two requests with the same key are the
+// same request to anything that reads their method, target, headers (and body).
 import type { IncomingMessage } from "node:http";
 import { REQUEST_ID } from "./request-id.js";
 
@@ -12,6 +12,22 @@ export function bodilessKey(incoming: IncomingMessage): string | undefined {
   if (incoming.headers["transfer-encoding"] !== undefined || (length ?? "0") !== "0") {
     return undefined;
   }
+  return headKey(incoming);
+}
+
+/** Bodies longer than this get no key: a memo of answers keeps its keys. */
+const MAX_KEYED_BODY = 8 * 1024;
+
+/**
+ * A request read whole, as a string that holds everything it sent: its method, target and headers
+ * as bodilessKey has them, then its body's text (no header holds an empty line, so the two parts
+ * cannot be mistaken for each other); undefined for a body longer than MAX_KEYED_BODY.
+ */
+export function readRequestKey(incoming: IncomingMessage, body: string): string | undefined {
+  return body.length > MAX_KEYED_BODY ? undefined : `${headKey(incoming)}\n\n${body}`;
+}
+
+function headKey(incoming: IncomingMessage): string {
   const raw = incoming.rawHeaders;
   let key = `${incoming.method} ${incoming.url}`;
   for (let index = 0; index < raw.length; index += 2) {

@@ -46,6 +46,7 @@ describe("readRequest", () => {
       repeated: ["ids"],
       // A value sent with a comma in is listed apart from the repeated.
       commaValued: ["tags"],
+      text: '{"a":1}',
     });
   });
 

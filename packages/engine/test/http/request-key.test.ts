@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { bodilessKey } from "../../src/http/request-key.js";
+import { bodilessKey, readRequestKey } from "../../src/http/request-key.js";
 
 /** A request as Node reads it: its raw headers, and the lower-case map Node derives from them. */
 function incoming(method: string, url: string, raw: string[]): IncomingMessage {
@@ -39,5 +39,31 @@ describe("bodilessKey", () => {
     expect(bodilessKey(get(["Content-Length", "2"]))).toBeUndefined();
     expect(bodilessKey(get(["Transfer-Encoding", "chunked"]))).toBeUndefined();
     expect(bodilessKey(get(["Content-Length", "0"]))).toBeDefined();
+  });
+});
+
+describe("readRequestKey", () => {
+  const post = (raw: string[]) => incoming("POST", "/customers", raw);
+
+  it("is the same for requests that differ only in their request id", () => {
+    const key = readRequestKey(post(["X-API-Key", "k", "X-Request-Id", "a"]), '{"a":1}');
+    expect(key).toBeDefined();
+    expect(readRequestKey(post(["X-API-Key", "k"]), '{"a":1}')).toBe(key);
+  });
+
+  it("tells apart the headers and the body", () => {
+    const keys = new Set([
+      readRequestKey(post(["X-API-Key", "k"]), '{"a":1}'),
+      readRequestKey(post(["X-API-Key", "k"]), '{"a":2}'),
+      readRequestKey(post(["X-API-Key", "other"]), '{"a":1}'),
+      readRequestKey(post(["X-API-Key", "k", "Idempotency-Key", "i"]), '{"a":1}'),
+      readRequestKey(post(["X-API-Key", "k"]), ""),
+    ]);
+    expect(keys.size).toBe(5);
+  });
+
+  it("is undefined for a body longer than 8 KiB", () => {
+    expect(readRequestKey(post([]), "x".repeat(8 * 1024))).toBeDefined();
+    expect(readRequestKey(post([]), "x".repeat(8 * 1024 + 1))).toBeUndefined();
   });
 });
