@@ -1,5 +1,9 @@
 // The root README's everyday commands work for a user with Node and npm only: each names a root
 // script, and the scripts that run turbo find the pnpm that `npm start`/`npm test` put in .tools/.
+// What a command shares with `check:repo` (Biome, knip, the scripts' tsc, the breaking-change
+// guard) is not run again here: `npm test` runs check:repo in the same turbo run, so this checks
+// that the command's text holds the same commands, and runs what is its own (npm and the
+// bootstrap in front, turbo starting its tasks with pnpm).
 import { execFile } from "node:child_process";
 import {
   accessSync,
@@ -103,10 +107,37 @@ describe("the README's everyday commands", () => {
         env: { ...process.env, PATH, npm_config_update_notifier: "false" },
       });
 
-    it("npm run lint runs turbo, whose tasks start with the pnpm of .tools/", async () => {
-      // --force, so that turbo really starts the task (with pnpm) instead of replaying its cache.
-      const { stdout } = await npm("lint", "--", "--filter=@org/payments-spec", "--force");
-      expect(stdout).toMatch(/payments-spec:lint: cache bypass, force executing/);
+    /** The command a root script runs through `node scripts/bootstrap.mjs run`. */
+    const bootstrapped = (script: string): string => {
+      const prefix = "node scripts/bootstrap.mjs run ";
+      expect(scripts[script]).toMatch(new RegExp(`^${prefix}`));
+      const command = scripts[script].slice(prefix.length);
+      return command.startsWith('"') ? JSON.parse(command) : command;
+    };
+    const checkRepo: string[] = scripts["check:repo"].split(" && ");
+
+    it("npm run lint runs check:repo's checks, then turbo, whose tasks start with the pnpm of .tools/", async () => {
+      const commands = bootstrapped("lint").split(" && ");
+      expect(commands.at(-1)).toBe("turbo run lint");
+      const checks = commands.slice(0, -1);
+      expect(checks.length).toBeGreaterThan(0);
+      for (const check of checks) expect(checkRepo).toContain(check);
+      // The rest of `npm run lint -- <args>`, as the bootstrap runs it (its arguments after the
+      // script's), with --force so that turbo really starts the task instead of replaying its cache,
+      // and --only so that it starts that one (the packages it depends on are built already).
+      const { stdout } = await execFileAsync(
+        "node",
+        [
+          "scripts/bootstrap.mjs",
+          "run",
+          "turbo run lint",
+          "--filter=@org/payments-testing",
+          "--only",
+          "--force",
+        ],
+        { cwd: root, env: { ...process.env, PATH } },
+      );
+      expect(stdout).toMatch(/payments-testing:lint: cache bypass, force executing/);
       expect(stdout).toMatch(/Tasks:\s+\d+ successful/);
     });
 
@@ -124,9 +155,13 @@ describe("the README's everyday commands", () => {
       expect(rank(stdout.trim()), stdout).toBeGreaterThanOrEqual(rank(pinned));
     });
 
-    it("npm run spec:diff answers", async () => {
-      const { stdout } = await npm("spec:diff");
-      expect(stdout).toMatch(/Breaking changes/);
+    it("npm run spec:diff answers, with the guard check:repo runs with --check", async () => {
+      const command = bootstrapped("spec:diff");
+      expect(checkRepo).toContain(`${command} --check`);
+      // The report itself is check:repo's run and packages/surface-guard's tests; here, that npm,
+      // the bootstrap and the toolchain's Node bring the arguments to the script.
+      const { stdout } = await npm("spec:diff", "--", "--help");
+      expect(stdout).toMatch(/^Usage: .*spec:diff \[--check\]/m);
     });
   });
 });

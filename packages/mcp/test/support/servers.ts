@@ -43,17 +43,19 @@ const OTHER_DOCUMENT = {
 
 /**
  * A server that is not a sandbox, which records what it gets: it answers 404 to everything
- * (`plain`), a web page to everything (`html`), nothing to the sandbox probe (`silent`), another
- * OpenAPI document at the sandbox's document path (`impostor`), JSON to everything (`json`), or
- * 401 quoting the request's API key (`echo`). Each takes a customer's creation.
+ * (`plain`), a web page to everything (`html`), nothing to the sandbox probe (`silent`), a closed
+ * connection to the sandbox probe (`hang-up`), another OpenAPI document at the sandbox's document
+ * path (`impostor`), JSON to everything (`json`), or 401 quoting the request's API key (`echo`).
+ * Each takes a customer's creation.
  */
 export async function startPlainServer(
-  kind: "plain" | "html" | "silent" | "impostor" | "json" | "echo" = "plain",
+  kind: "plain" | "html" | "silent" | "hang-up" | "impostor" | "json" | "echo" = "plain",
 ): Promise<RunningServer & { requests: RecordedRequest[] }> {
   const requests: RecordedRequest[] = [];
   const server = createServer((incoming, outgoing) => {
-    if (kind === "silent" && incoming.url === "/_sandbox/openapi.json") {
+    if ((kind === "silent" || kind === "hang-up") && incoming.url === "/_sandbox/openapi.json") {
       requests.push({ method: "GET", path: incoming.url, headers: incoming.headers, body: "" });
+      if (kind === "hang-up") incoming.socket.destroy();
       return;
     }
     if (kind === "html") {
