@@ -42,6 +42,13 @@ describe("the published packages' tarballs", () => {
       expect(tarballText(pkg.tarball, "CHANGELOG.md")).toMatch(new RegExp(`^# ${pkg.name}\\n`));
     });
 
+    it("holds every entry its package.json declares (its build among them)", () => {
+      const missing = manifest.files.filter(
+        (entry) => !files.some((file) => file === entry || file.startsWith(`${entry}/`)),
+      );
+      expect(missing, `${folder} is not built: run \`npm run build\` first`).toEqual([]);
+    });
+
     it("holds only the files its package.json declares", () => {
       const declared = (file: string) =>
         file === "package.json" ||
