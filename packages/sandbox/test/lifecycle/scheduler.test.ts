@@ -31,6 +31,7 @@ function workStore() {
     shared: false,
     version: () => 0,
     transaction: async (_partner, work) => work(tx),
+    read: async (_partner, work) => work(tx),
     async runBatch(_partner, kind, upTo, limit, perform) {
       const due = jobs
         .filter((job) => job.kind === kind && job.dueAt <= upTo)
