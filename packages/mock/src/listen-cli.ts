@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { withoutKey } from "./fixtures/step-lines.js";
 
@@ -35,7 +36,7 @@ Environment:
   PAYMENTS_API_KEY         the API key whose partner's events to stream (never printed)
   PAYMENTS_BASE_URL        the sandbox, when --url is not given`;
 
-const fail: (message: string) => never = usageFailure(USAGE);
+const fail: (message: string) => never = usageFailure(USAGE, processIo);
 
 const OPTIONS = {
   url: { type: "string" },
