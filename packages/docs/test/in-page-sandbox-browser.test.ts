@@ -41,6 +41,8 @@ const delivered: { topic: string }[] = [];
 const requests: string[] = [];
 const errors: string[] = [];
 const fromWorker: string[] = [];
+/** The API reference's first load in this file's fresh profile, with nothing at the consoles' URL. */
+let firstLoadWithout: FirstLoad;
 
 /** A port that was free a moment ago, and is closed again. */
 async function closedPort(): Promise<number> {
@@ -89,6 +91,9 @@ beforeAll(async () => {
     });
   }
   await consoleSettings(page, nowhere);
+  // The page's first load is also the first load of "the first load" below, without a sandbox:
+  // the reference stays loaded in this tab for the consoles of the test that follows.
+  firstLoadWithout = await firstLoad(page);
 }, 60_000);
 
 afterAll(async () => {
@@ -144,6 +149,33 @@ async function notice(file: string) {
   const shown = tab.locator("[data-in-page-sandbox]");
   await tab.locator('[data-in-page-sandbox="in-page"]').waitFor({ timeout: 60_000 });
   return (await shown.textContent()) ?? "";
+}
+
+interface FirstLoad {
+  files: string[];
+  workers: string[];
+  afterSend: string[];
+}
+
+/**
+ * The files `fresh` (a page of a fresh profile, with the consoles' settings) loads for the API
+ * reference, then the service workers registered after a send from its console.
+ */
+async function firstLoad(fresh: Page): Promise<FirstLoad> {
+  const loaded: string[] = [];
+  fresh.on("request", (request) => loaded.push(new URL(request.url()).pathname));
+  await fresh.goto(`${docs.url}index.html#/customers/listcustomers`);
+  const console = fresh.locator('section[data-console-operation="listCustomers"]');
+  await console.waitFor({ timeout: 30_000 });
+  await fresh.waitForLoadState("networkidle");
+  const files = [...new Set(loaded)].sort();
+  // Sending asks the URL: with a sandbox there, it answers, and no worker is registered.
+  await console.locator("[data-console-send]").click();
+  await console.locator('[data-console-response][data-state="done"]').waitFor({ timeout: 60_000 });
+  const workers = await fresh.evaluate(async () =>
+    (await navigator.serviceWorker.getRegistrations()).map((r) => r.active?.scriptURL ?? ""),
+  );
+  return { files, workers, afterSend: [...new Set(loaded)] };
 }
 
 describe("the static docs site with no sandbox at the consoles' URL", () => {
@@ -264,35 +296,20 @@ describe("the first load", () => {
     await sandbox?.stop();
   });
 
-  /** The files a browser with a fresh profile loads for the API reference, with the consoles' URL `url`. */
-  async function firstLoad(url: string) {
+  /** The first load of the API reference in a fresh profile, with the consoles' URL `url`. */
+  async function firstLoadWith(url: string): Promise<FirstLoad> {
     const fresh = await launchRecordedPage([], []);
     try {
-      const loaded: string[] = [];
-      fresh.page.on("request", (request) => loaded.push(new URL(request.url()).pathname));
       await consoleSettings(fresh.page, url);
-      await fresh.page.goto(`${docs.url}#/customers/listcustomers`);
-      const console = fresh.page.locator('section[data-console-operation="listCustomers"]');
-      await console.waitFor({ timeout: 30_000 });
-      await fresh.page.waitForLoadState("networkidle");
-      const files = [...new Set(loaded)].sort();
-      // Sending asks the URL: with a sandbox there, it answers, and no worker is registered.
-      await console.locator("[data-console-send]").click();
-      await console
-        .locator('[data-console-response][data-state="done"]')
-        .waitFor({ timeout: 60_000 });
-      const workers = await fresh.page.evaluate(async () =>
-        (await navigator.serviceWorker.getRegistrations()).map((r) => r.active?.scriptURL ?? ""),
-      );
-      return { files, workers, afterSend: [...new Set(loaded)] };
+      return await firstLoad(fresh.page);
     } finally {
       await fresh.chromiumRun.close();
     }
   }
 
   it("loads the same files with or without a sandbox at the consoles' URL, the worker not among them", async () => {
-    const withSandbox = await firstLoad(sandbox.url);
-    const without = await firstLoad(nowhere);
+    const withSandbox = await firstLoadWith(sandbox.url);
+    const without = firstLoadWithout;
     expect(withSandbox.files).toEqual(without.files);
     expect(withSandbox.files).not.toContain(`/${SANDBOX_WORKER}`);
     expect(withSandbox.files).not.toContain(`/assets/${IN_PAGE_SCRIPT}`);

@@ -2,12 +2,13 @@
 // flag that was probably meant, show the usage and exit with code 2.
 import type { ParseArgsConfig } from "node:util";
 import { closest, distance } from "fastest-levenshtein";
+import type { CommandIo } from "./cli-io.js";
 
-/** A function that prints `message` and `usage` on stderr and exits with code 2. */
-export function usageFailure(usage: string): (message: string) => never {
+/** A function that prints `message` and `usage` on the command's stderr and exits with code 2. */
+export function usageFailure(usage: string, io: CommandIo): (message: string) => never {
   return (message) => {
-    console.error(`payments-mock: ${message}\n\n${usage}`);
-    process.exit(2);
+    io.err(`payments-mock: ${message}\n\n${usage}\n`);
+    return io.exit(2);
   };
 }
 

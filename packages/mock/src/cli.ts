@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
+import { processIo, runInProcess } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
 import { stopWithNpm } from "./stop-with-parent.js";
 
@@ -55,7 +56,7 @@ Options:
   -v, --version   print the version of payments-mock
   -h, --help      show this help`;
 
-const fail: (message: string) => never = usageFailure(USAGE);
+const fail: (message: string) => never = usageFailure(USAGE, processIo);
 
 const OPTIONS = {
   host: { type: "string" },
@@ -103,14 +104,14 @@ if (process.argv[2] === "--version" || process.argv[2] === "-v") {
   const { runProxyCli } = await import("./proxy-cli.js");
   await runProxyCli(process.argv.slice(3));
 } else if (process.argv[2] === "readiness") {
-  const { runReadinessCli } = await import("./readiness-cli.js");
-  await runReadinessCli(process.argv.slice(3));
+  const { readinessMain } = await import("./readiness-cli.js");
+  await runInProcess(readinessMain, process.argv.slice(3));
 } else if (process.argv[2] === "impact") {
-  const { runImpactCli } = await import("./impact-cli.js");
-  await runImpactCli(process.argv.slice(3));
+  const { impactMain } = await import("./impact-cli.js");
+  await runInProcess(impactMain, process.argv.slice(3));
 } else if (process.argv[2] === "fixtures") {
-  const { runFixturesCli } = await import("./fixtures-cli.js");
-  await runFixturesCli(process.argv.slice(3));
+  const { fixturesMain } = await import("./fixtures-cli.js");
+  await runInProcess(fixturesMain, process.argv.slice(3));
 } else if (process.argv[2] === "logs") {
   const { runLogsCli } = await import("./logs-cli.js");
   await runLogsCli(process.argv.slice(3));
@@ -118,8 +119,8 @@ if (process.argv[2] === "--version" || process.argv[2] === "-v") {
   const { runListenCli } = await import("./listen-cli.js");
   await runListenCli(process.argv.slice(3));
 } else if (process.argv[2] === "trigger") {
-  const { runTriggerCli } = await import("./trigger-cli.js");
-  await runTriggerCli(process.argv.slice(3));
+  const { triggerMain } = await import("./trigger-cli.js");
+  await runInProcess(triggerMain, process.argv.slice(3));
 } else {
   await runMock();
 }

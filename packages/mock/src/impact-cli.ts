@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { bundledSpecPath } from "@org/payments-engine";
 import { FORMATS } from "@org/payments-sandbox";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import type { CommandIo } from "./cli-io.js";
 
 const USAGE = `Usage: payments-mock impact --against <document> (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
@@ -34,8 +35,6 @@ Environment:
 
 Exit codes: 0 no breaking change touches it, 1 one does, 2 usage or no report made.`;
 
-const fail: (message: string) => never = usageFailure(USAGE);
-
 const OPTIONS = {
   against: { type: "string" },
   state: { type: "string" },
@@ -47,12 +46,21 @@ const OPTIONS = {
 } as const;
 
 /** A failure after the arguments were read: said in words, exit code 2, no usage. */
-function stop(message: string): never {
-  console.error(`payments-mock impact: ${message}`);
-  process.exit(2);
+function stop(message: string, io: CommandIo): never {
+  io.err(`payments-mock impact: ${message}\n`);
+  return io.exit(2);
 }
 
-export async function runImpactCli(argv: string[]): Promise<void> {
+/**
+ * `payments-mock impact`: prints the changes that touch what the partner used; resolves with the
+ * exit code. `spec` is the API the sandbox serves (default: the copy shipped in this package).
+ */
+export async function impactMain(
+  argv: string[],
+  io: CommandIo,
+  spec: string = bundledSpecPath(),
+): Promise<number> {
+  const fail: (message: string) => never = usageFailure(USAGE, io);
   let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
   try {
     args = parseArgs({
@@ -65,8 +73,8 @@ export async function runImpactCli(argv: string[]): Promise<void> {
     fail(argsProblem(error, flagsOf(OPTIONS)));
   }
   if (args.help) {
-    console.log(USAGE);
-    process.exit(0);
+    io.out(`${USAGE}\n`);
+    return io.exit(0);
   }
   if (!FORMATS.includes(args.format as (typeof FORMATS)[number])) {
     fail(`--format must be one of ${FORMATS.join(", ")}, got "${args.format}"`);
@@ -83,20 +91,20 @@ export async function runImpactCli(argv: string[]): Promise<void> {
   if (args["example-key"] !== undefined && args.state === undefined) {
     fail("--example-key goes with --state");
   }
-  const key = process.env.PAYMENTS_API_KEY ?? "";
+  const key = io.env.PAYMENTS_API_KEY ?? "";
   if (key === "" && args.from === undefined) {
     fail("set PAYMENTS_API_KEY to the API key whose partner to compare (it is never printed)");
   }
-  const against = await documentAt(args.against).catch((error: Error) => stop(error.message));
+  const against = await documentAt(args.against).catch((error: Error) => stop(error.message, io));
   const { reportFrom } = await import("./readiness-cli.js");
-  const report = await reportFrom(args, key).catch((error: Error) => stop(error.message));
+  const report = await reportFrom(args, key, io).catch((error: Error) => stop(error.message, io));
   const { loadSpec } = await import("@org/payments-spec");
   const { impactOf } = await import("./impact/changes.js");
   const { formatImpact } = await import("./impact/format.js");
-  const changes = impactOf(loadSpec(bundledSpecPath()), against, report.coverage);
+  const changes = impactOf(loadSpec(spec), against, report.coverage);
   const breaking = changes.filter((change) => change.breaking).length;
-  process.stdout.write(formatImpact({ against: args.against, changes, breaking }, args.format));
-  process.exitCode = breaking > 0 ? 1 : 0;
+  io.out(formatImpact({ against: args.against, changes, breaking }, args.format));
+  return breaking > 0 ? 1 : 0;
 }
 
 /** The OpenAPI document at `file`, YAML or JSON; refused when it is not one. */

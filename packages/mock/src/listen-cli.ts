@@ -5,8 +5,10 @@
 import { parseArgs } from "node:util";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { withoutKey } from "./fixtures/step-lines.js";
+import { stdoutLines } from "./line-writer.js";
 
 const USAGE = `Usage: payments-mock listen [options]
 
@@ -35,7 +37,7 @@ Environment:
   PAYMENTS_API_KEY         the API key whose partner's events to stream (never printed)
   PAYMENTS_BASE_URL        the sandbox, when --url is not given`;
 
-const fail: (message: string) => never = usageFailure(USAGE);
+const fail: (message: string) => never = usageFailure(USAGE, processIo);
 
 const OPTIONS = {
   url: { type: "string" },
@@ -99,6 +101,9 @@ export async function runListenCli(argv: string[]): Promise<void> {
     process.once(signal, () => stopped.abort());
   }
   const { listen } = await import("./listen/listen.js");
+  // The lines of the events forwarded in one turn go out in one write (a write per line cost a
+  // busy listen a tenth of its time); what is pending is written as it exits.
+  const lines = stdoutLines();
   await listen({
     baseUrl: base.url,
     apiKey: key,
@@ -108,7 +113,7 @@ export async function runListenCli(argv: string[]): Promise<void> {
     ...(args["cursor-file"] !== undefined && { cursorFile: args["cursor-file"] }),
     ...(after !== undefined && { after }),
     format,
-    write: (line) => process.stdout.write(`${withoutKey(line, key)}\n`),
+    write: (line) => lines(withoutKey(line, key)),
     warn: (line) => process.stderr.write(`payments-mock listen: ${withoutKey(line, key)}\n`),
     signal: stopped.signal,
   }).catch((error: Error) => {

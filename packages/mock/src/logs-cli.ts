@@ -3,6 +3,7 @@
 // cannot be read. The key is read from the environment only and never printed.
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { withoutKey } from "./fixtures/step-lines.js";
 
@@ -26,7 +27,7 @@ Environment:
   PAYMENTS_API_KEY         the API key whose partner's requests to show (never printed)
   PAYMENTS_BASE_URL        the sandbox, when --url is not given`;
 
-const fail: (message: string) => never = usageFailure(USAGE);
+const fail: (message: string) => never = usageFailure(USAGE, processIo);
 
 const OPTIONS = {
   url: { type: "string" },

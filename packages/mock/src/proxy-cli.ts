@@ -3,6 +3,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
+import { processIo } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
 
@@ -26,7 +27,7 @@ Options:
   --quiet                     log only requests with violations
   -h, --help                  show this help`;
 
-const fail: (message: string) => never = usageFailure(USAGE);
+const fail: (message: string) => never = usageFailure(USAGE, processIo);
 
 const OPTIONS = {
   host: { type: "string" },

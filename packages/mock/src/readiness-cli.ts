@@ -17,6 +17,7 @@ import {
   reportOf,
 } from "@org/payments-sandbox";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import type { CommandIo } from "./cli-io.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
@@ -42,8 +43,6 @@ Environment:
 
 Exit codes: 0 ready, 1 not ready, 2 usage or no report made.`;
 
-const fail: (message: string) => never = usageFailure(USAGE);
-
 const OPTIONS = {
   state: { type: "string" },
   url: { type: "string" },
@@ -54,7 +53,7 @@ const OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-function parseCli(argv: string[]) {
+function parseCli(argv: string[], fail: (message: string) => never) {
   try {
     return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false })
       .values;
@@ -64,16 +63,18 @@ function parseCli(argv: string[]) {
 }
 
 /** A failure after the arguments were read: said in words, exit code 2, no usage. */
-function stop(message: string): never {
-  console.error(`payments-mock readiness: ${message}`);
-  process.exit(2);
+function stop(message: string, io: CommandIo): never {
+  io.err(`payments-mock readiness: ${message}\n`);
+  return io.exit(2);
 }
 
-export async function runReadinessCli(argv: string[]): Promise<void> {
-  const args = parseCli(argv);
+/** `payments-mock readiness`: prints the partner's readiness report; resolves with the exit code. */
+export async function readinessMain(argv: string[], io: CommandIo): Promise<number> {
+  const fail: (message: string) => never = usageFailure(USAGE, io);
+  const args = parseCli(argv, fail);
   if (args.help) {
-    console.log(USAGE);
-    process.exit(0);
+    io.out(`${USAGE}\n`);
+    return io.exit(0);
   }
   const format = args.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format)) {
@@ -95,13 +96,13 @@ export async function runReadinessCli(argv: string[]): Promise<void> {
   if (args["example-key"] !== undefined && args.state === undefined) {
     fail("--example-key goes with --state");
   }
-  const key = process.env.PAYMENTS_API_KEY ?? "";
+  const key = io.env.PAYMENTS_API_KEY ?? "";
   if (key === "" && args.from === undefined) {
     fail("set PAYMENTS_API_KEY to the API key whose partner to report on (it is never printed)");
   }
-  const report = await reportFrom(args, key).catch((error: Error) => stop(error.message));
-  process.stdout.write(formatReport(report, format));
-  process.exitCode = report.ready ? 0 : 1;
+  const report = await reportFrom(args, key, io).catch((error: Error) => stop(error.message, io));
+  io.out(formatReport(report, format));
+  return report.ready ? 0 : 1;
 }
 
 /** Where a report's facts come from: exactly one of state, url and from. */
@@ -110,9 +111,12 @@ type Source = Pick<
   "state" | "url" | "from" | "readiness-profile" | "example-key"
 >;
 
-/** The readiness report of the partner of `key`, from its source (payments-mock impact reads it too). */
-export async function reportFrom(args: Source, key: string) {
-  if (args.url !== undefined) return askSandbox(args.url, key);
+/**
+ * The readiness report of the partner of `key`, from its source (payments-mock impact reads it
+ * too); a --url that is not one is a usage error of the command whose `io` it is.
+ */
+export async function reportFrom(args: Source, key: string, io: CommandIo) {
+  if (args.url !== undefined) return askSandbox(args.url, key, usageFailure(USAGE, io));
   const profile = await loadProfile(args["readiness-profile"]);
   if (args.from !== undefined) {
     const { liveCalls } = await import("./proxy/traffic.js");
@@ -131,7 +135,7 @@ async function loadProfile(path: string | undefined) {
 }
 
 /** The report of a running sandbox, which decides it with its own profile. */
-async function askSandbox(url: string, key: string) {
+async function askSandbox(url: string, key: string, fail: (message: string) => never) {
   let base: URL;
   try {
     base = new URL(url);

@@ -1,7 +1,9 @@
 // payments-mock impact on a sandbox where partner A created a customer and partner B only listed
 // customers, against a version of the API that makes `CreateCustomerRequest.name` required: A's
 // report names the break with what to do and exits 1; B's exits 0. Each report is its key's
-// alone, from the running sandbox (--url) or its store (--state), and never prints the key.
+// alone, from the running sandbox (--url) or its store (--state), and never prints the key. The
+// built CLI runs where the key is held not to be printed; the other runs are of its main, in this
+// process.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,8 +11,10 @@ import { loadSpec, specPath } from "@org/payments-spec";
 import { callAs, startTestSandbox, type TestSandbox } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { impactMain } from "../src/impact-cli.js";
 import { type RunningSandbox, type SandboxPartner, startMock } from "../src/index.js";
 import { runCli } from "./support/run-cli.js";
+import { runMain } from "./support/run-main.js";
 
 let sandbox: TestSandbox<RunningSandbox>;
 let a: SandboxPartner;
@@ -64,13 +68,13 @@ describe("payments-mock impact", () => {
     expect(cli.output().stdout + cli.output().stderr).not.toContain(a.apiKey);
   });
 
-  it("finds nothing for B, who never called createCustomer, and exits 0", async (context) => {
-    const cli = runCli(context, ["impact", "--against", against, "--url", sandbox.server.url], {
+  it("finds nothing for B, who never called createCustomer, and exits 0", async () => {
+    const run = await runMain(impactMain, ["--against", against, "--url", sandbox.server.url], {
       PAYMENTS_API_KEY: b.apiKey,
     });
-    expect(await cli.exited).toEqual([0, null]);
-    expect(cli.output().stdout).toContain("No change in");
-    expect(cli.output().stdout).not.toContain("createCustomer");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("No change in");
+    expect(run.stdout).not.toContain("createCustomer");
   });
 
   it("reads the sandbox's store with --state, as JUnit: the break a failure", async (context) => {
@@ -86,7 +90,7 @@ describe("payments-mock impact", () => {
     expect(xml).not.toContain(a.apiKey);
   });
 
-  it("reads a proxy's traffic file of live traffic with --from", async (context) => {
+  it("reads a proxy's traffic file of live traffic with --from", async () => {
     const line = (operation: string, method: string) =>
       JSON.stringify({
         type: "exchange",
@@ -100,29 +104,26 @@ describe("payments-mock impact", () => {
     const listed = join(dir, "listed.ndjson");
     writeFileSync(created, `${line("createCustomer", "POST")}\n`);
     writeFileSync(listed, `${line("listCustomers", "GET")}\n`);
-    const runs = [
-      runCli(context, ["impact", "--against", against, "--from", created, "--format", "markdown"]),
-      runCli(context, ["impact", "--against", against, "--from", listed]),
-    ];
-    expect(await Promise.all(runs.map((run) => run.exited))).toEqual([
-      [1, null],
-      [0, null],
+    const runs = await Promise.all([
+      runMain(impactMain, ["--against", against, "--from", created, "--format", "markdown"]),
+      runMain(impactMain, ["--against", against, "--from", listed]),
     ]);
-    expect(runs[0]?.output().stdout).toContain("| ✗ breaking | createCustomer (POST /customers)");
+    expect(runs.map((run) => run.code)).toEqual([1, 0]);
+    expect(runs[0]?.stdout).toContain("| ✗ breaking | createCustomer (POST /customers)");
   });
 
-  it("exits 2 without --against, with a document that is not OpenAPI, or no key", async (context) => {
+  it("exits 2 without --against, with a document that is not OpenAPI, or no key", async () => {
     const notOpenApi = join(dir, "not-openapi.yaml");
     writeFileSync(notOpenApi, "hello: world\n");
     const url = sandbox.server.url;
-    const runs = [
-      runCli(context, ["impact", "--url", url], { PAYMENTS_API_KEY: "k" }),
-      runCli(context, ["impact", "--against", notOpenApi, "--url", url], { PAYMENTS_API_KEY: "k" }),
-      runCli(context, ["impact", "--against", against, "--url", url], { PAYMENTS_API_KEY: "" }),
-    ];
-    expect(await Promise.all(runs.map((run) => run.exited))).toEqual(runs.map(() => [2, null]));
-    expect(runs[0]?.output().stderr).toContain("--against");
-    expect(runs[1]?.output().stderr).toContain("is not an OpenAPI document");
-    expect(runs[2]?.output().stderr).toContain("PAYMENTS_API_KEY");
+    const runs = await Promise.all([
+      runMain(impactMain, ["--url", url], { PAYMENTS_API_KEY: "k" }),
+      runMain(impactMain, ["--against", notOpenApi, "--url", url], { PAYMENTS_API_KEY: "k" }),
+      runMain(impactMain, ["--against", against, "--url", url], { PAYMENTS_API_KEY: "" }),
+    ]);
+    expect(runs.map((run) => run.code)).toEqual([2, 2, 2]);
+    expect(runs[0]?.stderr).toContain("--against");
+    expect(runs[1]?.stderr).toContain("is not an OpenAPI document");
+    expect(runs[2]?.stderr).toContain("PAYMENTS_API_KEY");
   });
 });

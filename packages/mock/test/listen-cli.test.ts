@@ -1,8 +1,8 @@
 // payments-mock listen: the partner's events streamed from a sandbox and posted to a local
 // receiver as a webhook delivery posts them; "Ready" once the stream is open; through a restart
 // of the sandbox, a restart of listen itself (its --cursor-file) and a stop while an event is in
-// flight, every event arrives once, in order; events the sandbox no longer holds are said; the
-// receiver's answers count in the readiness report; the key is never printed.
+// flight, every event arrives once (a customer's in order); events the sandbox no longer holds
+// are said; the receiver's answers count in the readiness report; the key is never printed.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -324,7 +324,9 @@ describe("payments-mock listen", () => {
     );
     await new Promise((wake) => setTimeout(wake, 300));
     const forwarded = receiver.received.map((request) => JSON.parse(request.body));
-    expect(forwarded.map((event) => event.data.id)).toEqual(made);
+    // Each customer's event once; those of different customers may pass one another, as the
+    // sandbox's own deliveries do (one customer's stay in order: test/listen/in-flight.test.ts).
+    expect(forwarded.map((event) => event.data.id).sort()).toEqual([...made].sort());
     expect(new Set(forwarded.map((event) => event.id)).size).toBe(60);
   }, 60_000);
 

@@ -1,11 +1,15 @@
 // payments-mock readiness --from: the coverage of live traffic from a validating proxy's traffic
 // file (--traffic; any other line passed over), decided by the same checks; and the refusals of
-// what the CLI cannot report on, each exit code 2 with a sentence.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// what the CLI cannot report on, each exit code 2 with a sentence. The command runs by its main in
+// this process; as the built CLI where the key is held not to be printed, and for the start of a
+// sandbox that a bad profile stops.
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { readinessMain } from "../src/readiness-cli.js";
 import { runCli } from "./support/run-cli.js";
+import { runMain } from "./support/run-main.js";
 
 const directory = mkdtempSync(path.join(tmpdir(), "payments-readiness-cli-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -21,7 +25,7 @@ const exchange = (request: number, operation: string | null, status: number) =>
   });
 
 describe("payments-mock readiness --from <traffic file>", () => {
-  it("reports live traffic's operations and statuses; the checks of other facts are not run", async (context) => {
+  it("reports live traffic's operations and statuses; the checks of other facts are not run", async () => {
     const traffic = path.join(directory, "live.jsonl");
     writeFileSync(
       traffic,
@@ -39,11 +43,11 @@ describe("payments-mock readiness --from <traffic file>", () => {
         "",
       ].join("\n"),
     );
-    const cli = runCli(context, ["readiness", "--from", traffic, "--format", "json"], {
+    const run = await runMain(readinessMain, ["--from", traffic, "--format", "json"], {
       PAYMENTS_API_KEY: "",
     });
-    expect(await cli.exited).toEqual([1, null]);
-    const body = JSON.parse(cli.output().stdout);
+    expect(run.code).toBe(1);
+    const body = JSON.parse(run.stdout);
     expect(body.coverage.operations.listCustomers).toEqual({
       calls: 2,
       statuses: { "200": 1, "422": 1 },
@@ -58,22 +62,23 @@ describe("payments-mock readiness --from <traffic file>", () => {
     expect(byId["webhooks-acknowledged"]).toBe("not_run");
   });
 
-  it("says which line of a traffic file is not JSON", async (context) => {
+  it("says which line of a traffic file is not JSON", async () => {
     const traffic = path.join(directory, "broken.jsonl");
     writeFileSync(traffic, `${exchange(1, "listCustomers", 200)}\n{not json\n`);
-    const cli = runCli(context, ["readiness", "--from", traffic]);
-    expect(await cli.exited).toEqual([2, null]);
-    expect(cli.output().stderr).toContain(`line 2 of the traffic file ${traffic} is not JSON`);
+    const run = await runMain(readinessMain, ["--from", traffic]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`line 2 of the traffic file ${traffic} is not JSON`);
   });
 
-  it("refuses a state file that is not there, naming it, without making one", async (context) => {
+  it("refuses a state file that is not there, naming it, without making one", async () => {
     const missing = path.join(directory, "missing.db");
-    const cli = runCli(context, ["readiness", "--state", missing], { PAYMENTS_API_KEY: "k" });
-    expect(await cli.exited).toEqual([2, null]);
-    expect(cli.output().stderr).toContain(`no sandbox state file at ${missing}`);
+    const run = await runMain(readinessMain, ["--state", missing], { PAYMENTS_API_KEY: "k" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`no sandbox state file at ${missing}`);
+    expect(existsSync(missing)).toBe(false);
   });
 
-  it("names a bad profile's file, line and rule", async (context) => {
+  it("names a bad profile's file, line and rule", async () => {
     const profile = path.join(directory, "bad.yaml");
     writeFileSync(
       profile,
@@ -81,9 +86,9 @@ describe("payments-mock readiness --from <traffic file>", () => {
     );
     const report = path.join(directory, "empty.jsonl");
     writeFileSync(report, "");
-    const cli = runCli(context, ["readiness", "--from", report, "--readiness-profile", profile]);
-    expect(await cli.exited).toEqual([2, null]);
-    expect(cli.output().stderr).toContain(
+    const run = await runMain(readinessMain, ["--from", report, "--readiness-profile", profile]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
       `readiness profile ${profile}:8:7: checks[0].operations.getQuote: getQuote is not an operationId of the API (rule: operationId)`,
     );
   });

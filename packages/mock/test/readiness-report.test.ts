@@ -1,7 +1,8 @@
 // The readiness report of a running sandbox through the mock's CLI, driven as a partner's
 // integration would be (driveIntegration: a report that is not ready, naming TransactionStatus):
 // `payments-mock readiness` prints it as JSON and JUnit with exit code 1, from the running
-// sandbox and from its store, and never prints the key.
+// sandbox and from its store, and never prints the key (the built CLI); the other runs are of its
+// main, in this process.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +15,9 @@ import {
 } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, type SandboxPartner, startMock } from "../src/index.js";
+import { readinessMain } from "../src/readiness-cli.js";
 import { runCli } from "./support/run-cli.js";
+import { runMain } from "./support/run-main.js";
 
 let sandbox: TestSandbox<RunningSandbox>;
 let a: SandboxPartner;
@@ -51,12 +54,13 @@ describe("payments-mock readiness", () => {
     expect(stdout + stderr).not.toContain(a.apiKey);
   });
 
-  it("prints JUnit with one test case per check, the failing one naming TransactionStatus", async (context) => {
-    const cli = runCli(context, ["readiness", "--url", sandbox.url, "--format", "junit"], {
-      PAYMENTS_API_KEY: a.apiKey,
-    });
-    expect(await cli.exited).toEqual([1, null]);
-    const { stdout } = cli.output();
+  it("prints JUnit with one test case per check, the failing one naming TransactionStatus", async () => {
+    const { code, stdout } = await runMain(
+      readinessMain,
+      ["--url", sandbox.url, "--format", "junit"],
+      { PAYMENTS_API_KEY: a.apiKey },
+    );
+    expect(code).toBe(1);
     const report = await readiness(a);
     expect(stdout.match(/<testcase /g)).toHaveLength(report.checks.length);
     const webhooks = /<testcase [^>]*name="webhooks-acknowledged[^"]*">([\s\S]*?)<\/testcase>/.exec(
@@ -67,32 +71,29 @@ describe("payments-mock readiness", () => {
     expect(stdout).toMatch(/<testcase [^>]*name="quote[^"]*">\s*<skipped /);
   });
 
-  it("reads the sandbox's store with --state", async (context) => {
+  it("reads the sandbox's store with --state", async () => {
     const state = sandbox.state as string;
-    const cli = runCli(context, ["readiness", "--state", state, "--format", "json"], {
+    const run = await runMain(readinessMain, ["--state", state, "--format", "json"], {
       PAYMENTS_API_KEY: a.apiKey,
     });
-    expect(await cli.exited).toEqual([1, null]);
-    const fromStore = JSON.parse(cli.output().stdout);
+    expect(run.code).toBe(1);
+    const fromStore = JSON.parse(run.stdout);
     expect(fromStore).toEqual(await readiness(a));
   });
 
-  it("exits 2 without PAYMENTS_API_KEY, with two sources, or an unknown format", async (context) => {
-    const runs = [
-      runCli(context, ["readiness", "--url", sandbox.url], { PAYMENTS_API_KEY: "" }),
-      runCli(context, ["readiness", "--url", sandbox.url, "--state", "x.db"], {
+  it("exits 2 without PAYMENTS_API_KEY, with two sources, or an unknown format", async () => {
+    const runs = await Promise.all([
+      runMain(readinessMain, ["--url", sandbox.url], { PAYMENTS_API_KEY: "" }),
+      runMain(readinessMain, ["--url", sandbox.url, "--state", "x.db"], {
         PAYMENTS_API_KEY: "k",
       }),
-      runCli(context, ["readiness", "--url", sandbox.url, "--format", "xml"], {
+      runMain(readinessMain, ["--url", sandbox.url, "--format", "xml"], {
         PAYMENTS_API_KEY: "k",
       }),
-    ];
-    const outcomes = await Promise.all(runs.map((run) => run.exited));
-    expect(outcomes).toEqual(runs.map(() => [2, null]));
-    expect(runs[0]?.output().stderr).toContain("PAYMENTS_API_KEY");
-    expect(runs[1]?.output().stderr).toContain("not --state and --url");
-    expect(runs[2]?.output().stderr).toContain(
-      "--format must be one of text, json, markdown, junit",
-    );
+    ]);
+    expect(runs.map((run) => run.code)).toEqual([2, 2, 2]);
+    expect(runs[0]?.stderr).toContain("PAYMENTS_API_KEY");
+    expect(runs[1]?.stderr).toContain("not --state and --url");
+    expect(runs[2]?.stderr).toContain("--format must be one of text, json, markdown, junit");
   });
 });

@@ -5,6 +5,7 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { followEvents, type StreamedEvent } from "./event-stream.js";
 import { type Forwarded, Forwarder } from "./forward.js";
+import { InFlight } from "./in-flight.js";
 import { Receipts } from "./receipts.js";
 
 type ListenFormat = "text" | "json";
@@ -33,12 +34,35 @@ export interface ListenOptions {
   signal: AbortSignal;
 }
 
+/**
+ * Events forwarded at once, as the sandbox sends its own deliveries (DELIVERIES_IN_FLIGHT): those
+ * of one receiver about one customer still one after another, in cursor order.
+ */
+const FORWARDS_AT_ONCE = 16;
+
+/** An event forwarded (or printed only), with what its line says. */
+interface Handled {
+  event: StreamedEvent;
+  id: string | undefined;
+  customerId: string | null | undefined;
+  receiver: URL | undefined;
+  forwarded: Forwarded | undefined;
+}
+
 /** Listens until `signal` aborts; rejects when the sandbox refuses the stream for good. */
 export async function listen(options: ListenOptions): Promise<void> {
   const forwarder = new Forwarder();
   const receipts = new Receipts(options.baseUrl, options.apiKey, options.warn);
   const saved = options.cursorFile === undefined ? undefined : await readCursor(options.cursorFile);
   const cursorFile = options.cursorFile;
+  const inFlight = new InFlight<Handled>(FORWARDS_AT_ONCE, async (handled) => {
+    const { event, id, customerId, receiver, forwarded } = handled;
+    if (forwarded !== undefined && id !== undefined) {
+      receipts.add({ id, cursor: event.cursor, status_code: forwarded.status });
+    }
+    if (cursorFile !== undefined) await saveCursor(cursorFile, event.cursor);
+    options.write(eventLine(options.format, event, id, customerId, receiver, forwarded));
+  });
   try {
     await followEvents({
       baseUrl: options.baseUrl,
@@ -46,7 +70,8 @@ export async function listen(options: ListenOptions): Promise<void> {
       topics: options.topics,
       after: saved ?? options.after,
       idleTimeoutMs: options.idleTimeoutMs,
-      signal: options.signal,
+      // An event that cannot be finished (its cursor not kept) stops listen, as it did the stream.
+      signal: AbortSignal.any([options.signal, inFlight.failed]),
       onOpen(reconnected) {
         if (reconnected) {
           options.warn("the event stream is open again: resuming after the last event forwarded");
@@ -62,17 +87,24 @@ export async function listen(options: ListenOptions): Promise<void> {
       },
       async onEvent(event) {
         const receiver = options.routes.get(event.topic) ?? options.forwardTo;
-        const forwarded =
-          receiver === undefined ? undefined : await forwarder.forward(receiver, event.body);
         const { id, customerId } = idsOf(event);
-        if (forwarded !== undefined && id !== undefined) {
-          receipts.add({ id, cursor: event.cursor, status_code: forwarded.status });
-        }
-        if (cursorFile !== undefined) await saveCursor(cursorFile, event.cursor);
-        options.write(eventLine(options.format, event, id, customerId, receiver, forwarded));
+        await inFlight.take(
+          event.cursor,
+          `${receiver?.href ?? ""}\n${customerId ?? ""}`,
+          async () => ({
+            event,
+            id,
+            customerId,
+            receiver,
+            forwarded:
+              receiver === undefined ? undefined : await forwarder.forward(receiver, event.body),
+          }),
+        );
       },
     });
   } finally {
+    // The events taken are forwarded, their lines printed and the cursor kept, before it stops.
+    await inFlight.drained().catch(() => {});
     await receipts.settled();
     receipts.resend();
     await receipts.settled();
@@ -83,6 +115,7 @@ export async function listen(options: ListenOptions): Promise<void> {
     }
     forwarder.close();
   }
+  if (inFlight.failed.aborted) throw inFlight.failed.reason;
 }
 
 function readyLine(options: ListenOptions, saved: string | undefined): string {

@@ -2,4 +2,5 @@
 // test-mode routes and controls.
 // Its typed controls (controls.ts) are the client side, entered directly by src/controls.ts.
 export { type Clock, elapsedNow, realNow, SandboxClock } from "./clock.js";
+export { nextTurn } from "./next-turn.js";
 export { CLOCK_ROUTES, type ClockContext, type PartnerClockRunner } from "./routes.js";

@@ -45,3 +45,6 @@ export interface EventRows extends BroadcastRows, CountRows {
   /** The topic of the event at `cursor`, when the log still holds it and its id is `eventId`. */
   topicAt(cursor: number, eventId: string): Promise<string | undefined>;
 }
+
+/** What an event stream reads of the partner's log. */
+export type EventLogReads = Pick<EventRows, "eventsAfter" | "lastCursor" | "oldestCursor">;

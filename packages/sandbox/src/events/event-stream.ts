@@ -6,8 +6,8 @@
 // by Postgres's NOTIFY from any replica), and every `pollMs` in any case; a comment line every
 // `heartbeatMs` keeps an idle connection open through proxies and tells the client it is alive.
 import type { AnswerSink, StreamedAnswer } from "../answers/answer.js";
-import type { Transactions } from "../test-mode/index.js";
-import type { EventRows } from "./event-rows.js";
+import type { CommittedReads } from "../test-mode/index.js";
+import type { EventLogReads } from "./event-rows.js";
 
 export interface EventStreamTiming {
   /** A comment is sent on an idle stream this often. */
@@ -86,11 +86,11 @@ export interface StreamStart {
  */
 export async function eventStream(
   partner: string,
-  store: Transactions<EventRows>,
+  store: CommittedReads<EventLogReads>,
   streams: EventStreams,
   { after, topics }: StreamStart,
 ): Promise<StreamedAnswer> {
-  const newest = await store.transaction((tx) => tx.lastCursor());
+  const newest = await store.read((tx) => tx.lastCursor());
   // A cursor past the newest event is one of a partner since dropped and made anew: its log
   // starts again, so the stream does too, rather than wait for a cursor that is long gone.
   const cursor = after === undefined ? newest : after > newest ? 0 : after;
@@ -104,7 +104,7 @@ export async function eventStream(
 
 async function follow(
   partner: string,
-  store: Transactions<EventRows>,
+  store: CommittedReads<EventLogReads>,
   streams: EventStreams,
   { after, topics }: { after: number; topics: readonly string[] },
   sink: AnswerSink,
@@ -127,12 +127,12 @@ async function follow(
   try {
     let cursor = after;
     sink.write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
-    // The first read also finds the events the log no longer holds: in its own transaction, not
-    // one more, which a stream opened again during a busy advance would wait for in the queue.
+    // The first read also finds the events the log no longer holds. The reads are of what has
+    // committed, which a stream opened again during a busy advance need not queue behind.
     let first = true;
     while (open) {
       woken = false;
-      const { events, upTo, gone } = await store.transaction(async (tx) => {
+      const { events, upTo, gone } = await store.read(async (tx) => {
         const last = await tx.lastCursor();
         return {
           gone: first ? await eventsNoLongerKept(tx, cursor, last) : undefined,
@@ -177,7 +177,7 @@ async function follow(
  * reset): cursors are consecutive, so the events between `cursor` and the oldest one kept are gone.
  */
 async function eventsNoLongerKept(
-  tx: EventRows,
+  tx: EventLogReads,
   cursor: number,
   newest: number,
 ): Promise<{ from: number; to: number } | undefined> {

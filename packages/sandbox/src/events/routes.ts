@@ -7,9 +7,9 @@ import type { Clock } from "../clock/index.js";
 import type { components } from "../generated/test-mode.js";
 import { page } from "../json/pages.js";
 import { newResourceId } from "../store/resource-id.js";
-import type { Routes, Transactions } from "../test-mode/index.js";
+import type { CommittedReads, Routes, Transactions } from "../test-mode/index.js";
 import { type EventQuery, eventPage } from "./event-log.js";
-import type { EventRows } from "./event-rows.js";
+import type { EventLogReads, EventRows } from "./event-rows.js";
 import { type EventStreams, eventStream } from "./event-stream.js";
 import type { Events } from "./events.js";
 import { recordReceipts } from "./receipts.js";
@@ -17,7 +17,7 @@ import { recordReceipts } from "./receipts.js";
 /** What the webhooks' routes are handed, for the caller's partner. */
 export interface EventContext {
   partner: string;
-  store: Transactions<EventRows>;
+  store: Transactions<EventRows> & CommittedReads<EventLogReads>;
   clock: Clock;
   events: Events;
   streams: EventStreams;

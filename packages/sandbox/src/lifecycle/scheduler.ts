@@ -3,7 +3,13 @@
 // partner's clock, in the order it is due. One run at a time per partner and process; across
 // processes (Postgres) each job is taken by one of them (see SandboxStore.runNext).
 
-import { type Clock, type PartnerClockRunner, realNow, type SandboxClock } from "../clock/index.js";
+import {
+  type Clock,
+  nextTurn,
+  type PartnerClockRunner,
+  realNow,
+  type SandboxClock,
+} from "../clock/index.js";
 import { deliveryOrderKey } from "../events/index.js";
 import type {
   JobFinish,
@@ -32,6 +38,13 @@ export type Perform<T extends ClockOwner> = (
 
 /** Timed steps run in one transaction, at most. */
 const STEP_BATCH = 256;
+/**
+ * Steps run between two turns of the event loop. A SQLite transaction's work never waits for I/O,
+ * so a batch would otherwise hold the process until it commits: an event stream opened meanwhile
+ * (which reads what has committed, on a connection of its own) and the deliveries' answers wait
+ * for a turn, not for the whole batch.
+ */
+const STEPS_PER_TURN = 32;
 /** Delivery attempts taken at once, held until each is recorded. */
 const DELIVERY_BATCH = 128;
 /**
@@ -214,6 +227,7 @@ export class Scheduler<T extends ClockOwner> {
           await finish(watched);
           done++;
           if (cut) break;
+          if (done % STEPS_PER_TURN === 0) await nextTurn();
         }
         // Steps due later than the last one run may remain: deliveries go up to it only.
         const last = jobs[done - 1];

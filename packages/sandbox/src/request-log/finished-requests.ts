@@ -19,6 +19,7 @@
 // the answers). A store that keeps failing (full, say, while reads are still answered from the
 // cache) would hold every request since in memory: a partner's newest MAX_WAITING wait, the
 // older are dropped.
+import { nextTurn } from "../clock/index.js";
 import type { FinishedRequest } from "./finished-request.js";
 
 /** Writes a batch of a partner's finished requests in its transaction (`rows`). */
@@ -190,14 +191,6 @@ export class FinishedRequests<Rows> implements PendingRequests {
     // Node: not what keeps the process alive (a page's timers have no unref).
     this.timer.unref?.();
   }
-}
-
-/** The next turn of the event loop: setImmediate in Node, a timer in a browser page (none there). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof setImmediate === "function") setImmediate(resolve);
-    else setTimeout(resolve, 0);
-  });
 }
 
 /** Tells each that its write is over. */

@@ -668,6 +668,7 @@ export async function openMemoryStore(
     shared: false,
     version: () => version,
     transaction: (partner, work) => transaction(partner, (tx) => work(tx)),
+    read: (partner, work) => transaction(partner, (tx) => work(tx)),
     onEventsCommitted: (listener) => committed.listen(listener),
     async runBatch(partner, kind, upTo, limit, perform) {
       const jobs = await serial(async () => dueJobs(partner, kind, upTo, limit));

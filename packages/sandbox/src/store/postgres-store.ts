@@ -133,6 +133,8 @@ export async function openPostgresStore(
           }),
         ),
       ),
+    // Each transaction has a connection of its own: a read waits for no other.
+    read: (partner, work) => store.transaction(partner, work),
     // The batch stays locked (FOR UPDATE SKIP LOCKED, one round trip) until its transaction
     // ends: other processes pass it by and take the jobs after it, and when this one dies its
     // connection's end unlocks the batch for them.

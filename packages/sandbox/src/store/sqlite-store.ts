@@ -28,10 +28,11 @@ import {
   removeJobs,
   type SqlTransaction,
   sqlTransaction,
+  type Upkeep,
   upkeepOf,
   writeClaims,
 } from "./sql-store.js";
-import { type SandboxStore, StoreFullError } from "./store.js";
+import { type SandboxStore, StoreFullError, type StoreTransaction } from "./store.js";
 
 /** The first 16 bytes of every SQLite database file. */
 export const SQLITE_HEADER = "SQLite format 3\0";
@@ -315,6 +316,9 @@ function sqliteStore(
   };
   // One connection: a transaction waits for the one before it to end.
   const queue = groupCommit(db);
+  // The same class as `db`'s: node:sqlite is loaded once, where its absence can be explained.
+  const Database = db.constructor as typeof DatabaseSync;
+  const reads = persistent ? committedReads(() => new Database(path), upkeep) : undefined;
   const store: SandboxStore = {
     shared: false,
     version: () => version,
@@ -343,6 +347,7 @@ function sqliteStore(
           throw fullOr(error, path, memoryLimitBytes);
         });
     },
+    read: (partner, work) => reads?.read(partner, work) ?? store.transaction(partner, work),
     onEventsCommitted: (listener) => committed.listen(listener),
     // One process owns the file, and its scheduler runs one batch of a partner's at a time: the
     // jobs it reads are its own until they are removed. They are performed (a delivery's
@@ -384,10 +389,61 @@ function sqliteStore(
         try {
           if (persistent) await SQLITE.searchIndex?.update(query);
         } finally {
+          reads?.close();
           db.close();
         }
       });
     },
   };
   return store;
+}
+
+/**
+ * Reads of what has committed to a SQLite file, on a connection of their own that is opened at
+ * the first: in WAL mode a read transaction sees the file as its last commit left it, while the
+ * writing connection's transactions go on. One read at a time on it, as a connection runs one
+ * transaction at a time.
+ */
+function committedReads(open: () => DatabaseSync, upkeep: Upkeep) {
+  let db: DatabaseSync | undefined;
+  let last: Promise<unknown> = Promise.resolve();
+  const statements = new Map<string, StatementSync>();
+  const query: Query = async (text, params = []) => {
+    let statement = statements.get(text);
+    if (statement === undefined) {
+      statement = connection().prepare(text.replace(/\$(\d+)/g, "?$1"));
+      statements.set(text, statement);
+    }
+    return statement.all(...(params as SQLInputValue[]));
+  };
+  const connection = () => {
+    if (db === undefined) {
+      db = open();
+      // Whatever runs on it only reads: a write is refused rather than racing the writer's.
+      db.exec("PRAGMA query_only = ON");
+    }
+    return db;
+  };
+  const run = async <T>(partner: string, work: (tx: StoreTransaction) => Promise<T>) => {
+    connection().exec("BEGIN");
+    try {
+      return await work(sqlTransaction(query, SQLITE, upkeep, partner, undefined, false));
+    } finally {
+      db?.exec("COMMIT");
+    }
+  };
+  return {
+    read<T>(partner: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+      const result = last.then(
+        () => run(partner, work),
+        () => run(partner, work),
+      );
+      last = result.catch(() => {});
+      return result;
+    },
+    close(): void {
+      db?.close();
+      db = undefined;
+    },
+  };
 }

@@ -179,6 +179,8 @@ export interface PartnerStore {
   readonly partner: string;
   readonly shared: boolean;
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** See SandboxStore.read. */
+  read<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
 }
 
 export interface SandboxStore {
@@ -194,6 +196,12 @@ export interface SandboxStore {
    * changes commit together, or none on a throw. Nothing of another partner's is in reach.
    */
   transaction<T>(partner: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, which only reads, on what has committed of the partner's data. A SQLite file
+   * reads it on a connection of its own, without waiting for the transactions queued on the one
+   * that writes (a clock advance's batches); the other stores run it as a transaction.
+   */
+  read<T>(partner: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
    * Takes up to `limit` of the partner's jobs of `kind` due by `upTo` that no process holds, in
    * the order they are due, `perform`s them, then runs what `perform` resolved to and removes the

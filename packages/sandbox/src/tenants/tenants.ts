@@ -168,6 +168,7 @@ export class Tenants {
       partner,
       shared: store.shared,
       transaction: (work) => store.transaction(partner, work),
+      read: (work) => store.read(partner, work),
     };
     const faults = new ArmedFaults();
     return {

@@ -3,4 +3,4 @@
 // directly, as the controls are).
 export type { Schemas } from "./client.js";
 export { DOCUMENT_ROUTES, isControlPath, testModeDocument } from "./document.js";
-export type { ControlRequest, Route, Routes, Transactions } from "./route.js";
+export type { CommittedReads, ControlRequest, Route, Routes, Transactions } from "./route.js";

@@ -24,3 +24,11 @@ export type Routes<Context> = Readonly<Record<string, Route<Context>>>;
 export interface Transactions<Rows> {
   transaction<T>(work: (rows: Rows) => Promise<T>): Promise<T>;
 }
+
+/**
+ * Reads of the partner's part of the store, of what has committed: where the store can, they do
+ * not wait for the transactions queued meanwhile (see SandboxStore.read).
+ */
+export interface CommittedReads<Rows> {
+  read<T>(work: (rows: Rows) => Promise<T>): Promise<T>;
+}

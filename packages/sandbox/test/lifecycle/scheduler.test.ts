@@ -31,6 +31,7 @@ function workStore() {
     shared: false,
     version: () => 0,
     transaction: async (_partner, work) => work(tx),
+    read: async (_partner, work) => work(tx),
     async runBatch(_partner, kind, upTo, limit, perform) {
       const due = jobs
         .filter((job) => job.kind === kind && job.dueAt <= upTo)
@@ -130,4 +131,28 @@ it("runs in an advance the retries that fall due before its end", async () => {
     { kind: "deliver", took: 1 },
     { kind: "deliver", took: 1 },
   ]);
+});
+
+it("lets the event loop turn within a batch of steps, which commits as one", async () => {
+  const { store, jobs, claims, add } = workStore();
+  let stepsRun = 0;
+  const owner: ClockOwner = { partner: "p", clock: new SandboxClock(0) };
+  const running = new Scheduler<ClockOwner>(store, async () => owner, {
+    step: async () => async () => {
+      stepsRun++;
+    },
+    deliver: async () => async () => {},
+  });
+  schedulers.push(running);
+  for (let n = 0; n < 200; n++) add({ dueAt: n, kind: "step", subject: `s${n}`, body: {} });
+  // What arrives while the batch runs (a request, a delivery's answer) is handled before it ends.
+  const seen: number[] = [];
+  setImmediate(() => seen.push(stepsRun));
+  const advanced = running.runnerOf(owner).advanceBy(1_000);
+  await advanced;
+  expect(jobs).toEqual([]);
+  expect(claims.filter((claim) => claim.took > 0)).toEqual([{ kind: "step", took: 200 }]);
+  expect(seen).toHaveLength(1);
+  expect(seen[0]).toBeGreaterThan(0);
+  expect(seen[0]).toBeLessThan(200);
 });
