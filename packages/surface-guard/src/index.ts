@@ -17,4 +17,5 @@ export {
   type SpecDiffReport,
   specDiff,
 } from "./spec-diff.ts";
+export { specDiffCommand } from "./spec-diff-command.ts";
 export { diffTestModePackage, MOCK_PACKAGE } from "./test-mode.ts";

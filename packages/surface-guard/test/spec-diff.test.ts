@@ -1,17 +1,19 @@
 // `npm run spec:diff` (packages/surface-guard/scripts/spec-diff.ts) on the real spec: it runs the spec's wire guard and
 // this package's guard together, and `--json` and `--check` keep their contracts. What the report
-// holds is asked of `specDiff`, the command's library function, in this process (each run of the
-// command is a cold start of the compiler, seconds of CPU), each pair of documents once; the
-// command itself runs for each contract: --json's output, --check's exit codes and messages, the
-// text's sections.
-import { execFileSync, spawnSync } from "node:child_process";
+// holds is asked of `specDiff`, the command's library function, each pair of documents once; the
+// command, `specDiffCommand` (what the script prints and its exit code), for each contract:
+// --json's output, --check's exit codes and messages, the text's sections. Both run in this
+// process, where the compiler's parsed files are shared: a process of its own would start the
+// compiler cold (seconds of CPU) for each. The script itself runs once, for its usage: it prints
+// what the command returns (and exits 0 on the working documents in check:repo's own run).
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadSpec, specPath, testModeSpecPath } from "@org/payments-spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { checkSpecDiff, specDiff } from "../src/index.ts";
+import { checkSpecDiff, specDiff, specDiffCommand } from "../src/index.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests edit the parsed spec as loose JSON
 type Json = Record<string, any>;
@@ -28,8 +30,6 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 describe("npm run spec:diff", () => {
-  const root = path.resolve(import.meta.dirname, "../../..");
-  const SPEC_DIFF = path.join(import.meta.dirname, "../scripts/spec-diff.ts");
   const dir = mkdtempSync(path.join(os.tmpdir(), "payments-spec-diff-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -49,26 +49,24 @@ describe("npm run spec:diff", () => {
     return file;
   }
 
-  // The command's runs share a compile cache (V8's code for the modules they load, keyed by each
-  // module's source), the toolchain's when it has one (scripts/bootstrap.mjs sets it): then none
-  // compiles TypeScript's compiler again.
-  const env = {
-    ...process.env,
-    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(dir, "compile-cache"),
-  };
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [SPEC_DIFF, ...args], { cwd: root, env, encoding: "utf8" });
+  it("the script prints what the command returns, and exits with its code", async () => {
+    const script = path.join(import.meta.dirname, "../scripts/spec-diff.ts");
+    const result = spawnSync(process.execPath, [script, "--help"], { encoding: "utf8" });
+    const help = await specDiffCommand(["--help"]);
+    expect(help.stdout).toMatch(/^Usage: pnpm spec:diff \[--check\] \[--json\]/);
+    expect(result.stdout).toBe(help.stdout);
+    expect(result.stderr).toBe(help.stderr);
+    expect(result.status).toBe(help.exitCode);
+  });
 
   /** The working documents against the released ones. */
   const working = once(() => specDiff());
 
   it("--json prints every change with its rule, operation and location", async () => {
-    const output = execFileSync(
-      process.execPath,
-      [SPEC_DIFF, "--json", "--base", baseWithExtraOperation()],
-      { cwd: root, env, encoding: "utf8" },
-    );
-    const report = JSON.parse(output);
+    const result = await specDiffCommand(["--json", "--base", baseWithExtraOperation()]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe("");
+    const report = JSON.parse(result.stdout);
     expect(report.breaking).toEqual([
       {
         where: "listGoneCustomers (GET /gone)",
@@ -115,10 +113,10 @@ describe("npm run spec:diff", () => {
     ]);
   });
 
-  it("--check fails on a breaking change with no changeset added with it, naming the rule, the packages and the fix", () => {
+  it("--check fails on a breaking change with no changeset added with it, naming the rule, the packages and the fix", async () => {
     // The test-mode document against itself: it changes nothing, so the run reads only the API
     // document's history (the test mode's is read by the tests below, and by CI's own --check).
-    const result = run([
+    const result = await specDiffCommand([
       "--check",
       "--base",
       baseWithExtraOperation(),
@@ -134,7 +132,7 @@ describe("npm run spec:diff", () => {
     );
     expect(testMode).toContain("Breaking changes (0): none");
     expect(result.stderr).not.toContain("test-mode: ");
-    expect(result.status).toBe(1);
+    expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain(
       "partner-payments: listGoneCustomers (GET /gone): operation removed [operation-removed, breaking]",
     );
