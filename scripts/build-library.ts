@@ -1,7 +1,7 @@
 // `build` of each published package: tsdown with the package's own tsdown.config.ts, through tsdown's
 // API rather than its CLI, so that two of its checks can be switched off: the CommonJS build is
 // deliberate (consumers that `require` us), and plugin timings are tsdown's own performance notes.
-// The declarations of its outputs come from one compilation (tsgo-once.mjs), kept meanwhile in a
+// The declarations of its outputs come from one compilation (tsgo-once.ts), kept meanwhile in a
 // temp folder of the build's own.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";

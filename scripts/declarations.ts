@@ -5,11 +5,11 @@
 // It compiles a whole tsconfig and writes any file outside the package next to its source, so
 // each package hands it a tsconfig.declarations.json of its src/ only (the mock, whose declarations
 // are made of the sandbox's and the engine's sources too, packages/tsconfig.mock-declarations.json).
-// The plugin compiles once per output (ESM, CommonJS) and tsdown config: tsgo-once.mjs makes the
+// The plugin compiles once per output (ESM, CommonJS) and tsdown config: tsgo-once.ts makes the
 // outputs of one build share one compilation.
 import { fileURLToPath } from "node:url";
 
 export const typescriptGo = {
   generator: "tsgo",
-  tsgo: { path: fileURLToPath(new URL("tsgo-once.mjs", import.meta.url)) },
+  tsgo: { path: fileURLToPath(new URL("tsgo-once.ts", import.meta.url)) },
 } as const;

@@ -1,4 +1,4 @@
-// tsgo-once.mjs: the outputs of one build share one compilation of their declarations. A stand-in
+// tsgo-once.ts: the outputs of one build share one compilation of their declarations. A stand-in
 // compiler (PAYMENTS_TSGO_PATH) records each run and writes one file into its --outDir.
 import { execFile } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -7,7 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, expect, it } from "vitest";
 
-const wrapper = path.resolve(import.meta.dirname, "../tsgo-once.mjs");
+const wrapper = path.resolve(import.meta.dirname, "../tsgo-once.ts");
 const run = promisify(execFile);
 
 let work: string;

@@ -17,11 +17,11 @@ const outAt = args.indexOf("--outDir");
 /** Waiting for another run's compilation gives up after this long (it takes seconds). */
 const WAIT_MS = 300_000;
 
-async function main() {
+async function main(): Promise<number> {
   if (shared === undefined || outAt === -1 || args[outAt + 1] === undefined) {
     return (await compiler())(args);
   }
-  const outDir = args[outAt + 1];
+  const outDir = args[outAt + 1] as string;
   const rest = [...args.slice(0, outAt), ...args.slice(outAt + 2)];
   const key = createHash("sha256").update(JSON.stringify(rest)).digest("hex").slice(0, 16);
   const folder = join(shared, key);
@@ -54,15 +54,16 @@ async function main() {
  * Runs the compiler with `compilerArgs`: the `typescript` package's native binary, or the one
  * PAYMENTS_TSGO_PATH names (the tests' stand-in).
  */
-async function compiler() {
+async function compiler(): Promise<(compilerArgs: string[]) => number> {
   let path = process.env.PAYMENTS_TSGO_PATH;
   if (path === undefined) {
-    const { default: getExePath } = await import(
+    const { default: getExePath }: { default: () => string } = await import(
       new URL("lib/getExePath.js", import.meta.resolve("typescript/package.json")).href
     );
     path = getExePath();
   }
-  return (compilerArgs) => spawnSync(path, compilerArgs, { stdio: "inherit" }).status ?? 1;
+  const compilerPath = path;
+  return (compilerArgs) => spawnSync(compilerPath, compilerArgs, { stdio: "inherit" }).status ?? 1;
 }
 
 process.exitCode = await main();
