@@ -3,11 +3,9 @@
 // each once it is forwarded (its line, the cursor kept) goes in cursor order, so that the lines
 // read as the log does and the cursor kept is one whose events before it were all forwarded.
 
-/** An event taken in: its cursor, the key of those that go one after another, and its work. */
+/** An event taken in: its cursor, and its work's result once done. */
 interface Taken<Done> {
   cursor: string;
-  key: string;
-  /** Its work's result, once done. */
   result?: { done: Done };
 }
 
@@ -44,7 +42,7 @@ export class InFlight<Done> {
       await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
     }
     if (this.failure !== undefined) throw this.failure;
-    const taken: Taken<Done> = { cursor, key };
+    const taken: Taken<Done> = { cursor };
     this.taken.push(taken);
     const before = this.tails.get(key) ?? Promise.resolve();
     const run = before.then(work).then((done) => {

@@ -272,6 +272,11 @@ function sizeInWords(bytes: number): string {
   return `${Number((bytes / 1024 ** power).toFixed(1))} ${units[power]}`;
 }
 
+/** The stores' SQL (Postgres's `$1`) with SQLite's numbered parameters (`?1`). */
+function sqliteParameters(text: string): string {
+  return text.replace(/\$(\d+)/g, "?$1");
+}
+
 function sqliteStore(
   db: DatabaseSync,
   path: string | undefined,
@@ -286,7 +291,7 @@ function sqliteStore(
     let prepared = statements.get(text);
     if (prepared === undefined) {
       prepared = {
-        statement: db.prepare(text.replace(/\$(\d+)/g, "?$1")),
+        statement: db.prepare(sqliteParameters(text)),
         writes: !READ_ONLY.test(text) && !REQUEST_LOG_ONLY.test(text) && !COUNTERS_ONLY.test(text),
       };
       statements.set(text, prepared);
@@ -411,7 +416,7 @@ function committedReads(open: () => DatabaseSync, upkeep: Upkeep) {
   const query: Query = async (text, params = []) => {
     let statement = statements.get(text);
     if (statement === undefined) {
-      statement = connection().prepare(text.replace(/\$(\d+)/g, "?$1"));
+      statement = connection().prepare(sqliteParameters(text));
       statements.set(text, statement);
     }
     return statement.all(...(params as SQLInputValue[]));
