@@ -21,6 +21,30 @@ beforeAll(async () => {
   operations = await getHttpOperationsFromSpec(requestsSpec);
 });
 
+/**
+ * Prism's validateInput, as it answers a request's media type whatever it was asked before. Prism
+ * remembers a compiled schema by the schema alone, not by whether it coerces: once a form body has
+ * been checked against an operation's schema (with coercion), a JSON body checked later against
+ * the same schema is coerced too (`{"kind": 0}` then lacks its type error). The mock never gives
+ * Prism a JSON body (it checks those itself), so Prism gets a copy of the operation per media type.
+ */
+function prismsValidateInput(options: Parameters<typeof validateInput>[0]) {
+  const mediaType = options.element.headers?.["content-type"];
+  let copies = operationCopies.get(mediaType);
+  if (copies === undefined) {
+    copies = new Map();
+    operationCopies.set(mediaType, copies);
+  }
+  let resource = copies.get(options.resource);
+  if (resource === undefined) {
+    resource = structuredClone(options.resource);
+    copies.set(options.resource, resource);
+  }
+  return validateInput({ ...options, resource });
+}
+type Operation = Parameters<typeof validateInput>[0]["resource"];
+const operationCopies = new Map<string | undefined, Map<Operation, Operation>>();
+
 /** A validation's result, or the message of what it threw. */
 function outcome(validate: () => unknown): unknown {
   try {
@@ -40,7 +64,7 @@ describe("the mock's request validation", () => {
         if (!resource) throw new Error(`no operation ${wire.operationId}`);
         const element = prismInput(wire, stated);
         const ours = outcome(() => validate({ resource, element }));
-        const prisms = outcome(() => validateInput({ resource, element }));
+        const prisms = outcome(() => prismsValidateInput({ resource, element }));
         if ((prisms as { _tag?: string })._tag === "Left") rejected++;
         expect(ours).toEqual(prisms);
       }),
@@ -121,7 +145,7 @@ describe("the remembered body and header checks", () => {
             headers,
             body,
           };
-          const prisms = outcome(() => validateInput({ resource, element }));
+          const prisms = outcome(() => prismsValidateInput({ resource, element }));
           if ((prisms as { _tag?: string })._tag === "Left") rejected++;
           expect(outcome(() => validate({ resource, element }))).toEqual(prisms);
           expect(outcome(() => validate({ resource, element }))).toEqual(prisms);
