@@ -28,14 +28,18 @@ export class DeliverySender implements WebhookSender {
 
   private readonly limits: DeliveryLimits;
 
+  /** Where each url goes, read once rather than at every delivery (a webhook keeps its url). */
+  private readonly targets = new Map<string, URL | DeliveryOutcome>();
+
   constructor(limits: DeliveryLimits) {
     this.limits = limits;
   }
 
   async deliver(url: string, payload: unknown): Promise<DeliveryOutcome> {
-    const target = deliveryTarget(url);
+    const target = this.targetOf(url);
     if (!(target instanceof URL)) return target;
-    const body = Buffer.from(JSON.stringify(payload));
+    // A string, not a Buffer: node:http then writes the head and the body in one piece.
+    const body = JSON.stringify(payload);
     const first = await post(
       url,
       target,
@@ -51,6 +55,16 @@ export class DeliverySender implements WebhookSender {
       : again;
   }
 
+  private targetOf(url: string): URL | DeliveryOutcome {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
+      target = deliveryTarget(url);
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+
   /** Closes the kept-alive connections: no socket of the sandbox's outlives it. */
   close(): void {
     this.agents["http:"].destroy();
@@ -58,13 +72,16 @@ export class DeliverySender implements WebhookSender {
   }
 }
 
+/** The urls whose targets are kept; past this many, they are read afresh. */
+const TARGETS_KEPT = 1_000;
+
 type Attempt = DeliveryOutcome | { retry: true };
 
 /** One POST to `url` (as `target`); `agent` undefined for a connection of its own. */
 function post(
   url: string,
   target: URL,
-  body: Buffer,
+  body: string,
   limits: DeliveryLimits,
   agent: Agent | undefined,
 ) {
@@ -83,7 +100,7 @@ function post(
         method: "POST",
         headers: {
           "content-type": "application/json",
-          "content-length": body.length,
+          "content-length": Buffer.byteLength(body),
           "user-agent": "payments-mock-sandbox",
         },
         agent: agent ?? false,

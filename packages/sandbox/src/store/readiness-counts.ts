@@ -19,14 +19,28 @@ export const READINESS_COUNTS_TABLE = `CREATE TABLE readiness_counts (
   PRIMARY KEY (partner, kind, name, detail)
 )`;
 
-/** Adds `$5` to the counter, making it when it is new. */
-const ADD_COUNT = `INSERT INTO readiness_counts (partner, kind, name, detail, n) VALUES ($1, $2, $3, $4, $5)
-  ON CONFLICT (partner, kind, name, detail) DO UPDATE SET n = readiness_counts.n + excluded.n`;
+/** Adds a row's n to its counter, making it when it is new. */
+const ADD_COUNT = "SET n = readiness_counts.n + excluded.n";
 
-/** Raises a counter to `$5` unless it is higher already, making it when it is new. */
-const RAISE_COUNT = `INSERT INTO readiness_counts (partner, kind, name, detail, n) VALUES ($1, $2, $3, $4, $5)
-  ON CONFLICT (partner, kind, name, detail) DO UPDATE
-  SET n = CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END`;
+/** Raises a counter to a row's n unless it is higher already, making it when it is new. */
+const RAISE_COUNT =
+  "SET n = CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END";
+
+/** At most this many counters a statement: its parameters stay within the databases' limits. */
+const COUNTS_PER_STATEMENT = 100;
+
+/**
+ * One statement writing `rows` counters of the partner `$1` (four parameters a row after it), as
+ * `update` says: a delivery's counters cost one statement, not one each.
+ */
+function upsertCounts(rows: number, update: string): string {
+  const values = Array.from(
+    { length: rows },
+    (_, row) => `($1, $${4 * row + 2}, $${4 * row + 3}, $${4 * row + 4}, $${4 * row + 5})`,
+  ).join(", ");
+  return `INSERT INTO readiness_counts (partner, kind, name, detail, n) VALUES ${values}
+  ON CONFLICT (partner, kind, name, detail) DO UPDATE ${update}`;
+}
 
 /** The counters of a sandbox that keeps none (measuring what they cost): nothing written or read. */
 export const NO_COUNT_ROWS: CountRows = {
@@ -81,9 +95,17 @@ const MARKED_MAX = 100_000;
 const keyOf = ({ kind, name, detail }: ReadinessCount) => `${kind}\0${name}\0${detail}`;
 
 export function countRows(query: Query, partner: string, marked?: MarkedCounts): CountRows {
-  const write = async (statement: string, counts: readonly ReadinessCount[]) => {
-    for (const { kind, name, detail, n } of ordered(counts)) {
-      await query(statement, [partner, kind, name, detail, n]);
+  const write = async (update: string, counts: readonly ReadinessCount[]) => {
+    const rows = ordered(counts);
+    // A statement may not change a row twice (Postgres): a counter listed twice is written alone.
+    const twice = new Set(rows.map(keyOf)).size < rows.length;
+    const size = twice ? 1 : COUNTS_PER_STATEMENT;
+    for (let start = 0; start < rows.length; start += size) {
+      const part = rows.slice(start, start + size);
+      await query(upsertCounts(part.length, update), [
+        partner,
+        ...part.flatMap(({ kind, name, detail, n }) => [kind, name, detail, n]),
+      ]);
     }
   };
   const read = async (where: string, params: unknown[]) => {
