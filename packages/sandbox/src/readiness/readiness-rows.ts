@@ -31,9 +31,9 @@ export interface ReadinessCount {
 
 /** The counters' operations in a transaction of the partner's. */
 export interface CountRows {
-  /** Adds each count to its counter. */
+  /** Adds each count to its counter (a counter listed twice gets both). */
   addCounts(counts: readonly ReadinessCount[]): Promise<void>;
-  /** Raises each counter to at least its count (a record rather than a tally). */
+  /** Raises each counter to at least its count (a record rather than a tally; listed twice, the larger). */
   raiseCounts(counts: readonly ReadinessCount[]): Promise<void>;
   /**
    * Marks each counter as reached (n 1, a fact rather than a tally: a state reached, a document
@@ -56,14 +56,17 @@ export interface ReportRows {
   ): Promise<{ resource: { id: string } & Record<string, unknown> }[]>;
 }
 
-/** The counts with one entry per counter, their numbers added. */
-export function merged(counts: readonly ReadinessCount[]): ReadinessCount[] {
+/** The counts with one entry per counter, their numbers added (or as `combine` makes one of two). */
+export function merged(
+  counts: readonly ReadinessCount[],
+  combine: (a: number, b: number) => number = (a, b) => a + b,
+): ReadinessCount[] {
   const byKey = new Map<string, ReadinessCount>();
   for (const count of counts) {
     const key = `${count.kind}\0${count.name}\0${count.detail}`;
     const known = byKey.get(key);
     if (known === undefined) byKey.set(key, { ...count });
-    else known.n += count.n;
+    else known.n = combine(known.n, count.n);
   }
   return [...byKey.values()];
 }

@@ -4,7 +4,7 @@
 // integration recovered. A recovery is decided as the requests arrive, from the faults still
 // pending (a handful of rows), never by reading the request log.
 import type { FinishedRequest } from "../request-log/index.js";
-import { type CountRows, merged, type ReadinessCount } from "./readiness-rows.js";
+import type { CountRows, ReadinessCount } from "./readiness-rows.js";
 
 /** The fault id a rate-limit 429 is counted under (it is no rule of the partner's). */
 const RATE_LIMIT_FAULT = "rate_limit";
@@ -31,8 +31,8 @@ export async function countRequests(
 ): Promise<void> {
   const counts: ReadinessCount[] = [];
   for (const request of requests) counts.push(...callCounts(request));
-  // One row's update per counter, however many requests it counts.
-  await rows.addCounts(merged(counts));
+  // The store changes each counter once, however many requests it counts.
+  await rows.addCounts(counts);
   const faulted = requests.some((request) => request.fault !== null);
   const pending = await pendingFaults(rows, faulted);
   if (pending.length === 0 && !faulted) return;

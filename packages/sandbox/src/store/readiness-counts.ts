@@ -19,12 +19,23 @@ export const READINESS_COUNTS_TABLE = `CREATE TABLE readiness_counts (
   PRIMARY KEY (partner, kind, name, detail)
 )`;
 
+/** How a statement changes a counter it finds, and how two rows of one counter become one. */
+interface Update {
+  set: string;
+  combine: (a: number, b: number) => number;
+}
+
 /** Adds a row's n to its counter, making it when it is new. */
-const ADD_COUNT = "SET n = readiness_counts.n + excluded.n";
+const ADD_COUNT: Update = {
+  set: "SET n = readiness_counts.n + excluded.n",
+  combine: (a, b) => a + b,
+};
 
 /** Raises a counter to a row's n unless it is higher already, making it when it is new. */
-const RAISE_COUNT =
-  "SET n = CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END";
+const RAISE_COUNT: Update = {
+  set: "SET n = CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END",
+  combine: Math.max,
+};
 
 /** At most this many counters a statement: its parameters stay within the databases' limits. */
 const COUNTS_PER_STATEMENT = 100;
@@ -52,10 +63,19 @@ export const NO_COUNT_ROWS: CountRows = {
   countsOf: async () => [],
 };
 
-/** The rows in a fixed order, so that two transactions take their locks (Postgres) alike. */
-function ordered(counts: readonly ReadinessCount[]): ReadinessCount[] {
-  const key = (count: ReadinessCount) => `${count.kind}\0${count.name}\0${count.detail}`;
-  return [...counts].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+const keyOf = ({ kind, name, detail }: ReadinessCount) => `${kind}\0${name}\0${detail}`;
+
+/**
+ * The rows in a fixed order, so that two transactions take their locks (Postgres) alike, each
+ * counter once (`combine` makes one row of two): a statement may not change a row twice.
+ */
+function ordered(
+  counts: readonly ReadinessCount[],
+  combine: (a: number, b: number) => number,
+): ReadinessCount[] {
+  return merged(counts, combine).sort((a, b) =>
+    keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0,
+  );
 }
 
 /**
@@ -92,17 +112,12 @@ export class MarkedCounts {
 /** At most this many marks are known; past it, the knowledge starts afresh. */
 const MARKED_MAX = 100_000;
 
-const keyOf = ({ kind, name, detail }: ReadinessCount) => `${kind}\0${name}\0${detail}`;
-
 export function countRows(query: Query, partner: string, marked?: MarkedCounts): CountRows {
-  const write = async (update: string, counts: readonly ReadinessCount[]) => {
-    const rows = ordered(counts);
-    // A statement may not change a row twice (Postgres): a counter listed twice is written alone.
-    const twice = new Set(rows.map(keyOf)).size < rows.length;
-    const size = twice ? 1 : COUNTS_PER_STATEMENT;
-    for (let start = 0; start < rows.length; start += size) {
-      const part = rows.slice(start, start + size);
-      await query(upsertCounts(part.length, update), [
+  const write = async (update: Update, counts: readonly ReadinessCount[]) => {
+    const rows = ordered(counts, update.combine);
+    for (let start = 0; start < rows.length; start += COUNTS_PER_STATEMENT) {
+      const part = rows.slice(start, start + COUNTS_PER_STATEMENT);
+      await query(upsertCounts(part.length, update.set), [
         partner,
         ...part.flatMap(({ kind, name, detail, n }) => [kind, name, detail, n]),
       ]);
@@ -146,9 +161,15 @@ export function countRows(query: Query, partner: string, marked?: MarkedCounts):
   };
 }
 
-/** Counts to add as one JSON parameter of json_to_recordset, in the order their locks are taken. */
-export function countsParameter(counts: readonly ReadinessCount[]): string {
-  return JSON.stringify(ordered(counts));
+/**
+ * Counts as one JSON parameter of json_to_recordset, in the order their locks are taken, each
+ * counter once (added, unless `update` says otherwise).
+ */
+export function countsParameter(
+  counts: readonly ReadinessCount[],
+  update: Update = ADD_COUNT,
+): string {
+  return JSON.stringify(ordered(counts, update.combine));
 }
 
 /**
@@ -162,16 +183,13 @@ export async function addCountsAtOnce(
   how: "add" | "mark" = "add",
 ): Promise<void> {
   if (counts.length === 0) return;
-  const set =
-    how === "add"
-      ? "readiness_counts.n + excluded.n"
-      : "CASE WHEN readiness_counts.n > excluded.n THEN readiness_counts.n ELSE excluded.n END";
-  const rows = how === "add" ? merged(counts) : merged(counts).map((c) => ({ ...c, n: 1 }));
+  const update = how === "add" ? ADD_COUNT : RAISE_COUNT;
+  const rows = how === "add" ? counts : counts.map((count) => ({ ...count, n: 1 }));
   await query(
     `INSERT INTO readiness_counts (partner, kind, name, detail, n)
      SELECT CAST($1 AS TEXT), v.kind, v.name, v.detail, v.n
      FROM json_to_recordset($2::json) AS v(kind text, name text, detail text, n bigint)
-     ON CONFLICT (partner, kind, name, detail) DO UPDATE SET n = ${set}`,
-    [partner, countsParameter(rows)],
+     ON CONFLICT (partner, kind, name, detail) DO UPDATE ${update.set}`,
+    [partner, countsParameter(rows, update)],
   );
 }
