@@ -56,6 +56,13 @@ export interface ReportRows {
   ): Promise<{ resource: { id: string } & Record<string, unknown> }[]>;
 }
 
+/** What tells one counter from another: its kind, name and detail. */
+export const counterKey = ({
+  kind,
+  name,
+  detail,
+}: Pick<ReadinessCount, "kind" | "name" | "detail">) => `${kind}\0${name}\0${detail}`;
+
 /** The counts with one entry per counter, their numbers added (or as `combine` makes one of two). */
 export function merged(
   counts: readonly ReadinessCount[],
@@ -63,7 +70,7 @@ export function merged(
 ): ReadinessCount[] {
   const byKey = new Map<string, ReadinessCount>();
   for (const count of counts) {
-    const key = `${count.kind}\0${count.name}\0${count.detail}`;
+    const key = counterKey(count);
     const known = byKey.get(key);
     if (known === undefined) byKey.set(key, { ...count });
     else known.n = combine(known.n, count.n);

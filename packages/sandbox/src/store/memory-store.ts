@@ -8,7 +8,7 @@ import type { StoredFault, StoredRateLimit } from "../faults/index.js";
 import { JsonText } from "../json/json-text.js";
 import type { PageSource, Positioned } from "../json/pages.js";
 import { page } from "../json/pages.js";
-import type { CountKind, ReadinessCount } from "../readiness/readiness-rows.js";
+import { type CountKind, counterKey, type ReadinessCount } from "../readiness/readiness-rows.js";
 import type { LoggedRequest, RequestLogFilter } from "../request-log/index.js";
 import { LOGGED_EVENTS_KEPT, type NewLoggedEvent, TRIM_EVERY } from "./event-log-rows.js";
 import { EventsCommitted } from "./events-committed.js";
@@ -139,9 +139,6 @@ type Copied = Exclude<keyof PartnerData, "clock" | "lastCursor" | "rateLimit">;
 
 /** A claim purges old keys at most this often. */
 const PURGE_EVERY_MS = 1_000;
-
-const countKey = ({ kind, name, detail }: Pick<ReadinessCount, "kind" | "name" | "detail">) =>
-  `${kind}\0${name}\0${detail}`;
 
 /**
  * Opens a store in memory, whose example partner starts with `initial`'s data. `counting` false
@@ -291,13 +288,13 @@ export async function openMemoryStore(
     const counts = (kind?: CountKind) =>
       [...data.counts.values()]
         .filter((count) => kind === undefined || count.kind === kind)
-        .sort((a, b) => (countKey(a) < countKey(b) ? -1 : 1))
+        .sort((a, b) => (counterKey(a) < counterKey(b) ? -1 : 1))
         .map((count) => ({ ...count }));
     const writeCounts = (list: readonly ReadinessCount[], how: "add" | "raise") => {
       if (!counting || list.length === 0) return;
       const own = draft.own("counts");
       for (const count of list) {
-        const key = countKey(count);
+        const key = counterKey(count);
         const known = own.get(key);
         const n =
           known === undefined

@@ -5,6 +5,7 @@
 import {
   type CountKind,
   type CountRows,
+  counterKey,
   merged,
   type ReadinessCount,
 } from "../readiness/readiness-rows.js";
@@ -63,8 +64,6 @@ export const NO_COUNT_ROWS: CountRows = {
   countsOf: async () => [],
 };
 
-const keyOf = ({ kind, name, detail }: ReadinessCount) => `${kind}\0${name}\0${detail}`;
-
 /**
  * The rows in a fixed order, so that two transactions take their locks (Postgres) alike, each
  * counter once (`combine` makes one row of two): a statement may not change a row twice.
@@ -74,7 +73,7 @@ function ordered(
   combine: (a: number, b: number) => number,
 ): ReadinessCount[] {
   return merged(counts, combine).sort((a, b) =>
-    keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0,
+    counterKey(a) < counterKey(b) ? -1 : counterKey(a) > counterKey(b) ? 1 : 0,
   );
 }
 
@@ -88,14 +87,14 @@ export class MarkedCounts {
   private size = 0;
 
   has(partner: string, count: ReadinessCount): boolean {
-    return this.marked.get(partner)?.has(keyOf(count)) === true;
+    return this.marked.get(partner)?.has(counterKey(count)) === true;
   }
 
   add(partner: string, counts: readonly ReadinessCount[]): void {
     if (this.size >= MARKED_MAX) this.forget();
     const known = this.marked.get(partner) ?? new Set<string>();
     this.marked.set(partner, known);
-    for (const count of counts) known.add(keyOf(count));
+    for (const count of counts) known.add(counterKey(count));
     this.size += counts.length;
   }
 

@@ -24,32 +24,32 @@ it("adds and raises a counter the list names twice, and keeps the others", async
   const partner = partnerIdOf(newApiKey());
   const delivered = { kind: "delivered", name: "CustomerCreated", detail: "" } as const;
   const reached = { kind: "state", name: "Customer", detail: "Active" } as const;
-  const counts = () =>
+  type Transaction = Parameters<Parameters<typeof store.transaction>[1]>[0];
+  const inTransaction = <T>(work: (tx: Transaction) => Promise<T>) =>
     store.transaction(partner, async (tx) => {
       await tx.enter(realNow());
-      const found = await tx.counts();
-      return found.sort((a, b) => a.kind.localeCompare(b.kind));
+      return work(tx);
     });
-  await store.transaction(partner, async (tx) => {
-    await tx.enter(realNow());
-    await tx.addCounts([
+  const counts = () =>
+    inTransaction(async (tx) => (await tx.counts()).sort((a, b) => a.kind.localeCompare(b.kind)));
+  await inTransaction((tx) =>
+    tx.addCounts([
       { ...delivered, n: 1 },
       { ...reached, n: 1 },
       { ...delivered, n: 2 },
-    ]);
-  });
+    ]),
+  );
   expect(await counts()).toEqual([
     { ...delivered, n: 3 },
     { ...reached, n: 1 },
   ]);
-  await store.transaction(partner, async (tx) => {
-    await tx.enter(realNow());
-    await tx.raiseCounts([
+  await inTransaction((tx) =>
+    tx.raiseCounts([
       { ...reached, n: 5 },
       { ...reached, n: 4 },
       { ...delivered, n: 2 },
-    ]);
-  });
+    ]),
+  );
   expect(await counts()).toEqual([
     { ...delivered, n: 3 },
     { ...reached, n: 5 },
