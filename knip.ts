@@ -43,6 +43,7 @@ const config: KnipConfig = {
         "openapi-fetch",
         "pg",
         "statuses",
+        "undici",
         "uri-template-lite",
         "@types/pg",
         // msw 2 under an npm alias, which vitest.config.ts puts in `msw`'s place for one project.

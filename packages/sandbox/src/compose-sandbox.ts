@@ -3,7 +3,7 @@
 // (or any composition of the engine and http/) hands it each request the engine has routed and
 // validated; request/ takes it from there. This file only puts the parts together: the store, the
 // tenants (one per API key), the scheduler, the finished requests' writer and the features. What
-// differs between Node (sandbox.ts: SQLite or Postgres, node:http deliveries, files) and a browser
+// differs between Node (sandbox.ts: SQLite or Postgres, undici deliveries, files) and a browser
 // page (browser.ts: the memory store, fetch) is handed to it, read or opened.
 
 import type { ApiRequest, Operations, Routed } from "@org/payments-engine";
@@ -65,7 +65,7 @@ export interface SandboxOptions {
   seed?: string | object;
   delivery?: Partial<DeliveryLimits>;
   /**
-   * How webhook deliveries are sent: "http" (default) with node:http, "fetch" with the global
+   * How webhook deliveries are sent: "http" (default) with undici, "fetch" with the global
    * fetch (a browser's, subject to CORS), or to a callback instead of the webhook's url.
    */
   webhookTransport?: "http" | "fetch" | DeliveryCallback;

@@ -1,5 +1,5 @@
 // The stateful sandbox in Node: its data in SQLite (in memory, or a file) or Postgres, its webhook
-// deliveries over node:http (or fetch, or a callback), its seed and readiness profile read from
+// deliveries over undici (or fetch, or a callback), its seed and readiness profile read from
 // files; composed by compose-sandbox.ts.
 import { composeSandbox, type Sandbox, type SandboxOptions } from "./compose-sandbox.js";
 import { DEFAULT_DELIVERY_LIMITS, DeliverySender, fetchWebhookSender } from "./events/index.js";
