@@ -22,7 +22,7 @@ export class DeliverySender implements WebhookSender {
   private readonly limits: DeliveryLimits;
 
   /** Where each url goes, read once rather than at every delivery (a webhook keeps its url). */
-  private readonly targets = new Map<string, URL | DeliveryOutcome>();
+  private readonly targets = new Map<string, Destination | DeliveryOutcome>();
 
   constructor(limits: DeliveryLimits) {
     this.limits = limits;
@@ -30,7 +30,7 @@ export class DeliverySender implements WebhookSender {
 
   async deliver(url: string, payload: unknown): Promise<DeliveryOutcome> {
     const target = this.targetOf(url);
-    if (!(target instanceof URL)) return target;
+    if ("delivered" in target) return target;
     const body = JSON.stringify(payload);
     const first = await post(url, target, body, this.limits, this.agent);
     if (!("retry" in first)) return first;
@@ -48,11 +48,12 @@ export class DeliverySender implements WebhookSender {
     }
   }
 
-  private targetOf(url: string): URL | DeliveryOutcome {
+  private targetOf(url: string): Destination | DeliveryOutcome {
     let target = this.targets.get(url);
     if (target === undefined) {
       if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
-      target = deliveryTarget(url);
+      const found = deliveryTarget(url);
+      target = found instanceof URL ? destinationOf(found) : found;
       this.targets.set(url, target);
     }
     return target;
@@ -69,6 +70,38 @@ const TARGETS_KEPT = 1_000;
 
 type Attempt = DeliveryOutcome | { retry: true };
 
+/** A url as a delivery's request is sent to it. */
+interface Destination {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The request to `target`: a user and password in the url go as Basic authorization, as
+ * node:http sends them.
+ */
+function destinationOf(target: URL): Destination {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "payments-mock-sandbox",
+  };
+  if (target.username !== "" || target.password !== "") {
+    const credentials = `${decoded(target.username)}:${decoded(target.password)}`;
+    headers.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
+  }
+  return { origin: target.origin, path: `${target.pathname}${target.search}`, headers };
+}
+
+/** A part of a url with its escapes undone, or as it is where an escape is malformed. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** The errors of a connection the receiver closed before its answer's head. */
 const CLOSED_CONNECTION = new Set(["ECONNRESET", "UND_ERR_SOCKET"]);
 
@@ -79,7 +112,7 @@ const CLOSED_CONNECTION = new Set(["ECONNRESET", "UND_ERR_SOCKET"]);
  */
 function post(
   url: string,
-  target: URL,
+  target: Destination,
   body: string,
   limits: DeliveryLimits,
   dispatcher: Dispatcher,
@@ -110,12 +143,9 @@ function post(
     dispatcher.dispatch(
       {
         origin: target.origin,
-        path: `${target.pathname}${target.search}`,
+        path: target.path,
         method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "payments-mock-sandbox",
-        },
+        headers: target.headers,
         body,
       },
       {

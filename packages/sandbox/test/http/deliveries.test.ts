@@ -44,6 +44,18 @@ describe("webhook deliveries", () => {
     expect(delivery?.body).toMatchObject({ topic: "Ping", customer_id: CUSTOMER });
   });
 
+  it("sends a user and password in the url as Basic authorization", async () => {
+    receiver.answerWith((_, response) => response.writeHead(204).end());
+    const { host } = new URL(receiver.url);
+    await pointWebhook({ url: `http://hook%20user:p%40ss@${host}/private` });
+    const before = receiver.deliveries.length;
+    expect((await ping()).body).toBe(true);
+    const delivery = receiver.deliveries[before];
+    expect(delivery?.path).toBe("/private");
+    const basic = `Basic ${Buffer.from("hook user:p@ss").toString("base64")}`;
+    expect(delivery?.headers.authorization).toBe(basic);
+  });
+
   it("answers false on a 5xx and records last_failure and last_failure_reason", async () => {
     receiver.answerWith((_, response) => response.writeHead(503).end("down"));
     await pointWebhook({ url: `${receiver.url}/failing` });
