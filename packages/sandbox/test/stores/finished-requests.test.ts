@@ -2,10 +2,7 @@
 // that fails (rolled back after its work ran) is put back and tried again, so that each request
 // ends logged once and counted once; another partner's batch is written on its own; after close
 // nothing is written.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { page } from "../../src/json/pages.js";
 import { countRequests } from "../../src/readiness/index.js";
 import { appendToLog, FinishedRequests } from "../../src/request-log/index.js";
@@ -13,20 +10,12 @@ import type { SandboxStore } from "../../src/store/store.js";
 import { failingStore, finishedRequest as request } from "../support/failing-store.js";
 import { openEmptyStore } from "../support/store-projects.js";
 
-const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-finished-requests-"));
-const stores: SandboxStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
 const PARTNER = "5c2e8a1f-3b7d-4e9a-8c1b-2d4f6a8c0e13";
 const OTHER = "9e4a2c6b-1d3f-4b5a-9c7e-8f0a2b4c6d81";
 
 /** The project's store, and the same with transactions that fail as `failing` says. */
-async function open(name: string) {
-  const store = await openEmptyStore(dir, name);
-  stores.push(store);
+async function open() {
+  const store = await openEmptyStore();
   return { store, ...failingStore(store) };
 }
 
@@ -52,7 +41,7 @@ async function faults(store: SandboxStore, partner: string) {
 
 describe("finished requests", () => {
   it("tries a batch whose transaction failed again: each request logged once and counted once", async () => {
-    const { store, flaky, failing } = await open("retried.db");
+    const { store, flaky, failing } = await open();
     failing.partners.add(PARTNER);
     failing.failures = 1;
     const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
@@ -98,7 +87,7 @@ describe("finished requests", () => {
   });
 
   it("writes only the log, or only the counts, when only that is on", async () => {
-    const { store } = await open("halves.db");
+    const { store } = await open();
     const logOnly = new FinishedRequests(store, [appendToLog]);
     const countsOnly = new FinishedRequests(store, [countRequests]);
     logOnly.add(PARTNER, request(1));
@@ -111,7 +100,7 @@ describe("finished requests", () => {
   });
 
   it("writes what waits at close, once, and nothing after", async () => {
-    const { store, flaky, failing } = await open("closed.db");
+    const { store, flaky, failing } = await open();
     failing.partners.add(PARTNER);
     failing.failures = Number.POSITIVE_INFINITY;
     const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);

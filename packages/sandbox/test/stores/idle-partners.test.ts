@@ -1,26 +1,13 @@
 // Idle partners, on each store: purged with all their data once unused for the idle time.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { realNow } from "../../src/clock/clock.js";
 import { newApiKey } from "../../src/controls.js";
 import { partnerIdOf } from "../../src/store/partner.js";
 import { openEmptyStore } from "../support/store-projects.js";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
 describe("idle partners", () => {
   it("are purged with all their data once unused for the idle time; the others stay", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "payments-partners-"));
-    const store = await openEmptyStore(dir);
-    cleanups.push(async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const store = await openEmptyStore();
     const day = 24 * 60 * 60 * 1000;
     const now = realNow();
     const [idle, active] = [partnerIdOf(newApiKey()), partnerIdOf(newApiKey())];

@@ -1,26 +1,13 @@
 // A partner's readiness counters on each store: a list naming a counter more than once changes it
 // once, as the list says (added: the sum; raised: the largest), in one statement where it can.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { realNow } from "../../src/clock/clock.js";
 import { newApiKey } from "../../src/controls.js";
 import { partnerIdOf } from "../../src/store/partner.js";
 import { openEmptyStore } from "../support/store-projects.js";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
 it("adds and raises a counter the list names twice, and keeps the others", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "payments-readiness-counts-"));
-  const store = await openEmptyStore(dir);
-  cleanups.push(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const store = await openEmptyStore();
   const partner = partnerIdOf(newApiKey());
   const delivered = { kind: "delivered", name: "CustomerCreated", detail: "" } as const;
   const reached = { kind: "state", name: "Customer", detail: "Active" } as const;

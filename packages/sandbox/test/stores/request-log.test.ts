@@ -1,28 +1,12 @@
 // The request log on each store: batches of entries written as rows, read back newest first, a
 // page at a time and filtered, across batches; each partner's newest REQUESTS_KEPT kept (trimmed
 // once per TRIM_AFTER entries of small batches), another partner's never seen.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Page, page } from "../../src/json/pages.js";
 import type { KeptRequest, RequestLogFilter } from "../../src/request-log/index.js";
 import { TRIM_AFTER } from "../../src/store/request-log-rows.js";
 import { REQUESTS_KEPT, type SandboxStore } from "../../src/store/store.js";
 import { openEmptyStore } from "../support/store-projects.js";
-
-const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-request-log-"));
-const stores: SandboxStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function open(name: string) {
-  const store = await openEmptyStore(dir, name);
-  stores.push(store);
-  return store;
-}
 
 const PARTNER = "2d7f1c3e-5a9b-4c8d-9e1f-3a5b7c9d1e2f";
 const OTHER = "8a1b3c5d-7e9f-4a2b-8c4d-6e8f0a2b4c6d";
@@ -67,7 +51,7 @@ async function allPages(store: SandboxStore, filter: RequestLogFilter, size = 7)
 
 describe("the request log", () => {
   it("pages newest first across batches, filtered, and goes back with prev_cursor", async () => {
-    const store = await open("paging.db");
+    const store = await openEmptyStore();
     await append(store, PARTNER, 1, 5);
     await append(store, OTHER, 1, 5);
     await append(store, PARTNER, 6, 10);
@@ -104,7 +88,7 @@ describe("the request log", () => {
   });
 
   it(`keeps a partner's newest ${REQUESTS_KEPT.toLocaleString("en-US")} requests, at most a batch more`, async () => {
-    const store = await open("retention.db");
+    const store = await openEmptyStore();
     const batch = 2_000;
     const total = REQUESTS_KEPT + 3 * batch;
     for (let from = 1; from <= total; from += batch) await append(store, PARTNER, from, batch);
@@ -115,7 +99,7 @@ describe("the request log", () => {
   });
 
   it(`trims a log written in small batches once per ${TRIM_AFTER} entries, keeping its newest ${REQUESTS_KEPT.toLocaleString("en-US")}`, async () => {
-    const store = await open("small-batches.db");
+    const store = await openEmptyStore();
     const batch = 20;
     // Its first append trims; each next trim after TRIM_AFTER entries more.
     const total = REQUESTS_KEPT + 4 * TRIM_AFTER;

@@ -1,33 +1,18 @@
 // Retention, on each store: idempotency keys are kept 24 hours, the event log its newest 10,000.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import type { DeliveryEvent } from "../../src/store/sandbox-data.js";
-import { EVENTS_KEPT, KEY_RETENTION_MS, type SandboxStore } from "../../src/store/store.js";
+import { EVENTS_KEPT, KEY_RETENTION_MS } from "../../src/store/store.js";
 import { openEmptyStore } from "../support/store-projects.js";
 
-const dir = mkdtempSync(join(tmpdir(), "payments-sandbox-retention-"));
-const stores: SandboxStore[] = [];
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  rmSync(dir, { recursive: true, force: true });
-});
 afterEach(() => vi.useRealTimers());
-
-async function open(name: string) {
-  const store = await openEmptyStore(dir, name);
-  stores.push(store);
-  return store;
-}
 
 const first = { method: "POST", path: "/customers", fingerprint: "f" };
 
 describe("sandbox retention", () => {
   it("keeps an idempotency key for 24 hours, then forgets it", async () => {
-    const store = await open("keys.db");
+    const store = await openEmptyStore();
     vi.useFakeTimers({ toFake: ["Date"] });
     const claim = () =>
       store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
@@ -46,7 +31,7 @@ describe("sandbox retention", () => {
   });
 
   it("keeps the newest 10,000 events", async () => {
-    const store = await open("events.db");
+    const store = await openEmptyStore();
     const event = (index: number): DeliveryEvent => ({
       id: `event-${index}`,
       topic: "Ping",
