@@ -7,7 +7,9 @@
 // tsdown, Prism and changesets need Node 22+ or 24) and the pnpm pinned in package.json.
 // - When the machine's Node is older than the pinned one, that Node comes from the npm registry
 //   (the `node` package) into <repo>/.tools (gitignored, no root needed); pnpm too, unless the
-//   pinned version is already on PATH. <repo>/.tools/node_modules/.bin, then the root's
+//   pinned version is already on PATH. The install goes once into the user's cache (a folder per
+//   set of versions, see toolchainCache) and .tools links to it: every clone of the same versions
+//   shares it, where each fresh clone would unpack Node's 100 MB again (8 s). <repo>/.tools/node_modules/.bin, then the root's
 //   node_modules/.bin, go first on PATH for every child process, so turbo, pnpm, vitest, the mock
 //   and the docs all run on the toolchain's Node.
 // - `setup`: the toolchain and `pnpm install --frozen-lockfile`, nothing else.
@@ -18,7 +20,18 @@
 // - `dev`: build, then packages/docs/scripts/serve-all.ts --watch. `run <command>`: the command, in a shell, on the
 //   toolchain.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -83,8 +96,73 @@ function compareVersions(a, b) {
 }
 
 /**
+ * Where installed toolchains are kept for every clone of this user: a folder per set of versions.
+ * Removing it is safe; the next setup installs again.
+ */
+function toolchainCache() {
+  const base =
+    process.env.XDG_CACHE_HOME ||
+    (isWindows && process.env.LOCALAPPDATA) ||
+    path.join(os.homedir(), ".cache");
+  return path.join(base, "partner-payments-toolkit", "toolchain");
+}
+
+/** npm install of `dependencies` into `prefix` (a package.json naming them is written there). */
+function npmInstall(prefix, dependencies, what) {
+  mkdirSync(prefix, { recursive: true });
+  writeFileSync(
+    path.join(prefix, "package.json"),
+    `${JSON.stringify({ private: true, dependencies }, null, 2)}\n`,
+  );
+  // The npm that launched us, else the one on PATH.
+  const npmCli = process.env.npm_execpath;
+  const useCli = npmCli && /npm-cli\.js$/.test(npmCli) && existsSync(npmCli);
+  const [cmd, pre] = useCli ? [process.execPath, [npmCli]] : ["npm", []];
+  run(cmd, [...pre, "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error"], {
+    what,
+  });
+}
+
+/**
+ * Points .tools at the cache's install of `dependencies`, installing it there first when it is
+ * missing. The install goes to a folder of its own and is renamed into place when complete, so
+ * that a clone set up at the same time, or an install cut short, never leaves a half toolchain.
+ */
+function linkCachedToolchain(dependencies, what) {
+  const key = Object.entries(dependencies)
+    .map(([name, version]) => `${name}-${version}`)
+    .join("+");
+  const cached = path.join(toolchainCache(), key);
+  if (!existsSync(path.join(cached, "node_modules", ".bin", "pnpm"))) {
+    step(`installing ${what} from the npm registry into ${cached}\u2026`);
+    const partial = `${cached}.partial-${process.pid}`;
+    rmSync(partial, { recursive: true, force: true });
+    npmInstall(partial, dependencies, `installing ${what} into ${cached}`);
+    try {
+      renameSync(partial, cached);
+    } catch (error) {
+      // Another setup finished the same install first: use theirs.
+      rmSync(partial, { recursive: true, force: true });
+      if (!existsSync(cached)) throw error;
+    }
+  }
+  // A junction on Windows: it needs no privilege, where a directory symlink does.
+  symlinkSync(cached, tools, isWindows ? "junction" : "dir");
+  step(`.tools/ links to ${cached}`);
+}
+
+/** Whether .tools is a link (to the cache), rather than a folder of its own. */
+function toolsIsLink() {
+  try {
+    return lstatSync(tools).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The toolchain: the machine's Node when it is at least the pinned one, else the pinned Node in
- * .tools; the pinned pnpm from PATH or .tools. Installs into .tools only what is missing.
+ * .tools; the pinned pnpm from PATH or .tools. Installs only what is missing.
  */
 function ensureToolchain() {
   const nodeOnPath = versionOf("node");
@@ -94,22 +172,19 @@ function ensureToolchain() {
     // One manifest names every tool of .tools, so that an install never prunes another one.
     const dependencies = { pnpm: PNPM_VERSION };
     if (!nodeOk || existsSync(path.join(toolsBin, "node"))) dependencies.node = NODE_VERSION;
-    const what = Object.entries(dependencies).map(([name, version]) => `${name} ${version}`);
-    step(`installing ${what.join(" and ")} from the npm registry into .tools/\u2026`);
-    mkdirSync(tools, { recursive: true });
-    writeFileSync(
-      path.join(tools, "package.json"),
-      `${JSON.stringify({ private: true, dependencies }, null, 2)}\n`,
-    );
-    // The npm that launched us, else the one on PATH.
-    const npmCli = process.env.npm_execpath;
-    const useCli = npmCli && /npm-cli\.js$/.test(npmCli) && existsSync(npmCli);
-    const [cmd, pre] = useCli ? [process.execPath, [npmCli]] : ["npm", []];
-    run(
-      cmd,
-      [...pre, "install", "--prefix", tools, "--no-audit", "--no-fund", "--loglevel=error"],
-      { what: `installing ${what.join(" and ")} into .tools/` },
-    );
+    const what = Object.entries(dependencies)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(" and ");
+    // A link to other versions is replaced; the cached install it named stays for the clones
+    // that use it.
+    if (toolsIsLink()) unlinkSync(tools);
+    if (existsSync(tools)) {
+      // A .tools folder of its own (made before the cache was used): updated in place.
+      step(`installing ${what} from the npm registry into .tools/\u2026`);
+      npmInstall(tools, dependencies, `installing ${what} into .tools/`);
+    } else {
+      linkCachedToolchain(dependencies, what);
+    }
   }
   const node = versionOf("node");
   if (!node || compareVersions(node, NODE_VERSION) < 0) {

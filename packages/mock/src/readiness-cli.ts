@@ -5,17 +5,10 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 // By name, not `await import("@org/payments-sandbox")`: the bundle then holds only the report's
-// modules here, and a report from --url or --from loads neither the sandbox nor Prism.
-import {
-  defaultProfile,
-  FORMATS,
-  formatReport,
-  liveEvidence,
-  PROFILE_CONTEXT,
-  type ReadinessReport,
-  readProfile,
-  reportOf,
-} from "@org/payments-sandbox";
+// formats here. What makes a report (the profile, read with YAML and checked with Ajv, and the
+// store's reader) is loaded only by --state and --from: a sandbox asked with --url makes its own,
+// and a report from --url or --from loads neither the sandbox nor Prism.
+import { FORMATS, formatReport, type ReadinessReport } from "@org/payments-sandbox";
 import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
 
@@ -123,6 +116,7 @@ export async function reportFrom(args: Source, key: string, io: CommandIo) {
     const text = await readFile(args.from, "utf8").catch((error: Error) => {
       throw new Error(`cannot read the proxy's traffic file ${args.from}: ${error.message}`);
     });
+    const { liveEvidence, reportOf } = await import("@org/payments-sandbox");
     return reportOf("live", profile, liveEvidence(liveCalls(text, args.from)));
   }
   // The store's reader is the one part that needs the sandbox itself.
@@ -131,6 +125,7 @@ export async function reportFrom(args: Source, key: string, io: CommandIo) {
 }
 
 async function loadProfile(path: string | undefined) {
+  const { defaultProfile, PROFILE_CONTEXT, readProfile } = await import("@org/payments-sandbox");
   return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
 }
 

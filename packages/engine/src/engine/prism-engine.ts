@@ -63,8 +63,16 @@ export interface PrismResponse {
 }
 
 export interface PrismEngine {
-  /** Answers one request; `preferences` (from its `Prefer` header) override the mock's config. */
-  handle(request: ApiRequest, preferences?: Preferences): PrismOutcome;
+  /**
+   * Answers one request; `preferences` (from its `Prefer` header) override the mock's config.
+   * With `checkResponse: false` the answer is not checked against the spec (no `outputProblems`):
+   * for a caller that answers with a response of its own (the sandbox).
+   */
+  handle(
+    request: ApiRequest,
+    preferences?: Preferences,
+    options?: { checkResponse?: boolean },
+  ): PrismOutcome;
   /** Routes and validates one request (security included) as `handle` does, without answering it. */
   check(request: ApiRequest): PrismCheck;
   /** The operation Prism's router matches to `method` and `path`, if any (HEAD is read as GET). */
@@ -180,15 +188,21 @@ function handlerOf(
   operations: Operations,
   config: MockConfig,
 ): PrismEngine["handle"] {
-  return function handle(request: ApiRequest, preferences: Preferences = {}): PrismOutcome {
+  const unchecked = { ...config, validateResponse: false };
+  return function handle(
+    request: ApiRequest,
+    preferences: Preferences = {},
+    { checkResponse = true }: { checkResponse?: boolean } = {},
+  ): PrismOutcome {
     // A request without preferences is answered with the engine's own config, which the mock's
     // caches know by sight.
     const asked = hasPreferences(preferences);
     const mock = asked ? { ...config.mock, ...preferences } : config.mock;
+    const base = checkResponse ? config : unchecked;
     const result = prism.answer(
       toPrismInput(request),
       operations,
-      asked ? { ...config, mock } : config,
+      asked ? { ...base, mock } : base,
     );
     if (result._tag === "Left") {
       return {

@@ -1,8 +1,10 @@
 // Webhook deliveries sent with undici on kept-alive connections: with test mode, every create
 // sends an event, and Node's fetch cost about three times the CPU per delivery of node:http, which
 // cost a third more than undici's dispatcher by itself (bench: "Stateful mocks", a create with a
-// webhook on every topic).
-import { Agent, type Dispatcher } from "undici";
+// webhook on every topic). undici is loaded at the first delivery sent: it cost a quarter of a
+// `payments-mock --stateful` start, and most sandboxes send none (the seed's webhook is at a
+// reserved example host).
+import type { Agent, Dispatcher } from "undici";
 import {
   type DeliveryLimits,
   type DeliveryOutcome,
@@ -17,7 +19,10 @@ import {
  * keep-alive timeout says it will (undici's keepAliveTimeoutThreshold).
  */
 export class DeliverySender implements WebhookSender {
-  private readonly agent = new Agent();
+  /** The kept-alive connections' agent, made at the first delivery sent. */
+  private agent: Promise<Agent> | undefined;
+
+  private closed = false;
 
   private readonly limits: DeliveryLimits;
 
@@ -32,11 +37,12 @@ export class DeliverySender implements WebhookSender {
     const target = this.targetOf(url);
     if ("delivered" in target) return target;
     const body = JSON.stringify(payload);
-    const first = await post(url, target, body, this.limits, this.agent);
+    const first = await post(url, target, body, this.limits, await this.keptAlive());
     if (!("retry" in first)) return first;
     // A kept-alive connection the receiver closed as it was reused: the request never got there.
     // Tried once more on a connection of its own, which is closed after it (undici retries no
     // POST by itself).
+    const { Agent } = await loadUndici();
     const fresh = new Agent({ pipelining: 0 });
     try {
       const again = await post(url, target, body, this.limits, fresh);
@@ -59,10 +65,29 @@ export class DeliverySender implements WebhookSender {
     return target;
   }
 
+  /** The agent of the kept-alive connections; one made after `close` is closed at once. */
+  private keptAlive(): Promise<Agent> {
+    this.agent ??= loadUndici().then(({ Agent }) => {
+      const agent = new Agent();
+      if (this.closed) void agent.destroy();
+      return agent;
+    });
+    return this.agent;
+  }
+
   /** Closes the kept-alive connections: no socket of the sandbox's outlives it. */
   close(): void {
-    void this.agent.destroy();
+    this.closed = true;
+    void this.agent?.then((agent) => agent.destroy());
   }
+}
+
+let undici: Promise<typeof import("undici")> | undefined;
+
+/** undici, loaded once, when a delivery is first sent. */
+function loadUndici(): Promise<typeof import("undici")> {
+  undici ??= import("undici");
+  return undici;
 }
 
 /** The urls whose targets are kept; past this many, they are read afresh. */

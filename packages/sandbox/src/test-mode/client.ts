@@ -50,17 +50,26 @@ export class SandboxControlError extends Error {
   }
 }
 
-/** The client of the sandbox at `baseUrl`, sending `apiKey` as X-API-Key. */
+/**
+ * The client of the sandbox at `baseUrl`, sending `apiKey` as X-API-Key. openapi-fetch's client is
+ * made at the first call: making it reads the global `Request`, which loads Node's fetch (undici),
+ * a tenth of the CPU of a sandbox's start, and the CLI's sandbox never calls a control.
+ */
 export function controlsClient(
   baseUrl: string,
   apiKey: string,
   fetchFunction?: typeof globalThis.fetch,
 ): ControlsClient {
-  return createClient<paths>({
-    baseUrl: baseUrl.replace(/\/+$/, ""),
-    headers: { "X-API-Key": apiKey },
-    ...(fetchFunction !== undefined && { fetch: fetchFunction }),
-  });
+  let client: ControlsClient | undefined;
+  const made = () => {
+    client ??= createClient<paths>({
+      baseUrl: baseUrl.replace(/\/+$/, ""),
+      headers: { "X-API-Key": apiKey },
+      ...(fetchFunction !== undefined && { fetch: fetchFunction }),
+    });
+    return client;
+  };
+  return new Proxy({} as ControlsClient, { get: (_, name) => Reflect.get(made(), name) });
 }
 
 /** What an openapi-fetch call resolves to. */

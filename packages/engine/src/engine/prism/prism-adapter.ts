@@ -6,8 +6,10 @@
 // In Node, modules are required, not imported, and in this order: first the stand-ins for the
 // modules the mocker loads as it loads but calls only for some answers (its JSON Schema data
 // generator, json-schema-faker and Faker with all its locales, about a third of the CLI's start-up,
-// used with --dynamic or for a response the spec gives no example; and its callback runner), each
-// loading its module at its first use; then Prism. An import would read every export of the
+// used with --dynamic or for a response the spec gives no example; and its callback runner) and
+// for the security check the validator loads as it loads but that runs only for a request without
+// an API key (it loads lodash/fp, a second lodash: a tenth of a `payments-mock fixtures` start),
+// each loading its module at its first use; then Prism. An import would read every export of the
 // mocker, and its `resetJSONSchemaGenerator` would load the generator at once.
 //
 // In a browser (no `process`), the same modules come bundled: the browser build (the mock's
@@ -121,7 +123,12 @@ type MergeAllOf = (
 /** Prism in Node: required from its dist/, the generator and callback runner deferred. */
 function nodePrism(modules: typeof import("node:module")): PrismModules {
   const require = modules.createRequire(import.meta.url);
-  for (const name of ["mocker/generator/JSONSchema.js", "mocker/callback/callbacks.js"]) {
+  const deferred = [
+    "mocker/generator/JSONSchema.js",
+    "mocker/callback/callbacks.js",
+    "validator/validators/security/index.js",
+  ];
+  for (const name of deferred) {
     const path = require.resolve(`${DIST}/${name}`);
     DEFERRED_MODULES.push(path);
     // A module already loaded (by whoever loaded Prism before us) is left alone.
@@ -179,7 +186,9 @@ export const prismMock: Mock = (options) => {
   return mocker.default(options);
 };
 export const validateOutput: ValidateOutput = validator.validateOutput;
-export const validateSecurity: ValidatorModule["validateSecurity"] = validator.validateSecurity;
+/** Prism's security check, read from its module only when it first judges a request. */
+export const validateSecurity: ValidatorModule["validateSecurity"] = (options) =>
+  validator.validateSecurity(options);
 export const validateBody: ValidatorsModule["validateBody"] = validators.validateBody;
 export const validateHeaders: ValidatorsModule["validateHeaders"] = validators.validateHeaders;
 export const validatePath: ValidatorsModule["validatePath"] = validators.validatePath;

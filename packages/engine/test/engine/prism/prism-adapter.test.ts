@@ -1,6 +1,6 @@
 // The adapter is the mock's only door into Prism's internals. It is written against one Prism
-// version; its stand-ins keep Prism's generator and callback runner unloaded until the mocker
-// uses them, and then the mocker gets the modules' own exports.
+// version; its stand-ins keep Prism's generator, callback runner and security check unloaded
+// until they are used, and then Prism gets the modules' own exports.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -25,7 +25,7 @@ it("is used with the Prism version it was written against", () => {
 // In a process of its own, since Prism is already loaded in this one.
 const script = `
 import { createRequire } from "node:module";
-import { DEFERRED_MODULES, prismMock } from ${JSON.stringify(fileURLToPath(new URL("../../../src/engine/prism/prism-adapter.ts", import.meta.url)))};
+import { DEFERRED_MODULES, prismMock, validateSecurity } from ${JSON.stringify(fileURLToPath(new URL("../../../src/engine/prism/prism-adapter.ts", import.meta.url)))};
 const require = createRequire(${JSON.stringify(import.meta.url)});
 const standIns = DEFERRED_MODULES.map((path) => require.cache[path]);
 const loaded = () => [
@@ -36,26 +36,33 @@ const before = loaded();
 const generator = require(DEFERRED_MODULES[0]);
 const sample = generator.generateStatic({}, { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] });
 const runCallback = typeof require(DEFERRED_MODULES[1]).runCallback;
+const security = { type: "apiKey", in: "header", name: "X-API-Key", key: "api_key" };
+const refused = validateSecurity({
+  resource: { security: [[security]] },
+  element: { headers: {}, url: { path: "/customers" } },
+});
 console.log(JSON.stringify({
   before,
   after: loaded(),
   mockerLoaded: typeof prismMock === "function",
   sample: sample._tag === "Right" ? sample.right : sample.left.message,
   runCallback,
+  refused: refused._tag,
   sameExports: generator.generate === require(DEFERRED_MODULES[0]).generate,
 }));
 `;
 
-it("loads Prism's generator and callback runner only when they are used", () => {
+it("loads Prism's generator, callback runner and security check only when they are used", () => {
   const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
     encoding: "utf8",
   });
   const found = JSON.parse(output);
   expect(found).toMatchObject({
-    before: [false, false, false],
-    after: [true, true, true],
+    before: [false, false, false, false],
+    after: [true, true, true, true],
     mockerLoaded: true,
     runCallback: "function",
+    refused: "Left",
     sameExports: true,
   });
   expect(found.sample.id).toMatch(/^[0-9a-f-]{36}$/);
