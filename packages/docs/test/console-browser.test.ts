@@ -19,6 +19,7 @@ import { pointWebhooksAt } from "./support/point-webhooks.ts";
 
 const artifactsDir = artifactsFolder();
 const operations = listOperations(loadSpec());
+type Operation = (typeof operations)[number];
 const testModeRoutes = listOperations(loadSpec(testModeSpecPath));
 const apiKey = "console-test-key";
 let webhookId: string;
@@ -65,6 +66,21 @@ afterAll(async () => {
 /** Redoc's route of an operation: `#/<tag as a slug>/<operationid>`. */
 function route({ tag, operationId }: { tag: string | undefined; operationId: string }) {
   return `#/${(tag ?? "").toLowerCase().replaceAll(" ", "-")}/${operationId.toLowerCase()}`;
+}
+
+/** The API's operations by tag, each tag's in the order Redoc shows them: the document's. */
+function operationsByTag(): Operation[][] {
+  const shownOrder = Object.entries(loadSpec().paths).flatMap(([path, item]) =>
+    Object.keys(item ?? {}).map((method) => `${method} ${path}`),
+  );
+  const groups = new Map<string | undefined, Operation[]>();
+  for (const entry of operations) groups.set(entry.tag, [...(groups.get(entry.tag) ?? []), entry]);
+  return [...groups.values()].map((entries) =>
+    entries.sort(
+      (a, b) =>
+        shownOrder.indexOf(`${a.method} ${a.path}`) - shownOrder.indexOf(`${b.method} ${b.path}`),
+    ),
+  );
 }
 
 /** Opens the operation's page (of the API's reference, or `page`) and returns its console. */
@@ -123,41 +139,58 @@ describe("the console, on the docs served beside the sandbox", () => {
   }, 60_000);
 
   it("is on every operation's page, labelled with its operationId, method and path, and the navigation lists every operation", async () => {
-    for (const entry of operations) {
-      const method = entry.method.toUpperCase();
-      const console = await openConsole(page, docs.url, entry.operationId);
-      expect(await console.getAttribute("data-method")).toBe(method);
-      expect(await console.getAttribute("data-path")).toBe(entry.path);
-      await page.getByRole("region", { name: `Try it: ${method} ${entry.path}` }).waitFor();
-      await console.getByRole("button", { name: `Send ${method} ${entry.path}` }).waitFor();
-      expect(await console.locator("[data-console-operation-id]").textContent()).toBe(
-        entry.operationId,
-      );
-      // The navigation lists it: its item, labelled with the summary followed by the method badge.
-      expect(
-        await page.locator(`.menu-content a[href="${route(entry)}"]`).textContent(),
-        entry.operationId,
-      ).toBe(`${entry.operation.summary}${entry.method}`);
-      // Redoc renders the tag's operations on the route: each has its own console, inside it.
-      await page
-        .locator(
-          `[id="${route(entry).slice(2)}"] section[data-console-operation="${entry.operationId}"]`,
-        )
-        .waitFor();
-      const shown = await page
-        .locator("[data-console-operation]")
-        .evaluateAll((consoles) => consoles.map((c) => c.getAttribute("data-console-operation")));
-      expect(new Set(shown).size).toBe(shown.length);
-      expect(
-        shown.every((id) => operations.some((o) => o.operationId === id && o.tag === entry.tag)),
-      ).toBe(true);
-      for (const parameter of entry.parameters.filter((p) => p.in === "path")) {
-        const field = console.locator(
-          `[data-param-in="path"][data-param-name="${parameter.name}"]`,
+    // Each navigation re-renders Redoc's page, most of what this test costs Chromium. Redoc
+    // renders the operation routed to and, once scrolled there, the one above it, each inside the
+    // element its own route scrolls to: so each tag's operations are taken last first, and one
+    // already on the page is checked there rather than opened on its own route.
+    for (const entries of operationsByTag()) {
+      for (const entry of entries.reverse()) {
+        const method = entry.method.toUpperCase();
+        // Where the operation's route scrolls to: its console is inside it.
+        const operation = page.locator(`[id="${route(entry).slice(2)}"]`);
+        const console = operation.locator(`section[data-console-operation="${entry.operationId}"]`);
+        if ((await console.count()) === 0) {
+          await openConsole(page, docs.url, entry.operationId);
+          // The tag's page: each console once, and only the tag's operations'.
+          const shown = await page
+            .locator("[data-console-operation]")
+            .evaluateAll((consoles) =>
+              consoles.map((c) => c.getAttribute("data-console-operation")),
+            );
+          expect(new Set(shown).size).toBe(shown.length);
+          expect(
+            shown.every((id) =>
+              operations.some((o) => o.operationId === id && o.tag === entry.tag),
+            ),
+          ).toBe(true);
+        }
+        await console.waitFor();
+        expect(await console.getAttribute("data-method")).toBe(method);
+        expect(await console.getAttribute("data-path")).toBe(entry.path);
+        // The console is the region named for the operation (the role query walks the
+        // operation's element, not the whole page).
+        const region = operation.getByRole("region", {
+          name: `Try it: ${method} ${entry.path}`,
+          exact: true,
+        });
+        expect(await region.getAttribute("data-console-operation")).toBe(entry.operationId);
+        await console.getByRole("button", { name: `Send ${method} ${entry.path}` }).waitFor();
+        expect(await console.locator("[data-console-operation-id]").textContent()).toBe(
+          entry.operationId,
         );
-        expect(await field.inputValue(), `${entry.operationId} ${parameter.name}`).toBe(
-          String(parameter.example),
-        );
+        // The navigation lists it: its item, labelled with the summary followed by the method badge.
+        expect(
+          await page.locator(`.menu-content a[href="${route(entry)}"]`).textContent(),
+          entry.operationId,
+        ).toBe(`${entry.operation.summary}${entry.method}`);
+        for (const parameter of entry.parameters.filter((p) => p.in === "path")) {
+          const field = console.locator(
+            `[data-param-in="path"][data-param-name="${parameter.name}"]`,
+          );
+          expect(await field.inputValue(), `${entry.operationId} ${parameter.name}`).toBe(
+            String(parameter.example),
+          );
+        }
       }
     }
   }, 180_000);
