@@ -245,7 +245,12 @@ const prismsValidateAgainstSchema: ValidateAgainstSchema = schemaUtils.validateA
  * once per schema and bundle as Prism compiles it (createAjvInstances, assignAjvInstance and
  * getValidationFunction of its dist/validator/validators/utils.js): the same Ajv, options and
  * formats, the instance chosen by `$schema` and `coerce`. A value it fails, or a schema it cannot
- * compile or a check that throws, goes to Prism's own, so every finding is Prism's.
+ * compile or a check that throws, goes to Prism's own, so every finding is Prism's. One thing
+ * Prism's Ajv does is left out: checking each schema against its draft's meta-schema, which
+ * compiles the meta-schema first (a tenth of the CPU of a `payments-mock fixtures` run). Prism
+ * finds nothing in a value against a schema that fails its meta-schema (its compile throws, and
+ * Prism's `validateAgainstSchema` then answers none); here such a schema's check passes the value
+ * (none) or fails it (Prism's own: none), so the findings are the same.
  */
 const compiledValidateAgainstSchema: ValidateAgainstSchema = (
   value,
@@ -322,7 +327,10 @@ function ajvFor($schema: string, coerce: boolean): Ajv {
   return ajv;
 }
 
-/** An Ajv instance as Prism's `createAjvInstances` makes it. */
+/**
+ * An Ajv instance as Prism's `createAjvInstances` makes it, but that does not check schemas against
+ * their meta-schema (see compiledValidateAgainstSchema).
+ */
 function prismsAjv(module: keyof typeof DRAFTS, coerce: boolean): Ajv {
   const load = prism.ajv as NonNullable<PrismModules["ajv"]>;
   const AjvClass = (load(module) as { default: new (options: object) => Ajv }).default;
@@ -335,6 +343,7 @@ function prismsAjv(module: keyof typeof DRAFTS, coerce: boolean): Ajv {
     strict: false,
     logger: unknownFormatSilencer,
     coerceTypes: coerce,
+    validateSchema: false,
   });
   addFormats(ajv);
   ajv.addFormat("date-time", dateTime.fmtDef(dateTime.date_time, dateTime.compareDateTime));

@@ -137,3 +137,30 @@ it("checks values against schemas as Prism's validateAgainstSchema does", () => 
   }
   expect(found).toBeGreaterThan(20);
 });
+
+// The compiled check does not check a schema against its meta-schema, as Prism's Ajv does: Prism
+// finds nothing against a schema that fails it, and neither does the check.
+it("finds nothing against a schema that breaks its meta-schema, as Prism's validateAgainstSchema", () => {
+  const prisms = createRequire(import.meta.url)(
+    "@stoplight/prism-http/dist/validator/validators/utils.js",
+  ) as { validateAgainstSchema: typeof validateAgainstSchema };
+  const broken = [
+    { type: "string", minLength: -1 },
+    // A check that fails every string: Prism's own then answers, with none.
+    { type: "string", maxLength: -1 },
+    { type: "object", required: "id", properties: { id: { type: "string" } } },
+    { type: "strin" },
+    { $schema: "https://json-schema.org/draft/2020-12/schema", type: "integer", maximum: "9" },
+  ];
+  const values = ["", "a string", 3, { id: 3 }, {}, null];
+  for (const schema of broken as Parameters<typeof validateAgainstSchema>[1][]) {
+    for (const coerce of [true, false]) {
+      for (const value of values) {
+        const theirs = prisms.validateAgainstSchema(value, schema, coerce, 0, "body");
+        expect(theirs._tag, JSON.stringify(schema)).toBe("None");
+        const ours = validateAgainstSchema(value, schema, coerce, 0, "body");
+        expect(ours, `${JSON.stringify(schema)} ${JSON.stringify(value)}`).toEqual(theirs);
+      }
+    }
+  }
+});
