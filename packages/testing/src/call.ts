@@ -1,5 +1,5 @@
 // A JSON call to a running mock or sandbox, with the tests' API key unless the test sends another.
-import { API_KEY } from "./spec-requests.ts";
+import { API_KEY, REQUEST_TIMEOUT_MS } from "./spec-requests.ts";
 
 /** A JSON call with the API key (and whatever headers the test adds). */
 export async function call(
@@ -17,7 +17,7 @@ export async function call(
       ...options.headers,
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const text = await response.text();
   return {

@@ -31,6 +31,7 @@ export {
   API_KEY,
   operation,
   operations,
+  REQUEST_TIMEOUT_MS,
   type SentResponse,
   type SpecRequest,
   send,

@@ -1,6 +1,7 @@
 // A plain node:http client for the proxy tests: it sends headers fetch will not (Connection,
 // Keep-Alive, Proxy-Authorization) and returns the answer's bytes as they came.
 import { request } from "node:http";
+import { REQUEST_TIMEOUT_MS } from "@org/payments-testing";
 
 export interface RawAnswer {
   status: number;
@@ -19,7 +20,7 @@ export interface RawRequest {
   signal?: AbortSignal;
 }
 
-/** Sends one request to `baseUrl` on a fresh connection; fails after 10 s rather than hang. */
+/** Sends one request to `baseUrl` on a fresh connection; fails rather than hang. */
 export function send(baseUrl: string, options: RawRequest): Promise<RawAnswer> {
   const base = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -30,7 +31,7 @@ export function send(baseUrl: string, options: RawRequest): Promise<RawAnswer> {
       path: options.target,
       headers: options.headers,
       agent: false,
-      signal: options.signal ?? AbortSignal.timeout(10_000),
+      signal: options.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     outgoing.once("error", reject);
     outgoing.once("response", (response) => {

@@ -24,6 +24,8 @@ export type DeliveryOutcome =
 /** What sends a webhook's deliveries: Node's sender over HTTP, or one over fetch or a callback. */
 export interface WebhookSender {
   deliver(url: string, payload: unknown): Promise<DeliveryOutcome>;
+  /** A delivery to `url` was queued: a sender that loads its client lazily starts loading it. */
+  queued?(url: string): void;
   close(): void;
 }
 

@@ -122,6 +122,7 @@ export class Events {
         subject: event.id,
         body: withFault(duplicate ? { ...job, duplicate } : job, fault),
       });
+      this.sender.queued?.(job.url);
       this.queued = true;
     }
   }

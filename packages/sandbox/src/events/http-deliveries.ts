@@ -54,6 +54,15 @@ export class DeliverySender implements WebhookSender {
     }
   }
 
+  /**
+   * Loads undici as soon as a delivery that will be sent is queued: the first one then does not
+   * wait for it, and deliveries from processes sharing a store go out in the order they were
+   * queued as often as before.
+   */
+  queued(url: string): void {
+    if (!("delivered" in this.targetOf(url))) void this.keptAlive();
+  }
+
   private targetOf(url: string): Destination | DeliveryOutcome {
     let target = this.targets.get(url);
     if (target === undefined) {

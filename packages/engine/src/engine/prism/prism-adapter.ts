@@ -6,7 +6,8 @@
 // In Node, modules are required, not imported, and in this order: first the stand-ins for the
 // modules the mocker loads as it loads but calls only for some answers (its JSON Schema data
 // generator, json-schema-faker and Faker with all its locales, about a third of the CLI's start-up,
-// used with --dynamic or for a response the spec gives no example; and its callback runner) and
+// used with --dynamic: an answer the spec gives no example is sampled without it, see
+// staticGeneration; and its callback runner) and
 // for the security check the validator loads as it loads but that runs only for a request without
 // an API key (it loads lodash/fp, a second lodash: a tenth of a `payments-mock fixtures` start),
 // each loading its module at its first use; then Prism. An import would read every export of the
@@ -31,27 +32,35 @@ const nodeModules = globalThis.process?.getBuiltinModule?.("node:module");
 /** The modules deferred, as the mocker requires them (none in a browser: they are bundled). */
 export const DEFERRED_MODULES: string[] = [];
 
-/** A loaded module whose exports are `path`'s, read from it (loading it) when first used. */
+type Exports = Record<string | symbol, unknown>;
+
+/**
+ * A loaded module whose exports are `path`'s, read from it (loading it) when first used; until
+ * then, the exports `early` gives (given the means to load the module) answer for it.
+ */
 function standIn(
   modules: typeof import("node:module"),
   require: NodeJS.Require,
   path: string,
+  early: (load: () => Exports) => Exports = () => ({}),
 ): import("node:module").Module {
-  let loaded: Record<string | symbol, unknown> | undefined;
+  let loaded: Exports | undefined;
   const target = () => {
     if (loaded === undefined) {
       delete require.cache[path];
-      loaded = require(path) as Record<string | symbol, unknown>;
+      loaded = require(path) as Exports;
     }
     return loaded;
   };
+  const before = early(target);
   const module = new modules.Module(path);
   module.filename = path;
   module.loaded = true;
   module.exports = new Proxy(
     {},
     {
-      get: (_, name) => target()[name],
+      get: (_, name) =>
+        loaded === undefined && Object.hasOwn(before, name) ? before[name] : target()[name],
       has: (_, name) => name in target(),
       ownKeys: () => Reflect.ownKeys(target()),
       getOwnPropertyDescriptor: (_, name) => {
@@ -120,6 +129,30 @@ type MergeAllOf = (
   options: { deep: boolean; ignoreAdditionalProperties: boolean },
 ) => Schema;
 
+/**
+ * Prism's `generateStatic` (of dist/mocker/generator/JSONSchema.js: the body of an answer whose
+ * spec gives no example, such as most error answers, sampled from its schema by
+ * @stoplight/json-schema-sampler), without that module, which loads Faker with all its locales for
+ * `--dynamic`: about 0.2 CPU-s at the first such answer. The sampler is the module's own, called
+ * as it calls it; a schema it fails on goes to the module's own `generateStatic`, so the error is
+ * Prism's.
+ */
+function staticGeneration(modules: typeof import("node:module"), path: string) {
+  return (load: () => Exports): Exports => {
+    let sampler: { sample(schema: unknown, options: object, spec: unknown): unknown } | undefined;
+    type Sampled = { _tag: "Right"; right: unknown } | { _tag: "Left"; left: Error };
+    const generateStatic = (operation: unknown, source: unknown): Sampled => {
+      sampler ??= modules.createRequire(path)("@stoplight/json-schema-sampler");
+      try {
+        return { _tag: "Right", right: sampler?.sample(source, { ticks: 2500 }, operation) };
+      } catch {
+        return (load().generateStatic as typeof generateStatic)(operation, source);
+      }
+    };
+    return { generateStatic };
+  };
+}
+
 /** Prism in Node: required from its dist/, the generator and callback runner deferred. */
 function nodePrism(modules: typeof import("node:module")): PrismModules {
   const require = modules.createRequire(import.meta.url);
@@ -131,8 +164,11 @@ function nodePrism(modules: typeof import("node:module")): PrismModules {
   for (const name of deferred) {
     const path = require.resolve(`${DIST}/${name}`);
     DEFERRED_MODULES.push(path);
+    const early = name === deferred[0] ? staticGeneration(modules, path) : undefined;
     // A module already loaded (by whoever loaded Prism before us) is left alone.
-    if (require.cache[path] === undefined) require.cache[path] = standIn(modules, require, path);
+    if (require.cache[path] === undefined) {
+      require.cache[path] = standIn(modules, require, path, early);
+    }
   }
   /** Prism's own dependencies, required as Prism requires them. */
   const prismRequire = modules.createRequire(require.resolve("@stoplight/prism-http"));
@@ -209,7 +245,12 @@ const prismsValidateAgainstSchema: ValidateAgainstSchema = schemaUtils.validateA
  * once per schema and bundle as Prism compiles it (createAjvInstances, assignAjvInstance and
  * getValidationFunction of its dist/validator/validators/utils.js): the same Ajv, options and
  * formats, the instance chosen by `$schema` and `coerce`. A value it fails, or a schema it cannot
- * compile or a check that throws, goes to Prism's own, so every finding is Prism's.
+ * compile or a check that throws, goes to Prism's own, so every finding is Prism's. One thing
+ * Prism's Ajv does is left out: checking each schema against its draft's meta-schema, which
+ * compiles the meta-schema first (a tenth of the CPU of a `payments-mock fixtures` run). Prism
+ * finds nothing in a value against a schema that fails its meta-schema (its compile throws, and
+ * Prism's `validateAgainstSchema` then answers none); here such a schema's check passes the value
+ * (none) or fails it (Prism's own: none), so the findings are the same.
  */
 const compiledValidateAgainstSchema: ValidateAgainstSchema = (
   value,
@@ -286,7 +327,10 @@ function ajvFor($schema: string, coerce: boolean): Ajv {
   return ajv;
 }
 
-/** An Ajv instance as Prism's `createAjvInstances` makes it. */
+/**
+ * An Ajv instance as Prism's `createAjvInstances` makes it, but that does not check schemas against
+ * their meta-schema (see compiledValidateAgainstSchema).
+ */
 function prismsAjv(module: keyof typeof DRAFTS, coerce: boolean): Ajv {
   const load = prism.ajv as NonNullable<PrismModules["ajv"]>;
   const AjvClass = (load(module) as { default: new (options: object) => Ajv }).default;
@@ -299,6 +343,7 @@ function prismsAjv(module: keyof typeof DRAFTS, coerce: boolean): Ajv {
     strict: false,
     logger: unknownFormatSilencer,
     coerceTypes: coerce,
+    validateSchema: false,
   });
   addFormats(ajv);
   ajv.addFormat("date-time", dateTime.fmtDef(dateTime.date_time, dateTime.compareDateTime));

@@ -34,7 +34,14 @@ const loaded = () => [
 ];
 const before = loaded();
 const generator = require(DEFERRED_MODULES[0]);
-const sample = generator.generateStatic({}, { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] });
+const schema = { type: "object", properties: { id: { type: "string", format: "uuid" }, at: { type: "string", format: "date-time" } }, required: ["id"] };
+const sample = generator.generateStatic({}, schema);
+const sampled = loaded();
+// A schema the sampler fails on is Prism's generator's to answer: that loads it.
+const broken = generator.generateStatic({}, { $ref: "#/nowhere" });
+const afterBroken = loaded();
+const prisms = generator.generateStatic({}, schema);
+const prismsBroken = generator.generateStatic({}, { $ref: "#/nowhere" });
 const runCallback = typeof require(DEFERRED_MODULES[1]).runCallback;
 const security = { type: "apiKey", in: "header", name: "X-API-Key", key: "api_key" };
 const refused = validateSecurity({
@@ -43,29 +50,41 @@ const refused = validateSecurity({
 });
 console.log(JSON.stringify({
   before,
+  sampled,
+  afterBroken,
   after: loaded(),
   mockerLoaded: typeof prismMock === "function",
-  sample: sample._tag === "Right" ? sample.right : sample.left.message,
+  sample,
+  prisms,
+  broken: [broken._tag, broken.left?.message, broken.left instanceof Error],
+  prismsBroken: [prismsBroken._tag, prismsBroken.left?.message, prismsBroken.left instanceof Error],
   runCallback,
   refused: refused._tag,
   sameExports: generator.generate === require(DEFERRED_MODULES[0]).generate,
 }));
 `;
 
-it("loads Prism's generator, callback runner and security check only when they are used", () => {
+it("loads Prism's generator (but to sample an answer), callback runner and security check only when they are used", () => {
   const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
     encoding: "utf8",
   });
   const found = JSON.parse(output);
   expect(found).toMatchObject({
     before: [false, false, false, false],
+    // Sampling an answer from its schema loads neither the generator nor Faker.
+    sampled: [false, false, false, false],
+    afterBroken: [true, false, false, true],
     after: [true, true, true, true],
     mockerLoaded: true,
     runCallback: "function",
     refused: "Left",
     sameExports: true,
   });
-  expect(found.sample.id).toMatch(/^[0-9a-f-]{36}$/);
+  // The stand-in's sample is the generator's own, and so is its refusal of a broken schema.
+  expect(found.sample).toEqual(found.prisms);
+  expect(found.sample.right.id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(found.broken).toEqual(found.prismsBroken);
+  expect(found.broken[0]).toBe("Left");
 });
 
 // The check of a value against a schema decides what passes with Prism's Ajv configuration
@@ -117,4 +136,31 @@ it("checks values against schemas as Prism's validateAgainstSchema does", () => 
     }
   }
   expect(found).toBeGreaterThan(20);
+});
+
+// The compiled check does not check a schema against its meta-schema, as Prism's Ajv does: Prism
+// finds nothing against a schema that fails it, and neither does the check.
+it("finds nothing against a schema that breaks its meta-schema, as Prism's validateAgainstSchema", () => {
+  const prisms = createRequire(import.meta.url)(
+    "@stoplight/prism-http/dist/validator/validators/utils.js",
+  ) as { validateAgainstSchema: typeof validateAgainstSchema };
+  const broken = [
+    { type: "string", minLength: -1 },
+    // A check that fails every string: Prism's own then answers, with none.
+    { type: "string", maxLength: -1 },
+    { type: "object", required: "id", properties: { id: { type: "string" } } },
+    { type: "strin" },
+    { $schema: "https://json-schema.org/draft/2020-12/schema", type: "integer", maximum: "9" },
+  ];
+  const values = ["", "a string", 3, { id: 3 }, {}, null];
+  for (const schema of broken as Parameters<typeof validateAgainstSchema>[1][]) {
+    for (const coerce of [true, false]) {
+      for (const value of values) {
+        const theirs = prisms.validateAgainstSchema(value, schema, coerce, 0, "body");
+        expect(theirs._tag, JSON.stringify(schema)).toBe("None");
+        const ours = validateAgainstSchema(value, schema, coerce, 0, "body");
+        expect(ours, `${JSON.stringify(schema)} ${JSON.stringify(value)}`).toEqual(theirs);
+      }
+    }
+  }
 });
