@@ -42,7 +42,7 @@ export function parseCommandLine<
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** The flags a `parseArgs` options table accepts: `--name`, `-x`, and `--no-name` for booleans. */
-export function flagsOf(options: Options): string[] {
+function flagsOf(options: Options): string[] {
   return Object.entries(options).flatMap(([name, option]) => [
     `--${name}`,
     ...(option.type === "boolean" ? [`--no-${name}`] : []),
@@ -54,7 +54,7 @@ export function flagsOf(options: Options): string[] {
  * `parseArgs`'s complaint in the CLI's words: an unknown flag is named with the closest known one
  * when it is a likely typo (`--reportt` → `--report`), instead of advice about positionals.
  */
-export function argsProblem(error: unknown, flags: readonly string[]): string {
+function argsProblem(error: unknown, flags: readonly string[]): string {
   const { code, message } = error as { code?: string; message: string };
   const unknown =
     code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'([^']+)'/.exec(message)?.[1] : undefined;
