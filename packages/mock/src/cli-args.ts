@@ -1,6 +1,6 @@
-// What both commands of the CLI (the mock and `proxy`) do with a bad flag: say so, suggest the
+// What every command of the CLI does with a bad flag: say so, suggest the
 // flag that was probably meant, show the usage and exit with code 2.
-import type { ParseArgsConfig } from "node:util";
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { closest, distance } from "fastest-levenshtein";
 import type { CommandIo } from "./cli-io.js";
 
@@ -12,8 +12,37 @@ export function usageFailure(usage: string, io: CommandIo): (message: string) =>
   };
 }
 
+/**
+ * `argv` read strictly against the options table `options` (positional arguments and `--no-` flags
+ * only where `allow` says); a bad flag is `fail`'s usage failure, naming the flag probably meant.
+ */
+export function parseCommandLine<
+  const O extends Options,
+  const P extends boolean,
+  const N extends boolean = false,
+>(
+  argv: string[],
+  options: O,
+  fail: (message: string) => never,
+  allow: { positionals: P; negatives?: N },
+) {
+  try {
+    return parseArgs({
+      args: argv,
+      options,
+      strict: true,
+      allowPositionals: allow.positionals,
+      allowNegative: allow.negatives ?? false,
+    });
+  } catch (error) {
+    return fail(argsProblem(error, flagsOf(options)));
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
 /** The flags a `parseArgs` options table accepts: `--name`, `-x`, and `--no-name` for booleans. */
-export function flagsOf(options: NonNullable<ParseArgsConfig["options"]>): string[] {
+function flagsOf(options: Options): string[] {
   return Object.entries(options).flatMap(([name, option]) => [
     `--${name}`,
     ...(option.type === "boolean" ? [`--no-${name}`] : []),
@@ -25,7 +54,7 @@ export function flagsOf(options: NonNullable<ParseArgsConfig["options"]>): strin
  * `parseArgs`'s complaint in the CLI's words: an unknown flag is named with the closest known one
  * when it is a likely typo (`--reportt` → `--report`), instead of advice about positionals.
  */
-export function argsProblem(error: unknown, flags: readonly string[]): string {
+function argsProblem(error: unknown, flags: readonly string[]): string {
   const { code, message } = error as { code?: string; message: string };
   const unknown =
     code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'([^']+)'/.exec(message)?.[1] : undefined;

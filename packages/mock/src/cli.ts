@@ -2,8 +2,7 @@
 // payments-mock: serves the partner payments spec with Prism until Ctrl-C or SIGTERM;
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
+import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { processIo, runInProcess } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
 import { stopWithNpm } from "./stop-with-parent.js";
@@ -79,19 +78,6 @@ const OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-function parseCli() {
-  try {
-    return parseArgs({
-      options: OPTIONS,
-      strict: true,
-      allowNegative: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    fail(argsProblem(error, flagsOf(OPTIONS)));
-  }
-}
-
 /** The installed package's version: its package.json sits one folder above dist/ (and src/). */
 function packageVersion(): string {
   const manifest = readFileSync(new URL("../package.json", import.meta.url), "utf8");
@@ -126,7 +112,10 @@ if (process.argv[2] === "--version" || process.argv[2] === "-v") {
 }
 
 async function runMock() {
-  const args = parseCli();
+  const args = parseCommandLine(process.argv.slice(2), OPTIONS, fail, {
+    positionals: false,
+    negatives: true,
+  }).values;
   if (args.help) {
     console.log(USAGE);
     process.exit(0);

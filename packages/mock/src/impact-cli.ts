@@ -4,12 +4,11 @@
 // sources as payments-mock readiness. Exit code 1 when a breaking change touches it, 0 otherwise,
 // 2 on bad usage. The key is read from the environment only, and never printed.
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 // By name, not `await import(…)` of the packages: the bundle then holds only these modules here,
 // not the sandbox and Prism that the packages' entries also lead to.
 import { bundledSpecPath } from "@org/payments-engine";
 import { FORMATS } from "@org/payments-sandbox";
-import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { parseCommandLine, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
 
 const USAGE = `Usage: payments-mock impact --against <document> (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
@@ -61,17 +60,7 @@ export async function impactMain(
   spec: string = bundledSpecPath(),
 ): Promise<number> {
   const fail: (message: string) => never = usageFailure(USAGE, io);
-  let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
-  try {
-    args = parseArgs({
-      args: argv,
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    fail(argsProblem(error, flagsOf(OPTIONS)));
-  }
+  const args = parseCommandLine(argv, OPTIONS, fail, { positionals: false }).values;
   if (args.help) {
     io.out(`${USAGE}\n`);
     return io.exit(0);

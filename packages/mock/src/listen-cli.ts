@@ -2,9 +2,8 @@
 // forwarded to local receivers as webhook deliveries. Runs until Ctrl-C or SIGTERM (exit code 0);
 // 2 for a usage error or a stream the sandbox refuses. The key is read from PAYMENTS_API_KEY only
 // and never printed.
-import { parseArgs } from "node:util";
 import { WEBHOOK_TOPICS } from "@org/payments-types";
-import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { withoutKey } from "./fixtures/step-lines.js";
@@ -50,17 +49,8 @@ const OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-function parseCli(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false })
-      .values;
-  } catch (error) {
-    fail(argsProblem(error, flagsOf(OPTIONS)));
-  }
-}
-
 export async function runListenCli(argv: string[]): Promise<void> {
-  const args = parseCli(argv);
+  const args = parseCommandLine(argv, OPTIONS, fail, { positionals: false }).values;
   if (args.help) {
     console.log(USAGE);
     process.exit(0);

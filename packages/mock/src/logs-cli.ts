@@ -1,8 +1,7 @@
 // payments-mock logs tail: the request log of the partner of PAYMENTS_API_KEY, live, filtered.
 // Runs until Ctrl-C or SIGTERM (exit code 0); 2 for a usage error or a sandbox whose request log
 // cannot be read. The key is read from the environment only and never printed.
-import { parseArgs } from "node:util";
-import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { withoutKey } from "./fixtures/step-lines.js";
@@ -44,13 +43,9 @@ const OPTIONS = {
 const INTERVAL_MS = 250;
 
 export async function runLogsCli(argv: string[]): Promise<void> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (error) {
-    fail(argsProblem(error, flagsOf(OPTIONS)));
-  }
-  const { values: args, positionals } = parsed;
+  const { values: args, positionals } = parseCommandLine(argv, OPTIONS, fail, {
+    positionals: true,
+  });
   if (args.help) {
     console.log(USAGE);
     process.exit(0);
@@ -100,8 +95,4 @@ export async function runLogsCli(argv: string[]): Promise<void> {
     process.exit(2);
   });
   process.exit(0);
-}
-
-function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
 }

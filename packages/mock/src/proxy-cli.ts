@@ -1,8 +1,7 @@
 // payments-mock proxy <upstream-url>: the validating proxy until Ctrl-C or SIGTERM, then a
 // summary of the violations found (exit code 1 with --fail-on-violation if there were any).
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { argsProblem, flagsOf, parsePort, usageFailure } from "./cli-args.js";
+import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
@@ -43,20 +42,6 @@ const OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-function parseCli(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: OPTIONS,
-      strict: true,
-      allowNegative: true,
-      allowPositionals: true,
-    });
-  } catch (error) {
-    fail(argsProblem(error, flagsOf(OPTIONS)));
-  }
-}
-
 /** The summary printed when the proxy stops. */
 function summaryLines({ total, byOperation }: ViolationSummary): string {
   if (total === 0) return "payments-mock proxy: no violations";
@@ -67,7 +52,10 @@ function summaryLines({ total, byOperation }: ViolationSummary): string {
 }
 
 export async function runProxyCli(argv: string[]): Promise<void> {
-  const { values: args, positionals } = parseCli(argv);
+  const { values: args, positionals } = parseCommandLine(argv, OPTIONS, fail, {
+    positionals: true,
+    negatives: true,
+  });
   if (args.help) {
     console.log(USAGE);
     process.exit(0);

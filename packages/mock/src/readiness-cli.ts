@@ -3,13 +3,12 @@
 // live traffic (--from), as text, JSON, Markdown or JUnit XML. Exit code 0 ready, 1 not ready, 2 usage
 // (or no report could be made). The key is read from the environment only, and never printed.
 import { readFile } from "node:fs/promises";
-import { parseArgs } from "node:util";
 // By name, not `await import("@org/payments-sandbox")`: the bundle then holds only the report's
 // formats here. What makes a report (the profile, read with YAML and checked with Ajv, and the
 // store's reader) is loaded only by --state and --from: a sandbox asked with --url makes its own,
 // and a report from --url or --from loads neither the sandbox nor Prism.
 import { FORMATS, formatReport, type ReadinessReport } from "@org/payments-sandbox";
-import { argsProblem, flagsOf, usageFailure } from "./cli-args.js";
+import { parseCommandLine, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
@@ -46,15 +45,6 @@ const OPTIONS = {
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
-function parseCli(argv: string[], fail: (message: string) => never) {
-  try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false })
-      .values;
-  } catch (error) {
-    fail(argsProblem(error, flagsOf(OPTIONS)));
-  }
-}
-
 /** A failure after the arguments were read: said in words, exit code 2, no usage. */
 function stop(message: string, io: CommandIo): never {
   io.err(`payments-mock readiness: ${message}\n`);
@@ -64,7 +54,7 @@ function stop(message: string, io: CommandIo): never {
 /** `payments-mock readiness`: prints the partner's readiness report; resolves with the exit code. */
 export async function readinessMain(argv: string[], io: CommandIo): Promise<number> {
   const fail: (message: string) => never = usageFailure(USAGE, io);
-  const args = parseCli(argv, fail);
+  const args = parseCommandLine(argv, OPTIONS, fail, { positionals: false }).values;
   if (args.help) {
     io.out(`${USAGE}\n`);
     return io.exit(0);
@@ -99,10 +89,9 @@ export async function readinessMain(argv: string[], io: CommandIo): Promise<numb
 }
 
 /** Where a report's facts come from: exactly one of state, url and from. */
-type Source = Pick<
-  ReturnType<typeof parseCli>,
-  "state" | "url" | "from" | "readiness-profile" | "example-key"
->;
+type Source = {
+  [flag in "state" | "url" | "from" | "readiness-profile" | "example-key"]?: string | undefined;
+};
 
 /**
  * The readiness report of the partner of `key`, from its source (payments-mock impact reads it

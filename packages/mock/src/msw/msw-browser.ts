@@ -8,20 +8,7 @@ import {
   type SandboxHandlersOptions,
 } from "./sandbox-handlers.js";
 
-export type { DeliveryCallback, WebhookDelivery } from "@org/payments-sandbox";
-export type {
-  DeliveryAttempt,
-  EventFilter,
-  FaultOptions,
-  SandboxClockReading,
-  SandboxControls,
-  SandboxEvent,
-  SandboxFault,
-  SandboxPartner,
-  SandboxStatus,
-} from "@org/payments-sandbox/controls";
-export { SandboxControlError } from "@org/payments-sandbox/controls";
-export type { SandboxHandlers, SandboxHandlersOptions } from "./sandbox-handlers.js";
+export * from "./shared-exports.js";
 
 /** MSW handlers answering the API and its test mode under `baseUrl` from an in-page sandbox. */
 export function sandboxHandlers(options: SandboxHandlersOptions): SandboxHandlers {
