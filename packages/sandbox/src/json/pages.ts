@@ -3,6 +3,7 @@
 // the page before it). Lists keep creation order, so walking the pages sees every item once.
 
 const DEFAULT_PAGE_SIZE = 10;
+const MAX_PAGE_SIZE = 100;
 
 export interface PageQuery {
   cursor?: string | undefined;
@@ -40,8 +41,7 @@ export async function page<T extends { id: string }>(
   source: PageSource<T>,
   query: PageQuery,
 ): Promise<Page> {
-  // page_size 0 is valid for the spec (minimum 0) but would never advance; it means the default.
-  const size = Number(query.page_size ?? DEFAULT_PAGE_SIZE) || DEFAULT_PAGE_SIZE;
+  const size = pageSize(query.page_size);
   let window: Positioned<T>[];
   let next: string | undefined;
   if (query.prev_cursor !== undefined) {
@@ -71,6 +71,16 @@ export async function page<T extends { id: string }>(
     cursor: next,
     prevCursor: hasEarlier ? first.item.id : null,
   };
+}
+
+/**
+ * The items a page holds. Where a list declares `page_size`, the engine has checked it (an integer,
+ * 0 to 100); 0 is valid there but would never advance, so it means the default. A list that does
+ * not declare it (fee profiles) gets the default for anything but such an integer.
+ */
+function pageSize(text: string | undefined): number {
+  const size = Number(text);
+  return Number.isInteger(size) && size >= 1 && size <= MAX_PAGE_SIZE ? size : DEFAULT_PAGE_SIZE;
 }
 
 /** A page source over a list already in memory. */

@@ -71,6 +71,20 @@ describe("hostile values in the sandbox's store", () => {
     expect(answer.body.items).toEqual([]);
   });
 
+  it("lists fee profiles whatever page_size says, a parameter their list does not declare", async () => {
+    const plain = await call(sandbox.url, "GET", "/fee-profiles", {
+      headers: { "X-API-Key": API_KEY },
+    });
+    expect(plain.status).toBe(200);
+    for (const size of ["1e999", "-1", "2.5", "1000000", "abc", "0x10"]) {
+      const answer = await call(sandbox.url, "GET", `/fee-profiles?page_size=${size}`, {
+        headers: { "X-API-Key": API_KEY },
+      });
+      expect(answer.status, `page_size=${size}: ${JSON.stringify(answer.body)}`).toBe(200);
+      expect(answer.body.items, `page_size=${size}`).toEqual(plain.body.items);
+    }
+  });
+
   it("answers a NUL in a control route's id with a 404", async () => {
     const answer = await call(sandbox.url, "POST", "/_sandbox/customers/a%00b/status", {
       body: { status: "Active" },
