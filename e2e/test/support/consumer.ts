@@ -33,7 +33,7 @@ export const RUNTIMES = {
 /** What a consumer of the mock tests with (the mock README's test examples import it). */
 export const VITEST = "5.1.1";
 /** The other test runner a front end runs the mock's MSW handlers in (the MSW guide names it). */
-export const JEST = "30.5.2";
+const JEST = "30.5.2";
 /** The optional peer a partner installs for the mock's MSW handlers (its README's example imports it). */
 export const MSW = "3.0.5";
 export const TYPES_NODE = PARTNER_TOOLS["@types/node"];
