@@ -7,10 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specPath } from "@org/payments-spec";
-import { call, newKey } from "@org/payments-testing";
+import { call, newKey, startReceiver } from "@org/payments-testing";
 import { afterAll, describe, expect, it, type TestContext } from "vitest";
 import { type RunningSandbox, startMock } from "../src/index.js";
-import { startRawReceiver } from "./support/raw-receiver.js";
 import { runCli } from "./support/run-cli.js";
 import { startTcpRelay } from "./support/tcp-relay.js";
 
@@ -50,7 +49,7 @@ function listen(context: TestContext, url: string, args: string[]) {
 
 describe("payments-mock listen", () => {
   it("forwards every event once, in order, through a restart of the sandbox and of listen", async (context) => {
-    const receiver = await startRawReceiver();
+    const receiver = await startReceiver();
     context.onTestFinished(() => receiver.stop());
     const state = join(dir, "listen.db");
     const cursorFile = join(dir, "listen.cursor");
@@ -75,7 +74,7 @@ describe("payments-mock listen", () => {
     await first.ready;
     const customers = [await createCustomer(sandbox.url, "first@example.com")];
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n === 1,
       "the first event",
     );
@@ -103,7 +102,7 @@ describe("payments-mock listen", () => {
     );
     customers.push(await createCustomer(sandbox.url, "second@example.com"));
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n === 2,
       "the event after the restart",
     );
@@ -116,27 +115,27 @@ describe("payments-mock listen", () => {
     const second = listen(context, sandbox.url, [...args, "--format", "json"]);
     await second.ready;
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n >= 3,
       "the event while listen was down",
     );
     customers.push(await createCustomer(sandbox.url, "fourth@example.com"));
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n >= 4,
       "the event after listen restarted",
     );
     // Nothing more comes (no duplicate of a forwarded event).
     await new Promise((wake) => setTimeout(wake, 300));
 
-    const forwarded = receiver.received.map((request) => JSON.parse(request.body));
+    const forwarded = receiver.deliveries.map((request) => request.body);
     expect(forwarded.map((event) => event.data.id)).toEqual(customers);
     expect(forwarded.every((event) => event.topic === "CustomerCreated")).toBe(true);
-    for (const request of receiver.received) {
+    for (const request of receiver.deliveries) {
       expect(request.path).toBe("/hooks");
       expect(request.headers["content-type"]).toBe("application/json");
       expect(request.headers["user-agent"]).toBe("payments-mock-sandbox");
-      expect(Number(request.headers["content-length"])).toBe(Buffer.byteLength(request.body));
+      expect(Number(request.headers["content-length"])).toBe(Buffer.byteLength(request.text));
     }
 
     // One line per event: the time, the topic, the event id, the receiver's status, the time taken.
@@ -186,12 +185,13 @@ describe("payments-mock listen", () => {
 
   it("finishes the event in flight when stopped: its line printed, its cursor kept, nothing forwarded twice after", async (context) => {
     let answer = () => {};
-    const receiver = await startRawReceiver(
-      204,
-      new Promise<void>((resolve) => {
-        answer = resolve;
-      }),
-    );
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const receiver = await startReceiver(async (_, response) => {
+      await answered;
+      response.writeHead(204).end();
+    });
     context.onTestFinished(() => receiver.stop());
     const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
     context.onTestFinished(() => sandbox.stop());
@@ -204,7 +204,7 @@ describe("payments-mock listen", () => {
     await first.ready;
     const customers = [await createCustomer(sandbox.url, "in-flight@example.com")];
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n === 1,
       "the event at the receiver",
     );
@@ -219,31 +219,32 @@ describe("payments-mock listen", () => {
     expect((await first.exited)[0]).toBe(0);
     const lines = first.output().stdout.trim().split("\n");
     expect(lines).toHaveLength(2);
-    const event = JSON.parse(receiver.received[0]?.body ?? "{}");
+    const event = receiver.deliveries[0]?.body ?? {};
     expect(lines[1]).toContain(`${event.id}  → 204`);
 
     const second = listen(context, relay.url, [...args, "--events", "CustomerCreated"]);
     await second.ready;
     customers.push(await createCustomer(sandbox.url, "after@example.com"));
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n >= 2,
       "the event after listen restarted",
     );
     second.child.kill("SIGTERM");
     expect((await second.exited)[0]).toBe(0);
-    const forwarded = receiver.received.map((request) => JSON.parse(request.body));
+    const forwarded = receiver.deliveries.map((request) => request.body);
     expect(forwarded.map((body) => body.data.id)).toEqual(customers);
   }, 60_000);
 
   it("counts a receiver's answer given while the sandbox restarted, once it is back", async (context) => {
     let answer = () => {};
-    const receiver = await startRawReceiver(
-      204,
-      new Promise<void>((resolve) => {
-        answer = resolve;
-      }),
-    );
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const receiver = await startReceiver(async (_, response) => {
+      await answered;
+      response.writeHead(204).end();
+    });
     context.onTestFinished(() => receiver.stop());
     const state = join(dir, "receipts.db");
     let sandbox: RunningSandbox = await startMock({
@@ -258,7 +259,7 @@ describe("payments-mock listen", () => {
     await run.ready;
     await createCustomer(sandbox.url, "restart@example.com");
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n >= 1,
       "the event at the receiver",
     );
@@ -288,13 +289,13 @@ describe("payments-mock listen", () => {
         0,
       );
     expect({ delivered: total("delivered"), acknowledged: total("acknowledged") }).toEqual({
-      delivered: receiver.received.length,
-      acknowledged: receiver.received.length,
+      delivered: receiver.deliveries.length,
+      acknowledged: receiver.deliveries.length,
     });
   }, 60_000);
 
   it("forwards every event once through connections cut while events keep coming", async (context) => {
-    const receiver = await startRawReceiver();
+    const receiver = await startReceiver();
     context.onTestFinished(() => receiver.stop());
     const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
     context.onTestFinished(() => sandbox.stop());
@@ -318,12 +319,12 @@ describe("payments-mock listen", () => {
     }
     expect(cuts).toBe(10);
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n >= 60,
       "every event",
     );
     await new Promise((wake) => setTimeout(wake, 300));
-    const forwarded = receiver.received.map((request) => JSON.parse(request.body));
+    const forwarded = receiver.deliveries.map((request) => request.body);
     // Each customer's event once; those of different customers may pass one another, as the
     // sandbox's own deliveries do (one customer's stay in order: test/listen/in-flight.test.ts).
     expect(forwarded.map((event) => event.data.id).sort()).toEqual([...made].sort());
@@ -331,7 +332,7 @@ describe("payments-mock listen", () => {
   }, 60_000);
 
   it("sends a topic of --forward to its own receiver, the rest to --forward-to", async (context) => {
-    const [rest, statuses] = [await startRawReceiver(), await startRawReceiver()];
+    const [rest, statuses] = [await startReceiver(), await startReceiver()];
     context.onTestFinished(async () => {
       await Promise.all([rest.stop(), statuses.stop()]);
     });
@@ -351,25 +352,25 @@ describe("payments-mock listen", () => {
     });
     expect(walked.status).toBe(200);
     await until(
-      () => statuses.received.length,
+      () => statuses.deliveries.length,
       (n) => n > 0,
       "no CustomerStatus event",
     );
     await until(
-      () => rest.received.length,
+      () => rest.deliveries.length,
       (n) => n > 0,
       "no CustomerCreated event",
     );
     const topics = (receiver: typeof rest) =>
-      new Set(receiver.received.map((request) => JSON.parse(request.body).topic));
+      new Set(receiver.deliveries.map((request) => request.body.topic));
     expect(topics(statuses)).toEqual(new Set(["CustomerStatus"]));
     expect(topics(rest).has("CustomerStatus")).toBe(false);
     expect(topics(rest).has("CustomerCreated")).toBe(true);
-    expect(statuses.received[0]?.path).toBe("/statuses");
+    expect(statuses.deliveries[0]?.path).toBe("/statuses");
   }, 30_000);
 
   it("says on stderr which events the sandbox no longer holds, and forwards those it does", async (context) => {
-    const receiver = await startRawReceiver();
+    const receiver = await startReceiver();
     context.onTestFinished(() => receiver.stop());
     const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
     context.onTestFinished(() => sandbox.stop());
@@ -387,11 +388,11 @@ describe("payments-mock listen", () => {
     ]);
     await run.ready;
     await until(
-      () => receiver.received.length,
+      () => receiver.deliveries.length,
       (n) => n > 0,
       "no event forwarded",
     );
-    expect(receiver.received.map((request) => JSON.parse(request.body).data.id)).toEqual([kept]);
+    expect(receiver.deliveries.map((request) => request.body.data.id)).toEqual([kept]);
     expect(run.output().stderr).toContain(
       "the log no longer holds events 1 to 1 (it keeps only a partner's newest events, and a reset empties it): those events cannot be forwarded",
     );

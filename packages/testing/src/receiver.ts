@@ -1,4 +1,5 @@
-// A webhook receiver inside the test: records every delivery and answers as the test says.
+// A webhook receiver inside the test: records every delivery as it came (its path, headers and
+// body, as text and parsed) and answers as the test says, at once or when the test lets it.
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,11 +7,14 @@ import type { AddressInfo } from "node:net";
 export interface Delivery {
   path: string;
   headers: IncomingMessage["headers"];
+  /** The body as it came, to compare byte for byte. */
+  text: string;
   // biome-ignore lint/suspicious/noExplicitAny: tests read deliveries as loose JSON
   body: any;
 }
 
-export type Reply = (request: IncomingMessage, response: ServerResponse) => void;
+/** Answers a delivery; one that returns a promise keeps the sender waiting until it settles. */
+export type Reply = (request: IncomingMessage, response: ServerResponse) => unknown;
 
 export async function startReceiver(reply: Reply = (_, response) => response.writeHead(204).end()) {
   const deliveries: Delivery[] = [];
@@ -19,9 +23,10 @@ export async function startReceiver(reply: Reply = (_, response) => response.wri
   const server = createServer(async (request, response) => {
     let text = "";
     for await (const chunk of request) text += chunk;
-    deliveries.push({ path: request.url ?? "", headers: request.headers, body: JSON.parse(text) });
+    const body = JSON.parse(text);
+    deliveries.push({ path: request.url ?? "", headers: request.headers, text, body });
     for (const wake of waiters.splice(0)) wake();
-    current(request, response);
+    await current(request, response);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

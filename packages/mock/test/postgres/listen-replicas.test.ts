@@ -1,15 +1,14 @@
 // payments-mock listen on a sandbox shared through Postgres: listening to one replica, it forwards
 // the events committed through the other as well, each once, in the order they committed.
-import { call, createDatabase } from "@org/payments-testing";
+import { call, createDatabase, startReceiver } from "@org/payments-testing";
 import { describe, expect, inject, it } from "vitest";
-import { startRawReceiver } from "../support/raw-receiver.js";
 import { runCli } from "../support/run-cli.js";
 
 const KEY = `listen-replicas-${crypto.randomUUID()}`;
 
 describe("listen on replicas of one Postgres", () => {
   it("forwards the events committed through any replica, once each, in commit order", async (context) => {
-    const receiver = await startRawReceiver();
+    const receiver = await startReceiver();
     context.onTestFinished(() => receiver.stop());
     const state = await createDatabase(inject("postgresUrl"));
     const start = () => runCli(context, ["--port", "0", "--quiet", "--stateful", "--state", state]);
@@ -40,12 +39,12 @@ describe("listen on replicas of one Postgres", () => {
       expect(answer.status).toBe(200);
       created.push(answer.body.id);
     }
-    for (let tries = 0; tries < 400 && receiver.received.length < 10; tries++) {
+    for (let tries = 0; tries < 400 && receiver.deliveries.length < 10; tries++) {
       await new Promise((wake) => setTimeout(wake, 50));
     }
     await new Promise((wake) => setTimeout(wake, 300));
     // One after another, so commit order is the order they were made.
-    expect(receiver.received.map((request) => JSON.parse(request.body).data.id)).toEqual(created);
+    expect(receiver.deliveries.map((request) => request.body.data.id)).toEqual(created);
     expect(JSON.stringify(listen.output())).not.toContain(KEY);
   }, 60_000);
 });
