@@ -133,3 +133,15 @@ it("installs pnpm once into the cache, links every clone's .tools to it, and ins
   expect(existsSync(path.join(second, ".tools/node_modules/.bin/pnpm"))).toBe(true);
   expect(installed()).toHaveLength(2);
 });
+
+it("keeps the .tools link out of git, as the folder it replaced was", async () => {
+  const repository = clone("repository");
+  copyFileSync(path.join(root, ".gitignore"), path.join(repository, ".gitignore"));
+  await run("git", ["init", "--quiet"], { cwd: repository });
+  await setup(repository);
+  expect(readlinkSync(path.join(repository, ".tools"))).toContain("partner-payments-toolkit");
+  const { stdout } = await run("git", ["status", "--porcelain", "--untracked-files=all"], {
+    cwd: repository,
+  });
+  expect(stdout.split("\n")).not.toContain("?? .tools");
+});
