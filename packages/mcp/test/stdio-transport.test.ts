@@ -154,6 +154,11 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
   await answered(1);
   child.stdin.write(`not json\n${"x".repeat(MAX_LINE_BYTES + 1)}\n${request(2)}\n`);
   await answered(2);
+  // A tool call whose arguments are not an object: the params are invalid, the server is fine.
+  child.stdin.write(
+    `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"listCustomers","arguments":null}}\n`,
+  );
+  await answered(3);
   child.stdin.end();
   await exited;
 
@@ -165,7 +170,7 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
         JSON.parse(line) as {
           id: unknown;
           result?: { tools?: unknown[] };
-          error?: { code: number };
+          error?: { code: number; message: string };
         },
     );
   expect(
@@ -173,7 +178,11 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
   ).toEqual([
     [null, -32700],
     [null, -32600],
+    [3, -32602],
   ]);
+  expect(answers.find((answer) => answer.id === 3)?.error?.message).toContain(
+    "tools/call: params.arguments: ",
+  );
   expect(answers.find((answer) => answer.id === 2)?.result?.tools?.length).toBeGreaterThan(0);
   expect(`${stdout}${stderr}`).not.toContain(SECRET_KEY);
 });
