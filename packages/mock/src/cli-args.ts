@@ -1,8 +1,11 @@
-// What every command of the CLI does with a bad flag: say so, suggest the
-// flag that was probably meant, show the usage and exit with code 2.
+// What every command of the CLI does with a bad flag: say so, suggest the flag that was probably
+// meant, show the usage and exit with code 2.
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { closest, distance } from "fastest-levenshtein";
 import type { CommandIo } from "./cli-io.js";
+
+/** A `parseArgs` options table. */
+type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** A function that prints `message` and `usage` on the command's stderr and exits with code 2. */
 export function usageFailure(usage: string, io: CommandIo): (message: string) => never {
@@ -38,8 +41,6 @@ export function parseCommandLine<
     return fail(argsProblem(error, flagsOf(options)));
   }
 }
-
-type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** The flags a `parseArgs` options table accepts: `--name`, `-x`, and `--no-name` for booleans. */
 function flagsOf(options: Options): string[] {
