@@ -3,7 +3,6 @@
 // the page before it). Lists keep creation order, so walking the pages sees every item once.
 
 const DEFAULT_PAGE_SIZE = 10;
-const MAX_PAGE_SIZE = 100;
 
 export interface PageQuery {
   cursor?: string | undefined;
@@ -76,11 +75,11 @@ export async function page<T extends { id: string }>(
 /**
  * The items a page holds. Where a list declares `page_size`, the engine has checked it (an integer,
  * 0 to 100); 0 is valid there but would never advance, so it means the default. A list that does
- * not declare it (fee profiles) gets the default for anything but such an integer.
+ * not declare it (fee profiles) gets the default for anything but a whole number from 1 up.
  */
 function pageSize(text: string | undefined): number {
   const size = Number(text);
-  return Number.isInteger(size) && size >= 1 && size <= MAX_PAGE_SIZE ? size : DEFAULT_PAGE_SIZE;
+  return Number.isSafeInteger(size) && size >= 1 ? size : DEFAULT_PAGE_SIZE;
 }
 
 /** A page source over a list already in memory. */

@@ -76,7 +76,7 @@ describe("hostile values in the sandbox's store", () => {
       headers: { "X-API-Key": API_KEY },
     });
     expect(plain.status).toBe(200);
-    for (const size of ["1e999", "-1", "2.5", "1000000", "abc", "0x10"]) {
+    for (const size of ["1e999", "-1", "2.5", "1e300", "abc", "9007199254740993"]) {
       const answer = await call(sandbox.url, "GET", `/fee-profiles?page_size=${size}`, {
         headers: { "X-API-Key": API_KEY },
       });
