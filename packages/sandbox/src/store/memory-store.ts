@@ -9,7 +9,7 @@ import { JsonText } from "../json/json-text.js";
 import type { PageSource, Positioned } from "../json/pages.js";
 import { page } from "../json/pages.js";
 import { type CountKind, counterKey, type ReadinessCount } from "../readiness/readiness-rows.js";
-import type { LoggedRequest, RequestLogFilter } from "../request-log/index.js";
+import type { KeptRequest, LoggedRequest, RequestLogFilter } from "../request-log/index.js";
 import { LOGGED_EVENTS_KEPT, type NewLoggedEvent, TRIM_EVERY } from "./event-log-rows.js";
 import { EventsCommitted } from "./events-committed.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
@@ -817,23 +817,72 @@ function requestSource(
   batches: RequestBatch[],
   filter: RequestLogFilter,
 ): PageSource<LoggedRequest> {
-  const entries: Positioned<LoggedRequest>[] = [];
-  for (const batch of batches) {
-    batchEntries(batch.text).forEach((entry, index) => {
-      if (
-        (filter.operation_id !== undefined && entry.operation_id !== filter.operation_id) ||
-        (filter.status !== undefined && entry.status !== filter.status) ||
-        (filter.fault_id !== undefined && entry.fault_id !== filter.fault_id) ||
-        (filter.idempotency_key !== undefined &&
-          entry.idempotency_key !== filter.idempotency_key) ||
-        (filter.request_id !== undefined && entry.request_id !== filter.request_id)
-      ) {
-        return;
+  // A page reads only the batches it reaches, each decoded once: a request log of 10,000 entries
+  // is not decoded whole for a page of ten.
+  const decoded = new Map<number, KeptRequest[]>();
+  const entriesOf = (at: number) => {
+    let entries = decoded.get(at);
+    if (entries === undefined) {
+      entries = batchEntries((batches[at] as RequestBatch).text);
+      decoded.set(at, entries);
+    }
+    return entries;
+  };
+  const matches = (entry: KeptRequest) =>
+    (filter.operation_id === undefined || entry.operation_id === filter.operation_id) &&
+    (filter.status === undefined || entry.status === filter.status) &&
+    (filter.fault_id === undefined || entry.fault_id === filter.fault_id) &&
+    (filter.idempotency_key === undefined || entry.idempotency_key === filter.idempotency_key) &&
+    (filter.request_id === undefined || entry.request_id === filter.request_id);
+  const positioned = (place: number, entry: KeptRequest): Positioned<LoggedRequest> => {
+    const listed = { id: String(place), ...entry, at: new Date(entry.at).toISOString() };
+    return { position: place, item: { id: String(place), text: JSON.stringify(listed) } };
+  };
+  /** The matching entries from `place` on, towards older ones (`-1`) or newer ones (`1`). */
+  function* walk(place: number, step: 1 | -1): Generator<Positioned<LoggedRequest>> {
+    const seq = Math.floor(place / PLACES_PER_BATCH);
+    let at = step < 0 ? batches.length - 1 : 0;
+    while (
+      at >= 0 &&
+      at < batches.length &&
+      (batches[at] as RequestBatch).seq * step < seq * step
+    ) {
+      at += step;
+    }
+    for (; at >= 0 && at < batches.length; at += step) {
+      const batch = batches[at] as RequestBatch;
+      const entries = entriesOf(at);
+      const first = batch.seq * PLACES_PER_BATCH;
+      let index =
+        step < 0 ? Math.min(place - first, entries.length - 1) : Math.max(place - first, 0);
+      for (; index >= 0 && index < entries.length; index += step) {
+        const entry = entries[index] as KeptRequest;
+        if (matches(entry)) yield positioned(first + index, entry);
       }
-      const place = batch.seq * PLACES_PER_BATCH + index;
-      const listed = { id: String(place), ...entry, at: new Date(entry.at).toISOString() };
-      entries.push({ position: place, item: { id: String(place), text: JSON.stringify(listed) } });
-    });
+    }
   }
-  return newestFirst(entries, /^[0-9]{1,15}$/);
+  const take = (entries: Iterable<Positioned<LoggedRequest>>, limit: number) => {
+    const taken: Positioned<LoggedRequest>[] = [];
+    if (limit <= 0) return taken;
+    for (const entry of entries) {
+      taken.push(entry);
+      if (taken.length === limit) break;
+    }
+    return taken;
+  };
+  return {
+    async position(cursor) {
+      if (!/^[0-9]{1,15}$/.test(cursor)) return undefined;
+      const place = Number(cursor);
+      const [found] = take(walk(place, -1), 1);
+      return found?.position === place ? place : undefined;
+    },
+    async from(position, limit) {
+      return take(walk(position ?? Number.MAX_SAFE_INTEGER, -1), limit);
+    },
+    async before(position, limit) {
+      return take(walk(position + 1, 1), limit).reverse();
+    },
+    json: (item) => item.text,
+  };
 }
