@@ -472,18 +472,14 @@ export async function openMemoryStore(
         return data.eventLog[0]?.n;
       },
       eventLogPage(filter) {
-        const rows = data.eventLog.filter(
-          (row) =>
+        return rowSource(data.eventLog, {
+          position: (row) => row.n,
+          keep: (row) =>
             (filter.topic === undefined || row.topic === filter.topic) &&
             (filter.customer_id === undefined || row.customerId === filter.customer_id),
-        );
-        return newestFirst(
-          rows.map((row) => ({
-            position: row.n,
-            item: { id: String(row.n), text: `{"cursor":"${row.n}",${row.body.slice(1)}` },
-          })),
-          /^[0-9]{1,18}$/,
-        );
+          item: (row) => ({ id: String(row.n), text: `{"cursor":"${row.n}",${row.body.slice(1)}` }),
+          id: /^[0-9]{1,18}$/,
+        });
       },
       async topicAt(cursor, eventId) {
         return data.eventLog.find((row) => row.n === cursor && row.id === eventId)?.topic;
@@ -761,55 +757,89 @@ function resourceSource(rows: ResourceRow[]): PageSource<{ id: string; json: str
 }
 
 /**
- * A page source of items given oldest first (their positions rising), read newest first: from a
- * place on is from it towards the oldest; before it, the newer ones. A cursor is an item's
- * position, in the form `id` matches.
+ * A list kept oldest first (positions ascending), paged newest first: a page reads the rows from
+ * its place on until it is full, not every row of the list.
  */
-function newestFirst<T extends { id: string; text: string }>(
-  oldestFirst: Positioned<T>[],
-  id: RegExp,
+function rowSource<R, T extends { id: string; text: string }>(
+  rows: R[],
+  {
+    position,
+    keep,
+    item,
+    id,
+  }: {
+    position: (row: R) => number;
+    keep: (row: R) => boolean;
+    item: (row: R) => T;
+    id: RegExp;
+  },
 ): PageSource<T> {
-  const newest = [...oldestFirst].reverse();
+  /** The index of the last row at or before `place`, or -1. */
+  const lastAtMost = (place: number) => {
+    let low = 0;
+    let high = rows.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (position(rows[middle] as R) <= place) low = middle + 1;
+      else high = middle;
+    }
+    return low - 1;
+  };
+  function* walk(from: number, step: 1 | -1): Generator<Positioned<T>> {
+    for (let at = from; at >= 0 && at < rows.length; at += step) {
+      const row = rows[at] as R;
+      if (keep(row)) yield { position: position(row), item: item(row) };
+    }
+  }
   return {
     async position(cursor) {
       if (!id.test(cursor)) return undefined;
-      const position = Number(cursor);
-      return newest.some((entry) => entry.position === position) ? position : undefined;
+      const place = Number(cursor);
+      const row = rows[lastAtMost(place)];
+      return row !== undefined && position(row) === place && keep(row) ? place : undefined;
     },
-    async from(position, limit) {
-      const start =
-        position === undefined ? 0 : newest.findIndex((entry) => entry.position <= position);
-      return start === -1 ? [] : newest.slice(start, start + limit);
+    async from(place, limit) {
+      return take(walk(place === undefined ? rows.length - 1 : lastAtMost(place), -1), limit);
     },
-    async before(position, limit) {
-      const newer = newest.filter((entry) => entry.position > position);
-      return newer.slice(Math.max(newer.length - limit, 0));
+    async before(place, limit) {
+      return take(walk(lastAtMost(place) + 1, 1), limit).reverse();
     },
-    json: (item) => item.text,
+    json: (entry) => entry.text,
   };
+}
+
+/** Up to `limit` of `entries`, in their order. */
+function take<T>(entries: Iterable<T>, limit: number): T[] {
+  const taken: T[] = [];
+  if (limit <= 0) return taken;
+  for (const entry of entries) {
+    taken.push(entry);
+    if (taken.length === limit) break;
+  }
+  return taken;
 }
 
 /** The delivery attempts that match the filter, newest first; an attempt's seq is its cursor. */
 function attemptSource(attempts: AttemptRow[], filter: EventLogFilter): PageSource<LoggedAttempt> {
-  const kept = attempts.filter((attempt) => {
-    const record = JSON.parse(attempt.body) as Record<string, unknown> & {
-      payload?: { customer_id?: unknown };
-    };
-    return (
-      (filter.id === undefined || record.id === filter.id) &&
-      (filter.webhook_id === undefined || record.webhook_id === filter.webhook_id) &&
-      (filter.topic === undefined || record.topic === filter.topic) &&
-      (filter.customer_id === undefined || record.payload?.customer_id === filter.customer_id) &&
-      (filter.delivered === undefined || (record.delivered === true) === filter.delivered)
-    );
+  const filtered = Object.values(filter).some((value) => value !== undefined);
+  return rowSource(attempts, {
+    position: (attempt) => attempt.seq,
+    keep: (attempt) => {
+      if (!filtered) return true;
+      const record = JSON.parse(attempt.body) as Record<string, unknown> & {
+        payload?: { customer_id?: unknown };
+      };
+      return (
+        (filter.id === undefined || record.id === filter.id) &&
+        (filter.webhook_id === undefined || record.webhook_id === filter.webhook_id) &&
+        (filter.topic === undefined || record.topic === filter.topic) &&
+        (filter.customer_id === undefined || record.payload?.customer_id === filter.customer_id) &&
+        (filter.delivered === undefined || (record.delivered === true) === filter.delivered)
+      );
+    },
+    item: (attempt) => ({ id: String(attempt.seq), text: attempt.body }),
+    id: /^[0-9]{1,15}$/,
   });
-  return newestFirst(
-    kept.map((attempt) => ({
-      position: attempt.seq,
-      item: { id: String(attempt.seq), text: attempt.body },
-    })),
-    /^[0-9]{1,15}$/,
-  );
 }
 
 /** The request log's entries that match the filter, newest first; an entry's place is its cursor. */
@@ -861,15 +891,6 @@ function requestSource(
       }
     }
   }
-  const take = (entries: Iterable<Positioned<LoggedRequest>>, limit: number) => {
-    const taken: Positioned<LoggedRequest>[] = [];
-    if (limit <= 0) return taken;
-    for (const entry of entries) {
-      taken.push(entry);
-      if (taken.length === limit) break;
-    }
-    return taken;
-  };
   return {
     async position(cursor) {
       if (!/^[0-9]{1,15}$/.test(cursor)) return undefined;
