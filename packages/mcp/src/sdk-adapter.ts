@@ -6,8 +6,9 @@
  * results are made by `callTool` alone, and the SDK's client checks each one (every e2e test goes
  * through it). Without the copy, the structured content that reaches the transport is the object
  * whose JSON text its text block already holds (structured-content-text.ts): it is written, not serialised again.
- * It is registered for any params and checks them itself: the SDK answers params its schema
- * refuses (`arguments: null`, say) with Internal error (-32603), this with Invalid params (-32602).
+ * Every handler is registered for any params and checks them itself: the SDK answers params its
+ * schema refuses (`arguments: null`, say) with Internal error (-32603), this with Invalid params
+ * (-32602), naming the field and the rule.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -27,24 +28,54 @@ interface CallExtra {
 
 type ToolCallHandler = (request: CallToolRequest, extra: CallExtra) => Promise<ToolResult>;
 
-/** A tools/call request with whatever params it has: the method alone is checked, the rest kept. */
-const ANY_TOOL_CALL = CallToolRequestSchema.pick({ method: true }).passthrough();
+/** A zod schema of a request, as the SDK's are, seen only as far as checking goes. */
+interface RequestSchema<T> {
+  pick(keys: { method: true }): { passthrough(): unknown };
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+}
+
+/**
+ * The schema of any request of `schema`'s method, whatever its params: registered with it, a
+ * handler gets the request whole and checks it with `checkedRequest`.
+ */
+function anyParams<T>(schema: RequestSchema<T>): { method: string } {
+  return schema.pick({ method: true }).passthrough() as { method: string };
+}
+
+/** `request` as `schema` reads it; params it refuses are Invalid params, naming field and rule. */
+function checkedRequest<T>(schema: RequestSchema<T>, request: unknown): T {
+  const checked = schema.safeParse(request);
+  if (checked.success) return checked.data;
+  const method = (request as { method?: unknown }).method;
+  const problems = checked.error.issues.map(
+    (issue) => `${issue.path.join(".") || "the request"}: ${issue.message}`,
+  );
+  throw new McpError(ErrorCode.InvalidParams, `${String(method)}: ${problems.join("; ")}`);
+}
 
 const setOnProtocol = Protocol.prototype.setRequestHandler as (
   this: Server,
-  schema: typeof ANY_TOOL_CALL,
-  handler: (request: unknown, extra: CallExtra) => Promise<ToolResult>,
+  schema: { method: string },
+  handler: (request: unknown, extra: CallExtra) => Promise<unknown>,
 ) => void;
 
 export function setToolCallHandler(server: Server, handler: ToolCallHandler): void {
-  setOnProtocol.call(server, ANY_TOOL_CALL, async (request, extra) => {
-    const checked = CallToolRequestSchema.safeParse(request);
-    if (!checked.success) {
-      const problems = checked.error.issues.map(
-        (issue) => `${issue.path.join(".") || "the request"}: ${issue.message}`,
-      );
-      throw new McpError(ErrorCode.InvalidParams, `tools/call: ${problems.join("; ")}`);
-    }
-    return handler(checked.data, extra);
-  });
+  setOnProtocol.call(server, anyParams(CallToolRequestSchema), async (request, extra) =>
+    handler(checkedRequest(CallToolRequestSchema, request), extra),
+  );
+}
+
+/** Sets the handler of `schema`'s method (not tools/call), its params checked as tools/call's are. */
+export function setCheckedHandler<T>(
+  server: Server,
+  schema: RequestSchema<T>,
+  handler: (request: T) => Promise<unknown>,
+): void {
+  setOnProtocol.call(server, anyParams(schema), async (request) =>
+    handler(checkedRequest(schema, request)),
+  );
 }

@@ -25,7 +25,7 @@ import type { ServerContext } from "./options.js";
 import { getPrompt, listPrompts } from "./prompts.js";
 import { documentResources, readDocument } from "./resources.js";
 import type { SandboxState } from "./sandbox-probe.js";
-import { setToolCallHandler } from "./sdk-adapter.js";
+import { setCheckedHandler, setToolCallHandler } from "./sdk-adapter.js";
 import type { ToolDefinition } from "./tool-definition.js";
 import { isSelected } from "./toolsets.js";
 import { VERSION } from "./version.js";
@@ -84,7 +84,7 @@ export function createMcpServer(context: ServerContext): Server {
   );
   let listedTestMode: boolean | undefined;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  setCheckedHandler(server, ListToolsRequestSchema, async () => {
     const state = await context.probe.state();
     listedTestMode = state.kind === "sandbox";
     if (context.dynamic) return { tools: DYNAMIC_TOOLS };
@@ -143,24 +143,24 @@ export function createMcpServer(context: ServerContext): Server {
     return result;
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
+  setCheckedHandler(server, ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  setCheckedHandler(server, GetPromptRequestSchema, async (request) => {
     const prompt = getPrompt(request.params.name, request.params.arguments);
     if (typeof prompt === "string") throw new McpError(ErrorCode.InvalidParams, prompt);
     return prompt;
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+  setCheckedHandler(server, ListResourcesRequestSchema, async () => ({
     resources: documentResources(),
   }));
 
   // The documents are fixed resources; there are no templates, and a client that asks is told so.
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+  setCheckedHandler(server, ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  setCheckedHandler(server, ReadResourceRequestSchema, async (request) => {
     const contents = readDocument(request.params.uri);
     if (!contents) {
       throw new McpError(ErrorCode.InvalidParams, `No resource ${request.params.uri}`);

@@ -154,11 +154,16 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
   await answered(1);
   child.stdin.write(`not json\n${"x".repeat(MAX_LINE_BYTES + 1)}\n${request(2)}\n`);
   await answered(2);
-  // A tool call whose arguments are not an object: the params are invalid, the server is fine.
+  // Requests whose params break the protocol's schema: invalid params, and the server goes on.
   child.stdin.write(
-    `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"listCustomers","arguments":null}}\n`,
+    [
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"listCustomers","arguments":null}}`,
+      `{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"arguments":{}}}`,
+      `{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":5}}`,
+      "",
+    ].join("\n"),
   );
-  await answered(3);
+  await answered(5);
   child.stdin.end();
   await exited;
 
@@ -174,15 +179,22 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
         },
     );
   expect(
-    answers.filter((answer) => answer.error).map(({ id, error }) => [id, error?.code]),
+    answers
+      .filter((answer) => answer.error)
+      .map(({ id, error }) => [id, error?.code])
+      // The transport's own answers (no id) first, then the server's, which may come in any order.
+      .sort(([a], [b]) => Number(a ?? -1) - Number(b ?? -1)),
   ).toEqual([
     [null, -32700],
     [null, -32600],
     [3, -32602],
+    [4, -32602],
+    [5, -32602],
   ]);
-  expect(answers.find((answer) => answer.id === 3)?.error?.message).toContain(
-    "tools/call: params.arguments: ",
-  );
+  const messageOf = (id: number) => answers.find((answer) => answer.id === id)?.error?.message;
+  expect(messageOf(3)).toContain("tools/call: params.arguments: ");
+  expect(messageOf(4)).toContain("prompts/get: params.name: ");
+  expect(messageOf(5)).toContain("resources/read: params.uri: ");
   expect(answers.find((answer) => answer.id === 2)?.result?.tools?.length).toBeGreaterThan(0);
   expect(`${stdout}${stderr}`).not.toContain(SECRET_KEY);
 });
