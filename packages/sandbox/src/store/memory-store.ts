@@ -14,7 +14,7 @@ import { LOGGED_EVENTS_KEPT, type NewLoggedEvent, TRIM_EVERY } from "./event-log
 import { EventsCommitted } from "./events-committed.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { batchEntries, batchText } from "./request-log-batch.js";
-import { PLACES_PER_BATCH } from "./request-log-rows.js";
+import { keptBy, listedAt, PLACES_PER_BATCH } from "./request-log-rows.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -858,16 +858,7 @@ function requestSource(
     }
     return entries;
   };
-  const matches = (entry: KeptRequest) =>
-    (filter.operation_id === undefined || entry.operation_id === filter.operation_id) &&
-    (filter.status === undefined || entry.status === filter.status) &&
-    (filter.fault_id === undefined || entry.fault_id === filter.fault_id) &&
-    (filter.idempotency_key === undefined || entry.idempotency_key === filter.idempotency_key) &&
-    (filter.request_id === undefined || entry.request_id === filter.request_id);
-  const positioned = (place: number, entry: KeptRequest): Positioned<LoggedRequest> => {
-    const listed = { id: String(place), ...entry, at: new Date(entry.at).toISOString() };
-    return { position: place, item: { id: String(place), text: JSON.stringify(listed) } };
-  };
+  const matches = keptBy(filter);
   /** The matching entries from `place` on, towards older ones (`-1`) or newer ones (`1`). */
   function* walk(place: number, step: 1 | -1): Generator<Positioned<LoggedRequest>> {
     const seq = Math.floor(place / PLACES_PER_BATCH);
@@ -887,7 +878,7 @@ function requestSource(
         step < 0 ? Math.min(place - first, entries.length - 1) : Math.max(place - first, 0);
       for (; index >= 0 && index < entries.length; index += step) {
         const entry = entries[index] as KeptRequest;
-        if (matches(entry)) yield positioned(first + index, entry);
+        if (matches(entry)) yield listedAt(first + index, entry);
       }
     }
   }

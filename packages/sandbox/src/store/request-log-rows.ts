@@ -73,6 +73,22 @@ export const PLACES_PER_BATCH = 1_000_000;
 /** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
 const BATCHES_READ = 64;
 
+/** Whether the filter keeps an entry of the request log (every store filters as this does). */
+export function keptBy(filter: RequestLogFilter): (entry: KeptRequest) => boolean {
+  return (entry) =>
+    (filter.operation_id === undefined || entry.operation_id === filter.operation_id) &&
+    (filter.status === undefined || entry.status === filter.status) &&
+    (filter.fault_id === undefined || entry.fault_id === filter.fault_id) &&
+    (filter.idempotency_key === undefined || entry.idempotency_key === filter.idempotency_key) &&
+    (filter.request_id === undefined || entry.request_id === filter.request_id);
+}
+
+/** The entry at `place` in the request log, as a page of the log lists it. */
+export function listedAt(place: number, entry: KeptRequest): Positioned<LoggedRequest> {
+  const listed = { id: String(place), ...entry, at: new Date(entry.at).toISOString() };
+  return { position: place, item: { id: String(place), text: JSON.stringify(listed) } };
+}
+
 /**
  * The entries of the partner's request log that match the filter, newest first; an entry's
  * place in the log is its cursor. The batches are read newest first until the page is full, and
@@ -84,17 +100,7 @@ function requestLogSource(
   partner: string,
   filter: RequestLogFilter,
 ): PageSource<LoggedRequest> {
-  const matches = (entry: KeptRequest) =>
-    (filter.operation_id === undefined || entry.operation_id === filter.operation_id) &&
-    (filter.status === undefined || entry.status === filter.status) &&
-    (filter.fault_id === undefined || entry.fault_id === filter.fault_id) &&
-    (filter.idempotency_key === undefined || entry.idempotency_key === filter.idempotency_key) &&
-    (filter.request_id === undefined || entry.request_id === filter.request_id);
-  const positioned = (seq: number, index: number, entry: KeptRequest) => {
-    const place = seq * PLACES_PER_BATCH + index;
-    const listed = { id: String(place), ...entry, at: new Date(entry.at).toISOString() };
-    return { position: place, item: { id: String(place), text: JSON.stringify(listed) } };
-  };
+  const matches = keptBy(filter);
   /** Up to `limit` matching entries from batch `seq` towards the oldest (or the newest). */
   const walk = async (
     seq: number,
@@ -118,7 +124,7 @@ function requestLogSource(
           const index = older ? entries.length - 1 - step : step;
           const entry = entries[index] as KeptRequest;
           if (keep(batch * PLACES_PER_BATCH + index) && matches(entry)) {
-            found.push(positioned(batch, index, entry));
+            found.push(listedAt(batch * PLACES_PER_BATCH + index, entry));
           }
         }
       }
