@@ -1,6 +1,6 @@
 /**
- * The one place that steps around the SDK (its version pinned in the workspace catalog):
- * tools/call's handler is set the way the SDK's `Protocol` sets every other handler. The
+ * The one place that steps around the SDK (its version pinned in the workspace catalog): every
+ * handler, tools/call's too, is set the way the SDK's `Protocol` sets handlers. The
  * low-level `Server` overrides `setRequestHandler` for tools/call, to parse each request a second
  * time and our result with zod on every call, and to hand on the parsed copy of the result. Our
  * results are made by `callTool` alone, and the SDK's client checks each one (every e2e test goes
@@ -12,21 +12,13 @@
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  type CallToolRequest,
-  CallToolRequestSchema,
-  ErrorCode,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
-import type { ToolResult } from "./call-tool.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 
 /** What the SDK's `Protocol` hands a handler beside the request, of what this server uses. */
 interface CallExtra {
   /** Aborted when the client cancels the call (notifications/cancelled) or the session closes. */
   signal: AbortSignal;
 }
-
-type ToolCallHandler = (request: CallToolRequest, extra: CallExtra) => Promise<ToolResult>;
 
 /** A zod schema of a request, as the SDK's are, seen only as far as checking goes. */
 interface RequestSchema<T> {
@@ -63,19 +55,16 @@ const setOnProtocol = Protocol.prototype.setRequestHandler as (
   handler: (request: unknown, extra: CallExtra) => Promise<unknown>,
 ) => void;
 
-export function setToolCallHandler(server: Server, handler: ToolCallHandler): void {
-  setOnProtocol.call(server, anyParams(CallToolRequestSchema), async (request, extra) =>
-    handler(checkedRequest(CallToolRequestSchema, request), extra),
-  );
-}
-
-/** Sets the handler of `schema`'s method (not tools/call), its params checked as tools/call's are. */
-export function setCheckedHandler<T>(
+/**
+ * Sets the handler of `schema`'s method on the SDK's `Protocol`, tools/call's too, the request's
+ * params checked here first.
+ */
+export function setRequestHandler<T>(
   server: Server,
   schema: RequestSchema<T>,
-  handler: (request: T) => Promise<unknown>,
+  handler: (request: T, extra: CallExtra) => Promise<unknown>,
 ): void {
-  setOnProtocol.call(server, anyParams(schema), async (request) =>
-    handler(checkedRequest(schema, request)),
+  setOnProtocol.call(server, anyParams(schema), async (request, extra) =>
+    handler(checkedRequest(schema, request), extra),
   );
 }

@@ -7,6 +7,7 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
+  CallToolRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -25,7 +26,7 @@ import type { ServerContext } from "./options.js";
 import { getPrompt, listPrompts } from "./prompts.js";
 import { documentResources, readDocument } from "./resources.js";
 import type { SandboxState } from "./sandbox-probe.js";
-import { setCheckedHandler, setToolCallHandler } from "./sdk-adapter.js";
+import { setRequestHandler } from "./sdk-adapter.js";
 import type { ToolDefinition } from "./tool-definition.js";
 import { isSelected } from "./toolsets.js";
 import { VERSION } from "./version.js";
@@ -84,7 +85,7 @@ export function createMcpServer(context: ServerContext): Server {
   );
   let listedTestMode: boolean | undefined;
 
-  setCheckedHandler(server, ListToolsRequestSchema, async () => {
+  setRequestHandler(server, ListToolsRequestSchema, async () => {
     const state = await context.probe.state();
     listedTestMode = state.kind === "sandbox";
     if (context.dynamic) return { tools: DYNAMIC_TOOLS };
@@ -120,7 +121,7 @@ export function createMcpServer(context: ServerContext): Server {
     return callTool(context, tool, (args.arguments ?? {}) as Record<string, unknown>, signal);
   };
 
-  setToolCallHandler(server, async (request, { signal }) => {
+  setRequestHandler(server, CallToolRequestSchema, async (request, { signal }) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     let result: ToolResult;
@@ -143,24 +144,24 @@ export function createMcpServer(context: ServerContext): Server {
     return result;
   });
 
-  setCheckedHandler(server, ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
+  setRequestHandler(server, ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
 
-  setCheckedHandler(server, GetPromptRequestSchema, async (request) => {
+  setRequestHandler(server, GetPromptRequestSchema, async (request) => {
     const prompt = getPrompt(request.params.name, request.params.arguments);
     if (typeof prompt === "string") throw new McpError(ErrorCode.InvalidParams, prompt);
     return prompt;
   });
 
-  setCheckedHandler(server, ListResourcesRequestSchema, async () => ({
+  setRequestHandler(server, ListResourcesRequestSchema, async () => ({
     resources: documentResources(),
   }));
 
   // The documents are fixed resources; there are no templates, and a client that asks is told so.
-  setCheckedHandler(server, ListResourceTemplatesRequestSchema, async () => ({
+  setRequestHandler(server, ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [],
   }));
 
-  setCheckedHandler(server, ReadResourceRequestSchema, async (request) => {
+  setRequestHandler(server, ReadResourceRequestSchema, async (request) => {
     const contents = readDocument(request.params.uri);
     if (!contents) {
       throw new McpError(ErrorCode.InvalidParams, `No resource ${request.params.uri}`);
