@@ -1,6 +1,7 @@
 // sandboxHandlers with MSW's setupServer, as a front end's vitest runs it: the project's client on
 // the global fetch (which MSW intercepts), onboarding to Active, a funded onramp over a day of
 // sandbox time, a fault rehearsed, two keys kept apart, events delivered to the callback.
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { createPaymentsClient } from "@org/payments-client";
 import { specPath } from "@org/payments-spec";
 import { setupServer } from "msw/node";
@@ -119,4 +120,23 @@ it("answers the test mode's readiness and refuses a bad request with the API's p
   expect(refused.status).toBe(422);
   expect(refused.headers.get("content-type")).toMatch(/json/);
   expect(await refused.json()).toMatchObject({ status: 422 });
+});
+
+it("keeps one connection for a test's requests, as a server's framed answers let fetch do", async () => {
+  // MSW 3's setupServer hands fetch's requests to undici over emulated sockets (msw 2 answers at
+  // the fetch call, and opens none): an answer of unknown length would end a connection each time.
+  let connections = 0;
+  const connected = () => {
+    connections++;
+  };
+  subscribe("undici:client:connected", connected);
+  try {
+    const payments = clientOf(handlers.newPartner().apiKey);
+    for (let sent = 0; sent < 20; sent++) {
+      await payments.customers.create({ customer_type: "Person", email: `c${sent}@b.example` });
+    }
+  } finally {
+    unsubscribe("undici:client:connected", connected);
+  }
+  expect(connections).toBeLessThanOrEqual(2);
 });

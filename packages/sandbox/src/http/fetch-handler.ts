@@ -91,13 +91,22 @@ export function sandboxOverFetch(parts: FetchParts): FetchSandbox {
   };
 }
 
-/** The plain answer as a Response: a dropped connection is a network error, as fetch sees one. */
+/**
+ * The plain answer as a Response: a dropped connection is a network error, as fetch sees one. A
+ * whole body is framed by its length, as a server frames it: MSW 3's setupServer writes the answer
+ * to an emulated socket, and ends the connection after an answer of unknown length, so that each
+ * request would open a new one.
+ */
 function responseOf(answer: PlainAnswer, method: string): Response {
   if (answer.dropped) return Response.error();
   const { status, headers, body } = answer;
   if (typeof body === "string") {
-    const empty = method === "HEAD" || status === 204 || status === 304;
-    return new Response(empty ? null : body, { status, headers });
+    if (method === "HEAD" || status === 204 || status === 304) {
+      return new Response(null, { status, headers });
+    }
+    const bytes = new TextEncoder().encode(body);
+    const length = String(bytes.byteLength);
+    return new Response(bytes, { status, headers: { ...headers, "content-length": length } });
   }
   const encoder = new TextEncoder();
   let cancelled: (() => void) | undefined;

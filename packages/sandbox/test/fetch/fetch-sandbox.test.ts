@@ -115,3 +115,19 @@ it("answers a body past the limit with a 413, and a dropped answer as a network 
   expect(dropped.type).toBe("error");
   expect(dropped.status).toBe(0);
 });
+
+it("frames a whole answer by its length in bytes, as a server does, and a bodiless one not at all", async () => {
+  const partner = sandbox.newPartner();
+  const headers = { "x-api-key": partner.apiKey, "content-type": "application/json" };
+  const created = await sandbox.fetch("/customers", {
+    method: "POST",
+    headers: { ...headers, "idempotency-key": crypto.randomUUID() },
+    body: JSON.stringify({ customer_type: "Person", email: "zoe@b.example", name: "Zoë Ørsted" }),
+  });
+  const bytes = new Uint8Array(await created.arrayBuffer());
+  expect(created.status).toBe(200);
+  expect(new TextDecoder().decode(bytes)).toContain("Zoë Ørsted");
+  expect(created.headers.get("content-length")).toBe(String(bytes.byteLength));
+  const head = await sandbox.fetch("/customers", { method: "HEAD", headers });
+  expect(head.headers.get("content-length")).toBeNull();
+});
