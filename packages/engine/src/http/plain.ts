@@ -2,7 +2,9 @@
 // engine (a method, a target, headers and the body's bytes), and the answer collected in the same
 // plain terms. Node's ServerResponse is a Reply as it is, so the Node server keeps its own way.
 import {
+  headTooLarge,
   MAX_BODY_BYTES,
+  MAX_HEAD_BYTES,
   type ReadResult,
   readBodyOf,
   readHead,
@@ -95,10 +97,21 @@ export class PlainReply implements Reply {
 
 /** Reads a plain request as readRequest reads a Node one. */
 export function readPlainRequest(request: PlainRequest, nameOf: SegmentName): ReadResult {
+  if (headBytes(request) > MAX_HEAD_BYTES) return headTooLarge();
   const head = readHead(request, nameOf);
   if (!head.ok) return head;
   if (request.body.byteLength > MAX_BODY_BYTES) return tooLarge();
   return readBodyOf(request, head, new TextDecoder().decode(request.body));
+}
+
+/**
+ * The request line and headers as HTTP/1.1 writes them, in bytes: what Node's server limits. A
+ * header value is a byte string, one byte a character.
+ */
+function headBytes({ method, url, headers }: PlainRequest): number {
+  let bytes = `${method} ${url} HTTP/1.1\r\n\r\n`.length;
+  for (const name in headers) bytes += `${name}: ${headers[name]}\r\n`.length;
+  return bytes;
 }
 
 /** The plain request's bodilessKey: its method, target and headers, or undefined when it has a body. */

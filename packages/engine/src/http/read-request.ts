@@ -26,7 +26,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export type Refusal = {
   ok: false;
-  status: 400 | 404 | 413 | 415;
+  status: 400 | 404 | 413 | 415 | 431;
   kind: string;
   title: string;
   error: ProblemError;
@@ -187,6 +187,23 @@ function notAPath(): Refusal {
     "",
     "route",
     "the request target is not a path of the API",
+  );
+}
+
+/** Node's HTTP parser refuses a request line and headers past 16 KiB (its default maxHeaderSize). */
+export const MAX_HEAD_BYTES = 16 * 1024;
+export const HEAD_TOO_LARGE = "the request line and headers must be at most 16 KiB";
+
+/** The refusal of a request whose line and headers are past MAX_HEAD_BYTES, in Node's words. */
+export function headTooLarge(): Refusal {
+  return refuse(
+    431,
+    "bad-http",
+    "Request Header Fields Too Large",
+    "route",
+    "",
+    "http",
+    HEAD_TOO_LARGE,
   );
 }
 

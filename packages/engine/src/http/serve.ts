@@ -6,6 +6,7 @@ import type { RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { PROBLEM_CONTENT_TYPE, problem } from "./problem.js";
+import { HEAD_TOO_LARGE } from "./read-request.js";
 
 // node:http as Node's own module, not imported: an import reads every export of it, and its
 // WebSocket getters load Node's fetch (undici), a tenth of the CPU of a mock's start.
@@ -99,11 +100,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: b
   }
   const [status, reason, message] =
     error.code === "HPE_HEADER_OVERFLOW"
-      ? [
-          431,
-          "Request Header Fields Too Large",
-          "the request line and headers must be at most 16 KiB",
-        ]
+      ? [431, "Request Header Fields Too Large", HEAD_TOO_LARGE]
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? [408, "Request Timeout", "the request was not complete in time"]
         : [400, "Bad Request", "the request is not valid HTTP/1.1"];

@@ -47,6 +47,7 @@ it("refuses what the Node server refuses, in the same words", async () => {
       ["/nowhere", {}],
       ["/customers?page_size=%zz", {}],
       ["/_sandbox/clock", { method: "DELETE" }],
+      ["/customers", { headers: { "x-padding": "p".repeat(20_000) } }],
     ] as const) {
       const headers = { "x-api-key": "sandbox-test-same", ...init.headers };
       const overHttp = await fetch(`${server.url}${path}`, { ...init, headers });
