@@ -51,7 +51,8 @@ export async function runLogsCli(argv: string[]): Promise<void> {
     process.exit(0);
   }
   if (positionals[0] !== "tail" || positionals.length > 1) {
-    fail(`say what to do with the logs: payments-mock logs tail, got "${positionals.join(" ")}"`);
+    const got = positionals.length === 0 ? "nothing" : `"${positionals.join(" ")}"`;
+    fail(`say what to do with the logs: payments-mock logs tail, got ${got}`);
   }
   const format = args.format;
   if (format !== "text" && format !== "json")

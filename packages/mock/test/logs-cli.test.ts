@@ -124,7 +124,8 @@ describe("payments-mock logs tail", () => {
         "--status must be a status (404) or a class (4xx)",
       ],
       [["tail", "--path", "customers"], { PAYMENTS_API_KEY: KEY }, "--path must start with /"],
-      [["follow"], { PAYMENTS_API_KEY: KEY }, "payments-mock logs tail"],
+      [["follow"], { PAYMENTS_API_KEY: KEY }, 'payments-mock logs tail, got "follow"'],
+      [[], { PAYMENTS_API_KEY: KEY }, "payments-mock logs tail, got nothing"],
       [["tail"], { PAYMENTS_API_KEY: "" }, "set PAYMENTS_API_KEY"],
     ] as Array<[string[], Record<string, string>, string]>) {
       const run = runCli(context, ["logs", ...args], env);
