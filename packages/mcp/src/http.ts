@@ -86,9 +86,10 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
     });
   });
 
+  const wanted = options.port ?? DEFAULT_HTTP_PORT;
   await new Promise<void>((resolve, reject) => {
-    listener.once("error", reject);
-    listener.listen(options.port ?? DEFAULT_HTTP_PORT, host, () => resolve());
+    listener.once("error", (error) => reject(listenError(error, host, wanted)));
+    listener.listen(wanted, host, () => resolve());
   });
   const { port } = listener.address() as AddressInfo;
   allowedHosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
@@ -103,4 +104,26 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
       await new Promise<void>((resolve) => listener.close(() => resolve()));
     },
   };
+}
+
+/** Why the server cannot listen, in the words of the option that fixes it. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  switch (error.code) {
+    case "EADDRINUSE":
+      return new Error(
+        `port ${port} on ${host} is in use: choose another with --port (0 picks a free one)`,
+      );
+    case "EACCES":
+      return new Error(
+        `no permission to listen on ${host}:${port}: choose a port from 1024 with --port`,
+      );
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+    case "EADDRNOTAVAIL":
+      return new Error(
+        `--host ${host} is not an address of this machine: choose one it has, such as 127.0.0.1`,
+      );
+    default:
+      return error;
+  }
 }

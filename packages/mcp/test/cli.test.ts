@@ -1,5 +1,7 @@
 // What the bin says when it cannot start: one line, naming what is missing, never the key.
 import { execFile } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { bin, SECRET_KEY } from "./support/session.js";
@@ -46,6 +48,34 @@ describe("payments-mcp cannot start", () => {
     expect(oneLine(stderr)).toMatch(/^payments-mcp cannot start: /);
     expect(stderr).toContain(said);
     expect(stderr).not.toContain(SECRET_KEY);
+  });
+
+  it.each([
+    ["999.1.1.1", "--host 999.1.1.1 is not an address of this machine"],
+    ["192.0.2.1", "--host 192.0.2.1 is not an address of this machine"],
+  ])("--http --host %s: %s", async (host, said) => {
+    const { code, stderr } = await run(["--http", "--host", host, "--port", "0"], {
+      PAYMENTS_API_KEY: SECRET_KEY,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(`payments-mcp cannot start: ${said}`);
+  });
+
+  it("--http --port of a port in use: says to choose another", async () => {
+    const taken = createServer().listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    try {
+      const { port } = taken.address() as { port: number };
+      const { code, stderr } = await run(["--http", "--port", String(port)], {
+        PAYMENTS_API_KEY: SECRET_KEY,
+      });
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        `payments-mcp cannot start: port ${port} on 127.0.0.1 is in use: choose another with --port`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 
   it("answers --help and --version without a key", async () => {

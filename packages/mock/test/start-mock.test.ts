@@ -45,6 +45,15 @@ describe("startMock", () => {
     );
   });
 
+  it.each(["999.1.1.1", "192.0.2.1"])(
+    "says so when %s is not an address of the machine",
+    async (host) => {
+      await expect(startMock({ spec: specPath, host, port: 0 })).rejects.toThrow(
+        `${host} is not an address of this machine; listen on one it has, such as 127.0.0.1, with --host`,
+      );
+    },
+  );
+
   it("opens no sandbox when it cannot listen (it listens before its store opens)", async () => {
     const mock = await start({ port: 0 });
     const folder = mkdtempSync(path.join(tmpdir(), "payments-start-mock-"));

@@ -126,5 +126,11 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   if (error.code === "EACCES") {
     return new Error(`No permission to listen on ${host}:${port}`, { cause: error });
   }
+  if (["ENOTFOUND", "EAI_AGAIN", "EADDRNOTAVAIL"].includes(error.code ?? "")) {
+    return new Error(
+      `${host} is not an address of this machine; listen on one it has, such as 127.0.0.1, with --host`,
+      { cause: error },
+    );
+  }
   return error;
 }
