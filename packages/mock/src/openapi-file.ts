@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import type { OpenApiDocument } from "@org/payments-spec";
 import { parse } from "yaml";
-import { yamlProblem } from "./yaml-text.js";
+import { yamlProblem } from "./fixtures/yaml-text.js";
 
 /**
  * The OpenAPI document in `file` (YAML or JSON), named in errors as `flag` gives it, each error
