@@ -1,5 +1,7 @@
 // The built CLI, as a user runs it: it must print its URL, serve, and exit cleanly on a signal.
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { specPath } from "@org/payments-spec";
 import { API_KEY } from "@org/payments-testing";
 import { describe, expect, it } from "vitest";
@@ -88,6 +90,37 @@ describe.concurrent("payments-mock CLI", () => {
       expect(mock.output().stderr).toContain(`Port ${busy.port} on 127.0.0.1 is already in use`);
     } finally {
       await busy.stop();
+    }
+  });
+
+  it("refuses a --spec that is no OpenAPI document, an alias bomb included, before serving (exit 2)", async (context) => {
+    const folder = mkdtempSync(path.join(tmpdir(), "payments-mock-spec-"));
+    const levels = Array.from({ length: 10 }, (_, level) => {
+      const below = level === 0 ? "*a" : `*b${level - 1}`;
+      return `b${level}: &b${level} [${Array(10).fill(below).join(", ")}]`;
+    });
+    const files = {
+      "bomb.yaml": `openapi: 3.1.0\na: &a [x, x, x]\n${levels.join("\n")}\npaths: { /x: *b9 }\n`,
+      "deep.yaml": `openapi: 3.1.0\npaths: ${"[".repeat(5000)}${"]".repeat(5000)}\n`,
+      "hello.yaml": "hello: world\n",
+    };
+    try {
+      for (const [name, text] of Object.entries(files))
+        writeFileSync(path.join(folder, name), text);
+      for (const [name, said] of [
+        ["bomb.yaml", "is neither YAML nor JSON: "],
+        ["deep.yaml", "is neither YAML nor JSON: nests lists or maps too deeply to read"],
+        ["hello.yaml", "is not an OpenAPI document (it needs `openapi` and `paths`)"],
+        ["missing.yaml", "cannot read --spec "],
+      ]) {
+        const file = path.join(folder, name ?? "");
+        const mock = run(context, ["--port", "0", "--spec", file]);
+        expect((await mock.exited)[0], name).toBe(2);
+        expect(mock.output().stderr, name).toContain(said);
+        expect(mock.output().stderr.trimEnd().split("\n"), name).toHaveLength(1);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
