@@ -60,6 +60,18 @@ export interface SqliteStoreOptions {
   counting?: boolean;
 }
 
+/** The database file, or a refusal naming it: SQLite's own message names no file. */
+function openDatabase(Database: typeof DatabaseSync, location: string, what: string): DatabaseSync {
+  try {
+    return new Database(location);
+  } catch (error) {
+    throw new Error(
+      `The ${what} cannot be opened: ${(error as Error).message} (does its folder exist, and may this process write there?)`,
+      { cause: error },
+    );
+  }
+}
+
 /**
  * Opens (or creates, with `initial` as the example partner's data) the database at `path`, or one
  * in memory, and applies the schema migrations it lacks.
@@ -74,8 +86,8 @@ export async function openSqliteStore(
   }: SqliteStoreOptions = {},
 ): Promise<SandboxStore> {
   const { DatabaseSync } = await loadNodeSqlite();
-  const db = new DatabaseSync(path ?? inMemory());
   const what = path === undefined ? "in-memory sandbox" : `sandbox state file ${path}`;
+  const db = openDatabase(DatabaseSync, path ?? inMemory(), what);
   try {
     if (path === undefined) db.deserialize(await migratedSchema(DatabaseSync));
     // Before anything writes to the file.

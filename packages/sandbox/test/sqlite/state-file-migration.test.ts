@@ -76,4 +76,11 @@ describe("a payments-mock 0.1 JSON state file", () => {
     );
     expect(readFileSync(state)).toEqual(before);
   });
+
+  it("refuses a state file in a folder that does not exist, naming the file", async () => {
+    const state = join(dir, "no-such-folder", "sandbox.db");
+    await expect(serveSandbox({ spec: specPath, state })).rejects.toThrow(
+      `The sandbox state file ${state} cannot be opened: unable to open database file (does its folder exist`,
+    );
+  });
 });
