@@ -22,7 +22,7 @@ const levels = Array.from({ length: 10 }, (_, level) => {
   return `b${level}: &b${level} [${Array(10).fill(below).join(", ")}]`;
 });
 
-it.for([
+it.for<[string, string, string]>([
   [
     "an alias bomb",
     `openapi: 3.1.0\na: &a [x, x, x]\n${levels.join("\n")}\npaths: { /x: *b9 }\n`,
