@@ -87,5 +87,5 @@ export {
   type Target,
   tagAnswer,
 } from "./http/index.js";
-// Helpers for parsed JSON values, with no HTTP in them.
-export { isObject, valueAt } from "./values/index.js";
+// Helpers for parsed JSON values and the YAML they are read from, with no HTTP in them.
+export { isObject, valueAt, yamlProblem } from "./values/index.js";

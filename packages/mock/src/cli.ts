@@ -156,15 +156,6 @@ async function runMock() {
   }
   const exampleKey = args["example-key"];
   if (exampleKey === "") fail("--example-key must not be empty");
-  if (args.spec !== undefined) {
-    const { readOpenApiFile } = await import("./openapi-file.js");
-    await readOpenApiFile(args.spec, "--spec", "give the OpenAPI document to mock").catch(
-      (error: Error) => {
-        console.error(`payments-mock: ${error.message}`);
-        process.exit(2);
-      },
-    );
-  }
   // Loaded only now, so that --help and flag errors answer without loading Prism.
   const { startMock } = await import("./start-mock.js");
   const { isPostgresUrl, redactedUrl } = await import("@org/payments-sandbox/store");

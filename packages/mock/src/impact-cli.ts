@@ -3,13 +3,13 @@
 // operations it called, the statuses they answered, the topics it received), read from the same
 // sources as payments-mock readiness. Exit code 1 when a breaking change touches it, 0 otherwise,
 // 2 on bad usage. The key is read from the environment only, and never printed.
+import { readFile } from "node:fs/promises";
 // By name, not `await import(…)` of the packages: the bundle then holds only these modules here,
 // not the sandbox and Prism that the packages' entries also lead to.
-import { bundledSpecPath } from "@org/payments-engine";
+import { bundledSpecPath, yamlProblem } from "@org/payments-engine";
 import { FORMATS } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
-import { readOpenApiFile } from "./openapi-file.js";
 
 const USAGE = `Usage: payments-mock impact --against <document> (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
@@ -84,11 +84,7 @@ export async function impactMain(
   if (key === "" && args.from === undefined) {
     fail("set PAYMENTS_API_KEY to the API key whose partner to compare (it is never printed)");
   }
-  const against = await readOpenApiFile(
-    args.against,
-    "--against",
-    "give a version of the API's document",
-  ).catch((error: Error) => stop(error.message, io));
+  const against = await documentAt(args.against).catch((error: Error) => stop(error.message, io));
   const { reportFrom } = await import("./readiness-cli.js");
   const report = await reportFrom(args, key, io).catch((error: Error) => stop(error.message, io));
   const { loadSpec } = await import("@org/payments-spec");
@@ -98,4 +94,27 @@ export async function impactMain(
   const breaking = changes.filter((change) => change.breaking).length;
   io.out(formatImpact({ against: args.against, changes, breaking }, args.format));
   return breaking > 0 ? 1 : 0;
+}
+
+/** The OpenAPI document at `file`, YAML or JSON; refused when it is not one. */
+async function documentAt(file: string) {
+  const { parse } = await import("yaml");
+  const text = await readFile(file, "utf8").catch((error: Error) => {
+    throw new Error(`cannot read --against ${file}: ${error.message}`);
+  });
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (error) {
+    throw new Error(
+      `--against ${file} is neither YAML nor JSON: ${yamlProblem((error as Error).message)}`,
+    );
+  }
+  const fields = doc as { openapi?: unknown; paths?: unknown } | null;
+  if (typeof fields?.openapi !== "string" || typeof fields.paths !== "object") {
+    throw new Error(
+      `--against ${file} is not an OpenAPI document (it needs \`openapi\` and \`paths\`): give a version of the API's document`,
+    );
+  }
+  return doc as import("@org/payments-spec").OpenApiDocument;
 }

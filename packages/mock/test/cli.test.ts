@@ -93,7 +93,7 @@ describe.concurrent("payments-mock CLI", () => {
     }
   });
 
-  it("refuses a --spec that is no OpenAPI document, an alias bomb included, before serving (exit 2)", async (context) => {
+  it("refuses a --spec that is no OpenAPI document, an alias bomb included, before serving (exit 1)", async (context) => {
     const folder = mkdtempSync(path.join(tmpdir(), "payments-mock-spec-"));
     const levels = Array.from({ length: 10 }, (_, level) => {
       const below = level === 0 ? "*a" : `*b${level - 1}`;
@@ -111,12 +111,12 @@ describe.concurrent("payments-mock CLI", () => {
         ["bomb.yaml", "is neither YAML nor JSON: "],
         ["deep.yaml", "is neither YAML nor JSON: nests lists or maps too deeply to read"],
         ["hello.yaml", "is not an OpenAPI document (it needs `openapi` and `paths`)"],
-        ["missing.yaml", "cannot read --spec "],
+        ["missing.yaml", "cannot be read: ENOENT"],
       ]) {
         const file = path.join(folder, name ?? "");
         const mock = run(context, ["--port", "0", "--spec", file]);
-        expect((await mock.exited)[0], name).toBe(2);
-        expect(mock.output().stderr, name).toContain(said);
+        expect((await mock.exited)[0], name).toBe(1);
+        expect(mock.output().stderr, name).toContain(`payments-mock: The spec ${file} ${said}`);
         expect(mock.output().stderr.trimEnd().split("\n"), name).toHaveLength(1);
       }
     } finally {

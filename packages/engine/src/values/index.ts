@@ -1,3 +1,5 @@
-// Small helpers for parsed JSON values, with no HTTP in them: the engine and the sandbox share them.
+// Small helpers for parsed JSON values and the YAML they are read from, with no HTTP in them: the
+// engine, the sandbox and the mock share them.
 export { isObject } from "./is-object.js";
 export { valueAt } from "./value-at.js";
+export { yamlProblem } from "./yaml-problem.js";

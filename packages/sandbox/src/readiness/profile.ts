@@ -1,6 +1,8 @@
 // The readiness profile: YAML that the API team edits, checked against profile.schema.json and
 // against the API (operationIds, topics), so that a bad profile stops the start with the file,
 // the line and the rule it breaks, rather than a report that can never pass.
+
+import { yamlProblem } from "@org/payments-engine";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import type { FaultKind } from "../faults/index.js";
@@ -108,6 +110,15 @@ export function defaultProfile(context: ProfileContext): Profile {
 
 const defaultProfiles = new WeakMap<ProfileContext, Profile>();
 
+/** The document's value; yaml refuses aliases that expand past its limit (an alias bomb). */
+function documentValue(document: ReturnType<typeof parseDocument>, file: string): unknown {
+  try {
+    return document.toJS();
+  } catch (error) {
+    throw new ProfileError(file, 1, 1, "", yamlProblem((error as Error).message), "yaml");
+  }
+}
+
 /** Reads and checks a profile's YAML text; throws a ProfileError naming file, line and rule. */
 export function parseProfile(text: string, file: string, context: ProfileContext): Profile {
   const lines = new LineCounter();
@@ -123,9 +134,9 @@ export function parseProfile(text: string, file: string, context: ProfileContext
   const [syntax] = document.errors;
   if (syntax !== undefined) {
     const { line, col } = at(syntax.pos[0]);
-    throw new ProfileError(file, line, col, "", syntax.message.split("\n")[0] ?? "", "yaml");
+    throw new ProfileError(file, line, col, "", yamlProblem(syntax.message), "yaml");
   }
-  const value: unknown = document.toJS();
+  const value = documentValue(document, file);
   /** `onKey`: the field's name is what is wrong (an unknown one), so the error points at it. */
   const fail = (
     path: readonly (string | number)[],

@@ -145,6 +145,26 @@ describe("the readiness profile", () => {
       "quote is the id of an earlier check",
     ],
     ["YAML that does not parse", `${HEAD}  - id: quote\n    title: [unclosed\n`, 7, "yaml", ""],
+    [
+      "lists nested past what the parser can read",
+      `${HEAD}  - ${"[".repeat(5000)}${"]".repeat(5000)}\n`,
+      5,
+      "yaml",
+      "nests lists or maps too deeply to read",
+    ],
+    [
+      "aliases that expand past yaml's limit (an alias bomb)",
+      `a: &a [x, x, x]\n${Array.from(
+        { length: 10 },
+        (_, level) =>
+          `b${level}: &b${level} [${Array(10)
+            .fill(level === 0 ? "*a" : `*b${level - 1}`)
+            .join(", ")}]`,
+      ).join("\n")}\nchecks: *b9\n`,
+      1,
+      "yaml",
+      "alias",
+    ],
   ])("refuses %s, naming the file, the line and the rule", (_, text, line, rule, words) => {
     const error = refusal(text);
     expect(error.file).toBe("team.yaml");
