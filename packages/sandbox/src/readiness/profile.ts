@@ -1,7 +1,6 @@
 // The readiness profile: YAML that the API team edits, checked against profile.schema.json and
 // against the API (operationIds, topics), so that a bad profile stops the start with the file,
 // the line and the rule it breaks, rather than a report that can never pass.
-
 import { yamlProblem } from "@org/payments-engine";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
