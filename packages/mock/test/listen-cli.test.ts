@@ -125,6 +125,12 @@ describe("payments-mock listen", () => {
       (n) => n >= 4,
       "the event after listen restarted",
     );
+    // listen prints an event's line once the receiver has answered: on a busy machine, after it.
+    await until(
+      () => second.output().stdout.trim().split("\n").length,
+      (n) => n >= 3,
+      "listen's line for the event after it restarted",
+    );
     // Nothing more comes (no duplicate of a forwarded event).
     await new Promise((wake) => setTimeout(wake, 300));
 
