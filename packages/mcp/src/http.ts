@@ -66,7 +66,8 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
   };
 
   const listener = createServer((request, response) => {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    // A request target that is no URL (`http://[::1/mcp`) is answered, not thrown at the listener.
+    const path = URL.parse(request.url ?? "/", "http://localhost")?.pathname;
     if (path !== ENDPOINT) {
       refuse(response, 404, `Not found: the MCP endpoint is ${ENDPOINT}`);
       return;

@@ -1,7 +1,9 @@
 // `payments-mcp --http`: the same server over Streamable HTTP, one session per client, answering
 // only requests addressed to its own host.
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -96,5 +98,22 @@ describe("payments-mcp --http", () => {
       });
     expect(await send("/mcp", "attacker.example:80")).toBe(403);
     expect(await send("/other", new URL(endpoint).host)).toBe(404);
+  });
+
+  it("answers a request target that is no URL with a 404, and goes on serving", async () => {
+    const url = new URL(endpoint);
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    socket.end(`POST http://[::1/mcp HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+    await once(socket, "close");
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect(answer).toContain("the MCP endpoint is /mcp");
+    const client = new Client({ name: "http-test", version: "0.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
   });
 });
