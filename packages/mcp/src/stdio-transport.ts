@@ -5,12 +5,13 @@
  * In place of the SDK's `StdioServerTransport`, which reports a line it cannot read only to the
  * server (the client's request then waits for its timeout) and ends the session at a line over
  * its 10 MB cap. Here such a line gets the JSON-RPC error at once, with the request's id when it
- * can be read, and the session goes on. A line is parsed once: the SDK's `Protocol` checks the
- * message against the JSON-RPC schemas, as the SDK's reader did a first time.
+ * can be read, and the session goes on. A message is checked against the SDK's JSON-RPC schema,
+ * as its reader does: the SDK's `Protocol` drops one it cannot tell apart (an `id` of 1.5, an
+ * unknown field, `params` that is not an object) without an answer.
  */
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { redactMessage } from "./redact.js";
 import { messageJson } from "./structured-content-text.js";
 
@@ -121,7 +122,7 @@ export class StdioLineTransport implements Transport {
       this.#refuse(PARSE_ERROR, null, `a line is not JSON (${reason}); send one message per line`);
       return;
     }
-    if (!isEnvelope(message)) {
+    if (!JSONRPCMessageSchema.safeParse(message).success) {
       const id = idOf(message);
       const what = "a JSON-RPC 2.0 request, notification or response";
       this.#refuse(INVALID_REQUEST, id, `the message is not ${what}`);
@@ -151,18 +152,6 @@ function lastBytes(pieces: Buffer[]): Buffer {
   }
   const tail = Buffer.concat(kept);
   return tail.subarray(Math.max(0, tail.length - TAIL_BYTES));
-}
-
-/** The shape the SDK's `Protocol` tells apart; it checks the rest against its schemas. */
-function isEnvelope(message: unknown): boolean {
-  if (message === null || typeof message !== "object" || Array.isArray(message)) return false;
-  const { jsonrpc, method, id } = message as Record<string, unknown>;
-  if (jsonrpc !== "2.0") return false;
-  if (typeof method === "string") return true;
-  return (
-    (typeof id === "string" || typeof id === "number") &&
-    ("result" in message || "error" in message)
-  );
 }
 
 function idOf(message: unknown): Id {

@@ -74,6 +74,30 @@ describe("StdioLineTransport", () => {
     expect(messages).toEqual([]);
   });
 
+  it("answers a request the SDK's Protocol would drop unanswered as an invalid request", async () => {
+    const { input, messages, answers } = await started();
+    input.write(
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":5}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":[]}',
+        '{"jsonrpc":"2.0","id":3,"method":"tools/list","extra":true}',
+        '{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":5}}',
+        '{"jsonrpc":"2.0","id":5.5,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+        "",
+      ].join("\n"),
+    );
+    expect(answers().map(({ id, error }) => [id, error?.code])).toEqual([
+      [1, -32600],
+      [2, -32600],
+      [3, -32600],
+      [4, -32600],
+      [5.5, -32600],
+      [null, -32600],
+    ]);
+    expect(messages).toEqual([]);
+  });
+
   it("survives absurd nesting", async () => {
     const { input, messages, answers } = await started();
     const depth = 200_000;
