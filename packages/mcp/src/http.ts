@@ -93,8 +93,9 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
     listener.listen(wanted, host, () => resolve());
   });
   const { port } = listener.address() as AddressInfo;
-  allowedHosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
+  // A Host header names an IPv6 address in brackets, as a URL does.
   const hostInUrl = host.includes(":") ? `[${host}]` : host;
+  allowedHosts = [`${hostInUrl}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
 
   return {
     url: `http://${hostInUrl}:${port}${ENDPOINT}`,

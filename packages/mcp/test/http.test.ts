@@ -4,9 +4,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
 import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveHttp } from "../src/http.ts";
 import { type RunningServer, startSandbox } from "./support/servers.js";
 import { bin, INITIALIZE, SECRET_KEY } from "./support/session.js";
 
@@ -14,6 +16,9 @@ let sandbox: RunningServer;
 let server: ChildProcess;
 let endpoint = "";
 let stderr = "";
+const ipv6Loopback = Object.values(networkInterfaces())
+  .flat()
+  .some((address) => address?.address === "::1");
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -115,5 +120,24 @@ describe("payments-mcp --http", () => {
     await client.connect(new StreamableHTTPClientTransport(url));
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
+  });
+
+  it.skipIf(!ipv6Loopback)("on --host ::1, answers requests to its own URL", async () => {
+    const running = await serveHttp({
+      apiKey: SECRET_KEY,
+      baseUrl: sandbox.url,
+      host: "::1",
+      port: 0,
+      log: () => undefined,
+    });
+    const client = new Client({ name: "http-test", version: "0.0.0" });
+    try {
+      // The client sends `Host: [::1]:<port>`, which was refused as another host (403).
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      await running.close();
+    }
   });
 });
