@@ -140,4 +140,41 @@ describe("payments-mcp --http", () => {
       await running.close();
     }
   });
+
+  it("closes a session its client left without a DELETE, once it has had no request for a while", async () => {
+    let closedOne: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => {
+      closedOne = resolve;
+    });
+    const running = await serveHttp({
+      apiKey: SECRET_KEY,
+      baseUrl: sandbox.url,
+      port: 0,
+      sessionIdleMs: 50,
+      log: (line) => {
+        if (line.includes("closed a session")) closedOne();
+      },
+    });
+    try {
+      const client = new Client({ name: "http-test", version: "0.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL(running.url));
+      await client.connect(transport);
+      const { sessionId } = transport;
+      // Gone as most clients go: its GET stream closed, and no DELETE.
+      await client.close();
+      await closed;
+      const answer = await fetch(running.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": String(sessionId),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      expect(answer.status).toBe(404);
+    } finally {
+      await running.close();
+    }
+  });
 });
