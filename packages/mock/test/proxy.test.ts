@@ -346,6 +346,24 @@ describe("validation and the report", () => {
     expect(violations[0]?.message).toContain("declared: application/json");
   });
 
+  it("reports a Content-Type that does not parse as one the spec does not declare", async () => {
+    const page = JSON.stringify(await mockAnswer("/webhooks"));
+    answerWith(200, { "content-type": "application/json; charset" }, page);
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.text).toBe(page);
+    expect(violations).toEqual([
+      expect.objectContaining({
+        in: "header",
+        field: "Content-Type",
+        rule: "mediaType",
+        actual: "application/json; charset",
+      }),
+    ]);
+    const refused = await send(strict.url, { target: "/webhooks", headers: auth });
+    expect(refused.status).toBe(502);
+    expect((refused.json() as Problem).type).toBe("urn:org:payments-mock:problem:invalid-response");
+  });
+
   it("reports a JSON body that does not parse", async () => {
     answerWith(200, { "content-type": "application/json" }, '{"items": [');
     await send(proxy.url, { target: "/webhooks", headers: auth });
@@ -497,6 +515,24 @@ describe("validation and the report", () => {
     expect(JSON.stringify(violations)).toContain("[REDACTED]");
     expect(refused.status).toBe(502);
   });
+  it("never shows either API key when a client sends the header twice", async () => {
+    const other = "sk_test_4567-OTHER-key";
+    fake.answer = (_, response) => {
+      // Each key alone, where the report and the 502 quote the body.
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ items: [KEY, other] }));
+    };
+    // Raw pairs get no Host from Node.
+    const headers = ["Host", "127.0.0.1", "X-API-Key", KEY, "X-API-Key", other];
+    const refused = await send(strict.url, { target: "/webhooks", headers });
+    expect(refused.status).toBe(502);
+    const shown = [JSON.stringify(violations), logged.join("\n"), refused.text];
+    expect(shown[0]).toContain("[REDACTED]");
+    for (const text of shown) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(other);
+    }
+  });
 });
 
 describe("with errors", () => {
@@ -564,6 +600,24 @@ describe("faults", () => {
     const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
     expect(answer.status).toBe(502);
     expect((answer.json() as Problem).detail).toContain("ECONNRESET");
+  });
+
+  it.each([
+    ["a status below 100", "HTTP/1.1 000 Nothing\r\ncontent-length: 0\r\n\r\n", "status 0"],
+    [
+      "a 101 to a request that asked for no upgrade",
+      "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n",
+      "switched protocols (101)",
+    ],
+  ])("answers 502 when the upstream answers %s", async (_, head, detail) => {
+    // An upstream time limit past the test's: only the 502 itself can answer.
+    const patient = await start({ upstreamTimeoutMs: 600_000 });
+    fake.answer = (_, response) => {
+      response.socket?.end(head);
+    };
+    const answer = await send(patient.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(502);
+    expect((answer.json() as Problem).detail).toContain(detail);
   });
 
   it("answers 504 when the upstream does not answer in time", async () => {

@@ -59,8 +59,10 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const number = ++requests;
     const requestId = tagAnswer(incoming, response, options.engine.apiKeyHeader);
-    const key = incoming.headers[options.engine.apiKeyHeader.toLowerCase()];
-    const redact = redactor(Array.isArray(key) ? key : [key]);
+    // Each key sent, not only their join: a client may send the header twice, and the upstream
+    // may echo either key alone.
+    const keys = incoming.headersDistinct[options.engine.apiKeyHeader.toLowerCase()] ?? [];
+    const redact = redactor(keys);
     const outcome = await proxy(options, incoming, response, { number, requestId }, redact).catch(
       (error: unknown): Outcome => {
         if (error instanceof ClientGoneError)
