@@ -193,6 +193,22 @@ describe("forwarding", () => {
     expect(violations).toEqual([]);
   }, 30_000);
 
+  it("with errors, sends on an answer past the size it checks, pausing the upstream once at a time", async () => {
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on("warning", warned);
+    const body = " ".repeat(17 * 1024 * 1024);
+    answerWith(200, { "content-type": "application/json" }, body);
+    try {
+      const answer = await send(strict.url, { target: "/webhooks", headers: auth });
+      expect(answer.body.length).toBe(body.length);
+    } finally {
+      process.off("warning", warned);
+    }
+    // The chunks held back went out at once, each adding a drain listener past Node's limit.
+    expect(warnings.map((warning) => warning.name)).not.toContain("MaxListenersExceededWarning");
+  }, 30_000);
+
   it("sends requests on below the upstream's path", async () => {
     const prefixed = await start({ upstream: `${fake.url}/partner/v1/` });
     answerWith(200, { "content-type": "application/json" }, '{"items":[]}');

@@ -320,8 +320,9 @@ function relay(
     let size = 0;
     const writeHead = () =>
       response.writeHead(status, upstreamResponse.statusMessage, headers.flat());
+    // The chunks held back are written at once: the upstream waits for one drain, not one each.
     const write = (chunk: Buffer) => {
-      if (!response.write(chunk)) {
+      if (!response.write(chunk) && !upstreamResponse.isPaused()) {
         upstreamResponse.pause();
         response.once("drain", () => upstreamResponse.resume());
       }
