@@ -549,6 +549,21 @@ describe("validation and the report", () => {
       expect(text).not.toContain(other);
     }
   });
+  it("takes a short API key out only where it stands apart, not out of numbers", async () => {
+    const key = "0";
+    answerWith(200, { "content-type": "application/json" }, JSON.stringify({ items: key }));
+    const target = "/webhooks?page_size=1000";
+    await send(proxy.url, { target, headers: { "X-API-Key": key } });
+    expect(violations).toEqual([
+      expect.objectContaining({
+        target,
+        message: "listWebhooks request: query page_size: must be at most 100",
+        excerpt: '"1000"',
+      }),
+      expect.objectContaining({ field: "items", excerpt: '"[REDACTED]"' }),
+    ]);
+    expect(logged[0]).toContain("→ 200");
+  });
 });
 
 describe("with errors", () => {
