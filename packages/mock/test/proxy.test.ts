@@ -3,7 +3,7 @@
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadSpec, specPath } from "@org/payments-spec";
@@ -234,6 +234,23 @@ describe("request targets", () => {
     expect(answer.status).toBe(200);
     expect(fake.received[0]?.url).toBe("/customers?page_size=3");
     expect(violations).toEqual([]);
+  });
+
+  it("a CONNECT, from a client set to use the proxy for HTTPS, gets a 405 problem, not a dropped connection", async () => {
+    const answer = await new Promise<string>((resolve) => {
+      let received = "";
+      const socket = connect(proxy.port, "127.0.0.1", () => {
+        socket.write("CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n");
+      });
+      socket.on("data", (chunk) => {
+        received += chunk;
+      });
+      socket.on("close", () => resolve(received));
+    });
+    expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 405 Method Not Allowed");
+    const body = JSON.parse(answer.slice(answer.indexOf("{"))) as Problem;
+    expect(body.errors[0]?.message).toContain("CONNECT asks for a tunnel");
+    expect(fake.received).toHaveLength(0);
   });
 
   it("a single-valued query parameter sent twice is refused as repeated, naming it", async () => {
