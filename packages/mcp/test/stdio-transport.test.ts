@@ -162,35 +162,11 @@ describe("StdioLineTransport", () => {
   });
 });
 
-it("payments-mcp answers what was sent before the client closed its input, then exits", async () => {
+/** payments-mcp on stdio, with what it prints so far. */
+function startMcp() {
   const child = spawn(process.execPath, [bin], {
-    // Nothing listens on port 9: the server need not reach the API to list its tools.
-    env: {
-      PATH: process.env.PATH ?? "",
-      PAYMENTS_API_KEY: SECRET_KEY,
-      PAYMENTS_BASE_URL: "http://127.0.0.1:9",
-    },
-    stdio: ["pipe", "pipe", "ignore"],
-  });
-  const exited = once(child, "exit");
-  let stdout = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  // All at once, the last line without its newline, as `printf … | payments-mcp` sends it.
-  child.stdin.end(`${JSON.stringify(INITIALIZE)}\n${request(2)}`);
-  const [code] = await exited;
-  expect(code).toBe(0);
-  const ids = stdout
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => (JSON.parse(line) as { id: unknown }).id);
-  expect(ids).toEqual([1, 2]);
-});
-
-it("payments-mcp answers bad lines and a line over the cap over stdio, and goes on", async () => {
-  const child = spawn(process.execPath, [bin], {
-    // Nothing listens on port 9: the server need not reach the API to answer these.
+    // Nothing listens on port 9: the server need not reach the API to list its tools or to
+    // answer a line it cannot read.
     env: {
       PATH: process.env.PATH ?? "",
       PAYMENTS_API_KEY: SECRET_KEY,
@@ -198,19 +174,35 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
     },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  const exited = once(child, "exit");
-  let stdout = "";
-  let stderr = "";
+  const printed = { stdout: "", stderr: "" };
   child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
+    printed.stdout += chunk.toString();
   });
   child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
+    printed.stderr += chunk.toString();
   });
+  return { child, printed, exited: once(child, "exit") };
+}
+
+it("payments-mcp answers what was sent before the client closed its input, then exits", async () => {
+  const { child, printed, exited } = startMcp();
+  // All at once, the last line without its newline, as `printf … | payments-mcp` sends it.
+  child.stdin.end(`${JSON.stringify(INITIALIZE)}\n${request(2)}`);
+  const [code] = await exited;
+  expect(code).toBe(0);
+  const ids = printed.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { id: unknown }).id);
+  expect(ids).toEqual([1, 2]);
+});
+
+it("payments-mcp answers bad lines and a line over the cap over stdio, and goes on", async () => {
+  const { child, printed, exited } = startMcp();
   const answered = (id: number) =>
     new Promise<void>((resolve) => {
       const look = () => {
-        if (stdout.split("\n").some((line) => line.includes(`"id":${id}`))) resolve();
+        if (printed.stdout.split("\n").some((line) => line.includes(`"id":${id}`))) resolve();
         else child.stdout.once("data", look);
       };
       look();
@@ -234,7 +226,7 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
   child.stdin.end();
   await exited;
 
-  const answers = stdout
+  const answers = printed.stdout
     .split("\n")
     .filter(Boolean)
     .map(
@@ -263,5 +255,5 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
   expect(messageOf(4)).toContain("prompts/get: params.name: ");
   expect(messageOf(5)).toContain("resources/read: params.uri: ");
   expect(answers.find((answer) => answer.id === 2)?.result?.tools?.length).toBeGreaterThan(0);
-  expect(`${stdout}${stderr}`).not.toContain(SECRET_KEY);
+  expect(`${printed.stdout}${printed.stderr}`).not.toContain(SECRET_KEY);
 });
