@@ -46,6 +46,7 @@ export {
   type ForwardableRead,
   flattenHeaders,
   hasPreferences,
+  isMediaType,
   isPreflight,
   loggedId,
   MAX_BODY_BYTES,

@@ -10,6 +10,9 @@ import type { JsonSchema } from "./tool-definition.js";
 /** OpenAPI's integer formats: ranges the schema's type and limits already state. */
 const INTEGER_FORMATS = ["int32", "int64", "uint32", "uint64"];
 
+/** The most problems one refusal names: an argument can break a rule in each of its items. */
+const MAX_PROBLEMS = 50;
+
 let ajv: Ajv2020 | undefined;
 const validators = new WeakMap<object, ValidateFunction>();
 
@@ -68,8 +71,15 @@ export function argumentProblems(schema: JsonSchema, args: unknown): string[] {
     // anyOf/oneOf report their branches' errors too; the branch errors say more.
     (error, _i, all) => !(error.keyword === "if" || (error.keyword === "anyOf" && all.length > 1)),
   );
-  problems.push(...errors.map((error) => problemOf(error, schema)));
-  return [...new Set(problems)];
+  // One at a time: spread as arguments, a million problems overflow the stack.
+  for (const error of errors) problems.push(problemOf(error, schema));
+  const unique = [...new Set(problems)];
+  if (unique.length <= MAX_PROBLEMS) return unique;
+  const more = unique.length - MAX_PROBLEMS;
+  return [
+    ...unique.slice(0, MAX_PROBLEMS),
+    `${more} more problem${more === 1 ? "" : "s"} like these`,
+  ];
 }
 
 /** What a JSON pointer (`#/oneOf/0`, `/to`) names in `root`. */

@@ -74,10 +74,7 @@ export async function callTool(
     );
   }
   const problems = argumentProblems(tool.inputSchema, args);
-  const emptyPath = Object.entries(tool.arguments)
-    .filter(([name, place]) => place.in === "path" && args[name] === "")
-    .map(([name]) => `\`${name}\` must not be empty: it is a segment of the path ${tool.path}`);
-  problems.push(...emptyPath);
+  problems.push(...urlProblems(tool, args));
   if (problems.length > 0) {
     return failure(`${tool.name} was not called: ${problems.join("; ")}.`);
   }
@@ -149,6 +146,30 @@ function tooDeep(args: Record<string, unknown>): string | undefined {
     }
   }
   return undefined;
+}
+
+/** A lone half of a surrogate pair: `encodeURIComponent` throws on it. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** What the request's URL cannot carry of the path and query arguments, field by field. */
+function urlProblems(tool: ToolDefinition, args: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const [name, place] of Object.entries(tool.arguments)) {
+    if (place.in !== "path" && place.in !== "query") continue;
+    const value = args[name];
+    // The URL drops an empty segment and resolves `.` and `..`: the request would reach another route.
+    if (place.in === "path" && (value === "" || value === "." || value === "..")) {
+      const what = value === "" ? "empty" : `\`${value}\``;
+      problems.push(`\`${name}\` must not be ${what}: it is a segment of the path ${tool.path}`);
+    } else if (
+      [value].flat().some((item) => typeof item === "string" && LONE_SURROGATE.test(item))
+    ) {
+      problems.push(
+        `\`${name}\` must be well-formed Unicode: it holds half of a surrogate pair, which a URL cannot carry`,
+      );
+    }
+  }
+  return problems;
 }
 
 async function refusalOf(

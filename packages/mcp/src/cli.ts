@@ -144,9 +144,9 @@ async function main(): Promise<void> {
   const { serveStdio } = await import("./stdio.js");
   const running = await serveStdio(options);
   process.stderr.write(`payments-mcp ${VERSION}: on stdio, for the API at ${options.baseUrl}\n`);
-  // The MCP client closes our standard input to end the session.
+  // The MCP client closes our standard input to end the session, which ends once it is answered.
+  void running.closed.then(() => process.exit(0));
   const stop = () => void running.close().finally(() => process.exit(0));
-  process.stdin.once("end", stop);
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

@@ -2,13 +2,14 @@
  * The server over Streamable HTTP, at `/mcp`: one MCP session per client, each with its own
  * server and the SDK's transport, on one shared context (the client, the sandbox's answer, the
  * idempotency keys). It listens on 127.0.0.1 by default and answers only requests addressed to
- * the host it listens on (the SDK's DNS-rebinding protection) there.
+ * the host it listens on (the SDK's DNS-rebinding protection) there. A session left without a
+ * request open (its client gone without a DELETE, as most clients go) is closed after a while.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { DEFAULT_HTTP_PORT } from "./limits.js";
+import { DEFAULT_HTTP_PORT, SESSION_IDLE_MS } from "./limits.js";
 import { contextOf, type PaymentsMcpOptions } from "./options.js";
 import { redactTransport } from "./redact-transport.js";
 import { createMcpServer } from "./server.js";
@@ -18,6 +19,8 @@ export interface HttpServerOptions extends PaymentsMcpOptions {
   port?: number;
   /** Interface to listen on. Default `127.0.0.1`. */
   host?: string;
+  /** How long a session may go without a request open before it is closed. Default 1 hour. */
+  sessionIdleMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -30,7 +33,13 @@ export interface RunningHttpServer {
 const ENDPOINT = "/mcp";
 const SESSION_HEADER = "mcp-session-id";
 
-type Session = { transport: StreamableHTTPServerTransport; close: () => Promise<void> };
+type Session = {
+  transport: StreamableHTTPServerTransport;
+  close: () => Promise<void>;
+  /** Its requests whose answer is still open (a client's GET stream stays open while it is there). */
+  open: number;
+  idle?: NodeJS.Timeout;
+};
 
 function refuse(response: ServerResponse, status: number, message: string): void {
   response.writeHead(status, { "content-type": "application/json" });
@@ -44,6 +53,21 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
   const loopback = ["127.0.0.1", "localhost", "::1"].includes(host);
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
+  const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
+  if (!(idleMs > 0)) throw new TypeError("sessionIdleMs must be a number of milliseconds above 0");
+
+  /** Counts the request as the session's while its answer is open; the last one starts the wait. */
+  const track = (id: string, session: Session, response: ServerResponse) => {
+    session.open++;
+    clearTimeout(session.idle);
+    response.once("close", () => {
+      if (--session.open > 0 || !sessions.has(id)) return;
+      session.idle = setTimeout(() => {
+        context.log(`closed a session with no request for ${Math.round(idleMs / 1000)} s`);
+        void session.close();
+      }, idleMs).unref();
+    });
+  };
 
   const openSession = async (request: IncomingMessage, response: ServerResponse) => {
     const server = createMcpServer(context);
@@ -53,11 +77,15 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
       enableDnsRebindingProtection: loopback,
       allowedHosts,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, close: () => server.close() });
+        const session: Session = { transport, close: () => server.close(), open: 0 };
+        sessions.set(id, session);
+        track(id, session, response);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      if (transport.sessionId === undefined) return;
+      clearTimeout(sessions.get(transport.sessionId)?.idle);
+      sessions.delete(transport.sessionId);
     };
     await server.connect(redactTransport(transport, context.apiKey));
     await transport.handleRequest(request, response);
@@ -66,15 +94,18 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
   };
 
   const listener = createServer((request, response) => {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    // A request target that is no URL (`http://[::1/mcp`) is answered, not thrown at the listener.
+    const path = URL.parse(request.url ?? "/", "http://localhost")?.pathname;
     if (path !== ENDPOINT) {
       refuse(response, 404, `Not found: the MCP endpoint is ${ENDPOINT}`);
       return;
     }
     const id = request.headers[SESSION_HEADER];
+    const session = typeof id === "string" ? sessions.get(id) : undefined;
+    if (session) track(id as string, session, response);
     const work =
       typeof id === "string"
-        ? (sessions.get(id)?.transport.handleRequest(request, response) ??
+        ? (session?.transport.handleRequest(request, response) ??
           Promise.resolve(refuse(response, 404, "No such session: initialize a new one")))
         : request.method === "POST"
           ? openSession(request, response)
@@ -92,8 +123,9 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
     listener.listen(wanted, host, () => resolve());
   });
   const { port } = listener.address() as AddressInfo;
-  allowedHosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
+  // A Host header names an IPv6 address in brackets, as a URL does.
   const hostInUrl = host.includes(":") ? `[${host}]` : host;
+  allowedHosts = [`${hostInUrl}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
 
   return {
     url: `http://${hostInUrl}:${port}${ENDPOINT}`,

@@ -21,3 +21,6 @@ export const READ_ONLY_FLAG = "--read-only";
 
 /** The port `--http` listens on unless `--port` says otherwise. */
 export const DEFAULT_HTTP_PORT = 4030;
+
+/** How long an HTTP session may go without a request open (its client gone) before it is closed. */
+export const SESSION_IDLE_MS = 60 * 60 * 1000;

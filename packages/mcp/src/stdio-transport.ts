@@ -5,12 +5,16 @@
  * In place of the SDK's `StdioServerTransport`, which reports a line it cannot read only to the
  * server (the client's request then waits for its timeout) and ends the session at a line over
  * its 10 MB cap. Here such a line gets the JSON-RPC error at once, with the request's id when it
- * can be read, and the session goes on. A line is parsed once: the SDK's `Protocol` checks the
- * message against the JSON-RPC schemas, as the SDK's reader did a first time.
+ * can be read, and the session goes on. A message is checked against the SDK's JSON-RPC schema,
+ * as its reader does: the SDK's `Protocol` drops one it cannot tell apart (an `id` of 1.5, an
+ * unknown field, `params` that is not an object) without an answer.
+ *
+ * The client ends the session by closing our standard input. A last line without its newline is
+ * read then, and the transport closes once every request read has its answer written.
  */
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { redactMessage } from "./redact.js";
 import { messageJson } from "./structured-content-text.js";
 
@@ -37,6 +41,9 @@ export class StdioLineTransport implements Transport {
   #partialBytes = 0;
   /** The last bytes of a line over the cap, which is dropped up to its end. */
   #droppedTail: Buffer | undefined;
+  /** The ids of the requests read and not answered yet. */
+  readonly #unanswered = new Set<string | number>();
+  #inputEnded = false;
 
   constructor(apiKey: string, input: Readable = process.stdin, output: Writable = process.stdout) {
     this.#apiKey = apiKey;
@@ -47,11 +54,13 @@ export class StdioLineTransport implements Transport {
   async start(): Promise<void> {
     this.#input.on("data", this.#onData);
     this.#input.on("error", this.#onError);
+    this.#input.once("end", this.#onEnd);
   }
 
   async close(): Promise<void> {
     this.#input.off("data", this.#onData);
     this.#input.off("error", this.#onError);
+    this.#input.off("end", this.#onEnd);
     if (this.#input.listenerCount("data") === 0) this.#input.pause();
     this.#partial = [];
     this.#partialBytes = 0;
@@ -60,12 +69,16 @@ export class StdioLineTransport implements Transport {
   }
 
   /** Writes the message as one line, the API key taken out of an error's text. */
-  send(message: JSONRPCMessage): Promise<void> {
+  async send(message: JSONRPCMessage): Promise<void> {
     const line = `${messageJson(redactMessage(message, this.#apiKey))}\n`;
-    return new Promise((resolve) => {
+    await new Promise<void>((resolve) => {
       if (this.#output.write(line)) resolve();
       else this.#output.once("drain", resolve);
     });
+    if ("id" in message && !("method" in message) && message.id !== undefined) {
+      this.#unanswered.delete(message.id);
+      this.#closeWhenAnswered();
+    }
   }
 
   readonly #onError = (error: Error) => this.onerror?.(error);
@@ -75,17 +88,33 @@ export class StdioLineTransport implements Transport {
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
       this.#keep(chunk.subarray(start, end));
       start = end + 1;
-      const pieces = this.#partial;
-      const dropped = this.#droppedTail;
-      this.#partial = [];
-      this.#partialBytes = 0;
-      this.#droppedTail = undefined;
-      const line = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
-      if (dropped === undefined) this.#read(line.toString("utf8"));
-      else this.#answerDropped(dropped);
+      this.#endLine();
     }
     if (start < chunk.length) this.#keep(chunk.subarray(start));
   };
+
+  readonly #onEnd = () => {
+    // The end of the input ends its last line too.
+    this.#endLine();
+    this.#inputEnded = true;
+    this.#closeWhenAnswered();
+  };
+
+  #closeWhenAnswered() {
+    if (this.#inputEnded && this.#unanswered.size === 0) void this.close();
+  }
+
+  /** Reads the line kept so far, or answers it when it was dropped. */
+  #endLine() {
+    const pieces = this.#partial;
+    const dropped = this.#droppedTail;
+    this.#partial = [];
+    this.#partialBytes = 0;
+    this.#droppedTail = undefined;
+    const line = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
+    if (dropped === undefined) this.#read(line.toString("utf8"));
+    else this.#answerDropped(dropped);
+  }
 
   /** Keeps a piece of the line begun, or only the line's last bytes once it is over the cap. */
   #keep(piece: Buffer) {
@@ -121,13 +150,24 @@ export class StdioLineTransport implements Transport {
       this.#refuse(PARSE_ERROR, null, `a line is not JSON (${reason}); send one message per line`);
       return;
     }
-    if (!isEnvelope(message)) {
+    if (!JSONRPCMessageSchema.safeParse(message).success) {
       const id = idOf(message);
       const what = "a JSON-RPC 2.0 request, notification or response";
       this.#refuse(INVALID_REQUEST, id, `the message is not ${what}`);
       return;
     }
+    this.#track(message as JSONRPCMessage);
     this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  /** Notes a request read, which the session answers before it ends; a cancelled one gets none. */
+  #track(message: JSONRPCMessage) {
+    if (!("method" in message)) return;
+    if ("id" in message) this.#unanswered.add(message.id);
+    else if (message.method === "notifications/cancelled") {
+      const { requestId } = (message.params ?? {}) as { requestId?: string | number };
+      if (requestId !== undefined) this.#unanswered.delete(requestId);
+    }
   }
 
   /** A JSON-RPC error answer, and the same said to `onerror`. */
@@ -151,18 +191,6 @@ function lastBytes(pieces: Buffer[]): Buffer {
   }
   const tail = Buffer.concat(kept);
   return tail.subarray(Math.max(0, tail.length - TAIL_BYTES));
-}
-
-/** The shape the SDK's `Protocol` tells apart; it checks the rest against its schemas. */
-function isEnvelope(message: unknown): boolean {
-  if (message === null || typeof message !== "object" || Array.isArray(message)) return false;
-  const { jsonrpc, method, id } = message as Record<string, unknown>;
-  if (jsonrpc !== "2.0") return false;
-  if (typeof method === "string") return true;
-  return (
-    (typeof id === "string" || typeof id === "number") &&
-    ("result" in message || "error" in message)
-  );
 }
 
 function idOf(message: unknown): Id {

@@ -77,3 +77,19 @@ describe("a body with rules about its fields", () => {
     expect(argumentProblems(tool.inputSchema, args).sort()).toEqual([...problems].sort());
   });
 });
+
+describe("a call with a problem in each of many items", () => {
+  it("is told the first 50 problems and how many more, where it was an internal error", () => {
+    const schema = {
+      type: "object",
+      properties: { ids: { type: "array", items: { type: "string", format: "uuid" } } },
+      additionalProperties: false,
+    };
+    const problems = argumentProblems(schema, { ids: Array(200_000).fill("x") });
+    expect(problems).toHaveLength(51);
+    expect(problems[0]).toBe(
+      '`ids[0]` must be a UUID, such as "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f"',
+    );
+    expect(problems.at(-1)).toBe("199950 more problems like these");
+  });
+});

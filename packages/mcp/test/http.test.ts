@@ -1,10 +1,14 @@
 // `payments-mcp --http`: the same server over Streamable HTTP, one session per client, answering
 // only requests addressed to its own host.
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { request } from "node:http";
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveHttp } from "../src/http.ts";
 import { type RunningServer, startSandbox } from "./support/servers.js";
 import { bin, INITIALIZE, SECRET_KEY } from "./support/session.js";
 
@@ -12,6 +16,9 @@ let sandbox: RunningServer;
 let server: ChildProcess;
 let endpoint = "";
 let stderr = "";
+const ipv6Loopback = Object.values(networkInterfaces())
+  .flat()
+  .some((address) => address?.address === "::1");
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -96,5 +103,78 @@ describe("payments-mcp --http", () => {
       });
     expect(await send("/mcp", "attacker.example:80")).toBe(403);
     expect(await send("/other", new URL(endpoint).host)).toBe(404);
+  });
+
+  it("answers a request target that is no URL with a 404, and goes on serving", async () => {
+    const url = new URL(endpoint);
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    socket.end(`POST http://[::1/mcp HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+    await once(socket, "close");
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect(answer).toContain("the MCP endpoint is /mcp");
+    const client = new Client({ name: "http-test", version: "0.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+  });
+
+  it.skipIf(!ipv6Loopback)("on --host ::1, answers requests to its own URL", async () => {
+    const running = await serveHttp({
+      apiKey: SECRET_KEY,
+      baseUrl: sandbox.url,
+      host: "::1",
+      port: 0,
+      log: () => undefined,
+    });
+    const client = new Client({ name: "http-test", version: "0.0.0" });
+    try {
+      // The client sends `Host: [::1]:<port>`, which was refused as another host (403).
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      await running.close();
+    }
+  });
+
+  it("closes a session its client left without a DELETE, once it has had no request for a while", async () => {
+    let closedOne: () => void = () => undefined;
+    const closed = new Promise<void>((resolve) => {
+      closedOne = resolve;
+    });
+    const running = await serveHttp({
+      apiKey: SECRET_KEY,
+      baseUrl: sandbox.url,
+      port: 0,
+      sessionIdleMs: 50,
+      log: (line) => {
+        if (line.includes("closed a session")) closedOne();
+      },
+    });
+    try {
+      const client = new Client({ name: "http-test", version: "0.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL(running.url));
+      await client.connect(transport);
+      const { sessionId } = transport;
+      // Gone as most clients go: its GET stream closed, and no DELETE.
+      await client.close();
+      await closed;
+      const answer = await fetch(running.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": String(sessionId),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+      expect(answer.status).toBe(404);
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -74,6 +74,47 @@ describe("StdioLineTransport", () => {
     expect(messages).toEqual([]);
   });
 
+  it("answers a request the SDK's Protocol would drop unanswered as an invalid request", async () => {
+    const { input, messages, answers } = await started();
+    input.write(
+      [
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":5}',
+        '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":[]}',
+        '{"jsonrpc":"2.0","id":3,"method":"tools/list","extra":true}',
+        '{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":5}}',
+        '{"jsonrpc":"2.0","id":5.5,"method":"ping"}',
+        '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+        "",
+      ].join("\n"),
+    );
+    expect(answers().map(({ id, error }) => [id, error?.code])).toEqual([
+      [1, -32600],
+      [2, -32600],
+      [3, -32600],
+      [4, -32600],
+      [5.5, -32600],
+      [null, -32600],
+    ]);
+    expect(messages).toEqual([]);
+  });
+
+  it("reads a last line without its newline at the end of input, and closes once it is answered", async () => {
+    const { input, transport, messages } = await started();
+    let closed = false;
+    transport.onclose = () => {
+      closed = true;
+    };
+    const cancelled =
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}';
+    input.end(`${request(2)}\n${cancelled}\n${request(3)}`);
+    await once(input, "end");
+    expect(messages.map((message) => (message as { id?: unknown }).id)).toEqual([2, undefined, 3]);
+    // Request 2 was cancelled, and gets no answer; request 3 is still to be answered.
+    expect(closed).toBe(false);
+    await transport.send({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(closed).toBe(true);
+  });
+
   it("survives absurd nesting", async () => {
     const { input, messages, answers } = await started();
     const depth = 200_000;
@@ -121,9 +162,11 @@ describe("StdioLineTransport", () => {
   });
 });
 
-it("payments-mcp answers bad lines and a line over the cap over stdio, and goes on", async () => {
+/** payments-mcp on stdio, with what it prints so far. */
+function startMcp() {
   const child = spawn(process.execPath, [bin], {
-    // Nothing listens on port 9: the server need not reach the API to answer these.
+    // Nothing listens on port 9: the server need not reach the API to list its tools or to
+    // answer a line it cannot read.
     env: {
       PATH: process.env.PATH ?? "",
       PAYMENTS_API_KEY: SECRET_KEY,
@@ -131,19 +174,35 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
     },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  const exited = once(child, "exit");
-  let stdout = "";
-  let stderr = "";
+  const printed = { stdout: "", stderr: "" };
   child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
+    printed.stdout += chunk.toString();
   });
   child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
+    printed.stderr += chunk.toString();
   });
+  return { child, printed, exited: once(child, "exit") };
+}
+
+it("payments-mcp answers what was sent before the client closed its input, then exits", async () => {
+  const { child, printed, exited } = startMcp();
+  // All at once, the last line without its newline, as `printf … | payments-mcp` sends it.
+  child.stdin.end(`${JSON.stringify(INITIALIZE)}\n${request(2)}`);
+  const [code] = await exited;
+  expect(code).toBe(0);
+  const ids = printed.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { id: unknown }).id);
+  expect(ids).toEqual([1, 2]);
+});
+
+it("payments-mcp answers bad lines and a line over the cap over stdio, and goes on", async () => {
+  const { child, printed, exited } = startMcp();
   const answered = (id: number) =>
     new Promise<void>((resolve) => {
       const look = () => {
-        if (stdout.split("\n").some((line) => line.includes(`"id":${id}`))) resolve();
+        if (printed.stdout.split("\n").some((line) => line.includes(`"id":${id}`))) resolve();
         else child.stdout.once("data", look);
       };
       look();
@@ -167,7 +226,7 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
   child.stdin.end();
   await exited;
 
-  const answers = stdout
+  const answers = printed.stdout
     .split("\n")
     .filter(Boolean)
     .map(
@@ -196,5 +255,5 @@ it("payments-mcp answers bad lines and a line over the cap over stdio, and goes 
   expect(messageOf(4)).toContain("prompts/get: params.name: ");
   expect(messageOf(5)).toContain("resources/read: params.uri: ");
   expect(answers.find((answer) => answer.id === 2)?.result?.tools?.length).toBeGreaterThan(0);
-  expect(`${stdout}${stderr}`).not.toContain(SECRET_KEY);
+  expect(`${printed.stdout}${printed.stderr}`).not.toContain(SECRET_KEY);
 });

@@ -221,6 +221,20 @@ describe("bad arguments", () => {
     expect((await session.tools()).length).toBeGreaterThan(0);
   });
 
+  it("refuse a path segment the URL would move and text a URL cannot carry, naming the field", async () => {
+    // Sent, `..` would reach GET /external, and `.` POST /_sandbox/customers/status.
+    const up = await session.call("getAutorampByExternalId", { external_id: ".." });
+    expect(textOf(up)).toContain(
+      "`external_id` must not be `..`: it is a segment of the path /autoramps/{external_id}/external",
+    );
+    const here = await session.call("setCustomerStatus", { id: ".", status: "Active" });
+    expect(textOf(here)).toContain("`id` must not be `.`");
+    // A lone surrogate was "could not reach the API: URI malformed".
+    const half = await session.call("listCustomers", { search_term: "ab\ud800" });
+    expect(half.isError).toBe(true);
+    expect(textOf(half)).toContain("`search_term` must be well-formed Unicode");
+  });
+
   it("name both fields of a choice: advanceClock takes one of seconds or to", async () => {
     const listed = (await session.tools()).find((tool) => tool.name === "advanceClock");
     expect(JSON.stringify(listed?.inputSchema.oneOf)).toContain('"required":["seconds"]');

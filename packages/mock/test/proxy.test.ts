@@ -3,7 +3,7 @@
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadSpec, specPath } from "@org/payments-spec";
@@ -193,6 +193,22 @@ describe("forwarding", () => {
     expect(violations).toEqual([]);
   }, 30_000);
 
+  it("with errors, sends on an answer past the size it checks, pausing the upstream once at a time", async () => {
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on("warning", warned);
+    const body = " ".repeat(17 * 1024 * 1024);
+    answerWith(200, { "content-type": "application/json" }, body);
+    try {
+      const answer = await send(strict.url, { target: "/webhooks", headers: auth });
+      expect(answer.body.length).toBe(body.length);
+    } finally {
+      process.off("warning", warned);
+    }
+    // The chunks held back went out at once, each adding a drain listener past Node's limit.
+    expect(warnings.map((warning) => warning.name)).not.toContain("MaxListenersExceededWarning");
+  }, 30_000);
+
   it("sends requests on below the upstream's path", async () => {
     const prefixed = await start({ upstream: `${fake.url}/partner/v1/` });
     answerWith(200, { "content-type": "application/json" }, '{"items":[]}');
@@ -218,6 +234,23 @@ describe("request targets", () => {
     expect(answer.status).toBe(200);
     expect(fake.received[0]?.url).toBe("/customers?page_size=3");
     expect(violations).toEqual([]);
+  });
+
+  it("a CONNECT, from a client set to use the proxy for HTTPS, gets a 405 problem, not a dropped connection", async () => {
+    const answer = await new Promise<string>((resolve) => {
+      let received = "";
+      const socket = connect(proxy.port, "127.0.0.1", () => {
+        socket.write("CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n");
+      });
+      socket.on("data", (chunk) => {
+        received += chunk;
+      });
+      socket.on("close", () => resolve(received));
+    });
+    expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 405 Method Not Allowed");
+    const body = JSON.parse(answer.slice(answer.indexOf("{"))) as Problem;
+    expect(body.errors[0]?.message).toContain("CONNECT asks for a tunnel");
+    expect(fake.received).toHaveLength(0);
   });
 
   it("a single-valued query parameter sent twice is refused as repeated, naming it", async () => {
@@ -344,6 +377,24 @@ describe("validation and the report", () => {
       }),
     ]);
     expect(violations[0]?.message).toContain("declared: application/json");
+  });
+
+  it("reports a Content-Type that does not parse as one the spec does not declare", async () => {
+    const page = JSON.stringify(await mockAnswer("/webhooks"));
+    answerWith(200, { "content-type": "application/json; charset" }, page);
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.text).toBe(page);
+    expect(violations).toEqual([
+      expect.objectContaining({
+        in: "header",
+        field: "Content-Type",
+        rule: "mediaType",
+        actual: "application/json; charset",
+      }),
+    ]);
+    const refused = await send(strict.url, { target: "/webhooks", headers: auth });
+    expect(refused.status).toBe(502);
+    expect((refused.json() as Problem).type).toBe("urn:org:payments-mock:problem:invalid-response");
   });
 
   it("reports a JSON body that does not parse", async () => {
@@ -497,6 +548,39 @@ describe("validation and the report", () => {
     expect(JSON.stringify(violations)).toContain("[REDACTED]");
     expect(refused.status).toBe(502);
   });
+  it("never shows either API key when a client sends the header twice", async () => {
+    const other = "sk_test_4567-OTHER-key";
+    fake.answer = (_, response) => {
+      // Each key alone, where the report and the 502 quote the body.
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ items: [KEY, other] }));
+    };
+    // Raw pairs get no Host from Node.
+    const headers = ["Host", "127.0.0.1", "X-API-Key", KEY, "X-API-Key", other];
+    const refused = await send(strict.url, { target: "/webhooks", headers });
+    expect(refused.status).toBe(502);
+    const shown = [JSON.stringify(violations), logged.join("\n"), refused.text];
+    expect(shown[0]).toContain("[REDACTED]");
+    for (const text of shown) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(other);
+    }
+  });
+  it("takes a short API key out only where it stands apart, not out of numbers", async () => {
+    const key = "0";
+    answerWith(200, { "content-type": "application/json" }, JSON.stringify({ items: key }));
+    const target = "/webhooks?page_size=1000";
+    await send(proxy.url, { target, headers: { "X-API-Key": key } });
+    expect(violations).toEqual([
+      expect.objectContaining({
+        target,
+        message: "listWebhooks request: query page_size: must be at most 100",
+        excerpt: '"1000"',
+      }),
+      expect.objectContaining({ field: "items", excerpt: '"[REDACTED]"' }),
+    ]);
+    expect(logged[0]).toContain("→ 200");
+  });
 });
 
 describe("with errors", () => {
@@ -564,6 +648,24 @@ describe("faults", () => {
     const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
     expect(answer.status).toBe(502);
     expect((answer.json() as Problem).detail).toContain("ECONNRESET");
+  });
+
+  it.each([
+    ["a status below 100", "HTTP/1.1 000 Nothing\r\ncontent-length: 0\r\n\r\n", "status 0"],
+    [
+      "a 101 to a request that asked for no upgrade",
+      "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n",
+      "switched protocols (101)",
+    ],
+  ])("answers 502 when the upstream answers %s", async (_, head, detail) => {
+    // An upstream time limit past the test's: only the 502 itself can answer.
+    const patient = await start({ upstreamTimeoutMs: 600_000 });
+    fake.answer = (_, response) => {
+      response.socket?.end(head);
+    };
+    const answer = await send(patient.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(502);
+    expect((answer.json() as Problem).detail).toContain(detail);
   });
 
   it("answers 504 when the upstream does not answer in time", async () => {

@@ -24,6 +24,7 @@ export {
   ClientGoneError,
   type ForwardableRead,
   flattenHeaders,
+  isMediaType,
   MAX_BODY_BYTES,
   type ReadResult,
   type Refusal,

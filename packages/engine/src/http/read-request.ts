@@ -271,7 +271,7 @@ const MAX_MEDIA_TYPES = 1_000;
 const mediaTypes = new Map<string, boolean>();
 
 /** Whether `content-type` parses `text`, remembered: a client sends the same few again and again. */
-function isMediaType(text: string): boolean {
+export function isMediaType(text: string): boolean {
   let parses = mediaTypes.get(text);
   if (parses === undefined) {
     try {

@@ -68,6 +68,16 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
     answerClientError(error, socket, cors),
   );
+  // A client set to use this server as its HTTPS proxy asks for a tunnel (CONNECT), which Node
+  // would drop without a word.
+  server.on("connect", (_request: unknown, socket: Duplex) =>
+    endWithProblem(
+      socket,
+      cors,
+      [405, "Method Not Allowed", CONNECT_REFUSED],
+      "allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n",
+    ),
+  );
 
   server.listen(port, host);
   try {
@@ -94,16 +104,31 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
  * timed out, malformed HTTP) still gets a problem body, then the connection closes.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: boolean): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [status, reason, message] =
+  endWithProblem(
+    socket,
+    cors,
     error.code === "HPE_HEADER_OVERFLOW"
       ? [431, "Request Header Fields Too Large", HEAD_TOO_LARGE]
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
         ? [408, "Request Timeout", "the request was not complete in time"]
-        : [400, "Bad Request", "the request is not valid HTTP/1.1"];
+        : [400, "Bad Request", "the request is not valid HTTP/1.1"],
+  );
+}
+
+const CONNECT_REFUSED =
+  "CONNECT asks for a tunnel, which this server does not open: send each request to it as to the API (or, as to an HTTP proxy, with the absolute URL)";
+
+/** A problem written on the socket itself, with `headers` (whole lines), then the connection closes. */
+function endWithProblem(
+  socket: Duplex,
+  cors: boolean,
+  [status, reason, message]: [number, string, string],
+  headers = "",
+): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const body = JSON.stringify(
     problem(status, "bad-http", reason, [{ location: "route", field: "", rule: "http", message }]),
   );
@@ -113,7 +138,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: b
     : "";
   // No request was read, so none sent an id to keep: this answer gets a new one.
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${randomUUID()}\r\n${corsHeader}connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${randomUUID()}\r\n${headers}${corsHeader}connection: close\r\n\r\n${body}`,
   );
 }
 

@@ -59,8 +59,10 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
   return async (incoming: IncomingMessage, response: ServerResponse): Promise<void> => {
     const number = ++requests;
     const requestId = tagAnswer(incoming, response, options.engine.apiKeyHeader);
-    const key = incoming.headers[options.engine.apiKeyHeader.toLowerCase()];
-    const redact = redactor(Array.isArray(key) ? key : [key]);
+    // Each key sent, not only their join: a client may send the header twice, and the upstream
+    // may echo either key alone.
+    const keys = incoming.headersDistinct[options.engine.apiKeyHeader.toLowerCase()] ?? [];
+    const redact = redactor(keys);
     const outcome = await proxy(options, incoming, response, { number, requestId }, redact).catch(
       (error: unknown): Outcome => {
         if (error instanceof ClientGoneError)
@@ -318,8 +320,9 @@ function relay(
     let size = 0;
     const writeHead = () =>
       response.writeHead(status, upstreamResponse.statusMessage, headers.flat());
+    // The chunks held back are written at once: the upstream waits for one drain, not one each.
     const write = (chunk: Buffer) => {
-      if (!response.write(chunk)) {
+      if (!response.write(chunk) && !upstreamResponse.isPaused()) {
         upstreamResponse.pause();
         response.once("drain", () => upstreamResponse.resume());
       }

@@ -3,18 +3,31 @@
 
 const REDACTED = "[REDACTED]";
 
+/**
+ * A key shorter than this occurs by chance in numbers and words (the sandbox takes any key, `0`
+ * and `test` among them): it is replaced only where it stands apart, so that with the key `0` a
+ * status `200` or a `page_size=100` stays readable. A longer key goes wherever it is.
+ */
+const SHORT_KEY = 16;
+const APART = "\\s\"'`()[\\]{}<>,;=:/?&#";
+
 /** Replaces each secret, as sent, JSON-escaped or percent-encoded, with REDACTED. */
 export function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {
   const forms = [
     ...new Set(
       secrets
         .filter((secret): secret is string => secret !== undefined && secret !== "")
-        .flatMap((secret) => [
-          secret,
-          JSON.stringify(secret).slice(1, -1),
-          encodeURIComponent(secret),
-        ]),
+        .flatMap((secret) =>
+          [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)].map((form) => {
+            const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+            return secret.length < SHORT_KEY
+              ? `(?<=^|[${APART}])${escaped}(?=$|[${APART}])`
+              : escaped;
+          }),
+        ),
     ),
   ].sort((a, b) => b.length - a.length);
-  return (text) => forms.reduce((redacted, form) => redacted.replaceAll(form, REDACTED), text);
+  if (forms.length === 0) return (text) => text;
+  const pattern = new RegExp(forms.join("|"), "g");
+  return (text) => text.replace(pattern, REDACTED);
 }

@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { Operation, PrismEngine } from "@org/payments-engine";
 import {
   flattenHeaders,
+  isMediaType,
   MAX_JSON_DEPTH,
   nestsDeeperThan,
   type ReceivedAt,
@@ -43,7 +44,7 @@ export function responseFindings(
   const body: ParsedBody = response.bodyless ? { ok: true, body: undefined } : parseBody(response);
   const diagnostics = engine.checkResponse(operation, {
     status: response.status,
-    headers,
+    headers: parsableHeaders(headers),
     body: body.ok ? body.body : undefined,
   });
   const findings: Finding[] = [];
@@ -86,6 +87,16 @@ export function responseFindings(
   }
   if (!body.ok && !mediaTypeBroken) findings.push(body.finding);
   return findings;
+}
+
+/**
+ * The headers without a Content-Type that does not parse, which Prism would throw on: Prism then
+ * finds no media type, and the finding names the one that came.
+ */
+function parsableHeaders(headers: Record<string, string>): Record<string, string> {
+  const contentType = headers["content-type"];
+  if (contentType === undefined || isMediaType(contentType)) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name !== "content-type"));
 }
 
 /** `unread`: a content-coding the proxy cannot decode, so the body is not checked. */

@@ -68,7 +68,23 @@ export function callUpstream(
         message: `${origin} did not answer within ${upstream.timeoutMs} ms`,
       });
     }, upstream.timeoutMs);
+    const noAnswer = (message: string) => {
+      clearTimeout(timer);
+      request.destroy();
+      resolve({ ok: false, status: 502, message: `${origin} ${message}` });
+    };
+    // Node gives a 101 to a request that asked for no upgrade (the proxy sends Upgrade on to no
+    // one) only here, and would otherwise wait out the time limit.
+    request.once("upgrade", (_response, socket) => {
+      socket.destroy();
+      noAnswer("switched protocols (101), though no upgrade was asked for");
+    });
     request.once("response", (response) => {
+      // Node reads a status such as 000 or 099, but no answer can be sent on with it.
+      if (response.statusCode === undefined || response.statusCode < 100) {
+        noAnswer(`answered status ${response.statusCode}, which is not an HTTP status`);
+        return;
+      }
       clearTimeout(timer);
       // From here on, a body that stalls this long ends the exchange.
       request.setTimeout(upstream.timeoutMs, () => request.destroy());

@@ -15,7 +15,8 @@ export interface RawRequest {
   method?: string;
   /** The request target: `/customers?page_size=5`, or absolute-form `http://host/customers`. */
   target: string;
-  headers?: Record<string, string>;
+  /** By name, or as raw `[name, value, …]` pairs to send a header more than once. */
+  headers?: Record<string, string> | string[];
   body?: string | Buffer;
   signal?: AbortSignal;
 }

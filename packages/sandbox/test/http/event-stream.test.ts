@@ -277,6 +277,28 @@ it("refuses a cursor that is not one, a topic that is not one, and no key, with 
   expect(noKey.status).toBe(401);
 });
 
+it("reads a cursor, a topic list and Last-Event-ID sent empty as not sent, as the engine checks them", async () => {
+  const key = "stream-sent-empty";
+  const before = await createCustomer(key);
+  // Read as values, they streamed the whole log from cursor 0, and no topic at all.
+  const stream = await openEventStream(sandbox.url, {
+    apiKey: key,
+    query: { after: "", topics: "" },
+    lastEventId: "",
+  });
+  const customer = await createCustomer(key);
+  const [first] = await stream.waitForEvents(1);
+  expect(first?.event).toBe("CustomerCreated");
+  expect(first?.data).toContain(customer);
+  expect(first?.data).not.toContain(before);
+  await stream.close();
+  const log = await call(sandbox.url, "GET", "/_sandbox/requests?status=&operation_id=", {
+    headers: keyed(key),
+  });
+  expect(log.status).toBe(200);
+  expect(log.body.items.length).toBeGreaterThan(0);
+});
+
 it("counts the receipts of forwarded events in the readiness report", async () => {
   const key = "stream-receipts";
   const stream = await openEventStream(sandbox.url, { apiKey: key });
