@@ -110,8 +110,14 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       maxRetries: callRetries,
       signal: signal as AbortSignal | undefined,
     };
+    // A redirect is answered, not followed: fetch would send X-API-Key on to wherever it points.
     const result = await perform(config, call, (attemptSignal, fetch) =>
-      core(method, path, { ...rest, signal: customFetch ? attemptSignal : undefined, fetch }),
+      core(method, path, {
+        ...rest,
+        redirect: "manual",
+        signal: customFetch ? attemptSignal : undefined,
+        fetch,
+      }),
     );
     const { error, response } = result;
     const requestId = requestIdOf(response, apiKey);

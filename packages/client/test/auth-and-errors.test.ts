@@ -253,6 +253,18 @@ describe("the API key never leaks", () => {
     for (const text of renderings(failure)) expect(text).not.toContain(API_KEY);
   });
 
+  it("not to another host a redirect points to", async () => {
+    const elsewhere = await startUpstream((_, res) => json(res, 200, { items: [] }));
+    const upstream = await startUpstream((_, res) => {
+      res.writeHead(302, { location: `${elsewhere.baseUrl}/documents` }).end();
+    });
+    const { client } = testClient({ baseUrl: upstream.baseUrl });
+    const { error } = await client.GET("/documents");
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    expect(error).toMatchObject({ status: 302, operation: "listDocuments" });
+    expect(elsewhere.arrivals).toHaveLength(0);
+  });
+
   it("not from the client object", () => {
     const client = createPaymentsClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1" });
     expect(inspect(client, { depth: 5 })).not.toContain(API_KEY);
