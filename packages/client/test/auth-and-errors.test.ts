@@ -216,6 +216,24 @@ describe("the API key never leaks", () => {
     for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
   });
 
+  it.each([
+    ["JSON with `/` escaped", (key: string) => key.replaceAll("/", "\\/")],
+    ["URL-encoded", encodeURIComponent],
+  ])("not when the body echoes a base64 key %s", async (_, echo) => {
+    const apiKey = "sk_live_Zm9v/YmFy+YmF6=";
+    const upstream = await startUpstream((arrival, res) => {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(`{"message":"bad key ${echo(String(arrival.headers["x-api-key"]))}"}`);
+    });
+    const { client } = testClient({ baseUrl: upstream.baseUrl, apiKey });
+    const { error } = await client.GET("/documents");
+    expect(error?.message).toContain("bad key [redacted]");
+    for (const text of renderings(error)) {
+      expect(text).not.toContain(apiKey);
+      expect(text).not.toContain(encodeURIComponent(apiKey));
+    }
+  });
+
   it.each(["0", "test"])(
     "a short key %j only where it stands as a word, in the body's strings",
     async (apiKey) => {
