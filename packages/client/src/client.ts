@@ -14,6 +14,7 @@ import {
   type PaymentsClientOptions,
 } from "./options.js";
 import { type Paginate, paginate } from "./paginate.js";
+import { checkParams } from "./params.js";
 import { redactText } from "./redact.js";
 import { sleep } from "./retry-policy.js";
 import { type Call, perform, type TransportConfig } from "./transport.js";
@@ -94,6 +95,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
   const request: SendCall = async (method, path, init: CallOptions & Record<string, unknown>) => {
     checkTimeoutMs("timeoutMs", init.timeoutMs);
     checkMaxRetries("maxRetries", init.maxRetries);
+    checkParams(init.params);
     const {
       timeoutMs: callTimeout = timeoutMs,
       maxRetries: callRetries = maxRetries,
