@@ -65,8 +65,16 @@ describe("construction refuses what could not be sent", () => {
     for (const text of renderings(thrown)) expect(text).not.toContain(API_KEY);
   });
 
-  it.each(["not a url", "ftp://files.example.com/api", "http//host", "/api"])(
-    "a baseUrl that is not an absolute http(s) URL: %s",
+  it.each([
+    "not a url",
+    "ftp://files.example.com/api",
+    "http//host",
+    "/api",
+    "https://api.example.com/v1?version=2",
+    "https://api.example.com/v1#docs",
+    "https://partner:hunter2@api.example.com/v1",
+  ])(
+    "a baseUrl that is not an absolute http(s) URL, or has credentials, a query or a fragment: %s",
     (baseUrl) => {
       expect(() => createPaymentsClient({ apiKey: API_KEY, baseUrl })).toThrow(
         /^baseUrl must be an absolute http: or https: URL/,
