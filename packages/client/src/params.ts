@@ -1,9 +1,11 @@
-/** The checks that refuse, before any attempt, path and query values that could not be sent. */
+/** The checks that refuse, before any attempt, parameter values that could not be sent. */
+import { checkHeaderValue } from "./options.js";
 
 /** What a call's `params` may hold. */
 interface Params {
   path?: Record<string, unknown>;
   query?: Record<string, unknown>;
+  header?: Record<string, unknown>;
 }
 
 // A lone surrogate has no UTF-8 form: encodeURIComponent throws on it.
@@ -11,11 +13,11 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * Throws a TypeError naming the parameter: a path parameter empty, `.` or `..` (the URL would drop
- * the segment or climb one, and the call would reach another operation), or a string with a lone
- * surrogate.
+ * the segment or climb one, and the call would reach another operation), a string with a lone
+ * surrogate, or a header that is not a valid header value (fetch would refuse it on every attempt).
  */
 export function checkParams(params: unknown): void {
-  const { path, query } = (params ?? {}) as Params;
+  const { path, query, header } = (params ?? {}) as Params;
   for (const [name, value] of Object.entries(path ?? {})) {
     if (value === "" || value === "." || value === "..") {
       throw new TypeError(`path parameter ${name} must not be empty, "." or ".."`);
@@ -26,6 +28,9 @@ export function checkParams(params: unknown): void {
     for (const item of Array.isArray(value) ? value : [value]) {
       checkWellFormed(`query parameter ${name}`, item);
     }
+  }
+  for (const [name, value] of Object.entries(header ?? {})) {
+    if (typeof value === "string") checkHeaderValue(`header ${name}`, value);
   }
 }
 

@@ -74,6 +74,24 @@ describe("resource facade", () => {
     expect(upstream.arrivals).toHaveLength(0);
   });
 
+  it.each([
+    ["idempotencyKey", "IDEMPOTENCY-KEY", "key\nwith a line break"],
+    ["subPartnerId", "X-SUB-PARTNER-ID", "\u201csp-1\u201d"],
+  ])(
+    "refuses the option %s when it is no header value, naming the header, without retrying",
+    async (option, header, value) => {
+      const { client, waits } = await echoClient();
+      await expect(
+        client.webhooks.ping("w-1", { customer_id: "c-1" }, { [option]: value }),
+      ).rejects.toThrow(
+        new TypeError(
+          `header ${header} must be a valid HTTP header value (Latin-1, no line breaks, controls or outer spaces)`,
+        ),
+      );
+      expect(waits).toEqual([]);
+    },
+  );
+
   it("takes the body after path parameters, then options", async () => {
     const { client, upstream } = await echoClient();
     await client.webhooks.ping(
