@@ -1,5 +1,5 @@
 /** Builds the client: openapi-fetch as the typed core, the transport as its `fetch`. */
-import { PaymentsApiError } from "./errors.js";
+import { PaymentsApiError, PaymentsResponseError } from "./errors.js";
 import { bindResources, type SendCall } from "./facade.js";
 import { operations } from "./generated/operations.js";
 import type { PaymentsResources } from "./generated/resources.js";
@@ -126,6 +126,11 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
     const replayed = response.headers.get("idempotent-replayed") === "true";
     // openapi-fetch's own result: on a 2xx it holds no error.
     if (response.ok) {
+      // Every operation answers a 2xx with JSON: an empty body (a 204, a proxy's bare 200) has no
+      // data, and would come back as `undefined` typed as the data.
+      if (result.data === undefined) {
+        throw new PaymentsResponseError(operation, response.status, call.idempotencyKey, undefined);
+      }
       return { ...(result as { data?: unknown; response: Response }), requestId, replayed };
     }
     const apiError = new PaymentsApiError({

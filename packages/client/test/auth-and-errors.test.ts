@@ -109,6 +109,20 @@ describe("only PaymentsError subclasses", () => {
     expect(upstream.arrivals).toHaveLength(1);
   });
 
+  it.each([
+    ["with Content-Length 0", { "content-length": "0" }],
+    ["chunked", { "transfer-encoding": "chunked" }],
+  ])("a 2xx with an empty body (%s) is a PaymentsResponseError", async (_, headers) => {
+    const upstream = await startUpstream((_, res) => {
+      res.writeHead(200, { "content-type": "application/json", ...headers }).end();
+    });
+    const { client } = testClient({ baseUrl: upstream.baseUrl });
+    const failure = await client.documents.list().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaymentsResponseError);
+    expect(failure).toMatchObject({ status: 200, operation: "listDocuments" });
+    expect(upstream.arrivals).toHaveLength(1);
+  });
+
   it("an error body nested 20,000 levels deep is a PaymentsApiError", async () => {
     const deep = `${"[".repeat(20_000)}"${API_KEY}"${"]".repeat(20_000)}`;
     const upstream = await startUpstream((_, res) => {
