@@ -14,11 +14,15 @@ import {
 import { type HttpHandler, http } from "msw";
 
 export interface SandboxHandlersOptions {
-  /** The API's base URL your app sends to (such as `https://api.example.test`): the handlers answer under it. */
+  /**
+   * The API's base URL your app sends to (such as `https://api.example.test`, or one ending in the
+   * service's path prefix): the handlers answer under it. An http(s) URL with no query or fragment.
+   */
   baseUrl: string;
   /**
    * Gets each webhook delivery instead of its webhook's url; what it returns is the receiver's
-   * status (default 200), a throw a failed delivery. Without it, deliveries are POSTed with fetch.
+   * status (default 200), a throw a failed delivery, as is one that does not settle within 2 s.
+   * Without it, deliveries are POSTed with fetch.
    */
   onDelivery?: DeliveryCallback;
   /** The key the returned controls send. Default: a new key, a partner of its own. */
@@ -69,14 +73,18 @@ export function handlersOver(
   options: SandboxHandlersOptions,
 ): SandboxHandlers {
   const { baseUrl, onDelivery, apiKey = newApiKey(), spec: _, ...rest } = options;
-  const url = baseUrl.replace(/\/+$/, "");
-  if (URL.parse(url) === null) {
+  const url = handlersBaseUrl(baseUrl);
+  // As the client's rule for its apiKey: what fetch can send as X-API-Key. The key is not quoted.
+  if (typeof apiKey !== "string" || !HEADER_VALUE.test(apiKey)) {
     throw new TypeError(
-      `sandboxHandlers: baseUrl ${JSON.stringify(baseUrl)} is not an absolute URL; give one such as https://api.example.test`,
+      "sandboxHandlers: apiKey must be a non-empty valid HTTP header value (Latin-1, no line breaks, controls or outer spaces); leave it out for a new key",
     );
   }
   let sandbox: Promise<FetchSandbox> | undefined;
+  let closed = false;
   const opened = () => {
+    // A sandbox opened after close() would run on with no one to close it.
+    if (closed) throw new Error("sandboxHandlers: the handlers were closed; make new ones");
     sandbox ??= open({
       ...rest,
       baseUrl: url,
@@ -98,7 +106,31 @@ export function handlersOver(
     newPartner: () => sandboxPartner(url, { fetch }),
     fetch,
     close: async () => {
+      closed = true;
       if (sandbox !== undefined) await (await sandbox).close();
     },
   });
 }
+
+/**
+ * The base URL the handlers answer under, without a trailing slash: an http(s) URL, with a path
+ * or none, and nothing MSW cannot match a request's URL against (a query, a fragment, credentials).
+ */
+function handlersBaseUrl(baseUrl: string): string {
+  const parsed = URL.parse(baseUrl);
+  if (
+    parsed === null ||
+    (parsed.protocol !== "http:" && parsed.protocol !== "https:") ||
+    parsed.search !== "" ||
+    parsed.hash !== "" ||
+    parsed.username !== "" ||
+    parsed.password !== ""
+  ) {
+    throw new TypeError(
+      `sandboxHandlers: baseUrl ${JSON.stringify(baseUrl)} is not an absolute http(s) URL without a query, fragment or credentials; give one such as https://api.example.test`,
+    );
+  }
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
+}
+
+const HEADER_VALUE = /^[\x21-\x7E\x80-\xFF](?:[\x20-\x7E\x80-\xFF]*[\x21-\x7E\x80-\xFF])?$/;
