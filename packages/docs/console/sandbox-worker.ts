@@ -70,7 +70,16 @@ async function deliverOnThisMachine({
       `the sandbox in this page delivers webhooks only to this machine (127.0.0.1 or localhost), not to ${host}`,
     );
   }
-  const answer = await fetch(url, { method: "POST", headers, body: JSON.stringify(event) });
+  // A redirect is not followed: it could send the event on to another host.
+  const answer = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(event),
+    redirect: "manual",
+  });
+  if (answer.type === "opaqueredirect") {
+    throw new Error(`${url} answered a redirect, which the sandbox in this page does not follow`);
+  }
   return answer.status;
 }
 
