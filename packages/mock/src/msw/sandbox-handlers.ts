@@ -74,12 +74,7 @@ export function handlersOver(
 ): SandboxHandlers {
   const { baseUrl, onDelivery, apiKey = newApiKey(), spec: _, ...rest } = options;
   const url = handlersBaseUrl(baseUrl);
-  // As the client's rule for its apiKey: what fetch can send as X-API-Key. The key is not quoted.
-  if (typeof apiKey !== "string" || !HEADER_VALUE.test(apiKey)) {
-    throw new TypeError(
-      "sandboxHandlers: apiKey must be a non-empty valid HTTP header value (Latin-1, no line breaks, controls or outer spaces); leave it out for a new key",
-    );
-  }
+  checkOptions({ ...options, apiKey });
   let sandbox: Promise<FetchSandbox> | undefined;
   let closed = false;
   const opened = () => {
@@ -107,7 +102,8 @@ export function handlersOver(
     fetch,
     close: async () => {
       closed = true;
-      if (sandbox !== undefined) await (await sandbox).close();
+      // A sandbox that failed to open (a bad seed) has nothing to close: its error was each request's.
+      if (sandbox !== undefined) await (await sandbox.catch(() => undefined))?.close();
     },
   });
 }
@@ -131,6 +127,41 @@ function handlersBaseUrl(baseUrl: string): string {
     );
   }
   return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
+}
+
+/**
+ * Refuses at once, naming the option and its rule, what would otherwise fail at the first request
+ * or not at all: an example key no request could send, a seed or a delivery callback of the wrong
+ * kind. Keys are not quoted.
+ */
+function checkOptions(options: SandboxHandlersOptions & { apiKey: string }) {
+  const { apiKey, exampleKey, seed, onDelivery, deliveryChaos } = options;
+  // As the client's rule for its apiKey: what fetch can send as X-API-Key.
+  const isHeaderValue = (key: unknown) => typeof key === "string" && HEADER_VALUE.test(key);
+  const rules: [broken: boolean, rule: string][] = [
+    [
+      !isHeaderValue(apiKey),
+      "apiKey must be a non-empty valid HTTP header value (Latin-1, no line breaks, controls or outer spaces); leave it out for a new key",
+    ],
+    [
+      exampleKey !== undefined && !isHeaderValue(exampleKey),
+      "exampleKey must be a non-empty valid HTTP header value (Latin-1, no line breaks, controls or outer spaces); leave it out for sandbox-key",
+    ],
+    [
+      seed !== undefined && (typeof seed !== "object" || seed === null || Array.isArray(seed)),
+      "seed must be a seed object ({ customers: [...], ... }); leave it out for the spec's examples",
+    ],
+    [
+      onDelivery !== undefined && typeof onDelivery !== "function",
+      "onDelivery must be a function; leave it out to POST deliveries with fetch",
+    ],
+    [
+      deliveryChaos !== undefined && !Number.isInteger(deliveryChaos?.seed),
+      "deliveryChaos must be { seed: n }, n a whole number",
+    ],
+  ];
+  const broken = rules.find(([isBroken]) => isBroken);
+  if (broken !== undefined) throw new TypeError(`sandboxHandlers: ${broken[1]}`);
 }
 
 const HEADER_VALUE = /^[\x21-\x7E\x80-\xFF](?:[\x20-\x7E\x80-\xFF]*[\x21-\x7E\x80-\xFF])?$/;

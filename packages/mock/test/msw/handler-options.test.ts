@@ -53,6 +53,27 @@ describe("options the handlers cannot work with", () => {
       );
     },
   );
+
+  it.each([
+    [{ exampleKey: "" }, "exampleKey must be a non-empty valid HTTP header value"],
+    [{ seed: [] }, "seed must be a seed object"],
+    [{ seed: "seed.json" }, "seed must be a seed object"],
+    [{ onDelivery: "fetch" }, "onDelivery must be a function"],
+    [{ deliveryChaos: { seed: "7" } }, "deliveryChaos must be { seed: n }, n a whole number"],
+  ])("refuses %j at once, naming the option and the rule", (wrong, rule) => {
+    const options = { baseUrl: "https://api.payments.test", spec: specPath, ...wrong };
+    expect(() => sandboxHandlers(options as never)).toThrow(`sandboxHandlers: ${rule}`);
+  });
+
+  it("closes, after a seed the sandbox refused at the first request", async () => {
+    const handlers = sandboxHandlers({
+      baseUrl: "https://api.payments.test",
+      spec: specPath,
+      seed: { customers: 5 },
+    });
+    await expect(handlers.fetch("customers")).rejects.toThrow(/"customers" must be an array/);
+    await expect(handlers.close()).resolves.toBeUndefined();
+  });
 });
 
 describe("an onDelivery that gives no status", () => {
