@@ -99,7 +99,9 @@ worker.addEventListener("message", (event) => {
     served.delete(client.id);
     return;
   }
-  served.set(client.id, data.base.replace(/\/+$/, ""));
+  // As the browser writes the URLs of the page's requests (`HTTP://LOCALHOST:4010/` is
+  // `http://localhost:4010/`), so that they compare with it.
+  served.set(client.id, new URL(data.base).href.replace(/\/+$/, ""));
   event.waitUntil(
     (async () => {
       // Pages gone (closed, or navigated away) are forgotten.

@@ -3,7 +3,7 @@
 // adds a webhook, onboards a business customer to Active, opens an autoramp, deposits into it,
 // advances the clock a day and reads the events, all answered by the in-page sandbox (the site's
 // service worker), whose notice the pages show; a receiver's redirect to another host is not
-// followed. The consoles' URL is a port closed here rather
+// followed, and a Sandbox URL in capitals is answered as the browser writes it. The consoles' URL is a port closed here rather
 // than the default 127.0.0.1:4010, where another sandbox of this machine may answer. Then the
 // first load: the same files whether or not a sandbox answers at that URL, none of the in-page
 // sandbox's among them, and with a sandbox answering, no worker even after a send.
@@ -322,6 +322,25 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       redirecting.close();
     }
   }, 300_000);
+
+  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`)", async () => {
+    const fresh = await launchRecordedPage([], []);
+    try {
+      const written = `HTTP://LOCALHOST:${new URL(nowhere).port}/`;
+      await consoleSettings(fresh.page, written);
+      await fresh.page.goto(`${docs.url}index.html#/customers/listcustomers`);
+      const console = fresh.page.locator('section[data-console-operation="listCustomers"]');
+      await console.locator("[data-console-send]").click({ timeout: 30_000 });
+      const answer = console.locator("[data-console-response]");
+      await console
+        .locator('[data-console-response]:is([data-state="done"], [data-state="failed"])')
+        .waitFor({ timeout: 60_000 });
+      expect(await answer.getAttribute("data-state"), await answer.textContent()).toBe("done");
+      expect(await answer.getAttribute("data-status")).toBe("200");
+    } finally {
+      await fresh.chromiumRun.close();
+    }
+  }, 120_000);
 
   it("answers from the page itself: no request left the page's origin but to the consoles' URL", () => {
     const origin = new URL(docs.url).origin;
