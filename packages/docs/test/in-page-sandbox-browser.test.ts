@@ -335,7 +335,7 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       await console
         .locator('[data-console-response]:is([data-state="done"], [data-state="failed"])')
         .waitFor({ timeout: 60_000 });
-      expect(await answer.getAttribute("data-state"), await answer.textContent()).toBe("done");
+      expect(await answer.getAttribute("data-state"), `${await answer.textContent()}`).toBe("done");
       expect(await answer.getAttribute("data-status")).toBe("200");
     } finally {
       await fresh.chromiumRun.close();
