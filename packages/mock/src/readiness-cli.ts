@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 // and a report from --url or --from loads neither the sandbox nor Prism.
 import { FORMATS, formatReport, type ReadinessReport } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
+import { printable } from "./fixtures/step-lines.js";
 import type { CommandIo } from "./cli-io.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
@@ -46,8 +47,8 @@ const OPTIONS = {
 } as const;
 
 /** A failure after the arguments were read: said in words, exit code 2, no usage. */
-function stop(message: string, io: CommandIo): never {
-  io.err(`payments-mock readiness: ${message}\n`);
+function stop(message: string, key: string, io: CommandIo): never {
+  io.err(`payments-mock readiness: ${printable(message, key)}\n`);
   return io.exit(2);
 }
 
@@ -83,8 +84,11 @@ export async function readinessMain(argv: string[], io: CommandIo): Promise<numb
   if (key === "" && args.from === undefined) {
     fail("set PAYMENTS_API_KEY to the API key whose partner to report on (it is never printed)");
   }
-  const report = await reportFrom(args, key, io).catch((error: Error) => stop(error.message, io));
-  io.out(formatReport(report, format));
+  const report = await reportFrom(args, key, io).catch((error: Error) =>
+    stop(error.message, key, io),
+  );
+  // A report from --url is the sandbox's words.
+  io.out(printable(formatReport(report, format), key));
   return report.ready ? 0 : 1;
 }
 
