@@ -119,6 +119,9 @@ export async function reportFrom(args: Source, key: string, io: CommandIo) {
 
 async function loadProfile(path: string | undefined) {
   const { defaultProfile, PROFILE_CONTEXT, readProfile } = await import("@org/payments-sandbox");
+/** How long a sandbox has to answer with its whole report. */
+const ANSWER_MS = 30_000;
+
   return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
 }
 
@@ -134,20 +137,31 @@ async function askSandbox(url: string, key: string, fail: (message: string) => n
     fail(`--url must be the sandbox's http(s) URL, got "${url}"`);
   }
   const target = new URL("_sandbox/readiness", base.href.endsWith("/") ? base : `${base.href}/`);
+  // The whole answer, body included: a server that never finishes it is said, not waited for.
+  const signal = AbortSignal.timeout(ANSWER_MS);
+  const noAnswer = (error: Error): never => {
+    throw new Error(
+      signal.aborted
+        ? `no whole answer from ${target.origin} within ${ANSWER_MS / 1000} s`
+        : `no answer from ${target.origin}: ${(error.cause as Error | undefined)?.message ?? error.message}`,
+    );
+  };
   const response = await fetch(target, {
     headers: { "x-api-key": key, accept: "application/json" },
-  }).catch((error: Error) => {
-    throw new Error(
-      `no answer from ${target.origin}: ${(error.cause as Error | undefined)?.message ?? error.message}`,
-    );
-  });
-  const text = await response.text();
+    signal,
+  }).catch(noAnswer);
+  const text = await response.text().catch(noAnswer);
   if (response.status !== 200) {
     throw new Error(
       `${target.href} answered ${response.status}, not a readiness report: ${text.slice(0, 300)}`,
     );
   }
-  const body = JSON.parse(text) as ReadinessReport;
+  let body: ReadinessReport | undefined;
+  try {
+    body = JSON.parse(text) as ReadinessReport;
+  } catch {
+    // Not JSON (an HTML page): refused below as no report.
+  }
   if (typeof body?.ready !== "boolean" || !Array.isArray(body.checks)) {
     throw new Error(`${target.href} answered something other than a readiness report`);
   }
