@@ -2,15 +2,14 @@
 // sandbox's store (--state), a running sandbox (--url), or a validating proxy's traffic file of
 // live traffic (--from), as text, JSON, Markdown or JUnit XML. Exit code 0 ready, 1 not ready, 2 usage
 // (or no report could be made). The key is read from the environment only, and never printed.
-import { readFile } from "node:fs/promises";
 // By name, not `await import("@org/payments-sandbox")`: the bundle then holds only the report's
 // formats here. What makes a report (the profile, read with YAML and checked with Ajv, and the
 // store's reader) is loaded only by --state and --from: a sandbox asked with --url makes its own,
 // and a report from --url or --from loads neither the sandbox nor Prism.
 import { FORMATS, formatReport, type ReadinessReport } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
-import { printable } from "./fixtures/step-lines.js";
 import type { CommandIo } from "./cli-io.js";
+import { printable } from "./fixtures/step-lines.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
@@ -106,11 +105,9 @@ export async function reportFrom(args: Source, key: string, io: CommandIo) {
   const profile = await loadProfile(args["readiness-profile"]);
   if (args.from !== undefined) {
     const { liveCalls } = await import("./proxy/traffic.js");
-    const text = await readFile(args.from, "utf8").catch((error: Error) => {
-      throw new Error(`cannot read the proxy's traffic file ${args.from}: ${error.message}`);
-    });
+    const calls = await liveCalls(args.from);
     const { liveEvidence, reportOf } = await import("@org/payments-sandbox");
-    return reportOf("live", profile, liveEvidence(liveCalls(text, args.from)));
+    return reportOf("live", profile, liveEvidence(calls));
   }
   // The store's reader is the one part that needs the sandbox itself.
   const { reportFromStore } = await import("@org/payments-sandbox");
@@ -119,11 +116,11 @@ export async function reportFrom(args: Source, key: string, io: CommandIo) {
 
 async function loadProfile(path: string | undefined) {
   const { defaultProfile, PROFILE_CONTEXT, readProfile } = await import("@org/payments-sandbox");
-/** How long a sandbox has to answer with its whole report. */
-const ANSWER_MS = 30_000;
-
   return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
 }
+
+/** How long a sandbox has to answer with its whole report. */
+const ANSWER_MS = 30_000;
 
 /** The report of a running sandbox, which decides it with its own profile. */
 async function askSandbox(url: string, key: string, fail: (message: string) => never) {

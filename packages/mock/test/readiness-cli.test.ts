@@ -4,7 +4,7 @@
 // this process; as the built CLI where the key is held not to be printed, and for the start of a
 // sandbox that a bad profile stops.
 import { once } from "node:events";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -82,6 +82,18 @@ describe("payments-mock readiness --from <traffic file>", () => {
     const run = await runMain(readinessMain, ["--from", traffic]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`line 2 of the traffic file ${traffic} is not JSON`);
+  });
+
+  it("reads a traffic file a line at a time: past a string's size, a line longer than the proxy writes is named", async () => {
+    const traffic = path.join(directory, "huge.jsonl");
+    writeFileSync(traffic, `${exchange(1, "listCustomers", 200)}\n`.repeat(5_000));
+    // 600 MB, mostly a hole of zero bytes: larger than a string can hold, one line past the 5,000.
+    truncateSync(traffic, 600 * 2 ** 20);
+    const run = await runMain(readinessMain, ["--from", traffic]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `payments-mock readiness: line 5001 of the traffic file ${traffic} is longer than 1 MiB: give --from the file of the proxy's --traffic\n`,
+    );
   });
 
   it("refuses a state file that is not there, naming it, without making one", async () => {
