@@ -37,7 +37,10 @@ export interface EventStreamOptions {
   signal: AbortSignal;
 }
 
-/** Refused by the sandbox in a way that opening the stream again will not mend (401, 404, 422). */
+/**
+ * Refused by the sandbox in a way that opening the stream again will not mend (401, 404, 422, an
+ * answer that is no event stream).
+ */
 class StreamRefused extends Error {
   override name = "StreamRefused";
 }
@@ -117,6 +120,15 @@ async function readOnce(
         throw new StreamRefused(message);
       }
       return message;
+    }
+    // A 200 that is no event stream (a web page at a wrong --url) would read as a stream that is
+    // open and then ends, again and again.
+    const type = response.headers.get("content-type") ?? "";
+    if (!/^text\/event-stream\b/i.test(type)) {
+      await response.body.cancel();
+      throw new StreamRefused(
+        `${url.pathname} answered 200 with ${type === "" ? "no Content-Type" : type}, not an event stream: is ${options.baseUrl.href} the sandbox (--url, PAYMENTS_BASE_URL)?`,
+      );
     }
     open();
     let pending = Promise.resolve();
