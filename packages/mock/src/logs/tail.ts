@@ -98,7 +98,20 @@ async function page(options: TailOptions, cursor: string | undefined) {
   const text = await response.text();
   if (response.status !== 200)
     throw new Error(`${url.pathname} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as { items: LogEntry[]; cursor?: string };
+  let read: { items?: unknown; cursor?: string } | undefined;
+  try {
+    read = JSON.parse(text);
+  } catch {
+    // Not JSON (a web page): refused below.
+  }
+  // Entries are compared by their ids as numbers: one without such an id is no request log's.
+  const items: unknown = read?.items;
+  if (!Array.isArray(items) || !items.every((entry) => /^\d+$/.test(String(entry?.id)))) {
+    throw new Error(
+      `${url.pathname} answered something other than a page of the request log: is ${options.baseUrl.href} the sandbox (--url, PAYMENTS_BASE_URL)?`,
+    );
+  }
+  return read as { items: LogEntry[]; cursor?: string };
 }
 
 async function newestId(options: TailOptions): Promise<string> {
