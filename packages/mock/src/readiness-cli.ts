@@ -146,11 +146,14 @@ async function askSandbox(url: string, key: string, fail: (message: string) => n
   const response = await fetch(target, {
     headers: { "x-api-key": key, accept: "application/json" },
     signal,
+    // Not followed: the key goes to the sandbox given, never where a redirect points.
+    redirect: "manual",
   }).catch(noAnswer);
   const text = await response.text().catch(noAnswer);
   if (response.status !== 200) {
+    const location = response.headers.get("location");
     throw new Error(
-      `${target.href} answered ${response.status}, not a readiness report: ${text.slice(0, 300)}`,
+      `${target.href} answered ${response.status}, not a readiness report: ${location === null ? text.slice(0, 300) : `a redirect to ${location}, not followed: give --url the sandbox's own URL`}`,
     );
   }
   let body: ReadinessReport | undefined;

@@ -1,7 +1,8 @@
 // Every client-side command against a server that is no sandbox and quotes back what it was sent:
 // it echoes the API key and answers with terminal control sequences (a window title, a colour).
 // Whatever of its answer a command prints, it prints neither the key nor a control character raw:
-// each is written as \u001b, so the user's terminal is not driven by a server.
+// each is written as \u001b, so the user's terminal is not driven by a server. A server that
+// redirects elsewhere is not followed: the key goes to the URL given, nowhere else.
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -9,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { specPath } from "@org/payments-spec";
+import { startReceiver } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./support/run-cli.js";
 
@@ -36,15 +38,43 @@ const server = createServer((request, response) => {
       .end(JSON.stringify({ title: echoed, detail: echoed }));
   }
 });
+
+/** What was sent elsewhere: the path, and the key it came with. */
+const sentElsewhere: { url: string; key: unknown }[] = [];
+const keysSentElsewhere = (prefix: string) =>
+  sentElsewhere.filter(({ url }) => url.startsWith(prefix)).map(({ key }) => key);
+const elsewhere = createServer((request, response) => {
+  sentElsewhere.push({ url: request.url ?? "", key: request.headers["x-api-key"] });
+  response.writeHead(404, { "content-type": "application/json" }).end("{}");
+});
+/**
+ * /receipts/…: an event stream of one event, and the receivers' answers (POST
+ * /_sandbox/events/receipts) redirected elsewhere; any other request redirected elsewhere.
+ */
+const redirecting = createServer((request, response) => {
+  if (request.url === "/receipts/_sandbox/events/stream") {
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.write('id: 1\nevent: CustomerCreated\ndata: {"id":"evt_1"}\n\n');
+    return;
+  }
+  response.writeHead(307, { location: `${urlOf(elsewhere)}${request.url}` }).end();
+});
+
+const urlOf = (listening: typeof server) =>
+  `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
 let base: string;
 beforeAll(async () => {
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const each of [server, elsewhere, redirecting]) {
+    each.listen(0, "127.0.0.1");
+    await once(each, "listening");
+  }
+  base = urlOf(server);
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
+  for (const each of [server, elsewhere, redirecting]) {
+    each.closeAllConnections();
+    await new Promise((done) => each.close(done));
+  }
   rmSync(folder, { recursive: true, force: true });
 });
 
@@ -79,4 +109,37 @@ describe.concurrent.each(COMMANDS)("payments-mock %s", (_name, args) => {
       expect(stdout + stderr).not.toMatch(CONTROL);
     },
   );
+});
+
+describe.concurrent("a URL that redirects elsewhere", () => {
+  it.for(["readiness", "logs tail", "listen"])(
+    "payments-mock %s says so and sends the key nowhere else",
+    async (command, context) => {
+      const prefix = `/${command.replace(" ", "-")}/`;
+      const run = runCli(context, [...command.split(" "), "--url", urlOf(redirecting) + prefix], {
+        PAYMENTS_API_KEY: KEY,
+      });
+      expect((await run.exited)[0]).toBe(2);
+      expect(run.output().stderr).toMatch(/answered 307.*a redirect to http.*, not followed/);
+      expect(keysSentElsewhere(prefix)).not.toContain(KEY);
+    },
+  );
+
+  it("payments-mock listen sends the receivers' answers to the sandbox only", async (context) => {
+    const receiver = await startReceiver();
+    context.onTestFinished(() => receiver.stop());
+    const run = runCli(
+      context,
+      ["listen", "--url", `${urlOf(redirecting)}/receipts/`, "--forward-to", receiver.url],
+      { PAYMENTS_API_KEY: KEY },
+    );
+    await new Promise<void>((resolve) => {
+      run.child.stderr?.on("data", () => {
+        if (run.output().stderr.includes("did not take the receivers' answers")) resolve();
+      });
+    });
+    run.child.kill("SIGINT");
+    await run.exited;
+    expect(keysSentElsewhere("/receipts/")).not.toContain(KEY);
+  });
 });

@@ -68,6 +68,8 @@ export class Receipts {
         method: "POST",
         headers: { "x-api-key": this.apiKey, "content-type": "application/json" },
         body: JSON.stringify({ receipts: batch }),
+        // Not followed: the key goes to the sandbox given, never where a redirect points.
+        redirect: "manual",
       })
         .then(async (response) =>
           response.ok
