@@ -2,7 +2,8 @@
 // it echoes the API key and answers with terminal control sequences (a window title, a colour).
 // Whatever of its answer a command prints, it prints neither the key nor a control character raw:
 // each is written as \u001b, so the user's terminal is not driven by a server. A server that
-// redirects elsewhere is not followed: the key goes to the URL given, nowhere else.
+// redirects elsewhere is not followed: the key goes to the URL given, nowhere else. One that
+// never answers listen's receipts does not hold its stop.
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -142,4 +143,31 @@ describe.concurrent("a URL that redirects elsewhere", () => {
     await run.exited;
     expect(keysSentElsewhere("/receipts/")).not.toContain(KEY);
   });
+});
+
+it("payments-mock listen stops on Ctrl-C when the sandbox never answers the receivers' answers", async (context) => {
+  // An event stream of one event; the receipts taken and never answered.
+  const silent = createServer((request, response) => {
+    if (request.method === "GET") {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write('id: 1\nevent: CustomerCreated\ndata: {"id":"evt_1"}\n\n');
+    }
+  });
+  silent.listen(0, "127.0.0.1");
+  await once(silent, "listening");
+  const receiver = await startReceiver();
+  context.onTestFinished(async () => {
+    await receiver.stop();
+    silent.closeAllConnections();
+    await new Promise((done) => silent.close(done));
+  });
+  const run = runCli(context, ["listen", "--url", urlOf(silent), "--forward-to", receiver.url], {
+    PAYMENTS_API_KEY: KEY,
+  });
+  await receiver.waitFor(1);
+  run.child.kill("SIGINT");
+  expect(await run.exited).toEqual([0, null]);
+  expect(run.output().stderr).toContain(
+    "the sandbox did not take the receivers' answers for its readiness report (no answer within 10 s)",
+  );
 });
