@@ -6,8 +6,8 @@ import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
-import { printable } from "./fixtures/step-lines.js";
 import { stdoutLines } from "./line-writer.js";
+import { printable } from "./printable.js";
 
 const USAGE = `Usage: payments-mock listen [options]
 

@@ -9,7 +9,8 @@
 import { FORMATS, formatReport, type ReadinessReport } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
-import { printable } from "./fixtures/step-lines.js";
+import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
+import { printable } from "./printable.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
@@ -119,27 +120,25 @@ async function loadProfile(path: string | undefined) {
   return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
 }
 
-/** How long a sandbox has to answer with its whole report. */
-const ANSWER_MS = 30_000;
-
-/** The report of a running sandbox, which decides it with its own profile. */
-async function askSandbox(url: string, key: string, fail: (message: string) => never) {
-  let base: URL;
-  try {
-    base = new URL(url);
-  } catch {
-    fail(`--url must be the sandbox's http(s) URL, got "${url}"`);
-  }
-  if (base.protocol !== "http:" && base.protocol !== "https:") {
-    fail(`--url must be the sandbox's http(s) URL, got "${url}"`);
-  }
-  const target = new URL("_sandbox/readiness", base.href.endsWith("/") ? base : `${base.href}/`);
+/**
+ * The report of a running sandbox, which decides it with its own profile; it has `answerMs` to
+ * answer, whole.
+ */
+export async function askSandbox(
+  url: string,
+  key: string,
+  fail: (message: string) => never,
+  answerMs = 30_000,
+) {
+  const base = sandboxBaseUrl(url, {});
+  if (!base.ok) fail(base.message);
+  const target = new URL("_sandbox/readiness", base.url);
   // The whole answer, body included: a server that never finishes it is said, not waited for.
-  const signal = AbortSignal.timeout(ANSWER_MS);
+  const signal = AbortSignal.timeout(answerMs);
   const noAnswer = (error: Error): never => {
     throw new Error(
       signal.aborted
-        ? `no whole answer from ${target.origin} within ${ANSWER_MS / 1000} s`
+        ? `no whole answer from ${target.origin} within ${answerMs / 1000} s`
         : `no answer from ${target.origin}: ${(error.cause as Error | undefined)?.message ?? error.message}`,
     );
   };

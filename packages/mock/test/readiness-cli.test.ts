@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, type TestContext } from "vitest";
-import { readinessMain } from "../src/readiness-cli.js";
+import { askSandbox, readinessMain } from "../src/readiness-cli.js";
 import { runCli } from "./support/run-cli.js";
 import { runMain } from "./support/run-main.js";
 
@@ -148,11 +148,21 @@ describe("payments-mock readiness --from <traffic file>", () => {
     const url = await serve(context, (_request, response) => {
       response.writeHead(200, { "content-type": "application/json" }).write('{"ready":');
     });
-    const run = await runMain(readinessMain, ["--url", url], { PAYMENTS_API_KEY: "k" });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
-      `payments-mock readiness: no whole answer from ${new URL(url).origin} within 30 s\n`,
+    const fail = (message: string): never => {
+      throw new Error(`not this: ${message}`);
+    };
+    await expect(askSandbox(url, "payments-readiness-test-key", fail, 300)).rejects.toThrow(
+      `no whole answer from ${new URL(url).origin} within 0.3 s`,
     );
+  });
+
+  it("refuses a --url with credentials without printing them", async () => {
+    const run = await runMain(readinessMain, ["--url", "ftp://partner:hunter2@127.0.0.1:9/"], {
+      PAYMENTS_API_KEY: "k",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--url must not carry credentials");
+    expect(run.stderr).not.toContain("hunter2");
   });
 
   it("never prints the key, even in a refusal it reports", async (context) => {

@@ -28,11 +28,13 @@ export class Receipts {
   private readonly url: URL;
   private readonly apiKey: string;
   private readonly warn: (message: string) => void;
+  private readonly answerMs: number;
 
-  constructor(baseUrl: URL, apiKey: string, warn: (message: string) => void) {
+  constructor(baseUrl: URL, apiKey: string, warn: (message: string) => void, answerMs = ANSWER_MS) {
     this.url = new URL("_sandbox/events/receipts", baseUrl);
     this.apiKey = apiKey;
     this.warn = warn;
+    this.answerMs = answerMs;
   }
 
   add(receipt: Receipt): void {
@@ -66,7 +68,7 @@ export class Receipts {
   private async send(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH);
-      const signal = AbortSignal.timeout(ANSWER_MS);
+      const signal = AbortSignal.timeout(this.answerMs);
       const { problem, uncounted } = await fetch(this.url, {
         method: "POST",
         headers: { "x-api-key": this.apiKey, "content-type": "application/json" },
@@ -86,7 +88,7 @@ export class Receipts {
         .catch((error: Error) => {
           const cause = (error.cause as NodeJS.ErrnoException | undefined) ?? error;
           return {
-            problem: signal.aborted ? `no answer within ${ANSWER_MS / 1000} s` : cause.message,
+            problem: signal.aborted ? `no answer within ${this.answerMs / 1000} s` : cause.message,
             uncounted: (cause as NodeJS.ErrnoException).code === "ECONNREFUSED",
           };
         });
