@@ -1,5 +1,5 @@
 /** Builds the client: openapi-fetch as the typed core, the transport as its `fetch`. */
-import { PaymentsApiError } from "./errors.js";
+import { PaymentsApiError, PaymentsResponseError } from "./errors.js";
 import { bindResources, type SendCall } from "./facade.js";
 import { operations } from "./generated/operations.js";
 import type { PaymentsResources } from "./generated/resources.js";
@@ -14,6 +14,7 @@ import {
   type PaymentsClientOptions,
 } from "./options.js";
 import { type Paginate, paginate } from "./paginate.js";
+import { checkParams } from "./params.js";
 import { redactText } from "./redact.js";
 import { sleep } from "./retry-policy.js";
 import { type Call, perform, type TransportConfig } from "./transport.js";
@@ -94,6 +95,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
   const request: SendCall = async (method, path, init: CallOptions & Record<string, unknown>) => {
     checkTimeoutMs("timeoutMs", init.timeoutMs);
     checkMaxRetries("maxRetries", init.maxRetries);
+    checkParams(init.params);
     const {
       timeoutMs: callTimeout = timeoutMs,
       maxRetries: callRetries = maxRetries,
@@ -110,14 +112,25 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       maxRetries: callRetries,
       signal: signal as AbortSignal | undefined,
     };
+    // A redirect is answered, not followed: fetch would send X-API-Key on to wherever it points.
     const result = await perform(config, call, (attemptSignal, fetch) =>
-      core(method, path, { ...rest, signal: customFetch ? attemptSignal : undefined, fetch }),
+      core(method, path, {
+        ...rest,
+        redirect: "manual",
+        signal: customFetch ? attemptSignal : undefined,
+        fetch,
+      }),
     );
     const { error, response } = result;
     const requestId = requestIdOf(response, apiKey);
     const replayed = response.headers.get("idempotent-replayed") === "true";
     // openapi-fetch's own result: on a 2xx it holds no error.
     if (response.ok) {
+      // Every operation answers a 2xx with JSON: an empty body (a 204, a proxy's bare 200) has no
+      // data, and would come back as `undefined` typed as the data.
+      if (result.data === undefined) {
+        throw new PaymentsResponseError(operation, response.status, call.idempotencyKey, undefined);
+      }
       return { ...(result as { data?: unknown; response: Response }), requestId, replayed };
     }
     const apiError = new PaymentsApiError({

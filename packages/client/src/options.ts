@@ -43,10 +43,23 @@ export function checkHeaderValue(name: string, value: unknown): void {
 
 const HEADER_VALUE = /^[\x21-\x7E\x80-\xFF](?:[\x20-\x7E\x80-\xFF]*[\x21-\x7E\x80-\xFF])?$/;
 
-/** An absolute http: or https: URL; anything else would fail, or go elsewhere, on the first call. */
+/**
+ * An absolute http: or https: URL; anything else would fail, or go elsewhere, on the first call.
+ * The path is appended to it as text, so a query or fragment would swallow every path, and fetch
+ * refuses a URL with credentials (quoting them in its message).
+ */
 function checkBaseUrl(value: unknown): void {
-  if (!/^https?:$/.test(URL.canParse(value as string) ? new URL(value as string).protocol : "")) {
-    throw new TypeError("baseUrl must be an absolute http: or https: URL");
+  const url = URL.canParse(value as string) ? new URL(value as string) : undefined;
+  if (
+    !url ||
+    !/^https?:$/.test(url.protocol) ||
+    url.username ||
+    url.password ||
+    /[?#]/.test(value as string)
+  ) {
+    throw new TypeError(
+      "baseUrl must be an absolute http: or https: URL, without credentials, query or fragment",
+    );
   }
 }
 

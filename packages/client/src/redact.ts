@@ -8,13 +8,20 @@
 
 const REDACTED = "[redacted]";
 
-/** `text` with `secret` replaced, as is and as JSON would escape it. */
+/**
+ * `text` with `secret` replaced, as is and as a server may echo it: JSON-escaped (`/` too, as PHP
+ * escapes it) or URL-encoded.
+ */
 export function redactText(text: string, secret: string): string {
   const apart =
     secret.length > 15
       ? ["", ""]
       : ["(?<=^|[\\s\"'`()[\\]{}<>,;=:])", "(?=$|[\\s\"'`()[\\]{}<>,;=:])"];
-  for (const form of secret ? [secret, JSON.stringify(secret).slice(1, -1)] : []) {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const forms = secret
+    ? [secret, json, json.replaceAll("/", "\\/"), encodeURIComponent(secret)]
+    : [];
+  for (const form of forms) {
     // Every result's request id passes here: a text without the key costs no pattern.
     if (!text.includes(form)) continue;
     const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

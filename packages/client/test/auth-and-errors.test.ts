@@ -65,8 +65,16 @@ describe("construction refuses what could not be sent", () => {
     for (const text of renderings(thrown)) expect(text).not.toContain(API_KEY);
   });
 
-  it.each(["not a url", "ftp://files.example.com/api", "http//host", "/api"])(
-    "a baseUrl that is not an absolute http(s) URL: %s",
+  it.each([
+    "not a url",
+    "ftp://files.example.com/api",
+    "http//host",
+    "/api",
+    "https://api.example.com/v1?version=2",
+    "https://api.example.com/v1#docs",
+    "https://partner:hunter2@api.example.com/v1",
+  ])(
+    "a baseUrl that is not an absolute http(s) URL, or has credentials, a query or a fragment: %s",
     (baseUrl) => {
       expect(() => createPaymentsClient({ apiKey: API_KEY, baseUrl })).toThrow(
         /^baseUrl must be an absolute http: or https: URL/,
@@ -98,6 +106,20 @@ describe("only PaymentsError subclasses", () => {
       idempotencyKey: attempts[0]?.headers.get("IDEMPOTENCY-KEY"),
     });
     // The request arrived: it is not sent again.
+    expect(upstream.arrivals).toHaveLength(1);
+  });
+
+  it.each([
+    ["with Content-Length 0", { "content-length": "0" }],
+    ["chunked", { "transfer-encoding": "chunked" }],
+  ])("a 2xx with an empty body (%s) is a PaymentsResponseError", async (_, headers) => {
+    const upstream = await startUpstream((_, res) => {
+      res.writeHead(200, { "content-type": "application/json", ...headers }).end();
+    });
+    const { client } = testClient({ baseUrl: upstream.baseUrl });
+    const failure = await client.documents.list().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(PaymentsResponseError);
+    expect(failure).toMatchObject({ status: 200, operation: "listDocuments" });
     expect(upstream.arrivals).toHaveLength(1);
   });
 
@@ -216,6 +238,24 @@ describe("the API key never leaks", () => {
     for (const text of renderings(error)) expect(text).not.toContain(API_KEY);
   });
 
+  it.each([
+    ["JSON with `/` escaped", (key: string) => key.replaceAll("/", "\\/")],
+    ["URL-encoded", encodeURIComponent],
+  ])("not when the body echoes a base64 key %s", async (_, echo) => {
+    const apiKey = "sk_live_Zm9v/YmFy+YmF6=";
+    const upstream = await startUpstream((arrival, res) => {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(`{"message":"bad key ${echo(String(arrival.headers["x-api-key"]))}"}`);
+    });
+    const { client } = testClient({ baseUrl: upstream.baseUrl, apiKey });
+    const { error } = await client.GET("/documents");
+    expect(error?.message).toContain("bad key [redacted]");
+    for (const text of renderings(error)) {
+      expect(text).not.toContain(apiKey);
+      expect(text).not.toContain(encodeURIComponent(apiKey));
+    }
+  });
+
   it.each(["0", "test"])(
     "a short key %j only where it stands as a word, in the body's strings",
     async (apiKey) => {
@@ -251,6 +291,18 @@ describe("the API key never leaks", () => {
     const failure = await client.GET("/documents").catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(PaymentsConnectionError);
     for (const text of renderings(failure)) expect(text).not.toContain(API_KEY);
+  });
+
+  it("not to another host a redirect points to", async () => {
+    const elsewhere = await startUpstream((_, res) => json(res, 200, { items: [] }));
+    const upstream = await startUpstream((_, res) => {
+      res.writeHead(302, { location: `${elsewhere.baseUrl}/documents` }).end();
+    });
+    const { client } = testClient({ baseUrl: upstream.baseUrl });
+    const { error } = await client.GET("/documents");
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    expect(error).toMatchObject({ status: 302, operation: "listDocuments" });
+    expect(elsewhere.arrivals).toHaveLength(0);
   });
 
   it("not from the client object", () => {

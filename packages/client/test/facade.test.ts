@@ -49,6 +49,49 @@ describe("resource facade", () => {
     });
   });
 
+  it.each(["", ".", ".."])(
+    "refuses the path parameter %j, which would reach another operation",
+    async (id) => {
+      const { client, upstream } = await echoClient();
+      await expect(client.webhooks.ping(id, { customer_id: "c-1" })).rejects.toThrow(
+        new TypeError('path parameter id must not be empty, "." or ".."'),
+      );
+      expect(upstream.arrivals).toHaveLength(0);
+    },
+  );
+
+  it("refuses a lone surrogate in a path or query parameter, naming it, without retrying", async () => {
+    const { client, upstream, attempts } = await echoClient();
+    await expect(client.signings.list("c-\ud800")).rejects.toThrow(
+      new TypeError("path parameter id must be well-formed text (it has a lone UTF-16 surrogate)"),
+    );
+    await expect(client.customers.list({ search_term: "\udc00" })).rejects.toThrow(
+      new TypeError(
+        "query parameter search_term must be well-formed text (it has a lone UTF-16 surrogate)",
+      ),
+    );
+    expect(attempts).toHaveLength(0);
+    expect(upstream.arrivals).toHaveLength(0);
+  });
+
+  it.each([
+    ["idempotencyKey", "IDEMPOTENCY-KEY", "key\nwith a line break"],
+    ["subPartnerId", "X-SUB-PARTNER-ID", "\u201csp-1\u201d"],
+  ])(
+    "refuses the option %s when it is no header value, naming the header, without retrying",
+    async (option, header, value) => {
+      const { client, waits } = await echoClient();
+      await expect(
+        client.webhooks.ping("w-1", { customer_id: "c-1" }, { [option]: value }),
+      ).rejects.toThrow(
+        new TypeError(
+          `header ${header} must be a valid HTTP header value (Latin-1, no line breaks, controls or outer spaces)`,
+        ),
+      );
+      expect(waits).toEqual([]);
+    },
+  );
+
   it("takes the body after path parameters, then options", async () => {
     const { client, upstream } = await echoClient();
     await client.webhooks.ping(

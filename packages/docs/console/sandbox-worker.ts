@@ -70,7 +70,16 @@ async function deliverOnThisMachine({
       `the sandbox in this page delivers webhooks only to this machine (127.0.0.1 or localhost), not to ${host}`,
     );
   }
-  const answer = await fetch(url, { method: "POST", headers, body: JSON.stringify(event) });
+  // A redirect is not followed: it could send the event on to another host.
+  const answer = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(event),
+    redirect: "manual",
+  });
+  if (answer.type === "opaqueredirect") {
+    throw new Error(`${url} answered a redirect, which the sandbox in this page does not follow`);
+  }
   return answer.status;
 }
 
@@ -90,7 +99,9 @@ worker.addEventListener("message", (event) => {
     served.delete(client.id);
     return;
   }
-  served.set(client.id, data.base.replace(/\/+$/, ""));
+  // As the browser writes the URLs of the page's requests (`HTTP://LOCALHOST:4010/` is
+  // `http://localhost:4010/`), so that they compare with it.
+  served.set(client.id, new URL(data.base).href.replace(/\/+$/, ""));
   event.waitUntil(
     (async () => {
       // Pages gone (closed, or navigated away) are forgotten.

@@ -2,7 +2,8 @@
 // as static files, and nothing at the consoles' URL. Through the pages' consoles alone, a reader
 // adds a webhook, onboards a business customer to Active, opens an autoramp, deposits into it,
 // advances the clock a day and reads the events, all answered by the in-page sandbox (the site's
-// service worker), whose notice the pages show. The consoles' URL is a port closed here rather
+// service worker), whose notice the pages show; a receiver's redirect to another host is not
+// followed, and a Sandbox URL in capitals is answered as the browser writes it. The consoles' URL is a port closed here rather
 // than the default 127.0.0.1:4010, where another sandbox of this machine may answer. Then the
 // first load: the same files whether or not a sandbox answers at that URL, none of the in-page
 // sandbox's among them, and with a sandbox answering, no worker even after a send.
@@ -269,6 +270,77 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       expect.arrayContaining(["CustomerStatus", "TransactionStatus"]),
     );
   }, 300_000);
+
+  it("delivers to no other host, even when the receiver on this machine redirects there", async () => {
+    // Another host (127.0.0.2, loopback too) counts what reaches it; the receiver on 127.0.0.1
+    // redirects every delivery there, answering CORS as a receiver for the page must.
+    const cors = {
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Allow-Headers": "*",
+      "Access-Control-Allow-Methods": "POST",
+    };
+    const reachedElsewhere: string[] = [];
+    const elsewhere = createServer((request, response) => {
+      reachedElsewhere.push(`${request.method} ${request.url}`);
+      response.writeHead(204, cors).end();
+    }).listen(0, "127.0.0.2");
+    await once(elsewhere, "listening");
+    const elsewhereUrl = `http://127.0.0.2:${(elsewhere.address() as AddressInfo).port}/hooks`;
+    const redirecting = createServer((request, response) => {
+      request.resume();
+      if (request.method === "POST") response.writeHead(307, { ...cors, Location: elsewhereUrl });
+      else response.writeHead(204, cors);
+      response.end();
+    }).listen(0, "127.0.0.1");
+    await once(redirecting, "listening");
+    const redirectingUrl = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/hooks`;
+    try {
+      const webhook = await send(await openConsole(TEST_MODE_PAGE, "Simulations", "addWebhook"), {
+        body: { url: redirectingUrl, topics: ["Ping"] },
+      });
+      expect(webhook.status, JSON.stringify(webhook.body)).toBe(200);
+      const created = await send(await openConsole("index.html", "Customers", "createCustomer"), {
+        body: { customer_type: "Person", email: "redirected@example.com" },
+      });
+      const pinged = await send(await openConsole("index.html", "Webhooks", "pingWebhook"), {
+        path: { id: (webhook.body as { id: string }).id },
+        body: { customer_id: (created.body as { id: string }).id },
+      });
+      expect(pinged.status, JSON.stringify(pinged.body)).toBe(200);
+      const events = await send(await openConsole(TEST_MODE_PAGE, "Events", "listEvents"), {
+        query: { webhook_id: (webhook.body as { id: string }).id },
+      });
+      const [ping] = (events.body as { items: { delivered: boolean; failure_reason?: string }[] })
+        .items;
+      expect(ping).toMatchObject({
+        delivered: false,
+        failure_reason: expect.stringContaining("answered a redirect"),
+      });
+      expect(reachedElsewhere).toEqual([]);
+    } finally {
+      elsewhere.close();
+      redirecting.close();
+    }
+  }, 300_000);
+
+  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`)", async () => {
+    const fresh = await launchRecordedPage([], []);
+    try {
+      const written = `HTTP://LOCALHOST:${new URL(nowhere).port}/`;
+      await consoleSettings(fresh.page, written);
+      await fresh.page.goto(`${docs.url}index.html#/customers/listcustomers`);
+      const console = fresh.page.locator('section[data-console-operation="listCustomers"]');
+      await console.locator("[data-console-send]").click({ timeout: 30_000 });
+      const answer = console.locator("[data-console-response]");
+      await console
+        .locator('[data-console-response]:is([data-state="done"], [data-state="failed"])')
+        .waitFor({ timeout: 60_000 });
+      expect(await answer.getAttribute("data-state"), `${await answer.textContent()}`).toBe("done");
+      expect(await answer.getAttribute("data-status")).toBe("200");
+    } finally {
+      await fresh.chromiumRun.close();
+    }
+  }, 120_000);
 
   it("answers from the page itself: no request left the page's origin but to the consoles' URL", () => {
     const origin = new URL(docs.url).origin;

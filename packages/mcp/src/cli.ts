@@ -63,9 +63,22 @@ function configuration(argv: string[], env: NodeJS.ProcessEnv) {
       "PAYMENTS_API_KEY is not set: put the partner's API key in the server's environment (a local sandbox takes any non-empty key)",
     );
   }
-  if (!/^https?:$/.test(URL.canParse(baseUrl) ? new URL(baseUrl).protocol : "")) {
+  const url = URL.parse(baseUrl);
+  // Not quoted: it holds a password.
+  if (url?.username || url?.password) {
+    throw new StartError(
+      "the base URL (--base-url or PAYMENTS_BASE_URL) holds credentials: give the API's URL alone (the key goes in PAYMENTS_API_KEY)",
+    );
+  }
+  if (!/^https?:$/.test(url?.protocol ?? "")) {
     throw new StartError(
       `the base URL ${JSON.stringify(baseUrl)} (--base-url or PAYMENTS_BASE_URL) is not an absolute http: or https: URL, such as ${DEFAULT_BASE_URL}`,
+    );
+  }
+  // The API's paths are appended to it: a query or fragment would swallow them.
+  if (/[?#]/.test(baseUrl)) {
+    throw new StartError(
+      `the base URL ${JSON.stringify(baseUrl)} (--base-url or PAYMENTS_BASE_URL) has a query or fragment: give the URL the API's paths follow, such as ${DEFAULT_BASE_URL}`,
     );
   }
   if (subPartnerId !== undefined && !UUID.test(subPartnerId)) {

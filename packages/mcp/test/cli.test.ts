@@ -30,6 +30,13 @@ describe("payments-mcp cannot start", () => {
     [["--api-key", SECRET_KEY], {}, "--api-key is not an option"],
     [[`--api-key=${SECRET_KEY}`], { PAYMENTS_API_KEY: "k" }, "set PAYMENTS_API_KEY"],
     [["--base-url", "ftp://example.com"], { PAYMENTS_API_KEY: SECRET_KEY }, "not an absolute http"],
+    [["--base-url", "http://127.0.0.1:4010/?v=1"], { PAYMENTS_API_KEY: SECRET_KEY }, "has a query"],
+    [["--base-url", "http://127.0.0.1:4010/#top"], { PAYMENTS_API_KEY: SECRET_KEY }, "or fragment"],
+    [
+      [],
+      { PAYMENTS_API_KEY: SECRET_KEY, PAYMENTS_BASE_URL: "http://partner:hunter2@127.0.0.1:4010" },
+      "holds credentials",
+    ],
     [
       [],
       { PAYMENTS_API_KEY: SECRET_KEY, PAYMENTS_BASE_URL: "localhost:4010" },
@@ -48,6 +55,7 @@ describe("payments-mcp cannot start", () => {
     expect(oneLine(stderr)).toMatch(/^payments-mcp cannot start: /);
     expect(stderr).toContain(said);
     expect(stderr).not.toContain(SECRET_KEY);
+    expect(stderr).not.toContain("hunter2");
   });
 
   it.each([

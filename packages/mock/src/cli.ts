@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { processIo, runInProcess } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
+import { printable } from "./printable.js";
 import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock [options]
@@ -180,7 +181,8 @@ async function runMock() {
     }),
     ...(!args.quiet && { log: stdoutLines() }),
   }).catch((error: Error) => {
-    console.error(`payments-mock: ${error.message}`);
+    // A file's words quoted in the message (a seed that is not JSON) may hold control characters.
+    console.error(`payments-mock: ${printable(error.message, "")}`);
     process.exit(1);
   });
 

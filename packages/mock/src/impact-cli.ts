@@ -10,6 +10,7 @@ import { bundledSpecPath, yamlProblem } from "@org/payments-engine";
 import { FORMATS } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
+import { printable } from "./printable.js";
 
 const USAGE = `Usage: payments-mock impact --against <document> (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
@@ -45,8 +46,8 @@ const OPTIONS = {
 } as const;
 
 /** A failure after the arguments were read: said in words, exit code 2, no usage. */
-function stop(message: string, io: CommandIo): never {
-  io.err(`payments-mock impact: ${message}\n`);
+function stop(message: string, key: string, io: CommandIo): never {
+  io.err(`payments-mock impact: ${printable(message, key)}\n`);
   return io.exit(2);
 }
 
@@ -84,9 +85,13 @@ export async function impactMain(
   if (key === "" && args.from === undefined) {
     fail("set PAYMENTS_API_KEY to the API key whose partner to compare (it is never printed)");
   }
-  const against = await documentAt(args.against).catch((error: Error) => stop(error.message, io));
+  const against = await documentAt(args.against).catch((error: Error) =>
+    stop(error.message, key, io),
+  );
   const { reportFrom } = await import("./readiness-cli.js");
-  const report = await reportFrom(args, key, io).catch((error: Error) => stop(error.message, io));
+  const report = await reportFrom(args, key, io).catch((error: Error) =>
+    stop(error.message, key, io),
+  );
   const { loadSpec } = await import("@org/payments-spec");
   const { impactOf } = await import("./impact/changes.js");
   const { formatImpact } = await import("./impact/format.js");

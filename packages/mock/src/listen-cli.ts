@@ -6,8 +6,8 @@ import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
-import { withoutKey } from "./fixtures/step-lines.js";
 import { stdoutLines } from "./line-writer.js";
+import { printable } from "./printable.js";
 
 const USAGE = `Usage: payments-mock listen [options]
 
@@ -103,11 +103,11 @@ export async function runListenCli(argv: string[]): Promise<void> {
     ...(args["cursor-file"] !== undefined && { cursorFile: args["cursor-file"] }),
     ...(after !== undefined && { after }),
     format,
-    write: (line) => lines(withoutKey(line, key)),
-    warn: (line) => process.stderr.write(`payments-mock listen: ${withoutKey(line, key)}\n`),
+    write: (line) => lines(printable(line, key)),
+    warn: (line) => process.stderr.write(`payments-mock listen: ${printable(line, key)}\n`),
     signal: stopped.signal,
   }).catch((error: Error) => {
-    console.error(`payments-mock listen: ${withoutKey(error.message, key)}`);
+    console.error(`payments-mock listen: ${printable(error.message, key)}`);
     process.exit(2);
   });
   process.exit(0);

@@ -4,7 +4,7 @@
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
-import { withoutKey } from "./fixtures/step-lines.js";
+import { printable } from "./printable.js";
 
 const USAGE = `Usage: payments-mock logs tail [options]
 
@@ -88,11 +88,11 @@ export async function runLogsCli(argv: string[]): Promise<void> {
     },
     format,
     intervalMs: INTERVAL_MS,
-    write: (line) => process.stdout.write(`${withoutKey(line, key)}\n`),
-    warn: (line) => process.stderr.write(`payments-mock logs tail: ${withoutKey(line, key)}\n`),
+    write: (line) => process.stdout.write(`${printable(line, key)}\n`),
+    warn: (line) => process.stderr.write(`payments-mock logs tail: ${printable(line, key)}\n`),
     signal: stopped.signal,
   }).catch((error: Error) => {
-    console.error(`payments-mock logs tail: ${withoutKey(error.message, key)}`);
+    console.error(`payments-mock logs tail: ${printable(error.message, key)}`);
     process.exit(2);
   });
   process.exit(0);

@@ -2,7 +2,6 @@
 // sandbox's store (--state), a running sandbox (--url), or a validating proxy's traffic file of
 // live traffic (--from), as text, JSON, Markdown or JUnit XML. Exit code 0 ready, 1 not ready, 2 usage
 // (or no report could be made). The key is read from the environment only, and never printed.
-import { readFile } from "node:fs/promises";
 // By name, not `await import("@org/payments-sandbox")`: the bundle then holds only the report's
 // formats here. What makes a report (the profile, read with YAML and checked with Ajv, and the
 // store's reader) is loaded only by --state and --from: a sandbox asked with --url makes its own,
@@ -10,6 +9,8 @@ import { readFile } from "node:fs/promises";
 import { FORMATS, formatReport, type ReadinessReport } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
+import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
+import { printable } from "./printable.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
@@ -46,8 +47,8 @@ const OPTIONS = {
 } as const;
 
 /** A failure after the arguments were read: said in words, exit code 2, no usage. */
-function stop(message: string, io: CommandIo): never {
-  io.err(`payments-mock readiness: ${message}\n`);
+function stop(message: string, key: string, io: CommandIo): never {
+  io.err(`payments-mock readiness: ${printable(message, key)}\n`);
   return io.exit(2);
 }
 
@@ -83,8 +84,11 @@ export async function readinessMain(argv: string[], io: CommandIo): Promise<numb
   if (key === "" && args.from === undefined) {
     fail("set PAYMENTS_API_KEY to the API key whose partner to report on (it is never printed)");
   }
-  const report = await reportFrom(args, key, io).catch((error: Error) => stop(error.message, io));
-  io.out(formatReport(report, format));
+  const report = await reportFrom(args, key, io).catch((error: Error) =>
+    stop(error.message, key, io),
+  );
+  // A report from --url is the sandbox's words.
+  io.out(printable(formatReport(report, format), key));
   return report.ready ? 0 : 1;
 }
 
@@ -102,11 +106,9 @@ export async function reportFrom(args: Source, key: string, io: CommandIo) {
   const profile = await loadProfile(args["readiness-profile"]);
   if (args.from !== undefined) {
     const { liveCalls } = await import("./proxy/traffic.js");
-    const text = await readFile(args.from, "utf8").catch((error: Error) => {
-      throw new Error(`cannot read the proxy's traffic file ${args.from}: ${error.message}`);
-    });
+    const calls = await liveCalls(args.from);
     const { liveEvidence, reportOf } = await import("@org/payments-sandbox");
-    return reportOf("live", profile, liveEvidence(liveCalls(text, args.from)));
+    return reportOf("live", profile, liveEvidence(calls));
   }
   // The store's reader is the one part that needs the sandbox itself.
   const { reportFromStore } = await import("@org/payments-sandbox");
@@ -118,32 +120,47 @@ async function loadProfile(path: string | undefined) {
   return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
 }
 
-/** The report of a running sandbox, which decides it with its own profile. */
-async function askSandbox(url: string, key: string, fail: (message: string) => never) {
-  let base: URL;
-  try {
-    base = new URL(url);
-  } catch {
-    fail(`--url must be the sandbox's http(s) URL, got "${url}"`);
-  }
-  if (base.protocol !== "http:" && base.protocol !== "https:") {
-    fail(`--url must be the sandbox's http(s) URL, got "${url}"`);
-  }
-  const target = new URL("_sandbox/readiness", base.href.endsWith("/") ? base : `${base.href}/`);
+/**
+ * The report of a running sandbox, which decides it with its own profile; it has `answerMs` to
+ * answer, whole.
+ */
+export async function askSandbox(
+  url: string,
+  key: string,
+  fail: (message: string) => never,
+  answerMs = 30_000,
+) {
+  const base = sandboxBaseUrl(url, {});
+  if (!base.ok) fail(base.message);
+  const target = new URL("_sandbox/readiness", base.url);
+  // The whole answer, body included: a server that never finishes it is said, not waited for.
+  const signal = AbortSignal.timeout(answerMs);
+  const noAnswer = (error: Error): never => {
+    throw new Error(
+      signal.aborted
+        ? `no whole answer from ${target.origin} within ${answerMs / 1000} s`
+        : `no answer from ${target.origin}: ${(error.cause as Error | undefined)?.message ?? error.message}`,
+    );
+  };
   const response = await fetch(target, {
     headers: { "x-api-key": key, accept: "application/json" },
-  }).catch((error: Error) => {
-    throw new Error(
-      `no answer from ${target.origin}: ${(error.cause as Error | undefined)?.message ?? error.message}`,
-    );
-  });
-  const text = await response.text();
+    signal,
+    // Not followed: the key goes to the sandbox given, never where a redirect points.
+    redirect: "manual",
+  }).catch(noAnswer);
+  const text = await response.text().catch(noAnswer);
   if (response.status !== 200) {
+    const location = response.headers.get("location");
     throw new Error(
-      `${target.href} answered ${response.status}, not a readiness report: ${text.slice(0, 300)}`,
+      `${target.href} answered ${response.status}, not a readiness report: ${location === null ? text.slice(0, 300) : `a redirect to ${location}, not followed: give --url the sandbox's own URL`}`,
     );
   }
-  const body = JSON.parse(text) as ReadinessReport;
+  let body: ReadinessReport | undefined;
+  try {
+    body = JSON.parse(text) as ReadinessReport;
+  } catch {
+    // Not JSON (an HTML page): refused below as no report.
+  }
   if (typeof body?.ready !== "boolean" || !Array.isArray(body.checks)) {
     throw new Error(`${target.href} answered something other than a readiness report`);
   }

@@ -2,8 +2,12 @@
 // receiver as a webhook delivery posts them; "Ready" once the stream is open; through a restart
 // of the sandbox, a restart of listen itself (its --cursor-file) and a stop while an event is in
 // flight, every event arrives once (a customer's in order); events the sandbox no longer holds
-// are said; the receiver's answers count in the readiness report; the key is never printed.
+// are said; the receiver's answers count in the readiness report; the key is never printed; a
+// URL that answers no event stream is refused.
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { specPath } from "@org/payments-spec";
@@ -403,6 +407,22 @@ describe("payments-mock listen", () => {
       "the log no longer holds events 1 to 1 (it keeps only a partner's newest events, and a reset empties it): those events cannot be forwarded",
     );
   }, 30_000);
+
+  it("refuses a URL that answers a web page rather than an event stream, without saying Ready", async (context) => {
+    const page = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html" }).end("<html>Welcome</html>");
+    });
+    page.listen(0, "127.0.0.1");
+    await once(page, "listening");
+    context.onTestFinished(() => new Promise<void>((done) => page.close(() => done())));
+    const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+    const run = runCli(context, ["listen", "--url", url], { PAYMENTS_API_KEY: KEY });
+    expect((await run.exited)[0]).toBe(2);
+    expect(run.output().stderr).toContain(
+      `answered 200 with text/html, not an event stream: is ${url} the sandbox (--url, PAYMENTS_BASE_URL)?`,
+    );
+    expect(run.output().stdout).not.toContain("Ready");
+  });
 
   it("refuses a topic that is not one, a bad receiver URL and a missing key, with exit code 2", async (context) => {
     for (const [args, env, message] of [

@@ -1,6 +1,9 @@
 // payments-mock logs tail: the partner's request log as it grows, filtered by status class, path,
 // method, operation and request id; each line with the X-Request-Id the request was answered
-// with; never a body or a key.
+// with; never a body or a key; a URL that answers no request log is refused.
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { specPath } from "@org/payments-spec";
 import { newKey } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
@@ -115,6 +118,27 @@ describe("payments-mock logs tail", () => {
     );
     expect(out.trim().split("\n")).toHaveLength(2);
   }, 30_000);
+
+  it("refuses a URL that answers a web page, or JSON that is no request log, naming it", async (context) => {
+    // /page/: a web page; any other path: JSON whose entries have no numeric id.
+    const other = createServer((request, response) => {
+      const [type, body] = request.url?.startsWith("/page/")
+        ? ["text/html", "<html>Welcome</html>"]
+        : ["application/json", '{"items":[{"id":"abc"}]}'];
+      response.writeHead(200, { "content-type": type }).end(body);
+    });
+    other.listen(0, "127.0.0.1");
+    await once(other, "listening");
+    context.onTestFinished(() => new Promise<void>((done) => other.close(() => done())));
+    for (const prefix of ["/page/", "/other/"]) {
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}${prefix}`;
+      const run = runCli(context, ["logs", "tail", "--url", url], { PAYMENTS_API_KEY: KEY });
+      expect((await run.exited)[0]).toBe(2);
+      expect(run.output().stderr).toBe(
+        `payments-mock logs tail: cannot read the request log: ${prefix}_sandbox/requests answered something other than a page of the request log: is ${url} the sandbox (--url, PAYMENTS_BASE_URL)?\n`,
+      );
+    }
+  });
 
   it("refuses a status that is not one, a path without /, no subcommand and no key, with exit code 2", async (context) => {
     for (const [args, env, message] of [

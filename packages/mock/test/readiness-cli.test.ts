@@ -3,16 +3,30 @@
 // what the CLI cannot report on, each exit code 2 with a sentence. The command runs by its main in
 // this process; as the built CLI where the key is held not to be printed, and for the start of a
 // sandbox that a bad profile stops.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { readinessMain } from "../src/readiness-cli.js";
+import { afterAll, describe, expect, it, type TestContext } from "vitest";
+import { askSandbox, readinessMain } from "../src/readiness-cli.js";
 import { runCli } from "./support/run-cli.js";
 import { runMain } from "./support/run-main.js";
 
 const directory = mkdtempSync(path.join(tmpdir(), "payments-readiness-cli-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** Serves `handle` on a free port until the test ends; resolves to its URL. */
+async function serve(context: TestContext, handle: RequestListener): Promise<string> {
+  const server = createServer(handle).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  context.onTestFinished(() => {
+    server.closeAllConnections();
+    return new Promise<void>((done) => server.close(() => done()));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
 
 const exchange = (request: number, operation: string | null, status: number) =>
   JSON.stringify({
@@ -70,6 +84,18 @@ describe("payments-mock readiness --from <traffic file>", () => {
     expect(run.stderr).toContain(`line 2 of the traffic file ${traffic} is not JSON`);
   });
 
+  it("reads a traffic file a line at a time: past a string's size, a line longer than the proxy writes is named", async () => {
+    const traffic = path.join(directory, "huge.jsonl");
+    writeFileSync(traffic, `${exchange(1, "listCustomers", 200)}\n`.repeat(5_000));
+    // 600 MB, mostly a hole of zero bytes: larger than a string can hold, one line past the 5,000.
+    truncateSync(traffic, 600 * 2 ** 20);
+    const run = await runMain(readinessMain, ["--from", traffic]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `payments-mock readiness: line 5001 of the traffic file ${traffic} is longer than 1 MiB: give --from the file of the proxy's --traffic\n`,
+    );
+  });
+
   it("refuses a state file that is not there, naming it, without making one", async () => {
     const missing = path.join(directory, "missing.db");
     const run = await runMain(readinessMain, ["--state", missing], { PAYMENTS_API_KEY: "k" });
@@ -105,6 +131,38 @@ describe("payments-mock readiness --from <traffic file>", () => {
       `payments-mock: readiness profile ${profile}:5:5: checks[0]: needs the field title (rule: required)`,
     );
     expect(cli.output().stdout).not.toContain("listening");
+  });
+
+  it("refuses a --url that answers a web page, naming it", async (context) => {
+    const url = await serve(context, (_request, response) => {
+      response.writeHead(200, { "content-type": "text/html" }).end("<html>Welcome</html>");
+    });
+    const run = await runMain(readinessMain, ["--url", url], { PAYMENTS_API_KEY: "k" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `payments-mock readiness: ${url}_sandbox/readiness answered something other than a readiness report\n`,
+    );
+  });
+
+  it("says so when a --url never finishes its answer, rather than wait for ever", async (context) => {
+    const url = await serve(context, (_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).write('{"ready":');
+    });
+    const fail = (message: string): never => {
+      throw new Error(`not this: ${message}`);
+    };
+    await expect(askSandbox(url, "payments-readiness-test-key", fail, 300)).rejects.toThrow(
+      `no whole answer from ${new URL(url).origin} within 0.3 s`,
+    );
+  });
+
+  it("refuses a --url with credentials without printing them", async () => {
+    const run = await runMain(readinessMain, ["--url", "ftp://partner:hunter2@127.0.0.1:9/"], {
+      PAYMENTS_API_KEY: "k",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--url must not carry credentials");
+    expect(run.stderr).not.toContain("hunter2");
   });
 
   it("never prints the key, even in a refusal it reports", async (context) => {

@@ -90,6 +90,17 @@ describe.concurrent("payments-mock --stateful", () => {
     expect((await mock.exited)[0]).toBe(1);
     expect(mock.output().stderr).toContain(`The sandbox state file ${state} is not valid`);
   }, 30_000);
+
+  it("names a seed file that is not JSON without printing its control characters raw", async (context) => {
+    const seed = join(dir, "titled.json");
+    writeFileSync(seed, "\x1b]0;owned\x07{}");
+    const mock = run(context, ["--stateful", "--seed", seed]);
+    expect((await mock.exited)[0]).toBe(1);
+    const { stderr } = mock.output();
+    expect(stderr).toContain(`The sandbox seed file ${seed} cannot be read`);
+    expect(stderr).toContain("\\u001b]0;owned\\u0007");
+    expect(stderr).not.toMatch(/(?![\n\t])\p{Cc}/u);
+  }, 30_000);
 });
 
 it("drives the same routes of a sandbox in another process with sandboxControls", async (context) => {

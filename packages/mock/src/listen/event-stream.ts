@@ -37,7 +37,10 @@ export interface EventStreamOptions {
   signal: AbortSignal;
 }
 
-/** Refused by the sandbox in a way that opening the stream again will not mend (401, 404, 422). */
+/**
+ * Refused by the sandbox in a way that opening the stream again will not mend (a redirect, 401,
+ * 404, 422, an answer that is no event stream).
+ */
 class StreamRefused extends Error {
   override name = "StreamRefused";
 }
@@ -109,14 +112,26 @@ async function readOnce(
         ...(after !== undefined && { "last-event-id": after }),
       },
       signal: connection.signal,
+      // Not followed: the key goes to the sandbox given, never where a redirect points.
+      redirect: "manual",
     });
     if (response.status !== 200 || response.body === null) {
       const text = await response.text().catch(() => "");
-      const message = `${url.pathname} answered ${response.status}: ${problemDetail(text)}`;
-      if (response.status >= 400 && response.status < 500 && response.status !== 429) {
+      const location = response.headers.get("location");
+      const message = `${url.pathname} answered ${response.status}: ${location === null ? problemDetail(text) : `a redirect to ${location}, not followed: give the sandbox's own URL`}`;
+      if (response.status >= 300 && response.status < 500 && response.status !== 429) {
         throw new StreamRefused(message);
       }
       return message;
+    }
+    // A 200 that is no event stream (a web page at a wrong --url) would read as a stream that is
+    // open and then ends, again and again.
+    const type = response.headers.get("content-type") ?? "";
+    if (!/^text\/event-stream\b/i.test(type)) {
+      await response.body.cancel();
+      throw new StreamRefused(
+        `${url.pathname} answered 200 with ${type === "" ? "no Content-Type" : type}, not an event stream: is ${options.baseUrl.href} the sandbox (--url, PAYMENTS_BASE_URL)?`,
+      );
     }
     open();
     let pending = Promise.resolve();

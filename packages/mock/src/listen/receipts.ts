@@ -16,6 +16,8 @@ export interface Receipt {
 
 /** The most receipts one request carries (the route's limit). */
 const BATCH = 100;
+/** How long a batch's answer may take: a sandbox that never answers must not hold listen's stop. */
+const ANSWER_MS = 10_000;
 
 export class Receipts {
   private queue: Receipt[] = [];
@@ -26,11 +28,13 @@ export class Receipts {
   private readonly url: URL;
   private readonly apiKey: string;
   private readonly warn: (message: string) => void;
+  private readonly answerMs: number;
 
-  constructor(baseUrl: URL, apiKey: string, warn: (message: string) => void) {
+  constructor(baseUrl: URL, apiKey: string, warn: (message: string) => void, answerMs = ANSWER_MS) {
     this.url = new URL("_sandbox/events/receipts", baseUrl);
     this.apiKey = apiKey;
     this.warn = warn;
+    this.answerMs = answerMs;
   }
 
   add(receipt: Receipt): void {
@@ -64,10 +68,14 @@ export class Receipts {
   private async send(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH);
+      const signal = AbortSignal.timeout(this.answerMs);
       const { problem, uncounted } = await fetch(this.url, {
         method: "POST",
         headers: { "x-api-key": this.apiKey, "content-type": "application/json" },
         body: JSON.stringify({ receipts: batch }),
+        // Not followed: the key goes to the sandbox given, never where a redirect points.
+        redirect: "manual",
+        signal,
       })
         .then(async (response) =>
           response.ok
@@ -80,7 +88,7 @@ export class Receipts {
         .catch((error: Error) => {
           const cause = (error.cause as NodeJS.ErrnoException | undefined) ?? error;
           return {
-            problem: cause.message,
+            problem: signal.aborted ? `no answer within ${this.answerMs / 1000} s` : cause.message,
             uncounted: (cause as NodeJS.ErrnoException).code === "ECONNREFUSED",
           };
         });

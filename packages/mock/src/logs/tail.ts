@@ -92,13 +92,32 @@ async function page(options: TailOptions, cursor: string | undefined) {
   const response = await fetch(url, {
     headers: { "x-api-key": options.apiKey, accept: "application/json" },
     signal: AbortSignal.timeout(10_000),
+    // Not followed: the key goes to the sandbox given, never where a redirect points.
+    redirect: "manual",
   }).catch((error: Error) => {
     throw new Error(((error.cause as Error | undefined) ?? error).message);
   });
   const text = await response.text();
-  if (response.status !== 200)
-    throw new Error(`${url.pathname} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text) as { items: LogEntry[]; cursor?: string };
+  if (response.status !== 200) {
+    const location = response.headers.get("location");
+    throw new Error(
+      `${url.pathname} answered ${response.status}: ${location === null ? text.slice(0, 300) : `a redirect to ${location}, not followed: give the sandbox's own URL`}`,
+    );
+  }
+  let read: { items?: unknown; cursor?: string } | undefined;
+  try {
+    read = JSON.parse(text);
+  } catch {
+    // Not JSON (a web page): refused below.
+  }
+  // Entries are compared by their ids as numbers: one without such an id is no request log's.
+  const items: unknown = read?.items;
+  if (!Array.isArray(items) || !items.every((entry) => /^\d+$/.test(String(entry?.id)))) {
+    throw new Error(
+      `${url.pathname} answered something other than a page of the request log: is ${options.baseUrl.href} the sandbox (--url, PAYMENTS_BASE_URL)?`,
+    );
+  }
+  return read as { items: LogEntry[]; cursor?: string };
 }
 
 async function newestId(options: TailOptions): Promise<string> {

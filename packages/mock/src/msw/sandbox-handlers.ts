@@ -14,11 +14,15 @@ import {
 import { type HttpHandler, http } from "msw";
 
 export interface SandboxHandlersOptions {
-  /** The API's base URL your app sends to (such as `https://api.example.test`): the handlers answer under it. */
+  /**
+   * The API's base URL your app sends to (such as `https://api.example.test`, or one ending in the
+   * service's path prefix): the handlers answer under it. An http(s) URL with no query or fragment.
+   */
   baseUrl: string;
   /**
    * Gets each webhook delivery instead of its webhook's url; what it returns is the receiver's
-   * status (default 200), a throw a failed delivery. Without it, deliveries are POSTed with fetch.
+   * status (default 200), a throw a failed delivery, as is one that does not settle within 2 s.
+   * Without it, deliveries are POSTed with fetch.
    */
   onDelivery?: DeliveryCallback;
   /** The key the returned controls send. Default: a new key, a partner of its own. */
@@ -69,14 +73,13 @@ export function handlersOver(
   options: SandboxHandlersOptions,
 ): SandboxHandlers {
   const { baseUrl, onDelivery, apiKey = newApiKey(), spec: _, ...rest } = options;
-  const url = baseUrl.replace(/\/+$/, "");
-  if (URL.parse(url) === null) {
-    throw new TypeError(
-      `sandboxHandlers: baseUrl ${JSON.stringify(baseUrl)} is not an absolute URL; give one such as https://api.example.test`,
-    );
-  }
+  const url = handlersBaseUrl(baseUrl);
+  checkOptions({ ...options, apiKey });
   let sandbox: Promise<FetchSandbox> | undefined;
+  let closed = false;
   const opened = () => {
+    // A sandbox opened after close() would run on with no one to close it.
+    if (closed) throw new Error("sandboxHandlers: the handlers were closed; make new ones");
     sandbox ??= open({
       ...rest,
       baseUrl: url,
@@ -98,7 +101,67 @@ export function handlersOver(
     newPartner: () => sandboxPartner(url, { fetch }),
     fetch,
     close: async () => {
-      if (sandbox !== undefined) await (await sandbox).close();
+      closed = true;
+      // A sandbox that failed to open (a bad seed) has nothing to close: its error was each request's.
+      if (sandbox !== undefined) await (await sandbox.catch(() => undefined))?.close();
     },
   });
 }
+
+/**
+ * The base URL the handlers answer under, without a trailing slash: an http(s) URL, with a path
+ * or none, and nothing MSW cannot match a request's URL against (a query, a fragment, credentials).
+ */
+function handlersBaseUrl(baseUrl: string): string {
+  const parsed = URL.parse(baseUrl);
+  if (
+    parsed === null ||
+    (parsed.protocol !== "http:" && parsed.protocol !== "https:") ||
+    parsed.search !== "" ||
+    parsed.hash !== "" ||
+    parsed.username !== "" ||
+    parsed.password !== ""
+  ) {
+    throw new TypeError(
+      `sandboxHandlers: baseUrl ${JSON.stringify(baseUrl)} is not an absolute http(s) URL without a query, fragment or credentials; give one such as https://api.example.test`,
+    );
+  }
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
+}
+
+/**
+ * Refuses at once, naming the option and its rule, what would otherwise fail at the first request
+ * or not at all: an example key no request could send, a seed or a delivery callback of the wrong
+ * kind. Keys are not quoted.
+ */
+function checkOptions(options: SandboxHandlersOptions & { apiKey: string }) {
+  const { apiKey, exampleKey, seed, onDelivery, deliveryChaos } = options;
+  // As the client's rule for its apiKey: what fetch can send as X-API-Key.
+  const isHeaderValue = (key: unknown) => typeof key === "string" && HEADER_VALUE.test(key);
+  const rules: [broken: boolean, rule: string][] = [
+    [
+      !isHeaderValue(apiKey),
+      "apiKey must be a non-empty valid HTTP header value (Latin-1, no line breaks, controls or outer spaces); leave it out for a new key",
+    ],
+    [
+      exampleKey !== undefined && !isHeaderValue(exampleKey),
+      "exampleKey must be a non-empty valid HTTP header value (Latin-1, no line breaks, controls or outer spaces); leave it out for sandbox-key",
+    ],
+    [
+      seed !== undefined && (typeof seed !== "object" || seed === null || Array.isArray(seed)),
+      "seed must be a seed object ({ customers: [...], ... }); leave it out for the spec's examples",
+    ],
+    [
+      onDelivery !== undefined && typeof onDelivery !== "function",
+      "onDelivery must be a function; leave it out to POST deliveries with fetch",
+    ],
+    [
+      deliveryChaos !== undefined && !Number.isInteger(deliveryChaos?.seed),
+      "deliveryChaos must be { seed: n }, n a whole number",
+    ],
+  ];
+  const broken = rules.find(([isBroken]) => isBroken);
+  if (broken !== undefined) throw new TypeError(`sandboxHandlers: ${broken[1]}`);
+}
+
+const HEADER_VALUE = /^[\x21-\x7E\x80-\xFF](?:[\x20-\x7E\x80-\xFF]*[\x21-\x7E\x80-\xFF])?$/;

@@ -22,8 +22,8 @@ import {
   setCorsHeaders,
   tagAnswer,
 } from "@org/payments-engine";
+import { redactor } from "../redact.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
-import { redactor } from "./redact.js";
 import { responseFindings } from "./response-check.js";
 import type { TrafficLine } from "./traffic.js";
 import { callUpstream, type Upstream } from "./upstream.js";

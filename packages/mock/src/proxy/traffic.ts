@@ -1,6 +1,7 @@
 // The proxy's traffic file (--traffic): a line per request the upstream answered, its operation
 // and status, kept apart from the violations of --report. `payments-mock readiness --from` adds
 // the lines up by operation and status.
+import { createReadStream } from "node:fs";
 
 /** One line of the traffic file: a request the upstream answered. */
 export interface TrafficLine {
@@ -17,25 +18,33 @@ export interface TrafficLine {
 }
 
 /**
- * Calls by operation and status in a traffic file's text; requests that matched no operation are
- * left out. `file` names it in errors. A file of lines none of which is traffic (a `--report`
- * given by mistake) is refused rather than read as no traffic.
+ * Far longer than any line the proxy writes: a longer one is no traffic line, and is not held
+ * whole in memory to find out.
  */
-export function liveCalls(
-  text: string,
+const LONGEST_LINE = 1 << 20;
+
+/**
+ * Calls by operation and status in the traffic file `file`; requests that matched no operation
+ * are left out. A file of lines none of which is traffic (a `--report` given by mistake) is
+ * refused rather than read as no traffic. The file is read a line at a time: a day of traffic may
+ * be larger than a string can hold.
+ */
+export async function liveCalls(
   file: string,
-): { operationId: string; status: string; n: number }[] {
+): Promise<{ operationId: string; status: string; n: number }[]> {
   const calls = new Map<string, { operationId: string; status: string; n: number }>();
+  let number = 0;
   let lines = 0;
   let trafficLines = 0;
-  text.split("\n").forEach((line, index) => {
+  const count = (line: string) => {
+    number += 1;
     if (line.trim() === "") return;
     lines += 1;
     let record: Partial<TrafficLine>;
     try {
       record = JSON.parse(line) as Partial<TrafficLine>;
     } catch {
-      throw new Error(`line ${index + 1} of the traffic file ${file} is not JSON`);
+      throw new Error(`line ${number} of the traffic file ${file} is not JSON`);
     }
     if (record?.type !== "exchange") return;
     trafficLines += 1;
@@ -45,7 +54,25 @@ export function liveCalls(
     if (known === undefined) {
       calls.set(key, { operationId: record.operation, status: String(record.status), n: 1 });
     } else known.n += 1;
-  });
+  };
+  let rest = "";
+  try {
+    for await (const chunk of createReadStream(file, { encoding: "utf8" })) {
+      const split = `${rest}${chunk}`.split("\n");
+      rest = split.pop() ?? "";
+      for (const line of split) count(line);
+      if (rest.length > LONGEST_LINE) {
+        throw new Error(
+          `line ${number + 1} of the traffic file ${file} is longer than ${LONGEST_LINE / 2 ** 20} MiB: give --from the file of the proxy's --traffic`,
+        );
+      }
+    }
+  } catch (error) {
+    // The file's own errors (not there, a directory, not readable) name it; a line's are named.
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+    throw new Error(`cannot read the proxy's traffic file ${file}: ${(error as Error).message}`);
+  }
+  count(rest);
   if (lines > 0 && trafficLines === 0) {
     throw new Error(
       `${file} holds no traffic lines ("type": "exchange"): give --from the file of the proxy's --traffic, not its --report of violations`,

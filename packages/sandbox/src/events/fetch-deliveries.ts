@@ -17,7 +17,8 @@ export interface WebhookDelivery {
 
 /**
  * Receives a delivery instead of its url. What it returns is the receiver's status (default 200);
- * a throw is a failed delivery, retried as a receiver's failure is.
+ * a throw, or no answer within the delivery timeout (2 s), is a failed delivery, retried as a
+ * receiver's failure is.
  */
 export type DeliveryCallback = (
   delivery: WebhookDelivery,
@@ -33,7 +34,7 @@ export function fetchWebhookSender(
 ): WebhookSender {
   return {
     async deliver(url, payload) {
-      if (callback !== undefined) return deliverToCallback(callback, url, payload);
+      if (callback !== undefined) return deliverToCallback(callback, url, payload, limits);
       const target = deliveryTarget(url);
       if (!(target instanceof URL)) return target;
       return post(fetchFunction, url, JSON.stringify(payload), limits);
@@ -42,19 +43,51 @@ export function fetchWebhookSender(
   };
 }
 
+/**
+ * A callback's delivery, bounded as a receiver's: one that never settles fails after the time a
+ * receiver gets, rather than holding its partner's deliveries (and close()) for ever.
+ */
 async function deliverToCallback(
+  callback: DeliveryCallback,
+  url: string,
+  event: unknown,
+  limits: DeliveryLimits,
+): Promise<DeliveryOutcome> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<DeliveryOutcome>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          delivered: false,
+          failure_reason: `the delivery callback did not settle within ${limits.timeoutMs} ms`,
+        }),
+      limits.timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([callbackOutcome(callback, url, event), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function callbackOutcome(
   callback: DeliveryCallback,
   url: string,
   event: unknown,
 ): Promise<DeliveryOutcome> {
   try {
     const status = (await callback({ url, event, headers: { ...HEADERS } })) ?? 200;
+    if (!Number.isInteger(status) || status < 100 || status > 599) {
+      return {
+        delivered: false,
+        failure_reason: `the delivery callback returned ${typeof status === "number" ? status : `a ${typeof status}`}: it must return an HTTP status (a whole number from 100 to 599) or nothing`,
+      };
+    }
     return outcomeOf(url, status);
   } catch (error) {
-    return {
-      delivered: false,
-      failure_reason: `the delivery callback threw: ${(error as Error).message}`,
-    };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { delivered: false, failure_reason: `the delivery callback threw: ${reason}` };
   }
 }
 

@@ -52,11 +52,15 @@ export interface FetchParts {
 export function sandboxOverFetch(parts: FetchParts): FetchSandbox {
   const { sandbox, engine, controlEngine, baseUrl = "http://sandbox.test", apiKey } = parts;
   const respond = respondSandbox<PlainReply>({ sandbox, engine: () => engine, controlEngine });
+  const url = baseUrl.replace(/\/+$/, "");
+  // A partner's base URL ends in the service's path prefix (`https://host/api/v2`): the API's
+  // paths follow it.
+  const prefix = new URL(url).pathname.replace(/\/+$/, "");
   const handle = async (request: Request): Promise<Response> => {
     const { pathname, search } = new URL(request.url);
     const plain: PlainRequest = {
       method: request.method,
-      url: pathname + search,
+      url: (pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : pathname) + search,
       headers: Object.fromEntries(request.headers),
       body: new Uint8Array(await request.arrayBuffer()),
     };
@@ -70,9 +74,11 @@ export function sandboxOverFetch(parts: FetchParts): FetchSandbox {
         ]);
       sendProblem(reply, failure);
     });
-    return responseOf(reply.answer(), request.method);
+    const response = responseOf(reply.answer(), request.method);
+    // As fetch's answer names its URL: the controls' errors name the route they called from it.
+    Object.defineProperty(response, "url", { value: request.url, configurable: true });
+    return response;
   };
-  const url = baseUrl.replace(/\/+$/, "");
   const fetch = (input: RequestInfo | URL, init?: RequestInit) =>
     handle(new Request(typeof input === "string" ? new URL(input, `${url}/`) : input, init));
   const key = apiKey ?? newApiKey();

@@ -16,9 +16,19 @@ import { SQLITE_HEADER } from "./sqlite-store.js";
 
 export type StateFileKind = "none" | "sqlite" | "json";
 
-/** What the file is, from its first bytes: an empty or missing file is a new database. */
+/**
+ * What the file is, from its first bytes: an empty or missing file is a new database. A directory,
+ * FIFO or device is refused, naming it, before anything reads it (a FIFO's read would block).
+ */
 export function stateFileKind(path: string): StateFileKind {
-  if (!existsSync(path) || statSync(path).size === 0) return "none";
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return "none";
+  if (!stat.isFile()) {
+    throw new Error(
+      `The sandbox state file ${path} is ${stat.isDirectory() ? "a directory" : "not a regular file (a FIFO or a device?)"}: give --state the path of a file, which is made when it is not there`,
+    );
+  }
+  if (stat.size === 0) return "none";
   const header = Buffer.alloc(SQLITE_HEADER.length);
   const fd = openSync(path, "r");
   try {

@@ -77,6 +77,12 @@ describe("a payments-mock 0.1 JSON state file", () => {
     expect(readFileSync(state)).toEqual(before);
   });
 
+  it("refuses a state path that is a directory, naming it, before reading it", async () => {
+    await expect(serveSandbox({ spec: specPath, state: dir })).rejects.toThrow(
+      `The sandbox state file ${dir} is a directory: give --state the path of a file, which is made when it is not there`,
+    );
+  });
+
   it("refuses a state file in a folder that does not exist, naming the file", async () => {
     const state = join(dir, "no-such-folder", "sandbox.db");
     await expect(serveSandbox({ spec: specPath, state })).rejects.toThrow(

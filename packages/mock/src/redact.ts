@@ -1,7 +1,6 @@
-// The API key never leaves the proxy in a report, a log line or a problem it writes, even when
-// the upstream echoes it back: every text the proxy writes passes through this.
-
-const REDACTED = "[REDACTED]";
+// The API key never leaves the mock's commands, even when a server echoes it back: every text the
+// proxy writes (its report, log lines and problems) and every line a client command prints
+// passes through this.
 
 /**
  * A key shorter than this occurs by chance in numbers and words (the sandbox takes any key, `0`
@@ -11,8 +10,11 @@ const REDACTED = "[REDACTED]";
 const SHORT_KEY = 16;
 const APART = "\\s\"'`()[\\]{}<>,;=:/?&#";
 
-/** Replaces each secret, as sent, JSON-escaped or percent-encoded, with REDACTED. */
-export function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {
+/** Replaces each secret, as sent, JSON-escaped or percent-encoded, with `replacement`. */
+export function redactor(
+  secrets: readonly (string | undefined)[],
+  replacement = "[REDACTED]",
+): (text: string) => string {
   const forms = [
     ...new Set(
       secrets
@@ -29,5 +31,5 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
   ].sort((a, b) => b.length - a.length);
   if (forms.length === 0) return (text) => text;
   const pattern = new RegExp(forms.join("|"), "g");
-  return (text) => text.replace(pattern, REDACTED);
+  return (text) => text.replace(pattern, replacement);
 }
