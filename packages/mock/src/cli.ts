@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { processIo, runInProcess } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
-import { printable } from "./printable.js";
+import { printable } from "./output/printable.js";
 import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock [options]

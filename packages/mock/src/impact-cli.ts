@@ -10,7 +10,7 @@ import { bundledSpecPath, yamlProblem } from "@org/payments-engine";
 import { FORMATS } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
-import { printable } from "./printable.js";
+import { printable } from "./output/printable.js";
 
 const USAGE = `Usage: payments-mock impact --against <document> (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 

@@ -7,7 +7,7 @@ import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { stdoutLines } from "./line-writer.js";
-import { printable } from "./printable.js";
+import { printable } from "./output/printable.js";
 
 const USAGE = `Usage: payments-mock listen [options]
 

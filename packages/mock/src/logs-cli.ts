@@ -4,7 +4,7 @@
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
-import { printable } from "./printable.js";
+import { printable } from "./output/printable.js";
 
 const USAGE = `Usage: payments-mock logs tail [options]
 

@@ -10,7 +10,7 @@ import { FORMATS, formatReport, type ReadinessReport } from "@org/payments-sandb
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import type { CommandIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
-import { printable } from "./printable.js";
+import { printable } from "./output/printable.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 

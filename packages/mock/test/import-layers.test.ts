@@ -27,6 +27,7 @@ type Layer =
   | "engine:engine"
   | "engine:entry"
   | "sandbox"
+  | "mock:output"
   | "mock:proxy"
   | "mock:fixtures"
   | "mock:listen"
@@ -41,9 +42,11 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
   "engine:engine": ["engine:http", "engine:values"],
   "engine:entry": ["engine:engine", "engine:http", "engine:values"],
   sandbox: ["engine:entry"],
-  "mock:proxy": ["engine:entry"],
+  // What a command prints of others' words: the key taken out, control characters escaped.
+  "mock:output": [],
+  "mock:proxy": ["engine:entry", "mock:output"],
   // The fixture runner reads the test-mode document, which the sandbox's entry declares.
-  "mock:fixtures": ["engine:entry", "sandbox"],
+  "mock:fixtures": ["engine:entry", "sandbox", "mock:output"],
   // listen and logs tail speak HTTP to a sandbox elsewhere: they need none of it in process.
   "mock:listen": [],
   "mock:logs": [],
@@ -54,6 +57,7 @@ const MAY_USE: Record<Layer, readonly Layer[]> = {
   "mock:entry": [
     "engine:entry",
     "sandbox",
+    "mock:output",
     "mock:proxy",
     "mock:fixtures",
     "mock:listen",

@@ -22,7 +22,7 @@ import {
   setCorsHeaders,
   tagAnswer,
 } from "@org/payments-engine";
-import { redactor } from "../redact.js";
+import { redactor } from "../output/redact.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 import { responseFindings } from "./response-check.js";
 import type { TrafficLine } from "./traffic.js";

@@ -1,7 +1,7 @@
 // What a command prints of a server's words: the key taken out, control characters escaped, and
 // nothing else changed.
 import { describe, expect, it } from "vitest";
-import { printable } from "../src/printable.js";
+import { printable } from "../../src/output/printable.js";
 
 describe("printable", () => {
   it("replaces a long key wherever it is, also as a server echoes it encoded", () => {
