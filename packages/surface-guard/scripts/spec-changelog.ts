@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { type ApiRelease, changelogMarkdown, readChangelog } from "../src/changelog.ts";
 import { pendingReleases } from "../src/pending.ts";
 import { guardChanges, rebuildChangelog } from "../src/release-documents.ts";
+import { SpecFileError } from "../src/spec-file.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -39,7 +40,12 @@ const root = path.resolve(import.meta.dirname, "../../..");
 const { releases } = options.rebuild ? await rebuildChangelog(root) : readChangelog(root);
 const unreleased: ApiRelease[] = options.released
   ? []
-  : await pendingReleases(root, null, guardChanges);
+  : await pendingReleases(root, null, guardChanges).catch((error: unknown) => {
+      // A working document that is none: what to fix, not a stack trace.
+      if (!(error instanceof SpecFileError)) throw error;
+      console.error(error.message);
+      process.exit(2);
+    });
 console.log(
   options.format === "json"
     ? JSON.stringify({ unreleased, releases }, null, 2)

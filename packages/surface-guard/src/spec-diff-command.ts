@@ -3,6 +3,7 @@
 // returns and exits with its code, so that a test runs the command in its own process.
 import { parseArgs } from "node:util";
 import { checkSpecDiff, SPEC_DIFF_FILES, specDiff } from "./spec-diff.ts";
+import { SpecFileError } from "./spec-file.ts";
 
 /** What the command prints on each stream (each line ended), and the code it exits with. */
 type CommandResult = { stdout: string; stderr: string; exitCode: number };
@@ -18,7 +19,8 @@ rule (openapi/README.md explains them). --json prints { breaking, additions, tes
 additions } } with each change's where, message, rule, operation and location. --check exits 1
 when a change has no changeset added with it (a pending one from before does not count) on each
 published package it reaches: a breaking change needs a major, an addition or a deprecation at
-least a minor (npm run changeset).`;
+least a minor (npm run changeset). A document that cannot be compared (not there, not YAML, not
+OpenAPI 3.1, a $ref to nothing) is refused, exit 2, naming the file, the line and what to fix.`;
 
 /** `npm run spec:diff <args>`: the report, and with `--check` the verdict (exit 1 when it fails). */
 export async function specDiffCommand(args: string[]): Promise<CommandResult> {
@@ -36,12 +38,19 @@ export async function specDiffCommand(args: string[]): Promise<CommandResult> {
   });
   if (options.help) return { stdout: `${USAGE}\n`, stderr: "", exitCode: 0 };
 
-  const { report, text, changes } = await specDiff({
+  const diff = await specDiff({
     base: options.base,
     head: options.head,
     testModeBase: options["test-mode-base"],
     testModeHead: options["test-mode-head"],
+  }).catch((error: unknown) => {
+    if (error instanceof SpecFileError) return error;
+    throw error;
   });
+  // A document it cannot compare: what to fix, and no verdict at all.
+  if (diff instanceof SpecFileError)
+    return { stdout: "", stderr: `${diff.message}\n`, exitCode: 2 };
+  const { report, text, changes } = diff;
   const printed = options.json ? JSON.stringify(report, null, 2) : text;
   const verdict = options.check ? await checkSpecDiff(changes) : undefined;
   if (verdict?.failed) {

@@ -159,3 +159,20 @@ describe("releasing the documents (npm run version-packages)", () => {
     expect(summary(rebuilt)).toEqual(summary(recorded));
   }, 180_000);
 });
+
+describe("npm run spec:changelog on a working document that is none", () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "payments-pending-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  cpSync(path.join(repository, "openapi"), path.join(root, "openapi"), {
+    recursive: true,
+    filter: (source) => !source.includes("node_modules"),
+  });
+
+  it("refuses it naming the file, the line and the rule", async () => {
+    const file = path.join(root, "openapi/partner-payments.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("\n  /customers:", "\n\t/customers:"));
+    await expect(pendingReleases(root, null)).rejects.toThrow(
+      /^openapi\/partner-payments\.yaml:\d+:1: not valid YAML: Tabs are not allowed as indentation .*\[spec-yaml-invalid\]/,
+    );
+  });
+});
