@@ -8,14 +8,26 @@ import { pendingReleases } from "../src/pending.ts";
 import { guardChanges, rebuildChangelog } from "../src/release-documents.ts";
 import { SpecFileError } from "../src/spec-file.ts";
 
-const { values: options } = parseArgs({
-  options: {
-    format: { type: "string", default: "markdown" },
-    released: { type: "boolean", default: false },
-    rebuild: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
+/** The options given; an unknown one, or one without its value, is said in a line (exit 2). */
+function optionsGiven() {
+  try {
+    return parseArgs({
+      options: {
+        format: { type: "string", default: "markdown" },
+        released: { type: "boolean", default: false },
+        rebuild: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    console.error(
+      `spec:changelog: ${(error as Error).message.split("\n")[0]}; --help lists the options`,
+    );
+    return process.exit(2);
+  }
+}
+
+const options = optionsGiven();
 
 if (options.help) {
   console.log(`Usage: npm run spec:changelog -- [--format markdown|json] [--released] [--rebuild]

@@ -24,18 +24,10 @@ OpenAPI 3.1, a $ref to nothing) is refused, exit 2, naming the file, the line an
 
 /** `npm run spec:diff <args>`: the report, and with `--check` the verdict (exit 1 when it fails). */
 export async function specDiffCommand(args: string[]): Promise<CommandResult> {
-  const { values: options } = parseArgs({
-    args,
-    options: {
-      check: { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      base: { type: "string", default: SPEC_DIFF_FILES.base },
-      head: { type: "string", default: SPEC_DIFF_FILES.head },
-      "test-mode-base": { type: "string", default: SPEC_DIFF_FILES.testModeBase },
-      "test-mode-head": { type: "string", default: SPEC_DIFF_FILES.testModeHead },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  const options = optionsOf(args);
+  if (typeof options === "string") {
+    return { stdout: "", stderr: `spec:diff: ${options}; --help lists the options\n`, exitCode: 2 };
+  }
   if (options.help) return { stdout: `${USAGE}\n`, stderr: "", exitCode: 0 };
 
   const diff = await specDiff({
@@ -58,4 +50,24 @@ export async function specDiffCommand(args: string[]): Promise<CommandResult> {
   }
   const lines = verdict ? [printed, verdict.message] : [printed];
   return { stdout: lines.map((line) => `${line}\n`).join(""), stderr: "", exitCode: 0 };
+}
+
+/** The options given, or what is wrong with them (parseArgs's words: an unknown option, a missing value). */
+function optionsOf(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        check: { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        base: { type: "string", default: SPEC_DIFF_FILES.base },
+        head: { type: "string", default: SPEC_DIFF_FILES.head },
+        "test-mode-base": { type: "string", default: SPEC_DIFF_FILES.testModeBase },
+        "test-mode-head": { type: "string", default: SPEC_DIFF_FILES.testModeHead },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    return (error as Error).message.split("\n")[0] ?? "the options cannot be read";
+  }
 }

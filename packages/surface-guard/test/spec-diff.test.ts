@@ -59,6 +59,15 @@ describe("npm run spec:diff", () => {
     expect(result.status).toBe(help.exitCode);
   });
 
+  it("refuses an option it does not know, or one without its value, in a line", async () => {
+    for (const args of [["--chek"], ["--base"]]) {
+      const result = await specDiffCommand(args);
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/^spec:diff: .*--(chek|base).*; --help lists the options\n$/);
+    }
+  });
+
   /** The working documents against the released ones. */
   const working = once(() => specDiff());
 
