@@ -6,15 +6,28 @@ import { parseArgs } from "node:util";
 import { type ApiRelease, changelogMarkdown, readChangelog } from "../src/changelog.ts";
 import { pendingReleases } from "../src/pending.ts";
 import { guardChanges, rebuildChangelog } from "../src/release-documents.ts";
+import { SpecFileError } from "../src/spec-file.ts";
 
-const { values: options } = parseArgs({
-  options: {
-    format: { type: "string", default: "markdown" },
-    released: { type: "boolean", default: false },
-    rebuild: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
+/** The options given; an unknown one, or one without its value, is said in a line (exit 2). */
+function optionsGiven() {
+  try {
+    return parseArgs({
+      options: {
+        format: { type: "string", default: "markdown" },
+        released: { type: "boolean", default: false },
+        rebuild: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    console.error(
+      `spec:changelog: ${(error as Error).message.split("\n")[0]}; --help lists the options`,
+    );
+    return process.exit(2);
+  }
+}
+
+const options = optionsGiven();
 
 if (options.help) {
   console.log(`Usage: npm run spec:changelog -- [--format markdown|json] [--released] [--rebuild]
@@ -39,7 +52,12 @@ const root = path.resolve(import.meta.dirname, "../../..");
 const { releases } = options.rebuild ? await rebuildChangelog(root) : readChangelog(root);
 const unreleased: ApiRelease[] = options.released
   ? []
-  : await pendingReleases(root, null, guardChanges);
+  : await pendingReleases(root, null, guardChanges).catch((error: unknown) => {
+      // A working document that is none: what to fix, not a stack trace.
+      if (!(error instanceof SpecFileError)) throw error;
+      console.error(error.message);
+      process.exit(2);
+    });
 console.log(
   options.format === "json"
     ? JSON.stringify({ unreleased, releases }, null, 2)

@@ -255,6 +255,7 @@ function introductions(root: string, git: Git, changes: ApiChange[]): Map<ApiCha
       if (wanted.size === 0) break;
       if (version === WORKING_TREE) break;
       const doc = versionAt(version);
+      if (doc === undefined) continue;
       const diff = diffSpecs(baseline, doc);
       for (const change of [...diff.breaking, ...diff.additions]) {
         // The summary as describeChanges makes it: the message up to its advice.
@@ -291,14 +292,15 @@ const parsedVersions = new Map<string, OpenApiDocument>();
 
 /**
  * A document as it was at each of `commits` (the test mode's bundled with the API's of the same
- * commit), the files read from git at once and each parsed when first asked for.
+ * commit), the files read from git at once and each parsed when first asked for. A version
+ * committed broken (not YAML, or the file deleted) is none: it has, so introduces, no change.
  */
 function versionsOf(
   root: string,
   document: ApiDocument,
   commits: string[],
   file: string,
-): (commit: string) => OpenApiDocument {
+): (commit: string) => OpenApiDocument | undefined {
   const api = path.join(path.dirname(file), "partner-payments.yaml");
   const files = document === "partner-payments" ? [file] : [file, api];
   const blobs = blobsAt(
@@ -314,22 +316,27 @@ function versionsOf(
     return doc;
   };
   return (commit) => {
-    const own = blobs.get(`${commit}:${file}`) as Blob;
-    if (document === "partner-payments") return parsed(own);
-    const withApi = blobs.get(`${commit}:${api}`) as Blob;
-    const key = `${own.id} ${withApi.id}`;
-    let doc = parsedVersions.get(key);
-    if (doc === undefined) {
-      doc = bundleDocument(parse(own.text), () => parsed(withApi));
-      parsedVersions.set(key, doc);
+    const own = blobs.get(`${commit}:${file}`);
+    const withApi = blobs.get(`${commit}:${api}`);
+    if (own === undefined || withApi === undefined) return undefined;
+    try {
+      if (document === "partner-payments") return parsed(own);
+      const key = `${own.id} ${withApi.id}`;
+      let doc = parsedVersions.get(key);
+      if (doc === undefined) {
+        doc = bundleDocument(parse(own.text), () => parsed(withApi));
+        parsedVersions.set(key, doc);
+      }
+      return doc;
+    } catch {
+      return undefined;
     }
-    return doc;
   };
 }
 
 type Blob = { id: string; text: string };
 
-/** The files named `<commit>:<path>`, by that name, in one `git cat-file --batch`. */
+/** The files named `<commit>:<path>`, by that name, in one `git cat-file --batch` (none when missing). */
 function blobsAt(root: string, names: string[]): Map<string, Blob> {
   const output = execFileSync("git", ["-C", root, "cat-file", "--batch"], {
     input: names.map((name) => `${name}\n`).join(""),
@@ -341,6 +348,10 @@ function blobsAt(root: string, names: string[]): Map<string, Blob> {
   for (const name of names) {
     const end = output.indexOf(10, at);
     const [id = "", type, size] = output.subarray(at, end).toString("utf8").split(" ");
+    if (type === "missing") {
+      at = end + 1;
+      continue;
+    }
     if (type !== "blob") throw new Error(`git has no file ${name}`);
     const start = end + 1;
     blobs.set(name, { id, text: output.subarray(start, start + Number(size)).toString("utf8") });

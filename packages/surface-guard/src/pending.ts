@@ -3,11 +3,12 @@
 // (the wire and the packages' exports); the docs site, which loads no compiler, with the wire alone.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { loadBundledSpec, loadSpec, type OpenApiDocument } from "@org/payments-spec";
+import type { OpenApiDocument } from "@org/payments-spec";
 import { diffSpecs } from "@org/payments-spec/diff";
 import { parse } from "yaml";
 import { type ApiChange, type ApiDocument, describeChanges } from "./api-changes.ts";
 import { type ApiRelease, nextVersion, releaseOf } from "./changelog.ts";
+import { readSpecFile } from "./spec-file.ts";
 
 export const DOCUMENTS: readonly ApiDocument[] = ["partner-payments", "test-mode"];
 
@@ -36,8 +37,8 @@ export type ChangesOf = (
 const wireChanges: ChangesOf = (document, base, head) =>
   describeChanges(document, diffSpecs(base, head), base, head);
 
-const load = (document: ApiDocument, file: string) =>
-  document === "test-mode" ? loadBundledSpec(file) : loadSpec(file);
+const load = (root: string, document: ApiDocument, file: string) =>
+  readSpecFile(file, path.relative(root, file), document === "test-mode");
 
 /**
  * The release each document would make now (dated `date`, or null while not released). A document
@@ -51,14 +52,13 @@ export async function pendingReleases(
 ): Promise<ApiRelease[]> {
   const releases: ApiRelease[] = [];
   for (const document of DOCUMENTS) {
+    // Read as documents first: a file that is none is refused saying why (src/spec-file.ts).
+    const baseDoc = load(root, document, baselineFile(root, document));
+    const headDoc = load(root, document, headFile(root, document));
     const baseline = readFileSync(baselineFile(root, document), "utf8");
     const previous = String((parse(baseline) as { info: { version: string } }).info.version);
     const head = readFileSync(headFile(root, document), "utf8");
-    const changes = await changesOf(
-      document,
-      load(document, baselineFile(root, document)),
-      load(document, headFile(root, document)),
-    );
+    const changes = await changesOf(document, baseDoc, headDoc);
     if (changes.length === 0 && withVersion(head, previous, document) === baseline) continue;
     const release = releaseOf({ document, version: previous, previous, date }, changes);
     releases.push({ ...release, version: nextVersion(previous, release.level) });

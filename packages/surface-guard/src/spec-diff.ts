@@ -2,17 +2,12 @@
 // API's (partner-payments.yaml) and the test mode's (test-mode.yaml), each on the wire and in what
 // the packages export, as JSON and as the text it prints, and what `--check` makes of it.
 import path from "node:path";
-import {
-  loadBundledSpec,
-  loadSpec,
-  type OpenApiDocument,
-  specPath,
-  testModeSpecPath,
-} from "@org/payments-spec";
+import { type OpenApiDocument, specPath, testModeSpecPath } from "@org/payments-spec";
 import { diffSpecs, type SpecChange, type SpecDiff } from "@org/payments-spec/diff";
 import { type ApiChange, type ApiDocument, describeChanges } from "./api-changes.ts";
 import { type CheckVerdict, checkChangesets } from "./changeset-check.ts";
 import { diffPackages } from "./packages.ts";
+import { readSpecFile } from "./spec-file.ts";
 import { diffTestModePackage } from "./test-mode.ts";
 
 /** The repository's root: the released documents and the pending changesets are there. */
@@ -42,13 +37,16 @@ export async function specDiff(
   files: Partial<SpecDiffFiles> = {},
 ): Promise<{ report: SpecDiffReport; text: string; changes: ApiChange[] }> {
   const paths = { ...SPEC_DIFF_FILES, ...files };
-  const base = loadSpec(path.resolve(paths.base));
-  const head = loadSpec(path.resolve(paths.head));
-  const api = await diffDocument("partner-payments", base, head);
+  // Each named as in the heading, or in full when it is outside the repository.
+  const read = (file: string, bundled = false) =>
+    readSpecFile(path.resolve(file), shown(file), bundled);
+  const base = read(paths.base);
+  const head = read(paths.head);
   // The test-mode document takes the API's enums by $ref: each version is read with the API
   // document next to it (the released one beside the released one).
-  const testModeBase = loadBundledSpec(path.resolve(paths.testModeBase));
-  const testModeHead = loadBundledSpec(path.resolve(paths.testModeHead));
+  const testModeBase = read(paths.testModeBase, true);
+  const testModeHead = read(paths.testModeHead, true);
+  const api = await diffDocument("partner-payments", base, head);
   const testMode = await diffDocument("test-mode", testModeBase, testModeHead);
   const report: SpecDiffReport = { ...api.diff, testMode: testMode.diff };
   const changes = [...api.changes, ...testMode.changes];
@@ -102,6 +100,10 @@ export async function diffDocument(
 
 function relative(file: string): string {
   return path.relative(REPOSITORY_ROOT, path.resolve(file));
+}
+
+function shown(file: string): string {
+  return relative(file).startsWith("..") ? path.resolve(file) : relative(file);
 }
 
 function section(title: string, mark: string, changes: SpecChange[]): string[] {

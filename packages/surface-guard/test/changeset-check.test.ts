@@ -242,6 +242,19 @@ describe("spec:diff --check on a clone", () => {
     for (const [, next] of widened) expect(next).toContain(`in commit ${unbounded} or later`);
   });
 
+  it("passes over a version committed broken (a tab, the file deleted) on the way to the change", async () => {
+    const repo = clone();
+    const file = path.join(repo.root, "openapi/partner-payments.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("\n  /customers:", "\n\t/customers:"));
+    repo.commit("paths indented with a tab");
+    rmSync(file);
+    repo.commit("the document deleted");
+    repo.edit(requireName);
+    repo.changeset("name-required", majors(ALL_FOUR));
+    repo.commit("name is required, with its changeset");
+    expect(await repo.check()).toMatchObject({ failed: false });
+  });
+
   it("asks nothing of a change no consumer needs a release for (a description)", async () => {
     const repo = clone();
     repo.edit((doc) => {

@@ -3,6 +3,7 @@
 // deprecates an operation with a sunset date, `changeset version` has written the packages' new
 // heading, and releaseDocuments gives each document its own version, baseline, history copy and
 // changelog entry, and each package's CHANGELOG the API changes that reach it.
+import { spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -158,4 +159,33 @@ describe("releasing the documents (npm run version-packages)", () => {
       }));
     expect(summary(rebuilt)).toEqual(summary(recorded));
   }, 180_000);
+});
+
+describe("npm run spec:changelog on a working document that is none", () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "payments-pending-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  cpSync(path.join(repository, "openapi"), path.join(root, "openapi"), {
+    recursive: true,
+    filter: (source) => !source.includes("node_modules"),
+  });
+
+  it("refuses it naming the file, the line and the rule", async () => {
+    const file = path.join(root, "openapi/partner-payments.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("\n  /customers:", "\n\t/customers:"));
+    await expect(pendingReleases(root, null)).rejects.toThrow(
+      /^openapi\/partner-payments\.yaml:\d+:1: not valid YAML: Tabs are not allowed as indentation .*\[spec-yaml-invalid\]/,
+    );
+  });
+});
+
+describe("npm run spec:changelog", () => {
+  it("refuses an option it does not know in a line, exit 2", () => {
+    const script = path.join(import.meta.dirname, "../scripts/spec-changelog.ts");
+    const result = spawnSync(process.execPath, [script, "--relased"], { encoding: "utf8" });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      "spec:changelog: Unknown option '--relased'; --help lists the options\n",
+    );
+  });
 });

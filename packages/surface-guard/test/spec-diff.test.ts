@@ -7,7 +7,7 @@
 // compiler cold (seconds of CPU) for each. The script itself runs once, for its usage: it prints
 // what the command returns (and exits 0 on the working documents in check:repo's own run).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadSpec, specPath, testModeSpecPath } from "@org/payments-spec";
@@ -59,8 +59,74 @@ describe("npm run spec:diff", () => {
     expect(result.status).toBe(help.exitCode);
   });
 
+  it("refuses an option it does not know, or one without its value, in a line", async () => {
+    for (const args of [["--chek"], ["--base"]]) {
+      const result = await specDiffCommand(args);
+      expect(result.exitCode).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/^spec:diff: .*--(chek|base).*; --help lists the options\n$/);
+    }
+  });
+
   /** The working documents against the released ones. */
   const working = once(() => specDiff());
+
+  // What an edit of a document leaves by mistake: refused before any comparison, naming the file,
+  // the line where the parser gives one, and the rule; never a stack trace or a verdict on it.
+  it.each([
+    [
+      "indented with a tab",
+      "tab.yaml",
+      (text: string) => text.replace("\n  /customers:", "\n\t/customers:"),
+      /tab\.yaml:\d+:1: not valid YAML: Tabs are not allowed as indentation .*\[spec-yaml-invalid\]/,
+    ],
+    [
+      "a key twice",
+      "twice.yaml",
+      (text: string) => text.replace("info:\n", "info:\n  title: Again\n"),
+      /twice\.yaml:4:3: not valid YAML: Map keys must be unique .*\[spec-yaml-invalid\]/,
+    ],
+    [
+      "a quote unclosed",
+      "quote.yaml",
+      (text: string) => text.replace("info:\n", 'info:\n  summary: "unclosed\n'),
+      /quote\.yaml:3:\d+: not valid YAML: Missing closing "quote .*\[spec-yaml-invalid\]/,
+    ],
+    ["empty", "empty.yaml", () => "", /empty\.yaml: the file is empty \[spec-not-openapi\]/],
+    [
+      "OpenAPI 3.0",
+      "v30.yaml",
+      (text: string) => text.replace(/^openapi: .*$/m, "openapi: 3.0.3"),
+      /v30\.yaml: not an OpenAPI 3\.1 document \(openapi: "3\.0\.3"\) \[spec-not-openapi\]: it starts with `openapi: 3\.1\.0`/,
+    ],
+    [
+      "a $ref to nothing",
+      "ref.yaml",
+      (text: string) =>
+        text.replace(
+          "#/components/schemas/CustomerStatus",
+          "#/components/schemas/CustomerStatuses",
+        ),
+      /ref\.yaml: #\/components\/schemas\/.+: \$ref #\/components\/schemas\/CustomerStatuses names nothing in the document \[spec-ref-unresolved\]/,
+    ],
+  ])(
+    "--head %s is refused, naming the file, the line and the rule",
+    async (_, name, edit, message) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, edit(readFileSync(specPath, "utf8")));
+      const result = await specDiffCommand(["--head", file]);
+      expect(result).toEqual({ stdout: "", stderr: expect.stringMatching(message), exitCode: 2 });
+    },
+  );
+
+  it("--base that is no file (a git ref) or a directory is refused, saying what to give", async () => {
+    const ref = await specDiffCommand(["--base", path.join(dir, "v0.1.0")]);
+    expect(ref.exitCode).toBe(2);
+    expect(ref.stderr).toMatch(/v0\.1\.0: no such file .*\[spec-file-missing\].*git show <ref>:/);
+    const folder = await specDiffCommand(["--base", dir]);
+    expect(folder.exitCode).toBe(2);
+    expect(folder.stderr).toMatch(/: a directory, not a document \[spec-file-missing\]/);
+  });
 
   it("--json prints every change with its rule, operation and location", async () => {
     const result = await specDiffCommand(["--json", "--base", baseWithExtraOperation()]);

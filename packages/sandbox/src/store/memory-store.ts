@@ -149,7 +149,7 @@ export async function openMemoryStore(
   { counting = true }: { counting?: boolean } = {},
 ): Promise<SandboxStore> {
   const partners = new Map<string, PartnerData>();
-  const sequences = { resources: 0, attempts: 0, jobs: 0, requests: 0, faults: 0 };
+  const sequences = { resources: 0, attempts: 0, jobs: 0, faults: 0 };
   const next = (table: keyof typeof sequences) => ++sequences[table];
   const committed = new EventsCommitted();
   let version = 0;
@@ -556,7 +556,9 @@ export async function openMemoryStore(
       async appendRequests(entries) {
         if (entries.length === 0) return;
         const requests = draft.own("requests");
-        requests.push({ seq: next("requests"), count: entries.length, text: batchText(entries) });
+        // Numbered per partner, as SQL numbers them (request-log-rows.ts).
+        const seq = (requests.at(-1)?.seq ?? 0) + 1;
+        requests.push({ seq, count: entries.length, text: batchText(entries) });
         let newer = 0;
         let keep = requests.length;
         while (keep > 0 && newer < REQUESTS_KEPT) {
@@ -819,10 +821,10 @@ function take<T>(entries: Iterable<T>, limit: number): T[] {
   return taken;
 }
 
-/** The delivery attempts that match the filter, newest first; an attempt's seq is its cursor. */
+/** The delivery attempts that match the filter, newest first, in the order of their seq. */
 function attemptSource(attempts: AttemptRow[], filter: EventLogFilter): PageSource<LoggedAttempt> {
   const filtered = Object.values(filter).some((value) => value !== undefined);
-  return rowSource(attempts, {
+  const source = rowSource(attempts, {
     position: (attempt) => attempt.seq,
     keep: (attempt) => {
       if (!filtered) return true;
@@ -837,9 +839,24 @@ function attemptSource(attempts: AttemptRow[], filter: EventLogFilter): PageSour
         (filter.delivered === undefined || (record.delivered === true) === filter.delivered)
       );
     },
-    item: (attempt) => ({ id: String(attempt.seq), text: attempt.body }),
+    item: (attempt) => ({ id: attemptIdOf(attempt), text: attempt.body }),
     id: /^[0-9]{1,15}$/,
   });
+  return {
+    ...source,
+    // An attempt's cursor is its `attempt_id`, as in SQL (sql-store.ts): `seq` counts every
+    // partner's attempts.
+    async position(cursor) {
+      const attempt = attempts.find(
+        (row) => row.body.includes(cursor) && attemptIdOf(row) === cursor,
+      );
+      return attempt && source.position(String(attempt.seq));
+    },
+  };
+}
+
+function attemptIdOf(attempt: AttemptRow): string {
+  return String((JSON.parse(attempt.body) as { attempt_id: string }).attempt_id);
 }
 
 /** The request log's entries that match the filter, newest first; an entry's place is its cursor. */

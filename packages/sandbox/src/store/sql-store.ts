@@ -842,7 +842,9 @@ function indexedSource(
 /**
  * The attempts of the partner's log that match the filter, newest first (as `events()` orders
  * them: by `n`, then `seq`, the order of the partner's index, so that a page reads no further
- * than it needs); an attempt's `seq` is its cursor.
+ * than it needs). An attempt's cursor is its `attempt_id`: its `seq` counts every partner's
+ * attempts, which a cursor would tell the partner. One written before attempts had ids has its
+ * `seq`.
  */
 function eventLogSource(
   query: Query,
@@ -868,14 +870,16 @@ function eventLogSource(
   const where = conditions.join(" AND ");
   /** Each attempt's `n`, by its `seq`, as the reads met them: a place in the log is both. */
   const nOf = new Map<number, number>();
+  const attemptId = json.text(["attempt_id"]);
   const read = async (place: string, at: unknown[], order: "ASC" | "DESC", limit: number) => {
     const rows = await query(
-      `SELECT n, seq, body FROM events WHERE ${where}${place} ORDER BY n ${order}, seq ${order} LIMIT ${Math.trunc(limit)}`,
+      `SELECT n, seq, ${attemptId} AS attempt_id, body FROM events WHERE ${where}${place} ORDER BY n ${order}, seq ${order} LIMIT ${Math.trunc(limit)}`,
       [...params, ...at],
     );
     return rows.map((row) => {
       nOf.set(Number(row.seq), Number(row.n));
-      return { position: Number(row.seq), item: { id: String(row.seq), text: String(row.body) } };
+      const id = String(row.attempt_id ?? row.seq);
+      return { position: Number(row.seq), item: { id, text: String(row.body) } };
     });
   };
   const n = `$${params.length + 1}`;
@@ -883,8 +887,14 @@ function eventLogSource(
   const at = (position: number) => [nOf.get(position) ?? 0, position];
   return {
     async position(id) {
-      if (!/^[0-9]{1,15}$/.test(id)) return undefined;
-      const [found] = await read(` AND seq = $${params.length + 1}`, [Number(id)], "DESC", 1);
+      const [found] = /^[0-9]{1,15}$/.test(id)
+        ? await read(
+            ` AND seq = $${params.length + 1} AND ${attemptId} IS NULL`,
+            [Number(id)],
+            "DESC",
+            1,
+          )
+        : await read(` AND ${attemptId} = $${params.length + 1}`, [id], "DESC", 1);
       return found?.position;
     },
     // From a place on is from it towards the oldest; before it, the newer ones.
