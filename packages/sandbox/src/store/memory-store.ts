@@ -149,7 +149,7 @@ export async function openMemoryStore(
   { counting = true }: { counting?: boolean } = {},
 ): Promise<SandboxStore> {
   const partners = new Map<string, PartnerData>();
-  const sequences = { resources: 0, attempts: 0, jobs: 0, faults: 0 };
+  const sequences = { resources: 0, attempts: 0, jobs: 0, requests: 0, faults: 0 };
   const next = (table: keyof typeof sequences) => ++sequences[table];
   const committed = new EventsCommitted();
   let version = 0;
@@ -556,9 +556,7 @@ export async function openMemoryStore(
       async appendRequests(entries) {
         if (entries.length === 0) return;
         const requests = draft.own("requests");
-        // Numbered per partner, as SQL numbers them (request-log-rows.ts).
-        const seq = (requests.at(-1)?.seq ?? 0) + 1;
-        requests.push({ seq, count: entries.length, text: batchText(entries) });
+        requests.push({ seq: next("requests"), count: entries.length, text: batchText(entries) });
         let newer = 0;
         let keep = requests.length;
         while (keep > 0 && newer < REQUESTS_KEPT) {

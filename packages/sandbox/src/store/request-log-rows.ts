@@ -45,12 +45,11 @@ export function requestLogRows(query: Query, partner: string, trims: LogTrims): 
       if (entries.length === 0) return;
       // A batch is one row: a request pays for its entry's part of the text, not for a row and an
       // index entry.
-      // n counts the partner's own batches: a store-wide number would tell a partner how many
-      // requests the others made. Two processes taking the same n fail one batch, tried again.
-      await query(
-        "INSERT INTO request_log (partner, n, entries, body) SELECT CAST($1 AS TEXT), COALESCE(MAX(n), 0) + 1, CAST($2 AS INTEGER), CAST($3 AS TEXT) FROM request_log WHERE partner = $1",
-        [partner, entries.length, batchText(entries)],
-      );
+      await query("INSERT INTO request_log (partner, entries, body) VALUES ($1, $2, $3)", [
+        partner,
+        entries.length,
+        batchText(entries),
+      ]);
       if (trims.due(partner, entries.length)) await query(TRIM_REQUESTS, [partner, REQUESTS_KEPT]);
     },
     requestLog(filter) {
@@ -63,13 +62,13 @@ export function requestLogRows(query: Query, partner: string, trims: LogTrims): 
  * Drops the partner's batches older than the one that holds its $2th newest request: the log keeps
  * at least its newest $2, at most a batch more.
  */
-const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND n < (
-  SELECT MIN(n) FROM (
-    SELECT n, SUM(entries) OVER (ORDER BY n DESC ROWS UNBOUNDED PRECEDING) - entries AS newer
+const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND seq < (
+  SELECT MIN(seq) FROM (
+    SELECT seq, SUM(entries) OVER (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING) - entries AS newer
     FROM request_log WHERE partner = $1
   ) AS batches WHERE newer < $2)`;
 
-/** An entry's place in the log: its batch's `n` times this, plus its index in the batch. */
+/** An entry's place in the log: its batch's `seq` times this, plus its index in the batch. */
 export const PLACES_PER_BATCH = 1_000_000;
 /** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
 const BATCHES_READ = 64;
@@ -102,24 +101,24 @@ function requestLogSource(
   filter: RequestLogFilter,
 ): PageSource<LoggedRequest> {
   const matches = keptBy(filter);
-  /** Up to `limit` matching entries from batch `n` towards the oldest (or the newest). */
+  /** Up to `limit` matching entries from batch `seq` towards the oldest (or the newest). */
   const walk = async (
-    n: number,
+    seq: number,
     towards: "older" | "newer",
     keep: (place: number) => boolean,
     limit: number,
   ): Promise<Positioned<LoggedRequest>[]> => {
     const found: Positioned<LoggedRequest>[] = [];
     const older = towards === "older";
-    let next = n;
+    let next = seq;
     let batches = 1;
     while (found.length < limit) {
       const rows = await query(
-        `SELECT n, body FROM request_log WHERE partner = $1 AND n ${older ? "<=" : ">="} $2 ORDER BY n ${older ? "DESC" : "ASC"} LIMIT $3`,
+        `SELECT seq, body FROM request_log WHERE partner = $1 AND seq ${older ? "<=" : ">="} $2 ORDER BY seq ${older ? "DESC" : "ASC"} LIMIT $3`,
         [partner, next, batches],
       );
       for (const row of rows) {
-        const batch = Number(row.n);
+        const batch = Number(row.seq);
         const entries = batchEntries(String(row.body));
         for (let step = 0; step < entries.length && found.length < limit; step++) {
           const index = older ? entries.length - 1 - step : step;
@@ -130,7 +129,7 @@ function requestLogSource(
         }
       }
       if (rows.length < batches) break;
-      next = Number(rows.at(-1)?.n) + (older ? -1 : 1);
+      next = Number(rows.at(-1)?.seq) + (older ? -1 : 1);
       batches = Math.min(batches * 2, BATCHES_READ);
     }
     return found;
@@ -139,7 +138,7 @@ function requestLogSource(
     async position(id) {
       if (!/^[0-9]{1,15}$/.test(id)) return undefined;
       const place = Number(id);
-      const [row] = await query("SELECT body FROM request_log WHERE partner = $1 AND n = $2", [
+      const [row] = await query("SELECT body FROM request_log WHERE partner = $1 AND seq = $2", [
         partner,
         Math.floor(place / PLACES_PER_BATCH),
       ]);
