@@ -29,17 +29,43 @@ export function parseCommandLine<
   fail: (message: string) => never,
   allow: { positionals: P; negatives?: N },
 ) {
-  try {
-    return parseArgs({
-      args: argv,
-      options,
-      strict: true,
-      allowPositionals: allow.positionals,
-      allowNegative: allow.negatives ?? false,
-    });
-  } catch (error) {
-    return fail(argsProblem(error, flagsOf(options)));
+  const parsed = (() => {
+    try {
+      return parseArgs({
+        args: negativeValuesJoined(argv, options),
+        options,
+        strict: true,
+        allowPositionals: allow.positionals,
+        allowNegative: allow.negatives ?? false,
+      });
+    } catch (error) {
+      return fail(argsProblem(error, flagsOf(options)));
+    }
+  })();
+  return { values: parsed.values, positionals: parsed.positionals };
+}
+
+/**
+ * `argv` with a value that starts with a dash and a digit (`--port -1`) joined to its option
+ * (`--port=-1`): parseArgs calls it ambiguous, where the option's own rule says what is wrong.
+ * No flag of the CLI is a dash and a digit; nothing after `--` is touched.
+ */
+function negativeValuesJoined(argv: string[], options: Options): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    if (arg === "--") {
+      joined.push(...argv.slice(index));
+      break;
+    }
+    const next = argv[index + 1];
+    const option = arg.startsWith("--") ? options[arg.slice(2)] : undefined;
+    if (option?.type === "string" && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else joined.push(arg);
   }
+  return joined;
 }
 
 /** The flags a `parseArgs` options table accepts: `--name`, `-x`, and `--no-name` for booleans. */

@@ -75,6 +75,20 @@ describe.concurrent("payments-mock CLI", () => {
     [["--no-cros"], "unknown option --no-cros; did you mean --no-cors?"],
     [["--port", "http"], '--port must be an integer from 0 to 65535, got "http"'],
     [["--port", "70000"], "--port must be an integer"],
+    // A negative value is the option's own rule broken, not a missing value.
+    [["--port", "-1"], '--port must be an integer from 0 to 65535, got "-1"'],
+    [["--port=-1"], '--port must be an integer from 0 to 65535, got "-1"'],
+    [["--port", "65536"], '--port must be an integer from 0 to 65535, got "65536"'],
+    [["--port", "1.5"], '--port must be an integer from 0 to 65535, got "1.5"'],
+    [["--port", "abc"], '--port must be an integer from 0 to 65535, got "abc"'],
+    [
+      ["--stateful", "--idle-days", "-3"],
+      '--idle-days must be a number of days, 0 or more, got "-3"',
+    ],
+    [
+      ["proxy", "http://127.0.0.1:1", "--port", "-1"],
+      '--port must be an integer from 0 to 65535, got "-1"',
+    ],
     [["extra"], "extra"],
   ])("rejects %j with a clear message and exit code 2", async ([args, message], context) => {
     const mock = run(context, args);
