@@ -37,11 +37,18 @@ export function parseCommandLine<
         strict: true,
         allowPositionals: allow.positionals,
         allowNegative: allow.negatives ?? false,
+        tokens: true,
       });
     } catch (error) {
       return fail(argsProblem(error, flagsOf(options)));
     }
   })();
+  const repeated = repeatedOption(parsed.tokens, options);
+  if (repeated !== undefined) {
+    fail(
+      `${repeated} was given more than once: give it once (only options marked repeatable take several)`,
+    );
+  }
   return { values: parsed.values, positionals: parsed.positionals };
 }
 
@@ -66,6 +73,25 @@ function negativeValuesJoined(argv: string[], options: Options): string[] {
     } else joined.push(arg);
   }
   return joined;
+}
+
+/**
+ * The first option that takes one value but was given several times (`--port 1 --port 2`, where
+ * parseArgs keeps the last), as the user spelled it; options marked `multiple` may repeat.
+ */
+function repeatedOption(
+  tokens: readonly { kind: string; name?: string }[],
+  options: Options,
+): string | undefined {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined) continue;
+    const option = options[token.name];
+    if (option?.type !== "string" || option.multiple === true) continue;
+    if (seen.has(token.name)) return `--${token.name}`;
+    seen.add(token.name);
+  }
+  return undefined;
 }
 
 /** The flags a `parseArgs` options table accepts: `--name`, `-x`, and `--no-name` for booleans. */

@@ -90,6 +90,13 @@ describe.concurrent("payments-mock CLI", () => {
       '--port must be an integer from 0 to 65535, got "-1"',
     ],
     [["extra"], "extra"],
+    // An option of one value, given twice: the last one used to win unsaid.
+    [["--port", "0", "--port", "0"], "--port was given more than once: give it once"],
+    [["--spec=a.yaml", "--spec", "b.yaml"], "--spec was given more than once: give it once"],
+    [
+      ["proxy", "http://127.0.0.1:1", "--spec", "a.yaml", "--spec", "b.yaml"],
+      "--spec was given more than once",
+    ],
   ])("rejects %j with a clear message and exit code 2", async ([args, message], context) => {
     const mock = run(context, args);
     expect((await mock.exited)[0]).toBe(2);
