@@ -85,7 +85,7 @@ export async function impactMain(
   refuseOtherThanFiles(
     [
       { file: args.against, option: "--against" },
-      { file: args.from, option: "--from" },
+      { file: args.from, option: "--from", whole: false },
     ],
     fail,
   );

@@ -79,12 +79,12 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   ) {
     fail("--traffic and --report must name different files: the report holds violations only");
   }
-  // The report and traffic files are made when they are not there.
+  // The report and traffic files are made when they are not there, and only appended to.
   refuseOtherThanFiles(
     [
       { file: args.spec, option: "--spec" },
-      { file: args.report, option: "--report" },
-      { file: args.traffic, option: "--traffic" },
+      { file: args.report, option: "--report", whole: false },
+      { file: args.traffic, option: "--traffic", whole: false },
     ],
     fail,
   );

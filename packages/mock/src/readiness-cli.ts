@@ -83,7 +83,8 @@ export async function readinessMain(argv: string[], io: CommandIo): Promise<numb
   }
   refuseOtherThanFiles(
     [
-      { file: args.from, option: "--from" },
+      // Read a line at a time: a long traffic file is no problem.
+      { file: args.from, option: "--from", whole: false },
       { file: args["readiness-profile"], option: "--readiness-profile" },
     ],
     fail,
