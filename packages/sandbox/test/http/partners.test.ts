@@ -1,8 +1,8 @@
 // A partner per API key, tried as a hostile tenant would: keys A and B share one sandbox, and
 // nothing of A's (data, partner_id, clock, webhook deliveries, event log, idempotency keys, reset)
-// reaches B, in an answer, an error, a log line or the cursors of B's delivery attempts. 20 keys
-// onboarding at once each end with their own customers Active, and a new key starts with the
-// documents and fee profiles only.
+// reaches B, in an answer, an error, a log line or the cursors of B's request log and delivery
+// attempts. 20 keys onboarding at once each end with their own customers Active, and a new key
+// starts with the documents and fee profiles only.
 import { call, openEventStream, startReceiver } from "@org/payments-testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { partnerIdOf, type SandboxPartner } from "../../src/index.js";
@@ -184,6 +184,22 @@ describe("a partner per API key", () => {
     });
     expect(reused.status).toBe(422);
     expect(JSON.stringify(reused.body)).not.toContain(a.apiKey);
+  });
+
+  it("numbers B's request log the same whatever A requested meanwhile", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const alone = started.server.newPartner();
+    const idsOfLog = async (partner: SandboxPartner) =>
+      (await as(partner, "GET", "/_sandbox/requests")).body.items.map((e: { id: string }) => e.id);
+    await createCustomer(b, "b@example.com");
+    for (const n of [1, 2, 3]) await createCustomer(a, `a${n}@example.com`);
+    await createCustomer(b, "b2@example.com");
+    await createCustomer(alone, "alone@example.com");
+    await createCustomer(alone, "alone2@example.com");
+    // A store-wide number would let B count A's requests between its own.
+    expect(await idsOfLog(b)).toEqual(await idsOfLog(alone));
   });
 
   it("pages B's delivery attempts by B's own attempt ids, which count nothing of A's", async () => {
