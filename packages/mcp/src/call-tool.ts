@@ -206,7 +206,8 @@ function requestOf(
   };
   let body: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(args)) {
-    const place = tool.arguments[name];
+    // Own places only: `constructor` or `__proto__` would find Object's (the schema refuses both).
+    const place = Object.hasOwn(tool.arguments, name) ? tool.arguments[name] : undefined;
     if (!place || value === undefined) continue;
     if (place.in === "body-whole") request.body = value;
     else if (place.in === "body") {
