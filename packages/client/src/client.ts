@@ -137,12 +137,12 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       status: response.status,
       // The transport already took the API key out of the body's text.
       body: error,
-      operation: call.operation,
+      operation,
       idempotencyKey: call.idempotencyKey,
       requestId,
       replayed,
     });
-    return { error: apiError, response, requestId, replayed };
+    return { ...result, error: apiError, requestId, replayed };
   };
 
   const method = (name: string) => (path: string, init?: Record<string, unknown>) =>

@@ -6,7 +6,7 @@
  * headers, so a call that succeeds at once costs next to nothing over bare openapi-fetch.
  */
 import { Attempt } from "./attempt.js";
-import { originOf } from "./error-detail.js";
+import { causeOf, originOf } from "./error-detail.js";
 import {
   PaymentsConnectionError,
   PaymentsError,
@@ -116,13 +116,9 @@ async function send(
 /** An error response whose body no longer holds the API key, should the API echo it. */
 async function withRedactedBody(response: Response, apiKey: string): Promise<Response> {
   const text = await response.text();
-  const { status, statusText, headers } = response;
-  // A 304 (or any status that may carry no body) must be rebuilt without one.
-  return new Response(text === "" ? null : redactBody(text, apiKey), {
-    status,
-    statusText,
-    headers,
-  });
+  // A 304 (or any status that may carry no body) must be rebuilt without one. The response
+  // serves as its own init: its status, status text and headers.
+  return new Response(text === "" ? null : redactBody(text, apiKey), response);
 }
 
 /** What an attempt that threw, the `made`-th of the call, means as the error the caller gets. */
@@ -138,7 +134,7 @@ function attemptFailure(
   const origin = request ? originOf(request.url) : "the API";
   if (attempt.timedOut) {
     const phase = response ? "reading the response body" : "waiting for the response";
-    const attempts = made === 1 ? "1 attempt" : `${made} attempts`;
+    const attempts = `${made} attempt${made > 1 ? "s" : ""}`;
     return new PaymentsTimeoutError(
       call.operation,
       call.timeoutMs,
@@ -148,9 +144,15 @@ function attemptFailure(
   }
   if (error instanceof PaymentsError) return error;
   redactError(error, apiKey);
-  // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page) is no
-  // connection failure: the request arrived, so it is not retried.
-  if (response?.ok && error instanceof SyntaxError) {
+  // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page), or that its
+  // Content-Encoding does not decode (zlib's, brotli's or zstd's error code), is no connection
+  // failure: the answer arrived, so it is not retried.
+  if (
+    response &&
+    (error instanceof SyntaxError
+      ? response.ok
+      : /^(Z|ERR_|ZSTD)_/.test(causeOf(error).code as string))
+  ) {
     return new PaymentsResponseError(call.operation, response.status, call.idempotencyKey, error);
   }
   const failure = new PaymentsConnectionError(call.operation, error, call.idempotencyKey, origin);
