@@ -54,7 +54,7 @@ function requestIdOf(response: Response, apiKey: string): string | undefined {
 }
 
 /** The options of a call made without any, shared rather than allocated per call. */
-const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+const NO_OPTIONS: Record<string, unknown> = {};
 
 /** What the client takes from the platform; tests replace it to control waiting and time. */
 export type Platform = Pick<TransportConfig, "sleep" | "random" | "now">;
@@ -86,7 +86,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
     fetch: customFetch
       ? (request) => customFetch(request)
       : (request, signal) => globalThis.fetch(request, { signal }),
-    settlesOnAbort: customFetch === undefined,
+    settlesOnAbort: !customFetch,
     ...platform,
   };
   // The public types live on PaymentsClient; inside, calls are by runtime method and path.

@@ -44,7 +44,9 @@ export class PaymentsApiError extends PaymentsError {
     requestId?: string | undefined;
     replayed?: boolean | undefined;
   }) {
-    const detail = bodyDetail(init.body);
+    // A redirect (a 3xx, or a browser's opaque one: status 0) is not followed, since fetch would
+    // send X-API-Key on to wherever it points.
+    const detail = init.status < 400 ? "a redirect, not followed" : bodyDetail(init.body);
     const { requestId, replayed = false } = init;
     const id = requestId ? `request id ${quoted(requestId)}` : "";
     const noted = replayed ? (id ? `${id}, replayed` : "replayed") : id;

@@ -73,8 +73,7 @@ export async function perform<T extends { response: Response }>(
       const fetch = (request: Request) => send(config, call, request, attempt);
       const work = run(attempt.signal, fetch);
       const result = await (config.settlesOnAbort ? work : attempt.settle(work));
-      const { status } = result.response;
-      if (!retriesLeft || !isRetryableStatus(status)) return result;
+      if (!retriesLeft || !isRetryableStatus(result.response.status)) return result;
       const asked = retryAfterDelay(result.response.headers.get("Retry-After"), config.now());
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return result;
       delay = asked ?? backoffDelay(n, config.random);
@@ -110,7 +109,9 @@ async function send(
   }
   const response = await config.fetch(request, attempt.signal);
   attempt.response = response;
-  return response.ok ? response : withRedactedBody(response, config.apiKey);
+  // A browser's redirect is an opaque one, of status 0: it has no body to redact, and no Response
+  // can be built with its status.
+  return response.ok || !response.status ? response : withRedactedBody(response, config.apiKey);
 }
 
 /** An error response whose body no longer holds the API key, should the API echo it. */
@@ -118,7 +119,7 @@ async function withRedactedBody(response: Response, apiKey: string): Promise<Res
   const text = await response.text();
   // A 304 (or any status that may carry no body) must be rebuilt without one. The response
   // serves as its own init: its status, status text and headers.
-  return new Response(text === "" ? null : redactBody(text, apiKey), response);
+  return new Response(text ? redactBody(text, apiKey) : null, response);
 }
 
 /** What an attempt that threw, the `made`-th of the call, means as the error the caller gets. */
