@@ -7,8 +7,9 @@ import type { KnipConfig } from "knip";
 const config: KnipConfig = {
   // Generated from the documents and never edited by hand: what they declare is the document's.
   ignore: ["**/src/generated/**"],
-  // System commands, not packages: CPU pinning in the bench, apt and jq in the bootstrap scripts.
-  ignoreBinaries: ["taskset", "apt-get", "jq"],
+  // System commands, not packages: CPU pinning in the bench, apt and jq in the bootstrap scripts,
+  // mkfifo in the mock's CLI tests.
+  ignoreBinaries: ["taskset", "apt-get", "jq", "mkfifo"],
   workspaces: {
     ".": {
       // The repository's tooling, run by node (bootstrap.mjs and the package.json scripts), and its

@@ -1,6 +1,6 @@
 // Uses the packed packages in a fresh npm project (test/support/consumer-setup.ts) as a partner
 // would: type-checked by TypeScript 5.9, 6 and 7 (also each package README's examples, under the
-// tsconfig.json that README shows), run as ESM and CommonJS on every Node line the packages'
+// tsconfig.json that README shows, the client's guide's with the client README's), run as ESM and CommonJS on every Node line the packages'
 // `engines` declare, bundled for the browser, and calling a real `payments-mock`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,7 +19,7 @@ import {
   tsconfigOf,
   typeCheckProjects,
 } from "./support/consumer.js";
-import { examplesOf } from "./support/readme-examples.js";
+import { CLIENT_GUIDE, examplesOf } from "./support/readme-examples.js";
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, "../..");
@@ -67,6 +67,8 @@ const PACKAGE_DIRS = {
   "@org/payments-mock": "mock",
 };
 const readmeOf = (dir: string) => readFileSync(path.join(root, dir, "README.md"), "utf8");
+/** The guides whose examples a package README's tsconfig.json is shown for: the client's. */
+const GUIDES_OF: Partial<Record<string, string>> = { client: CLIENT_GUIDE };
 
 /** The `tsconfig.json` a README shows: its ```json block with `compilerOptions`. */
 function shownTsconfig(readme: string, text: string): unknown {
@@ -77,9 +79,10 @@ function shownTsconfig(readme: string, text: string): unknown {
 }
 
 /**
- * Each package README's examples in a folder with the tsconfig.json that README shows: one folder
- * per distinct tsconfig, so that READMEs that show the same one are checked together; a set of
- * folders for each compiler `version`, as its build leaves its record in them.
+ * Each package README's examples (and its guide's, for the client) in a folder with the
+ * tsconfig.json that README shows: one folder per distinct tsconfig, so that READMEs that show the
+ * same one are checked together; a set of folders for each compiler `version`, as its build leaves
+ * its record in them.
  */
 function readmeProjects(version: string): string[] {
   const folders = new Map<string, string>();
@@ -96,6 +99,11 @@ function readmeProjects(version: string): string[] {
     }
     for (const example of examplesOf(readme, text)) {
       writeFileSync(path.join(folder, `${dir}-L${example.line}.ts`), `${example.code}\n`);
+    }
+    const guide = GUIDES_OF[dir];
+    if (guide === undefined) continue;
+    for (const example of examplesOf(guide, readFileSync(path.join(root, guide), "utf8"))) {
+      writeFileSync(path.join(folder, `${dir}-guide-L${example.line}.ts`), `${example.code}\n`);
     }
   }
   return [...folders.values()];

@@ -1,5 +1,7 @@
-// Every ```ts block of every README is real code: each example is type-checked as a file of its
-// own against the built packages, and each example that creates a client runs against the mock.
+// Every ```ts block of every README, and of the client's guide on the docs site (where the client
+// README's examples beyond its quick start are), is real code: each example is type-checked as a
+// file of its own against the built packages, and each example that creates a client runs against
+// the mock.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -7,7 +9,12 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { type RunningMock, startMock } from "@org/payments-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { examplesOf, findReadmes, type ReadmeExample } from "./support/readme-examples.js";
+import {
+  CLIENT_GUIDE,
+  examplesOf,
+  findReadmes,
+  type ReadmeExample,
+} from "./support/readme-examples.js";
 
 const execFileAsync = promisify(execFile);
 // TypeScript 7 exports no `bin/tsc` subpath: its package.json locates the command.
@@ -19,7 +26,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 // Inside e2e/, so that the examples' imports resolve to this workspace's built packages; removed
 // after the run.
 const work = mkdtempSync(path.resolve(import.meta.dirname, "../.readme-examples-"));
-const examples = findReadmes(root).flatMap((readme) =>
+const examples = [...findReadmes(root), CLIENT_GUIDE].flatMap((readme) =>
   examplesOf(readme, readFileSync(path.join(root, readme), "utf8")),
 );
 const fileOf = (example: ReadmeExample) =>
@@ -74,11 +81,16 @@ describe("finding README examples", () => {
     expect(() => examplesOf("X.md", "a\n```ts\nconst a = 1;")).toThrow(/^X\.md:2: .*never closed/);
   });
 
-  it("finds the examples of the package READMEs", () => {
+  it("finds the examples of the package READMEs and of the client's guide", () => {
     const readmes = new Set(examples.map((e) => e.readme));
-    for (const readme of ["packages/client/README.md", "packages/types/README.md"]) {
+    for (const readme of ["packages/client/README.md", "packages/types/README.md", CLIENT_GUIDE]) {
       expect(readmes).toContain(readme);
     }
+  });
+
+  it("reads a block with flags (```ts module) as an example too", () => {
+    const found = examplesOf("X.md", "```ts module\nexport const a = 1;\n```\n```tsx\n<a />\n```");
+    expect(found.map((e) => e.code)).toEqual(["export const a = 1;"]);
   });
 });
 

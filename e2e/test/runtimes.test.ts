@@ -1,6 +1,7 @@
-// The client README's runtime example (`tour`), from the packed packages, on every runtime of the
-// README's table: Node 22, 24 and 26, Bun, Deno, Cloudflare's workerd (through miniflare) and
-// Chromium, each against a running sandbox and a server that never answers.
+// The client's runtime example (`tour`, in the client's guide on the docs site, where the client
+// README's "Runtimes" moved), from the packed packages, on every runtime of the guide's table:
+// Node 22, 24 and 26, Bun, Deno, Cloudflare's workerd (through miniflare) and Chromium, each
+// against a running sandbox and a server that never answers.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,13 +13,12 @@ import { build, transform } from "esbuild";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consumer, NODE_LINES, RUNTIMES, run } from "./support/consumer.js";
-import { examplesOf } from "./support/readme-examples.js";
+import { CLIENT_GUIDE, examplesOf } from "./support/readme-examples.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const { app, work, node, bin, bun, module } = consumer();
 const folder = path.join(app, "runtimes");
-const README = "packages/client/README.md";
-const readme = readFileSync(path.join(root, README), "utf8");
+const guide = readFileSync(path.join(root, CLIENT_GUIDE), "utf8");
 
 /**
  * `tour`'s answer when the client did all four things on a runtime: created a customer, found it
@@ -39,10 +39,10 @@ let sandboxUrl = "";
 let silent: Server;
 let silentUrl = "";
 
-/** The README's `tour` example, as JavaScript that imports the installed client. */
+/** The guide's `tour` example, as JavaScript that imports the installed client. */
 async function tourModule(): Promise<string> {
-  const example = examplesOf(README, readme).find((e) => e.code.includes("function tour("));
-  if (!example) throw new Error(`${README} has no example that defines tour()`);
+  const example = examplesOf(CLIENT_GUIDE, guide).find((e) => e.code.includes("function tour("));
+  if (!example) throw new Error(`${CLIENT_GUIDE} has no example that defines tour()`);
   return (await transform(example.code, { loader: "ts", format: "esm" })).code;
 }
 
@@ -119,9 +119,9 @@ afterAll(() => {
   silent?.close();
 });
 
-describe("the client README's example", () => {
-  it("is run on each runtime the README's table names, and only those", () => {
-    const table = readme.slice(readme.indexOf("| Runtime "));
+describe("the client guide's runtime example", () => {
+  it("is run on each runtime the guide's table names, and only those", () => {
+    const table = guide.slice(guide.indexOf("| Runtime "));
     const named = [...table.matchAll(/^\| (Node \d+|[\w ]+?) +\|/gm)].map(([, name]) => name);
     expect(named.slice(1)).toEqual([
       ...NODE_LINES["types and client"].map((major) => `Node ${major}`),

@@ -33,7 +33,11 @@ export default defineConfig({
         resolve: { alias: { msw: "msw-2" } },
         test: {
           name: "mock-msw2",
-          include: ["test/msw/sandbox-handlers.test.ts", "test/msw-2/**/*.test.ts"],
+          include: [
+            "test/msw/sandbox-handlers.test.ts",
+            "test/msw/base-url-pattern-characters.test.ts",
+            "test/msw-2/**/*.test.ts",
+          ],
         },
       },
       {

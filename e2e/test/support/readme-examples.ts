@@ -1,6 +1,8 @@
-// Finds the TypeScript examples of the repository's READMEs. Each ```ts block is an example of
-// its own; a block whose first line is `// continued` extends the example before it (in the
-// same README), so one example may span several blocks.
+// Finds the TypeScript examples of the repository's READMEs, and of the docs site's guide to the
+// client, which holds the client README's examples beyond its quick start. Each ```ts block (with
+// or without flags, such as the guide's ```ts module) is an example of its own; a block whose
+// first line is `// continued` extends the example before it (in the same file), so one example
+// may span several blocks.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 
@@ -22,6 +24,9 @@ export interface ReadmeExample {
   lines: SourceLine[];
 }
 
+/** The client's guide on the docs site: the client README's examples and runtimes moved there. */
+export const CLIENT_GUIDE = "packages/docs/guides/client.md";
+
 /** The README files of the repository: the root's and those of its packages. */
 export function findReadmes(root: string): string[] {
   const dirs = [".", "openapi", "bench", "e2e", "scripts"];
@@ -36,7 +41,7 @@ export function examplesOf(readme: string, text: string): ReadmeExample[] {
   const examples: ReadmeExample[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)```ts\s*$/.exec(lines[i] ?? "");
+    const open = /^(\s*)```ts(?:\s+[a-z]+)*\s*$/.exec(lines[i] ?? "");
     if (!open) continue;
     const indent = open[1]?.length ?? 0;
     const start = i;

@@ -110,7 +110,7 @@ function renderOperations({ operations }: Described) {
   const rows = operations
     .map(
       (op) =>
-        `  ${op.operationId}: ["${op.method.toUpperCase()}", "${op.path}", ${op.subPartner}, ${Boolean(op.input)}, "${resourceName(op.tag ?? "")}", "${op.name}"],`,
+        `  ${op.operationId}: ["${op.method.toUpperCase()}", "${op.path}", ${Number(op.subPartner)}, ${Number(Boolean(op.input))}, "${resourceName(op.tag ?? "")}", "${op.name}"],`,
     )
     .join("\n");
   return `${HEADER}
@@ -118,8 +118,8 @@ import type { OperationTable } from "../facade.js";
 
 /**
  * Each operation by operationId: [METHOD, path, whether it takes the \`X-SUB-PARTNER-ID\` header,
- * whether its facade method takes a query or body after the path parameters, its facade
- * resource, its facade method].
+ * whether its facade method takes a query or body after the path parameters (each 1 or 0), its
+ * facade resource, its facade method].
  */
 export const operations = {
 ${rows}

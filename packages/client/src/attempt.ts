@@ -12,8 +12,8 @@ export class Attempt {
   timedOut = false;
   // undici follows a Request's signal through a weak reference: holding the Request here keeps
   // the attempt's timeout and the caller's abort wired to the fetch until the attempt is over.
-  request: Request | undefined;
-  response: Response | undefined;
+  declare request: Request | undefined;
+  declare response: Response | undefined;
 
   constructor(caller: AbortSignal | undefined, timeoutMs: number) {
     this.#caller = caller;

@@ -54,7 +54,7 @@ function requestIdOf(response: Response, apiKey: string): string | undefined {
 }
 
 /** The options of a call made without any, shared rather than allocated per call. */
-const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
+const NO_OPTIONS: Record<string, unknown> = {};
 
 /** What the client takes from the platform; tests replace it to control waiting and time. */
 export type Platform = Pick<TransportConfig, "sleep" | "random" | "now">;
@@ -86,7 +86,7 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
     fetch: customFetch
       ? (request) => customFetch(request)
       : (request, signal) => globalThis.fetch(request, { signal }),
-    settlesOnAbort: customFetch === undefined,
+    settlesOnAbort: !customFetch,
     ...platform,
   };
   // The public types live on PaymentsClient; inside, calls are by runtime method and path.
@@ -137,12 +137,12 @@ export function createClientOn(platform: Platform, options: PaymentsClientOption
       status: response.status,
       // The transport already took the API key out of the body's text.
       body: error,
-      operation: call.operation,
+      operation,
       idempotencyKey: call.idempotencyKey,
       requestId,
       replayed,
     });
-    return { error: apiError, response, requestId, replayed };
+    return { ...result, error: apiError, requestId, replayed };
   };
 
   const method = (name: string) => (path: string, init?: Record<string, unknown>) =>

@@ -44,7 +44,9 @@ export class PaymentsApiError extends PaymentsError {
     requestId?: string | undefined;
     replayed?: boolean | undefined;
   }) {
-    const detail = bodyDetail(init.body);
+    // A redirect (a 3xx, or a browser's opaque one: status 0) is not followed, since fetch would
+    // send X-API-Key on to wherever it points.
+    const detail = init.status < 400 ? "a redirect, not followed" : bodyDetail(init.body);
     const { requestId, replayed = false } = init;
     const id = requestId ? `request id ${quoted(requestId)}` : "";
     const noted = replayed ? (id ? `${id}, replayed` : "replayed") : id;
@@ -109,8 +111,10 @@ export class PaymentsConnectionError extends PaymentsError {
 }
 
 /**
- * The API answered with a 2xx whose body could not be read as JSON (an HTML maintenance page,
- * say). Not retried: the request arrived. Retry it yourself with the same `idempotencyKey`.
+ * The API answered, but its body could not be read: a 2xx whose body is not JSON (an HTML
+ * maintenance page, say), or any answer whose body its `Content-Encoding` does not decode (bytes
+ * that are not gzip under `gzip`). Not retried: the request arrived. Retry it yourself with the
+ * same `idempotencyKey`.
  */
 export class PaymentsResponseError extends PaymentsError {
   declare readonly status: number;
@@ -121,8 +125,10 @@ export class PaymentsResponseError extends PaymentsError {
     idempotencyKey: string | undefined,
     cause: unknown,
   ) {
+    // Only a decoder's error has a code: `Z_DATA_ERROR` and the like.
+    const { code, text } = causeOf(cause);
     super(
-      `${operation} got HTTP ${status} with a body that is not JSON`,
+      `${operation} got HTTP ${status} with a body that ${code ? `could not be decoded (${code}): ${text}` : "is not JSON"}`,
       operation,
       idempotencyKey,
       cause,

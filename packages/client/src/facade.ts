@@ -60,8 +60,9 @@ export type OperationTable = Record<
   readonly [
     method: "GET" | "POST" | "PATCH",
     path: string,
-    takesSubPartner: boolean,
-    takesInput: boolean,
+    // 1 or 0: shorter than true and false in the bundle.
+    takesSubPartner: 0 | 1,
+    takesInput: 0 | 1,
     resource: string,
     name: string,
   ]
@@ -94,13 +95,13 @@ function facadeMethod(
   send: SendCall,
   method: string,
   path: string,
-  takesInput: boolean,
+  takesInput: 0 | 1,
 ): FacadeMethod {
   const names = Array.from(path.matchAll(/\{([^}]+)\}/g), (match) => match[1] as string);
   return async (...args) => {
     const pathParams = Object.fromEntries(names.map((name, i) => [name, args[i]]));
     const input = takesInput ? args[names.length] : undefined;
-    const options = (args[names.length + Number(takesInput)] ?? {}) as FacadeOptions;
+    const options = (args[names.length + takesInput] ?? {}) as FacadeOptions;
     const { subPartnerId, idempotencyKey, ...callOptions } = options;
     // openapi-fetch leaves out a header whose value is undefined.
     const header = { [SUB_PARTNER_ID]: subPartnerId, [IDEMPOTENCY_KEY]: idempotencyKey };

@@ -78,7 +78,7 @@ export function checkMaxRetries(name: string, value: unknown): void {
 }
 
 export function checkOptions(options: PaymentsClientOptions): void {
-  if (typeof options !== "object" || options === null) {
+  if (!options || typeof options !== "object") {
     throw new TypeError("createPaymentsClient needs an options object");
   }
   // Never echo the key's value: the message names the option and the rule only.

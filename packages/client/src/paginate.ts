@@ -57,9 +57,10 @@ interface PaginateInit {
 /** `operation` names the list operation in the error thrown when the API repeats a cursor. */
 export function paginate(send: SendCall, operation: string, path: string, init: PaginateInit = {}) {
   const { direction = "forward", ...rest } = init;
-  const param = direction === "backward" ? "prev_cursor" : "cursor";
+  const backward = direction === "backward";
+  const param = backward ? "prev_cursor" : "cursor";
   const { cursor, prev_cursor, ...firstQuery } = rest.params?.query ?? {};
-  const start = direction === "backward" ? prev_cursor : cursor;
+  const start = backward ? prev_cursor : cursor;
 
   async function* pages(): AsyncGenerator<PageShape> {
     // `page_size` and the filters stay on every page; only the cursor changes.

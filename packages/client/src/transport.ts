@@ -6,7 +6,7 @@
  * headers, so a call that succeeds at once costs next to nothing over bare openapi-fetch.
  */
 import { Attempt } from "./attempt.js";
-import { originOf } from "./error-detail.js";
+import { causeOf, originOf } from "./error-detail.js";
 import {
   PaymentsConnectionError,
   PaymentsError,
@@ -73,8 +73,7 @@ export async function perform<T extends { response: Response }>(
       const fetch = (request: Request) => send(config, call, request, attempt);
       const work = run(attempt.signal, fetch);
       const result = await (config.settlesOnAbort ? work : attempt.settle(work));
-      const { status } = result.response;
-      if (!retriesLeft || !isRetryableStatus(status)) return result;
+      if (!retriesLeft || !isRetryableStatus(result.response.status)) return result;
       const asked = retryAfterDelay(result.response.headers.get("Retry-After"), config.now());
       if (asked !== undefined && asked > MAX_RETRY_AFTER_MS) return result;
       delay = asked ?? backoffDelay(n, config.random);
@@ -110,19 +109,17 @@ async function send(
   }
   const response = await config.fetch(request, attempt.signal);
   attempt.response = response;
-  return response.ok ? response : withRedactedBody(response, config.apiKey);
+  // A browser's redirect is an opaque one, of status 0: it has no body to redact, and no Response
+  // can be built with its status.
+  return response.ok || !response.status ? response : withRedactedBody(response, config.apiKey);
 }
 
 /** An error response whose body no longer holds the API key, should the API echo it. */
 async function withRedactedBody(response: Response, apiKey: string): Promise<Response> {
   const text = await response.text();
-  const { status, statusText, headers } = response;
-  // A 304 (or any status that may carry no body) must be rebuilt without one.
-  return new Response(text === "" ? null : redactBody(text, apiKey), {
-    status,
-    statusText,
-    headers,
-  });
+  // A 304 (or any status that may carry no body) must be rebuilt without one. The response
+  // serves as its own init: its status, status text and headers.
+  return new Response(text ? redactBody(text, apiKey) : null, response);
 }
 
 /** What an attempt that threw, the `made`-th of the call, means as the error the caller gets. */
@@ -138,7 +135,7 @@ function attemptFailure(
   const origin = request ? originOf(request.url) : "the API";
   if (attempt.timedOut) {
     const phase = response ? "reading the response body" : "waiting for the response";
-    const attempts = made === 1 ? "1 attempt" : `${made} attempts`;
+    const attempts = `${made} attempt${made > 1 ? "s" : ""}`;
     return new PaymentsTimeoutError(
       call.operation,
       call.timeoutMs,
@@ -148,9 +145,15 @@ function attemptFailure(
   }
   if (error instanceof PaymentsError) return error;
   redactError(error, apiKey);
-  // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page) is no
-  // connection failure: the request arrived, so it is not retried.
-  if (response?.ok && error instanceof SyntaxError) {
+  // openapi-fetch parses a 2xx body as JSON; a body that is not JSON (an HTML page), or that its
+  // Content-Encoding does not decode (zlib's, brotli's or zstd's error code), is no connection
+  // failure: the answer arrived, so it is not retried.
+  if (
+    response &&
+    (error instanceof SyntaxError
+      ? response.ok
+      : /^(Z|ERR_|ZSTD)_/.test(causeOf(error).code as string))
+  ) {
     return new PaymentsResponseError(call.operation, response.status, call.idempotencyKey, error);
   }
   const failure = new PaymentsConnectionError(call.operation, error, call.idempotencyKey, origin);

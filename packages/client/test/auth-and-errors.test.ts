@@ -302,7 +302,33 @@ describe("the API key never leaks", () => {
     const { error } = await client.GET("/documents");
     expect(error).toBeInstanceOf(PaymentsApiError);
     expect(error).toMatchObject({ status: 302, operation: "listDocuments" });
+    expect(error?.message).toBe("listDocuments failed with HTTP 302: a redirect, not followed");
     expect(elsewhere.arrivals).toHaveLength(0);
+  });
+
+  it("nor in a browser, whose redirect is an opaque one of status 0: said as a redirect, once", async () => {
+    // What a browser's fetch answers a redirect with under `redirect: "manual"`.
+    const opaqueRedirect = () => {
+      const response = new Response(null, { status: 302 });
+      Object.defineProperties(response, {
+        type: { value: "opaqueredirect" },
+        status: { value: 0 },
+        statusText: { value: "" },
+      });
+      return response;
+    };
+    const { client, attempts } = testClient({
+      baseUrl: "https://api.example.com",
+      fetch: async () => opaqueRedirect(),
+    });
+    const { error } = await client.GET("/documents");
+    expect(error).toBeInstanceOf(PaymentsApiError);
+    expect(error).toMatchObject({ status: 0, operation: "listDocuments" });
+    expect(error?.message).toBe("listDocuments failed with HTTP 0: a redirect, not followed");
+    expect(attempts).toHaveLength(1);
+    await expect(client.documents.list()).rejects.toThrow(
+      "listDocuments failed with HTTP 0: a redirect, not followed",
+    );
   });
 
   it("not from the client object", () => {

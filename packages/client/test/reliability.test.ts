@@ -3,6 +3,7 @@ import { createClientOn } from "../src/client.js";
 import {
   createPaymentsClient,
   PaymentsConnectionError,
+  PaymentsResponseError,
   PaymentsTimeoutError,
 } from "../src/index.js";
 import { sleep } from "../src/retry-policy.js";
@@ -212,6 +213,31 @@ describe("timeouts", () => {
     expect(keys.size).toBe(1);
     expect(failure).toMatchObject({ idempotencyKey: [...keys][0] });
   });
+
+  it.each([
+    [200, "gzip", "not gzip at all"],
+    [503, "gzip", "not gzip at all"],
+    [200, "br", "not brotli either"],
+  ])(
+    "does not retry an HTTP %i whose body its Content-Encoding (%s) does not decode",
+    async (status, encoding, bytes) => {
+      // The answer arrived whole: it is no network failure, and the next answer would be the same.
+      const upstream = await startUpstream((_, res) => {
+        res.writeHead(status, { "content-type": "application/json", "content-encoding": encoding });
+        res.end(bytes);
+      });
+      const { client, attempts } = testClient({ baseUrl: upstream.baseUrl });
+      const failure = await client.GET("/documents").catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(PaymentsResponseError);
+      expect(failure).toMatchObject({ operation: "listDocuments", status });
+      expect((failure as Error).message).toMatch(
+        new RegExp(
+          `^listDocuments got HTTP ${status} with a body that could not be decoded \\((Z_DATA_ERROR|ERR_\\w+)\\): terminated: `,
+        ),
+      );
+      expect(attempts).toHaveLength(1);
+    },
+  );
 
   it("reports a connection lost while reading the body as PaymentsConnectionError", async () => {
     const upstream = await startUpstream((_, res) => {

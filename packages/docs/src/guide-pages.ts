@@ -91,8 +91,17 @@ function indexBody(links: SiteLinks) {
     list("Test mode"),
     `<h2 id="mock-and-proxy">The mock and the proxy</h2>`,
     list("Mock and proxy"),
+    `<h2 id="the-client">The client</h2>`,
+    list("Client"),
   ].join("\n");
 }
+
+/** The guides' parts, in the navigation's order, each with its heading there. */
+const NAV_PARTS: Record<Guide["part"], string> = {
+  "Test mode": "Guides",
+  "Mock and proxy": "Mock and proxy",
+  Client: "The client",
+};
 
 function page({
   title,
@@ -107,11 +116,9 @@ function page({
 }) {
   const navItem = (href: string, label: string, isCurrent: boolean) =>
     `<li><a href="${href}"${isCurrent ? ' aria-current="page"' : ""}>${escapeHtml(label)}</a></li>`;
-  const parts = (["Test mode", "Mock and proxy"] as const).map(
+  const parts = (Object.keys(NAV_PARTS) as Guide["part"][]).map(
     (part) =>
-      `<p class="nav-part">${part === "Test mode" ? "Guides" : part}</p><ul>${GUIDES.filter(
-        (guide) => guide.part === part,
-      )
+      `<p class="nav-part">${NAV_PARTS[part]}</p><ul>${GUIDES.filter((guide) => guide.part === part)
         .map((guide) => navItem(`${guide.slug}.html`, guide.title, guide.slug === current))
         .join("")}</ul>`,
   );

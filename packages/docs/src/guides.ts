@@ -23,7 +23,7 @@ export interface Guide {
   title: string;
   /** One sentence for the guides' index. */
   summary: string;
-  part: "Test mode" | "Mock and proxy";
+  part: "Test mode" | "Mock and proxy" | "Client";
   /**
    * Its commands run a Node program (payments-mock's CLI), not only the shell, curl and jq: its
    * test runs them with the machine's PATH.
@@ -141,6 +141,13 @@ export const GUIDES: readonly Guide[] = [
       "Put the real service behind the spec: every request and answer checked, violations reported, in CI too.",
     part: "Mock and proxy",
   },
+  {
+    slug: "client",
+    title: "The TypeScript client",
+    summary:
+      "@org/payments-client beyond its README: the facade and path style, idempotency, retries, timeouts, cancelling, errors, pagination, sub-partners, webhook events and the runtimes it runs on.",
+    part: "Client",
+  },
 ];
 
 export const guidesDir = path.resolve(import.meta.dirname, "../guides");
@@ -254,7 +261,9 @@ export function renderMarkdown(markdown: string): { html: string; headings: Head
           ? " (starts a server: leave it running)"
           : flags.includes("vitest")
             ? " (a file of a vitest project)"
-            : "";
+            : flags.includes("module")
+              ? " (a module of its own)"
+              : "";
         return `<div class="code code-${language}">${label ? `<span class="code-label">${escapeHtml(label)}${kind}</span>` : ""}<pre><code${language ? ` class="language-${language}"` : ""}>${escapeHtml(token.text)}\n</code></pre></div>\n`;
       },
     },

@@ -1,7 +1,7 @@
 // Every guide runs as printed. Its shell commands run in order in one bash, with only PATH (a
 // folder of curl and jq, nothing else) and PAYMENTS_BASE_URL set, against a sandbox started here
 // for the guide (the stateless mock for
-// the mock's guide); each ```output block is exactly what the command before it printed. Its
+// the mock's guide, and for the client's programs); each ```output block is exactly what the command before it printed. Its
 // TypeScript blocks are one program, type-checked against the packages and run with Node. And
 // the built page shows every block as it is in the guide.
 import { execFile } from "node:child_process";
@@ -48,8 +48,11 @@ const guides = GUIDES.map((guide) => ({
   blocks: blocksOf(guideMarkdown(guide.slug), `guides/${guide.slug}.md`),
 }));
 const withShell = guides.filter((guide) => shellSteps(guide.blocks).length > 0);
-/** Files of a project rather than a program: a vitest project's, a browser page's. */
-const PROJECT_FLAGS = ["vitest", "browser"];
+/**
+ * Files of a project rather than a program: a vitest project's, a browser page's, a module of its
+ * own (one the reader's program imports, such as the client guide's `tour`).
+ */
+const PROJECT_FLAGS = ["vitest", "browser", "module"];
 /** A guide's TypeScript program: its ```ts blocks, but for the files of a project. */
 const programBlocks = (guide: (typeof guides)[number]) =>
   guide.blocks.filter(
@@ -75,7 +78,7 @@ describe("the guides", () => {
       expect.arrayContaining(["quickstart", "onboarding-curl", "lifecycles", "mock"]),
     );
     expect(withProgram.map((guide) => guide.slug)).toEqual(
-      expect.arrayContaining(["onboarding-typescript", "webhooks", "sandbox", "proxy"]),
+      expect.arrayContaining(["onboarding-typescript", "webhooks", "sandbox", "proxy", "client"]),
     );
   });
 
@@ -139,7 +142,7 @@ describe("the TypeScript of the guides", () => {
     for (const guide of withProgram)
       writeFileSync(programFile(guide.slug), `${programOf(guide)}\n`);
     // A guide's vitest files (run by their own test) are checked each as a file of its own, as
-    // vitest runs them; its browser page's blocks together, as one file.
+    // vitest runs them, and so are its modules; its browser page's blocks together, as one file.
     const vitestFiles = guides
       .flatMap((guide) => {
         const ofFlag = (flag: string) =>
@@ -147,6 +150,10 @@ describe("the TypeScript of the guides", () => {
         return [
           ...ofFlag("vitest").map((block, index) => ({
             slug: `${guide.slug}-vitest-${index + 1}`,
+            code: block.code,
+          })),
+          ...ofFlag("module").map((block, index) => ({
+            slug: `${guide.slug}-module-${index + 1}`,
             code: block.code,
           })),
           {
@@ -240,8 +247,10 @@ describe.concurrent("the TypeScript programs of the guides", () => {
     { timeout: 180_000 },
     async ([slug, guide]) => {
       writeFileSync(programFile(slug), `${programOf(guide)}\n`);
-      // The guides that talk to a running sandbox (or a proxy's upstream) get one here.
-      const server = await serverFor(slug === "proxy" ? "mock" : slug);
+      // The guides that talk to a running sandbox get one here; the proxy's guide (for its
+      // upstream) and the client's (whose examples read what the mock's examples hold, such as
+      // transactions to list by id) get the stateless mock.
+      const server = await serverFor(slug === "proxy" || slug === "client" ? "mock" : slug);
       try {
         await run(process.execPath, [programFile(slug)], {
           cwd: work,

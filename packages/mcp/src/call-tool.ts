@@ -8,6 +8,7 @@ import { argumentProblems } from "./arguments.js";
 import type { IdempotencyKeys } from "./idempotency.js";
 import {
   ALL_PAGES_MAX_CHARACTERS,
+  ALL_PAGES_MAX_PAGES,
   ALL_PAGES_PAGE_SIZE,
   ALLOW_WRITES_FLAG,
   READ_ONLY_FLAG,
@@ -107,6 +108,7 @@ export async function callTool(
       tool.pages && args.all_pages === true
         ? await allPages(context, tool, request)
         : { result: await context.send(tool.method, tool.path, request), note: undefined };
+    if ("stopped" in answer) return failure(redactText(answer.stopped, context.apiKey));
     const { result, note } = answer;
     const status = result.response.status;
     context.logCall?.(
@@ -206,7 +208,8 @@ function requestOf(
   };
   let body: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(args)) {
-    const place = tool.arguments[name];
+    // Own places only: `constructor` or `__proto__` would find Object's (the schema refuses both).
+    const place = Object.hasOwn(tool.arguments, name) ? tool.arguments[name] : undefined;
     if (!place || value === undefined) continue;
     if (place.in === "body-whole") request.body = value;
     else if (place.in === "body") {
@@ -226,20 +229,26 @@ type PageData = { items?: unknown[]; cursor?: string | null; [field: string]: un
 
 /**
  * Every page from the given cursor on, until the last, or until the next page would take the
- * items' JSON over the cap; one answer of their items, whose `cursor` goes on from there.
+ * items' JSON over the cap; one answer of their items, whose `cursor` goes on from there. An API
+ * that answers a cursor it answered before, or a next cursor on page after page, is left at once
+ * or after at most ALL_PAGES_MAX_PAGES pages, with why.
  */
-async function allPages(context: CallContext, tool: ToolDefinition, request: Request) {
+async function allPages(
+  context: CallContext,
+  tool: ToolDefinition,
+  request: Request,
+): Promise<{ result: SendResult; note: string | undefined } | { stopped: string }> {
   const query: Record<string, unknown> = {
     page_size: ALL_PAGES_PAGE_SIZE,
     ...request.params.query,
   };
   const items: unknown[] = [];
-  const seen = new Set<unknown>();
+  const seen = new Set<unknown>(query.cursor === undefined ? [] : [query.cursor]);
   let pages = 0;
   let characters = 0;
   let last: { result: SendResult; page: PageData } | undefined;
   const read = () =>
-    `all_pages: ${pages} page${pages === 1 ? "" : "s"}, ${items.length} item${items.length === 1 ? "" : "s"}`;
+    `${pages} page${pages === 1 ? "" : "s"}, ${items.length} item${items.length === 1 ? "" : "s"}`;
   for (;;) {
     const result = await context.send(tool.method, tool.path, {
       ...request,
@@ -251,20 +260,36 @@ async function allPages(context: CallContext, tool: ToolDefinition, request: Req
     if (last !== undefined && characters + size > ALL_PAGES_MAX_CHARACTERS) {
       // This page is left for the next call: the answer's cursor is the one that read it.
       const data = { ...last.page, items, cursor: query.cursor };
-      return { result: { ...last.result, data }, note: `${read()}${CAP_NOTE}` };
+      return { result: { ...last.result, data }, note: `all_pages: ${read()}${CAP_NOTE}` };
     }
     items.push(...(page.items ?? []));
     pages++;
     characters += size;
     last = { result, page };
     const next = page.cursor;
-    if (next === undefined || next === null || seen.has(next)) {
+    if (next === undefined || next === null) {
       const data = { ...page, items };
-      return { result: { ...result, data }, note: `${read()}, the last page included` };
+      return { result: { ...result, data }, note: `all_pages: ${read()}, the last page included` };
+    }
+    if (seen.has(next)) {
+      return {
+        stopped: `${tool.name} with all_pages stopped: the API answered the cursor ${quoteCursor(next)} a second time (after ${read()}), and following it would read the same pages over and over. Call ${tool.name} without all_pages and page with \`cursor\` to see what the API answers.`,
+      };
+    }
+    if (pages >= ALL_PAGES_MAX_PAGES) {
+      return {
+        stopped: `${tool.name} with all_pages stopped after ${read()}: it reads at most ${ALL_PAGES_MAX_PAGES} pages in one call, and the API still answered a next cursor. Pass a larger \`page_size\`, or go on from \`cursor\` ${quoteCursor(next)}.`,
+      };
     }
     seen.add(next);
     query.cursor = next;
   }
+}
+
+/** A cursor as an error quotes it: JSON, and cut short, since the API made it. */
+function quoteCursor(cursor: unknown): string {
+  const text = JSON.stringify(cursor) ?? String(cursor);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 const CAP_NOTE = `; stopped before a page that would take the answer over ${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")} characters of JSON: pass the answer's cursor to go on`;

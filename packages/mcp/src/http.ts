@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { DEFAULT_HTTP_PORT, SESSION_IDLE_MS } from "./limits.js";
 import { contextOf, type PaymentsMcpOptions } from "./options.js";
@@ -41,9 +42,59 @@ type Session = {
   idle?: NodeJS.Timeout;
 };
 
+const refusal = (message: string) =>
+  JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+
 function refuse(response: ServerResponse, status: number, message: string): void {
   response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  response.end(refusal(message));
+}
+
+/** A header's value as an error quotes it: JSON-escaped, and cut short if long. */
+const quoteHeader = (value: string) =>
+  JSON.stringify(value.length > 100 ? `${value.slice(0, 100)}…` : value);
+
+/**
+ * Why a Host header names no host and port as a URL does (`127.0.0.1:4030`, `[::1]:4030`), or
+ * nothing if it does. Such a header reached the SDK's transport, which answered a bare 400.
+ */
+function hostProblem(host: string | undefined, url: string): string | undefined {
+  const fix = `send the host and port of the server's URL (${url}), as HTTP clients do`;
+  if (!host) return `The request has no Host header: ${fix}`;
+  const name = /^(\[[^\]]*\]|[^:[\]]*)(?::\d{1,5})?$/.exec(host)?.[1];
+  if (name === undefined || URL.parse(`http://${host}`)?.hostname !== name.toLowerCase()) {
+    return `The Host header ${quoteHeader(host)} is not a host and port: ${fix}`;
+  }
+  return undefined;
+}
+
+/**
+ * What Node's HTTP parser refuses before a request exists (malformed HTTP, headers too large)
+ * gets a JSON body too, where Node would answer a bare status; then the connection closes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [
+          431,
+          "Request Header Fields Too Large",
+          "The request's headers are too large: send them under 16 KiB",
+        ]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "The request was not complete in time: send it whole"]
+        : [
+            400,
+            "Bad Request",
+            "The request is not valid HTTP/1.1: send an MCP request as HTTP/1.1",
+          ];
+  const body = refusal(message);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 export async function serveHttp(options: HttpServerOptions): Promise<RunningHttpServer> {
@@ -53,6 +104,7 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
   const loopback = ["127.0.0.1", "localhost", "::1"].includes(host);
   const sessions = new Map<string, Session>();
   let allowedHosts: string[] = [];
+  let endpointUrl = "";
   const idleMs = options.sessionIdleMs ?? SESSION_IDLE_MS;
   if (!(idleMs > 0)) throw new TypeError("sessionIdleMs must be a number of milliseconds above 0");
 
@@ -93,9 +145,30 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
     if (transport.sessionId === undefined) await server.close();
   };
 
-  const listener = createServer((request, response) => {
-    // A request target that is no URL (`http://[::1/mcp`) is answered, not thrown at the listener.
-    const path = URL.parse(request.url ?? "/", "http://localhost")?.pathname;
+  // No Host header is answered by the listener below, with a body, rather than by Node, without.
+  const listener = createServer({ requireHostHeader: false }, (request, response) => {
+    // A Host header the transport cannot take, or (on loopback) of another host, is refused here:
+    // the transport would answer the first with a bare 400.
+    const host = request.headers.host;
+    const problem = hostProblem(host, endpointUrl);
+    if (problem !== undefined) {
+      refuse(response, 400, problem);
+      return;
+    }
+    if (loopback && !allowedHosts.includes(host as string)) {
+      refuse(
+        response,
+        403,
+        `The Host header ${quoteHeader(host as string)} is not this server's: on a loopback interface it answers only requests addressed to ${allowedHosts.join(", ")} (a guard against DNS rebinding)`,
+      );
+      return;
+    }
+    // A request target that is no URL (`http://[::1/mcp`) is answered, not thrown at the listener;
+    // nor is one the transport takes for no URL (`mcp`, `HTTP://…`).
+    const target = request.url ?? "";
+    const path = /^(\/|https?:\/\/)/.test(target)
+      ? URL.parse(target, "http://localhost")?.pathname
+      : undefined;
     if (path !== ENDPOINT) {
       refuse(response, 404, `Not found: the MCP endpoint is ${ENDPOINT}`);
       return;
@@ -117,6 +190,8 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
     });
   });
 
+  listener.on("clientError", answerClientError);
+
   const wanted = options.port ?? DEFAULT_HTTP_PORT;
   await new Promise<void>((resolve, reject) => {
     listener.once("error", (error) => reject(listenError(error, host, wanted)));
@@ -125,10 +200,11 @@ export async function serveHttp(options: HttpServerOptions): Promise<RunningHttp
   const { port } = listener.address() as AddressInfo;
   // A Host header names an IPv6 address in brackets, as a URL does.
   const hostInUrl = host.includes(":") ? `[${host}]` : host;
-  allowedHosts = [`${hostInUrl}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
+  allowedHosts = [...new Set([`${hostInUrl}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`])];
+  endpointUrl = `http://${hostInUrl}:${port}${ENDPOINT}`;
 
   return {
-    url: `http://${hostInUrl}:${port}${ENDPOINT}`,
+    url: endpointUrl,
     async close() {
       await Promise.all([...sessions.values()].map((session) => session.close()));
       sessions.clear();

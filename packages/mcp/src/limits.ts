@@ -7,6 +7,12 @@
  */
 export const ALL_PAGES_MAX_CHARACTERS = 50_000;
 
+/**
+ * The most pages `all_pages` reads in one call: an API that answers page after page (empty ones,
+ * say) each with a next cursor would otherwise be read without end.
+ */
+export const ALL_PAGES_MAX_PAGES = 100;
+
 /** The page size `all_pages` reads with when the call gives none: the API's largest. */
 export const ALL_PAGES_PAGE_SIZE = 100;
 

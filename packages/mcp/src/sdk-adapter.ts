@@ -41,12 +41,32 @@ function anyParams<T>(schema: RequestSchema<T>): { method: string } {
 /** `request` as `schema` reads it; params it refuses are Invalid params, naming field and rule. */
 function checkedRequest<T>(schema: RequestSchema<T>, request: unknown): T {
   const checked = schema.safeParse(request);
-  if (checked.success) return checked.data;
+  if (checked.success) return keepProtoArgument(request, checked.data);
   const method = (request as { method?: unknown }).method;
   const problems = checked.error.issues.map(
     (issue) => `${issue.path.join(".") || "the request"}: ${issue.message}`,
   );
   throw new McpError(ErrorCode.InvalidParams, `${String(method)}: ${problems.join("; ")}`);
+}
+
+type WithArguments = { params?: { arguments?: unknown } } | null | undefined;
+
+/**
+ * zod leaves a `__proto__` key out of the arguments it reads (setting it would set the copy's
+ * prototype), so a call with one was sent without it, silently. The copy (of no prototype) gets
+ * it back as a key of its own, for the tool's schema to refuse by name like any unknown one.
+ */
+function keepProtoArgument<T>(request: unknown, data: T): T {
+  const given = (request as WithArguments)?.params?.arguments;
+  const copy = (data as WithArguments)?.params?.arguments;
+  if (given === null || typeof given !== "object" || copy === null || typeof copy !== "object") {
+    return data;
+  }
+  const proto = Object.getOwnPropertyDescriptor(given, "__proto__");
+  if (proto !== undefined && !Object.hasOwn(copy, "__proto__")) {
+    Object.defineProperty(copy, "__proto__", { ...proto, enumerable: true });
+  }
+  return data;
 }
 
 const setOnProtocol = Protocol.prototype.setRequestHandler as (

@@ -49,6 +49,42 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+/** An initialize request to the server with this Host header (none if undefined), its answer parsed. */
+const send = (path: string, host: string | undefined) =>
+  new Promise<{ status: number; type: string | undefined; message: string }>((resolve, reject) => {
+    const url = new URL(endpoint);
+    const call = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: "POST",
+        setHost: false,
+        headers: {
+          ...(host === undefined ? {} : { host }),
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+      },
+      (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        response.on("end", () => {
+          const parsed = (body ? JSON.parse(body) : {}) as { error?: { message?: string } };
+          resolve({
+            status: response.statusCode ?? 0,
+            type: response.headers["content-type"],
+            message: parsed.error?.message ?? "",
+          });
+        });
+      },
+    );
+    call.on("error", reject);
+    call.end(JSON.stringify(INITIALIZE));
+  });
+
 describe("payments-mcp --http", () => {
   it("serves sessions at /mcp: tools listed and called", async () => {
     const clients = [0, 1].map(() => new Client({ name: "http-test", version: "0.0.0" }));
@@ -77,32 +113,64 @@ describe("payments-mcp --http", () => {
     expect(stderr).not.toContain(SECRET_KEY);
   });
 
-  it("refuses another host (DNS rebinding) and answers other paths 404", async () => {
-    const send = (path: string, host: string) =>
-      new Promise<number>((resolve, reject) => {
-        const url = new URL(endpoint);
-        const call = request(
-          {
-            host: url.hostname,
-            port: url.port,
-            path,
-            method: "POST",
-            headers: {
-              host,
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-            },
-          },
-          (response) => {
-            response.resume();
-            resolve(response.statusCode ?? 0);
-          },
-        );
-        call.on("error", reject);
-        call.end(JSON.stringify(INITIALIZE));
+  it("refuses another host (DNS rebinding) with a 403 naming it, and answers other paths 404", async () => {
+    const refused = await send("/mcp", "attacker.example:80");
+    expect(refused.status).toBe(403);
+    expect(refused.type).toBe("application/json");
+    expect(refused.message).toContain('"attacker.example:80" is not this server\'s');
+    expect(refused.message).toContain(new URL(endpoint).host);
+    expect((await send("/other", new URL(endpoint).host)).status).toBe(404);
+  });
+
+  it("answers a Host header that names no host and port, or none, with a 400 naming it", async () => {
+    const { host } = new URL(endpoint);
+    // Each reached the SDK's transport, which answered a 400 with an empty body.
+    for (const bad of [
+      "evil.example:99999",
+      "a@b",
+      `${host}@evil.example`,
+      "x:y:z",
+      "[::1",
+      "%41",
+    ]) {
+      const answer = await send("/mcp", bad);
+      expect(answer.status, bad).toBe(400);
+      expect(answer.type, bad).toBe("application/json");
+      expect(answer.message, bad).toContain(
+        `The Host header ${JSON.stringify(bad)} is not a host and port`,
+      );
+      expect(answer.message, bad).toContain(endpoint);
+    }
+    for (const none of [undefined, ""]) {
+      const answer = await send("/mcp", none);
+      expect(answer.status).toBe(400);
+      expect(answer.message).toContain("The request has no Host header");
+    }
+  });
+
+  it("answers what Node's parser refuses with a JSON body, not a bare status", async () => {
+    const url = new URL(endpoint);
+    const raw = async (text: string) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let answer = "";
+      socket.on("data", (chunk: Buffer) => {
+        answer += chunk.toString();
       });
-    expect(await send("/mcp", "attacker.example:80")).toBe(403);
-    expect(await send("/other", new URL(endpoint).host)).toBe(404);
+      socket.on("error", () => undefined);
+      socket.end(text);
+      await once(socket, "close");
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      return { head, message: (JSON.parse(body) as { error: { message: string } }).error.message };
+    };
+    const garbage = await raw("GARBAGE\r\n\r\n");
+    expect(garbage.head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(garbage.head).toContain("content-type: application/json");
+    expect(garbage.message).toContain("not valid HTTP/1.1");
+    const large = await raw(
+      `GET /mcp HTTP/1.1\r\nHost: ${url.host}\r\nX: ${"a".repeat(20_000)}\r\n\r\n`,
+    );
+    expect(large.head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(large.message).toContain("headers are too large");
   });
 
   it("answers a request target that is no URL with a 404, and goes on serving", async () => {

@@ -149,6 +149,16 @@ describe("--dynamic", () => {
       arguments: [1],
     });
     expect(textOf(wrong)).toContain("`arguments` must be an object");
+    const proto = await session.call(
+      "call_operation",
+      JSON.parse('{"operation_id":"listCustomers","arguments":{},"__proto__":{"a":1}}'),
+    );
+    expect(textOf(proto)).toContain("`__proto__` is not an argument of this tool");
+    const nestedProto = await session.call(
+      "call_operation",
+      JSON.parse('{"operation_id":"listCustomers","arguments":{"__proto__":{"a":1}}}'),
+    );
+    expect(textOf(nestedProto)).toContain("`__proto__` is not an argument of this tool");
     const long = await session.call("search_operations", { query: "x".repeat(100_000) });
     expect(textOf(long)).toContain("`query` must be at most 200 characters long");
     const unknown = await session.call("describe_operation", { operation_id: "deleteEverything" });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { tools } from "../src/generated/tools.ts";
 import {
   ALL_PAGES_MAX_CHARACTERS,
+  ALL_PAGES_MAX_PAGES,
   ALL_PAGES_PAGE_SIZE,
   IDEMPOTENCY_WINDOW_MS,
 } from "../src/limits.ts";
@@ -37,6 +38,7 @@ describe("the README", () => {
       `over **${ALL_PAGES_MAX_CHARACTERS.toLocaleString("en")}** characters of JSON`,
     );
     expect(prose).toContain(`(**${ALL_PAGES_PAGE_SIZE}** a page unless \`page_size\``);
+    expect(prose).toContain(`It reads at most **${ALL_PAGES_MAX_PAGES}** pages in one call`);
     expect(prose).toContain(`for **${IDEMPOTENCY_WINDOW_MS / 60_000} minutes**`);
   });
 });

@@ -221,6 +221,23 @@ describe("bad arguments", () => {
     expect((await session.tools()).length).toBeGreaterThan(0);
   });
 
+  it("refuse `__proto__`, `constructor` and `prototype` as they refuse any unknown argument", async () => {
+    // Parsed from JSON, as a client's message is: `__proto__` is a key of its own, not the prototype.
+    for (const key of ["__proto__", "constructor", "prototype"]) {
+      const args = JSON.parse(`{"search_term":"a","${key}":{"page_size":1}}`);
+      const result = await session.call("listCustomers", args);
+      expect(result.isError, key).toBe(true);
+      expect(textOf(result)).toContain(
+        `listCustomers was not called: \`${key}\` is not an argument of this tool (its arguments: `,
+      );
+    }
+    const write = await session.call(
+      "createCustomer",
+      JSON.parse('{"customer_type":"Person","email":"proto@example.com","__proto__":{"a":1}}'),
+    );
+    expect(textOf(write)).toContain("`__proto__` is not an argument of this tool");
+  });
+
   it("refuse a path segment the URL would move and text a URL cannot carry, naming the field", async () => {
     // Sent, `..` would reach GET /external, and `.` POST /_sandbox/customers/status.
     const up = await session.call("getAutorampByExternalId", { external_id: ".." });

@@ -29,17 +29,69 @@ export function parseCommandLine<
   fail: (message: string) => never,
   allow: { positionals: P; negatives?: N },
 ) {
-  try {
-    return parseArgs({
-      args: argv,
-      options,
-      strict: true,
-      allowPositionals: allow.positionals,
-      allowNegative: allow.negatives ?? false,
-    });
-  } catch (error) {
-    return fail(argsProblem(error, flagsOf(options)));
+  const parsed = (() => {
+    try {
+      return parseArgs({
+        args: negativeValuesJoined(argv, options),
+        options,
+        strict: true,
+        allowPositionals: allow.positionals,
+        allowNegative: allow.negatives ?? false,
+        tokens: true,
+      });
+    } catch (error) {
+      return fail(argsProblem(error, flagsOf(options)));
+    }
+  })();
+  const repeated = repeatedOption(parsed.tokens, options);
+  if (repeated !== undefined) {
+    fail(
+      `${repeated} was given more than once: give it once (only options marked repeatable take several)`,
+    );
   }
+  return { values: parsed.values, positionals: parsed.positionals };
+}
+
+/**
+ * `argv` with a value that starts with a dash and a digit (`--port -1`) joined to its option
+ * (`--port=-1`): parseArgs calls it ambiguous, where the option's own rule says what is wrong.
+ * No flag of the CLI is a dash and a digit; nothing after `--` is touched.
+ */
+function negativeValuesJoined(argv: string[], options: Options): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] as string;
+    if (arg === "--") {
+      joined.push(...argv.slice(index));
+      break;
+    }
+    const next = argv[index + 1];
+    const option = arg.startsWith("--") ? options[arg.slice(2)] : undefined;
+    if (option?.type === "string" && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/**
+ * The first option that takes one value but was given several times (`--port 1 --port 2`, where
+ * parseArgs keeps the last), as the user spelled it; options marked `multiple` may repeat.
+ */
+function repeatedOption(
+  tokens: readonly { kind: string; name?: string }[],
+  options: Options,
+): string | undefined {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined) continue;
+    const option = options[token.name];
+    if (option?.type !== "string" || option.multiple === true) continue;
+    if (seen.has(token.name)) return `--${token.name}`;
+    seen.add(token.name);
+  }
+  return undefined;
 }
 
 /** The flags a `parseArgs` options table accepts: `--name`, `-x`, and `--no-name` for booleans. */

@@ -3,6 +3,7 @@
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { readFileSync } from "node:fs";
 import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
+import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo, runInProcess } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
 import { printable } from "./output/printable.js";
@@ -157,6 +158,14 @@ async function runMock() {
   }
   const exampleKey = args["example-key"];
   if (exampleKey === "") fail("--example-key must not be empty");
+  refuseOtherThanFiles(
+    [
+      { file: args.spec, option: "--spec" },
+      { file: args.seed, option: "--seed" },
+      { file: args["readiness-profile"], option: "--readiness-profile" },
+    ],
+    fail,
+  );
   // Loaded only now, so that --help and flag errors answer without loading Prism.
   const { startMock } = await import("./start-mock.js");
   const { isPostgresUrl, redactedUrl } = await import("@org/payments-sandbox/store");

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { bundledSpecPath, yamlProblem } from "@org/payments-engine";
 import { FORMATS } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
+import { refuseOtherThanFiles } from "./cli-files.js";
 import type { CommandIo } from "./cli-io.js";
 import { printable } from "./output/printable.js";
 
@@ -81,6 +82,13 @@ export async function impactMain(
   if (args["example-key"] !== undefined && args.state === undefined) {
     fail("--example-key goes with --state");
   }
+  refuseOtherThanFiles(
+    [
+      { file: args.against, option: "--against" },
+      { file: args.from, option: "--from", whole: false },
+    ],
+    fail,
+  );
   const key = io.env.PAYMENTS_API_KEY ?? "";
   if (key === "" && args.from === undefined) {
     fail("set PAYMENTS_API_KEY to the API key whose partner to compare (it is never printed)");

@@ -4,6 +4,7 @@
 // and never printed.
 import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
+import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { stdoutLines } from "./line-writer.js";
@@ -76,6 +77,8 @@ export async function runListenCli(argv: string[]): Promise<void> {
       : forwardTo === undefined
         ? [...routes.keys()]
         : [];
+  // Read at the start and written after each event; made when it is not there.
+  refuseOtherThanFiles([{ file: args["cursor-file"], option: "--cursor-file" }], fail);
   const after = args.after;
   if (after !== undefined && !/^\d{1,18}$/.test(after)) {
     fail(`--after must be a cursor (a whole number, 0 for every event kept), got "${after}"`);

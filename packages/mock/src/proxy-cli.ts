@@ -2,6 +2,7 @@
 // summary of the violations found (exit code 1 with --fail-on-violation if there were any).
 import path from "node:path";
 import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
+import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
@@ -78,6 +79,15 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   ) {
     fail("--traffic and --report must name different files: the report holds violations only");
   }
+  // The report and traffic files are made when they are not there, and only appended to.
+  refuseOtherThanFiles(
+    [
+      { file: args.spec, option: "--spec" },
+      { file: args.report, option: "--report", whole: false },
+      { file: args.traffic, option: "--traffic", whole: false },
+    ],
+    fail,
+  );
   const portSource = args.port !== undefined ? "--port" : "PORT";
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
   const log = stdoutLines();

@@ -8,6 +8,7 @@
 // and a report from --url or --from loads neither the sandbox nor Prism.
 import { FORMATS, formatReport, type ReadinessReport } from "@org/payments-sandbox";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
+import { refuseOtherThanFiles } from "./cli-files.js";
 import type { CommandIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { printable } from "./output/printable.js";
@@ -80,6 +81,14 @@ export async function readinessMain(argv: string[], io: CommandIo): Promise<numb
   if (args["example-key"] !== undefined && args.state === undefined) {
     fail("--example-key goes with --state");
   }
+  refuseOtherThanFiles(
+    [
+      // Read a line at a time: a long traffic file is no problem.
+      { file: args.from, option: "--from", whole: false },
+      { file: args["readiness-profile"], option: "--readiness-profile" },
+    ],
+    fail,
+  );
   const key = io.env.PAYMENTS_API_KEY ?? "";
   if (key === "" && args.from === undefined) {
     fail("set PAYMENTS_API_KEY to the API key whose partner to report on (it is never printed)");

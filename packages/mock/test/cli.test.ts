@@ -75,7 +75,28 @@ describe.concurrent("payments-mock CLI", () => {
     [["--no-cros"], "unknown option --no-cros; did you mean --no-cors?"],
     [["--port", "http"], '--port must be an integer from 0 to 65535, got "http"'],
     [["--port", "70000"], "--port must be an integer"],
+    // A negative value is the option's own rule broken, not a missing value.
+    [["--port", "-1"], '--port must be an integer from 0 to 65535, got "-1"'],
+    [["--port=-1"], '--port must be an integer from 0 to 65535, got "-1"'],
+    [["--port", "65536"], '--port must be an integer from 0 to 65535, got "65536"'],
+    [["--port", "1.5"], '--port must be an integer from 0 to 65535, got "1.5"'],
+    [["--port", "abc"], '--port must be an integer from 0 to 65535, got "abc"'],
+    [
+      ["--stateful", "--idle-days", "-3"],
+      '--idle-days must be a number of days, 0 or more, got "-3"',
+    ],
+    [
+      ["proxy", "http://127.0.0.1:1", "--port", "-1"],
+      '--port must be an integer from 0 to 65535, got "-1"',
+    ],
     [["extra"], "extra"],
+    // An option of one value, given twice: the last one used to win unsaid.
+    [["--port", "0", "--port", "0"], "--port was given more than once: give it once"],
+    [["--spec=a.yaml", "--spec", "b.yaml"], "--spec was given more than once: give it once"],
+    [
+      ["proxy", "http://127.0.0.1:1", "--spec", "a.yaml", "--spec", "b.yaml"],
+      "--spec was given more than once",
+    ],
   ])("rejects %j with a clear message and exit code 2", async ([args, message], context) => {
     const mock = run(context, args);
     expect((await mock.exited)[0]).toBe(2);

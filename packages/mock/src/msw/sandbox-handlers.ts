@@ -93,7 +93,7 @@ export function handlersOver(
   const handle = async (request: Request) => (await opened()).handle(request);
   const fetch = (input: RequestInfo | URL, init?: RequestInit) =>
     handle(new Request(typeof input === "string" ? new URL(input, `${url}/`) : input, init));
-  const handlers: HttpHandler[] = [http.all(`${url}/*`, ({ request }) => handle(request))];
+  const handlers: HttpHandler[] = [http.all(under(url), ({ request }) => handle(request))];
   return Object.assign(handlers, {
     baseUrl: url,
     apiKey,
@@ -127,6 +127,17 @@ function handlersBaseUrl(baseUrl: string): string {
     );
   }
   return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
+}
+
+/**
+ * What MSW matches the requests under `url` with: a regular expression of the URL as it is, where
+ * a path pattern would read `:`, `*`, `(`, `)`, `+`, `{` or `}` in it as MSW's own syntax (a
+ * parameter, a wildcard, a group) and answer other paths, or none. MSW 2 and 3 both match a
+ * regular expression against the request's origin and path (no query or fragment), as the URL
+ * writes them, so `url` (the WHATWG form of the base URL) is compared byte for byte.
+ */
+function under(url: string): RegExp {
+  return new RegExp(`^${url.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")}/`);
 }
 
 /**

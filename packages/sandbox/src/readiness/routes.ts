@@ -18,7 +18,7 @@ export interface ReadinessContext {
 export const READINESS_ROUTES: Routes<ReadinessContext> = {
   getReadiness: async ({ partner, store, pending, profile }) => {
     // Requests that cannot be written now stay queued; the report shows what is written.
-    await pending?.flush();
+    await pending?.flush(partner);
     return ok(await store.transaction((tx) => readinessReport(tx, partner, profile)));
   },
 };

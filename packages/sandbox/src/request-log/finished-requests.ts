@@ -35,8 +35,11 @@ export interface PartnerTransactions<Rows> {
 
 /** What waits to be written, as a feature that reads what is written waits for it. */
 export interface PendingRequests {
-  /** Resolves once every request finished before it is written (or put back to be retried). */
-  flush(): Promise<void>;
+  /**
+   * Resolves once every request finished before it is written (or put back to be retried): the
+   * partner's only when one is named, so that a key's reads never wait for another key's writes.
+   */
+  flush(partner?: string): Promise<void>;
 }
 
 /** How long a read waits at most before it is written; how long after a failed write it is tried again. */
@@ -102,9 +105,14 @@ export class FinishedRequests<Rows> implements PendingRequests {
   /**
    * Writes what waits; resolves once it (and every earlier write) is written or put back to be
    * tried again. Never rejects: a read that follows shows what is written. Once closed, it only
-   * waits for the writes under way.
+   * waits for the writes under way. With `partner`, only that partner's: what another partner's
+   * writes hold (a retried batch, a lock) neither delays this one nor tells it anything.
    */
-  flush(): Promise<void> {
+  flush(partner?: string): Promise<void> {
+    if (partner !== undefined) {
+      if (!this.closed && this.pending.has(partner)) this.writeOf(partner);
+      return this.partnerWrites.get(partner) ?? Promise.resolve();
+    }
     if (!this.closed) {
       clearTimeout(this.timer);
       this.timer = undefined;

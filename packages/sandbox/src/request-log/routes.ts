@@ -6,14 +6,15 @@ import { type RequestQuery, requestPage } from "./request-page.js";
 
 /** What the request log's route is handed, for the caller's partner. */
 export interface RequestLogContext {
+  partner: string;
   store: Transactions<RequestLogRows>;
   /** The finished requests waiting to be written; undefined when none are kept. */
   pending: PendingRequests | undefined;
 }
 
 export const REQUEST_LOG_ROUTES: Routes<RequestLogContext> = {
-  listRequests: async ({ store, pending }, { query }) => {
-    await pending?.flush();
+  listRequests: async ({ partner, store, pending }, { query }) => {
+    await pending?.flush(partner);
     return store.transaction((tx) => requestPage(tx, query as RequestQuery));
   },
 };

@@ -9,6 +9,7 @@ import type { SeedRows } from "./seed-rows.js";
 
 /** What the reset is handed, for the caller's partner. */
 export interface SeedContext {
+  partner: string;
   store: Transactions<SeedRows>;
   /** What the partner started with. */
   startSeed: Seed;
@@ -20,8 +21,8 @@ export interface SeedContext {
 }
 
 export const SEED_ROUTES: Routes<SeedContext> = {
-  resetSandbox: async ({ store, startSeed, pending, faults, rehearsal }) => {
-    await pending?.flush();
+  resetSandbox: async ({ partner, store, startSeed, pending, faults, rehearsal }) => {
+    await pending?.flush(partner);
     await store.transaction(async (tx) => {
       await tx.replaceAll(dataFromSeed(startSeed));
       if (rehearsal) await faults.reload(tx);

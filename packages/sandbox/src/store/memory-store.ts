@@ -149,7 +149,7 @@ export async function openMemoryStore(
   { counting = true }: { counting?: boolean } = {},
 ): Promise<SandboxStore> {
   const partners = new Map<string, PartnerData>();
-  const sequences = { resources: 0, attempts: 0, jobs: 0, requests: 0, faults: 0 };
+  const sequences = { resources: 0, attempts: 0, jobs: 0, faults: 0 };
   const next = (table: keyof typeof sequences) => ++sequences[table];
   const committed = new EventsCommitted();
   let version = 0;
@@ -445,10 +445,14 @@ export async function openMemoryStore(
       },
       async replaceAll(replacement) {
         // Everything but the clock, the event log's cursor and the counters, emptied (the new
-        // containers are this transaction's own already).
+        // containers are this transaction's own already). The request log keeps its newest
+        // batch's number in a batch of no entries, as SQL does (emptyRequestLog).
+        const newest = data.requests.at(-1)?.seq;
         Object.assign(data, emptyData());
         for (const field of Object.keys(emptyData()))
           if (field !== "rateLimit") draft.own(field as Copied);
+        if (newest !== undefined)
+          draft.own("requests").push({ seq: newest, count: 0, text: batchText([]) });
         draft.bumpFaults();
         await fill(replacement);
       },
@@ -556,7 +560,9 @@ export async function openMemoryStore(
       async appendRequests(entries) {
         if (entries.length === 0) return;
         const requests = draft.own("requests");
-        requests.push({ seq: next("requests"), count: entries.length, text: batchText(entries) });
+        // Numbered per partner, as SQL numbers them (request-log-rows.ts).
+        const seq = (requests.at(-1)?.seq ?? 0) + 1;
+        requests.push({ seq, count: entries.length, text: batchText(entries) });
         let newer = 0;
         let keep = requests.length;
         while (keep > 0 && newer < REQUESTS_KEPT) {

@@ -38,18 +38,58 @@ export class LogTrims {
   }
 }
 
-/** The partner's request log, in the transaction `query` belongs to. */
-export function requestLogRows(query: Query, partner: string, trims: LogTrims): RequestLogRows {
+/**
+ * The number of each partner's newest batch, where only this process writes (SQLite): read once
+ * per partner, then counted here, so that an append reads nothing first.
+ */
+export class BatchNumbers {
+  private readonly newest = new Map<string, number>();
+
+  /** The partner's next batch number; `read` gives its newest in the store, the first time. */
+  async next(partner: string, read: () => Promise<number>): Promise<number> {
+    let newest = this.newest.get(partner);
+    if (newest === undefined) {
+      if (this.newest.size >= PARTNERS_KNOWN) this.newest.clear();
+      newest = await read();
+    }
+    this.newest.set(partner, newest + 1);
+    return newest + 1;
+  }
+}
+
+/**
+ * The partner's request log, in the transaction `query` belongs to. Its batches are numbered per
+ * partner (`n`): a store-wide number would tell a partner how many requests the others made
+ * between its own. `numbers` counts them where only this process writes; elsewhere each append
+ * takes the newest number plus one, and two processes taking the same one fail one batch, which
+ * is tried again.
+ */
+export function requestLogRows(
+  query: Query,
+  partner: string,
+  trims: LogTrims,
+  numbers?: BatchNumbers,
+): RequestLogRows {
   return {
     async appendRequests(entries) {
       if (entries.length === 0) return;
       // A batch is one row: a request pays for its entry's part of the text, not for a row and an
       // index entry.
-      await query("INSERT INTO request_log (partner, entries, body) VALUES ($1, $2, $3)", [
-        partner,
-        entries.length,
-        batchText(entries),
-      ]);
+      const text = batchText(entries);
+      if (numbers === undefined) {
+        await query(
+          "INSERT INTO request_log (partner, n, entries, body) SELECT CAST($1 AS TEXT), COALESCE(MAX(n), 0) + 1, CAST($2 AS INTEGER), CAST($3 AS TEXT) FROM request_log WHERE partner = $1",
+          [partner, entries.length, text],
+        );
+      } else {
+        const n = await numbers.next(partner, () => newestBatch(query, partner));
+        await query("INSERT INTO request_log (partner, n, entries, body) VALUES ($1, $2, $3, $4)", [
+          partner,
+          n,
+          entries.length,
+          text,
+        ]);
+      }
       if (trims.due(partner, entries.length)) await query(TRIM_REQUESTS, [partner, REQUESTS_KEPT]);
     },
     requestLog(filter) {
@@ -58,17 +98,37 @@ export function requestLogRows(query: Query, partner: string, trims: LogTrims): 
   };
 }
 
+async function newestBatch(query: Query, partner: string): Promise<number> {
+  const [row] = await query("SELECT MAX(n) AS n FROM request_log WHERE partner = $1", [partner]);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Empties the partner's log (a reset) but for its newest batch's number, kept in a batch of no
+ * entries: the ids given after the reset go on from those given before, as a cursor expects.
+ */
+export async function emptyRequestLog(query: Query, partner: string): Promise<void> {
+  await query(
+    "DELETE FROM request_log WHERE partner = $1 AND n < (SELECT MAX(n) FROM request_log WHERE partner = $1)",
+    [partner],
+  );
+  await query("UPDATE request_log SET entries = 0, body = $2 WHERE partner = $1", [
+    partner,
+    batchText([]),
+  ]);
+}
+
 /**
  * Drops the partner's batches older than the one that holds its $2th newest request: the log keeps
  * at least its newest $2, at most a batch more.
  */
-const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND seq < (
-  SELECT MIN(seq) FROM (
-    SELECT seq, SUM(entries) OVER (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING) - entries AS newer
+const TRIM_REQUESTS = `DELETE FROM request_log WHERE partner = $1 AND n < (
+  SELECT MIN(n) FROM (
+    SELECT n, SUM(entries) OVER (ORDER BY n DESC ROWS UNBOUNDED PRECEDING) - entries AS newer
     FROM request_log WHERE partner = $1
   ) AS batches WHERE newer < $2)`;
 
-/** An entry's place in the log: its batch's `seq` times this, plus its index in the batch. */
+/** An entry's place in the log: its batch's `n` times this, plus its index in the batch. */
 export const PLACES_PER_BATCH = 1_000_000;
 /** Batches read at most at a time while a page fills (the first read takes one, each next twice as many). */
 const BATCHES_READ = 64;
@@ -101,24 +161,24 @@ function requestLogSource(
   filter: RequestLogFilter,
 ): PageSource<LoggedRequest> {
   const matches = keptBy(filter);
-  /** Up to `limit` matching entries from batch `seq` towards the oldest (or the newest). */
+  /** Up to `limit` matching entries from batch `n` towards the oldest (or the newest). */
   const walk = async (
-    seq: number,
+    n: number,
     towards: "older" | "newer",
     keep: (place: number) => boolean,
     limit: number,
   ): Promise<Positioned<LoggedRequest>[]> => {
     const found: Positioned<LoggedRequest>[] = [];
     const older = towards === "older";
-    let next = seq;
+    let next = n;
     let batches = 1;
     while (found.length < limit) {
       const rows = await query(
-        `SELECT seq, body FROM request_log WHERE partner = $1 AND seq ${older ? "<=" : ">="} $2 ORDER BY seq ${older ? "DESC" : "ASC"} LIMIT $3`,
+        `SELECT n, body FROM request_log WHERE partner = $1 AND n ${older ? "<=" : ">="} $2 ORDER BY n ${older ? "DESC" : "ASC"} LIMIT $3`,
         [partner, next, batches],
       );
       for (const row of rows) {
-        const batch = Number(row.seq);
+        const batch = Number(row.n);
         const entries = batchEntries(String(row.body));
         for (let step = 0; step < entries.length && found.length < limit; step++) {
           const index = older ? entries.length - 1 - step : step;
@@ -129,7 +189,7 @@ function requestLogSource(
         }
       }
       if (rows.length < batches) break;
-      next = Number(rows.at(-1)?.seq) + (older ? -1 : 1);
+      next = Number(rows.at(-1)?.n) + (older ? -1 : 1);
       batches = Math.min(batches * 2, BATCHES_READ);
     }
     return found;
@@ -138,7 +198,7 @@ function requestLogSource(
     async position(id) {
       if (!/^[0-9]{1,15}$/.test(id)) return undefined;
       const place = Number(id);
-      const [row] = await query("SELECT body FROM request_log WHERE partner = $1 AND seq = $2", [
+      const [row] = await query("SELECT body FROM request_log WHERE partner = $1 AND n = $2", [
         partner,
         Math.floor(place / PLACES_PER_BATCH),
       ]);

@@ -337,6 +337,18 @@ export const MIGRATIONS: readonly Migration[] = [
           ]
         : [],
   },
+  {
+    version: 11,
+    name: "the request log's batches numbered per partner, so that an entry's id tells nothing of other partners' requests",
+    // `n` is the partner's own count of batches; the rows kept number on from their `seq`, so
+    // that the ids already given stay theirs.
+    statements: () => [
+      "ALTER TABLE request_log ADD COLUMN n BIGINT NOT NULL DEFAULT 0",
+      "UPDATE request_log SET n = seq",
+      "DROP INDEX request_log_partner",
+      "CREATE UNIQUE INDEX request_log_partner_n ON request_log (partner, n)",
+    ],
+  },
 ];
 
 /** The schema version of a database with every migration applied. */

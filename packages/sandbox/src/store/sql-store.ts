@@ -9,7 +9,12 @@ import { eventLogRows, type NewLoggedEvent, writeAppendedEvents } from "./event-
 import { faultRows } from "./fault-rows.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { countRows, type MarkedCounts, NO_COUNT_ROWS } from "./readiness-counts.js";
-import { LogTrims, requestLogRows } from "./request-log-rows.js";
+import {
+  type BatchNumbers,
+  emptyRequestLog,
+  LogTrims,
+  requestLogRows,
+} from "./request-log-rows.js";
 import {
   answerRecordJson,
   type CollectionName,
@@ -183,6 +188,8 @@ export interface OnlyProcess {
   marked: MarkedCounts;
   /** The events the running transaction added. */
   events: NewLoggedEvent[];
+  /** The number of each partner's newest request-log batch. */
+  batchNumbers: BatchNumbers;
 }
 
 /** The store's operations on the partner's data, inside the transaction `query` belongs to. */
@@ -219,7 +226,7 @@ export function sqlTransaction(
     writeEvents: () => writeAppendedEvents(query, partner, events, dialect.eventsChannel === true),
     ...partnerSettings(context),
     ...faultRows(query, partner),
-    ...requestLogRows(query, partner, upkeep.logTrims),
+    ...requestLogRows(query, partner, upkeep.logTrims, only?.batchNumbers),
     ...(counting ? countRows(query, partner, only?.marked) : NO_COUNT_ROWS),
     replaceAll: async (data) => {
       await removePartnerData(context.query, context.dialect.searchIndex, context.partner);
@@ -592,8 +599,8 @@ async function fillPartnerData(
 }
 
 /**
- * The tables that hold a partner's data, beside its clock and its events' counter: a reset and a
- * purge empty them all.
+ * The tables that hold a partner's data, beside its clock, its events' counter and its request
+ * log: a reset and a purge empty them all.
  */
 const PARTNER_TABLES = [
   "resources",
@@ -602,12 +609,11 @@ const PARTNER_TABLES = [
   "event_log",
   "scheduled_work",
   "sandbox_settings",
-  "request_log",
   "faults",
   "rate_limits",
 ];
 
-/** Deletes every row of the partner's but its clock's. */
+/** Deletes every row of the partner's but its clock's, and empties its request log. */
 async function removePartnerData(
   query: Query,
   searchIndex: SearchIndex | undefined,
@@ -617,6 +623,7 @@ async function removePartnerData(
   for (const table of PARTNER_TABLES) {
     await query(`DELETE FROM ${table} WHERE partner = $1`, [partner]);
   }
+  await emptyRequestLog(query, partner);
 }
 
 /**
@@ -665,6 +672,7 @@ async function removePartner(
   partner: string,
 ): Promise<void> {
   await removePartnerData(query, searchIndex, partner);
+  await query("DELETE FROM request_log WHERE partner = $1", [partner]);
   await query("DELETE FROM readiness_counts WHERE partner = $1", [partner]);
   await query("DELETE FROM event_cursors WHERE partner = $1", [partner]);
   await query("DELETE FROM sandbox_clock WHERE partner = $1", [partner]);

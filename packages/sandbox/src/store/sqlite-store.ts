@@ -9,6 +9,7 @@ import { EventsCommitted } from "./events-committed.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
 import { MarkedCounts } from "./readiness-counts.js";
+import { BatchNumbers } from "./request-log-rows.js";
 import type { SandboxData } from "./sandbox-data.js";
 import {
   type Ddl,
@@ -317,6 +318,7 @@ function sqliteStore(
     claims: new Map() as PendingClaims,
     marked: new MarkedCounts(),
     events: [],
+    batchNumbers: new BatchNumbers(),
   };
   const committed = new EventsCommitted();
   // A partner's operations hold nothing of one transaction (they send each statement to the one

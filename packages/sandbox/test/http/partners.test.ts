@@ -1,9 +1,9 @@
 // A partner per API key, tried as a hostile tenant would: keys A and B share one sandbox, and
 // nothing of A's (data, partner_id, clock, webhook deliveries, event log, idempotency keys, reset)
-// reaches B, in an answer, an error, a log line or the cursors of B's delivery attempts. 20 keys
-// onboarding at once each end with their own customers Active, and a new key starts with the
-// documents and fee profiles only.
-import { call, startReceiver } from "@org/payments-testing";
+// reaches B, in an answer, an error, a log line or the cursors of B's request log and delivery
+// attempts. 20 keys onboarding at once each end with their own customers Active, and a new key
+// starts with the documents and fee profiles only.
+import { call, openEventStream, startReceiver } from "@org/payments-testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { partnerIdOf, type SandboxPartner } from "../../src/index.js";
 import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
@@ -186,6 +186,22 @@ describe("a partner per API key", () => {
     expect(JSON.stringify(reused.body)).not.toContain(a.apiKey);
   });
 
+  it("numbers B's request log the same whatever A requested meanwhile", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const alone = started.server.newPartner();
+    const idsOfLog = async (partner: SandboxPartner) =>
+      (await as(partner, "GET", "/_sandbox/requests")).body.items.map((e: { id: string }) => e.id);
+    await createCustomer(b, "b@example.com");
+    for (const n of [1, 2, 3]) await createCustomer(a, `a${n}@example.com`);
+    await createCustomer(b, "b2@example.com");
+    await createCustomer(alone, "alone@example.com");
+    await createCustomer(alone, "alone2@example.com");
+    // A store-wide number would let B count A's requests between its own.
+    expect(await idsOfLog(b)).toEqual(await idsOfLog(alone));
+  });
+
   it("pages B's delivery attempts by B's own attempt ids, which count nothing of A's", async () => {
     const { sandbox: started } = await sandbox();
     const a = started.server.newPartner();
@@ -215,6 +231,168 @@ describe("a partner per API key", () => {
     ]);
     const [ofA] = await a.events();
     expect((await as(b, "GET", `/_sandbox/events?cursor=${ofA?.attempt_id}`)).status).toBe(400);
+  });
+
+  it("answers B on each of A's ids exactly as on an id that exists nowhere, and changes nothing of A's", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const hook = await startReceiver();
+    cleanups.push(() => hook.stop());
+    const webhook = await a.addWebhook({ url: `${hook.url}/a`, topics: ["CustomerCreated"] });
+    const customer = await startOnboarding(a, "a@example.com");
+    await a.advanceClock({ seconds: 86_400 });
+    const autoramp = await as(a, "POST", "/autoramps", {
+      body: {
+        customer_id: customer.id,
+        external_id: "ramp-of-a",
+        destination_currency: { blockchain: "Polygon", token: "USDC" },
+        recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+        source_currencies: [{ code: "EUR", type: "Fiat" }],
+      },
+    });
+    const deposit = await as(a, "POST", `/_sandbox/autoramps/${autoramp.body.id}/deposits`, {
+      body: { amount: "1000.00" },
+    });
+    const address = await as(a, "POST", `/_sandbox/customers/${customer.id}/fiat-addresses`, {
+      body: { iban: "DE89370400440532013000" },
+    });
+    expect([autoramp.status, deposit.status, address.status]).toEqual([200, 200, 200]);
+    const fault = await a.armFault({ operation_id: "listDocuments", status: 503 });
+    await hook.waitFor(1);
+    await expect.poll(async () => (await a.events()).length).toBe(1);
+    const [attempt] = await a.events();
+    const [logged] = (await as(a, "GET", "/_sandbox/events/log")).body.items;
+    const ofA: Record<string, string> = {
+      customer: customer.id,
+      identification: (await customersOf(a))[0].identification_ids[0],
+      autoramp: autoramp.body.id,
+      external: "ramp-of-a",
+      transaction: deposit.body.id,
+      address: address.body.id,
+      webhook: webhook.id,
+      fault: fault.id,
+      event: attempt?.id ?? "",
+      attempt: attempt?.attempt_id ?? "",
+      cursor: logged.cursor,
+    };
+    // Ids that exist under no key, of the same shapes.
+    const nowhere = Object.fromEntries(
+      Object.keys(ofA).map((name) => [
+        name,
+        name === "external" ? "ramp-of-nobody" : name === "cursor" ? "999" : crypto.randomUUID(),
+      ]),
+    );
+    const probes: Array<(id: Record<string, string>) => ReturnType<typeof as>> = [
+      (id) => as(b, "GET", `/customers?cursor=${id.customer}`),
+      (id) => as(b, "GET", `/customers/${id.customer}/signings`),
+      (id) => as(b, "GET", `/autoramps/${id.external}/external`),
+      (id) => as(b, "GET", `/autoramp-transactions?customer_id=${id.customer}`),
+      (id) => as(b, "GET", `/autoramp-transactions?cursor=${id.transaction}`),
+      (id) => as(b, "GET", `/autoramp-transactions/ids?ids=${id.transaction}`),
+      (id) => as(b, "GET", `/addresses/fiat/${id.customer}/${id.address}`),
+      (id) => as(b, "PATCH", `/webhooks/${id.webhook}`, { body: { label: "taken" } }),
+      (id) => as(b, "POST", `/webhooks/${id.webhook}/ping`, { body: { customer_id: id.customer } }),
+      (id) =>
+        as(b, "POST", `/_sandbox/identifications/${id.identification}/status`, {
+          body: { status: "Declined" },
+        }),
+      (id) =>
+        as(b, "POST", `/_sandbox/autoramps/${id.autoramp}/status`, { body: { status: "Closed" } }),
+      (id) =>
+        as(b, "POST", `/_sandbox/addresses/fiat/${id.address}/status`, {
+          body: { status: "Registered" },
+        }),
+      (id) =>
+        as(b, "POST", `/_sandbox/autoramp-transactions/${id.transaction}/status`, {
+          body: { status: "Completed" },
+        }),
+      (id) =>
+        as(b, "POST", `/_sandbox/autoramps/${id.autoramp}/deposits`, { body: { amount: "5.00" } }),
+      (id) =>
+        as(b, "POST", `/_sandbox/customers/${id.customer}/fiat-addresses`, {
+          body: { iban: "DE89370400440532013000" },
+        }),
+      (id) => as(b, "GET", `/_sandbox/events?id=${id.event}&webhook_id=${id.webhook}`),
+      (id) => as(b, "GET", `/_sandbox/events?cursor=${id.attempt}`),
+      (id) => as(b, "GET", `/_sandbox/events/log?customer_id=${id.customer}`),
+      (id) => as(b, "GET", `/_sandbox/events/log?cursor=${id.cursor}`),
+      (id) => as(b, "POST", `/_sandbox/events/${id.event}/redeliver`),
+      (id) =>
+        as(b, "POST", "/_sandbox/events/receipts", {
+          body: { receipts: [{ id: id.event, cursor: id.cursor, status_code: 204 }] },
+        }),
+      (id) => as(b, "DELETE", `/_sandbox/faults/${id.fault}`),
+      (id) => as(b, "GET", `/_sandbox/requests?fault_id=${id.fault}`),
+    ];
+    /** The answer, each id named by its name: what tells A's ids from no one's. */
+    const seen = (answer: { status: number; body: unknown }, ids: Record<string, string>) => {
+      let text = JSON.stringify(answer.body);
+      for (const [name, id] of Object.entries(ids)) text = text.split(id).join(`<${name}>`);
+      return `${answer.status} ${text}`;
+    };
+    for (const probe of probes) {
+      const onA = seen(await probe(ofA), ofA);
+      expect(onA).toBe(seen(await probe(nowhere), nowhere));
+      expect(onA).not.toContain(a.apiKey);
+      expect(onA).not.toContain(customer.partner_id);
+    }
+    // Nothing of A's changed: its webhook, its rule, its resources, its one attempt.
+    expect((await as(a, "GET", "/webhooks")).body.items).toMatchObject([{ label: "" }]);
+    expect(await a.faults()).toMatchObject([{ id: fault.id, remains: 1 }]);
+    expect(await customersOf(a)).toMatchObject([{ id: customer.id, status: "Active" }]);
+    const ramp = await as(a, "GET", "/autoramps/ramp-of-a/external");
+    expect(ramp.body.status).toBe(autoramp.body.status);
+    const transactions = await as(a, "GET", `/autoramp-transactions?customer_id=${customer.id}`);
+    expect(transactions.body.items).toMatchObject([{ id: deposit.body.id }]);
+    expect(await a.events()).toHaveLength(1);
+  });
+
+  it("keeps B's rates, quote signing key and event stream cursors B's own", async () => {
+    const { sandbox: started } = await sandbox();
+    const a = started.server.newPartner();
+    const b = started.server.newPartner();
+    const before = await a.rates();
+    await b.setRates({ EUR: "2.5" });
+    expect(await a.rates()).toEqual(before);
+    const customer = await createCustomer(a, "a@example.com");
+    const quote = await as(
+      a,
+      "GET",
+      `/autoramps/quote?${new URLSearchParams({
+        customer_id: customer.id,
+        source_currency_code: "EUR",
+        destination_currency_code: "USDC",
+        destination_currency_chain: "Polygon",
+        recipient_account: "0x4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+        amount_in: "250.00",
+        rate_expiry_policy: "Slippage",
+        slippage_tolerance_in_bips: "50",
+        expiry_in_hours: "2",
+        is_third_party: "false",
+      })}`,
+    );
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    expect(await a.verifyQuote(quote.body)).toMatchObject({ valid: true });
+    expect(await b.verifyQuote(quote.body)).toEqual({ valid: false });
+    const keyOf = async (partner: SandboxPartner) =>
+      (await as(partner, "GET", "/_sandbox/quotes/signing-key")).body.key;
+    expect(await keyOf(b)).not.toBe(await keyOf(a));
+    // B resumes its stream from A's newest cursor (past B's own newest): B's events only.
+    for (const n of [1, 2, 3]) await createCustomer(a, `a${n}@example.com`);
+    const [newestOfA] = (await as(a, "GET", "/_sandbox/events/log?page_size=1")).body.items;
+    const ofB = await createCustomer(b, "b@example.com");
+    const stream = await openEventStream(b.url, {
+      apiKey: b.apiKey,
+      lastEventId: newestOfA.cursor,
+    });
+    cleanups.push(() => stream.close());
+    await stream.waitForEvents(1);
+    const again = await createCustomer(b, "b2@example.com");
+    await stream.waitForEvents(2);
+    const streamed = stream.events.map((event) => JSON.parse(event.data).customer_id);
+    expect(streamed).toEqual([ofB.id, again.id]);
+    expect(stream.events.map((event) => event.id)).toEqual(["1", "2"]);
   });
 
   it("resets the caller's partner only, back to what a new key starts with", async () => {

@@ -99,9 +99,34 @@ it("answers a request whose write failed, tries it again a moment later, and lea
   expect(failing.attempts).toBe(3);
 });
 
+it("flushes a partner's own requests without waiting for another partner's held write", async () => {
+  // Key B's writes are held (a lock, a store retrying them); key A's request log, readiness
+  // report and reset wait for A's writes only, and learn nothing of what B has waiting.
+  const OTHER = "2e4a6c8e-0b1d-4f3a-9c5e-7a9b1d3f5a71";
+  const { flaky, failing } = failingStore(store);
+  failing.partners.add(OTHER);
+  let release = () => {};
+  failing.held = new Promise((resolve) => {
+    release = resolve;
+  });
+  const finished = new FinishedRequests(flaky, [appendToLog, countRequests]);
+  let otherWritten = false;
+  const other = finished.commit(OTHER, finishedRequest(9)).then(() => {
+    otherWritten = true;
+  });
+  finished.add(PARTNER, finishedRequest(1));
+  await finished.flush(PARTNER);
+  expect(await loggedKeys()).toEqual(["key-1"]);
+  expect(otherWritten).toBe(false);
+  release();
+  await other;
+  expect(await loggedKeys(OTHER)).toEqual(["key-9"]);
+  await finished.close();
+});
+
 /** The keys of the partner's request log, newest first. */
-async function loggedKeys(): Promise<string[]> {
-  const read = await store.transaction(PARTNER, (tx) =>
+async function loggedKeys(partner = PARTNER): Promise<string[]> {
+  const read = await store.transaction(partner, (tx) =>
     page(tx.requestLog({}), { page_size: "100" }),
   );
   if (read.kind !== "page") throw new Error("no page");

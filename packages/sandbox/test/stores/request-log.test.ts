@@ -4,12 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { type Page, page } from "../../src/json/pages.js";
 import type { KeptRequest, RequestLogFilter } from "../../src/request-log/index.js";
+import { dataFromSeed } from "../../src/seed/index.js";
 import { TRIM_AFTER } from "../../src/store/request-log-rows.js";
 import { REQUESTS_KEPT, type SandboxStore } from "../../src/store/store.js";
 import { openEmptyStore } from "../support/store-projects.js";
 
 const PARTNER = "2d7f1c3e-5a9b-4c8d-9e1f-3a5b7c9d1e2f";
 const OTHER = "8a1b3c5d-7e9f-4a2b-8c4d-6e8f0a2b4c6d";
+const ALONE = "5c3e1a7b-9d2f-4e6a-8b0c-2d4f6a8c0e1b";
 
 /** The nth request: every third a 503 of a fault, the rest 200s, each with its own key. */
 function entry(n: number): KeptRequest {
@@ -32,6 +34,15 @@ function entry(n: number): KeptRequest {
 async function append(store: SandboxStore, partner: string, from: number, count: number) {
   const entries = Array.from({ length: count }, (_, index) => entry(from + index));
   await store.transaction(partner, (tx) => tx.appendRequests(entries));
+}
+
+/** The ids of the partner's whole log, newest first. */
+async function idsOf(store: SandboxStore, partner: string): Promise<string[]> {
+  const read: Page = await store.transaction(partner, (tx) =>
+    page(tx.requestLog({}), { page_size: "100" }),
+  );
+  if (read.kind !== "page") throw new Error(`unknown cursor ${read.value}`);
+  return read.items.map((text) => JSON.parse(text).id);
 }
 
 /** Every page of the log the filter keeps, as the keys of its entries, following the cursors. */
@@ -85,6 +96,24 @@ describe("the request log", () => {
       page(tx.requestLog({}), { cursor: first.cursor, page_size: "1" }),
     );
     expect(unknown.kind).toBe("unknown-cursor");
+  });
+
+  it("numbers each partner's log on its own, and goes on from its numbers after a reset", async () => {
+    const store = await openEmptyStore();
+    // OTHER's batches between PARTNER's would move a store-wide number: ALONE's, made alone,
+    // read the same as PARTNER's.
+    for (const partner of [PARTNER, ALONE]) await append(store, partner, 1, 2);
+    for (const from of [1, 3, 5]) await append(store, OTHER, from, 2);
+    for (const partner of [PARTNER, ALONE]) await append(store, partner, 3, 2);
+    const before = await idsOf(store, PARTNER);
+    expect(before).toHaveLength(4);
+    expect(before).toEqual(await idsOf(store, ALONE));
+    await store.transaction(PARTNER, (tx) => tx.replaceAll(dataFromSeed({})));
+    expect(await idsOf(store, PARTNER)).toEqual([]);
+    await append(store, PARTNER, 5, 1);
+    const [after] = await idsOf(store, PARTNER);
+    // A cursor taken before the reset reads on to the entries after it.
+    expect(BigInt(after as string)).toBeGreaterThan(BigInt(before[0] as string));
   });
 
   it(`keeps a partner's newest ${REQUESTS_KEPT.toLocaleString("en-US")} requests, at most a batch more`, async () => {

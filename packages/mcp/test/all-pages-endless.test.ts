@@ -1,0 +1,70 @@
+// `all_pages` against an API that never ends its list: empty pages each with a new cursor, or
+// the same cursor again. The call stops with a tool error saying so, after a bounded number of
+// requests, and the session goes on.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, it } from "vitest";
+import { ALL_PAGES_MAX_PAGES } from "../src/limits.ts";
+import { startSession, textOf } from "./support/session.js";
+
+/** An API whose GET /customers answers `page(n)` to its n-th request (from 1), and 404 else. */
+async function endlessApi(
+  context: { onTestFinished: (fn: () => Promise<void>) => void },
+  page: (n: number) => unknown,
+) {
+  let asked = 0;
+  const server = createServer((incoming, outgoing) => {
+    if (incoming.url?.startsWith("/customers")) {
+      asked++;
+      outgoing.writeHead(200, { "content-type": "application/json" });
+      outgoing.end(JSON.stringify(page(asked)));
+      return;
+    }
+    outgoing.writeHead(404, { "content-type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  context.onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  const session = await startSession(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  context.onTestFinished(() => session.close());
+  return { session, asked: () => asked };
+}
+
+it("stops after a bounded number of empty pages that each give a new cursor", async (context) => {
+  const api = await endlessApi(context, (n) => ({ items: [], cursor: `c${n}` }));
+  const result = await api.session.call("listCustomers", { all_pages: true });
+  expect(result.isError).toBe(true);
+  expect(textOf(result)).toBe(
+    `listCustomers with all_pages stopped after ${ALL_PAGES_MAX_PAGES} pages, 0 items: it reads at most ${ALL_PAGES_MAX_PAGES} pages in one call, and the API still answered a next cursor. Pass a larger \`page_size\`, or go on from \`cursor\` "c${ALL_PAGES_MAX_PAGES}".`,
+  );
+  expect(api.asked()).toBe(ALL_PAGES_MAX_PAGES);
+  expect((await api.session.tools()).length).toBeGreaterThan(0);
+});
+
+it("stops at a cursor the API answered before, naming it", async (context) => {
+  // c1, c2, then c1 again: a loop of two pages.
+  const api = await endlessApi(context, (n) => ({
+    items: [{ n }],
+    cursor: n % 2 === 1 ? "c1" : "c2",
+  }));
+  const result = await api.session.call("listCustomers", { all_pages: true });
+  expect(result.isError).toBe(true);
+  expect(textOf(result)).toContain(
+    'listCustomers with all_pages stopped: the API answered the cursor "c1" a second time (after 3 pages, 3 items)',
+  );
+  expect(api.asked()).toBe(3);
+});
+
+it("stops at once when the API answers the cursor it was given", async (context) => {
+  const cursor = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
+  const api = await endlessApi(context, () => ({ items: [], cursor }));
+  const result = await api.session.call("listCustomers", { all_pages: true, cursor });
+  expect(result.isError).toBe(true);
+  expect(textOf(result)).toContain(`the API answered the cursor "${cursor}" a second time`);
+  expect(api.asked()).toBe(1);
+});

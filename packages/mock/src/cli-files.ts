@@ -1,0 +1,88 @@
+// The files a command's options name: each must be a regular file. A FIFO (named pipe) would
+// block the command until something wrote to it (or, given as an output, read from it), a device
+// such as /dev/zero may never end, a directory cannot be read as one. Refused, naming the option
+// and the rule, before anything opens the file; a path that is not there is the reader's to say
+// (or, for an output, made). A file read whole at once (a document, a seed, a fixture) is refused
+// past MAX_FILE_BYTES, before it is read: a file of a gigabyte failed with words about strings, or
+// ran the process out of memory.
+import { type Stats, statSync } from "node:fs";
+import { printable } from "./output/printable.js";
+
+/**
+ * How large a file read whole may be: 64 MiB, hundreds of times the API's document (under
+ * 100 kB). The guides say so (docs/guides/cli.md).
+ */
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** A file an option names: its path, and the option (or the words) that name it in a message. */
+export interface NamedFile {
+  file: string | undefined;
+  /** Such as `--spec`, or `the fixture file`. */
+  option: string;
+  /** What to give the path to, in the fix (default: the option). */
+  give?: string;
+  /**
+   * Whether it is read whole at once, and so held to MAX_FILE_BYTES (default); not a file that is
+   * read a line at a time (a traffic file) or only appended to.
+   */
+  whole?: boolean;
+}
+
+/** A size in the largest unit it has a whole one of, to a tenth: `1.5 GiB`. */
+function sizeInWords(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let size = bytes;
+  let unit = 0;
+  while (size >= 1024 && unit < units.length - 1) {
+    size /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number(size.toFixed(1))} ${units[unit]}`;
+}
+
+/** What a path that is not a regular file is, in words. */
+function kindOf(stat: Stats): string {
+  if (stat.isDirectory()) return "a directory";
+  if (stat.isFIFO()) return "a FIFO (named pipe)";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+/**
+ * Why the file cannot be the regular file its option needs (or is too large to read whole), or
+ * undefined when it can be (or is not there).
+ */
+export function fileProblem({
+  file,
+  option,
+  give = option,
+  whole = true,
+}: NamedFile): string | undefined {
+  if (file === undefined) return undefined;
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(file, { throwIfNoEntry: false });
+  } catch {
+    // Not looked at (a part of the path is a file, no permission): the reader says why.
+    return undefined;
+  }
+  if (stat === undefined) return undefined;
+  const shown = printable(file, "");
+  if (!stat.isFile()) {
+    return `${option} ${shown} is ${kindOf(stat)}, not a regular file: give ${give} the path of a file`;
+  }
+  if (whole && stat.size > MAX_FILE_BYTES) {
+    return `${option} ${shown} is ${sizeInWords(stat.size)} (${stat.size} bytes), past the limit of ${sizeInWords(MAX_FILE_BYTES)} (${MAX_FILE_BYTES} bytes) for a file read whole: give ${give} a smaller file`;
+  }
+  return undefined;
+}
+
+/** The first of the files that cannot be what its option needs is `fail`'s usage failure. */
+export function refuseOtherThanFiles(files: NamedFile[], fail: (message: string) => never): void {
+  for (const named of files) {
+    const problem = fileProblem(named);
+    if (problem !== undefined) fail(problem);
+  }
+}

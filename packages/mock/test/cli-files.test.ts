@@ -1,0 +1,144 @@
+// A file an option names must be a regular file: a FIFO (named pipe) made every command that read
+// or appended to it wait for ever for a writer or a reader, a device such as /dev/zero never ends,
+// a directory cannot be read. Each is refused at once, naming the option and the rule, with exit
+// code 2. A file read whole at once is refused past 64 MiB, naming its size and the limit (the
+// tests' large files are sparse: they take no room on disk). The commands run as the built CLI: a command that still opened a FIFO would block its
+// own process (killed when the test ends), not the test's.
+import { execFileSync } from "node:child_process";
+import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { specPath } from "@org/payments-spec";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fileProblem, MAX_FILE_BYTES } from "../src/cli-files.js";
+import { runCli } from "./support/run-cli.js";
+
+const folder = mkdtempSync(path.join(tmpdir(), "payments-mock-files-"));
+const fifo = path.join(folder, "pipe");
+execFileSync("mkfifo", [fifo]);
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** A sandbox URL nothing listens on: no command gets as far as asking it. */
+const NOWHERE = "http://127.0.0.1:1";
+
+describe.concurrent("a file option given a FIFO", () => {
+  it.for([
+    { args: ["--port", "0", "--spec", fifo], option: "--spec" },
+    { args: ["--port", "0", "--stateful", "--seed", fifo], option: "--seed" },
+    {
+      args: ["--port", "0", "--stateful", "--readiness-profile", fifo],
+      option: "--readiness-profile",
+    },
+    { args: ["proxy", NOWHERE, "--port", "0", "--spec", fifo], option: "--spec" },
+    { args: ["proxy", NOWHERE, "--port", "0", "--report", fifo], option: "--report" },
+    { args: ["proxy", NOWHERE, "--port", "0", "--traffic", fifo], option: "--traffic" },
+    { args: ["readiness", "--from", fifo], option: "--from" },
+    {
+      args: ["readiness", "--state", path.join(folder, "none.db"), "--readiness-profile", fifo],
+      option: "--readiness-profile",
+    },
+    { args: ["impact", "--against", fifo, "--url", NOWHERE], option: "--against" },
+    {
+      args: ["impact", "--against", specPath, "--from", fifo],
+      option: "--from",
+    },
+    { args: ["listen", "--url", NOWHERE, "--cursor-file", fifo], option: "--cursor-file" },
+  ])("is refused at once, naming it: $args.0 $option", async ({ args, option }, context) => {
+    const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
+    expect((await run.exited)[0]).toBe(2);
+    expect(run.output().stderr).toContain(
+      `payments-mock: ${option} ${fifo} is a FIFO (named pipe), not a regular file: give ${option} the path of a file`,
+    );
+  });
+
+  it("is refused as the fixture file, run or checked", async (context) => {
+    for (const args of [
+      ["fixtures", fifo],
+      ["fixtures", fifo, "--check"],
+    ]) {
+      const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
+      expect((await run.exited)[0]).toBe(2);
+      expect(run.output().stderr).toContain(
+        `payments-mock: the fixture file ${fifo} is a FIFO (named pipe), not a regular file: give payments-mock fixtures the path of a file`,
+      );
+    }
+  });
+});
+
+describe.concurrent("a file option given a device or a directory", () => {
+  it.for([
+    {
+      args: ["fixtures", "/dev/zero", "--check"],
+      what: "the fixture file /dev/zero is a character device",
+    },
+    {
+      args: ["--port", "0", "--spec", "/dev/zero"],
+      what: "--spec /dev/zero is a character device",
+    },
+    { args: ["readiness", "--from", folder], what: `--from ${folder} is a directory` },
+    {
+      args: ["impact", "--against", folder, "--url", NOWHERE],
+      what: `--against ${folder} is a directory`,
+    },
+  ])("is refused, naming it: $what", async ({ args, what }, context) => {
+    const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
+    expect((await run.exited)[0]).toBe(2);
+    expect(run.output().stderr).toContain(`payments-mock: ${what}, not a regular file: give `);
+  });
+});
+
+describe("a file read whole, past the limit", () => {
+  const sparse = path.join(folder, "huge.yaml");
+  /** A file of `bytes` that takes no room on disk: a hole, read as zeros. */
+  const makeSparse = (file: string, bytes: number) => {
+    const fd = openSync(file, "w");
+    try {
+      ftruncateSync(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  beforeAll(() => makeSparse(sparse, 2 ** 30));
+  afterAll(() => rmSync(sparse, { force: true }));
+
+  it.concurrent.for([
+    {
+      args: ["fixtures", sparse, "--check"],
+      option: "the fixture file",
+      give: "payments-mock fixtures",
+    },
+    { args: ["--port", "0", "--spec", sparse], option: "--spec" },
+    { args: ["--port", "0", "--stateful", "--seed", sparse], option: "--seed" },
+    {
+      args: ["readiness", "--from", specPath, "--readiness-profile", sparse],
+      option: "--readiness-profile",
+    },
+    { args: ["impact", "--against", sparse, "--url", NOWHERE], option: "--against" },
+    { args: ["listen", "--url", NOWHERE, "--cursor-file", sparse], option: "--cursor-file" },
+  ])(
+    "is refused before it is read, naming its size and the limit: $option",
+    async ({ args, option, give }, context) => {
+      const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
+      expect((await run.exited)[0]).toBe(2);
+      expect(run.output().stderr).toContain(
+        `payments-mock: ${option} ${sparse} is 1 GiB (1073741824 bytes), past the limit of 64 MiB (67108864 bytes) for a file read whole: give ${give ?? option} a smaller file`,
+      );
+    },
+  );
+
+  it("is taken up to the limit, and refused a byte past it", () => {
+    const file = path.join(folder, "limit.json");
+    try {
+      makeSparse(file, MAX_FILE_BYTES);
+      expect(fileProblem({ file, option: "--seed" })).toBeUndefined();
+      makeSparse(file, MAX_FILE_BYTES + 1);
+      expect(fileProblem({ file, option: "--seed" })).toBe(
+        `--seed ${file} is 64 MiB (67108865 bytes), past the limit of 64 MiB (67108864 bytes) for a file read whole: give --seed a smaller file`,
+      );
+      // A file read a line at a time, or appended to, has no such limit.
+      expect(fileProblem({ file, option: "--from", whole: false })).toBeUndefined();
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+});
