@@ -37,7 +37,9 @@ function forwardable(headers: IncomingMessage["headers"]) {
 /** Sends `req` (whose URL starts with PROXY_PREFIX) on to `sandbox` and its answer back to `res`. */
 export function forwardToSandbox(req: IncomingMessage, res: ServerResponse, sandbox: URL) {
   const rest = (req.url ?? "/").slice(PROXY_PREFIX.length - 1);
-  const target = new URL(`${sandbox.pathname.replace(/\/$/, "")}${rest}`, sandbox);
+  // Joined to the sandbox's origin, never resolved against it: `/sandbox//other.host/x` would
+  // otherwise name another host, and the docs server would fetch it for anyone.
+  const target = new URL(`${sandbox.origin}${sandbox.pathname.replace(/\/$/, "")}${rest}`);
   const upstream = request(
     target,
     { method: req.method, headers: forwardable(req.headers), timeout: UPSTREAM_TIMEOUT_MS },

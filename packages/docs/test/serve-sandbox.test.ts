@@ -90,6 +90,26 @@ describe("the proxy to the sandbox", () => {
     expect(await events.json()).toHaveProperty("items");
   });
 
+  it("forwards to the sandbox only, whatever host the path names", async () => {
+    const hits: string[] = [];
+    const other = createServer((req, res) => {
+      hits.push(req.url ?? "");
+      res.end("another host");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const { port } = other.address() as AddressInfo;
+    try {
+      const answer = await fetch(new URL(`sandbox//127.0.0.1:${port}/x`, docs.url), {
+        headers: key,
+      });
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toMatchObject({ status: 404 });
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it("answers 502 with a problem when the sandbox cannot be reached", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
