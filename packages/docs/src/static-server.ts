@@ -2,7 +2,7 @@
 // only, `/` serves index.html. Given a sandbox, it also forwards /sandbox/… to it for the
 // console (sandbox-proxy.ts) and serves the page set up for it (served-page.ts). The package's
 // `npm start` (scripts/serve.ts) serves dist/ with it.
-import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -142,10 +142,16 @@ function resolveFile(base: string, url: string): string | undefined {
     return undefined;
   }
   const candidate = path.resolve(base, `.${pathname}`);
-  if (candidate !== base && !candidate.startsWith(base + path.sep)) return undefined;
+  if (!within(base, candidate)) return undefined;
   const file =
     existsSync(candidate) && statSync(candidate).isDirectory()
       ? path.join(candidate, "index.html")
       : candidate;
-  return existsSync(file) && statSync(file).isFile() ? file : undefined;
+  if (!existsSync(file) || !statSync(file).isFile()) return undefined;
+  // A symbolic link in the folder may point out of it: what it points at must lie inside too.
+  return within(realpathSync(base), realpathSync(file)) ? file : undefined;
+}
+
+function within(base: string, file: string) {
+  return file === base || file.startsWith(base + path.sep);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +15,11 @@ beforeAll(async () => {
   writeFileSync(path.join(root, "index.html"), "<h1>docs</h1>");
   writeFileSync(path.join(root, "assets", "app.js"), "export {};");
   writeFileSync(path.join(dir, "secret.txt"), "outside the root");
+  mkdirSync(path.join(dir, "private"));
+  writeFileSync(path.join(dir, "private", "key.txt"), "outside the root");
+  symlinkSync(path.join(dir, "secret.txt"), path.join(root, "linked.txt"));
+  symlinkSync(path.join(dir, "private"), path.join(root, "linked-dir"));
+  symlinkSync(path.join(root, "assets", "app.js"), path.join(root, "app-link.js"));
   server = await startStaticServer({ root });
 });
 
@@ -65,6 +70,12 @@ describe("startStaticServer", () => {
     expect((await get("/missing.js")).status).toBe(404);
     expect((await get("/../secret.txt")).status).toBe(404);
     expect((await get("/%2e%2e/secret.txt")).status).toBe(404);
+  });
+
+  it("follows no symbolic link out of its root, and serves those that stay inside", async () => {
+    expect((await get("/linked.txt")).status).toBe(404);
+    expect((await get("/linked-dir/key.txt")).status).toBe(404);
+    expect(await get("/app-link.js")).toMatchObject({ status: 200, body: "export {};" });
   });
 
   it("answers 405 to methods other than GET and HEAD", async () => {
