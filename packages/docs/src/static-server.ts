@@ -6,6 +6,7 @@ import { createReadStream, existsSync, readFileSync, realpathSync, statSync } fr
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import type { Duplex } from "node:stream";
 import { REDOC_PAGES } from "./pages.ts";
 import { READINESS_PAGE } from "./readiness-page.ts";
 import { forwardToSandbox, PROXY_PREFIX } from "./sandbox-proxy.ts";
@@ -75,6 +76,14 @@ export async function startStaticServer({
     if (req.method === "HEAD") res.end();
     else if (rewritten !== undefined) res.end(rewritten);
     else createReadStream(file).pipe(res);
+  });
+  // A client that takes this server for its HTTPS proxy asks for a tunnel (CONNECT), which Node
+  // would drop without a word.
+  server.on("connect", (_req, socket: Duplex) => {
+    socket.on("error", () => {});
+    socket.end(
+      "HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 19\r\nConnection: close\r\n\r\nMethod not allowed\n",
+    );
   });
   await new Promise((resolve, reject) => {
     server.once("error", reject);
