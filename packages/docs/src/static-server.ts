@@ -152,6 +152,15 @@ function resolveFile(base: string, url: string): string | undefined {
   }
   const candidate = path.resolve(base, `.${pathname}`);
   if (!within(base, candidate)) return undefined;
+  // The site has no dotfiles; one in the folder (.env, .git/) is someone's, not the site's.
+  if (
+    path
+      .relative(base, candidate)
+      .split(path.sep)
+      .some((part) => part.startsWith("."))
+  ) {
+    return undefined;
+  }
   const file =
     existsSync(candidate) && statSync(candidate).isDirectory()
       ? path.join(candidate, "index.html")

@@ -18,6 +18,9 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, "secret.txt"), "outside the root");
   mkdirSync(path.join(dir, "private"));
   writeFileSync(path.join(dir, "private", "key.txt"), "outside the root");
+  writeFileSync(path.join(root, ".env"), "SECRET=1");
+  mkdirSync(path.join(root, ".git"));
+  writeFileSync(path.join(root, ".git", "config"), "[core]");
   symlinkSync(path.join(dir, "secret.txt"), path.join(root, "linked.txt"));
   symlinkSync(path.join(dir, "private"), path.join(root, "linked-dir"));
   symlinkSync(path.join(root, "assets", "app.js"), path.join(root, "app-link.js"));
@@ -71,6 +74,13 @@ describe("startStaticServer", () => {
     expect((await get("/missing.js")).status).toBe(404);
     expect((await get("/../secret.txt")).status).toBe(404);
     expect((await get("/%2e%2e/secret.txt")).status).toBe(404);
+  });
+
+  it("serves no dotfile nor anything in a dot folder", async () => {
+    expect((await get("/.env")).status).toBe(404);
+    expect((await get("/%2eenv")).status).toBe(404);
+    expect((await get("/.git/config")).status).toBe(404);
+    expect((await get("/assets/../.git/config")).status).toBe(404);
   });
 
   it("follows no symbolic link out of its root, and serves those that stay inside", async () => {
