@@ -57,6 +57,12 @@ export async function startStaticServer({
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found\n");
       return;
     }
+    if (typeof file !== "string") {
+      res
+        .writeHead(301, { Location: file.redirect, "Content-Type": "text/plain; charset=utf-8" })
+        .end(`Moved to ${file.redirect}\n`);
+      return;
+    }
     let rewritten: string | undefined;
     try {
       rewritten = sandbox === undefined ? undefined : servedWithSandbox(base, file, sandbox);
@@ -142,11 +148,17 @@ export function consoleTarget() {
     : " (no SANDBOX_URL: the console asks for the sandbox's URL, and with none there runs one in the page)";
 }
 
-/** The file a request path names, or undefined when there is none or it lies outside `base`. */
-function resolveFile(base: string, url: string): string | undefined {
+/**
+ * The file a request path names, or undefined when there is none or it lies outside `base`. A
+ * folder named without its trailing slash is redirected to it (its page's relative links need it).
+ */
+function resolveFile(base: string, url: string): string | { redirect: string } | undefined {
   let pathname: string;
+  let search: string;
   try {
-    pathname = decodeURIComponent(new URL(url, "http://localhost").pathname);
+    const parsed = new URL(url, "http://localhost");
+    pathname = decodeURIComponent(parsed.pathname);
+    search = parsed.search;
   } catch {
     return undefined;
   }
@@ -161,13 +173,16 @@ function resolveFile(base: string, url: string): string | undefined {
   ) {
     return undefined;
   }
-  const file =
-    existsSync(candidate) && statSync(candidate).isDirectory()
-      ? path.join(candidate, "index.html")
-      : candidate;
+  const folder = existsSync(candidate) && statSync(candidate).isDirectory();
+  const file = folder ? path.join(candidate, "index.html") : candidate;
   if (!existsSync(file) || !statSync(file).isFile()) return undefined;
   // A symbolic link in the folder may point out of it: what it points at must lie inside too.
-  return within(realpathSync(base), realpathSync(file)) ? file : undefined;
+  if (!within(realpathSync(base), realpathSync(file))) return undefined;
+  // Relative to the request's path ("./name/"), so that no path makes it another host's URL.
+  if (folder && !pathname.endsWith("/")) {
+    return { redirect: `./${encodeURIComponent(path.basename(candidate))}/${search}` };
+  }
+  return file;
 }
 
 function within(base: string, file: string) {

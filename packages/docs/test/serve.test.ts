@@ -15,6 +15,8 @@ beforeAll(async () => {
   mkdirSync(path.join(root, "assets"), { recursive: true });
   writeFileSync(path.join(root, "index.html"), "<h1>docs</h1>");
   writeFileSync(path.join(root, "assets", "app.js"), "export {};");
+  mkdirSync(path.join(root, "guides"));
+  writeFileSync(path.join(root, "guides", "index.html"), "<h1>guides</h1>");
   writeFileSync(path.join(dir, "secret.txt"), "outside the root");
   mkdirSync(path.join(dir, "private"));
   writeFileSync(path.join(dir, "private", "key.txt"), "outside the root");
@@ -74,6 +76,23 @@ describe("startStaticServer", () => {
     expect((await get("/missing.js")).status).toBe(404);
     expect((await get("/../secret.txt")).status).toBe(404);
     expect((await get("/%2e%2e/secret.txt")).status).toBe(404);
+  });
+
+  it("redirects a folder named without its trailing slash to it, so that its links work", async () => {
+    const { hostname, port } = new URL(server.url);
+    const location = (rawPath: string) =>
+      new Promise<{ status: number; location: string | undefined }>((resolve, reject) => {
+        request({ hostname, port, path: rawPath }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+        })
+          .on("error", reject)
+          .end();
+      });
+    expect(await location("/guides?x=1")).toEqual({ status: 301, location: "./guides/?x=1" });
+    expect(await location("/.//guides")).toEqual({ status: 301, location: "./guides/" });
+    expect(await get("/guides/")).toMatchObject({ status: 200, body: "<h1>guides</h1>" });
+    expect((await get("/assets")).status).toBe(404);
   });
 
   it("serves no dotfile nor anything in a dot folder", async () => {
