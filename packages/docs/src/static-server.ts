@@ -26,6 +26,14 @@ const CONTENT_TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
+const CONNECTION_LIMITS = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  // How often Node checks the two timeouts above; its default (30 s) would blur them.
+  connectionsCheckingInterval: 1_000,
+};
+
 /**
  * Serves the files under `root` until `close()` is called; port 0 picks a free port. With
  * `sandbox` (the sandbox's URL), the console sends through this server to it.
@@ -43,7 +51,9 @@ export async function startStaticServer({
 }): Promise<{ url: string; close: () => Promise<void> }> {
   const base = path.resolve(root);
   const sandboxUrl = sandbox === undefined ? undefined : new URL(sandbox);
-  const server = createServer((req, res) => {
+  // A client that never finishes its request gets a 408 within seconds, not Node's minute and more
+  // (the mock's limits: packages/engine's serve.ts).
+  const server = createServer(CONNECTION_LIMITS, (req, res) => {
     if (sandboxUrl && req.url?.startsWith(PROXY_PREFIX)) {
       forwardToSandbox(req, res, sandboxUrl);
       return;

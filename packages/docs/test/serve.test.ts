@@ -78,6 +78,23 @@ describe("startStaticServer", () => {
     expect((await get("/%2e%2e/secret.txt")).status).toBe(404);
   });
 
+  it("answers 408 to a client that never finishes its request, and serves others meanwhile", async () => {
+    const { hostname, port } = new URL(server.url);
+    const slow = connect(Number(port), hostname);
+    slow.write("GET / HTTP/1.1\r\nHost: x\r\n");
+    const answer = new Promise<string>((resolve) => {
+      let text = "";
+      slow.setEncoding("utf8");
+      slow.on("data", (chunk) => {
+        text += chunk;
+      });
+      slow.on("close", () => resolve(text));
+    });
+    expect((await get("/")).status).toBe(200);
+    // Node's own limits would keep it open for 60 to 90 seconds.
+    expect(await answer).toMatch(/^HTTP\/1\.1 408 /);
+  }, 40_000);
+
   it("redirects a folder named without its trailing slash to it, so that its links work", async () => {
     const { hostname, port } = new URL(server.url);
     const location = (rawPath: string) =>
