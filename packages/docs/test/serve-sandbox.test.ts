@@ -110,6 +110,29 @@ describe("the proxy to the sandbox", () => {
     }
   });
 
+  it("cuts the console's answer short when the sandbox's is, rather than leave it waiting", async () => {
+    const cutting = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Length": "100" });
+      res.write("part of it", () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, "127.0.0.1", resolve));
+    const { port } = cutting.address() as AddressInfo;
+    const docsOfCut = await startStaticServer({
+      root: distDir,
+      sandbox: `http://127.0.0.1:${port}`,
+    });
+    try {
+      const answer = await fetch(new URL("sandbox/customers", docsOfCut.url), {
+        signal: AbortSignal.timeout(10_000),
+      });
+      // "terminated" (the connection closed), not a TimeoutError (still waiting).
+      await expect(answer.text()).rejects.toMatchObject({ name: "TypeError" });
+    } finally {
+      await docsOfCut.close();
+      await new Promise((resolve) => cutting.close(resolve));
+    }
+  }, 20_000);
+
   it("answers 502 with a problem when the sandbox cannot be reached", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
