@@ -211,6 +211,15 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
     expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
     expect(problemOf(answer)).toMatchObject({ status: 400 });
   });
+
+  it("an HTTP/1.1 request without Host is a 400 with a problem body", async () => {
+    const answer = await raw("GET /items HTTP/1.1\r\nX-API-Key: k\r\n\r\n");
+    expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
+    expect(problemOf(answer)).toMatchObject({
+      status: 400,
+      errors: [{ location: "header", field: "Host" }],
+    });
+  });
 });
 
 describe("a small request cannot buy a large answer", () => {

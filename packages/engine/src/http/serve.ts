@@ -58,8 +58,33 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
       keepAliveTimeout: limits.keepAliveMs,
       // How often Node checks the two timeouts above; its default (30 s) would blur them.
       connectionsCheckingInterval: Math.min(1_000, limits.headersMs),
+      // Node answers an HTTP/1.1 request without Host with a bare 400; this one has a problem body.
+      requireHostHeader: false,
     },
-    handler,
+    (request, response) => {
+      if (request.headers.host === undefined && request.httpVersion === "1.1") {
+        request.resume();
+        const body = JSON.stringify(
+          problem(400, "bad-http", "Bad Request", [
+            { location: "header", field: "Host", rule: "http", message: HOST_MISSING },
+          ]),
+        );
+        response
+          .writeHead(400, {
+            "content-type": PROBLEM_CONTENT_TYPE,
+            "content-length": Buffer.byteLength(body),
+            "x-request-id": randomUUID(),
+            ...(cors && {
+              "access-control-allow-origin": "*",
+              "access-control-expose-headers": "*",
+            }),
+            connection: "close",
+          })
+          .end(body);
+        return;
+      }
+      handler(request, response);
+    },
   );
   // A client that half-closes (FIN right after its request) still gets the answer: by default
   // Node ends the socket at the client's FIN, so an answer given after an await is lost.
@@ -114,6 +139,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: b
         : [400, "Bad Request", "the request is not valid HTTP/1.1"],
   );
 }
+
+const HOST_MISSING = "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)";
 
 const CONNECT_REFUSED =
   "CONNECT asks for a tunnel, which this server does not open: send each request to it as to the API (or, as to an HTTP proxy, with the absolute URL)";
