@@ -6,7 +6,7 @@ import { createReadStream, existsSync, readFileSync, realpathSync, statSync } fr
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { Duplex } from "node:stream";
+import { type Duplex, pipeline } from "node:stream";
 import { REDOC_PAGES } from "./pages.ts";
 import { READINESS_PAGE } from "./readiness-page.ts";
 import { forwardToSandbox, PROXY_PREFIX } from "./sandbox-proxy.ts";
@@ -91,7 +91,9 @@ export async function startStaticServer({
     });
     if (req.method === "HEAD") res.end();
     else if (rewritten !== undefined) res.end(rewritten);
-    else createReadStream(file).pipe(res);
+    // A file that cannot be read after all (its permissions, a rebuild that removed it) ends the
+    // answer short; unhandled, its error would stop the server.
+    else pipeline(createReadStream(file), res, () => {});
   });
   // A client that takes this server for its HTTPS proxy asks for a tunnel (CONNECT), which Node
   // would drop without a word.
