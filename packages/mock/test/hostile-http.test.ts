@@ -211,6 +211,24 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
     expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
     expect(problemOf(answer)).toMatchObject({ status: 400 });
   });
+
+  it("an Expect other than 100-continue is a 417 with a problem body", async () => {
+    const answer = await raw("GET /items HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n");
+    expect(statusLine(answer)).toBe("HTTP/1.1 417 Expectation Failed");
+    expect(problemOf(answer)).toMatchObject({
+      status: 417,
+      errors: [{ location: "header", field: "Expect" }],
+    });
+  });
+
+  it("an HTTP/1.1 request without Host is a 400 with a problem body", async () => {
+    const answer = await raw("GET /items HTTP/1.1\r\nX-API-Key: k\r\n\r\n");
+    expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
+    expect(problemOf(answer)).toMatchObject({
+      status: 400,
+      errors: [{ location: "header", field: "Host" }],
+    });
+  });
 });
 
 describe("a small request cannot buy a large answer", () => {
