@@ -159,6 +159,43 @@ describe("bodies", () => {
   });
 });
 
+describe("the bytes of a JSON body, on the API's spec", () => {
+  const customer = JSON.stringify({ customer_type: "Person", email: "ada@lumen.example" });
+  const post = (body: Uint8Array, headers: Record<string, string> = {}) =>
+    fetch(`${apiMock.url}/customers`, {
+      method: "POST",
+      body,
+      headers: {
+        "X-API-Key": "k",
+        "IDEMPOTENCY-KEY": crypto.randomUUID(),
+        "Content-Type": "application/json",
+        ...headers,
+      },
+    });
+
+  it("not UTF-8 (Latin-1 whatever its charset says) is a 400 naming the rule", async () => {
+    const latin1 = Buffer.from(
+      JSON.stringify({ customer_type: "Person", email: "é@x.example" }),
+      "latin1",
+    );
+    for (const charset of ["", "; charset=latin1"]) {
+      const answer = await post(latin1, { "Content-Type": `application/json${charset}` });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        type: "urn:org:payments-mock:problem:malformed-json",
+        errors: [{ location: "body", rule: "encoding" }],
+      });
+    }
+  });
+
+  it("after a byte order mark is read as without one", async () => {
+    const answer = await post(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(customer)]),
+    );
+    expect(answer.status).toBe(200);
+  });
+});
+
 describe("JSON nested past the limit", () => {
   it.each(DEEP_BODIES)(
     "%s gets a 400 naming the limit from every operation with a body, the test mode's too",

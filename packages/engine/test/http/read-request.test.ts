@@ -4,15 +4,16 @@ import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/http/json-depth.js";
+import { readPlainRequest } from "../../src/http/plain.js";
 import { MAX_BODY_BYTES, readRequest, type SegmentName } from "../../src/http/read-request.js";
 
 function incoming(
   url: string,
   headers: Record<string, string> = {},
-  body = "",
+  body: string | Uint8Array = "",
   method = "POST",
 ): IncomingMessage {
-  const stream = Readable.from(body === "" ? [] : [Buffer.from(body)]);
+  const stream = Readable.from(body.length === 0 ? [] : [Buffer.from(body)]);
   return Object.assign(stream, {
     url,
     method,
@@ -68,6 +69,45 @@ describe("readRequest", () => {
   ])("refuses %s %j %j with %i (%s)", async (url, headers, body, status, rule) => {
     const read = await readRequest(incoming(url, headers, body), nameOf);
     expect(read).toMatchObject({ ok: false, status, error: { rule } });
+  });
+
+  const json = { "content-type": "application/json" };
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+  it.each([
+    [
+      "bytes that are not UTF-8",
+      json,
+      Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+    ],
+    [
+      "UTF-16 under a charset that says so",
+      { "content-type": "application/json; charset=utf-16le" },
+      Buffer.from('{"a":"é"}', "utf16le"),
+    ],
+    [
+      "Latin-1 under a charset that says so",
+      { "content-type": "application/json; charset=latin1" },
+      Buffer.from('{"a":"é"}', "latin1"),
+    ],
+  ])(
+    "refuses a JSON body of %s with a 400, not a body with U+FFFD in (both readers)",
+    async (_, headers, body) => {
+      const refused = { ok: false, status: 400, error: { location: "body", rule: "encoding" } };
+      expect(await readRequest(incoming("/customers", headers, body), nameOf)).toMatchObject(
+        refused,
+      );
+      const plain = { method: "POST", url: "/customers", headers, body };
+      expect(readPlainRequest(plain, nameOf)).toMatchObject(refused);
+    },
+  );
+
+  it("reads a JSON body after a byte order mark the same on both readers", async () => {
+    const body = Buffer.concat([BOM, Buffer.from('{"a":"é"}')]);
+    const read = { ok: true, request: { body: { a: "é" } }, text: '{"a":"é"}' };
+    expect(await readRequest(incoming("/customers", json, body), nameOf)).toMatchObject(read);
+    const plain = { method: "POST", url: "/customers", headers: json, body };
+    expect(readPlainRequest(plain, nameOf)).toMatchObject(read);
   });
 
   it("refuses a body past its limit without reading it all", async () => {
