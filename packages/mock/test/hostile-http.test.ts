@@ -3,6 +3,7 @@
 // This is the mock's HTTP handling, not the API's: it is tested on a tiny spec, and on the API's
 // spec only where every one of the API's operations must refuse (JSON nested past the limit).
 import net from "node:net";
+import { gzipSync } from "node:zlib";
 import { MAX_JSON_DEPTH } from "@org/payments-engine";
 import { specPath } from "@org/payments-spec";
 import { DEEP_BODIES, expectEveryOperationRefuses, fixtureSpecPath } from "@org/payments-testing";
@@ -193,6 +194,17 @@ describe("the bytes of a JSON body, on the API's spec", () => {
       Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(customer)]),
     );
     expect(answer.status).toBe(200);
+  });
+
+  it("gzip-encoded, a bomb among them, is a prompt 415 naming Content-Encoding, never inflated", async () => {
+    for (const body of [gzipSync(customer), gzipSync(Buffer.alloc(10_000_000, 0x20))]) {
+      const answer = await post(body, { "Content-Encoding": "gzip" });
+      expect(answer.status).toBe(415);
+      expect(await answer.json()).toMatchObject({
+        errors: [{ location: "header", field: "Content-Encoding", rule: "encoding" }],
+      });
+    }
+    expect(logged.filter((line) => line.includes("→ 5"))).toEqual([]);
   });
 });
 

@@ -156,6 +156,18 @@ export function readBodyOf(
   { target, query, headers }: Head,
   bytes: Uint8Array,
 ): ReadResult {
+  const encoding = headers["content-encoding"];
+  if (bytes.byteLength > 0 && encoding !== undefined && !isIdentity(encoding)) {
+    return refuse(
+      415,
+      "invalid-request",
+      "Unsupported media type",
+      "header",
+      "Content-Encoding",
+      "encoding",
+      `is ${JSON.stringify(encoding.slice(0, 40))}, which the mock does not decode: send the body unencoded (identity)`,
+    );
+  }
   if (bytes.byteLength > 0 && !headers["content-type"]) {
     return refuse(
       415,
@@ -373,6 +385,11 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
 /** Whether a body of `contentType` is read as JSON (no type at all is refused before it is read). */
 function isJsonType(contentType: string | undefined): boolean {
   return contentType === undefined || /[/+]json\b/i.test(contentType);
+}
+
+/** Whether a Content-Encoding names no coding but identity (`identity`, or a list of nothing else). */
+function isIdentity(encoding: string): boolean {
+  return encoding.split(",").every((coding) => /^\s*(identity)?\s*$/i.test(coding));
 }
 
 type ParsedBody =

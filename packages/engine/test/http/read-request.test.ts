@@ -2,6 +2,7 @@
 // its headers and its body, and a stand-in for the engine's naming of path segments.
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/http/json-depth.js";
 import { readPlainRequest } from "../../src/http/plain.js";
@@ -72,6 +73,7 @@ describe("readRequest", () => {
   });
 
   const json = { "content-type": "application/json" };
+  const gzip = { ...json, "content-encoding": "gzip" };
   const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
   it.each([
@@ -108,6 +110,37 @@ describe("readRequest", () => {
     expect(await readRequest(incoming("/customers", json, body), nameOf)).toMatchObject(read);
     const plain = { method: "POST", url: "/customers", headers: json, body };
     expect(readPlainRequest(plain, nameOf)).toMatchObject(read);
+  });
+
+  it("refuses a body in a Content-Encoding it does not decode with a 415, a gzip bomb unopened", async () => {
+    const refused = {
+      ok: false,
+      status: 415,
+      error: { location: "header", field: "Content-Encoding", rule: "encoding" },
+    };
+    // 10 MB of spaces that a reader which inflated bodies would grow far past the limit.
+    const bomb = gzipSync(Buffer.alloc(10_000_000, 0x20));
+    for (const [headers, body] of [
+      [gzip, gzipSync('{"a":1}')],
+      [gzip, bomb],
+      [{ ...json, "content-encoding": "br" }, Buffer.from('{"a":1}')],
+      [{ ...json, "content-encoding": "identity, gzip" }, gzipSync('{"a":1}')],
+    ] as const) {
+      expect(await readRequest(incoming("/customers", headers, body), nameOf)).toMatchObject(
+        refused,
+      );
+      const plain = { method: "POST", url: "/customers", headers, body };
+      expect(readPlainRequest(plain, nameOf)).toMatchObject(refused);
+    }
+    // identity is no coding at all; nor is a coding named on a request without a body.
+    const identity = { ...json, "content-encoding": "Identity" };
+    expect(await readRequest(incoming("/customers", identity, '{"a":1}'), nameOf)).toMatchObject({
+      ok: true,
+      request: { body: { a: 1 } },
+    });
+    expect(await readRequest(incoming("/customers", gzip, "", "GET"), nameOf)).toMatchObject({
+      ok: true,
+    });
   });
 
   it("refuses a body past its limit without reading it all", async () => {

@@ -1,5 +1,6 @@
 // The sandbox with no server: fetchSandbox answers WHATWG Requests with the same composition as
 // the Node server, the project's client created with its fetch, deliveries to a callback.
+import { gzipSync } from "node:zlib";
 import { createPaymentsClient } from "@org/payments-client";
 import { specPath } from "@org/payments-spec";
 import { afterAll, expect, it } from "vitest";
@@ -65,6 +66,14 @@ it("refuses what the Node server refuses, in the same words", async () => {
           method: "POST",
           body: Buffer.from('{"email":"\xE9"}', "latin1"),
           headers: { "content-type": "application/json; charset=latin1" },
+        },
+      ],
+      [
+        "/customers",
+        {
+          method: "POST",
+          body: gzipSync(Buffer.alloc(10_000_000, 0x20)),
+          headers: { "content-type": "application/json", "content-encoding": "gzip" },
         },
       ],
     ] as const) {
