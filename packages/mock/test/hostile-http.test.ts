@@ -93,6 +93,81 @@ describe("integer query parameters", () => {
   });
 });
 
+describe("integer query parameters past their format's range, on the API's spec", () => {
+  const rate = (bips: string) =>
+    fetch(
+      `${apiMock.url}/exchange-rate?${new URLSearchParams({
+        customer_id: crypto.randomUUID(),
+        source_currency_code: "EUR",
+        source_currency_type: "fiat",
+        destination_currency_code: "USDC",
+        destination_currency_type: "crypto",
+        amount: "250.00",
+        _partner_fee_in_bips: bips,
+      })}`,
+      { headers: { "X-API-Key": "k" } },
+    );
+
+  it.each([
+    ["2^64", "18446744073709551616"],
+    ["400 digits", "9".repeat(400)],
+  ])(
+    "uint64 _partner_fee_in_bips of %s is a 422 naming the format, where it passed",
+    async (_, bips) => {
+      const answer = await rate(bips);
+      expect(answer.status).toBe(422);
+      expect((await answer.json()).errors).toEqual([
+        {
+          location: "query",
+          field: "_partner_fee_in_bips",
+          rule: "format",
+          message: expect.stringMatching(
+            /^must be a whole number from 0 to 18446744073709551615; got /,
+          ),
+        },
+      ]);
+    },
+  );
+
+  it("takes the largest uint64, 2^64 - 1, exactly", async () => {
+    expect((await rate("18446744073709551615")).status).toBe(200);
+  });
+
+  it("names an int64 past 2^63 - 1 once, in the same words Prism's check has for 400 digits", async () => {
+    const quote = `${apiMock.url}/autoramps/quote?${new URLSearchParams({
+      customer_id: crypto.randomUUID(),
+      source_currency_code: "EUR",
+      destination_currency_code: "USDC",
+      recipient_account: "DE89370400440532013000",
+      amount_in: "250.00",
+      rate_expiry_policy: "Slippage",
+      expiry_in_hours: "2",
+      is_third_party: "true",
+    })}`;
+    for (const minutes of ["9223372036854775808", "9".repeat(400)]) {
+      const answer = await fetch(`${quote}&rate_lock_duration_minutes=${minutes}`, {
+        headers: { "X-API-Key": "k" },
+      });
+      expect(answer.status, minutes).toBe(422);
+      const formats = (await answer.json()).errors.filter(
+        (error: { field: string; rule: string }) =>
+          error.field === "rate_lock_duration_minutes" && error.rule === "format",
+      );
+      expect(formats, minutes).toEqual([
+        expect.objectContaining({
+          message: expect.stringContaining(
+            "must be a whole number from -9223372036854775808 to 9223372036854775807",
+          ),
+        }),
+      ]);
+    }
+    const inRange = await fetch(`${quote}&rate_lock_duration_minutes=45`, {
+      headers: { "X-API-Key": "k" },
+    });
+    expect(inRange.status).toBe(200);
+  });
+});
+
 describe("the request target is taken literally", () => {
   it.each(["//evil.example/items", "/items/..%2f..%2fetc", "/items/../items"])(
     "%s is a 404",

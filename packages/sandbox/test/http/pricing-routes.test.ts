@@ -333,6 +333,36 @@ describe("GET /exchange-rate", () => {
     });
   });
 
+  it("answers 422 naming _partner_fee_in_bips past its uint64, where it priced the fee and blamed amount", async () => {
+    const rateWith = (bips: string) =>
+      call(
+        sandbox.url,
+        "GET",
+        `/exchange-rate?${new URLSearchParams({
+          customer_id: customerId,
+          source_currency_code: "EUR",
+          source_currency_type: "fiat",
+          destination_currency_code: "USDC",
+          destination_currency_type: "crypto",
+          destination_currency_chain: "Polygon",
+          amount: "250.00",
+          _partner_fee_in_bips: bips,
+        })}`,
+      );
+    for (const bips of ["18446744073709551616", "9".repeat(400)]) {
+      const answer = await rateWith(bips);
+      expect(answer.status, bips).toBe(422);
+      expect(answer.body.errors).toEqual([
+        {
+          location: "query",
+          field: "_partner_fee_in_bips",
+          rule: "format",
+          message: expect.stringContaining("must be a whole number from 0 to 18446744073709551615"),
+        },
+      ]);
+    }
+  });
+
   it("answers 422 for a type that is not the currency's, naming it", async () => {
     const query = new URLSearchParams({
       customer_id: customerId,
