@@ -206,6 +206,8 @@ describe("GET /autoramps/quote", () => {
       ],
       [{ amount_in: "250.001" }, "amount_in", "places"],
       [{ amount_in: "0" }, "amount_in", "minimum"],
+      [{ amount_in: "-0" }, "amount_in", "minimum"],
+      [{ amount_in: undefined, amount_out: "-250.00" }, "amount_out", "minimum"],
       [{ expiry_in_hours: "-5" }, "expiry_in_hours", "minimum"],
       [{ expiry_in_hours: "0" }, "expiry_in_hours", "minimum"],
       [{ rate_lock_duration_minutes: "-30" }, "rate_lock_duration_minutes", "minimum"],
