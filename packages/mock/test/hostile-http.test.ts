@@ -335,6 +335,27 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
     expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
     expect(problemOf(answer)).toMatchObject({ status: 400 });
   });
+
+  it("an HTTP/1.1 request without Host is a 400 with a problem naming Host, where Node sent no body", async () => {
+    const answer = await raw("GET /items HTTP/1.1\r\nX-API-Key: k\r\n\r\n");
+    expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
+    expect(answer).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    expect(problemOf(answer)).toMatchObject({
+      status: 400,
+      errors: [{ location: "header", field: "Host", rule: "required" }],
+    });
+    // HTTP/1.0 has no Host to require.
+    const older = await raw("GET /items HTTP/1.0\r\nX-API-Key: k\r\n\r\n");
+    expect(statusLine(older)).toBe("HTTP/1.1 200 OK");
+  });
+
+  it("a body shorter than its Content-Length gets a 408 once the request time passes, not a hang", async () => {
+    const answer = await raw(
+      'POST /items HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":1}',
+    );
+    expect(statusLine(answer)).toBe("HTTP/1.1 408 Request Timeout");
+    expect(problemOf(answer)).toMatchObject({ status: 408 });
+  });
 });
 
 describe("a small request cannot buy a large answer", () => {

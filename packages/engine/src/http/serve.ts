@@ -2,7 +2,7 @@
 // parser refuses, a clear error for a busy port, and a stop that closes every connection.
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import type { RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { PROBLEM_CONTENT_TYPE, problem } from "./problem.js";
@@ -58,8 +58,12 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
       keepAliveTimeout: limits.keepAliveMs,
       // How often Node checks the two timeouts above; its default (30 s) would blur them.
       connectionsCheckingInterval: Math.min(1_000, limits.headersMs),
+      // Node's own answer to an HTTP/1.1 request without Host is a 400 with no body: this one
+      // is answered below, with a problem.
+      requireHostHeader: false,
     },
-    handler,
+    (incoming: IncomingMessage, response: ServerResponse) =>
+      hasNoHost(incoming) ? answerNoHost(response, cors) : handler(incoming, response),
   );
   // A client that half-closes (FIN right after its request) still gets the answer: by default
   // Node ends the socket at the client's FIN, so an answer given after an await is lost.
@@ -113,6 +117,34 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: b
         ? [408, "Request Timeout", "the request was not complete in time"]
         : [400, "Bad Request", "the request is not valid HTTP/1.1"],
   );
+}
+
+/** An HTTP/1.1 request must name its host (RFC 9112, section 3.2), as Node's requireHostHeader checks. */
+function hasNoHost(incoming: IncomingMessage): boolean {
+  return incoming.httpVersion === "1.1" && incoming.headers.host === undefined;
+}
+
+/** The 400 Node would send for a request without Host, with a problem body; the connection closes. */
+function answerNoHost(response: ServerResponse, cors: boolean): void {
+  const body = JSON.stringify(
+    problem(400, "bad-http", "Bad Request", [
+      {
+        location: "header",
+        field: "Host",
+        rule: "required",
+        message: "is required in an HTTP/1.1 request (RFC 9112): send the server's host and port",
+      },
+    ]),
+  );
+  response.shouldKeepAlive = false;
+  response.writeHead(400, {
+    "content-type": PROBLEM_CONTENT_TYPE,
+    "content-length": Buffer.byteLength(body),
+    "x-request-id": randomUUID(),
+    ...(cors && { "access-control-allow-origin": "*", "access-control-expose-headers": "*" }),
+    connection: "close",
+  });
+  response.end(body);
 }
 
 const CONNECT_REFUSED =
