@@ -237,7 +237,7 @@ describe("bodies", () => {
 
 describe("the bytes of a JSON body, on the API's spec", () => {
   const customer = JSON.stringify({ customer_type: "Person", email: "ada@lumen.example" });
-  const post = (body: Uint8Array, headers: Record<string, string> = {}) =>
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
     fetch(`${apiMock.url}/customers`, {
       method: "POST",
       body,

@@ -531,7 +531,7 @@ describe("messages a person can act on", () => {
         path: "/_sandbox/clock/advance",
         pathParams: {},
         query: {},
-        headers: { "X-API-Key": sandbox.apiKey, "Content-Type": "application/json" },
+        headers: { "X-API-Key": crypto.randomUUID(), "Content-Type": "application/json" },
         rawBody: `{"seconds":${seconds}}`,
       };
       const rule = seconds.startsWith("-") ? "minimum" : "maximum";

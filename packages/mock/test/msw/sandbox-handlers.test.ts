@@ -124,7 +124,7 @@ it("answers the test mode's readiness and refuses a bad request with the API's p
 });
 
 it("refuses a body it cannot read as the servers do: a gzip bomb unopened, Latin-1, a BOM skipped", async () => {
-  const post = (body: Uint8Array, headers: Record<string, string> = {}) =>
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
     fetch(`${BASE_URL}/customers`, {
       method: "POST",
       headers: {
