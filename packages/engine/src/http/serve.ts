@@ -63,7 +63,7 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
     },
     (request, response) => {
       if (request.headers.host === undefined && request.httpVersion === "1.1") {
-        refuseBeforeHandler(request, response, cors, 400, "Bad Request", "Host", HOST_MISSING);
+        refuseBeforeHandler(request, response, cors, 400, "Bad Request", HOST_MISSING);
         return;
       }
       handler(request, response);
@@ -71,15 +71,11 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
   );
   // An `Expect` other than 100-continue: Node's own 417 has no body.
   server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) =>
-    refuseBeforeHandler(
-      request,
-      response,
-      cors,
-      417,
-      "Expectation Failed",
-      "Expect",
-      "the only expectation this server meets is 100-continue",
-    ),
+    refuseBeforeHandler(request, response, cors, 417, "Expectation Failed", {
+      field: "Expect",
+      rule: "http",
+      message: "the only expectation this server meets is 100-continue",
+    }),
   );
   // A client that half-closes (FIN right after its request) still gets the answer: by default
   // Node ends the socket at the client's FIN, so an answer given after an await is lost.
@@ -142,14 +138,11 @@ function refuseBeforeHandler(
   cors: boolean,
   status: number,
   title: string,
-  header: string,
-  message: string,
+  error: { field: string; rule: string; message: string },
 ): void {
   request.resume();
   const body = JSON.stringify(
-    problem(status, "bad-http", title, [
-      { location: "header", field: header, rule: "http", message },
-    ]),
+    problem(status, "bad-http", title, [{ location: "header", ...error }]),
   );
   response
     .writeHead(status, {
@@ -162,7 +155,11 @@ function refuseBeforeHandler(
     .end(body);
 }
 
-const HOST_MISSING = "an HTTP/1.1 request needs a Host header (RFC 9112 §3.2)";
+const HOST_MISSING = {
+  field: "Host",
+  rule: "required",
+  message: "is required in an HTTP/1.1 request (RFC 9112): send the server's host and port",
+};
 
 const CONNECT_REFUSED =
   "CONNECT asks for a tunnel, which this server does not open: send each request to it as to the API (or, as to an HTTP proxy, with the absolute URL)";
