@@ -1,27 +1,32 @@
 // A file that the listing shows but that cannot be read when its answer starts (its permissions,
 // or a rebuild of `dev` that removed it meanwhile): the answer ends, and the server goes on.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import fs, { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStaticServer } from "../src/static-server.ts";
 
-vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  return {
-    ...fs,
-    // The read fails as an open refused by the file system would.
-    createReadStream: (file: string) => {
-      if (!String(file).endsWith("unreadable.js")) return fs.createReadStream(file);
-      const stream = new PassThrough();
-      setImmediate(() =>
-        stream.destroy(Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" })),
-      );
-      return stream;
-    },
-  };
-});
+const realCreateReadStream = fs.createReadStream;
+
+/**
+ * Makes the read of `unreadable.js` fail as an open refused by the file system would. The test
+ * runs as root in CI, where a file's permissions refuse nothing; and the files of the run share
+ * their modules (isolate: false), so a module mock would miss a static server already loaded.
+ * syncBuiltinESMExports passes the change on to the server's `import { createReadStream }`.
+ */
+function failReadsOfUnreadable(): void {
+  fs.createReadStream = ((file: fs.PathLike, options?: never) => {
+    if (!String(file).endsWith("unreadable.js")) return realCreateReadStream(file, options);
+    const stream = new PassThrough();
+    setImmediate(() =>
+      stream.destroy(Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" })),
+    );
+    return stream;
+  }) as typeof fs.createReadStream;
+  syncBuiltinESMExports();
+}
 
 let root: string;
 let server: Awaited<ReturnType<typeof startStaticServer>>;
@@ -31,9 +36,12 @@ beforeAll(async () => {
   writeFileSync(path.join(root, "index.html"), "<h1>docs</h1>");
   writeFileSync(path.join(root, "unreadable.js"), "export {};");
   server = await startStaticServer({ root });
+  failReadsOfUnreadable();
 });
 
 afterAll(async () => {
+  fs.createReadStream = realCreateReadStream;
+  syncBuiltinESMExports();
   await server?.close();
   rmSync(root, { recursive: true, force: true });
 });
