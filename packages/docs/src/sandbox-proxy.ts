@@ -2,6 +2,7 @@
 // page keeps `connect-src 'self'` and needs no CORS. Method, path, query, headers and body go on
 // as they came (less the hop-by-hop headers); the sandbox's answer comes back as it is.
 import { type IncomingMessage, request, type ServerResponse } from "node:http";
+import { pipeline } from "node:stream";
 
 /** The path under which the docs server forwards to the sandbox: `/sandbox/customers` → `/customers`. */
 export const PROXY_PREFIX = "/sandbox/";
@@ -37,13 +38,16 @@ function forwardable(headers: IncomingMessage["headers"]) {
 /** Sends `req` (whose URL starts with PROXY_PREFIX) on to `sandbox` and its answer back to `res`. */
 export function forwardToSandbox(req: IncomingMessage, res: ServerResponse, sandbox: URL) {
   const rest = (req.url ?? "/").slice(PROXY_PREFIX.length - 1);
-  const target = new URL(`${sandbox.pathname.replace(/\/$/, "")}${rest}`, sandbox);
+  // Joined to the sandbox's origin, never resolved against it: `/sandbox//other.host/x` would
+  // otherwise name another host, and the docs server would fetch it for anyone.
+  const target = new URL(`${sandbox.origin}${sandbox.pathname.replace(/\/$/, "")}${rest}`);
   const upstream = request(
     target,
     { method: req.method, headers: forwardable(req.headers), timeout: UPSTREAM_TIMEOUT_MS },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
-      answer.pipe(res);
+      // An answer cut short ends the console's too, which would otherwise wait for the rest forever.
+      pipeline(answer, res, () => {});
     },
   );
   upstream.on("timeout", () => {

@@ -2,10 +2,11 @@
 // only, `/` serves index.html. Given a sandbox, it also forwards /sandbox/… to it for the
 // console (sandbox-proxy.ts) and serves the page set up for it (served-page.ts). The package's
 // `npm start` (scripts/serve.ts) serves dist/ with it.
-import { createReadStream, existsSync, readFileSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { type Duplex, pipeline } from "node:stream";
 import { REDOC_PAGES } from "./pages.ts";
 import { READINESS_PAGE } from "./readiness-page.ts";
 import { forwardToSandbox, PROXY_PREFIX } from "./sandbox-proxy.ts";
@@ -25,6 +26,14 @@ const CONTENT_TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
+const CONNECTION_LIMITS = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  // How often Node checks the two timeouts above; its default (30 s) would blur them.
+  connectionsCheckingInterval: 1_000,
+};
+
 /**
  * Serves the files under `root` until `close()` is called; port 0 picks a free port. With
  * `sandbox` (the sandbox's URL), the console sends through this server to it.
@@ -42,7 +51,9 @@ export async function startStaticServer({
 }): Promise<{ url: string; close: () => Promise<void> }> {
   const base = path.resolve(root);
   const sandboxUrl = sandbox === undefined ? undefined : new URL(sandbox);
-  const server = createServer((req, res) => {
+  // A client that never finishes its request gets a 408 within seconds, not Node's minute and more
+  // (the mock's limits: packages/engine's serve.ts).
+  const server = createServer(CONNECTION_LIMITS, (req, res) => {
     if (sandboxUrl && req.url?.startsWith(PROXY_PREFIX)) {
       forwardToSandbox(req, res, sandboxUrl);
       return;
@@ -54,6 +65,12 @@ export async function startStaticServer({
     const file = resolveFile(base, req.url ?? "/");
     if (!file) {
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("Not found\n");
+      return;
+    }
+    if (typeof file !== "string") {
+      res
+        .writeHead(301, { Location: file.redirect, "Content-Type": "text/plain; charset=utf-8" })
+        .end(`Moved to ${file.redirect}\n`);
       return;
     }
     let rewritten: string | undefined;
@@ -74,7 +91,17 @@ export async function startStaticServer({
     });
     if (req.method === "HEAD") res.end();
     else if (rewritten !== undefined) res.end(rewritten);
-    else createReadStream(file).pipe(res);
+    // A file that cannot be read after all (its permissions, a rebuild that removed it) ends the
+    // answer short; unhandled, its error would stop the server.
+    else pipeline(createReadStream(file), res, () => {});
+  });
+  // A client that takes this server for its HTTPS proxy asks for a tunnel (CONNECT), which Node
+  // would drop without a word.
+  server.on("connect", (_req, socket: Duplex) => {
+    socket.on("error", () => {});
+    socket.end(
+      "HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 19\r\nConnection: close\r\n\r\nMethod not allowed\n",
+    );
   });
   await new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -133,19 +160,43 @@ export function consoleTarget() {
     : " (no SANDBOX_URL: the console asks for the sandbox's URL, and with none there runs one in the page)";
 }
 
-/** The file a request path names, or undefined when there is none or it lies outside `base`. */
-function resolveFile(base: string, url: string): string | undefined {
+/**
+ * The file a request path names, or undefined when there is none or it lies outside `base`. A
+ * folder named without its trailing slash is redirected to it (its page's relative links need it).
+ */
+function resolveFile(base: string, url: string): string | { redirect: string } | undefined {
   let pathname: string;
+  let search: string;
   try {
-    pathname = decodeURIComponent(new URL(url, "http://localhost").pathname);
+    const parsed = new URL(url, "http://localhost");
+    pathname = decodeURIComponent(parsed.pathname);
+    search = parsed.search;
   } catch {
     return undefined;
   }
   const candidate = path.resolve(base, `.${pathname}`);
-  if (candidate !== base && !candidate.startsWith(base + path.sep)) return undefined;
-  const file =
-    existsSync(candidate) && statSync(candidate).isDirectory()
-      ? path.join(candidate, "index.html")
-      : candidate;
-  return existsSync(file) && statSync(file).isFile() ? file : undefined;
+  if (!within(base, candidate)) return undefined;
+  // The site has no dotfiles; one in the folder (.env, .git/) is someone's, not the site's.
+  if (
+    path
+      .relative(base, candidate)
+      .split(path.sep)
+      .some((part) => part.startsWith("."))
+  ) {
+    return undefined;
+  }
+  const folder = existsSync(candidate) && statSync(candidate).isDirectory();
+  const file = folder ? path.join(candidate, "index.html") : candidate;
+  if (!existsSync(file) || !statSync(file).isFile()) return undefined;
+  // A symbolic link in the folder may point out of it: what it points at must lie inside too.
+  if (!within(realpathSync(base), realpathSync(file))) return undefined;
+  // Relative to the request's path ("./name/"), so that no path makes it another host's URL.
+  if (folder && !pathname.endsWith("/")) {
+    return { redirect: `./${encodeURIComponent(path.basename(candidate))}/${search}` };
+  }
+  return file;
+}
+
+function within(base: string, file: string) {
+  return file === base || file.startsWith(base + path.sep);
 }

@@ -90,6 +90,49 @@ describe("the proxy to the sandbox", () => {
     expect(await events.json()).toHaveProperty("items");
   });
 
+  it("forwards to the sandbox only, whatever host the path names", async () => {
+    const hits: string[] = [];
+    const other = createServer((req, res) => {
+      hits.push(req.url ?? "");
+      res.end("another host");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const { port } = other.address() as AddressInfo;
+    try {
+      const answer = await fetch(new URL(`sandbox//127.0.0.1:${port}/x`, docs.url), {
+        headers: key,
+      });
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toMatchObject({ status: 404 });
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  it("cuts the console's answer short when the sandbox's is, rather than leave it waiting", async () => {
+    const cutting = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Length": "100" });
+      res.write("part of it", () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, "127.0.0.1", resolve));
+    const { port } = cutting.address() as AddressInfo;
+    const docsOfCut = await startStaticServer({
+      root: distDir,
+      sandbox: `http://127.0.0.1:${port}`,
+    });
+    try {
+      const answer = await fetch(new URL("sandbox/customers", docsOfCut.url), {
+        signal: AbortSignal.timeout(10_000),
+      });
+      // "terminated" (the connection closed), not a TimeoutError (still waiting).
+      await expect(answer.text()).rejects.toMatchObject({ name: "TypeError" });
+    } finally {
+      await docsOfCut.close();
+      await new Promise((resolve) => cutting.close(resolve));
+    }
+  }, 20_000);
+
   it("answers 502 with a problem when the sandbox cannot be reached", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));

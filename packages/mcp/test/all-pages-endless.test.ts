@@ -1,36 +1,21 @@
 // `all_pages` against an API that never ends its list: empty pages each with a new cursor, or
 // the same cursor again. The call stops with a tool error saying so, after a bounded number of
 // requests, and the session goes on.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { expect, it } from "vitest";
+import { expect, it, type TestContext } from "vitest";
 import { ALL_PAGES_MAX_PAGES } from "../src/limits.ts";
+import { startCustomersApi } from "./support/servers.js";
 import { startSession, textOf } from "./support/session.js";
 
 /** An API whose GET /customers answers `page(n)` to its n-th request (from 1), and 404 else. */
-async function endlessApi(
-  context: { onTestFinished: (fn: () => Promise<void>) => void },
-  page: (n: number) => unknown,
-) {
+async function endlessApi(context: TestContext, page: (n: number) => unknown) {
   let asked = 0;
-  const server = createServer((incoming, outgoing) => {
-    if (incoming.url?.startsWith("/customers")) {
-      asked++;
-      outgoing.writeHead(200, { "content-type": "application/json" });
-      outgoing.end(JSON.stringify(page(asked)));
-      return;
-    }
-    outgoing.writeHead(404, { "content-type": "application/json" }).end("{}");
+  const api = await startCustomersApi((outgoing) => {
+    asked++;
+    outgoing.writeHead(200, { "content-type": "application/json" });
+    outgoing.end(JSON.stringify(page(asked)));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  context.onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const session = await startSession(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  context.onTestFinished(() => api.stop());
+  const session = await startSession(api.url);
   context.onTestFinished(() => session.close());
   return { session, asked: () => asked };
 }

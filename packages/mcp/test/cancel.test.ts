@@ -1,9 +1,9 @@
 // A tool call the MCP client cancels (notifications/cancelled) stops its request to the API: the
 // API sees the connection close, rather than the server waiting out the client's timeout.
-import { once } from "node:events";
-import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { EventEmitter, once } from "node:events";
+import type { ServerResponse } from "node:http";
 import { expect, it } from "vitest";
+import { startCustomersApi } from "./support/servers.js";
 import { startSession } from "./support/session.js";
 
 // Without the cancellation, the request would end only at the client's own timeout (30 s): this
@@ -15,26 +15,16 @@ it("a cancelled call stops its request to the API, and the session goes on", {
 }, async (context) => {
   // An API that never answers GET /customers, and answers everything else 404.
   const held: ServerResponse[] = [];
-  const server = createServer((incoming, outgoing) => {
-    if (incoming.url?.startsWith("/customers")) {
-      held.push(outgoing);
-      server.emit("held", outgoing);
-      return;
-    }
-    outgoing.writeHead(404, { "content-type": "application/json" }).end("{}");
+  const arrivals = new EventEmitter();
+  const api = await startCustomersApi((outgoing) => {
+    held.push(outgoing);
+    arrivals.emit("held", outgoing);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  context.onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const session = await startSession(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  context.onTestFinished(() => api.stop());
+  const session = await startSession(api.url);
   context.onTestFinished(() => session.close());
 
-  const arrived = once(server, "held") as Promise<[ServerResponse]>;
+  const arrived = once(arrivals, "held") as Promise<[ServerResponse]>;
   const cancel = new AbortController();
   const calling = session.client.callTool(
     { name: "listCustomers", arguments: { all_pages: true } },

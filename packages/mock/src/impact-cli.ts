@@ -129,5 +129,67 @@ async function documentAt(file: string) {
       `--against ${file} is not an OpenAPI document (it needs \`openapi\` and \`paths\`): give a version of the API's document`,
     );
   }
+  const problem = refProblem(doc);
+  if (problem !== undefined) throw new Error(`--against ${file}: ${problem}`);
   return doc as import("@org/payments-spec").OpenApiDocument;
+}
+
+/**
+ * What is wrong with the document's `$ref`s, if anything: each must point into the document itself
+ * (nothing is fetched, from another host or file), to a node that is there, and a `$ref` that
+ * points to another must not come back to itself (it would never resolve). A schema that holds
+ * itself (a tree) is fine. Walked without recursion: the document may nest deeply.
+ */
+function refProblem(doc: unknown): string | undefined {
+  const pending: [unknown, string][] = [[doc, "#"]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, place] = next;
+    if (node === null || typeof node !== "object") continue;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === "string") {
+      const problem = chainProblem(doc, ref);
+      if (problem !== undefined) return `the $ref at ${place} ${problem}`;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (value !== null && typeof value === "object") {
+        pending.push([value, `${place}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`]);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** What is wrong with following `ref` (and the `$ref`s it leads to), if anything. */
+function chainProblem(doc: unknown, ref: string): string | undefined {
+  const seen = new Set<string>();
+  for (let current: string | undefined = ref; current !== undefined; ) {
+    if (!current.startsWith("#/")) {
+      return `is ${JSON.stringify(current)}, not a pointer into this document (#/…): impact reads one document and fetches nothing (from another host or file); bundle it into one first (redocly bundle)`;
+    }
+    if (seen.has(current)) {
+      return `leads back to ${current} through ${[...seen].join(" → ")}: a $ref must end at a node that is not one`;
+    }
+    seen.add(current);
+    const node = pointerTarget(doc, current);
+    if (node === undefined) {
+      return `points to ${current}, which is not in the document: point it at a node the document has`;
+    }
+    const onward = (node as { $ref?: unknown } | null)?.$ref;
+    current = typeof onward === "string" ? onward : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The node a local JSON pointer (`#/components/schemas/A`) names, or undefined: read as the
+ * diff reads it (no %-escapes), and only the document's own keys.
+ */
+function pointerTarget(doc: unknown, pointer: string): unknown {
+  let node: unknown = doc;
+  for (const part of pointer.slice(2).split("/")) {
+    const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
 }

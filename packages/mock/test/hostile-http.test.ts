@@ -3,6 +3,7 @@
 // This is the mock's HTTP handling, not the API's: it is tested on a tiny spec, and on the API's
 // spec only where every one of the API's operations must refuse (JSON nested past the limit).
 import net from "node:net";
+import { gzipSync } from "node:zlib";
 import { MAX_JSON_DEPTH } from "@org/payments-engine";
 import { specPath } from "@org/payments-spec";
 import { DEEP_BODIES, expectEveryOperationRefuses, fixtureSpecPath } from "@org/payments-testing";
@@ -92,6 +93,81 @@ describe("integer query parameters", () => {
   });
 });
 
+describe("integer query parameters past their format's range, on the API's spec", () => {
+  const rate = (bips: string) =>
+    fetch(
+      `${apiMock.url}/exchange-rate?${new URLSearchParams({
+        customer_id: crypto.randomUUID(),
+        source_currency_code: "EUR",
+        source_currency_type: "fiat",
+        destination_currency_code: "USDC",
+        destination_currency_type: "crypto",
+        amount: "250.00",
+        _partner_fee_in_bips: bips,
+      })}`,
+      { headers: { "X-API-Key": "k" } },
+    );
+
+  it.each([
+    ["2^64", "18446744073709551616"],
+    ["400 digits", "9".repeat(400)],
+  ])(
+    "uint64 _partner_fee_in_bips of %s is a 422 naming the format, where it passed",
+    async (_, bips) => {
+      const answer = await rate(bips);
+      expect(answer.status).toBe(422);
+      expect((await answer.json()).errors).toEqual([
+        {
+          location: "query",
+          field: "_partner_fee_in_bips",
+          rule: "format",
+          message: expect.stringMatching(
+            /^must be a whole number from 0 to 18446744073709551615; got /,
+          ),
+        },
+      ]);
+    },
+  );
+
+  it("takes the largest uint64, 2^64 - 1, exactly", async () => {
+    expect((await rate("18446744073709551615")).status).toBe(200);
+  });
+
+  it("names an int64 past 2^63 - 1 once, in the same words Prism's check has for 400 digits", async () => {
+    const quote = `${apiMock.url}/autoramps/quote?${new URLSearchParams({
+      customer_id: crypto.randomUUID(),
+      source_currency_code: "EUR",
+      destination_currency_code: "USDC",
+      recipient_account: "DE89370400440532013000",
+      amount_in: "250.00",
+      rate_expiry_policy: "Slippage",
+      expiry_in_hours: "2",
+      is_third_party: "true",
+    })}`;
+    for (const minutes of ["9223372036854775808", "9".repeat(400)]) {
+      const answer = await fetch(`${quote}&rate_lock_duration_minutes=${minutes}`, {
+        headers: { "X-API-Key": "k" },
+      });
+      expect(answer.status, minutes).toBe(422);
+      const formats = (await answer.json()).errors.filter(
+        (error: { field: string; rule: string }) =>
+          error.field === "rate_lock_duration_minutes" && error.rule === "format",
+      );
+      expect(formats, minutes).toEqual([
+        expect.objectContaining({
+          message: expect.stringContaining(
+            "must be a whole number from -9223372036854775808 to 9223372036854775807",
+          ),
+        }),
+      ]);
+    }
+    const inRange = await fetch(`${quote}&rate_lock_duration_minutes=45`, {
+      headers: { "X-API-Key": "k" },
+    });
+    expect(inRange.status).toBe(200);
+  });
+});
+
 describe("the request target is taken literally", () => {
   it.each(["//evil.example/items", "/items/..%2f..%2fetc", "/items/../items"])(
     "%s is a 404",
@@ -159,6 +235,54 @@ describe("bodies", () => {
   });
 });
 
+describe("the bytes of a JSON body, on the API's spec", () => {
+  const customer = JSON.stringify({ customer_type: "Person", email: "ada@lumen.example" });
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${apiMock.url}/customers`, {
+      method: "POST",
+      body,
+      headers: {
+        "X-API-Key": "k",
+        "IDEMPOTENCY-KEY": crypto.randomUUID(),
+        "Content-Type": "application/json",
+        ...headers,
+      },
+    });
+
+  it("not UTF-8 (Latin-1 whatever its charset says) is a 400 naming the rule", async () => {
+    const latin1 = Buffer.from(
+      JSON.stringify({ customer_type: "Person", email: "é@x.example" }),
+      "latin1",
+    );
+    for (const charset of ["", "; charset=latin1"]) {
+      const answer = await post(latin1, { "Content-Type": `application/json${charset}` });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        type: "urn:org:payments-mock:problem:malformed-json",
+        errors: [{ location: "body", rule: "encoding" }],
+      });
+    }
+  });
+
+  it("after a byte order mark is read as without one", async () => {
+    const answer = await post(
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(customer)]),
+    );
+    expect(answer.status).toBe(200);
+  });
+
+  it("gzip-encoded, a bomb among them, is a prompt 415 naming Content-Encoding, never inflated", async () => {
+    for (const body of [gzipSync(customer), gzipSync(Buffer.alloc(10_000_000, 0x20))]) {
+      const answer = await post(body, { "Content-Encoding": "gzip" });
+      expect(answer.status).toBe(415);
+      expect(await answer.json()).toMatchObject({
+        errors: [{ location: "header", field: "Content-Encoding", rule: "encoding" }],
+      });
+    }
+    expect(logged.filter((line) => line.includes("→ 5"))).toEqual([]);
+  });
+});
+
 describe("JSON nested past the limit", () => {
   it.each(DEEP_BODIES)(
     "%s gets a 400 naming the limit from every operation with a body, the test mode's too",
@@ -210,6 +334,36 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
     const answer = await raw("NOT HTTP AT ALL\r\n\r\n");
     expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
     expect(problemOf(answer)).toMatchObject({ status: 400 });
+  });
+
+  it("an Expect other than 100-continue is a 417 with a problem body", async () => {
+    const answer = await raw("GET /items HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n");
+    expect(statusLine(answer)).toBe("HTTP/1.1 417 Expectation Failed");
+    expect(problemOf(answer)).toMatchObject({
+      status: 417,
+      errors: [{ location: "header", field: "Expect" }],
+    });
+  });
+
+  it("an HTTP/1.1 request without Host is a 400 with a problem naming Host, where Node sent no body", async () => {
+    const answer = await raw("GET /items HTTP/1.1\r\nX-API-Key: k\r\n\r\n");
+    expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
+    expect(answer).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    expect(problemOf(answer)).toMatchObject({
+      status: 400,
+      errors: [{ location: "header", field: "Host", rule: "required" }],
+    });
+    // HTTP/1.0 has no Host to require.
+    const older = await raw("GET /items HTTP/1.0\r\nX-API-Key: k\r\n\r\n");
+    expect(statusLine(older)).toBe("HTTP/1.1 200 OK");
+  });
+
+  it("a body shorter than its Content-Length gets a 408 once the request time passes, not a hang", async () => {
+    const answer = await raw(
+      'POST /items HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":1}',
+    );
+    expect(statusLine(answer)).toBe("HTTP/1.1 408 Request Timeout");
+    expect(problemOf(answer)).toMatchObject({ status: 408 });
   });
 });
 

@@ -3,8 +3,12 @@
 // report names the break with what to do and exits 1; B's exits 0. Each report is its key's
 // alone, from the running sandbox (--url) or its store (--state), and never prints the key. The
 // built CLI runs where the key is held not to be printed; the other runs are of its main, in this
-// process.
+// process. A document whose $refs cannot be followed within it is refused before anything is read,
+// and nothing is fetched.
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSpec, specPath } from "@org/payments-spec";
@@ -125,5 +129,54 @@ describe("payments-mock impact", () => {
     expect(runs[0]?.stderr).toContain("--against");
     expect(runs[1]?.stderr).toContain("is not an OpenAPI document");
     expect(runs[2]?.stderr).toContain("PAYMENTS_API_KEY");
+  });
+
+  it("refuses a $ref to another host, one that loops or one to nothing, fetching nothing (exit 2)", async () => {
+    const fetched: string[] = [];
+    const remote = createServer((request, response) => {
+      fetched.push(request.url ?? "");
+      response.end("{}");
+    });
+    remote.listen(0, "127.0.0.1");
+    await once(remote, "listening");
+    const { port } = remote.address() as AddressInfo;
+    const withRefs = (name: string, parameters: Record<string, unknown>, ref: string) => {
+      const next = loadSpec(specPath);
+      next.components.parameters = { ...next.components.parameters, ...parameters };
+      const [first] = Object.values(next.paths);
+      if (first !== undefined) first.parameters = [{ $ref: ref }];
+      const file = join(dir, name);
+      writeFileSync(file, JSON.stringify(next));
+      return file;
+    };
+    const documents = [
+      withRefs("remote.json", {}, `http://127.0.0.1:${port}/parameter.json`),
+      withRefs(
+        "loop.json",
+        { A: { $ref: "#/components/parameters/B" }, B: { $ref: "#/components/parameters/A" } },
+        "#/components/parameters/A",
+      ),
+      withRefs("nothing.json", {}, "#/components/parameters/Nothing"),
+    ];
+    try {
+      const runs = await Promise.all(
+        documents.map((document) =>
+          runMain(impactMain, ["--against", document, "--url", sandbox.server.url], {
+            PAYMENTS_API_KEY: "k",
+          }),
+        ),
+      );
+      expect(runs.map((run) => run.code)).toEqual([2, 2, 2]);
+      const [toRemote, loop, nothing] = runs.map((run) => run.stderr);
+      expect(toRemote).toMatch(
+        /the \$ref at #\/paths\/.*\/parameters\/0 is "http:.*fetches nothing/,
+      );
+      expect(loop).toContain("leads back to #/components/parameters/A");
+      expect(nothing).toContain("#/components/parameters/Nothing, which is not in the document");
+      for (const stderr of runs.map((run) => run.stderr)) expect(stderr).not.toMatch(/\n\s+at /);
+      expect(fetched).toEqual([]);
+    } finally {
+      remote.close();
+    }
   });
 });

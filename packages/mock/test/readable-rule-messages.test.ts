@@ -518,6 +518,35 @@ describe("messages a person can act on", () => {
     ]);
   });
 
+  it.each([
+    ["1e999", "1e999", "a number past 1.8e308, too large to read"],
+    ["400 nines", "9".repeat(400), "a number past 1.8e308, too large to read"],
+    ["-1e999", "-1e999", "a number below -1.8e308, too large to read"],
+  ])(
+    "say what a number past a double's range was, not null (seconds: %s)",
+    async (_, seconds, got) => {
+      const request: SpecRequest = {
+        operationId: "advanceClock",
+        method: "POST",
+        path: "/_sandbox/clock/advance",
+        pathParams: {},
+        query: {},
+        headers: { "X-API-Key": crypto.randomUUID(), "Content-Type": "application/json" },
+        rawBody: `{"seconds":${seconds}}`,
+      };
+      const rule = seconds.startsWith("-") ? "minimum" : "maximum";
+      const errors = await errorsOf(sandbox.url, request);
+      expect(errors).toContainEqual(
+        expect.objectContaining({
+          field: "seconds",
+          rule,
+          message: expect.stringContaining(`; got ${got}`),
+        }),
+      );
+      expect(JSON.stringify(errors)).not.toContain("got null");
+    },
+  );
+
   it("never quote a value that holds the API key", async () => {
     const request = validRequest("createCustomer");
     const key = request.headers["X-API-Key"] ?? "";

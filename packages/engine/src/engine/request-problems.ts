@@ -22,7 +22,7 @@ import {
  * Prism's diagnostics of the request as problem errors, then the mock's own checks. A query
  * parameter that takes one value and was sent more than once gets one problem that says so,
  * instead of what its comma-joined values break; an integer parameter that is not written in
- * decimal digits gets the mock's problem instead of Prism's; a header sent empty is said to be; a
+ * decimal digits, or is outside its format's range, gets the mock's problem instead of Prism's; a header sent empty is said to be; a
  * missing body names the fields it must have; a rule about an object's fields together names them,
  * and so does a field ruled out by others sent.
  */
@@ -45,7 +45,7 @@ export function requestProblems(
   const nonDecimal = nonDecimalIntegers(operation, request.query);
   const replaced = (error: ProblemError) =>
     error.location === "query" &&
-    [...repeatedSingles, ...(error.rule === "type" ? nonDecimal : [])].some(
+    [...repeatedSingles, ...nonDecimal.filter((own) => own.rule === error.rule)].some(
       (other) => other.field === error.field,
     );
   const diagnosed = toProblemErrors(

@@ -101,7 +101,7 @@ export function readPlainRequest(request: PlainRequest, nameOf: SegmentName): Re
   const head = readHead(request, nameOf);
   if (!head.ok) return head;
   if (request.body.byteLength > MAX_BODY_BYTES) return tooLarge();
-  return readBodyOf(request, head, new TextDecoder().decode(request.body));
+  return readBodyOf(request, head, request.body);
 }
 
 /**

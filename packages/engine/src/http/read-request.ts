@@ -139,15 +139,36 @@ export function readHead(incoming: RequestHead, nameOf: SegmentName): Head | Ref
 }
 
 function readBytesOf(incoming: IncomingMessage, head: Head, bytes: Buffer | undefined): ReadResult {
-  return bytes === undefined ? tooLarge() : readBodyOf(incoming, head, bytes.toString("utf8"));
+  return bytes === undefined ? tooLarge() : readBodyOf(incoming, head, bytes);
 }
 
+/** A body's bytes as UTF-8, with a leading byte order mark left out; throws on bytes that are not UTF-8. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** The same, with U+FFFD for bytes that are not UTF-8: for bodies that are not JSON. */
+const lossyUtf8 = new TextDecoder("utf-8");
+
+/**
+ * The body of a request whose head was read: its bytes are decoded here, the same way for Node's
+ * requests and plain ones (a JSON body must be UTF-8, RFC 8259; a byte order mark is left out).
+ */
 export function readBodyOf(
   incoming: RequestHead,
   { target, query, headers }: Head,
-  raw: string,
+  bytes: Uint8Array,
 ): ReadResult {
-  if (raw !== "" && !headers["content-type"]) {
+  const encoding = headers["content-encoding"];
+  if (bytes.byteLength > 0 && encoding !== undefined && !isIdentity(encoding)) {
+    return refuse(
+      415,
+      "invalid-request",
+      "Unsupported media type",
+      "header",
+      "Content-Encoding",
+      "encoding",
+      `is ${JSON.stringify(encoding.slice(0, 40))}, which the mock does not decode: send the body unencoded (identity)`,
+    );
+  }
+  if (bytes.byteLength > 0 && !headers["content-type"]) {
     return refuse(
       415,
       "invalid-request",
@@ -156,6 +177,21 @@ export function readBodyOf(
       "Content-Type",
       "mediaType",
       "is required with a body: send application/json",
+    );
+  }
+  const isJson = bytes.byteLength > 0 && isJsonType(headers["content-type"]);
+  let raw: string;
+  try {
+    raw = isJson ? utf8.decode(bytes) : lossyUtf8.decode(bytes);
+  } catch {
+    return refuse(
+      400,
+      "malformed-json",
+      "Malformed JSON body",
+      "body",
+      "",
+      "encoding",
+      "is not valid UTF-8, which a JSON body must be (whatever its charset says)",
     );
   }
   const parsed = parseBody(raw, headers["content-type"]);
@@ -346,6 +382,16 @@ function readBody(incoming: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
+/** Whether a body of `contentType` is read as JSON (no type at all is refused before it is read). */
+function isJsonType(contentType: string | undefined): boolean {
+  return contentType === undefined || /[/+]json\b/i.test(contentType);
+}
+
+/** Whether a Content-Encoding names no coding but identity (`identity`, or a list of nothing else). */
+function isIdentity(encoding: string): boolean {
+  return encoding.split(",").every((coding) => /^\s*(identity)?\s*$/i.test(coding));
+}
+
 type ParsedBody =
   | { ok: true; body: unknown }
   | { ok: false; kind: string; title: string; rule: string; message: string };
@@ -357,7 +403,7 @@ type ParsedBody =
  */
 function parseBody(raw: string, contentType: string | undefined): ParsedBody {
   if (raw === "") return { ok: true, body: undefined };
-  if (contentType !== undefined && !/[/+]json\b/i.test(contentType)) return { ok: true, body: raw };
+  if (!isJsonType(contentType)) return { ok: true, body: raw };
   if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) {
     return {
       ok: false,

@@ -2,7 +2,7 @@
 // parser refuses, a clear error for a busy port, and a stop that closes every connection.
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import type { RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { PROBLEM_CONTENT_TYPE, problem } from "./problem.js";
@@ -58,8 +58,24 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
       keepAliveTimeout: limits.keepAliveMs,
       // How often Node checks the two timeouts above; its default (30 s) would blur them.
       connectionsCheckingInterval: Math.min(1_000, limits.headersMs),
+      // Node answers an HTTP/1.1 request without Host with a bare 400; this one has a problem body.
+      requireHostHeader: false,
     },
-    handler,
+    (request, response) => {
+      if (request.headers.host === undefined && request.httpVersion === "1.1") {
+        refuseBeforeHandler(request, response, cors, 400, "Bad Request", HOST_MISSING);
+        return;
+      }
+      handler(request, response);
+    },
+  );
+  // An `Expect` other than 100-continue: Node's own 417 has no body.
+  server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) =>
+    refuseBeforeHandler(request, response, cors, 417, "Expectation Failed", {
+      field: "Expect",
+      rule: "http",
+      message: "the only expectation this server meets is 100-continue",
+    }),
   );
   // A client that half-closes (FIN right after its request) still gets the answer: by default
   // Node ends the socket at the client's FIN, so an answer given after an await is lost.
@@ -114,6 +130,36 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, cors: b
         : [400, "Bad Request", "the request is not valid HTTP/1.1"],
   );
 }
+
+/** A problem about one of the request's headers, answered before the handler sees the request. */
+function refuseBeforeHandler(
+  request: IncomingMessage,
+  response: ServerResponse,
+  cors: boolean,
+  status: number,
+  title: string,
+  error: { field: string; rule: string; message: string },
+): void {
+  request.resume();
+  const body = JSON.stringify(
+    problem(status, "bad-http", title, [{ location: "header", ...error }]),
+  );
+  response
+    .writeHead(status, {
+      "content-type": PROBLEM_CONTENT_TYPE,
+      "content-length": Buffer.byteLength(body),
+      "x-request-id": randomUUID(),
+      ...(cors && { "access-control-allow-origin": "*", "access-control-expose-headers": "*" }),
+      connection: "close",
+    })
+    .end(body);
+}
+
+const HOST_MISSING = {
+  field: "Host",
+  rule: "required",
+  message: "is required in an HTTP/1.1 request (RFC 9112): send the server's host and port",
+};
 
 const CONNECT_REFUSED =
   "CONNECT asks for a tunnel, which this server does not open: send each request to it as to the API (or, as to an HTTP proxy, with the absolute URL)";

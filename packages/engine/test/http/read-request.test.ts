@@ -2,17 +2,19 @@
 // its headers and its body, and a stand-in for the engine's naming of path segments.
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/http/json-depth.js";
+import { readPlainRequest } from "../../src/http/plain.js";
 import { MAX_BODY_BYTES, readRequest, type SegmentName } from "../../src/http/read-request.js";
 
 function incoming(
   url: string,
   headers: Record<string, string> = {},
-  body = "",
+  body: string | Uint8Array = "",
   method = "POST",
 ): IncomingMessage {
-  const stream = Readable.from(body === "" ? [] : [Buffer.from(body)]);
+  const stream = Readable.from(body.length === 0 ? [] : [Buffer.from(body)]);
   return Object.assign(stream, {
     url,
     method,
@@ -68,6 +70,77 @@ describe("readRequest", () => {
   ])("refuses %s %j %j with %i (%s)", async (url, headers, body, status, rule) => {
     const read = await readRequest(incoming(url, headers, body), nameOf);
     expect(read).toMatchObject({ ok: false, status, error: { rule } });
+  });
+
+  const json = { "content-type": "application/json" };
+  const gzip = { ...json, "content-encoding": "gzip" };
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+  it.each([
+    [
+      "bytes that are not UTF-8",
+      json,
+      Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+    ],
+    [
+      "UTF-16 under a charset that says so",
+      { "content-type": "application/json; charset=utf-16le" },
+      Buffer.from('{"a":"é"}', "utf16le"),
+    ],
+    [
+      "Latin-1 under a charset that says so",
+      { "content-type": "application/json; charset=latin1" },
+      Buffer.from('{"a":"é"}', "latin1"),
+    ],
+  ])(
+    "refuses a JSON body of %s with a 400, not a body with U+FFFD in (both readers)",
+    async (_, headers, body) => {
+      const refused = { ok: false, status: 400, error: { location: "body", rule: "encoding" } };
+      expect(await readRequest(incoming("/customers", headers, body), nameOf)).toMatchObject(
+        refused,
+      );
+      const plain = { method: "POST", url: "/customers", headers, body };
+      expect(readPlainRequest(plain, nameOf)).toMatchObject(refused);
+    },
+  );
+
+  it("reads a JSON body after a byte order mark the same on both readers", async () => {
+    const body = Buffer.concat([BOM, Buffer.from('{"a":"é"}')]);
+    const read = { ok: true, request: { body: { a: "é" } }, text: '{"a":"é"}' };
+    expect(await readRequest(incoming("/customers", json, body), nameOf)).toMatchObject(read);
+    const plain = { method: "POST", url: "/customers", headers: json, body };
+    expect(readPlainRequest(plain, nameOf)).toMatchObject(read);
+  });
+
+  it("refuses a body in a Content-Encoding it does not decode with a 415, a gzip bomb unopened", async () => {
+    const refused = {
+      ok: false,
+      status: 415,
+      error: { location: "header", field: "Content-Encoding", rule: "encoding" },
+    };
+    // 10 MB of spaces that a reader which inflated bodies would grow far past the limit.
+    const bomb = gzipSync(Buffer.alloc(10_000_000, 0x20));
+    for (const [headers, body] of [
+      [gzip, gzipSync('{"a":1}')],
+      [gzip, bomb],
+      [{ ...json, "content-encoding": "br" }, Buffer.from('{"a":1}')],
+      [{ ...json, "content-encoding": "identity, gzip" }, gzipSync('{"a":1}')],
+    ] as const) {
+      expect(await readRequest(incoming("/customers", headers, body), nameOf)).toMatchObject(
+        refused,
+      );
+      const plain = { method: "POST", url: "/customers", headers, body };
+      expect(readPlainRequest(plain, nameOf)).toMatchObject(refused);
+    }
+    // identity is no coding at all; nor is a coding named on a request without a body.
+    const identity = { ...json, "content-encoding": "Identity" };
+    expect(await readRequest(incoming("/customers", identity, '{"a":1}'), nameOf)).toMatchObject({
+      ok: true,
+      request: { body: { a: 1 } },
+    });
+    expect(await readRequest(incoming("/customers", gzip, "", "GET"), nameOf)).toMatchObject({
+      ok: true,
+    });
   });
 
   it("refuses a body past its limit without reading it all", async () => {

@@ -1,7 +1,7 @@
 // The sandbox a test runs the server against: @org/payments-mock's, served for the test by the
 // workspace's helper (startTestSandbox), and a server that is not a sandbox, which records every
 // request it gets.
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startMock } from "@org/payments-mock";
 import { startTestSandbox } from "@org/payments-testing";
@@ -21,6 +21,17 @@ const close = (server: ReturnType<typeof createServer>) =>
     server.closeAllConnections();
     server.close(() => resolve());
   });
+
+/** An API whose /customers requests `answer` takes (or leaves unanswered), and 404 to the rest. */
+export async function startCustomersApi(
+  answer: (outgoing: ServerResponse) => void,
+): Promise<RunningServer> {
+  const server = createServer((incoming, outgoing) => {
+    if (incoming.url?.startsWith("/customers")) answer(outgoing);
+    else outgoing.writeHead(404, { "content-type": "application/json" }).end("{}");
+  });
+  return { url: await listen(server), stop: () => close(server) };
+}
 
 /** A stateful sandbox: it serves its test-mode document at GET /_sandbox/openapi.json. */
 export function startSandbox(): Promise<RunningServer> {

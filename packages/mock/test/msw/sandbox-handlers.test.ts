@@ -2,6 +2,7 @@
 // the global fetch (which MSW intercepts), onboarding to Active, a funded onramp over a day of
 // sandbox time, a fault rehearsed, two keys kept apart, events delivered to the callback.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { gzipSync } from "node:zlib";
 import { createPaymentsClient } from "@org/payments-client";
 import { specPath } from "@org/payments-spec";
 import { setupServer } from "msw/node";
@@ -120,6 +121,33 @@ it("answers the test mode's readiness and refuses a bad request with the API's p
   expect(refused.status).toBe(422);
   expect(refused.headers.get("content-type")).toMatch(/json/);
   expect(await refused.json()).toMatchObject({ status: 422 });
+});
+
+it("refuses a body it cannot read as the servers do: a gzip bomb unopened, Latin-1, a BOM skipped", async () => {
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${BASE_URL}/customers`, {
+      method: "POST",
+      headers: {
+        "x-api-key": handlers.apiKey,
+        "content-type": "application/json",
+        "idempotency-key": crypto.randomUUID(),
+        ...headers,
+      },
+      body,
+    });
+  const bomb = await post(gzipSync(Buffer.alloc(10_000_000, 0x20)), { "content-encoding": "gzip" });
+  expect(bomb.status).toBe(415);
+  expect((await bomb.json()).errors).toMatchObject([
+    { field: "Content-Encoding", rule: "encoding" },
+  ]);
+  const latin1 = await post(
+    Buffer.from('{"customer_type":"Person","email":"\xE9@x.example"}', "latin1"),
+  );
+  expect(latin1.status).toBe(400);
+  expect((await latin1.json()).errors).toMatchObject([{ location: "body", rule: "encoding" }]);
+  const customer = JSON.stringify({ customer_type: "Person", email: "bom@x.example" });
+  const bom = await post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(customer)]));
+  expect(bom.status).toBe(200);
 });
 
 it("keeps one connection for a test's requests, as a server's framed answers let fetch do", async () => {

@@ -24,6 +24,14 @@ describe("printable", () => {
     );
   });
 
+  it("writes the bidirectional controls as escapes, so that a name cannot show as another", () => {
+    expect(printable("list\u202eCustomers\u2066x\u2069\u200f\u061c", "")).toBe(
+      "list\\u202eCustomers\\u2066x\\u2069\\u200f\\u061c",
+    );
+    const line = JSON.stringify({ step: "a\u202eb" });
+    expect(JSON.parse(printable(line, ""))).toEqual({ step: "a\u202eb" });
+  });
+
   it("reads back as the same value in a JSON line", () => {
     const line = JSON.stringify({ name: "a\u007fb\u0085c" });
     expect(JSON.parse(printable(line, ""))).toEqual({ name: "a\u007fb\u0085c" });

@@ -62,7 +62,13 @@ async function advanceClock(
     return ok({ ...clockBody(clock), ran });
   }
   const { to } = advance;
-  const target = Date.parse(to);
+  const target = timeOf(to);
+  if (Number.isNaN(target)) {
+    return clockRefused(
+      "format",
+      "must be a date and time in RFC 3339 form, such as 2026-01-31T09:30:00Z, with an offset from -23:59 to +23:59",
+    );
+  }
   if (target < now) {
     return clockRefused(
       "minimum",
@@ -74,6 +80,20 @@ async function advanceClock(
   }
   const ran = await runner.advance(target);
   return ok({ ...clockBody(clock), ran });
+}
+
+/**
+ * The time `to` names, or NaN. The document's date-time format takes what Date.parse does not read:
+ * a leap second (23:59:60, the second after 23:59:59) and an offset of hours alone (`+05`), read
+ * here; an offset past 23:59 (`+24:00`), which names no time, is NaN.
+ */
+function timeOf(to: string): number {
+  const leap = /^(.*\d\d:\d\d:)60(\.\d+)?(.*)$/.exec(to);
+  const text = (leap ? `${leap[1]}59${leap[2] ?? ""}${leap[3]}` : to).replace(
+    /([+-]\d\d)$/,
+    "$1:00",
+  );
+  return Date.parse(text) + (leap ? 1000 : 0);
 }
 
 function clockRefused(rule: string, message: string): Answer {

@@ -107,6 +107,13 @@ async function post(
     });
     // The answer's body is not needed: let it go.
     await response.body?.cancel();
+    // A browser's fetch hides a redirect's status (0) and where it goes: it is not followed.
+    if (response.type === "opaqueredirect") {
+      return {
+        delivered: false,
+        failure_reason: `${url} answered with a redirect: redirects are not followed`,
+      };
+    }
     return outcomeOf(url, response.status);
   } catch (error) {
     const reason =

@@ -718,7 +718,9 @@ export interface components {
      * @description Exactly one of `seconds` or `to`: a body with neither (`{}`) or with both is refused with
      *     a `422` naming the two fields (rule `oneOf`). Whether `to` is now or later, and within a
      *     century of now, depends on the partner's clock: the sandbox checks it (`422` naming `to`,
-     *     rule `minimum` or `maximum`).
+     *     rule `minimum` or `maximum`). A `to` with an offset past 23:59 (`+24:00`) names no time
+     *     (`422` naming `to`, rule `format`); a leap second (`23:59:60`) is the second after
+     *     `23:59:59`, and an offset of hours alone (`+05`) is `+05:00`.
      */
     ClockAdvance:
       | components["schemas"]["ClockAdvanceBySeconds"]

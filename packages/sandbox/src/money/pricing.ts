@@ -216,6 +216,10 @@ function checkPair(source: Side, destination: Side): void {
 
 /** A request's amount: a positive decimal with at most the currency's places. */
 function amountOf(field: string, text: string, currency: Side): Decimal {
+  // The API's Decimal takes a sign: a negative amount (`-0` too) is one, only not above 0.
+  if (/^-[0-9]+(\.[0-9]+)?$/.test(text)) {
+    throw new PricingError(field, "minimum", "must be more than 0");
+  }
   if (!/^[0-9]+(\.[0-9]+)?$/.test(text)) {
     throw new PricingError(field, "pattern", `must be a decimal string such as "250.00"`);
   }

@@ -165,7 +165,7 @@ async function runOperation(
       facts: requests.facts,
       clock: tenant.clock,
     });
-  const key = headerOf(request, "idempotency-key");
+  const key = keyOf(headerOf(request, "idempotency-key"));
   if (request.method.toUpperCase() === "POST" && key !== undefined) {
     const keyed: KeyedRequest = {
       key,
@@ -251,4 +251,13 @@ function noSandboxRoute(path: string): Answer {
   return problemAnswer(404, "not-found", "Not found", [
     { location: "route", field: "", rule: "route", message: `no sandbox route ${path}` },
   ]);
+}
+
+/**
+ * An IDEMPOTENCY-KEY as the UUID it names: a UUID's hex digits are case-insensitive (RFC 9562),
+ * and the document's format takes its URN form too, so a retry that writes the key in capitals
+ * or as `urn:uuid:…` is the same key, not a second request.
+ */
+function keyOf(header: string | undefined): string | undefined {
+  return header?.toLowerCase().replace(/^urn:uuid:/, "");
 }

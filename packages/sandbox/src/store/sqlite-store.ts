@@ -270,7 +270,7 @@ function fullOr(error: unknown, path: string | undefined, memoryLimitBytes: numb
   if ((error as { errcode?: unknown } | null)?.errcode !== SQLITE_FULL) return error;
   const message =
     path === undefined
-      ? `The in-memory sandbox is full: it holds at most ${sizeInWords(memoryLimitBytes)}. POST /_sandbox/reset empties it; --state <file> keeps the data in a SQLite file, without this limit.`
+      ? `The in-memory sandbox is full: it holds at most ${sizeInWords(memoryLimitBytes)}, every key's data together. POST /_sandbox/reset empties this key's data only; --state <file> keeps the data in a SQLite file, without this limit.`
       : `The disk that holds the sandbox's state file ${path} is full.`;
   return new StoreFullError(message, { cause: error });
 }

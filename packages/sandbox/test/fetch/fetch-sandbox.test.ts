@@ -1,5 +1,6 @@
 // The sandbox with no server: fetchSandbox answers WHATWG Requests with the same composition as
 // the Node server, the project's client created with its fetch, deliveries to a callback.
+import { gzipSync } from "node:zlib";
 import { createPaymentsClient } from "@org/payments-client";
 import { specPath } from "@org/payments-spec";
 import { afterAll, expect, it } from "vitest";
@@ -35,6 +36,8 @@ it("runs a customer to Active through the client on fetch, the clock and events 
   expect(Date.parse(after.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(86_400_000);
 });
 
+const UUID = "0e2f4a6c-8b1d-4f3a-9c5e-7a9b1c3d5e70";
+
 it("refuses what the Node server refuses, in the same words", async () => {
   const server = await serveSandbox({ spec: specPath });
   try {
@@ -48,6 +51,31 @@ it("refuses what the Node server refuses, in the same words", async () => {
       ["/customers?page_size=%zz", {}],
       ["/_sandbox/clock", { method: "DELETE" }],
       ["/customers", { headers: { "x-padding": "p".repeat(20_000) } }],
+      // A byte order mark is left out on both; bytes that are not UTF-8 are refused on both.
+      [
+        "/customers",
+        {
+          method: "POST",
+          body: Buffer.from("\uFEFF{}"),
+          headers: { "content-type": "application/json", "idempotency-key": UUID },
+        },
+      ],
+      [
+        "/customers",
+        {
+          method: "POST",
+          body: Buffer.from('{"email":"\xE9"}', "latin1"),
+          headers: { "content-type": "application/json; charset=latin1" },
+        },
+      ],
+      [
+        "/customers",
+        {
+          method: "POST",
+          body: gzipSync(Buffer.alloc(10_000_000, 0x20)),
+          headers: { "content-type": "application/json", "content-encoding": "gzip" },
+        },
+      ],
     ] as const) {
       const headers = { "x-api-key": "sandbox-test-same", ...init.headers };
       const overHttp = await fetch(`${server.url}${path}`, { ...init, headers });

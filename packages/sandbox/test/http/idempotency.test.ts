@@ -28,6 +28,21 @@ describe("IDEMPOTENCY-KEY in the sandbox", () => {
     expect(await listed(headers)).toEqual([first.body]);
   });
 
+  it("takes a key written in capitals or as a URN as the UUID it names, and replays", async () => {
+    const key = crypto.randomUUID();
+    const headers = { ...scope(), "IDEMPOTENCY-KEY": key };
+    const first = await call(sandbox.url, "POST", "/customers", { body: customer, headers });
+    expect(first.status).toBe(200);
+    for (const same of [key.toUpperCase(), `urn:uuid:${key}`, `URN:UUID:${key.toUpperCase()}`]) {
+      const again = await call(sandbox.url, "POST", "/customers", {
+        body: customer,
+        headers: { ...headers, "IDEMPOTENCY-KEY": same },
+      });
+      expect(again, same).toEqual(first);
+    }
+    expect(await listed(headers)).toEqual([first.body]);
+  });
+
   it("refuses the same key with a different body, saying why", async () => {
     const headers = { ...scope(), "IDEMPOTENCY-KEY": crypto.randomUUID() };
     await call(sandbox.url, "POST", "/customers", { body: customer, headers });

@@ -6,7 +6,7 @@
 import { call, openEventStream, startReceiver } from "@org/payments-testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { partnerIdOf, type SandboxPartner } from "../../src/index.js";
-import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
+import { type HttpSandbox, quotePath, startSandbox } from "../support/sandbox.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -356,22 +356,7 @@ describe("a partner per API key", () => {
     await b.setRates({ EUR: "2.5" });
     expect(await a.rates()).toEqual(before);
     const customer = await createCustomer(a, "a@example.com");
-    const quote = await as(
-      a,
-      "GET",
-      `/autoramps/quote?${new URLSearchParams({
-        customer_id: customer.id,
-        source_currency_code: "EUR",
-        destination_currency_code: "USDC",
-        destination_currency_chain: "Polygon",
-        recipient_account: "0x4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
-        amount_in: "250.00",
-        rate_expiry_policy: "Slippage",
-        slippage_tolerance_in_bips: "50",
-        expiry_in_hours: "2",
-        is_third_party: "false",
-      })}`,
-    );
+    const quote = await as(a, "GET", quotePath({ customer_id: customer.id }));
     expect(quote.status, JSON.stringify(quote.body)).toBe(200);
     expect(await a.verifyQuote(quote.body)).toMatchObject({ valid: true });
     expect(await b.verifyQuote(quote.body)).toEqual({ valid: false });

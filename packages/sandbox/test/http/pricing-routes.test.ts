@@ -206,6 +206,8 @@ describe("GET /autoramps/quote", () => {
       ],
       [{ amount_in: "250.001" }, "amount_in", "places"],
       [{ amount_in: "0" }, "amount_in", "minimum"],
+      [{ amount_in: "-0" }, "amount_in", "minimum"],
+      [{ amount_in: undefined, amount_out: "-250.00" }, "amount_out", "minimum"],
       [{ expiry_in_hours: "-5" }, "expiry_in_hours", "minimum"],
       [{ expiry_in_hours: "0" }, "expiry_in_hours", "minimum"],
       [{ rate_lock_duration_minutes: "-30" }, "rate_lock_duration_minutes", "minimum"],
@@ -331,6 +333,36 @@ describe("GET /exchange-rate", () => {
       label: "Partner fee in bips",
       settlement: "deductedImmediately",
     });
+  });
+
+  it("answers 422 naming _partner_fee_in_bips past its uint64, where it priced the fee and blamed amount", async () => {
+    const rateWith = (bips: string) =>
+      call(
+        sandbox.url,
+        "GET",
+        `/exchange-rate?${new URLSearchParams({
+          customer_id: customerId,
+          source_currency_code: "EUR",
+          source_currency_type: "fiat",
+          destination_currency_code: "USDC",
+          destination_currency_type: "crypto",
+          destination_currency_chain: "Polygon",
+          amount: "250.00",
+          _partner_fee_in_bips: bips,
+        })}`,
+      );
+    for (const bips of ["18446744073709551616", "9".repeat(400)]) {
+      const answer = await rateWith(bips);
+      expect(answer.status, bips).toBe(422);
+      expect(answer.body.errors).toEqual([
+        {
+          location: "query",
+          field: "_partner_fee_in_bips",
+          rule: "format",
+          message: expect.stringContaining("must be a whole number from 0 to 18446744073709551615"),
+        },
+      ]);
+    }
   });
 
   it("answers 422 for a type that is not the currency's, naming it", async () => {

@@ -389,6 +389,8 @@ describe("the clock", () => {
       [{ seconds: "60" }, "seconds", "type"],
       [{ to: before.now }, "to", "minimum"],
       [{ to: "tomorrow" }, "to", "format"],
+      // Taken by the format's check, but no time: an offset is at most 23:59.
+      [{ to: "2099-01-01T00:00:00+24:00" }, "to", "format"],
       [{ seconds: 1, to }, "seconds", "oneOf"],
       [{}, "seconds", "oneOf"],
     ] as const) {
@@ -411,6 +413,23 @@ describe("the clock", () => {
         })),
       );
     }
+    // What the format takes and Date.parse does not read: a leap second, an offset of hours alone.
+    const year = new Date(Date.parse(reached.body.now)).getUTCFullYear();
+    const leap = await call(sandbox.url, "POST", "/_sandbox/clock/advance", {
+      body: { to: `${year}-12-31T23:59:60Z` },
+    });
+    expect(leap.status, JSON.stringify(leap.body)).toBe(200);
+    // The clock runs on from there (real time): it reached the time, and not a minute past it.
+    const reachedAt = (answer: { body: { now: string } }, time: string) =>
+      Date.parse(answer.body.now) - Date.parse(time);
+    expect(reachedAt(leap, `${year + 1}-01-01T00:00:00Z`)).toBeGreaterThanOrEqual(0);
+    expect(reachedAt(leap, `${year + 1}-01-01T00:00:00Z`)).toBeLessThan(60_000);
+    const hours = await call(sandbox.url, "POST", "/_sandbox/clock/advance", {
+      body: { to: `${year + 1}-01-01T06:00:00+05` },
+    });
+    expect(hours.status, JSON.stringify(hours.body)).toBe(200);
+    expect(reachedAt(hours, `${year + 1}-01-01T01:00:00Z`)).toBeGreaterThanOrEqual(0);
+    expect(reachedAt(hours, `${year + 1}-01-01T01:00:00Z`)).toBeLessThan(60_000);
     // Creates carry sandbox time.
     const customer = await post(sandbox.url, "/customers", {
       customer_type: "Person",

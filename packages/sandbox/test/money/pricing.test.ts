@@ -360,7 +360,14 @@ describe("price, refusals", () => {
       rule: "places",
       message: "EUR amounts have at most 2 decimal places",
     });
-    expect(refusal({ amount_in: "-5" })).toMatchObject({ field: "amount_in", rule: "pattern" });
+    // A negative decimal is one the API's pattern takes: it is refused for being below 0.
+    for (const negative of ["-5", "-0", "-0.00"]) {
+      expect(refusal({ amount_in: negative })).toMatchObject({
+        field: "amount_in",
+        rule: "minimum",
+        message: "must be more than 0",
+      });
+    }
     expect(refusal({ amount_in: "1000000000000000" })).toMatchObject({ rule: "maximum" });
     expect(refusal({ amount_in: undefined, amount_out: "1.1234567" })).toMatchObject({
       field: "amount_out",

@@ -29,8 +29,10 @@ it("refuses a change past its limit with a StoreFullError, keeps what it has, an
     expect(failure).toBeInstanceOf(StoreFullError);
     // The limit it names is the one the store was opened with.
     expect((failure as Error).message).toMatch(
-      /in-memory sandbox is full: it holds at most 256 KiB\./,
+      /in-memory sandbox is full: it holds at most 256 KiB, every key's data together\./,
     );
+    // A reset frees the caller's data only: the message does not promise more.
+    expect((failure as Error).message).toContain("empties this key's data only");
     expect((failure as Error).message).toContain("POST /_sandbox/reset");
     expect((failure as Error).message).toContain("--state <file>");
     expect(stored).toBeGreaterThan(100);

@@ -12,6 +12,7 @@ import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { serveSandbox } from "../../src/index.js";
 import { DEFAULT_RATES } from "../../src/money/rates.js";
+import { quotePath } from "../support/sandbox.js";
 
 const sandboxStore = inject("sandboxStore");
 
@@ -32,21 +33,13 @@ const getQuote = (url: string, query: Record<string, string>) =>
   call(
     url,
     "GET",
-    `/autoramps/quote?${new URLSearchParams({
-      source_currency_code: "EUR",
-      destination_currency_code: "USDC",
-      destination_currency_chain: "Polygon",
-      recipient_account: "0x4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
-      amount_in: "250.00",
-      rate_expiry_policy: "Slippage",
-      slippage_tolerance_in_bips: "50",
-      expiry_in_hours: "2",
+    quotePath({
       rate_lock_duration_minutes: "45",
       is_third_party: "true",
       external_id: "order-7731",
       wire_message: "Invoice 2026-118",
       ...query,
-    })}`,
+    }),
   );
 
 async function ratesOf(url: string): Promise<Record<string, string>> {

@@ -27,3 +27,22 @@ export function startSandbox(options: Partial<SandboxServerOptions> = {}): Promi
     options,
   );
 }
+
+/**
+ * GET /autoramps/quote's path for 250.00 EUR to USDC on Polygon, its rate held within a
+ * slippage, with `fields` added or replacing these.
+ */
+export function quotePath(fields: Record<string, string> = {}): string {
+  return `/autoramps/quote?${new URLSearchParams({
+    source_currency_code: "EUR",
+    destination_currency_code: "USDC",
+    destination_currency_chain: "Polygon",
+    recipient_account: "0x4f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+    amount_in: "250.00",
+    rate_expiry_policy: "Slippage",
+    slippage_tolerance_in_bips: "50",
+    expiry_in_hours: "2",
+    is_third_party: "false",
+    ...fields,
+  })}`;
+}

@@ -176,6 +176,12 @@ function describe(value: unknown, rule: string): string | undefined {
       ? JSON.stringify(value)
       : `a string of ${value.length} characters`;
   }
+  // A JSON number past a double's range (`1e999`) is read as Infinity, which JSON writes as null.
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    return value > 0
+      ? "a number past 1.8e308, too large to read"
+      : "a number below -1.8e308, too large to read";
+  }
   const json = JSON.stringify(value);
   return json !== undefined && json.length <= QUOTABLE ? json : kind;
 }
