@@ -89,4 +89,4 @@ export {
   tagAnswer,
 } from "./http/index.js";
 // Helpers for parsed JSON values and the YAML they are read from, with no HTTP in them.
-export { isObject, valueAt, yamlProblem } from "./values/index.js";
+export { isObject, MAX_QUOTED, quoted, valueAt, yamlProblem } from "./values/index.js";

@@ -26,6 +26,8 @@ export interface NamedFile {
    * read a line at a time (a traffic file) or only appended to.
    */
   whole?: boolean;
+  /** A lower limit than MAX_FILE_BYTES for a file read whole, and what the file is in its message. */
+  limit?: { bytes: number; for: string };
 }
 
 /** A size in the largest unit it has a whole one of, to a tenth: `1.5 GiB`. */
@@ -59,6 +61,7 @@ export function fileProblem({
   option,
   give = option,
   whole = true,
+  limit = { bytes: MAX_FILE_BYTES, for: "a file read whole" },
 }: NamedFile): string | undefined {
   if (file === undefined) return undefined;
   let stat: Stats | undefined;
@@ -73,8 +76,8 @@ export function fileProblem({
   if (!stat.isFile()) {
     return `${option} ${shown} is ${kindOf(stat)}, not a regular file: give ${give} the path of a file`;
   }
-  if (whole && stat.size > MAX_FILE_BYTES) {
-    return `${option} ${shown} is ${sizeInWords(stat.size)} (${stat.size} bytes), past the limit of ${sizeInWords(MAX_FILE_BYTES)} (${MAX_FILE_BYTES} bytes) for a file read whole: give ${give} a smaller file`;
+  if (whole && stat.size > limit.bytes) {
+    return `${option} ${shown} is ${sizeInWords(stat.size)} (${stat.size} bytes), past the limit of ${sizeInWords(limit.bytes)} (${limit.bytes} bytes) for ${limit.for}: give ${give} a smaller file`;
   }
   return undefined;
 }

@@ -1,7 +1,8 @@
 // A file an option names must be a regular file: a FIFO (named pipe) made every command that read
 // or appended to it wait for ever for a writer or a reader, a device such as /dev/zero never ends,
 // a directory cannot be read. Each is refused at once, naming the option and the rule, with exit
-// code 2. A file read whole at once is refused past 64 MiB, naming its size and the limit (the
+// code 2. A file read whole at once is refused past 64 MiB (a fixture file past 16 MiB), naming its
+// size and the limit (the
 // tests' large files are sparse: they take no room on disk). The commands run as the built CLI: a command that still opened a FIFO would block its
 // own process (killed when the test ends), not the test's.
 import { execFileSync } from "node:child_process";
@@ -11,6 +12,8 @@ import path from "node:path";
 import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileProblem, MAX_FILE_BYTES } from "../src/cli-files.js";
+import { MAX_FIXTURE_BYTES } from "../src/fixtures/fixture-limit.js";
+import { checkFixture, runFixture } from "../src/index.js";
 import { runCli } from "./support/run-cli.js";
 
 const folder = mkdtempSync(path.join(tmpdir(), "payments-mock-files-"));
@@ -102,11 +105,6 @@ describe("a file read whole, past the limit", () => {
   afterAll(() => rmSync(sparse, { force: true }));
 
   it.concurrent.for([
-    {
-      args: ["fixtures", sparse, "--check"],
-      option: "the fixture file",
-      give: "payments-mock fixtures",
-    },
     { args: ["--port", "0", "--spec", sparse], option: "--spec" },
     { args: ["--port", "0", "--stateful", "--seed", sparse], option: "--seed" },
     {
@@ -117,14 +115,52 @@ describe("a file read whole, past the limit", () => {
     { args: ["listen", "--url", NOWHERE, "--cursor-file", sparse], option: "--cursor-file" },
   ])(
     "is refused before it is read, naming its size and the limit: $option",
-    async ({ args, option, give }, context) => {
+    async ({ args, option }, context) => {
       const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
       expect((await run.exited)[0]).toBe(2);
       expect(run.output().stderr).toContain(
-        `payments-mock: ${option} ${sparse} is 1 GiB (1073741824 bytes), past the limit of 64 MiB (67108864 bytes) for a file read whole: give ${give ?? option} a smaller file`,
+        `payments-mock: ${option} ${sparse} is 1 GiB (1073741824 bytes), past the limit of 64 MiB (67108864 bytes) for a file read whole: give ${option} a smaller file`,
       );
     },
   );
+
+  // A fixture file has a lower limit, 16 MiB: parsing one takes some 65 bytes of memory a byte
+  // (a 50 MB file took 1.8 GB).
+  it.concurrent.for([
+    ["fixtures", sparse, "--check"],
+    ["fixtures", sparse],
+  ])("is refused as the fixture file past 16 MiB: %s %s %s", async (args, context) => {
+    const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
+    expect((await run.exited)[0]).toBe(2);
+    expect(run.output().stderr).toContain(
+      `payments-mock: the fixture file ${sparse} is 1 GiB (1073741824 bytes), past the limit of 16 MiB (16777216 bytes) for a fixture file: give payments-mock fixtures a smaller file`,
+    );
+  });
+
+  it("takes a fixture file up to 16 MiB, and refuses one a byte past it, run or checked", async () => {
+    const file = path.join(folder, "fixture-limit.yaml");
+    const named = {
+      file,
+      option: "the fixture file",
+      limit: { bytes: MAX_FIXTURE_BYTES, for: "a fixture file" },
+    };
+    try {
+      makeSparse(file, MAX_FIXTURE_BYTES);
+      expect(fileProblem(named)).toBeUndefined();
+      makeSparse(file, MAX_FIXTURE_BYTES + 1);
+      expect(fileProblem(named)).toBe(
+        `the fixture file ${file} is 16 MiB (16777217 bytes), past the limit of 16 MiB (16777216 bytes) for a fixture file: give the fixture file a smaller file`,
+      );
+      // So do checkFixture() and runFixture(), before reading it (read, its zeros are NULs).
+      const refusal = `${file}: is 16777217 bytes, past the limit of 16777216 bytes (16 MiB) for a fixture file: split it into smaller fixtures`;
+      await expect(checkFixture(file, { spec: specPath })).rejects.toThrow(refusal);
+      await expect(runFixture(file, { spec: specPath, apiKey: "k", url: NOWHERE })).rejects.toThrow(
+        refusal,
+      );
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
 
   it("is taken up to the limit, and refused a byte past it", () => {
     const file = path.join(folder, "limit.json");

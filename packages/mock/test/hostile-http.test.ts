@@ -2,11 +2,16 @@
 // body (or a clean close), never a 5xx or a hang, and a disconnect is not logged as a failure.
 // This is the mock's HTTP handling, not the API's: it is tested on a tiny spec, and on the API's
 // spec only where every one of the API's operations must refuse (JSON nested past the limit).
-import net from "node:net";
+import type { Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import { MAX_JSON_DEPTH } from "@org/payments-engine";
 import { specPath } from "@org/payments-spec";
-import { DEEP_BODIES, expectEveryOperationRefuses, fixtureSpecPath } from "@org/payments-testing";
+import {
+  DEEP_BODIES,
+  expectEveryOperationRefuses,
+  fixtureSpecPath,
+  rawExchange,
+} from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Problem, type RunningMock, startMock } from "../src/index.js";
 
@@ -30,20 +35,8 @@ beforeAll(async () => {
 afterAll(() => Promise.all([mock?.stop(), apiMock?.stop()]));
 
 /** Writes `payload` on a raw connection, lets `more` keep writing, and resolves with what came back once the server closes it. */
-function raw(payload: string, more?: (socket: net.Socket) => void): Promise<string> {
-  return new Promise((resolve) => {
-    let received = "";
-    const socket = net.connect(mock.port, "127.0.0.1", () => {
-      socket.write(payload);
-      more?.(socket);
-    });
-    socket.on("data", (chunk) => {
-      received += chunk;
-    });
-    socket.on("close", () => resolve(received));
-    socket.on("error", () => resolve(received));
-  });
-}
+const raw = (payload: string, more?: (socket: Socket) => void) =>
+  rawExchange(mock.url, payload, more);
 
 const statusLine = (answer: string) => answer.split("\r\n")[0];
 /** The JSON problem in a raw answer, whether sent with a length or in chunks. */

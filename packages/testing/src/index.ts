@@ -11,6 +11,7 @@ export { fixtureSpecPath } from "./fixture-specs.ts";
 export { fuzzRequest, fuzzRequests, type WireRequest } from "./fuzz-requests.ts";
 export { chromiumPath, launchChromium, launchChromiumServer } from "./launch-chromium.ts";
 export { createDatabase, postgresBin, startPostgres, type TestPostgres } from "./postgres.ts";
+export { rawExchange } from "./raw-exchange.ts";
 export {
   callAs,
   driveIntegration,

@@ -1,4 +1,5 @@
 // Refusals in the mock's words, written as problem bodies: the mock and the proxy send them alike.
+import { quoted } from "../values/quoted.js";
 import type { Reply } from "./plain.js";
 import { PROBLEM_CONTENT_TYPE, type Problem, problem } from "./problem.js";
 
@@ -30,12 +31,12 @@ export function routeProblem(
   const has = allowed.length > 0 ? ` (it has ${allowed.join(", ")})` : "";
   const [kind, title, message] =
     outcome.status === 404
-      ? ["not-found", "Not found", `no operation of ${surface} has the path ${path}`]
+      ? ["not-found", "Not found", `no operation of ${surface} has the path ${quoted(path)}`]
       : outcome.status === 405
         ? [
             "method-not-allowed",
             "Method not allowed",
-            `${method} is not an operation of ${path}${has}`,
+            `${quoted(method)} is not an operation of ${quoted(path)}${has}`,
           ]
         : ["mock-error", outcome.title, outcome.detail];
   return problem(outcome.status, kind, title, [

@@ -1,4 +1,5 @@
 // A page of a list as the API answers it, made of the items' JSON texts.
+import { quoted } from "@org/payments-engine";
 import { JsonText } from "../json/json-text.js";
 import type { Page } from "../json/pages.js";
 import { type Answer, ok, problemAnswer } from "./answer.js";
@@ -11,7 +12,7 @@ export function pageAnswer(page: Page): Answer {
         location: "query",
         field: page.field,
         rule: "cursor",
-        message: `${page.value} is not a cursor of this list (with these filters and this sub-partner)`,
+        message: `${quoted(page.value)} is not a cursor of this list (with these filters and this sub-partner)`,
       },
     ]);
   }

@@ -1,7 +1,7 @@
 // The API's operations over the stored data. Requests reach these only after Prism has
 // validated them against the spec, so a body has its request type, and what the sandbox creates is
 // typed as the spec's resource: a spec change the sandbox does not follow fails to compile here.
-import type { ProblemLocation } from "@org/payments-engine";
+import { type ProblemLocation, quoted } from "@org/payments-engine";
 import type {
   Autoramp,
   CreateAutorampRequest,
@@ -131,7 +131,8 @@ async function customerNamed(
 ): Promise<Customer | Answer> {
   const found = await context.store.find("customers", id, context.scope);
   return (
-    (found?.resource as Customer | undefined) ?? notFound(location, field, `no customer ${id}`)
+    (found?.resource as Customer | undefined) ??
+    notFound(location, field, `no customer ${quoted(id)}`)
   );
 }
 
@@ -198,7 +199,7 @@ async function createSigning(context: RouteContext): Promise<Answer> {
   const body = context.body as CreateSigningRequest;
   const documentId = body.document_id;
   if (!(await context.store.find("documents", documentId, undefined))) {
-    return notFound("body", "document_id", `no document ${documentId}`);
+    return notFound("body", "document_id", `no document ${quoted(documentId)}`);
   }
   if (body.signed !== true) {
     return problemAnswer(422, "not-signed", "Signing without consent", [
@@ -308,7 +309,9 @@ async function getAutorampByExternalId(context: RouteContext): Promise<Answer> {
   const externalId = context.params.external_id ?? "";
   // The newest one: the sandbox does not require external ids to be unique.
   const found = await context.store.newestByExternalId("autoramps", externalId);
-  return found ? ok(found.resource) : notFound("path", "external_id", `no autoramp ${externalId}`);
+  return found
+    ? ok(found.resource)
+    : notFound("path", "external_id", `no autoramp ${quoted(externalId)}`);
 }
 
 /** Pricing (and decimal.js, some 25 ms of a start) loads at the first price, as the mock's start skips it. */
@@ -379,7 +382,11 @@ async function getFiatAddress(context: RouteContext): Promise<Answer> {
   const found = await context.store.find("fiat_addresses", id, context.scope);
   return found && found.resource.customer_id === customer.id
     ? ok(found.resource)
-    : notFound("path", "fiat_address_id", `no fiat address ${id} of customer ${customer.id}`);
+    : notFound(
+        "path",
+        "fiat_address_id",
+        `no fiat address ${quoted(id)} of customer ${customer.id}`,
+      );
 }
 
 async function registerHostedCryptoAddress(context: RouteContext): Promise<Answer> {
@@ -433,7 +440,9 @@ async function addressRegistered(
 async function webhookOf(context: RouteContext): Promise<Webhook | Answer> {
   const id = context.params.id ?? "";
   const found = await context.store.find("webhooks", id, undefined);
-  return (found?.resource as Webhook | undefined) ?? notFound("path", "id", `no webhook ${id}`);
+  return (
+    (found?.resource as Webhook | undefined) ?? notFound("path", "id", `no webhook ${quoted(id)}`)
+  );
 }
 
 async function updateWebhook(context: RouteContext): Promise<Answer> {

@@ -4,6 +4,7 @@
 // with it, in this process or another, waits for the first and then replays its answer; exactly
 // one of them does the work.
 
+import { quoted } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "../answers/answer.js";
 import type { IdempotentAnswer } from "../store/sandbox-data.js";
 import type { PartnerStore, StoreTransaction } from "../store/store.js";
@@ -117,8 +118,8 @@ function canonical(value: unknown): unknown {
 function reused(request: KeyedRequest, first: Omit<IdempotentAnswer, "answer">): Answer {
   const samePath = first.method === request.method && first.path === request.path;
   const why = samePath
-    ? `was first used for ${first.method} ${first.path} with a different body or X-SUB-PARTNER-ID`
-    : `was first used for ${first.method} ${first.path}, not ${request.method} ${request.path}`;
+    ? `was first used for ${first.method} ${quoted(first.path)} with a different body or X-SUB-PARTNER-ID`
+    : `was first used for ${first.method} ${quoted(first.path)}, not ${request.method} ${quoted(request.path)}`;
   return problemAnswer(422, "idempotency-key-reused", "Idempotency key reused", [
     {
       location: "header",

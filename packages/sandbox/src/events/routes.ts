@@ -1,5 +1,7 @@
 // The webhooks' test-mode routes: a webhook added (the API cannot add one), the event log read,
 // an event redelivered.
+
+import { quoted } from "@org/payments-engine";
 import type { Webhook } from "@org/payments-types";
 import { notFound, ok } from "../answers/answer.js";
 import { pageAnswer } from "../answers/page-answer.js";
@@ -56,7 +58,7 @@ export const EVENT_ROUTES: Routes<EventContext> = {
     const id = params.id ?? "";
     const attempt = await events.redeliver(id);
     return attempt === undefined
-      ? notFound("path", "id", `no webhook event ${id} of a webhook that exists`)
+      ? notFound("path", "id", `no webhook event ${quoted(id)} of a webhook that exists`)
       : ok(attempt);
   },
 };

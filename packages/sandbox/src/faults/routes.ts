@@ -2,6 +2,7 @@
 // against the test-mode document, which states every rule it can (one of operation_id and topic,
 // the effects of each, the caps); what is left is what only the API's document knows: the
 // statuses an operation declares.
+import { quoted } from "@org/payments-engine";
 import { notFound, ok } from "../answers/answer.js";
 import type { Clock } from "../clock/index.js";
 import type { Routes, Schemas, Transactions } from "../test-mode/index.js";
@@ -57,7 +58,7 @@ export const FAULT_ROUTES: Routes<FaultContext> = {
         return notFound(
           "path",
           "id",
-          `no armed fault rule ${id} (a rule whose times are used up is disarmed)`,
+          `no armed fault rule ${quoted(id)} (a rule whose times are used up is disarmed)`,
         );
       }
       await faults.reload(tx);

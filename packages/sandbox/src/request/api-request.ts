@@ -3,7 +3,7 @@
 // is claimed and the operation runs; after the commit the verdict is applied once; the finished
 // request is recorded once, and (unless it is a read) answered once its record is committed.
 import type { ApiRequest, Routed } from "@org/payments-engine";
-import { deprecatedUses, isObject } from "@org/payments-engine";
+import { deprecatedUses, isObject, quoted } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "../answers/answer.js";
 import { handlerOf } from "../api/api-routes.js";
 import {
@@ -249,7 +249,7 @@ function customerIdOf(
 
 function noSandboxRoute(path: string): Answer {
   return problemAnswer(404, "not-found", "Not found", [
-    { location: "route", field: "", rule: "route", message: `no sandbox route ${path}` },
+    { location: "route", field: "", rule: "route", message: `no sandbox route ${quoted(path)}` },
   ]);
 }
 

@@ -2,7 +2,7 @@
 // clock read), then the route of the feature it belongs to, handed the partner's part of what the
 // composition holds; what the route queued is sent once it has committed.
 import type { ApiRequest, Routed } from "@org/payments-engine";
-import { isObject } from "@org/payments-engine";
+import { isObject, quoted } from "@org/payments-engine";
 import { type Answer, problemAnswer } from "../answers/answer.js";
 import type { ClockContext } from "../clock/index.js";
 import type { EventContext, EventStreams } from "../events/index.js";
@@ -154,7 +154,7 @@ function rehearsalOff(path: string): Answer {
       location: "route",
       field: "",
       rule: "rehearsal",
-      message: `${path}: this sandbox was started without failure rehearsal (--no-rehearsal, or rehearsal: false); start it without that to arm faults, set a rate limit and read the request log`,
+      message: `${quoted(path)}: this sandbox was started without failure rehearsal (--no-rehearsal, or rehearsal: false); start it without that to arm faults, set a rate limit and read the request log`,
     },
   ]);
 }

@@ -2,6 +2,8 @@
 // an autoramp transaction for the autoramp's customer, priced as a quote for the same pair and
 // amount is at that moment (pricing.ts), which then settles on the sandbox clock (lifecycles.ts),
 // with an event at each step.
+
+import { quoted } from "@org/payments-engine";
 import type { AutorampTransaction, Blockchain, DepositAccountType } from "@org/payments-types";
 import { type Answer, notFound, ok, problemAnswer } from "../answers/answer.js";
 import { pricingData } from "../api/quotes.js";
@@ -90,7 +92,7 @@ function depositFields(body: DepositBody) {
 /** The autoramp, stored; or the 404 for none, or the 422 for one that is not Approved. */
 async function approvedAutoramp(context: ChangeContext<SimulationRows>, autorampId: string) {
   const stored = await context.tx.find("autoramps", autorampId, undefined);
-  if (stored === undefined) return notFound("path", "id", `no autoramp ${autorampId}`);
+  if (stored === undefined) return notFound("path", "id", `no autoramp ${quoted(autorampId)}`);
   const status = stored.resource.status;
   if (status === "Approved") return stored;
   return problemAnswer(422, "autoramp-not-approved", "Autoramp not approved", [

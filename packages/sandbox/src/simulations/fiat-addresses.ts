@@ -1,5 +1,7 @@
 // A fiat address added for a customer (the API cannot add one), on its way to Registered, with its
 // events.
+
+import { quoted } from "@org/payments-engine";
 import type { FiatAddress } from "@org/payments-types";
 import { type Answer, notFound, ok } from "../answers/answer.js";
 import type { components } from "../generated/test-mode.js";
@@ -24,7 +26,7 @@ export async function addFiatAddress(
 ): Promise<Answer> {
   const iban = fields.iban.replace(/\s+/g, "").toUpperCase();
   const found = await context.tx.find("customers", customerId, undefined);
-  if (found === undefined) return notFound("path", "id", `no customer ${customerId}`);
+  if (found === undefined) return notFound("path", "id", `no customer ${quoted(customerId)}`);
   const customer = found.resource;
   const time = context.clock.now();
   const at = time.toISOString();

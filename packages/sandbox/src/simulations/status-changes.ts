@@ -1,5 +1,6 @@
 // A status walked along the lifecycle (or forced): POST /_sandbox/{collection}/{id}/status. It
 // answers the resource it changed, and sends the events each step sends.
+import { quoted } from "@org/payments-engine";
 import { type Answer, notFound, ok, problemAnswer } from "../answers/answer.js";
 import type { ChangeContext } from "../lifecycle/change-context.js";
 import { forceStatus, walkTo } from "../lifecycle/changes.js";
@@ -20,7 +21,7 @@ export async function changeStatus(
   force: boolean,
 ): Promise<Answer> {
   const stored = await context.tx.find(lifecycle.collection, id, undefined);
-  if (stored === undefined) return notFound("path", "id", `no ${lifecycle.resource} ${id}`);
+  if (stored === undefined) return notFound("path", "id", `no ${lifecycle.resource} ${quoted(id)}`);
   const current = String(stored.resource.status);
   if (force) {
     await forceStatus(context, lifecycle, stored, status);
@@ -42,7 +43,7 @@ export async function changeStatus(
           location: "body",
           field: "status",
           rule: "transition",
-          message: `the ${lifecycle.resource} ${id} is ${current} and cannot become ${status}: ${from} (or send "force": true to set it anyway)`,
+          message: `the ${lifecycle.resource} ${quoted(id)} is ${current} and cannot become ${status}: ${from} (or send "force": true to set it anyway)`,
         },
       ]).body,
       current,

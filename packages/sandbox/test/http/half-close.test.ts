@@ -1,29 +1,13 @@
 // A client that half-closes its side right after its request (FIN at once, as `socket.end()` after
 // the write does) still gets the answer, even one the sandbox gives after a store's round trip; the
 // stateless mock answers it too. On each store.
-import { connect } from "node:net";
-import { API_KEY } from "@org/payments-testing";
+import { API_KEY, rawExchange } from "@org/payments-testing";
 import { expect, it } from "vitest";
 import { startSandbox } from "../support/sandbox.js";
 
 /** Sends a raw request, ends the socket's writing side at once, and reads until the server closes. */
-function halfClosed(url: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
-    let received = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      received += chunk;
-    });
-    socket.on("error", reject);
-    socket.on("close", () => resolve(received));
-    socket.on("connect", () => {
-      socket.write(request);
-      socket.end();
-    });
-  });
-}
+const halfClosed = (url: string, request: string) =>
+  rawExchange(url, request, (socket) => socket.end());
 
 it("answers a request whose client half-closed at once, a create and a read alike", async () => {
   const sandbox = await startSandbox();

@@ -1,7 +1,6 @@
 // What the sandbox's server answers before the sandbox sees a request, over a raw socket: a
 // problem body, never Node's bare status line.
-import { connect } from "node:net";
-import { API_KEY } from "@org/payments-testing";
+import { API_KEY, rawExchange } from "@org/payments-testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type HttpSandbox, startSandbox } from "../support/sandbox.js";
 
@@ -11,20 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-/** Writes `request` on a new connection and resolves with what came back once the server closes it. */
-function raw(request: string): Promise<string> {
-  const { hostname, port } = new URL(sandbox.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(request));
-    let received = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      received += chunk;
-    });
-    socket.on("error", reject);
-    socket.on("close", () => resolve(received));
-  });
-}
+const raw = (request: string) => rawExchange(sandbox.url, request);
 
 it("answers an HTTP/1.1 request without Host with a 400 problem naming Host", async () => {
   const answer = await raw(`GET /customers HTTP/1.1\r\nX-API-Key: ${API_KEY}\r\n\r\n`);
