@@ -10,7 +10,13 @@ export { type EventStreamOptions, openEventStream, type StreamedEvent } from "./
 export { fixtureSpecPath } from "./fixture-specs.ts";
 export { fuzzRequest, fuzzRequests, type WireRequest } from "./fuzz-requests.ts";
 export { chromiumPath, launchChromium, launchChromiumServer } from "./launch-chromium.ts";
-export { createDatabase, postgresBin, startPostgres, type TestPostgres } from "./postgres.ts";
+export {
+  createDatabase,
+  postgresBin,
+  removeStaleClusters,
+  startPostgres,
+  type TestPostgres,
+} from "./postgres.ts";
 export { rawExchange } from "./raw-exchange.ts";
 export {
   callAs,

@@ -1,5 +1,6 @@
 // A real Postgres for the tests: Debian's postgresql package, a cluster initdb'd into a temp
-// folder (in memory, under /dev/shm, where there is one), listening on a free port of 127.0.0.1, removed when the run ends (also when it fails).
+// folder (in memory, under /dev/shm, where there is one), listening on a free port of 127.0.0.1, removed when the run ends (also when it fails),
+// or, where a run was killed before its end, by the next run.
 // Under CI a missing Postgres is installed by scripts/ensure-postgres.ts (root + apt); otherwise
 // the run fails saying how to get it. It is never skipped.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
@@ -11,6 +12,7 @@ import {
   existsSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statfsSync,
   statSync,
@@ -64,7 +66,9 @@ function newestBin(): string | undefined {
 
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = postgresBin();
-  const dir = mkdtempSync(join(clusterParent(), "payments-sandbox-pg-"));
+  const parent = clusterParent();
+  removeStaleClusters(parent);
+  const dir = mkdtempSync(join(parent, CLUSTER_PREFIX));
   // Postgres refuses to run as root: as root, the cluster belongs to the postgres user.
   const owner = process.getuid?.() === 0 ? postgresUser() : undefined;
   if (owner) chownSync(dir, owner.uid, owner.gid);
@@ -133,6 +137,38 @@ export async function createDatabase(serverUrl: string): Promise<string> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+const CLUSTER_PREFIX = "payments-sandbox-pg-";
+/** A cluster's folder with no server yet is left alone this long: another run may be making it. */
+const UNSTARTED_GRACE_MS = 10 * 60 * 1000;
+
+/**
+ * Removes the clusters under `parent` that an earlier run left when it was killed before its
+ * teardown: those whose server is gone (its postmaster.pid names no live process), and those that
+ * never got one. A cluster in /dev/shm would otherwise hold its memory until the machine restarts.
+ */
+export function removeStaleClusters(parent: string, now = Date.now()): void {
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(CLUSTER_PREFIX)) continue;
+    const dir = join(parent, name);
+    const pidFile = join(dir, "data", "postmaster.pid");
+    const stale = existsSync(pidFile)
+      ? !isAlive(Number(readFileSync(pidFile, "utf8").split("\n")[0]))
+      : now - statSync(dir).mtimeMs > UNSTARTED_GRACE_MS;
+    if (stale) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a live process of another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /** The room a test cluster needs in memory: its databases, their WAL and the server's shared memory. */
