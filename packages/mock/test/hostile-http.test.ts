@@ -351,6 +351,15 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
     expect(statusLine(older)).toBe("HTTP/1.1 200 OK");
   });
 
+  it("a request with two Host headers is a 400 naming Host, where Node took the first", async () => {
+    const answer = await raw("GET /items HTTP/1.1\r\nHost: a\r\nHost: b\r\nX-API-Key: k\r\n\r\n");
+    expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
+    expect(problemOf(answer)).toMatchObject({
+      status: 400,
+      errors: [{ location: "header", field: "Host", rule: "unique" }],
+    });
+  });
+
   it("a body shorter than its Content-Length gets a 408 once the request time passes, not a hang", async () => {
     const answer = await raw(
       'POST /items HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":1}',

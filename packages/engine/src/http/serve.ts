@@ -66,6 +66,11 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
         refuseBeforeHandler(request, response, cors, 400, "Bad Request", HOST_MISSING);
         return;
       }
+      // Node keeps the first of several Host headers; RFC 9112 has a server refuse the request.
+      if (hostCount(request.rawHeaders) > 1) {
+        refuseBeforeHandler(request, response, cors, 400, "Bad Request", HOST_REPEATED);
+        return;
+      }
       handler(request, response);
     },
   );
@@ -160,6 +165,21 @@ const HOST_MISSING = {
   rule: "required",
   message: "is required in an HTTP/1.1 request (RFC 9112): send the server's host and port",
 };
+
+const HOST_REPEATED = {
+  field: "Host",
+  rule: "unique",
+  message: "is given more than once (RFC 9112 allows one): send the server's host and port once",
+};
+
+/** How many Host headers a request has (rawHeaders lists names and values in turn). */
+function hostCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (rawHeaders[index]?.toLowerCase() === "host") count++;
+  }
+  return count;
+}
 
 const CONNECT_REFUSED =
   "CONNECT asks for a tunnel, which this server does not open: send each request to it as to the API (or, as to an HTTP proxy, with the absolute URL)";
