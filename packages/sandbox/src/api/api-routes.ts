@@ -269,6 +269,9 @@ async function createAutoramp(context: RouteContext): Promise<Answer> {
   if (isAnswer(customer)) return customer;
   const { store, scope } = context;
   const body = context.body as CreateAutorampRequest;
+  // An autoramp whose deposits the sandbox could not price would be approved and then refuse each.
+  const refused = (await quotes()).autorampRouteProblem(body);
+  if (refused !== undefined) return refused;
   const iban = body.recipient_account.account_identifier?.iban ?? "";
   const isThirdParty = body.source_is_third_party === true;
   const autoramp: Autoramp = {

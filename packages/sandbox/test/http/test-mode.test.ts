@@ -155,6 +155,40 @@ describe("test mode", () => {
     expect(JSON.stringify(autoramp.deposit_rails)).not.toContain("iban");
   });
 
+  it("refuses an autoramp no deposit could be priced for, naming the currency", async () => {
+    const { url } = await sandboxWithReceiver();
+    const { customer } = await onboard(url);
+    const create = (fields: Record<string, unknown>) =>
+      call(url, "POST", "/autoramps", {
+        body: {
+          customer_id: customer.id,
+          destination_currency: { blockchain: "Polygon", token: "USDC" },
+          recipient_account: {
+            type: "Fiat",
+            account_identifier: { iban: "DE89370400440532013000" },
+          },
+          source_currencies: [{ code: "EUR", type: "Fiat" }],
+          ...fields,
+        },
+        headers: newKey(),
+      });
+    const refused = await create({
+      destination_currency: { blockchain: "Ethereum", token: "SOL" },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({
+        location: "body",
+        field: "destination_currency",
+        rule: "supported",
+      }),
+    ]);
+    const none = await create({ source_currencies: [] });
+    expect(none.body.errors).toEqual([
+      expect.objectContaining({ field: "source_currencies", rule: "minItems" }),
+    ]);
+  });
+
   it("makes an offramp of a crypto source to a fiat token: a wallet rail, an Offramp transaction paid out by wire", async () => {
     const { url } = await sandboxWithReceiver();
     const { customer } = await onboard(url);
