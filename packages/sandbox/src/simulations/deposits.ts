@@ -161,11 +161,12 @@ function depositTransaction(
     recipient: autoramp.recipient as AutorampTransaction["recipient"],
     state: "Pending",
     status: "FundsReceived",
+    // The chain it was priced on: a token the autoramp lists without one is paid in on its first.
     ...(source.type === "Crypto"
       ? {
           source: {
-            blockchain: source.chain as Blockchain,
-            wallet_address: walletAddress(source.chain as Blockchain),
+            blockchain: priced.source.chain as Blockchain,
+            wallet_address: walletAddress(priced.source.chain as Blockchain),
           },
         }
       : { payment_tracking: { imad: imadOf(at) } }),

@@ -189,6 +189,24 @@ describe("test mode", () => {
     ]);
   });
 
+  it("gives a token listed without its blockchain the wallet rail of the chain its deposits are priced on", async () => {
+    const { url } = await sandboxWithReceiver();
+    const { customer } = await onboard(url);
+    const autoramp = await post(url, "/autoramps", {
+      customer_id: customer.id,
+      destination_currency: { blockchain: "Solana", token: "USDC" },
+      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+      source_currencies: [{ token: "USDT" }],
+    });
+    expect(autoramp.deposit_rails).toEqual([
+      { blockchain: "Ethereum", wallet_address: expect.stringMatching(/^0x[0-9a-f]{40}$/) },
+    ]);
+    const deposited = await call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, {
+      body: { amount: "100" },
+    });
+    expect(deposited.body.source).toMatchObject({ blockchain: "Ethereum" });
+  });
+
   it("makes an offramp of a crypto source to a fiat token: a wallet rail, an Offramp transaction paid out by wire", async () => {
     const { url } = await sandboxWithReceiver();
     const { customer } = await onboard(url);
