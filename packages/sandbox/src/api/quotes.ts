@@ -64,6 +64,12 @@ export async function answerQuote(
   const isThirdParty = context.query.is_third_party === "true";
   const times = quoteTimes(query, now.getTime());
   if ("errors" in times) return invalid(times.errors);
+  const slippage = negativeBips(
+    "query",
+    "slippage_tolerance_in_bips",
+    query.slippage_tolerance_in_bips,
+  );
+  if (slippage !== undefined) return slippage;
   const priced = priceOrProblem(
     {
       source: currency(query.source_currency_code, query.source_currency_chain),
@@ -137,6 +143,12 @@ export async function answerExchangeRate(context: RouteContext): Promise<Answer>
  * fiat, a currency to itself, no source; undefined when every source can pay the destination.
  */
 export function autorampRouteProblem(body: CreateAutorampRequest): Answer | undefined {
+  const bips = negativeBips(
+    "body",
+    "additional_partner_fee_in_bips",
+    body.additional_partner_fee_in_bips,
+  );
+  if (bips !== undefined) return bips;
   try {
     checkRoute(
       body.source_currencies.map((listed, index) =>
@@ -176,6 +188,19 @@ function listedCurrency(
       chain: listed.blockchain as NonNullable<PriceInput["source"]["chain"]>,
     }),
   };
+}
+
+/**
+ * The 422 for a number of basis points below 0 (the API's decimals take a sign; a tolerance or a
+ * fee cannot be negative, as an amount cannot); undefined for none or one of at least 0.
+ */
+function negativeBips(
+  location: "query" | "body",
+  field: string,
+  value: string | undefined,
+): Answer | undefined {
+  if (value === undefined || !/^-/.test(value) || /^-[0.]+$/.test(value)) return undefined;
+  return invalid([{ location, field, rule: "minimum", message: "must be at least 0" }]);
 }
 
 function currency(code: string, chain: PriceInput["source"]["chain"] | undefined) {

@@ -155,7 +155,7 @@ describe("test mode", () => {
     expect(JSON.stringify(autoramp.deposit_rails)).not.toContain("iban");
   });
 
-  it("refuses an autoramp no deposit could be priced for, naming the currency", async () => {
+  it("refuses an autoramp no deposit could be priced for, naming the currency, and negative bips", async () => {
     const { url } = await sandboxWithReceiver();
     const { customer } = await onboard(url);
     const create = (fields: Record<string, unknown>) =>
@@ -186,6 +186,10 @@ describe("test mode", () => {
     const none = await create({ source_currencies: [] });
     expect(none.body.errors).toEqual([
       expect.objectContaining({ field: "source_currencies", rule: "minItems" }),
+    ]);
+    const negative = await create({ additional_partner_fee_in_bips: "-1" });
+    expect(negative.body.errors).toEqual([
+      expect.objectContaining({ field: "additional_partner_fee_in_bips", rule: "minimum" }),
     ]);
   });
 

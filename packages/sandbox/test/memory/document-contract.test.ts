@@ -82,6 +82,12 @@ const STATE_RULES: Record<string, StateRule[]> = {
       rule: "minItems",
       why: "no source currency: nothing could be deposited",
     },
+    {
+      type: "invalid-request",
+      fields: ["additional_partner_fee_in_bips"],
+      rule: "minimum",
+      why: "a negative fee in basis points (the API's decimals take a sign)",
+    },
   ],
   advanceClock: [
     {
