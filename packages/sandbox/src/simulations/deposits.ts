@@ -89,12 +89,30 @@ function depositFields(body: DepositBody) {
   };
 }
 
-/** The autoramp, stored; or the 404 for none, or the 422 for one that is not Approved. */
+/**
+ * The autoramp, stored; or the 404 for none, or the 422 for one that is not Approved or whose
+ * customer is no longer Active (suspended, or its identification expired).
+ */
 async function approvedAutoramp(context: ChangeContext<SimulationRows>, autorampId: string) {
   const stored = await context.tx.find("autoramps", autorampId, undefined);
   if (stored === undefined) return notFound("path", "id", `no autoramp ${quoted(autorampId)}`);
   const status = stored.resource.status;
-  if (status === "Approved") return stored;
+  if (status === "Approved") {
+    const customer =
+      stored.customer_id === undefined
+        ? undefined
+        : await context.tx.find("customers", stored.customer_id, undefined);
+    const customerStatus = customer?.resource.status;
+    if (customerStatus === undefined || customerStatus === "Active") return stored;
+    return problemAnswer(422, "customer-not-active", "Customer not active", [
+      {
+        location: "path",
+        field: "id",
+        rule: "customer-status",
+        message: `the autoramp ${autorampId}'s customer ${String(stored.customer_id)} is ${String(customerStatus)}: deposits arrive for an Active customer only`,
+      },
+    ]);
+  }
   return problemAnswer(422, "autoramp-not-approved", "Autoramp not approved", [
     {
       location: "path",

@@ -241,6 +241,28 @@ describe("test mode", () => {
     expect(paid.payout_crypto_transaction).toBeUndefined();
   });
 
+  it("takes no deposit for a customer that is no longer Active, and takes it again once it is", async () => {
+    const { url } = await sandboxWithReceiver();
+    // The seed's customer is Active.
+    const customerId = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
+    const autoramp = await eurToUsdc(url, customerId);
+    expect(autoramp.status).toBe("Approved");
+    const setStatus = (status: string) =>
+      post(url, `/_sandbox/customers/${customerId}/status`, { status });
+    const deposit = () =>
+      call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, { body: { amount: "100" } });
+    await setStatus("Suspended");
+    const refused = await deposit();
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      type: "urn:org:payments-mock:problem:customer-not-active",
+      errors: [{ location: "path", field: "id", rule: "customer-status" }],
+    });
+    expect(refused.body.errors[0].message).toContain("Suspended");
+    await setStatus("Active");
+    expect((await deposit()).status).toBe(200);
+  });
+
   it("funds an autoramp with a simulated deposit, priced as a quote is, and settles it on the clock", async () => {
     const { url, receiver } = await sandboxWithReceiver();
     const { customer } = await onboard(url);

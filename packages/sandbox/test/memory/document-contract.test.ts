@@ -124,6 +124,11 @@ const STATE_RULES: Record<string, StateRule[]> = {
       why: "an autoramp that is not Approved (a status walk of this run may have moved it)",
     },
     {
+      type: "customer-not-active",
+      locations: ["path"],
+      why: "an autoramp whose customer is not Active (a status walk of this run may have moved it)",
+    },
+    {
       type: "invalid-request",
       fields: ["currency", "source_currency"],
       rule: "enum",
