@@ -54,7 +54,7 @@ export async function deposit(
   const stored = await approvedAutoramp(context, autorampId);
   if ("status" in stored) return stored;
   const autoramp = stored.resource;
-  const source = sourceCurrency(autoramp, fields.currency, body);
+  const source = sourceCurrency(autoramp, fields.currency, fields.chain, body);
   if ("status" in source) return source;
   const rail = railFor(source, fields.rail, body);
   if (typeof rail !== "string") return rail;
@@ -83,6 +83,7 @@ function depositFields(body: DepositBody) {
   return {
     amount: body.amount,
     currency: currencyCode(body),
+    chain: chainNamed(body),
     rail: body.rail ?? body.deposit_account_type,
     outcome:
       body.outcome === undefined ? "Completed" : (OUTCOME_WORDS[body.outcome] ?? body.outcome),
@@ -123,15 +124,32 @@ async function approvedAutoramp(context: ChangeContext<SimulationRows>, autoramp
   ]);
 }
 
-/** The source currency asked for (the autoramp's first when none is), or the 422 naming the field. */
-function sourceCurrency(autoramp: Resource, currency: string | undefined, body: DepositBody) {
+/**
+ * The source currency asked for (the autoramp's first when none is; the first of that code, or the
+ * one on the `blockchain` a `source_currency` object names), or the 422 naming the field.
+ */
+function sourceCurrency(
+  autoramp: Resource,
+  currency: string | undefined,
+  chain: string | undefined,
+  body: DepositBody,
+) {
   const listed = (autoramp.source_currencies ?? []) as ListedCurrency[];
   const sourceListed =
     currency === undefined
       ? listed[0]
-      : listed.find((each) => (each.code ?? each.token) === currency);
+      : listed.find(
+          (each) =>
+            (each.code ?? each.token) === currency &&
+            (chain === undefined || each.blockchain === chain),
+        );
   if (sourceListed !== undefined) return priceCurrency(sourceListed);
-  const names = listed.map((each) => each.code ?? each.token).join(", ");
+  const names = listed
+    .map((each) => {
+      const code = each.code ?? each.token;
+      return each.blockchain === undefined ? code : `${code} on ${each.blockchain}`;
+    })
+    .join(", ");
   return refused(
     body.source_currency === undefined ? "currency" : "source_currency",
     "enum",
@@ -189,6 +207,13 @@ function depositTransaction(
         }
       : { payment_tracking: { imad: imadOf(at) } }),
   };
+}
+
+/** The blockchain a `source_currency` object names, if any. */
+function chainNamed(body: DepositBody): string | undefined {
+  const given: unknown = body.source_currency;
+  if (typeof given !== "object" || given === null || !("blockchain" in given)) return undefined;
+  return typeof given.blockchain === "string" ? given.blockchain : undefined;
 }
 
 /** The source currency's code: `currency`, or `source_currency` (a code, or a currency object). */

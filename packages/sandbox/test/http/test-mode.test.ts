@@ -241,6 +241,33 @@ describe("test mode", () => {
     expect(paid.payout_crypto_transaction).toBeUndefined();
   });
 
+  it("deposits a token on the blockchain the deposit's source_currency names, among the autoramp's", async () => {
+    const { url } = await sandboxWithReceiver();
+    const autoramp = await post(url, "/autoramps", {
+      // The seed's customer is Active.
+      customer_id: "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
+      destination_currency: { token: "EUR" },
+      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+      source_currencies: [
+        { token: "USDC", blockchain: "Polygon" },
+        { token: "USDC", blockchain: "Solana" },
+      ],
+    });
+    const deposit = (source_currency: unknown) =>
+      call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, {
+        body: { amount: "100", source_currency },
+      });
+    const solana = await deposit({ token: "USDC", blockchain: "Solana" });
+    expect(solana.body.source).toMatchObject({ blockchain: "Solana" });
+    expect((await deposit("USDC")).body.source).toMatchObject({ blockchain: "Polygon" });
+    const base = await deposit({ token: "USDC", blockchain: "Base" });
+    expect(base.status).toBe(422);
+    expect(base.body.errors).toEqual([
+      expect.objectContaining({ field: "source_currency", rule: "enum" }),
+    ]);
+    expect(base.body.errors[0].message).toContain("USDC on Polygon, USDC on Solana");
+  });
+
   it("takes no deposit for a customer that is no longer Active, and takes it again once it is", async () => {
     const { url } = await sandboxWithReceiver();
     // The seed's customer is Active.
