@@ -81,11 +81,23 @@ const handlers = {
   pingWebhook,
 } satisfies Record<keyof operations, Handler>;
 
-/** The handler of the operation with this operationId; undefined for one the sandbox does not know. */
+/** The one list that pages backwards: the description lists `prev_cursor` on it alone. */
+const PAGES_BACKWARDS = "listAutorampTransactions";
+
+/**
+ * The handler of the operation with this operationId; undefined for one the sandbox does not know.
+ * A `prev_cursor` sent to another operation is a parameter it does not take: left out, as the
+ * other parameters it does not declare are.
+ */
 export function handlerOf(operationId: string | undefined): Handler | undefined {
-  return operationId !== undefined && Object.hasOwn(handlers, operationId)
-    ? handlers[operationId as keyof typeof handlers]
-    : undefined;
+  if (operationId === undefined || !Object.hasOwn(handlers, operationId)) return undefined;
+  const handler: Handler = handlers[operationId as keyof typeof handlers];
+  if (operationId === PAGES_BACKWARDS) return handler;
+  return (context) => {
+    if (context.query.prev_cursor === undefined) return handler(context);
+    const { prev_cursor: _, ...query } = context.query;
+    return handler({ ...context, query });
+  };
 }
 
 async function createCustomer(context: RouteContext): Promise<Answer> {
