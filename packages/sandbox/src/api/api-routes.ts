@@ -339,7 +339,9 @@ async function getAutorampQuote(context: RouteContext): Promise<Answer> {
 }
 
 async function getExchangeRate(context: RouteContext): Promise<Answer> {
-  const customer = await customerInQuery(context);
+  // The operation takes no X-SUB-PARTNER-ID (the description lists none): the customer is the
+  // partner's, whatever sub-partner's it is and whatever such header is sent.
+  const customer = await customerInQuery({ ...context, scope: undefined });
   if (isAnswer(customer)) return customer;
   return (await quotes()).answerExchangeRate(context);
 }
