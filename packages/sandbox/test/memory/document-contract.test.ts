@@ -121,6 +121,7 @@ const STATE_RULES: Record<string, StateRule[]> = {
   simulateDeposit: [
     {
       type: "autoramp-not-approved",
+      locations: ["path"],
       why: "an autoramp that is not Approved (a status walk of this run may have moved it)",
     },
     {
