@@ -60,6 +60,35 @@ const STATE_RULES: Record<string, StateRule[]> = {
       why: "a signing with `signed: false`: the sandbox records consent only, and the API's description does not say what the API does with false, so its document cannot require true",
     },
   ],
+  createAutoramp: [
+    {
+      type: "invalid-request",
+      rule: "supported",
+      why: "a currency or chain the sandbox does not price (no deposit of the autoramp could be priced)",
+    },
+    {
+      type: "invalid-request",
+      rule: "pair",
+      why: "a source the sandbox cannot pay the destination from: fiat to fiat, or a currency to itself",
+    },
+    {
+      type: "invalid-request",
+      rule: "required",
+      why: "a source or destination that names no currency (no `code` nor `token`)",
+    },
+    {
+      type: "invalid-request",
+      fields: ["source_currencies"],
+      rule: "minItems",
+      why: "no source currency: nothing could be deposited",
+    },
+    {
+      type: "invalid-request",
+      fields: ["additional_partner_fee_in_bips"],
+      rule: "minimum",
+      why: "a negative fee in basis points (the API's decimals take a sign)",
+    },
+  ],
   advanceClock: [
     {
       type: "invalid-request",
@@ -92,7 +121,13 @@ const STATE_RULES: Record<string, StateRule[]> = {
   simulateDeposit: [
     {
       type: "autoramp-not-approved",
+      locations: ["path"],
       why: "an autoramp that is not Approved (a status walk of this run may have moved it)",
+    },
+    {
+      type: "customer-not-active",
+      locations: ["path"],
+      why: "an autoramp whose customer is not Active (a status walk of this run may have moved it)",
     },
     {
       type: "invalid-request",
