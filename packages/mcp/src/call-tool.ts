@@ -304,8 +304,15 @@ function writeNote(key: string, repeated: boolean, replayed: boolean): string {
 /** The API's refusal, its body included: an error body may quote the request's headers. */
 function apiFailure(result: SendResult, notes: string[], apiKey: string): ToolResult {
   const error = result.error as NonNullable<SendResult["error"]>;
-  const body = error.body === undefined ? "" : `\n${compact(error.body)}`;
-  return failure(redactText([`${error.message}${body}`, ...notes].join("\n"), apiKey));
+  const body = error.body === undefined || error.body === "" ? "" : `\n${compact(error.body)}`;
+  // A redirect is answered as it came: where it points is what it says. Its URL may carry the key
+  // URL-encoded, as a query does.
+  const location = error.status < 400 ? result.response.headers.get("location") : null;
+  const moved =
+    location === null
+      ? []
+      : [`Location: ${redactText(redactText(location, apiKey), encodeURIComponent(apiKey))}`];
+  return failure(redactText([`${error.message}${body}`, ...moved, ...notes].join("\n"), apiKey));
 }
 
 function success(tool: ToolDefinition, result: SendResult, notes: string[]): ToolResult {
