@@ -283,6 +283,8 @@ async function allPages(
     }
     seen.add(next);
     query.cursor = next;
+    // A prev_cursor read the first page; sent on, it would read that page again, not this one.
+    delete query.prev_cursor;
   }
 }
 
