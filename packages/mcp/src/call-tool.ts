@@ -88,7 +88,8 @@ export async function callTool(
   }
   if (tool.group === "test-mode" || (write && !context.allowWrites)) {
     const refusal = await refusalOf(context, tool, write);
-    if (refusal) return failure(refusal);
+    // The reason quotes what the server answered (another document's title), which may echo the key.
+    if (refusal) return failure(redactText(refusal, context.apiKey));
   }
 
   const request = requestOf(tool, args, signal);
