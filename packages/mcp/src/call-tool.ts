@@ -255,7 +255,14 @@ async function allPages(
       ...request,
       params: { ...request.params, query },
     });
-    if (result.error) return { result, note: undefined };
+    if (result.error) {
+      // A later page's refusal names a cursor the caller never gave: say which page it was.
+      const note =
+        pages === 0
+          ? undefined
+          : `all_pages: the API answered this to page ${pages + 1}, asked with \`cursor\` ${quoteCursor(query.cursor)} (after ${read()}); call again with that cursor to go on`;
+      return { result, note };
+    }
     const page = (result.data ?? {}) as PageData;
     const size = JSON.stringify(page.items ?? []).length;
     if (last !== undefined && characters + size > ALL_PAGES_MAX_CHARACTERS) {

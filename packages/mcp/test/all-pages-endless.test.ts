@@ -88,3 +88,28 @@ it("reads on from a prev_cursor by the answers' cursors, without sending the pre
     `page_size=100&cursor=${before}`,
   ]);
 });
+
+it("says which page an API error answered, and the cursor to go on from", async (context) => {
+  const next = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
+  const api = createServer((incoming, outgoing) => {
+    const later = incoming.url?.includes("cursor=");
+    outgoing.writeHead(later ? 400 : 200, { "content-type": "application/json" });
+    outgoing.end(
+      JSON.stringify(later ? { title: "Unknown cursor" } : { items: [{ n: 1 }], cursor: next }),
+    );
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  context.onTestFinished(() => void api.close());
+  const baseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  const list = tools.find((tool) => tool.name === "listCustomers");
+  const result = await callTool(
+    contextOf({ apiKey: SECRET_KEY, baseUrl, log: () => undefined }),
+    list as NonNullable<typeof list>,
+    { all_pages: true },
+  );
+  expect(result.isError).toBe(true);
+  expect(result.content[0]?.text).toContain("listCustomers failed with HTTP 400: Unknown cursor");
+  expect(result.content[0]?.text).toContain(
+    `all_pages: the API answered this to page 2, asked with \`cursor\` "${next}" (after 1 page, 1 item); call again with that cursor to go on`,
+  );
+});
