@@ -58,6 +58,7 @@ type Request = {
   };
   body?: unknown;
   signal?: AbortSignal;
+  maxRetries?: number;
 };
 
 export async function callTool(
@@ -95,7 +96,9 @@ export async function callTool(
   const request = requestOf(tool, args, signal);
   let idempotencyKey: string | undefined;
   let repeated = false;
-  // The test mode's routes take no key: a simulation happens each time it is asked for.
+  // The test mode's routes take no key: a simulation happens each time it is asked for, so a
+  // retry of one whose answer was lost or failed would move the clock or deposit a second time.
+  if (write && tool.group === "test-mode") request.maxRetries = 0;
   if (write && tool.group === "api") {
     const given = tool.idempotencyArgument ? args[tool.idempotencyArgument] : undefined;
     if (typeof given === "string") idempotencyKey = given;
