@@ -3,6 +3,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { undiciFetch } from "../src/undici-fetch.ts";
 
@@ -17,6 +18,28 @@ const routes = new Map<string, Handler>([
     },
   ],
   ["/empty", (_, __, response) => response.writeHead(204).end()],
+  // Compressed whatever the request accepts, as some proxies and CDNs answer.
+  [
+    "/gzip",
+    (_, __, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end(gzipSync('{"items":["é"]}'));
+    },
+  ],
+  [
+    "/br",
+    (_, __, response) => {
+      response.writeHead(422, { "content-type": "application/json", "content-encoding": "br" });
+      response.end(brotliCompressSync('{"title":"bad"}'));
+    },
+  ],
+  [
+    "/not-gzip",
+    (_, __, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end("not gzip at all");
+    },
+  ],
   ["/moved", (_, __, response) => response.writeHead(302, { location: "/echo" }).end()],
   // Never answers: a call to it ends only by its signal.
   ["/hang", () => undefined],
@@ -81,6 +104,16 @@ describe("undiciFetch", () => {
     const response = await undiciFetch(new Request(`${base}/empty`, { method: "DELETE" }));
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
+  });
+
+  it("decodes a compressed body, as the platform's fetch does", async () => {
+    expect(await (await undiciFetch(new Request(`${base}/gzip`))).json()).toEqual({
+      items: ["é"],
+    });
+    expect(await (await undiciFetch(new Request(`${base}/br`))).json()).toEqual({ title: "bad" });
+    // Bytes the encoding does not decode fail as the body is read, with zlib's code.
+    const broken = await undiciFetch(new Request(`${base}/not-gzip`));
+    await expect(broken.text()).rejects.toMatchObject({ code: "Z_DATA_ERROR" });
   });
 
   it("follows no redirect: the answer is what the base URL said", async () => {
