@@ -15,12 +15,20 @@ const agent = new Agent();
 /** Statuses whose answer has no body, which a `Response` must be made without. */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
+/**
+ * The most a compressed body may inflate to: a few kilobytes of gzip can decode to gigabytes, which
+ * would hold the server's one thread and its memory. Past it the body fails as it is read
+ * (ERR_BUFFER_TOO_LARGE), as bytes that do not decode do.
+ */
+export const MAX_DECODED_BYTES = 64 * 1024 * 1024;
+const bounded = { maxOutputLength: MAX_DECODED_BYTES };
+
 /** The encodings a body may come in (some proxies compress whatever was asked), as fetch decodes them. */
 const DECODERS: Record<string, (bytes: Uint8Array) => Uint8Array> = {
-  gzip: gunzipSync,
-  "x-gzip": gunzipSync,
-  deflate: inflateSync,
-  br: brotliDecompressSync,
+  gzip: (bytes) => gunzipSync(bytes, bounded),
+  "x-gzip": (bytes) => gunzipSync(bytes, bounded),
+  deflate: (bytes) => inflateSync(bytes, bounded),
+  br: (bytes) => brotliDecompressSync(bytes, bounded),
 };
 
 /** The body decoded; bytes that do not decode fail as it is read, with zlib's code, as fetch's do. */

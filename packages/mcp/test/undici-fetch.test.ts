@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { undiciFetch } from "../src/undici-fetch.ts";
+import { MAX_DECODED_BYTES, undiciFetch } from "../src/undici-fetch.ts";
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 const routes = new Map<string, Handler>([
@@ -38,6 +38,14 @@ const routes = new Map<string, Handler>([
     (_, __, response) => {
       response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
       response.end("not gzip at all");
+    },
+  ],
+  // A gzip bomb: 65 KiB on the wire, one byte past the decoded limit.
+  [
+    "/bomb",
+    (_, __, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end(gzipSync(Buffer.alloc(MAX_DECODED_BYTES + 1, 32)));
     },
   ],
   ["/moved", (_, __, response) => response.writeHead(302, { location: "/echo" }).end()],
@@ -114,6 +122,11 @@ describe("undiciFetch", () => {
     // Bytes the encoding does not decode fail as the body is read, with zlib's code.
     const broken = await undiciFetch(new Request(`${base}/not-gzip`));
     await expect(broken.text()).rejects.toMatchObject({ code: "Z_DATA_ERROR" });
+  });
+
+  it("stops decoding a body past its limit, as it does bytes that do not decode", async () => {
+    const bomb = await undiciFetch(new Request(`${base}/bomb`));
+    await expect(bomb.text()).rejects.toMatchObject({ code: "ERR_BUFFER_TOO_LARGE" });
   });
 
   it("follows no redirect: the answer is what the base URL said", async () => {
