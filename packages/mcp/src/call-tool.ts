@@ -11,6 +11,7 @@ import {
   ALL_PAGES_MAX_PAGES,
   ALL_PAGES_PAGE_SIZE,
   ALLOW_WRITES_FLAG,
+  ERROR_BODY_MAX_CHARACTERS,
   READ_ONLY_FLAG,
 } from "./limits.js";
 import { errorText, redactText } from "./redact.js";
@@ -317,7 +318,11 @@ function writeNote(key: string, repeated: boolean, replayed: boolean): string {
 /** The API's refusal, its body included: an error body may quote the request's headers. */
 function apiFailure(result: SendResult, notes: string[], apiKey: string): ToolResult {
   const error = result.error as NonNullable<SendResult["error"]>;
-  const body = error.body === undefined || error.body === "" ? "" : `\n${compact(error.body)}`;
+  // Cut after the key is taken out, so that no part of a key is left at the cut.
+  const body =
+    error.body === undefined || error.body === ""
+      ? ""
+      : `\n${cutShort(redactText(compact(error.body), apiKey))}`;
   // A redirect is answered as it came: where it points is what it says. Its URL may carry the key
   // URL-encoded, as a query does.
   const location = error.status < 400 ? result.response.headers.get("location") : null;
@@ -348,6 +353,13 @@ function success(tool: ToolDefinition, result: SendResult, notes: string[]): Too
     );
   }
   return { content: [...content(jsonTextOf(structured)), ...extra], structuredContent: structured };
+}
+
+/** An error body as a tool error quotes it: whole up to its limit, then cut, saying how much. */
+function cutShort(text: string): string {
+  if (text.length <= ERROR_BODY_MAX_CHARACTERS) return text;
+  const more = (text.length - ERROR_BODY_MAX_CHARACTERS).toLocaleString("en");
+  return `${text.slice(0, ERROR_BODY_MAX_CHARACTERS)}… (${more} more characters of the body cut)`;
 }
 
 /** JSON without spaces: an answer is read by a model, whose context is short. */

@@ -36,6 +36,13 @@ const server = createServer((request, response) => {
       response.end();
       return;
     }
+    if (request.url?.startsWith("/customers")) {
+      // An error page far longer than a tool error quotes, the key in it across the cut.
+      const page = `${"x".repeat(9_990)}${request.headers["x-api-key"]}${"y".repeat(50_000)}`;
+      response.writeHead(400, { "content-type": "text/html" });
+      response.end(page);
+      return;
+    }
     const refused = request.url?.includes("missing");
     response.writeHead(refused ? 404 : 200, {
       "content-type": "application/json",
@@ -113,6 +120,20 @@ describe("a redirect", () => {
     expect(result.content[0]?.text).toBe(
       "listDocuments failed with HTTP 302: a redirect, not followed\nLocation: https://elsewhere.example/documents?key=[redacted]",
     );
+  });
+});
+
+describe("a long error body", () => {
+  it("is quoted up to 10,000 characters, saying how much was cut, without any of the key", async () => {
+    const context = contextOf({ apiKey: SECRET_KEY, baseUrl, log: () => undefined });
+    const listCustomers = tools.find((tool) => tool.name === "listCustomers");
+    const result = await callTool(context, listCustomers as NonNullable<typeof listCustomers>, {});
+    expect(result.isError).toBe(true);
+    const text = result.content.map((part) => part.text).join("\n");
+    expect(text.length).toBeLessThan(11_000);
+    expect(text).toContain(`${"x".repeat(9_990)}[redacted]`);
+    expect(text).toMatch(/… \(\d[\d,]* more characters of the body cut\)/);
+    expect(text).not.toContain(SECRET_KEY.slice(0, 12));
   });
 });
 
