@@ -1,6 +1,6 @@
 // What the guides state in words is what the sandbox's code does: the retry schedule, the
 // identification review's time, the chaos mode's rates and the deliveries a crash sends again
-// (events.ts, lifecycles.ts, scheduler.ts).
+// (events.ts, lifecycles.ts, scheduler.ts), and what the stores keep (store.ts, event-log-rows.ts).
 
 import {
   DELIVERIES_IN_FLIGHT,
@@ -11,6 +11,12 @@ import {
   RETRY_DELAYS_SECONDS,
   TRANSACTION_SETTLEMENT,
 } from "@org/payments-sandbox";
+import {
+  EVENTS_KEPT,
+  KEY_RETENTION_MS,
+  LOGGED_EVENTS_KEPT,
+  REQUESTS_KEPT,
+} from "@org/payments-sandbox/store";
 import { describe, expect, it } from "vitest";
 import { guideMarkdown } from "./support/guide-blocks.ts";
 
@@ -54,6 +60,22 @@ describe("the guides' figures", () => {
     const { inReview, reviewed, exchanged, paidOut } = TRANSACTION_SETTLEMENT;
     expect(words("onboarding-curl")).toContain(
       `take ${(inReview + reviewed + exchanged + paidOut) / 60} minutes of sandbox time`,
+    );
+  });
+
+  it("state how long the stores keep keys and how many entries each log keeps", () => {
+    const count = (n: number) => n.toLocaleString("en");
+    expect(words("sandbox")).toContain(
+      `Idempotency keys are kept ${KEY_RETENTION_MS / 3_600_000} hours`,
+    );
+    expect(words("sandbox")).toContain(
+      `The request log (\`GET /_sandbox/requests\`) keeps a key's newest ${count(REQUESTS_KEPT)} requests.`,
+    );
+    expect(words("sandbox")).toContain(
+      `The delivery log (\`GET /_sandbox/events\`) keeps a key's newest ${count(EVENTS_KEPT)} delivery attempts;`,
+    );
+    expect(words("sandbox")).toContain(
+      `The event log (\`GET /_sandbox/events/log\`) keeps a key's newest ${count(LOGGED_EVENTS_KEPT)} events.`,
     );
   });
 });
