@@ -347,6 +347,19 @@ describe("resource fidelity", () => {
     expect(text).not.toContain('"unevaluatedProperties":false');
   });
 
+  it("says what each rate expiry policy does is not specified, and invents no behaviour for it", () => {
+    // The description names the policies and one rule (Return limits expiry_in_hours to the
+    // rate lock duration); what Return or Slippage does when the lock runs out is not shown.
+    const quote = operation("GET /autoramps/quote");
+    const texts = [
+      quote.operation.description,
+      schema("RateExpiryPolicy").description,
+      ...quote.parameters.map((p) => p.description),
+    ].join("\n");
+    expect(quote.operation.description).toMatch(/what each policy does is not\s+specified/);
+    expect(texts).not.toMatch(/returns the funds|at the new rate|for the `Slippage` policy/);
+  });
+
   it("keeps the self-hosted wallet's ids and the fiat-address list's customer_id plain strings", () => {
     expect(schema("SelfHostedWallet").properties.id).toEqual({ type: "string" });
     expect(schema("SelfHostedWallet").properties.customer_id).toEqual({ type: "string" });
