@@ -360,6 +360,19 @@ describe("resource fidelity", () => {
     expect(texts).not.toMatch(/returns the funds|at the new rate|for the `Slippage` policy/);
   });
 
+  it("states no status transition or rate quality in the tags, which the description does not show", () => {
+    // "Transitions: not shown" for every status; the description calls the rates exchange rates.
+    const tags = Object.fromEntries(
+      (doc.tags as { name: string; description: string }[]).map((tag) => [
+        tag.name,
+        tag.description,
+      ]),
+    );
+    expect(tags.Customers).toMatch(/transitions between a customer's statuses are not specified/);
+    expect(tags.Customers).not.toMatch(/before it becomes active/);
+    expect(tags["Exchange rates"]).not.toMatch(/indicative/i);
+  });
+
   it("keeps the self-hosted wallet's ids and the fiat-address list's customer_id plain strings", () => {
     expect(schema("SelfHostedWallet").properties.id).toEqual({ type: "string" });
     expect(schema("SelfHostedWallet").properties.customer_id).toEqual({ type: "string" });
