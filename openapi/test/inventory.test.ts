@@ -373,6 +373,24 @@ describe("resource fidelity", () => {
     expect(tags["Exchange rates"]).not.toMatch(/indicative/i);
   });
 
+  it("ends a Return quote's examples no later than their rate lock", () => {
+    // "expiry_in_hours … limited to the rate lock duration when the policy is Return".
+    const quotes = Object.entries(doc.components.examples as Record<string, { value: unknown }>)
+      .map(([name, example]) => [name, example.value] as const)
+      .filter(
+        (entry): entry is readonly [string, Record<string, string>] =>
+          typeof entry[1] === "object" &&
+          entry[1] !== null &&
+          (entry[1] as Record<string, unknown>).rate_expiry_policy === "Return",
+      );
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const [name, quote] of quotes) {
+      const { valid_until: validUntil, rate_lock_valid_until: lockUntil } = quote;
+      if (validUntil === undefined || lockUntil === undefined) continue;
+      expect(Date.parse(validUntil), name).toBeLessThanOrEqual(Date.parse(lockUntil));
+    }
+  });
+
   it("keeps the self-hosted wallet's ids and the fiat-address list's customer_id plain strings", () => {
     expect(schema("SelfHostedWallet").properties.id).toEqual({ type: "string" });
     expect(schema("SelfHostedWallet").properties.customer_id).toEqual({ type: "string" });
