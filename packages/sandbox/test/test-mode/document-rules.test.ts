@@ -1,6 +1,7 @@
 // The rules the control routes leave to the test-mode document are the sandbox's own: its enums
 // are the lifecycles' states and outcomes, so that the document refuses exactly what the sandbox
 // cannot do.
+import { readdirSync, readFileSync } from "node:fs";
 import { expect, test } from "vitest";
 import document from "../../src/generated/test-mode.json" with { type: "json" };
 import {
@@ -55,4 +56,33 @@ test("a deposit's outcomes are the transaction's endings and their words", () =>
 
 test("a fiat address's outcomes are its lifecycle's", () => {
   expect(schemas.NewFiatAddress?.properties?.outcome?.enum).toEqual(outcomesOf(FIAT_ADDRESS));
+});
+
+/** The source files (not generated) of the sandbox and of the engine it answers through. */
+function sources(dir: URL): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts") && !file.startsWith("generated"))
+    .map((file) => readFileSync(new URL(file, dir), "utf8"));
+}
+
+test("names every problem type the sandbox answers with, and its status, in the Errors section", () => {
+  // A refusal's type is a rule the sandbox enforces: the document a client reads states each one.
+  const texts = [
+    ...sources(new URL("../../src/", import.meta.url)),
+    ...sources(new URL("../../../engine/src/", import.meta.url)),
+  ].join("\n");
+  const made =
+    /(?:problemAnswer|problem|refuse)\(\s*(\d{3}|[a-z]+),\s*"([a-z]+(?:-[a-z]+)*)"|kind: "([a-z]+(?:-[a-z]+)+)",\s*title:/g;
+  const types = new Set<string>();
+  for (const match of texts.matchAll(made)) types.add((match[2] ?? match[3]) as string);
+  expect(types.size).toBeGreaterThan(10);
+  const errors = document.info.description.slice(
+    document.info.description.indexOf("## Errors"),
+    document.info.description.indexOf("## Deprecation headers"),
+  );
+  expect([...types].filter((type) => !errors.includes(`\`${type}\``))).toEqual([]);
+  for (const match of texts.matchAll(made)) {
+    if (match[1] === undefined || !/^\d{3}$/.test(match[1])) continue;
+    expect(errors, `${match[2]}: ${match[1]}`).toContain(`| \`${match[1]}\` |`);
+  }
 });
