@@ -81,6 +81,12 @@ test("names every problem type the sandbox answers with, and its status, in the 
     document.info.description.indexOf("## Deprecation headers"),
   );
   expect([...types].filter((type) => !errors.includes(`\`${type}\``))).toEqual([]);
+  // The rules of the sandbox's prices, which its quotes and exchange rates refuse with.
+  const pricing = [...texts.matchAll(/PricingError\(\s*[^,]+,\s*"([a-z]+(?:-[a-z]+)*)"/g)].map(
+    (match) => match[1] as string,
+  );
+  expect(pricing.length).toBeGreaterThan(5);
+  expect(pricing.filter((rule) => !errors.includes(`\`${rule}\``))).toEqual([]);
   for (const match of texts.matchAll(made)) {
     if (match[1] === undefined || !/^\d{3}$/.test(match[1])) continue;
     expect(errors, `${match[2]}: ${match[1]}`).toContain(`| \`${match[1]}\` |`);
