@@ -92,3 +92,41 @@ test("names every problem type the sandbox answers with, and its status, in the 
     expect(errors, `${match[2]}: ${match[1]}`).toContain(`| \`${match[1]}\` |`);
   }
 });
+
+test("lists in x-sandbox-rules every rule the sandbox refuses an API request by that the API's document cannot state", () => {
+  const rules = (document as unknown as Record<string, unknown>)["x-sandbox-rules"] as Record<
+    string,
+    { status: number; type: string; location: string; fields: string[]; rule: string }[]
+  >;
+  const listed = (operationId: string) => rules[operationId] ?? [];
+  const api = sources(new URL("../../src/api/", import.meta.url)).join("\n");
+  // The API routes' own refusals: each type, with its rule, listed for an operation or for POST.
+  const types = [
+    ...api.matchAll(/problemAnswer\(\s*(\d{3}),\s*"([a-z-]+)"[\s\S]*?rule: "([a-z-]+)"/g),
+  ];
+  expect(types.length).toBeGreaterThan(2);
+  for (const [, status, type, rule] of types) {
+    const all = Object.values(rules).flat();
+    expect(all, `${status} ${type} ${rule}`).toContainEqual(
+      expect.objectContaining({ status: Number(status), type, rule }),
+    );
+  }
+  // The quote's times, and every pricing rule, on both operations that price.
+  const quoteTimes = [...api.matchAll(/rule: "(minimum|maximum)",\s*message/g)].map((m) => m[1]);
+  expect(quoteTimes).toEqual(["minimum", "maximum"]);
+  for (const rule of quoteTimes) {
+    expect(listed("getAutorampQuote")).toContainEqual(
+      expect.objectContaining({ rule, fields: ["expiry_in_hours", "rate_lock_duration_minutes"] }),
+    );
+  }
+  const pricing = sources(new URL("../../src/money/", import.meta.url)).join("\n");
+  const pricingRules = new Set(
+    [...pricing.matchAll(/PricingError\(\s*[^,]+,\s*"([a-z]+(?:-[a-z]+)*)"/g)].map((m) => m[1]),
+  );
+  for (const rule of pricingRules) {
+    const where = ["getAutorampQuote", "getExchangeRate"].filter((operationId) =>
+      listed(operationId).some((entry) => entry.rule === rule && entry.location === "query"),
+    );
+    expect(where.length, `pricing rule ${rule}`).toBeGreaterThan(0);
+  }
+});
