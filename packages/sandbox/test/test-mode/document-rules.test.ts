@@ -69,7 +69,8 @@ test("names every problem type the sandbox answers with, and its status, in the 
   // A refusal's type is a rule the sandbox enforces: the document a client reads states each one.
   const texts = [
     ...sources(new URL("../../src/", import.meta.url)),
-    ...sources(new URL("../../../engine/src/", import.meta.url)),
+    // The engine's sources: the folder of its entry, found through its package.
+    ...sources(new URL(".", import.meta.resolve("@org/payments-engine"))),
   ].join("\n");
   const made =
     /(?:problemAnswer|problem|refuse)\(\s*(\d{3}|[a-z]+),\s*"([a-z]+(?:-[a-z]+)*)"|kind: "([a-z]+(?:-[a-z]+)+)",\s*title:/g;
