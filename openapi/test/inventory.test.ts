@@ -347,6 +347,50 @@ describe("resource fidelity", () => {
     expect(text).not.toContain('"unevaluatedProperties":false');
   });
 
+  it("says what each rate expiry policy does is not specified, and invents no behaviour for it", () => {
+    // The description names the policies and one rule (Return limits expiry_in_hours to the
+    // rate lock duration); what Return or Slippage does when the lock runs out is not shown.
+    const quote = operation("GET /autoramps/quote");
+    const texts = [
+      quote.operation.description,
+      schema("RateExpiryPolicy").description,
+      ...quote.parameters.map((p) => p.description),
+    ].join("\n");
+    expect(quote.operation.description).toMatch(/what each policy does is not\s+specified/);
+    expect(texts).not.toMatch(/returns the funds|at the new rate|for the `Slippage` policy/);
+  });
+
+  it("states no status transition or rate quality in the tags, which the description does not show", () => {
+    // "Transitions: not shown" for every status; the description calls the rates exchange rates.
+    const tags = Object.fromEntries(
+      (doc.tags as { name: string; description: string }[]).map((tag) => [
+        tag.name,
+        tag.description,
+      ]),
+    );
+    expect(tags.Customers).toMatch(/transitions between a customer's statuses are not specified/);
+    expect(tags.Customers).not.toMatch(/before it becomes active/);
+    expect(tags["Exchange rates"]).not.toMatch(/indicative/i);
+  });
+
+  it("ends a Return quote's examples no later than their rate lock", () => {
+    // "expiry_in_hours … limited to the rate lock duration when the policy is Return".
+    const quotes = Object.entries(doc.components.examples as Record<string, { value: unknown }>)
+      .map(([name, example]) => [name, example.value] as const)
+      .filter(
+        (entry): entry is readonly [string, Record<string, string>] =>
+          typeof entry[1] === "object" &&
+          entry[1] !== null &&
+          (entry[1] as Record<string, unknown>).rate_expiry_policy === "Return",
+      );
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const [name, quote] of quotes) {
+      const { valid_until: validUntil, rate_lock_valid_until: lockUntil } = quote;
+      if (validUntil === undefined || lockUntil === undefined) continue;
+      expect(Date.parse(validUntil), name).toBeLessThanOrEqual(Date.parse(lockUntil));
+    }
+  });
+
   it("keeps the self-hosted wallet's ids and the fiat-address list's customer_id plain strings", () => {
     expect(schema("SelfHostedWallet").properties.id).toEqual({ type: "string" });
     expect(schema("SelfHostedWallet").properties.customer_id).toEqual({ type: "string" });

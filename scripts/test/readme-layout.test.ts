@@ -1,7 +1,8 @@
 // Run by `npm test` outside turbo (it reads the root README and the packages' folders). The root
 // README's table of layers names the folders of the sandbox and of the engine's engine/: a folder
-// added, renamed or removed without the table fails here, naming it.
-import { readdirSync, readFileSync } from "node:fs";
+// added, renamed or removed without the table fails here, naming it. The READMEs and the guides
+// name only files that exist (a test moved without its mention fails here).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -33,4 +34,25 @@ describe("the root README's layer table", () => {
       expect(namedFolders(holds(layer))).toEqual(subfolders(folder));
     },
   );
+});
+
+/** The Markdown a reader of the repository or the docs site reads. */
+const documents = [
+  "README.md",
+  "openapi/README.md",
+  ...readdirSync(path.join(root, "packages")).map((name) => `packages/${name}/README.md`),
+  ...readdirSync(path.join(root, "packages/docs/guides")).map(
+    (file) => `packages/docs/guides/${file}`,
+  ),
+].filter((file) => file.endsWith(".md") && existsSync(path.join(root, file)));
+
+describe("the READMEs and the guides", () => {
+  it.for(documents)("%s names only files of the repository that exist", (file) => {
+    const text = readFileSync(path.join(root, file), "utf8");
+    // A path written from the repository's root, in code: `packages/…/pricing.test.ts`.
+    const named = [...text.matchAll(/`((?:packages|openapi|e2e|bench)\/[\w./-]+\.[a-z]+)`/g)].map(
+      (match) => match[1] ?? "",
+    );
+    expect(named.filter((name) => !existsSync(path.join(root, name)))).toEqual([]);
+  });
 });

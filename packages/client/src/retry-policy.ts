@@ -21,11 +21,12 @@ export function backoffDelay(attempt: number, random: () => number): number {
  * when the header is absent or unreadable.
  */
 export function retryAfterDelay(header: string | null, now: number): number | undefined {
-  if (header === null) return undefined;
-  const value = header.trim();
+  const value = header?.trim() ?? "";
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP date opens with its day's name: Date.parse would read `1.5` or `-1` as a date long
+  // past, and so retry at once.
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return /^[A-Z][a-z]{2}/.test(value) && date >= 0 ? Math.max(0, date - now) : undefined;
 }
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */

@@ -19,12 +19,15 @@ export class WebhookEventError extends Error {
 }
 
 /**
- * The received body (its text, its bytes, or the JSON already parsed) as a webhook event, typed
- * by its topic; throws WebhookEventError when it is not one. The envelope and the topic are
- * checked; `data` is the topic's resource as the API answers it (an object).
+ * The received body (its text, its bytes as a Uint8Array or an ArrayBuffer, or the JSON already
+ * parsed) as a webhook event, typed by its topic; throws WebhookEventError when it is not one. The
+ * envelope and the topic are checked; `data` is the topic's resource as the API answers it (an
+ * object).
  */
 export function parseWebhookEvent(body: string | Uint8Array | unknown): WebhookEvent {
-  const value = typeof body === "string" || body instanceof Uint8Array ? parsed(body) : body;
+  // `await request.arrayBuffer()` (Workers, Deno, browsers) gives an ArrayBuffer, not a Uint8Array.
+  const bytes = ArrayBuffer.isView(body) || body instanceof ArrayBuffer;
+  const value = typeof body === "string" || bytes ? parsed(body as string | ArrayBuffer) : body;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new WebhookEventError("the body is not a JSON object");
   }
@@ -58,7 +61,7 @@ export function isWebhookEventOf<Topic extends WebhookTopic>(
   return event.topic === topic;
 }
 
-function parsed(body: string | Uint8Array): unknown {
+function parsed(body: string | ArrayBuffer | ArrayBufferView): unknown {
   const text = typeof body === "string" ? body : new TextDecoder().decode(body);
   try {
     return JSON.parse(text);

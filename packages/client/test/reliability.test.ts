@@ -127,6 +127,17 @@ describe("retries", () => {
     expect(waits).toEqual([7000]);
   });
 
+  it.each(["1.5", "-1", "1 2", "0.5 s"])(
+    "backs off as usual after a Retry-After that is neither seconds nor an HTTP date (%s)",
+    async (value) => {
+      // Date.parse reads each of these as some date long past: a wait of 0, a retry at once.
+      const upstream = await failThenSucceed(1, 429, { "retry-after": value });
+      const { client, waits } = testClient({ baseUrl: upstream.baseUrl });
+      await client.GET("/documents");
+      expect(waits).toEqual([250]);
+    },
+  );
+
   it("returns the response instead of waiting more than a minute", async () => {
     const upstream = await failThenSucceed(1, 429, { "retry-after": "3600" });
     const { client, waits } = testClient({ baseUrl: upstream.baseUrl });

@@ -23,6 +23,12 @@ describe("parseWebhookEvent", () => {
     }
   });
 
+  it("takes the bytes as an ArrayBuffer, as `await request.arrayBuffer()` gives them", () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(event));
+    expect(parseWebhookEvent(bytes.buffer)).toEqual(event);
+    expect(parseWebhookEvent(new DataView(bytes.buffer))).toEqual(event);
+  });
+
   it.each([
     ["{", "the body is not JSON"],
     ["[1]", "the body is not a JSON object"],

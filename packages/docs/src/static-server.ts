@@ -143,8 +143,10 @@ function servedWithSandbox(base: string, file: string, sandbox: string): string 
 export function serveOnConfiguredPort(root: string) {
   return startStaticServer({
     root,
-    port: Number(process.env.PORT ?? 4020),
-    host: process.env.HOST ?? "127.0.0.1",
+    // Set but empty is unset, as for payments-mock: an empty HOST is no licence to listen on
+    // every interface, nor an empty PORT to pick a random one.
+    port: Number(process.env.PORT || 4020),
+    host: process.env.HOST || "127.0.0.1",
     sandbox: process.env.SANDBOX_URL || undefined,
   }).catch((error: Error) => {
     console.error(`\u2716 cannot serve the docs: ${error.message} (set PORT to use another port)`);

@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStaticServer } from "../src/static-server.ts";
+import { serveOnConfiguredPort, startStaticServer } from "../src/static-server.ts";
 
 let root: string;
 let server: Awaited<ReturnType<typeof startStaticServer>>;
@@ -145,5 +145,23 @@ describe("startStaticServer", () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 405 /);
     expect(answer).toContain("Allow: GET, HEAD");
+  });
+});
+
+describe("the package's npm start (serveOnConfiguredPort)", () => {
+  it("takes a HOST set but empty as unset: 127.0.0.1, not every interface", async () => {
+    const { HOST, PORT } = process.env;
+    process.env.HOST = "";
+    process.env.PORT = "0";
+    try {
+      const served = await serveOnConfiguredPort(root);
+      await served.close();
+      expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    } finally {
+      for (const [name, value] of Object.entries({ HOST, PORT })) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });

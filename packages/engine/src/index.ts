@@ -49,6 +49,7 @@ export {
   isMediaType,
   isPreflight,
   loggedId,
+  loggedTarget,
   MAX_BODY_BYTES,
   MAX_ERRORS,
   MAX_JSON_DEPTH,

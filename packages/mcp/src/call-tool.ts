@@ -11,6 +11,7 @@ import {
   ALL_PAGES_MAX_PAGES,
   ALL_PAGES_PAGE_SIZE,
   ALLOW_WRITES_FLAG,
+  ERROR_BODY_MAX_CHARACTERS,
   READ_ONLY_FLAG,
 } from "./limits.js";
 import { errorText, redactText } from "./redact.js";
@@ -58,6 +59,7 @@ type Request = {
   };
   body?: unknown;
   signal?: AbortSignal;
+  maxRetries?: number;
 };
 
 export async function callTool(
@@ -88,13 +90,16 @@ export async function callTool(
   }
   if (tool.group === "test-mode" || (write && !context.allowWrites)) {
     const refusal = await refusalOf(context, tool, write);
-    if (refusal) return failure(refusal);
+    // The reason quotes what the server answered (another document's title), which may echo the key.
+    if (refusal) return failure(redactText(refusal, context.apiKey));
   }
 
   const request = requestOf(tool, args, signal);
   let idempotencyKey: string | undefined;
   let repeated = false;
-  // The test mode's routes take no key: a simulation happens each time it is asked for.
+  // The test mode's routes take no key: a simulation happens each time it is asked for, so a
+  // retry of one whose answer was lost or failed would move the clock or deposit a second time.
+  if (write && tool.group === "test-mode") request.maxRetries = 0;
   if (write && tool.group === "api") {
     const given = tool.idempotencyArgument ? args[tool.idempotencyArgument] : undefined;
     if (typeof given === "string") idempotencyKey = given;
@@ -254,7 +259,14 @@ async function allPages(
       ...request,
       params: { ...request.params, query },
     });
-    if (result.error) return { result, note: undefined };
+    if (result.error) {
+      // A later page's refusal names a cursor the caller never gave: say which page it was.
+      const note =
+        pages === 0
+          ? undefined
+          : `all_pages: the API answered this to page ${pages + 1}, asked with \`cursor\` ${quoteCursor(query.cursor)} (after ${read()}); call again with that cursor to go on`;
+      return { result, note };
+    }
     const page = (result.data ?? {}) as PageData;
     const size = JSON.stringify(page.items ?? []).length;
     if (last !== undefined && characters + size > ALL_PAGES_MAX_CHARACTERS) {
@@ -283,6 +295,8 @@ async function allPages(
     }
     seen.add(next);
     query.cursor = next;
+    // A prev_cursor read the first page; sent on, it would read that page again, not this one.
+    delete query.prev_cursor;
   }
 }
 
@@ -304,8 +318,19 @@ function writeNote(key: string, repeated: boolean, replayed: boolean): string {
 /** The API's refusal, its body included: an error body may quote the request's headers. */
 function apiFailure(result: SendResult, notes: string[], apiKey: string): ToolResult {
   const error = result.error as NonNullable<SendResult["error"]>;
-  const body = error.body === undefined ? "" : `\n${compact(error.body)}`;
-  return failure(redactText([`${error.message}${body}`, ...notes].join("\n"), apiKey));
+  // Cut after the key is taken out, so that no part of a key is left at the cut.
+  const body =
+    error.body === undefined || error.body === ""
+      ? ""
+      : `\n${cutShort(redactText(compact(error.body), apiKey))}`;
+  // A redirect is answered as it came: where it points is what it says. Its URL may carry the key
+  // URL-encoded, as a query does.
+  const location = error.status < 400 ? result.response.headers.get("location") : null;
+  const moved =
+    location === null
+      ? []
+      : [`Location: ${redactText(redactText(location, apiKey), encodeURIComponent(apiKey))}`];
+  return failure(redactText([`${error.message}${body}`, ...moved, ...notes].join("\n"), apiKey));
 }
 
 function success(tool: ToolDefinition, result: SendResult, notes: string[]): ToolResult {
@@ -328,6 +353,13 @@ function success(tool: ToolDefinition, result: SendResult, notes: string[]): Too
     );
   }
   return { content: [...content(jsonTextOf(structured)), ...extra], structuredContent: structured };
+}
+
+/** An error body as a tool error quotes it: whole up to its limit, then cut, saying how much. */
+function cutShort(text: string): string {
+  if (text.length <= ERROR_BODY_MAX_CHARACTERS) return text;
+  const more = (text.length - ERROR_BODY_MAX_CHARACTERS).toLocaleString("en");
+  return `${text.slice(0, ERROR_BODY_MAX_CHARACTERS)}… (${more} more characters of the body cut)`;
 }
 
 /** JSON without spaces: an answer is read by a model, whose context is short. */

@@ -13,6 +13,12 @@ export const ALL_PAGES_MAX_CHARACTERS = 50_000;
  */
 export const ALL_PAGES_MAX_PAGES = 100;
 
+/**
+ * An API error's body is quoted in its tool error up to this many characters: a proxy's error page
+ * or an echo of a large request would fill a model's context with what it cannot use.
+ */
+export const ERROR_BODY_MAX_CHARACTERS = 10_000;
+
 /** The page size `all_pages` reads with when the call gives none: the API's largest. */
 export const ALL_PAGES_PAGE_SIZE = 100;
 

@@ -7,12 +7,43 @@
  * (bench: the MCP server's "what the server adds"). Redirects are not followed: an answer is
  * what the API said, and the key goes nowhere the base URL does not name.
  */
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Agent, request } from "undici";
 
 const agent = new Agent();
 
 /** Statuses whose answer has no body, which a `Response` must be made without. */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The most a compressed body may inflate to: a few kilobytes of gzip can decode to gigabytes, which
+ * would hold the server's one thread and its memory. Past it the body fails as it is read
+ * (ERR_BUFFER_TOO_LARGE), as bytes that do not decode do.
+ */
+export const MAX_DECODED_BYTES = 64 * 1024 * 1024;
+const bounded = { maxOutputLength: MAX_DECODED_BYTES };
+
+/** The encodings a body may come in (some proxies compress whatever was asked), as fetch decodes them. */
+const DECODERS: Record<string, (bytes: Uint8Array) => Uint8Array> = {
+  gzip: (bytes) => gunzipSync(bytes, bounded),
+  "x-gzip": (bytes) => gunzipSync(bytes, bounded),
+  deflate: (bytes) => inflateSync(bytes, bounded),
+  br: (bytes) => brotliDecompressSync(bytes, bounded),
+};
+
+/** The body decoded; bytes that do not decode fail as it is read, with zlib's code, as fetch's do. */
+function decoded(bytes: ArrayBuffer, decode: (bytes: Uint8Array) => Uint8Array) {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      try {
+        controller.enqueue(decode(new Uint8Array(bytes)));
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+}
 
 export async function undiciFetch(input: Request): Promise<Response> {
   const { protocol } = new URL(input.url);
@@ -39,7 +70,12 @@ export async function undiciFetch(input: Request): Promise<Response> {
     if (Array.isArray(value)) for (const each of value) pairs.push([name, each]);
     else if (value !== undefined) pairs.push([name, value]);
   }
-  return new Response(NO_BODY.has(answer.statusCode) ? null : bytes, {
+  const encoding = String(answer.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
+  const decode = bytes.byteLength > 0 ? DECODERS[encoding] : undefined;
+  const answered = NO_BODY.has(answer.statusCode) ? null : decode ? decoded(bytes, decode) : bytes;
+  return new Response(answered, {
     status: answer.statusCode,
     headers: pairs,
   });

@@ -1,6 +1,7 @@
 // What the bin says when it cannot start: one line, naming what is missing, never the key.
 import { execFile } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -91,6 +92,14 @@ describe("payments-mcp cannot start", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("PAYMENTS_API_KEY");
     expect(help.stdout).toContain("--allow-writes");
+    // The README's Configuration table names the options --help lists, each with its value.
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const table = /## Configuration\n\n(\| Setting[\s\S]*?)\n\n/.exec(readme)?.[1] ?? "";
+    const named = (text: string, flag: RegExp) =>
+      [...new Set([...text.matchAll(flag)].map((match) => match[1]))].sort();
+    expect(named(table, /`(--[\w-]+(?: <[^>]+>)?)`/g)).toEqual(
+      named(help.stdout, /^ {2}(--(?!help\b)[\w-]+(?: <[^>]+>)?)/gm),
+    );
     const version = await run(["--version"]);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });

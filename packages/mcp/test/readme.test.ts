@@ -6,8 +6,11 @@ import {
   ALL_PAGES_MAX_CHARACTERS,
   ALL_PAGES_MAX_PAGES,
   ALL_PAGES_PAGE_SIZE,
+  DEFAULT_HTTP_PORT,
   IDEMPOTENCY_WINDOW_MS,
+  SESSION_IDLE_MS,
 } from "../src/limits.ts";
+import { DEFAULT_BASE_URL } from "../src/options.ts";
 import { MIN_KEY_LENGTH } from "../src/redact.ts";
 import { DEFAULT_TEST_MODE_TOOLS } from "../src/toolsets.ts";
 
@@ -40,5 +43,13 @@ describe("the README", () => {
     expect(prose).toContain(`(**${ALL_PAGES_PAGE_SIZE}** a page unless \`page_size\``);
     expect(prose).toContain(`It reads at most **${ALL_PAGES_MAX_PAGES}** pages in one call`);
     expect(prose).toContain(`for **${IDEMPOTENCY_WINDOW_MS / 60_000} minutes**`);
+  });
+
+  it("states the defaults the server starts with", () => {
+    expect(prose).toContain(`| \`${DEFAULT_BASE_URL}\`, the local sandbox |`);
+    expect(prose).toContain(`HTTP on \`127.0.0.1:${DEFAULT_HTTP_PORT}\`, at \`/mcp\``);
+    expect(prose).toContain(`serves \`http://127.0.0.1:${DEFAULT_HTTP_PORT}/mcp\``);
+    expect(SESSION_IDLE_MS).toBe(60 * 60 * 1000);
+    expect(prose).toContain("A session with no request open for an hour");
   });
 });

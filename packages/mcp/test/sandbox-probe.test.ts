@@ -1,8 +1,13 @@
 // The sandbox probe against a server that takes the connection and never answers: the question
 // stays open for 15 s (a loaded sandbox may be slow), then it is left open, not answered, and it is
 // asked again when next needed. The client's timeout is a timer: fake ones stand in for the wait.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createPaymentsClient } from "@org/payments-client";
 import { afterEach, expect, it, vi } from "vitest";
+import { callTool } from "../src/call-tool.ts";
+import { tools } from "../src/generated/tools.ts";
+import { contextOf } from "../src/options.ts";
 import { type SandboxState, sandboxProbe } from "../src/sandbox-probe.ts";
 import { sendWith } from "../src/send.ts";
 import { undiciFetch } from "../src/undici-fetch.ts";
@@ -52,5 +57,34 @@ it("leaves the question open after 15 s without an answer, and asks again when n
     ]);
   } finally {
     await silent.stop();
+  }
+});
+
+it("refuses a write without the key, when the server's document title quotes it", async () => {
+  // Another API's document, whose title echoes the request's X-API-Key.
+  const echo = createServer((incoming, outgoing) => {
+    const document = {
+      openapi: "3.1.0",
+      info: { title: `API for ${incoming.headers["x-api-key"]}`, version: "1" },
+      paths: {},
+    };
+    outgoing.writeHead(200, { "content-type": "application/json" });
+    outgoing.end(JSON.stringify(document));
+  });
+  await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+  try {
+    const baseUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+    const context = contextOf({ apiKey: SECRET_KEY, baseUrl, log: () => undefined });
+    const create = tools.find((tool) => tool.name === "createCustomer");
+    const result = await callTool(context, create as NonNullable<typeof create>, {
+      customer_type: "Person",
+      email: "ada@example.com",
+    });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain('("API for [redacted]", where the sandbox');
+    expect(JSON.stringify(result)).not.toContain(SECRET_KEY);
+  } finally {
+    echo.closeAllConnections();
+    await new Promise<void>((resolve) => echo.close(() => resolve()));
   }
 });

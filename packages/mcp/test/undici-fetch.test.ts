@@ -3,8 +3,9 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { undiciFetch } from "../src/undici-fetch.ts";
+import { MAX_DECODED_BYTES, undiciFetch } from "../src/undici-fetch.ts";
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 const routes = new Map<string, Handler>([
@@ -17,6 +18,36 @@ const routes = new Map<string, Handler>([
     },
   ],
   ["/empty", (_, __, response) => response.writeHead(204).end()],
+  // Compressed whatever the request accepts, as some proxies and CDNs answer.
+  [
+    "/gzip",
+    (_, __, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end(gzipSync('{"items":["é"]}'));
+    },
+  ],
+  [
+    "/br",
+    (_, __, response) => {
+      response.writeHead(422, { "content-type": "application/json", "content-encoding": "br" });
+      response.end(brotliCompressSync('{"title":"bad"}'));
+    },
+  ],
+  [
+    "/not-gzip",
+    (_, __, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end("not gzip at all");
+    },
+  ],
+  // A gzip bomb: 65 KiB on the wire, one byte past the decoded limit.
+  [
+    "/bomb",
+    (_, __, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end(gzipSync(Buffer.alloc(MAX_DECODED_BYTES + 1, 32)));
+    },
+  ],
   ["/moved", (_, __, response) => response.writeHead(302, { location: "/echo" }).end()],
   // Never answers: a call to it ends only by its signal.
   ["/hang", () => undefined],
@@ -81,6 +112,21 @@ describe("undiciFetch", () => {
     const response = await undiciFetch(new Request(`${base}/empty`, { method: "DELETE" }));
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
+  });
+
+  it("decodes a compressed body, as the platform's fetch does", async () => {
+    expect(await (await undiciFetch(new Request(`${base}/gzip`))).json()).toEqual({
+      items: ["é"],
+    });
+    expect(await (await undiciFetch(new Request(`${base}/br`))).json()).toEqual({ title: "bad" });
+    // Bytes the encoding does not decode fail as the body is read, with zlib's code.
+    const broken = await undiciFetch(new Request(`${base}/not-gzip`));
+    await expect(broken.text()).rejects.toMatchObject({ code: "Z_DATA_ERROR" });
+  });
+
+  it("stops decoding a body past its limit, as it does bytes that do not decode", async () => {
+    const bomb = await undiciFetch(new Request(`${base}/bomb`));
+    await expect(bomb.text()).rejects.toMatchObject({ code: "ERR_BUFFER_TOO_LARGE" });
   });
 
   it("follows no redirect: the answer is what the base URL said", async () => {

@@ -49,6 +49,10 @@ export function parseCommandLine<
       `${repeated} was given more than once: give it once (only options marked repeatable take several)`,
     );
   }
+  const contradicted = contradictedFlag(parsed.tokens);
+  if (contradicted !== undefined) {
+    fail(`--${contradicted} and --no-${contradicted} were both given: give one of them`);
+  }
   return { values: parsed.values, positionals: parsed.positionals };
 }
 
@@ -90,6 +94,25 @@ function repeatedOption(
     if (option?.type !== "string" || option.multiple === true) continue;
     if (seen.has(token.name)) return `--${token.name}`;
     seen.add(token.name);
+  }
+  return undefined;
+}
+
+/**
+ * The first flag given both ways (`--cors --no-cors`, where parseArgs keeps the last): which
+ * one the user meant is not for the CLI to guess. The same way twice (`--quiet --quiet`) is taken.
+ */
+function contradictedFlag(
+  tokens: readonly { kind: string; name?: string; rawName?: string }[],
+): string | undefined {
+  const negated = new Map<string, boolean>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined || token.rawName === undefined)
+      continue;
+    const isNegated = token.rawName === `--no-${token.name}`;
+    const before = negated.get(token.name);
+    if (before !== undefined && before !== isNegated) return token.name;
+    negated.set(token.name, isNegated);
   }
   return undefined;
 }

@@ -15,6 +15,7 @@ import {
   hasPreferences,
   isPreflight,
   loggedId,
+  loggedTarget,
   type Preferences,
   type PrismEngine,
   type PrismRefusal,
@@ -84,7 +85,9 @@ export function createHandler(
     if (cors && isPreflight(incoming)) {
       setFirstHeaders(response, firstHeaders);
       answerPreflight(incoming, response);
-      log?.(`${incoming.method} ${incoming.url} → 204${id} (CORS preflight)`);
+      log?.(
+        `${incoming.method} ${loggedTarget(incoming, engine().apiKeyHeader)} → 204${id} (CORS preflight)`,
+      );
       return;
     }
     const answering = new OutgoingAnswer(response, firstHeaders, respondStateful !== undefined);
@@ -106,7 +109,9 @@ export function createHandler(
         ]);
       return sentStatus(sendProblem(response, failure));
     });
-    log?.(`${incoming.method} ${incoming.url} → ${result.status}${id}${result.mismatch}`);
+    log?.(
+      `${incoming.method} ${loggedTarget(incoming, engine().apiKeyHeader)} → ${result.status}${id}${result.mismatch}`,
+    );
   };
 }
 

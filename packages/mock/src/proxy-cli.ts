@@ -6,6 +6,7 @@ import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
+import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock proxy <upstream-url> [options]
 
@@ -111,16 +112,20 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   const mode = args.errors ? " (refusing what breaks the spec)" : "";
   console.log(`payments-mock proxy listening on ${proxy.url} → ${new URL(upstream).origin}${mode}`);
 
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      proxy.stop().then(() => {
-        log.flush();
-        const summary = proxy.summary();
-        console.log(summaryLines(summary));
-        process.exit(args["fail-on-violation"] && summary.total > 0 ? 1 : 0);
-      });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    proxy.stop().then(() => {
+      log.flush();
+      const summary = proxy.summary();
+      console.log(summaryLines(summary));
+      process.exit(args["fail-on-violation"] && summary.total > 0 ? 1 : 0);
     });
-  }
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, stop);
+  // Started by npx (`npx @org/payments-mock proxy … &`, then `kill $!`), it stops with npm.
+  stopWithNpm(stop);
 }
 
 /** With --quiet, only the lines of requests with violations. */

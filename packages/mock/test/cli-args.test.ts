@@ -1,8 +1,10 @@
 // What every command does with its arguments before anything else: an option that takes one value
 // given twice is refused, naming it (exit code 2), where the last one used to win unsaid; an
-// option documented as repeatable still takes several. The commands share one parser: each is
+// option documented as repeatable still takes several; a flag given both ways (--cors --no-cors) is
+// refused too. The commands share one parser: each is
 // run by its main here, the server commands (serve, proxy) as the built CLI in cli.test.ts.
 import { describe, expect, it } from "vitest";
+import { parseCommandLine } from "../src/cli-args.js";
 import { fixturesMain } from "../src/fixtures-cli.js";
 import { impactMain } from "../src/impact-cli.js";
 import { readinessMain } from "../src/readiness-cli.js";
@@ -65,5 +67,31 @@ describe("an option given twice", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("steps:");
+  });
+});
+
+describe("a flag given both ways", () => {
+  const options = { cors: { type: "boolean", default: true } } as const;
+  const parse = (argv: string[]) =>
+    parseCommandLine(
+      argv,
+      options,
+      (message) => {
+        throw new Error(message);
+      },
+      { positionals: false, negatives: true },
+    );
+
+  it.for([
+    ["--cors", "--no-cors"],
+    ["--no-cors", "--cors"],
+  ])("is refused, naming both (%s %s), where the last one used to win", (argv) => {
+    expect(() => parse(argv)).toThrow("--cors and --no-cors were both given: give one of them");
+  });
+
+  it("is taken the same way twice, and either way once", () => {
+    expect(parse(["--no-cors", "--no-cors"]).values.cors).toBe(false);
+    expect(parse(["--no-cors"]).values.cors).toBe(false);
+    expect(parse(["--cors"]).values.cors).toBe(true);
   });
 });

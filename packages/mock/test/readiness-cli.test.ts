@@ -104,6 +104,14 @@ describe("payments-mock readiness --from <traffic file>", () => {
     expect(existsSync(missing)).toBe(false);
   });
 
+  it("refuses a state path that is a directory, without saying a file would be made", async () => {
+    const run = await runMain(readinessMain, ["--state", directory], { PAYMENTS_API_KEY: "k" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `payments-mock readiness: The sandbox state file ${directory} is a directory: give --state the path of a file\n`,
+    );
+  });
+
   it("names a bad profile's file, line and rule", async () => {
     const profile = path.join(directory, "bad.yaml");
     writeFileSync(

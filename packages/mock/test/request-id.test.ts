@@ -91,6 +91,7 @@ describe.each(["mock", "sandbox", "proxy"] as const)("the %s", (name) => {
     ["with spaces", "two words"],
     ["with a quote", 'a"b'],
     ["the API key itself", API_KEY],
+    ["holding the API key", `trace-${API_KEY}.1`],
   ])("replaces a request id %s", async (_, sent) => {
     const answer = await send(servers()[name], {
       target: "/webhooks",
@@ -99,6 +100,17 @@ describe.each(["mock", "sandbox", "proxy"] as const)("the %s", (name) => {
     expect(answer.headers["x-request-id"]).toMatch(UUID);
     await expect.poll(() => lastLine(name)).toMatch(/request-id=[\da-f-]{36}/);
     expect(logs[name].join("\n")).not.toContain(API_KEY);
+  });
+
+  it("logs the request's target without the API key it carries", async () => {
+    const answer = await send(servers()[name], {
+      target: `/webhooks?api_key=${encodeURIComponent(API_KEY)}&page_size=${API_KEY}`,
+      headers: auth,
+    });
+    expect(answer.status).toBeLessThan(500);
+    await expect.poll(() => lastLine(name)).toContain("/webhooks?api_key=");
+    expect(lastLine(name)).not.toContain(API_KEY);
+    expect(lastLine(name)).not.toContain(encodeURIComponent(API_KEY));
   });
 
   it("answers what Node's parser refuses with a request id too", async () => {

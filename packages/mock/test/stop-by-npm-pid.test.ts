@@ -1,6 +1,7 @@
 // `npx payments-mock` and an npm script that runs it (the stateful sandbox on a file), stopped by
-// npm's process id (`kill $pid`, as the readiness guide's CI snippet does): npm's shell passes no
-// signal on to its command, so the CLI notices the shell gone and stops. Real processes: npm, its
+// npm's process id (`kill $pid`, as the readiness guide's CI snippet does), and `npx payments-mock
+// proxy` likewise (the proxy guide's): npm's shell passes no signal on to its command, so the CLI
+// notices the shell gone and stops. Real processes: npm, its
 // shell and the CLI; the server must stop answering after each signal.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -42,19 +43,33 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** npm exec, as npx runs it; and npm run of a script (`npm start` is one), the stateful sandbox. */
+/**
+ * npm exec, as npx runs it; and npm run of a script (`npm start` is one), the stateful sandbox;
+ * and the validating proxy under npx, as the proxy guide's CI snippet starts and stops it.
+ */
 const HOW = {
   "npx payments-mock": ["exec", "--offline", "--", "payments-mock", "--port", "0"],
   "npm run sandbox": ["run", "--offline", "sandbox"],
+  "npx payments-mock proxy": [
+    "exec",
+    "--offline",
+    "--",
+    "payments-mock",
+    "proxy",
+    "http://127.0.0.1:9",
+    "--port",
+    "0",
+  ],
 } as const;
 
 // SIGINT is left out: npm passes it to its shell, which holds it until its command ends (Ctrl-C in
 // a terminal reaches the CLI itself, in the same process group).
-it.for(
-  (["SIGTERM", "SIGHUP"] as const).flatMap((signal) =>
-    (Object.keys(HOW) as (keyof typeof HOW)[]).map((how) => [how, signal] as const),
+it.for([
+  ...(["SIGTERM", "SIGHUP"] as const).flatMap((signal) =>
+    (["npx payments-mock", "npm run sandbox"] as const).map((how) => [how, signal] as const),
   ),
-)("stops the server of `%s` once npm gets %s", async ([how, signal]) => {
+  ["npx payments-mock proxy", "SIGTERM"] as const,
+])("stops the server of `%s` once npm gets %s", async ([how, signal]) => {
   // With the repository's own payments-mock.
   const npm = spawn("npm", [...HOW[how]], {
     cwd: dependent,
@@ -81,4 +96,8 @@ it.for(
   expect(await answers(url)).toBe(false);
   // npm itself ends too, its shell and command gone.
   await closed;
+  // The proxy stops as on a signal: its summary (of the probes above, paths of no operation).
+  if (how === "npx payments-mock proxy") {
+    expect(stdout).toMatch(/^payments-mock proxy: \d+ violations?$/m);
+  }
 });

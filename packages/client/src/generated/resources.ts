@@ -12,7 +12,7 @@ import type {
 
 /** The resource facade: one object per tag, one method per operation; returns data, throws PaymentsApiError. */
 export interface PaymentsResources {
-  /** Businesses and persons that a partner serves. A customer must be identified and sign the required documents before it becomes active. */
+  /** Businesses and persons that a partner serves. The transitions between a customer's statuses are not specified. */
   customers: {
     /**
      * List customers
@@ -108,7 +108,7 @@ export interface PaymentsResources {
      */
     listByIds(query: Query<"/autoramp-transactions/ids", "get">, options?: RequestOptions): Promise<Data<"/autoramp-transactions/ids", "get">>;
   };
-  /** Indicative exchange rates with fee breakdowns. */
+  /** Exchange rates with fee breakdowns. */
   exchangeRates: {
     /**
      * Get an exchange rate

@@ -34,7 +34,7 @@ export {
 } from "./read-request.js";
 export { routeProblem, sendProblem } from "./refusal.js";
 export { rememberedJsonText } from "./remembered-json-text.js";
-export { loggedId, REQUEST_ID, requestIdOf, tagAnswer } from "./request-id.js";
+export { loggedId, loggedTarget, REQUEST_ID, requestIdOf, tagAnswer } from "./request-id.js";
 export { bodilessKey, readRequestKey } from "./request-key.js";
 export {
   type ConnectionLimits,

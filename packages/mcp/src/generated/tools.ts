@@ -2387,7 +2387,7 @@ export const tools: readonly ToolDefinition[] = [
     "group": "api",
     "tag": "Autoramps",
     "title": "Get a signed autoramp quote",
-    "description": "Prices a payment from a source currency to a destination currency for a customer and returns a quote signed by the service. Give the source amount (`amount_in`) or the destination amount (`amount_out`).\n\n`rate_expiry_policy` says what happens when the rate lock runs out before the payment arrives: `Return` returns the funds, `Slippage` executes at the new rate within `slippage_tolerance_in_bips`. `expiry_in_hours` is at most 24 and, with the `Return` policy, is limited to the rate lock duration (`rate_lock_duration_minutes`).\n\nFor African source currencies, `sender_bank` is required, and so is `sender_account_number` for bank transfers or `sender_mobile_number` for mobile money. The allowed values of `sender_bank` (display names of about 190 banks and mobile-money providers) are not listed in the API description, so it is a plain string here.",
+    "description": "Prices a payment from a source currency to a destination currency for a customer and returns a quote signed by the service. `amount_in` is the source amount and `amount_out` the destination amount; both are optional, and how they combine is not specified.\n\n`rate_expiry_policy` (`Return` or `Slippage`) is required; what each policy does is not specified, beyond this: `expiry_in_hours` is at most 24 and, with the `Return` policy, is limited to the rate lock duration (`rate_lock_duration_minutes`).\n\nFor African source currencies, `sender_bank` is required, and so is `sender_account_number` for bank transfers or `sender_mobile_number` for mobile money. The allowed values of `sender_bank` (display names of about 190 banks and mobile-money providers) are not listed in the API description, so it is a plain string here.",
     "method": "GET",
     "path": "/autoramps/quote",
     "annotations": {
@@ -2499,7 +2499,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "slippage_tolerance_in_bips": {
           "type": "string",
-          "description": "The tolerated slippage in basis points, for the `Slippage` policy.",
+          "description": "The tolerated slippage, in basis points.",
           "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
           "examples": [
             "1000.00"
@@ -2634,7 +2634,7 @@ export const tools: readonly ToolDefinition[] = [
         },
         "slippage_tolerance_in_bips": {
           "type": "string",
-          "description": "The tolerated slippage in basis points, for the `Slippage` policy.",
+          "description": "The tolerated slippage, in basis points.",
           "pattern": "^-?[0-9]+(\\.[0-9]+)?$"
         },
         "expiry_in_hours": {

@@ -18,6 +18,38 @@ describe("printable", () => {
     expect(printable("tested with key test", "test")).toBe("tested with key [API key]");
   });
 
+  it("takes a short key out of a JSON line's texts only, leaving the values that equal it by chance", () => {
+    // listen --format json and logs tail --format json: with the key `1`, the first cursor, a
+    // duration of 1 ms or `false` must stay what they are, and the line must stay JSON.
+    const line = JSON.stringify({
+      type: "event",
+      cursor: "1",
+      duration_ms: 1,
+      replayed: false,
+      fault: null,
+      error: "key 1 refused",
+    });
+    for (const key of ["1", "false", "null"]) {
+      const shown = JSON.parse(printable(line, key));
+      expect(shown).toEqual({
+        ...JSON.parse(line),
+        ...(key === "1" && { error: "key [API key] refused" }),
+      });
+    }
+    const report = `${JSON.stringify({ ready: false, checks: [{ id: "quote", passed: 1 }] }, null, 2)}\n`;
+    expect(printable(report, "1")).toBe(report);
+  });
+
+  it("takes a long key out of a JSON line's texts, wherever it is", () => {
+    const key = "pk_test_printable/key+0123456789";
+    const line = JSON.stringify({ type: "event", forwarded_to: `http://h/${key}`, key });
+    expect(JSON.parse(printable(line, key))).toEqual({
+      type: "event",
+      forwarded_to: "http://h/[API key]",
+      key: "[API key]",
+    });
+  });
+
   it("writes control characters as escapes, keeping line breaks and tabs", () => {
     expect(printable("\u001b[31mred\u001b[0m\u0007\u009b\u007f\ta\nb", "")).toBe(
       "\\u001b[31mred\\u001b[0m\\u0007\\u009b\\u007f\ta\nb",

@@ -81,11 +81,23 @@ const handlers = {
   pingWebhook,
 } satisfies Record<keyof operations, Handler>;
 
-/** The handler of the operation with this operationId; undefined for one the sandbox does not know. */
+/** The one list that pages backwards: the description lists `prev_cursor` on it alone. */
+const PAGES_BACKWARDS = "listAutorampTransactions";
+
+/**
+ * The handler of the operation with this operationId; undefined for one the sandbox does not know.
+ * A `prev_cursor` sent to another operation is a parameter it does not take: left out, as the
+ * other parameters it does not declare are.
+ */
 export function handlerOf(operationId: string | undefined): Handler | undefined {
-  return operationId !== undefined && Object.hasOwn(handlers, operationId)
-    ? handlers[operationId as keyof typeof handlers]
-    : undefined;
+  if (operationId === undefined || !Object.hasOwn(handlers, operationId)) return undefined;
+  const handler: Handler = handlers[operationId as keyof typeof handlers];
+  if (operationId === PAGES_BACKWARDS) return handler;
+  return (context) => {
+    if (context.query.prev_cursor === undefined) return handler(context);
+    const { prev_cursor: _, ...query } = context.query;
+    return handler({ ...context, query });
+  };
 }
 
 async function createCustomer(context: RouteContext): Promise<Answer> {
@@ -269,6 +281,9 @@ async function createAutoramp(context: RouteContext): Promise<Answer> {
   if (isAnswer(customer)) return customer;
   const { store, scope } = context;
   const body = context.body as CreateAutorampRequest;
+  // An autoramp whose deposits the sandbox could not price would be approved and then refuse each.
+  const refused = (await quotes()).autorampRouteProblem(body);
+  if (refused !== undefined) return refused;
   const iban = body.recipient_account.account_identifier?.iban ?? "";
   const isThirdParty = body.source_is_third_party === true;
   const autoramp: Autoramp = {
@@ -324,7 +339,9 @@ async function getAutorampQuote(context: RouteContext): Promise<Answer> {
 }
 
 async function getExchangeRate(context: RouteContext): Promise<Answer> {
-  const customer = await customerInQuery(context);
+  // The operation takes no X-SUB-PARTNER-ID (the description lists none): the customer is the
+  // partner's, whatever sub-partner's it is and whatever such header is sent.
+  const customer = await customerInQuery({ ...context, scope: undefined });
   if (isAnswer(customer)) return customer;
   return (await quotes()).answerExchangeRate(context);
 }

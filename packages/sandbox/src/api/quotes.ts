@@ -3,6 +3,7 @@
 // quote's times counted from the sandbox's now and the sandbox's own signature.
 import type { ProblemError } from "@org/payments-engine";
 import type {
+  CreateAutorampRequest,
   CryptoCurrency,
   ExchangeRate,
   FeeProfile,
@@ -13,6 +14,7 @@ import type {
 } from "@org/payments-types";
 import { type Answer, ok, problemAnswer } from "../answers/answer.js";
 import {
+  checkRoute,
   type MoneyRows,
   type PricedCurrency,
   type PriceInput,
@@ -62,6 +64,12 @@ export async function answerQuote(
   const isThirdParty = context.query.is_third_party === "true";
   const times = quoteTimes(query, now.getTime());
   if ("errors" in times) return invalid(times.errors);
+  const slippage = negativeBips(
+    "query",
+    "slippage_tolerance_in_bips",
+    query.slippage_tolerance_in_bips,
+  );
+  if (slippage !== undefined) return slippage;
   const priced = priceOrProblem(
     {
       source: currency(query.source_currency_code, query.source_currency_chain),
@@ -127,6 +135,72 @@ export async function answerExchangeRate(context: RouteContext): Promise<Answer>
     to: cryptoCurrency(priced.destination),
     out_amount: priced.amount_out,
   } satisfies ExchangeRate);
+}
+
+/**
+ * The 422 for an autoramp whose currencies the sandbox could not price a deposit of (see
+ * `checkRoute`): a currency or chain it does not price, a fiat `type` on a crypto code, fiat to
+ * fiat, a currency to itself, no source; undefined when every source can pay the destination.
+ */
+export function autorampRouteProblem(body: CreateAutorampRequest): Answer | undefined {
+  const bips = negativeBips(
+    "body",
+    "additional_partner_fee_in_bips",
+    body.additional_partner_fee_in_bips,
+  );
+  if (bips !== undefined) return bips;
+  try {
+    checkRoute(
+      body.source_currencies.map((listed, index) =>
+        listedCurrency(listed, `source_currencies.${index}`),
+      ),
+      listedCurrency(body.destination_currency, "destination_currency"),
+    );
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof PricingError)) throw error;
+    return problemAnswer(422, "invalid-request", "Invalid request", [
+      { location: "body", field: error.field, rule: error.rule, message: error.message },
+    ]);
+  }
+}
+
+/**
+ * A currency as an autoramp lists it (fiat `{ code, type }`, crypto `{ token, blockchain }`) as
+ * pricing names it: the code it gives, fiat when it says so, its chain when it gives one.
+ */
+function listedCurrency(
+  listed: { code?: unknown; token?: unknown; type?: unknown; blockchain?: unknown },
+  field: string,
+): PriceInput["source"] {
+  const code = typeof listed.code === "string" ? listed.code : listed.token;
+  if (typeof code !== "string" || code === "") {
+    throw new PricingError(
+      field,
+      "required",
+      "names no currency: give its `code` (fiat) or `token` (crypto)",
+    );
+  }
+  return {
+    code,
+    ...(listed.type === "Fiat" && { type: "Fiat" as const }),
+    ...(typeof listed.blockchain === "string" && {
+      chain: listed.blockchain as NonNullable<PriceInput["source"]["chain"]>,
+    }),
+  };
+}
+
+/**
+ * The 422 for a number of basis points below 0 (the API's decimals take a sign; a tolerance or a
+ * fee cannot be negative, as an amount cannot); undefined for none or one of at least 0.
+ */
+function negativeBips(
+  location: "query" | "body",
+  field: string,
+  value: string | undefined,
+): Answer | undefined {
+  if (value === undefined || !/^-/.test(value) || /^-[0.]+$/.test(value)) return undefined;
+  return invalid([{ location, field, rule: "minimum", message: "must be at least 0" }]);
 }
 
 function currency(code: string, chain: PriceInput["source"]["chain"] | undefined) {

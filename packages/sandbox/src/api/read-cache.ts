@@ -1,7 +1,9 @@
-// Answers of reads, kept until the data changes. A sandbox whose data only this process changes
-// (memory, a SQLite file) knows every change to it: the store's version moves with each write. The
-// same read with nothing written since gets the same answer without a transaction, as a partner's
-// test that polls a list until a status shows costs a lookup per poll.
+// Answers of reads, kept until the partner's data changes. A sandbox whose data only this process
+// changes (memory, a SQLite file) knows every change to it: each partner's version moves with its
+// writes. The same read with nothing of the partner's written since gets the same answer without a
+// transaction, as a partner's test that polls a list until a status shows costs a lookup per
+// poll; another partner's writes leave it kept, so that how long a read takes tells nothing of
+// another key's writes.
 import type { operations } from "@org/payments-types";
 import type { Answer } from "../answers/answer.js";
 import { JsonText } from "../json/json-text.js";
@@ -44,40 +46,47 @@ export interface Read {
   scope: string | undefined;
 }
 
+/** A kept answer, and the partner's version it was read at. */
+interface Kept<T> {
+  made: T;
+  version: number;
+  characters: number;
+}
+
 /** Keeps what a read made: its answer, with whatever else came of it. */
 export class ReadCache<T extends { answer: Answer }> {
   private readonly store: SandboxStore;
-  private readonly answers = new Map<string, T>();
+  private readonly answers = new Map<string, Kept<T>>();
   private characters = 0;
-  /** The store's version the kept answers were read at. */
-  private version: number | undefined;
 
   constructor(store: SandboxStore) {
     this.store = store;
   }
 
-  /** What `read` made: the kept one while the data stands, else what `work` makes. */
+  /** What `read` made: the kept one while the partner's data stands, else what `work` makes. */
   async answer(read: Read, work: () => Promise<T>): Promise<T> {
-    const before = this.store.version();
+    const before = this.store.version(read.partner);
     if (before === undefined || !READS.has(read.operationId as keyof operations)) return work();
-    if (before !== this.version) {
-      this.clear();
-      this.version = before;
-    }
     const key = keyOf(read);
     const kept = this.answers.get(key);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) {
+      if (kept.version === before) return kept.made;
+      this.answers.delete(key);
+      this.characters -= kept.characters;
+    }
     const made = await work();
     const { answer } = made;
-    // Kept only when nothing was written while it was read, and so it is what the data answers
-    // (the version only grows: a read that started the cache afresh since has moved it too).
-    if (this.store.version() === before) {
+    // Kept only when nothing of the partner's was written while it was read, and so it is what
+    // its data answers (a version never comes back: a later one is always a new number).
+    if (this.store.version(read.partner) === before) {
       const characters =
         answer.body instanceof JsonText ? answer.body.text.length : OBJECT_CHARACTERS;
       if (this.answers.size >= MAX_ANSWERS || this.characters + characters > MAX_CHARACTERS) {
         this.clear();
       }
-      this.answers.set(key, made);
+      const replaced = this.answers.get(key);
+      if (replaced !== undefined) this.characters -= replaced.characters;
+      this.answers.set(key, { made, version: before, characters });
       this.characters += characters;
     }
     return made;

@@ -1933,7 +1933,7 @@ export interface components {
         "application/json": components["schemas"]["Problem"];
       };
     };
-    /** @description The body breaks this document, or the sandbox cannot do what it asks. */
+    /** @description The request (its body, query or headers) breaks this document, or the sandbox cannot do what it asks. */
     InvalidRequest: {
       headers: {
         [name: string]: unknown;
@@ -2381,6 +2381,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
   };
@@ -2845,6 +2846,7 @@ export interface operations {
         };
       };
       401: components["responses"]["Unauthorized"];
+      422: components["responses"]["InvalidRequest"];
       default: components["responses"]["Problem"];
     };
   };

@@ -5,6 +5,7 @@ import {
   ClientGoneError,
   type ConnectionLimits,
   loggedId,
+  loggedTarget,
   problem,
   REQUEST_ID,
   requestIdOf,
@@ -77,7 +78,9 @@ export async function serveSandbox(options: SandboxServerOptions): Promise<Runni
         ]);
       return sentStatus(sendProblem(response, failure));
     });
-    log?.(`${incoming.method} ${incoming.url} → ${sent.status}${loggedId(requestId)}`);
+    log?.(
+      `${incoming.method} ${loggedTarget(incoming, engine.apiKeyHeader)} → ${sent.status}${loggedId(requestId)}`,
+    );
   };
   const served = await serve(handler, { port, host, cors: false, limits }).catch(
     async (error: unknown) => {

@@ -4,6 +4,7 @@
 // are approved). The transitions themselves are data in lifecycles.ts.
 import { isObject } from "@org/payments-engine";
 import type { IbanDepositInfo } from "@org/payments-types";
+import { currencyFacts } from "../money/index.js";
 import { randomHex, randomInt } from "../random/index.js";
 import type { Resource, Stored } from "../store/sandbox-data.js";
 import { type ChangeContext, customerIdOf } from "./change-context.js";
@@ -152,14 +153,16 @@ async function approveAutoramps(
  * The sandbox's deposit instructions, one rail per way in: a crypto wallet on each blockchain of
  * its crypto sources (`blockchain`, `wallet_address`: the API leaves a CryptoWallet's fields "not
  * shown", and these are the names its crypto addresses use), and an IBAN when a source is fiat.
- * None is a real account.
+ * A token listed without a blockchain is paid in on the chain a deposit of it is priced on (its
+ * first, currencies.ts). None is a real account.
  */
 function sandboxDepositRails(autoramp: Resource): (IbanDepositInfo | SandboxCryptoWallet)[] {
   const sources = Array.isArray(autoramp.source_currencies) ? autoramp.source_currencies : [];
   const chains = new Set<string>();
   let fiat = false;
   for (const source of sources) {
-    if (isObject(source) && typeof source.blockchain === "string") chains.add(source.blockchain);
+    const chain = isObject(source) ? sourceChain(source) : undefined;
+    if (chain !== undefined) chains.add(chain);
     else fiat = true;
   }
   const wallets = [...chains].map((blockchain) => ({
@@ -167,6 +170,15 @@ function sandboxDepositRails(autoramp: Resource): (IbanDepositInfo | SandboxCryp
     wallet_address: sandboxWalletAddress(blockchain),
   }));
   return fiat || wallets.length === 0 ? [sandboxIban(autoramp), ...wallets] : wallets;
+}
+
+/** The chain a crypto source is paid in on; undefined for a fiat one. */
+function sourceChain(source: Record<string, unknown>): string | undefined {
+  const code = typeof source.code === "string" ? source.code : source.token;
+  const facts = typeof code === "string" ? currencyFacts(code) : undefined;
+  if (facts?.type === "Fiat") return undefined;
+  if (typeof source.blockchain === "string") return source.blockchain;
+  return facts?.chains[0];
 }
 
 /** A CryptoWallet deposit rail as the sandbox gives it. */

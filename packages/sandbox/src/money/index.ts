@@ -10,6 +10,7 @@ export {
 } from "./currencies.js";
 export type { MoneyRows } from "./money-rows.js";
 export {
+  checkRoute,
   type PriceCurrency,
   type PricedCurrency,
   type PriceInput,

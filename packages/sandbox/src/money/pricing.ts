@@ -157,6 +157,31 @@ export function price(input: PriceInput): Priced {
   throw new PricingError("amount_in", "required", "give amount_in or amount_out");
 }
 
+/**
+ * Whether the sandbox can price payments from each of `sources` to `destination`, as an autoramp
+ * names them, before any amount: throws the PricingError `price` would throw for one of them (an
+ * unsupported currency, chain or pair), naming it as `source_currencies.N` or
+ * `destination_currency`, and one for no source at all.
+ */
+export function checkRoute(sources: readonly PriceCurrency[], destination: PriceCurrency): void {
+  const named = <T>(field: string, check: () => T): T => {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof PricingError)) throw error;
+      throw new PricingError(field, error.rule, error.message);
+    }
+  };
+  const to = named("destination_currency", () => side("destination", destination, {}));
+  if (sources.length === 0) {
+    throw new PricingError("source_currencies", "minItems", "must name at least one currency");
+  }
+  sources.forEach((source, index) => {
+    const field = `source_currencies.${index}`;
+    named(field, () => checkPair(side("source", source, {}), to));
+  });
+}
+
 function side(name: "source" | "destination", currency: PriceCurrency, rates: RateTable): Side {
   const facts = currencyFacts(currency.code);
   if (facts === undefined) {

@@ -7,6 +7,7 @@ export {
   dataFromSeed,
   defaultSeed,
   defaultSeedOf,
+  ownStarterSeed,
   readSeed,
   type Seed,
   starterSeed,

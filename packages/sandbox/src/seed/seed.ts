@@ -117,6 +117,18 @@ export function starterSeed(seed: Seed): Seed {
   };
 }
 
+/**
+ * The starter seed as the partner's own copy: its fee profiles name the partner (`partner_id`),
+ * not the example key's partner whose seed they were copied from.
+ */
+export function ownStarterSeed(starter: Seed, partner: string): Seed {
+  if (starter.fee_profiles === undefined) return starter;
+  return {
+    ...starter,
+    fee_profiles: starter.fee_profiles.map((profile) => ({ ...profile, partner_id: partner })),
+  };
+}
+
 /** Fresh sandbox data holding the seed's resources, at partner level. */
 export function dataFromSeed(seed: Seed): SandboxData {
   const collections = Object.fromEntries(

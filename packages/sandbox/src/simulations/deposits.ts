@@ -54,7 +54,7 @@ export async function deposit(
   const stored = await approvedAutoramp(context, autorampId);
   if ("status" in stored) return stored;
   const autoramp = stored.resource;
-  const source = sourceCurrency(autoramp, fields.currency, body);
+  const source = sourceCurrency(autoramp, fields.currency, fields.chain, body);
   if ("status" in source) return source;
   const rail = railFor(source, fields.rail, body);
   if (typeof rail !== "string") return rail;
@@ -83,18 +83,37 @@ function depositFields(body: DepositBody) {
   return {
     amount: body.amount,
     currency: currencyCode(body),
+    chain: chainNamed(body),
     rail: body.rail ?? body.deposit_account_type,
     outcome:
       body.outcome === undefined ? "Completed" : (OUTCOME_WORDS[body.outcome] ?? body.outcome),
   };
 }
 
-/** The autoramp, stored; or the 404 for none, or the 422 for one that is not Approved. */
+/**
+ * The autoramp, stored; or the 404 for none, or the 422 for one that is not Approved or whose
+ * customer is no longer Active (suspended, or its identification expired).
+ */
 async function approvedAutoramp(context: ChangeContext<SimulationRows>, autorampId: string) {
   const stored = await context.tx.find("autoramps", autorampId, undefined);
   if (stored === undefined) return notFound("path", "id", `no autoramp ${quoted(autorampId)}`);
   const status = stored.resource.status;
-  if (status === "Approved") return stored;
+  if (status === "Approved") {
+    const customer =
+      stored.customer_id === undefined
+        ? undefined
+        : await context.tx.find("customers", stored.customer_id, undefined);
+    const customerStatus = customer?.resource.status;
+    if (customerStatus === undefined || customerStatus === "Active") return stored;
+    return problemAnswer(422, "customer-not-active", "Customer not active", [
+      {
+        location: "path",
+        field: "id",
+        rule: "customer-status",
+        message: `the autoramp ${autorampId}'s customer ${String(stored.customer_id)} is ${String(customerStatus)}: deposits arrive for an Active customer only`,
+      },
+    ]);
+  }
   return problemAnswer(422, "autoramp-not-approved", "Autoramp not approved", [
     {
       location: "path",
@@ -105,15 +124,32 @@ async function approvedAutoramp(context: ChangeContext<SimulationRows>, autoramp
   ]);
 }
 
-/** The source currency asked for (the autoramp's first when none is), or the 422 naming the field. */
-function sourceCurrency(autoramp: Resource, currency: string | undefined, body: DepositBody) {
+/**
+ * The source currency asked for (the autoramp's first when none is; the first of that code, or the
+ * one on the `blockchain` a `source_currency` object names), or the 422 naming the field.
+ */
+function sourceCurrency(
+  autoramp: Resource,
+  currency: string | undefined,
+  chain: string | undefined,
+  body: DepositBody,
+) {
   const listed = (autoramp.source_currencies ?? []) as ListedCurrency[];
   const sourceListed =
     currency === undefined
       ? listed[0]
-      : listed.find((each) => (each.code ?? each.token) === currency);
+      : listed.find(
+          (each) =>
+            (each.code ?? each.token) === currency &&
+            (chain === undefined || each.blockchain === chain),
+        );
   if (sourceListed !== undefined) return priceCurrency(sourceListed);
-  const names = listed.map((each) => each.code ?? each.token).join(", ");
+  const names = listed
+    .map((each) => {
+      const code = each.code ?? each.token;
+      return each.blockchain === undefined ? code : `${code} on ${each.blockchain}`;
+    })
+    .join(", ");
   return refused(
     body.source_currency === undefined ? "currency" : "source_currency",
     "enum",
@@ -161,15 +197,23 @@ function depositTransaction(
     recipient: autoramp.recipient as AutorampTransaction["recipient"],
     state: "Pending",
     status: "FundsReceived",
+    // The chain it was priced on: a token the autoramp lists without one is paid in on its first.
     ...(source.type === "Crypto"
       ? {
           source: {
-            blockchain: source.chain as Blockchain,
-            wallet_address: walletAddress(source.chain as Blockchain),
+            blockchain: priced.source.chain as Blockchain,
+            wallet_address: walletAddress(priced.source.chain as Blockchain),
           },
         }
       : { payment_tracking: { imad: imadOf(at) } }),
   };
+}
+
+/** The blockchain a `source_currency` object names, if any. */
+function chainNamed(body: DepositBody): string | undefined {
+  const given: unknown = body.source_currency;
+  if (typeof given !== "object" || given === null || !("blockchain" in given)) return undefined;
+  return typeof given.blockchain === "string" ? given.blockchain : undefined;
 }
 
 /** The source currency's code: `currency`, or `source_currency` (a code, or a currency object). */

@@ -13,6 +13,7 @@ import type { KeptRequest, LoggedRequest, RequestLogFilter } from "../request-lo
 import { LOGGED_EVENTS_KEPT, type NewLoggedEvent, TRIM_EVERY } from "./event-log-rows.js";
 import { EventsCommitted } from "./events-committed.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { PartnerVersions } from "./partner-versions.js";
 import { batchEntries, batchText } from "./request-log-batch.js";
 import { keptBy, listedAt, PLACES_PER_BATCH } from "./request-log-rows.js";
 import {
@@ -152,7 +153,7 @@ export async function openMemoryStore(
   const sequences = { resources: 0, attempts: 0, jobs: 0, faults: 0 };
   const next = (table: keyof typeof sequences) => ++sequences[table];
   const committed = new EventsCommitted();
-  let version = 0;
+  const versions = new PartnerVersions();
   let lastPurge = Number.NEGATIVE_INFINITY;
   let tail: Promise<unknown> = Promise.resolve();
   /** Runs `work` after everything queued before it. */
@@ -651,13 +652,16 @@ export async function openMemoryStore(
       try {
         result = await work(transactionOf(partner, draft), draft);
       } catch (error) {
-        version++;
+        versions.moved(partner);
         throw error;
       }
       const wroteEvents = writeEvents(draft);
-      for (const removed of draft.removed) partners.delete(removed);
+      for (const removed of draft.removed) {
+        partners.delete(removed);
+        versions.moved(removed);
+      }
       partners.set(partner, draft.data);
-      if (draft.wrote()) version++;
+      if (draft.wrote()) versions.moved(partner);
       if (wroteEvents) committed.tell(partner);
       return result;
     });
@@ -665,7 +669,7 @@ export async function openMemoryStore(
 
   const store: SandboxStore = {
     shared: false,
-    version: () => version,
+    version: (partner) => versions.of(partner),
     transaction: (partner, work) => transaction(partner, (tx) => work(tx)),
     read: (partner, work) => transaction(partner, (tx) => work(tx)),
     onEventsCommitted: (listener) => committed.listen(listener),
@@ -710,8 +714,10 @@ export async function openMemoryStore(
         const idle = [...partners]
           .filter(([, data]) => data.clock !== undefined && data.clock.seenAt < seenBefore)
           .map(([id]) => id);
-        for (const id of idle) partners.delete(id);
-        if (idle.length > 0) version++;
+        for (const id of idle) {
+          partners.delete(id);
+          versions.moved(id);
+        }
         return idle;
       }),
     async close() {

@@ -349,6 +349,16 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE UNIQUE INDEX request_log_partner_n ON request_log (partner, n)",
     ],
   },
+  {
+    version: 12,
+    name: "idempotency keys by partner and age, so that a claim purges its own partner's old keys only",
+    statements: () => [
+      "DROP INDEX IF EXISTS idempotency_age",
+      "DROP INDEX IF EXISTS idempotency_unanswered",
+      "CREATE INDEX idempotency_age ON idempotency (partner, created_at)",
+      "CREATE INDEX idempotency_unanswered ON idempotency (partner, created_at) WHERE answer IS NULL",
+    ],
+  },
 ];
 
 /** The schema version of a database with every migration applied. */

@@ -41,9 +41,12 @@ import {
 /** A claimed key still without an answer after this long belonged to a process that died. */
 export const ABANDONED_CLAIM_MS = 60_000;
 
-/** Removes the keys past their retention and the claims abandoned without an answer. */
+/**
+ * Removes the partner's ($3) keys past their retention and its claims abandoned without an answer:
+ * a claim purges its own partner's keys only, so that no key's write waits on removing another's.
+ */
 export const PURGE_KEYS =
-  "DELETE FROM idempotency WHERE created_at < $1 OR (answer IS NULL AND created_at < $2)";
+  "DELETE FROM idempotency WHERE partner = $3 AND (created_at < $1 OR (answer IS NULL AND created_at < $2))";
 
 /**
  * Takes a key: a new row, or the row of a key past its retention or abandoned ($6 and $7 as in
@@ -97,17 +100,27 @@ export async function writeClaims(query: Query, claims: PendingClaims): Promise<
   claims.clear();
 }
 
+/** Removes the partner's keys past their retention, and its claims abandoned, at `now` (wall clock). */
+async function purgeOldKeys(query: Query, partner: string, now: number): Promise<void> {
+  await query(PURGE_KEYS, [now - KEY_RETENTION_MS, now - ABANDONED_CLAIM_MS, partner]);
+}
+
 /** A store's claims purge old keys at most this often, rather than each claim. */
 const PURGE_EVERY_MS = 1_000;
 
-/** Whether a claim at `now` purges: once per PURGE_EVERY_MS for the store that made it. */
-type PurgeSchedule = (now: number) => boolean;
+/** Whether the partner's claim at `now` purges: once per PURGE_EVERY_MS for each partner. */
+type PurgeSchedule = (now: number, partner: string) => boolean;
+
+/** Partners whose last purge is known; past this many, they start afresh. */
+const PURGES_KNOWN = 10_000;
 
 function purgeSchedule(): PurgeSchedule {
-  let last = Number.NEGATIVE_INFINITY;
-  return (now) => {
+  const lastOf = new Map<string, number>();
+  return (now, partner) => {
+    const last = lastOf.get(partner) ?? Number.NEGATIVE_INFINITY;
     if (now >= last && now - last < PURGE_EVERY_MS) return false;
-    last = now;
+    if (!lastOf.has(partner) && lastOf.size >= PURGES_KNOWN) lastOf.clear();
+    lastOf.set(partner, now);
     return true;
   };
 }
@@ -219,6 +232,8 @@ export function sqlTransaction(
       const entered = await clock.enter(seenAt, room);
       // A partner made anew (its key seen again after a purge) has no counter marked.
       if (entered.created) only?.marked.forgetPartner(partner);
+      // Marked seen (at most once a minute): its old keys go too, should it claim no more.
+      else await purgeOldKeys(query, partner, Date.now());
       return entered;
     },
     ...eventLog(context),
@@ -333,7 +348,7 @@ function idempotencyKeys(
       const expired = now - KEY_RETENTION_MS;
       const abandoned = now - ABANDONED_CLAIM_MS;
       // The purge only frees the space: CLAIM_KEY itself treats this key's old row as gone.
-      if (purgeDue(now)) await query(PURGE_KEYS, [expired, abandoned]);
+      if (purgeDue(now, partner)) await purgeOldKeys(query, partner, now);
       if (claims !== undefined) {
         const row = await keyRow(query, partner, key);
         // Gone as CLAIM_KEY's condition has it: past its retention, or abandoned unanswered.

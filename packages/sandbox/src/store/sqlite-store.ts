@@ -8,6 +8,7 @@ import { EmptyCollections } from "./empty-collections.js";
 import { EventsCommitted } from "./events-committed.js";
 import { groupCommit } from "./group-commit.js";
 import { EXAMPLE_PARTNER_ID } from "./partner.js";
+import { PartnerVersions } from "./partner-versions.js";
 import { MarkedCounts } from "./readiness-counts.js";
 import { BatchNumbers } from "./request-log-rows.js";
 import type { SandboxData } from "./sandbox-data.js";
@@ -298,8 +299,9 @@ function sqliteStore(
 ): SandboxStore {
   const persistent = path !== undefined;
   const statements = new Map<string, { statement: StatementSync; writes: boolean }>();
-  /** Moves with every statement that may change the data: kept reads hold while it stands. */
+  /** Moves with every statement that may change the data: a transaction that moves it moves its partner's version. */
   let version = 0;
+  const versions = new PartnerVersions();
   const query: Query = async (text, params = []) => {
     let prepared = statements.get(text);
     if (prepared === undefined) {
@@ -340,18 +342,21 @@ function sqliteStore(
   const reads = persistent ? committedReads(() => new Database(path), upkeep) : undefined;
   const store: SandboxStore = {
     shared: false,
-    version: () => version,
+    version: (partner) => versions.of(partner),
     transaction: (partner, work) => {
       let wroteEvents = false;
       return queue
         .transaction(async () => {
-          // Transactions run one after another: the claims and events pending are this one's.
+          // Transactions run one after another: the claims and events pending are this one's,
+          // and so are the statements that move `version` meanwhile.
+          const before = version;
           only.claims.clear();
           only.events.length = 0;
           const tx = operationsOf(partner);
           const result = await work(tx);
           await writeClaims(query, only.claims);
           wroteEvents = await tx.writeEvents();
+          if (version !== before) versions.moved(partner);
           return result;
         })
         .then((result) => {
@@ -360,7 +365,7 @@ function sqliteStore(
         })
         .catch((error: unknown) => {
           // Whatever a failed transaction undid, nothing read before it is kept.
-          version++;
+          versions.moved(partner);
           only.empties.forget();
           only.marked.forget();
           throw fullOr(error, path, memoryLimitBytes);
@@ -400,6 +405,7 @@ function sqliteStore(
         const purged = await purgeIdle(query, SQLITE.searchIndex, seenBefore);
         // Their counters are gone: what was marked of them is no longer there.
         if (purged.length > 0) only.marked.forget();
+        for (const partner of purged) versions.moved(partner);
         return purged;
       }),
     async close() {

@@ -25,7 +25,7 @@ export function stateFileKind(path: string): StateFileKind {
   if (stat === undefined) return "none";
   if (!stat.isFile()) {
     throw new Error(
-      `The sandbox state file ${path} is ${stat.isDirectory() ? "a directory" : "not a regular file (a FIFO or a device?)"}: give --state the path of a file, which is made when it is not there`,
+      `The sandbox state file ${path} is ${stat.isDirectory() ? "a directory" : "not a regular file (a FIFO or a device?)"}: give --state the path of a file`,
     );
   }
   if (stat.size === 0) return "none";

@@ -187,10 +187,11 @@ export interface SandboxStore {
   /** True when other processes may use the same data (Postgres). */
   readonly shared: boolean;
   /**
-   * A number that moves whenever this process may have changed the data (a write, a failed
-   * transaction); undefined where other processes change it too, unseen (Postgres).
+   * A number that moves whenever this process may have changed the partner's data (a write, a
+   * failed transaction); another partner's writes leave it be. Undefined where other processes
+   * change the data too, unseen (Postgres).
    */
-  version(): number | undefined;
+  version(partner: string): number | undefined;
   /**
    * Runs `work` in one transaction on the partner's data (a partner id, see partner.ts): all its
    * changes commit together, or none on a throw. Nothing of another partner's is in reach.

@@ -12,7 +12,7 @@ import { ArmedFaults } from "../faults/index.js";
 import { performStep } from "../lifecycle/changes.js";
 import type { Perform } from "../lifecycle/scheduler.js";
 import type { FinishedRequests } from "../request-log/index.js";
-import { dataFromSeed, type Seed } from "../seed/index.js";
+import { dataFromSeed, ownStarterSeed, type Seed } from "../seed/index.js";
 import { EXAMPLE_PARTNER_ID, partnerIdOf } from "../store/partner.js";
 import {
   type JobKind,
@@ -184,7 +184,10 @@ export class Tenants {
       idempotency: new Idempotency(),
       store: partnerStore,
       faults,
-      startSeed: partner === EXAMPLE_PARTNER_ID ? this.options.seed : this.options.starter,
+      startSeed:
+        partner === EXAMPLE_PARTNER_ID
+          ? this.options.seed
+          : ownStarterSeed(this.options.starter, partner),
       seenAt: 0,
       entered: Promise.resolve(),
     };

@@ -89,6 +89,19 @@ describe("sandbox pages", () => {
     expect(back.body.cursor).toBe(third?.prev_cursor);
   });
 
+  it("takes no prev_cursor on the lists the description gives none: it answers the first page", async () => {
+    const first = await call(sandbox.url, "GET", "/customers?page_size=5", { headers: subPartner });
+    // Taken, it would answer the page before the list's first item: none.
+    const back = await call(
+      sandbox.url,
+      "GET",
+      `/customers?page_size=5&prev_cursor=${first.body.items[0].id}`,
+      { headers: subPartner },
+    );
+    expect(back.status).toBe(200);
+    expect(back.body).toEqual(first.body);
+  });
+
   it("filters transactions by ramp_type", async () => {
     const answer = await call(
       sandbox.url,

@@ -389,10 +389,15 @@ describe("a partner per API key", () => {
     await b.reset();
     expect(await customersOf(b)).toEqual([]);
     expect((await customersOf(a)).map((c: { id: string }) => c.id)).toEqual([ofA.id]);
-    // What a new key starts with: the documents to sign and the fee profiles, no customers.
+    // What a new key starts with: the documents to sign and the fee profiles, no customers. The
+    // fee profiles are the key's own: they name its partner, not the example key's.
     for (const partner of [b, started.server.newPartner()]) {
       expect((await as(partner, "GET", "/documents")).body.items.length).toBeGreaterThan(0);
-      expect((await as(partner, "GET", "/fee-profiles")).body.items.length).toBeGreaterThan(0);
+      const profiles = (await as(partner, "GET", "/fee-profiles")).body.items;
+      expect(profiles.length).toBeGreaterThan(0);
+      expect(new Set(profiles.map((p: { partner_id: string }) => p.partner_id))).toEqual(
+        new Set([partnerIdOf(partner.apiKey)]),
+      );
       expect(await as(partner, "GET", "/webhooks")).toMatchObject({ body: { items: [] } });
     }
     // The example key keeps the whole seed.

@@ -212,6 +212,7 @@ describe("GET /autoramps/quote", () => {
       [{ expiry_in_hours: "0" }, "expiry_in_hours", "minimum"],
       [{ rate_lock_duration_minutes: "-30" }, "rate_lock_duration_minutes", "minimum"],
       [{ rate_lock_duration_minutes: "9000000000000" }, "rate_lock_duration_minutes", "maximum"],
+      [{ slippage_tolerance_in_bips: "-5" }, "slippage_tolerance_in_bips", "minimum"],
     ];
     for (const [changes, field, rule] of cases) {
       const answer = await getQuote(sandbox.url, changes);

@@ -37,4 +37,18 @@ describe("X-SUB-PARTNER-ID scoping", () => {
     });
     expect(own.status).toBe(200);
   });
+
+  it("prices an exchange rate for any of the partner's customers: the operation takes no X-SUB-PARTNER-ID", async () => {
+    const a = { "X-SUB-PARTNER-ID": crypto.randomUUID() };
+    const customer = await createCustomer(sandbox.url, {}, a);
+    const rate = (headers: Record<string, string>) =>
+      call(
+        sandbox.url,
+        "GET",
+        `/exchange-rate?customer_id=${customer.id}&source_currency_code=EUR&source_currency_type=fiat&destination_currency_code=USDC&destination_currency_type=crypto&amount=100`,
+        { headers },
+      );
+    expect((await rate({})).status).toBe(200);
+    expect((await rate({ "X-SUB-PARTNER-ID": crypto.randomUUID() })).status).toBe(200);
+  });
 });

@@ -229,6 +229,11 @@ it("answers the event log and redelivery as the document says", async () => {
   expect(delivered).toBeDefined();
   expect((await control("redeliverEvent", { id: delivered.id })).status).toBe(200);
   expect((await control("redeliverEvent", { id: MISSING })).status).toBe(404);
+  // A query the document refuses is a 422 the document declares.
+  const tooBig = await control("listEvents", { query: "page_size=101" });
+  expect(tooBig.status).toBe(422);
+  expect(tooBig.body.errors[0]).toMatchObject({ location: "query", field: "page_size" });
+  expect((await control("listEvents", { query: "topic=Nope" })).status).toBe(422);
 });
 
 it("answers the event stream, receipts and the health check as the document says", async () => {
@@ -318,6 +323,7 @@ it("answers the fault rules, the rate limit and the request log as the document 
   expect((await control("listRequests", {})).body.items[0]).toMatchObject({
     fault_id: armed.body.id,
   });
+  expect((await control("listRequests", { query: "status=99" })).status).toBe(422);
   expect((await control("disarmFault", { id: armed.body.id })).status).toBe(404);
   const again = await control("armFault", {
     body: { operation_id: "listFeeProfiles", delay_ms: 1 },
@@ -428,9 +434,6 @@ it("refuses a body the document does not admit in plain words, naming the field 
   const bodied = await control("resetSandbox", { body: { everything: true } });
   expect(bodied.status).toBe(415);
   expect(bodied.body.errors).toContainEqual(expect.objectContaining({ field: "", rule: "absent" }));
-  const tooBig = await call(sandbox.url, "GET", "/_sandbox/events?page_size=101");
-  expect(tooBig.status).toBe(422);
-  expect(tooBig.body.errors[0]).toMatchObject({ location: "query", field: "page_size" });
   const unknown = await call(sandbox.url, "GET", "/_sandbox/nowhere");
   expect(unknown.status).toBe(404);
   expect(unknown.body.detail).toContain(
@@ -458,6 +461,21 @@ it("tells an answer the document does not declare", () => {
   expect(
     undeclaredControlAnswer("resetSandbox", { status: 200, contentType: "text/plain", body: "" }),
   ).not.toEqual([]);
+});
+
+it("declares the 422 of every operation whose query parameters or body the document validates", () => {
+  // The sandbox refuses a request that breaks the document with a 422 (invalid-request): an
+  // operation that takes a query or a body states that answer, not only its default.
+  const validated = testModeOperations.filter(
+    ({ operation, parameters }) =>
+      operation.requestBody !== undefined ||
+      parameters.some((parameter: { in: string }) => parameter.in === "query"),
+  );
+  expect(validated.length).toBeGreaterThan(5);
+  const without = validated
+    .filter(({ operation }) => !("422" in (operation.responses ?? {})))
+    .map(({ operationId }) => operationId);
+  expect(without).toEqual([]);
 });
 
 it("gives every answer the document declares", () => {

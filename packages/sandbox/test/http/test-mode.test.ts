@@ -155,6 +155,62 @@ describe("test mode", () => {
     expect(JSON.stringify(autoramp.deposit_rails)).not.toContain("iban");
   });
 
+  it("refuses an autoramp no deposit could be priced for, naming the currency, and negative bips", async () => {
+    const { url } = await sandboxWithReceiver();
+    const { customer } = await onboard(url);
+    const create = (fields: Record<string, unknown>) =>
+      call(url, "POST", "/autoramps", {
+        body: {
+          customer_id: customer.id,
+          destination_currency: { blockchain: "Polygon", token: "USDC" },
+          recipient_account: {
+            type: "Fiat",
+            account_identifier: { iban: "DE89370400440532013000" },
+          },
+          source_currencies: [{ code: "EUR", type: "Fiat" }],
+          ...fields,
+        },
+        headers: newKey(),
+      });
+    const refused = await create({
+      destination_currency: { blockchain: "Ethereum", token: "SOL" },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      expect.objectContaining({
+        location: "body",
+        field: "destination_currency",
+        rule: "supported",
+      }),
+    ]);
+    const none = await create({ source_currencies: [] });
+    expect(none.body.errors).toEqual([
+      expect.objectContaining({ field: "source_currencies", rule: "minItems" }),
+    ]);
+    const negative = await create({ additional_partner_fee_in_bips: "-1" });
+    expect(negative.body.errors).toEqual([
+      expect.objectContaining({ field: "additional_partner_fee_in_bips", rule: "minimum" }),
+    ]);
+  });
+
+  it("gives a token listed without its blockchain the wallet rail of the chain its deposits are priced on", async () => {
+    const { url } = await sandboxWithReceiver();
+    const { customer } = await onboard(url);
+    const autoramp = await post(url, "/autoramps", {
+      customer_id: customer.id,
+      destination_currency: { blockchain: "Solana", token: "USDC" },
+      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+      source_currencies: [{ token: "USDT" }],
+    });
+    expect(autoramp.deposit_rails).toEqual([
+      { blockchain: "Ethereum", wallet_address: expect.stringMatching(/^0x[0-9a-f]{40}$/) },
+    ]);
+    const deposited = await call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, {
+      body: { amount: "100" },
+    });
+    expect(deposited.body.source).toMatchObject({ blockchain: "Ethereum" });
+  });
+
   it("makes an offramp of a crypto source to a fiat token: a wallet rail, an Offramp transaction paid out by wire", async () => {
     const { url } = await sandboxWithReceiver();
     const { customer } = await onboard(url);
@@ -183,6 +239,55 @@ describe("test mode", () => {
     expect(paid).toMatchObject({ id: deposited.body.id, status: "Completed" });
     expect(paid.payment_tracking.omad).toMatch(/^\d{8}SANDBOX0\d{6}$/);
     expect(paid.payout_crypto_transaction).toBeUndefined();
+  });
+
+  it("deposits a token on the blockchain the deposit's source_currency names, among the autoramp's", async () => {
+    const { url } = await sandboxWithReceiver();
+    const autoramp = await post(url, "/autoramps", {
+      // The seed's customer is Active.
+      customer_id: "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f",
+      destination_currency: { token: "EUR" },
+      recipient_account: { type: "Fiat", account_identifier: { iban: "DE89370400440532013000" } },
+      source_currencies: [
+        { token: "USDC", blockchain: "Polygon" },
+        { token: "USDC", blockchain: "Solana" },
+      ],
+    });
+    const deposit = (source_currency: unknown) =>
+      call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, {
+        body: { amount: "100", source_currency },
+      });
+    const solana = await deposit({ token: "USDC", blockchain: "Solana" });
+    expect(solana.body.source).toMatchObject({ blockchain: "Solana" });
+    expect((await deposit("USDC")).body.source).toMatchObject({ blockchain: "Polygon" });
+    const base = await deposit({ token: "USDC", blockchain: "Base" });
+    expect(base.status).toBe(422);
+    expect(base.body.errors).toEqual([
+      expect.objectContaining({ field: "source_currency", rule: "enum" }),
+    ]);
+    expect(base.body.errors[0].message).toContain("USDC on Polygon, USDC on Solana");
+  });
+
+  it("takes no deposit for a customer that is no longer Active, and takes it again once it is", async () => {
+    const { url } = await sandboxWithReceiver();
+    // The seed's customer is Active.
+    const customerId = "3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f";
+    const autoramp = await eurToUsdc(url, customerId);
+    expect(autoramp.status).toBe("Approved");
+    const setStatus = (status: string) =>
+      post(url, `/_sandbox/customers/${customerId}/status`, { status });
+    const deposit = () =>
+      call(url, "POST", `/_sandbox/autoramps/${autoramp.id}/deposits`, { body: { amount: "100" } });
+    await setStatus("Suspended");
+    const refused = await deposit();
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      type: "urn:org:payments-mock:problem:customer-not-active",
+      errors: [{ location: "path", field: "id", rule: "customer-status" }],
+    });
+    expect(refused.body.errors[0].message).toContain("Suspended");
+    await setStatus("Active");
+    expect((await deposit()).status).toBe(200);
   });
 
   it("funds an autoramp with a simulated deposit, priced as a quote is, and settles it on the clock", async () => {

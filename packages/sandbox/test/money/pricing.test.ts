@@ -12,6 +12,7 @@ import {
   NETWORK_FEES,
 } from "../../src/money/currencies.js";
 import {
+  checkRoute,
   type PriceCurrency,
   type PriceInput,
   PricingError,
@@ -399,5 +400,55 @@ describe("price, refusals", () => {
     expect(
       refusal({ profile: { id: "p3", min_fee: { amount: "1", currency: { code: "XAU" } } } }),
     ).toMatchObject({ field: "customer_id", message: expect.stringContaining("min_fee") });
+  });
+});
+
+describe("checkRoute, an autoramp's currencies before any amount", () => {
+  const refusalOf = (sources: PriceCurrency[], destination: PriceCurrency) => {
+    try {
+      checkRoute(sources, destination);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof PricingError)) throw error;
+      return { field: error.field, rule: error.rule, message: error.message };
+    }
+  };
+
+  it("takes every pair price takes: fiat in, a token without its chain, an offramp to a fiat token", () => {
+    expect(
+      refusalOf([{ code: "EUR", type: "Fiat" }, { code: "USDT" }], {
+        code: "USDC",
+        chain: "Polygon",
+      }),
+    ).toBeUndefined();
+    expect(refusalOf([{ code: "USDC", chain: "Solana" }], { code: "EUR" })).toBeUndefined();
+  });
+
+  it("refuses what no deposit could be priced for, naming the body's field", () => {
+    const usdc: PriceCurrency = { code: "USDC", chain: "Polygon" };
+    expect(refusalOf([{ code: "EUR" }], { code: "FOO", chain: "Polygon" })).toMatchObject({
+      field: "destination_currency",
+      rule: "supported",
+    });
+    expect(refusalOf([{ code: "EUR" }], { code: "SOL", chain: "Ethereum" })).toMatchObject({
+      field: "destination_currency",
+      rule: "supported",
+      message: "the sandbox prices SOL on Solana",
+    });
+    expect(refusalOf([], usdc)).toMatchObject({ field: "source_currencies", rule: "minItems" });
+    expect(refusalOf([{ code: "EUR" }, { code: "USDC", type: "Fiat" }], usdc)).toMatchObject({
+      field: "source_currencies.1",
+      rule: "supported",
+      message: "USDC is a crypto currency",
+    });
+    expect(refusalOf([{ code: "EUR", chain: "Polygon" }], usdc)).toMatchObject({
+      field: "source_currencies.0",
+      rule: "supported",
+    });
+    expect(refusalOf([usdc], usdc)).toMatchObject({ field: "source_currencies.0", rule: "pair" });
+    expect(refusalOf([{ code: "GBP" }], { code: "EUR" })).toMatchObject({
+      field: "source_currencies.0",
+      rule: "pair",
+    });
   });
 });

@@ -28,7 +28,7 @@ function purgePlan(path: string): string[] {
     const sql = `EXPLAIN QUERY PLAN ${PURGE_KEYS.replace(/\$(\d)/g, "?$1")}`;
     return db
       .prepare(sql)
-      .all(0, 0)
+      .all(0, 0, "partner")
       .map((row) => String(row.detail));
   } finally {
     db.close();
@@ -40,7 +40,9 @@ it("purges keys through the age index and the index of unanswered claims", async
   await (await openSqliteStore(path, empty)).close();
   const plan = purgePlan(path);
   expect(plan.filter((step) => step.startsWith("SCAN"))).toEqual([]);
-  expect(plan).toContain("SEARCH idempotency USING INDEX idempotency_unanswered (created_at<?)");
+  expect(plan).toContain(
+    "SEARCH idempotency USING INDEX idempotency_unanswered (partner=? AND created_at<?)",
+  );
 });
 
 it("adds the index of unanswered claims to a schema-1 database made without it", async () => {
@@ -48,21 +50,23 @@ it("adds the index of unanswered claims to a schema-1 database made without it",
   const older = new DatabaseSync(path);
   older.exec(readFileSync(schemaOneFixture, "utf8"));
   older.exec("DROP INDEX IF EXISTS idempotency_unanswered");
+  const indexes = older
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'idempotency'")
+    .all()
+    .map((row) => String(row.name));
+  expect(indexes).not.toContain("idempotency_unanswered");
   older.close();
-  expect(purgePlan(path)).not.toContain(
-    "SEARCH idempotency USING INDEX idempotency_unanswered (created_at<?)",
-  );
   await (await openSqliteStore(path, empty)).close();
   expect(purgePlan(path)).toContain(
-    "SEARCH idempotency USING INDEX idempotency_unanswered (created_at<?)",
+    "SEARCH idempotency USING INDEX idempotency_unanswered (partner=? AND created_at<?)",
   );
 });
 
 const first = { method: "POST", path: "/customers", fingerprint: "f" };
 
-/** Claims `key` and, when it was free, answers it with `id`. */
-function claim(store: SandboxStore, key: string, id = key) {
-  return store.transaction(EXAMPLE_PARTNER_ID, async (tx) => {
+/** Claims `key` as `partner` and, when it was free, answers it with `id`. */
+function claim(store: SandboxStore, key: string, id = key, partner = EXAMPLE_PARTNER_ID) {
+  return store.transaction(partner, async (tx) => {
     const taken = await tx.claimKey(key, first);
     if (taken.claimed) await tx.answerKey(key, { status: 200, body: { id } });
     return taken;
@@ -74,7 +78,7 @@ function storedKeys(path: string): string[] {
   const db = new DatabaseSync(path);
   try {
     return db
-      .prepare("SELECT idem_key FROM idempotency ORDER BY idem_key")
+      .prepare("SELECT idem_key FROM idempotency ORDER BY idem_key, partner")
       .all()
       .map((row) => String(row.idem_key));
   } finally {
@@ -92,6 +96,39 @@ it("removes the keys past their retention at a later claim", async () => {
     vi.setSystemTime(Date.now() + KEY_RETENTION_MS + 60_000);
     await claim(store, "later");
     expect(storedKeys(path)).toEqual(["later"]);
+  } finally {
+    await store.close();
+  }
+});
+
+it("purges the claiming partner's old keys only, so that no key's write does another's upkeep", async () => {
+  const path = join(dir, "partners.db");
+  const store = await openSqliteStore(path, empty);
+  const other = "9d3c1f6e-2b4a-5c8d-9e1f-0a2b3c4d5e6f";
+  try {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await claim(store, "old-of-a");
+    await claim(store, "old-of-b", "old-of-b", other);
+    vi.setSystemTime(Date.now() + KEY_RETENTION_MS + 60_000);
+    await claim(store, "new-of-b", "new-of-b", other);
+    expect(storedKeys(path)).toEqual(["new-of-b", "old-of-a"]);
+    vi.setSystemTime(Date.now() + 2_000);
+    await claim(store, "new-of-a");
+    expect(storedKeys(path)).toEqual(["new-of-a", "new-of-b"]);
+  } finally {
+    await store.close();
+  }
+});
+
+it("purges a partner's old keys when it is next seen, should it claim no more", async () => {
+  const path = join(dir, "seen.db");
+  const store = await openSqliteStore(path, empty);
+  try {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await claim(store, "old");
+    vi.setSystemTime(Date.now() + KEY_RETENTION_MS + 60_000);
+    await store.transaction(EXAMPLE_PARTNER_ID, (tx) => tx.enter(Date.now()));
+    expect(storedKeys(path)).toEqual([]);
   } finally {
     await store.close();
   }

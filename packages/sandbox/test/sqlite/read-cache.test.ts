@@ -51,12 +51,34 @@ describe("ReadCache", () => {
     const store = await open("writes.db");
     const cache = new ReadCache(store);
     const { counted, work } = countingRead(store);
-    const version = store.version();
+    const version = store.version(EXAMPLE_PARTNER_ID);
     expect(await keptAnswer(cache, listCustomers, work)).toEqual(ok({ customers: 0 }));
     expect(await keptAnswer(cache, listCustomers, work)).toEqual(ok({ customers: 0 }));
     expect(counted.reads).toBe(1);
     await addCustomer(store);
-    expect(store.version()).not.toBe(version);
+    expect(store.version(EXAMPLE_PARTNER_ID)).not.toBe(version);
+    expect(await keptAnswer(cache, listCustomers, work)).toEqual(ok({ customers: 1 }));
+    expect(counted.reads).toBe(2);
+  });
+
+  it("keeps a partner's answer while another partner writes, so that its reads' time tells nothing of them", async () => {
+    const store = await open("partners.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    const other = "9d3c1f6e-2b4a-5c8d-9e1f-0a2b3c4d5e6f";
+    await keptAnswer(cache, listCustomers, work);
+    await store.transaction(other, (tx) =>
+      tx.insert("customers", { id: crypto.randomUUID(), name: "Of another key" }, undefined),
+    );
+    await expect(
+      store.transaction(other, async () => {
+        throw new Error("another key's request failed");
+      }),
+    ).rejects.toThrow();
+    expect(await keptAnswer(cache, listCustomers, work)).toEqual(ok({ customers: 0 }));
+    expect(counted.reads).toBe(1);
+    // Its own write still moves it.
+    await addCustomer(store);
     expect(await keptAnswer(cache, listCustomers, work)).toEqual(ok({ customers: 1 }));
     expect(counted.reads).toBe(2);
   });

@@ -79,7 +79,7 @@ describe("a payments-mock 0.1 JSON state file", () => {
 
   it("refuses a state path that is a directory, naming it, before reading it", async () => {
     await expect(serveSandbox({ spec: specPath, state: dir })).rejects.toThrow(
-      `The sandbox state file ${dir} is a directory: give --state the path of a file, which is made when it is not there`,
+      `The sandbox state file ${dir} is a directory: give --state the path of a file`,
     );
   });
 

@@ -173,13 +173,12 @@ export interface paths {
     /**
      * Get a signed autoramp quote
      * @description Prices a payment from a source currency to a destination currency for a customer and
-     *     returns a quote signed by the service. Give the source amount (`amount_in`) or the
-     *     destination amount (`amount_out`).
+     *     returns a quote signed by the service. `amount_in` is the source amount and `amount_out`
+     *     the destination amount; both are optional, and how they combine is not specified.
      *
-     *     `rate_expiry_policy` says what happens when the rate lock runs out before the payment
-     *     arrives: `Return` returns the funds, `Slippage` executes at the new rate within
-     *     `slippage_tolerance_in_bips`. `expiry_in_hours` is at most 24 and, with the `Return` policy,
-     *     is limited to the rate lock duration (`rate_lock_duration_minutes`).
+     *     `rate_expiry_policy` (`Return` or `Slippage`) is required; what each policy does is not
+     *     specified, beyond this: `expiry_in_hours` is at most 24 and, with the `Return` policy, is
+     *     limited to the rate lock duration (`rate_lock_duration_minutes`).
      *
      *     For African source currencies, `sender_bank` is required, and so is
      *     `sender_account_number` for bank transfers or `sender_mobile_number` for mobile money.
@@ -1655,7 +1654,7 @@ export interface operations {
          * @example Return
          */
         rate_expiry_policy: components["schemas"]["RateExpiryPolicy"];
-        /** @description The tolerated slippage in basis points, for the `Slippage` policy. */
+        /** @description The tolerated slippage, in basis points. */
         slippage_tolerance_in_bips?: components["schemas"]["Decimal"];
         /**
          * @description Hours until the quote expires; at most 24, and with the `Return` policy limited to the rate lock duration.
