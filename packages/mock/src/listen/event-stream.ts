@@ -67,6 +67,11 @@ export async function followEvents(options: EventStreamOptions): Promise<void> {
         opened = true;
         delay = FIRST_DELAY_MS;
       },
+      (cursor) => {
+        // A stream opened "from now on" starts at the cursor it names: a reconnect before its
+        // first event resumes there, not from a new now that would skip what came meanwhile.
+        after ??= cursor;
+      },
     ).catch((error: unknown) => {
       if (error instanceof StreamRefused) throw error;
       return describe(error);
@@ -87,6 +92,7 @@ async function readOnce(
   after: string | undefined,
   handled: (event: StreamedEvent) => void,
   open: () => void,
+  started: (cursor: string) => void,
 ): Promise<string> {
   const url = new URL("_sandbox/events/stream", options.baseUrl);
   if (options.topics.length > 0) url.searchParams.set("topics", options.topics.join(","));
@@ -138,6 +144,8 @@ async function readOnce(
     let failure: unknown;
     const parser = createParser({
       onComment(comment) {
+        const start = /^\s*the events after cursor (\d{1,18})$/.exec(comment)?.[1];
+        if (start !== undefined) started(start);
         const gap = /^\s*gap:\s*(.+)$/.exec(comment)?.[1];
         if (gap !== undefined) options.onGap(gap);
       },
