@@ -185,7 +185,11 @@ export class Events {
    * transaction, at `clock`'s time (an advance runs it at the time it is due).
    */
   readonly perform = async (job: ScheduledJob, clock: Clock = this.clock): Promise<JobFinish> => {
-    const delivery = job.body as DeliveryJob;
+    const queued = job.body as DeliveryJob;
+    // A retry goes to the webhook as it is when it is due: to its url then, and only while it
+    // is enabled (one disabled since is given up, with nothing sent or recorded).
+    const delivery = queued.attempt > 1 ? await this.stillWanted(queued) : queued;
+    if (delivery === undefined) return async () => {};
     const outcome = delivery.drop
       ? dropped(delivery.fault_id ?? "")
       : await this.sender.deliver(delivery.url, delivery.event);
@@ -200,6 +204,16 @@ export class Events {
       }
     };
   };
+
+  /** The retry as its webhook now takes it (its current url), or undefined when it is disabled. */
+  private async stillWanted(job: DeliveryJob): Promise<DeliveryJob | undefined> {
+    const webhook = await this.store.transaction((tx) =>
+      tx.find("webhooks", job.webhook_id, undefined),
+    );
+    return webhook?.resource.enabled === true
+      ? { ...job, url: String(webhook.resource.url) }
+      : undefined;
+  }
 
   /**
    * Sends an event the log holds an attempt of again now, to its webhook's current url (one
