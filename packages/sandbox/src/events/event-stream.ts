@@ -141,6 +141,13 @@ async function follow(
         };
       });
       first = false;
+      if (upTo < cursor) {
+        // The partner's log started again below the cursor (purged and made anew: idle, or
+        // evicted for room): ended, so that the client's reconnect with its last id, past the
+        // new log's newest, starts again at its first event rather than wait for that id.
+        sink.end();
+        return;
+      }
       if (gone !== undefined) {
         sink.write(
           `: gap: the log no longer holds events ${gone.from} to ${gone.to} (it keeps only a partner's newest events, and a reset empties it)\n\n`,

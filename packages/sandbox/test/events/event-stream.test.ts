@@ -1,0 +1,87 @@
+// The event stream over a partner's log that the test holds: a stream open while its partner is
+// purged and made anew (idle, or evicted for room) must not wait, in silence, for a cursor the new
+// log reaches only after as many events: it ends, and the client's reconnect with its last id
+// (past the new log's newest) starts again at the new log's first event.
+
+import { expect, it } from "vitest";
+import type { AnswerSink } from "../../src/answers/answer.js";
+import type { EventLogReads } from "../../src/events/event-rows.js";
+import { EventStreams, eventStream } from "../../src/events/event-stream.js";
+import type { LoggedEvent } from "../../src/store/event-log-rows.js";
+
+/** A partner's log, as the store holds it, and what tells the streams that its events committed. */
+function partnerLog() {
+  let events: LoggedEvent[] = [];
+  let last = 0;
+  const listeners = new Set<(partner: string | undefined) => void>();
+  const rows: EventLogReads = {
+    eventsAfter: async (cursor, _topics, limit) =>
+      events.filter((event) => event.cursor > cursor).slice(0, limit),
+    lastCursor: async () => last,
+    oldestCursor: async () => events[0]?.cursor,
+  };
+  return {
+    store: { read: <T>(work: (rows: EventLogReads) => Promise<T>) => work(rows) },
+    source: {
+      onEventsCommitted(listener: (partner: string | undefined) => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    commit(count: number) {
+      for (let n = 0; n < count; n++) {
+        last++;
+        events.push({ cursor: last, topic: "CustomerCreated", body: `{"n":${last}}` });
+      }
+      for (const listener of listeners) listener("partner");
+    },
+    purge() {
+      events = [];
+      last = 0;
+    },
+  };
+}
+
+/** A client that reads everything at once. */
+function client() {
+  let text = "";
+  let ended = false;
+  const closers: (() => void)[] = [];
+  const sink: AnswerSink = {
+    write(chunk) {
+      text += chunk;
+      return true;
+    },
+    drained: async () => {},
+    end() {
+      if (ended) return;
+      ended = true;
+      for (const close of closers) close();
+    },
+    onClose: (listener) => closers.push(listener),
+  };
+  return {
+    sink,
+    ids: () => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1])),
+    ended: () => ended,
+  };
+}
+
+it("ends a stream whose partner's log started again below its cursor, and a reconnect starts at its first event", async () => {
+  const log = partnerLog();
+  const streams = new EventStreams(log.source, { pollMs: 10, heartbeatMs: 60_000 });
+  log.commit(3);
+  const first = client();
+  (await eventStream("partner", log.store, streams, { after: 0, topics: [] })).start(first.sink);
+  await expect.poll(() => first.ids()).toEqual([1, 2, 3]);
+  // Purged, then made anew by its next request: its new log's events are 1 and 2.
+  log.purge();
+  log.commit(2);
+  await expect.poll(() => first.ended()).toBe(true);
+  expect(first.ids()).toEqual([1, 2, 3]);
+  const again = client();
+  (await eventStream("partner", log.store, streams, { after: 3, topics: [] })).start(again.sink);
+  await expect.poll(() => again.ids()).toEqual([1, 2]);
+  again.sink.end();
+  streams.close();
+});
