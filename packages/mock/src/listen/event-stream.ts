@@ -69,8 +69,10 @@ export async function followEvents(options: EventStreamOptions): Promise<void> {
       },
       (cursor) => {
         // A stream opened "from now on" starts at the cursor it names: a reconnect before its
-        // first event resumes there, not from a new now that would skip what came meanwhile.
-        after ??= cursor;
+        // first event resumes there, not from a new now that would skip what came meanwhile. One
+        // that starts before the cursor asked for is of a log that started again (a sandbox kept
+        // in memory restarted, a partner purged): its events are new, and followed from there.
+        if (after === undefined || isBefore(cursor, after)) after = cursor;
       },
     ).catch((error: unknown) => {
       if (error instanceof StreamRefused) throw error;
@@ -142,17 +144,22 @@ async function readOnce(
     open();
     let pending = Promise.resolve();
     let failure: unknown;
+    /** Events at or before this one were handled: the cursor asked for, or where the log starts again. */
+    let handledUpTo = after;
     const parser = createParser({
       onComment(comment) {
         const start = /^\s*the events after cursor (\d{1,18})$/.exec(comment)?.[1];
-        if (start !== undefined) started(start);
+        if (start !== undefined) {
+          if (handledUpTo !== undefined && isBefore(start, handledUpTo)) handledUpTo = start;
+          started(start);
+        }
         const gap = /^\s*gap:\s*(.+)$/.exec(comment)?.[1];
         if (gap !== undefined) options.onGap(gap);
       },
       onEvent(message) {
         if (message.id === undefined || message.event === undefined) return;
         // An event at or before the last one handled is never handled again.
-        if (after !== undefined && isAtOrBefore(message.id, after)) return;
+        if (handledUpTo !== undefined && isAtOrBefore(message.id, handledUpTo)) return;
         const event = { cursor: message.id, topic: message.event, body: message.data };
         // In order, one at a time: the cursor moves only past an event handled.
         pending = pending.then(async () => {
@@ -189,6 +196,11 @@ async function readOnce(
     options.signal.removeEventListener("abort", abort);
     connection.abort();
   }
+}
+
+/** Whether cursor `a` is before `b` (whole numbers, as text). */
+function isBefore(a: string, b: string): boolean {
+  return /^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) < BigInt(b);
 }
 
 /** Whether cursor `a` is at or before `b` (whole numbers, as text). */

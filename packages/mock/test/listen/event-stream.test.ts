@@ -94,3 +94,49 @@ it("resumes a stream that broke before its first event after the cursor it start
   expect(resumedAfter).toEqual([undefined, "41"]);
   expect(handled).toEqual(['{"cursor":42}', '{"cursor":43}']);
 });
+
+it("handles the events of a log that started again below its cursor (a sandbox kept in memory restarted)", async (context) => {
+  const resumedAfter: (string | undefined)[] = [];
+  const server = createServer((request, response) => {
+    resumedAfter.push(request.headers["last-event-id"] as string | undefined);
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    const event = (cursor: number) =>
+      `id: ${cursor}\nevent: CustomerCreated\ndata: {"cursor":${cursor},"run":${resumedAfter.length}}\n\n`;
+    if (resumedAfter.length === 1) {
+      response.end(`retry: 1000\n: the events after cursor 0\n\n${event(1)}${event(2)}${event(3)}`);
+      return;
+    }
+    // Restarted with an empty log: cursor 3 is past its newest, so it starts at its first event.
+    response.end(`retry: 1000\n: the events after cursor 0\n\n${event(1)}${event(2)}`);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  context.onTestFinished(() => new Promise<void>((done) => server.close(() => done())));
+
+  const stop = new AbortController();
+  const handled: string[] = [];
+  await followEvents({
+    baseUrl: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`),
+    apiKey: "event-stream-test-key",
+    topics: [],
+    after: "0",
+    signal: stop.signal,
+    async onEvent(event) {
+      handled.push(event.body);
+    },
+    onOpen() {},
+    onGap() {},
+    onBroken() {
+      if (resumedAfter.length === 2) stop.abort();
+    },
+  });
+
+  expect(resumedAfter).toEqual(["0", "3"]);
+  expect(handled).toEqual([
+    '{"cursor":1,"run":1}',
+    '{"cursor":2,"run":1}',
+    '{"cursor":3,"run":1}',
+    '{"cursor":1,"run":2}',
+    '{"cursor":2,"run":2}',
+  ]);
+});
