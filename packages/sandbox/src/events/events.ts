@@ -198,9 +198,13 @@ export class Events {
         ? await this.sender.deliver(delivery.url, delivery.event)
         : undefined;
     return async (tx) => {
-      await this.record(tx, delivery, outcome, true, clock);
+      // A retry is numbered after every attempt recorded meanwhile (a redelivery's); its place
+      // in the retry schedule stays its own.
+      const number = delivery.attempt > 1 ? await numberAfterLast(tx, delivery) : delivery.attempt;
+      await this.record(tx, delivery, outcome, true, clock, number);
       if (again !== undefined) {
-        await this.record(tx, { ...delivery, attempt: delivery.attempt + 1 }, again, false, clock);
+        const duplicate = { ...delivery, attempt: delivery.attempt + 1 };
+        await this.record(tx, duplicate, again, false, clock, number + 1);
       }
     };
   };
@@ -234,7 +238,10 @@ export class Events {
       event: found.latest.payload as EventPayload,
     };
     const outcome = await this.sender.deliver(job.url, job.event);
-    return this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
+    // Numbered as it is recorded: redeliveries sent at once get numbers of their own.
+    return this.store.transaction(async (tx) =>
+      this.record(tx, job, outcome, false, this.clock, await numberAfterLast(tx, job)),
+    );
   }
 
   private eventOf(
@@ -267,6 +274,8 @@ export class Events {
     outcome: DeliveryOutcome,
     retried: boolean,
     clock: Clock,
+    /** The number the attempt is recorded with; its place in the retry schedule is `job.attempt`. */
+    number: number = job.attempt,
   ): Promise<DeliveryEvent> {
     const nowMs = clock.now().getTime();
     const now = new Date(nowMs).toISOString();
@@ -303,7 +312,7 @@ export class Events {
       webhook_id: job.webhook_id,
       url: job.url,
       created_at: now,
-      attempt,
+      attempt: number,
       sent: true,
       ...outcome,
       ...(retry !== undefined && { next_attempt_at: new Date(retry).toISOString() }),
@@ -314,6 +323,12 @@ export class Events {
     await countDelivery(tx, job, outcome);
     return event;
   }
+}
+
+/** The attempt's number: its own, or after the newest attempt of its event the log holds. */
+async function numberAfterLast(tx: EventRows, job: DeliveryJob): Promise<number> {
+  const last = (await tx.latestAttempt(job.event.id))?.attempt ?? 0;
+  return Math.max(job.attempt, last + 1);
 }
 
 /** Adds the event to the partner's log, as the body a delivery sends. */

@@ -72,3 +72,27 @@ it("sends no retry to a webhook disabled since the attempt failed", async () => 
     1,
   ]);
 });
+
+it("numbers a retry due after a redelivery after it, and redeliveries at once one after another", async () => {
+  const { url, failing, event } = await failedOnce();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  // The receiver recovers, slowly: both redeliveries are on their way at once.
+  failing.answerWith(async (_, response) => {
+    await held;
+    response.writeHead(204).end();
+  });
+  const redeliveries = [1, 2].map(() => call(url, "POST", `/_sandbox/events/${event}/redeliver`));
+  await failing.waitFor(3);
+  release();
+  const numbers = (await Promise.all(redeliveries)).map((answer) => answer.body.attempt);
+  expect(numbers.sort()).toEqual([2, 3]);
+  // The retry the first attempt's failure scheduled comes after them.
+  await advance(url, 60);
+  expect(failing.deliveries).toHaveLength(4);
+  expect((await attemptsOf(url)).map((attempt: { attempt: number }) => attempt.attempt)).toEqual([
+    4, 3, 2, 1,
+  ]);
+});
