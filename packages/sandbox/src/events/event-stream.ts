@@ -117,7 +117,15 @@ async function follow(
     wake?.();
   };
   const unwatch = streams.watch(partner, rouse, () => sink.end());
-  const heartbeat = setInterval(() => sink.write(": heartbeat\n\n"), streams.timing.heartbeatMs);
+  // A client that has not read what was written needs no heartbeat: what waits for it would
+  // only grow, a comment every beat for as long as it stays open.
+  let backedUp = false;
+  const write = (text: string) => {
+    if (!sink.write(text)) backedUp = true;
+  };
+  const heartbeat = setInterval(() => {
+    if (!backedUp) write(": heartbeat\n\n");
+  }, streams.timing.heartbeatMs);
   sink.onClose(() => {
     open = false;
     clearInterval(heartbeat);
@@ -126,7 +134,7 @@ async function follow(
   });
   try {
     let cursor = after;
-    sink.write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
+    write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
     // The first read also finds the events the log no longer holds. The reads are of what has
     // committed, which a stream opened again during a busy advance need not queue behind.
     let first = true;
@@ -149,16 +157,17 @@ async function follow(
         return;
       }
       if (gone !== undefined) {
-        sink.write(
+        write(
           `: gap: the log no longer holds events ${gone.from} to ${gone.to} (it keeps only a partner's newest events, and a reset empties it)\n\n`,
         );
       }
       for (const event of events) {
         if (event.cursor > upTo) break;
-        sink.write(`id: ${event.cursor}\nevent: ${event.topic}\ndata: ${event.body}\n\n`);
+        write(`id: ${event.cursor}\nevent: ${event.topic}\ndata: ${event.body}\n\n`);
         cursor = event.cursor;
       }
       await sink.drained();
+      backedUp = false;
       if (events.length === READ_AT_ONCE) continue;
       // The events of other topics up to the newest are passed: the next read starts after them.
       cursor = Math.max(cursor, upTo);

@@ -85,3 +85,33 @@ it("ends a stream whose partner's log started again below its cursor, and a reco
   again.sink.end();
   streams.close();
 });
+
+it("stops writing heartbeats to a client that reads nothing, so that what waits for it stays bounded", async () => {
+  const log = partnerLog();
+  const streams = new EventStreams(log.source, { pollMs: 10, heartbeatMs: 2 });
+  log.commit(3);
+  let written = 0;
+  let ended = false;
+  const closers: (() => void)[] = [];
+  const sink: AnswerSink = {
+    // The client reads nothing: every write waits, and it never drains.
+    write(text) {
+      written += text.length;
+      return false;
+    },
+    drained: () => new Promise(() => {}),
+    end() {
+      ended = true;
+      for (const close of closers) close();
+    },
+    onClose: (listener) => closers.push(listener),
+  };
+  (await eventStream("partner", log.store, streams, { after: 0, topics: [] })).start(sink);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const waiting = written;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(written).toBe(waiting);
+  sink.end();
+  expect(ended).toBe(true);
+  streams.close();
+});
