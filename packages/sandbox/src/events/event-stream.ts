@@ -135,16 +135,20 @@ async function follow(
   try {
     let cursor = after;
     write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
-    // The first read also finds the events the log no longer holds. The reads are of what has
-    // committed, which a stream opened again during a busy advance need not queue behind.
+    // The first read also finds the events the log no longer holds, and so does a later one
+    // that skips a cursor (a reset, or a trim, took events before the stream read them). The
+    // reads are of what has committed, which a stream opened again during a busy advance need
+    // not queue behind.
     let first = true;
     while (open) {
       woken = false;
       const { events, upTo, gone } = await store.read(async (tx) => {
         const last = await tx.lastCursor();
+        const events = await tx.eventsAfter(cursor, topics, READ_AT_ONCE);
+        const skips = first || (events[0]?.cursor ?? last + 1) > cursor + 1;
         return {
-          gone: first ? await eventsNoLongerKept(tx, cursor, last) : undefined,
-          events: await tx.eventsAfter(cursor, topics, READ_AT_ONCE),
+          gone: skips ? await eventsNoLongerKept(tx, cursor, last) : undefined,
+          events,
           upTo: last,
         };
       });

@@ -28,16 +28,20 @@ function partnerLog() {
         return () => listeners.delete(listener);
       },
     },
-    commit(count: number) {
+    commit(count: number, { told = true } = {}) {
       for (let n = 0; n < count; n++) {
         last++;
         events.push({ cursor: last, topic: "CustomerCreated", body: `{"n":${last}}` });
       }
-      for (const listener of listeners) listener("partner");
+      if (told) for (const listener of listeners) listener("partner");
     },
     purge() {
       events = [];
       last = 0;
+    },
+    /** A reset: the log emptied, its cursors going on. */
+    reset() {
+      events = [];
     },
   };
 }
@@ -63,6 +67,10 @@ function client() {
   return {
     sink,
     ids: () => [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1])),
+    gaps: () =>
+      [...text.matchAll(/^: gap: the log no longer holds events (\d+ to \d+)/gm)].map(
+        (match) => match[1],
+      ),
     ended: () => ended,
   };
 }
@@ -113,5 +121,22 @@ it("stops writing heartbeats to a client that reads nothing, so that what waits 
   expect(written).toBe(waiting);
   sink.end();
   expect(ended).toBe(true);
+  streams.close();
+});
+
+it("says which events a reset took from an open stream before it read them", async () => {
+  const log = partnerLog();
+  const streams = new EventStreams(log.source, { pollMs: 60_000, heartbeatMs: 60_000 });
+  log.commit(3);
+  const open = client();
+  (await eventStream("partner", log.store, streams, { after: 0, topics: [] })).start(open.sink);
+  await expect.poll(() => open.ids()).toEqual([1, 2, 3]);
+  // Events 4 and 5 commit, and a reset empties the log before the stream reads them.
+  log.commit(2, { told: false });
+  log.reset();
+  log.commit(1);
+  await expect.poll(() => open.ids()).toEqual([1, 2, 3, 6]);
+  expect(open.gaps()).toEqual(["4 to 5"]);
+  open.sink.end();
   streams.close();
 });
