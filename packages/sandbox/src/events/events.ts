@@ -32,6 +32,8 @@ interface DeliveryJob {
   drop?: true;
   /** The fault rule that acts on it. */
   fault_id?: string;
+  /** Held back (the opt-in delivery mode, a fault's delay): sent to its webhook as it is when due. */
+  held?: true;
 }
 
 /**
@@ -116,11 +118,13 @@ export class Events {
       const fault = this.faults?.armed
         ? await deliveryFault(tx, this.faults, topic, customerId)
         : undefined;
+      const waitMs = delay + (fault?.delaySeconds ?? 0) * 1000;
+      const queued = withFault(duplicate ? { ...job, duplicate } : job, fault);
       await tx.schedule({
-        dueAt: clock.now().getTime() + delay + (fault?.delaySeconds ?? 0) * 1000,
+        dueAt: clock.now().getTime() + waitMs,
         kind: "deliver",
         subject: event.id,
-        body: withFault(duplicate ? { ...job, duplicate } : job, fault),
+        body: waitMs > 0 ? { ...queued, held: true } : queued,
       });
       this.sender.queued?.(job.url);
       this.queued = true;
@@ -161,7 +165,7 @@ export class Events {
           dueAt: this.clock.now().getTime() + delaySeconds * 1000,
           kind: "deliver",
           subject: event.id,
-          body: job,
+          body: { ...job, held: true },
         }),
       );
       this.queued = true;
@@ -186,9 +190,10 @@ export class Events {
    */
   readonly perform = async (job: ScheduledJob, clock: Clock = this.clock): Promise<JobFinish> => {
     const queued = job.body as DeliveryJob;
-    // A retry goes to the webhook as it is when it is due: to its url then, and only while it
-    // is enabled (one disabled since is given up, with nothing sent or recorded).
-    const delivery = queued.attempt > 1 ? await this.stillWanted(queued) : queued;
+    // A retry, or a delivery held back, goes to the webhook as it is when it is due: to its url
+    // then, and only while it is enabled (one disabled since is given up, nothing sent or recorded).
+    const later = queued.attempt > 1 || queued.held === true;
+    const delivery = later ? await this.stillWanted(queued) : queued;
     if (delivery === undefined) return async () => {};
     const outcome = delivery.drop
       ? dropped(delivery.fault_id ?? "")

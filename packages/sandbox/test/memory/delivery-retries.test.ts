@@ -96,3 +96,28 @@ it("numbers a retry due after a redelivery after it, and redeliveries at once on
     4, 3, 2, 1,
   ]);
 });
+
+it("sends a delivery a fault held back only if its webhook is still enabled when it is due", async () => {
+  const sandbox = await startSandbox();
+  cleanups.push(() => sandbox.stop());
+  const receiver = await startReceiver();
+  cleanups.push(() => receiver.stop());
+  const webhook = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+    body: { url: `${receiver.url}/hook`, topics: ["CustomerCreated"] },
+  });
+  const armed = await call(sandbox.url, "POST", "/_sandbox/faults", {
+    body: { topic: "CustomerCreated", delay_seconds: 600 },
+  });
+  expect(armed.status).toBe(201);
+  const customer = await call(sandbox.url, "POST", "/customers", {
+    body: { customer_type: "Person", email: "held-back@example.com" },
+    headers: newKey(),
+  });
+  expect(customer.status).toBe(200);
+  const disabled = await call(sandbox.url, "PATCH", `/webhooks/${webhook.body.id}`, {
+    body: { enabled: false },
+  });
+  expect(disabled.status).toBe(200);
+  await advance(sandbox.url, 600);
+  expect(receiver.deliveries).toHaveLength(0);
+});
