@@ -26,6 +26,11 @@ export interface EventStreamOptions {
    * Handles one event; the stream waits for it, and resumes after the last one it resolved for.
    */
   onEvent(event: StreamedEvent): Promise<void>;
+  /**
+   * The stream named where it starts, and that is now the position: the first stream opened
+   * "from now on", or one of a log that started again below the cursor asked for.
+   */
+  onStart?(cursor: string): void;
   /** The stream is open (again): `reconnected` false the first time. */
   onOpen(reconnected: boolean): void;
   /** The sandbox no longer holds some events after the cursor (trimmed, or a reset): its words. */
@@ -72,7 +77,10 @@ export async function followEvents(options: EventStreamOptions): Promise<void> {
         // first event resumes there, not from a new now that would skip what came meanwhile. One
         // that starts before the cursor asked for is of a log that started again (a sandbox kept
         // in memory restarted, a partner purged): its events are new, and followed from there.
-        if (after === undefined || isBefore(cursor, after)) after = cursor;
+        if (after === undefined || isBefore(cursor, after)) {
+          after = cursor;
+          options.onStart?.(cursor);
+        }
       },
     ).catch((error: unknown) => {
       if (error instanceof StreamRefused) throw error;
