@@ -330,9 +330,14 @@ export class Events {
   }
 }
 
-/** The attempt's number: its own, or after the newest attempt of its event the log holds. */
+/**
+ * The attempt's number: its own, or after the newest attempt of its event to its webhook that
+ * the log holds (each webhook's attempts of an event are numbered 1, 2, …).
+ */
 async function numberAfterLast(tx: EventRows, job: DeliveryJob): Promise<number> {
-  const last = (await tx.latestAttempt(job.event.id))?.attempt ?? 0;
+  const log = tx.eventLog({ id: job.event.id, webhook_id: job.webhook_id });
+  const [newest] = await log.from(undefined, 1);
+  const last = newest === undefined ? 0 : Number(JSON.parse(newest.item.text).attempt ?? 0);
   return Math.max(job.attempt, last + 1);
 }
 

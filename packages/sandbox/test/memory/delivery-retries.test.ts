@@ -121,3 +121,30 @@ it("sends a delivery a fault held back only if its webhook is still enabled when
   await advance(sandbox.url, 600);
   expect(receiver.deliveries).toHaveLength(0);
 });
+
+it("numbers each webhook's attempts of an event on their own, 1, 2, …", async () => {
+  const sandbox = await startSandbox();
+  cleanups.push(() => sandbox.stop());
+  const failing = await startReceiver((_, response) => response.writeHead(500).end());
+  cleanups.push(() => failing.stop());
+  for (const path of ["/one", "/two"]) {
+    const added = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+      body: { url: `${failing.url}${path}`, topics: ["CustomerCreated"] },
+    });
+    expect(added.status).toBe(200);
+  }
+  const customer = await call(sandbox.url, "POST", "/customers", {
+    body: { customer_type: "Person", email: "two-webhooks@example.com" },
+    headers: newKey(),
+  });
+  expect(customer.status).toBe(200);
+  await advance(sandbox.url, 0);
+  await advance(sandbox.url, 6 * 60);
+  const attempts: { url: string; attempt: number }[] = await attemptsOf(sandbox.url);
+  for (const path of ["/one", "/two"]) {
+    const numbers = attempts
+      .filter((attempt) => attempt.url.endsWith(path))
+      .map((attempt) => attempt.attempt);
+    expect(numbers).toEqual([3, 2, 1]);
+  }
+});
