@@ -35,7 +35,10 @@ export interface Reply {
 export interface PlainStream {
   /** Receives each part as it is written, and the end. */
   start(parts: {
-    write(text: string): void;
+    /** Hands the part on; false when the reader has not taken what came before. */
+    write(text: string): boolean;
+    /** Resolves once the reader has taken what was handed on (or has gone). */
+    drained(): Promise<void>;
     end(): void;
     onCancel(listener: () => void): void;
   }): void;

@@ -26,6 +26,11 @@ export interface EventStreamOptions {
    * Handles one event; the stream waits for it, and resumes after the last one it resolved for.
    */
   onEvent(event: StreamedEvent): Promise<void>;
+  /**
+   * The stream named where it starts, and that is now the position: the first stream opened
+   * "from now on", or one of a log that started again below the cursor asked for.
+   */
+  onStart?(cursor: string): void;
   /** The stream is open (again): `reconnected` false the first time. */
   onOpen(reconnected: boolean): void;
   /** The sandbox no longer holds some events after the cursor (trimmed, or a reset): its words. */
@@ -67,6 +72,16 @@ export async function followEvents(options: EventStreamOptions): Promise<void> {
         opened = true;
         delay = FIRST_DELAY_MS;
       },
+      (cursor) => {
+        // A stream opened "from now on" starts at the cursor it names: a reconnect before its
+        // first event resumes there, not from a new now that would skip what came meanwhile. One
+        // that starts before the cursor asked for is of a log that started again (a sandbox kept
+        // in memory restarted, a partner purged): its events are new, and followed from there.
+        if (after === undefined || isBefore(cursor, after)) {
+          after = cursor;
+          options.onStart?.(cursor);
+        }
+      },
     ).catch((error: unknown) => {
       if (error instanceof StreamRefused) throw error;
       return describe(error);
@@ -87,6 +102,7 @@ async function readOnce(
   after: string | undefined,
   handled: (event: StreamedEvent) => void,
   open: () => void,
+  started: (cursor: string) => void,
 ): Promise<string> {
   const url = new URL("_sandbox/events/stream", options.baseUrl);
   if (options.topics.length > 0) url.searchParams.set("topics", options.topics.join(","));
@@ -136,15 +152,22 @@ async function readOnce(
     open();
     let pending = Promise.resolve();
     let failure: unknown;
+    /** Events at or before this one were handled: the cursor asked for, or where the log starts again. */
+    let handledUpTo = after;
     const parser = createParser({
       onComment(comment) {
+        const start = /^\s*the events after cursor (\d{1,18})$/.exec(comment)?.[1];
+        if (start !== undefined) {
+          if (handledUpTo !== undefined && isBefore(start, handledUpTo)) handledUpTo = start;
+          started(start);
+        }
         const gap = /^\s*gap:\s*(.+)$/.exec(comment)?.[1];
         if (gap !== undefined) options.onGap(gap);
       },
       onEvent(message) {
         if (message.id === undefined || message.event === undefined) return;
         // An event at or before the last one handled is never handled again.
-        if (after !== undefined && isAtOrBefore(message.id, after)) return;
+        if (handledUpTo !== undefined && isAtOrBefore(message.id, handledUpTo)) return;
         const event = { cursor: message.id, topic: message.event, body: message.data };
         // In order, one at a time: the cursor moves only past an event handled.
         pending = pending.then(async () => {
@@ -181,6 +204,11 @@ async function readOnce(
     options.signal.removeEventListener("abort", abort);
     connection.abort();
   }
+}
+
+/** Whether cursor `a` is before `b` (whole numbers, as text). */
+function isBefore(a: string, b: string): boolean {
+  return /^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) < BigInt(b);
 }
 
 /** Whether cursor `a` is at or before `b` (whole numbers, as text). */

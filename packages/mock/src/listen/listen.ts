@@ -55,12 +55,19 @@ export async function listen(options: ListenOptions): Promise<void> {
   const receipts = new Receipts(options.baseUrl, options.apiKey, options.warn);
   const saved = options.cursorFile === undefined ? undefined : await readCursor(options.cursorFile);
   const cursorFile = options.cursorFile;
+  // The cursor file's writes, one after another (each writes the same temporary file).
+  let saving: Promise<void> = Promise.resolve();
+  const keepCursor = (file: string, cursor: string) => {
+    const saved = saving.catch(() => {}).then(() => saveCursor(file, cursor));
+    saving = saved;
+    return saved;
+  };
   const inFlight = new InFlight<Handled>(FORWARDS_AT_ONCE, async (handled) => {
     const { event, id, customerId, receiver, forwarded } = handled;
     if (forwarded !== undefined && id !== undefined) {
       receipts.add({ id, cursor: event.cursor, status_code: forwarded.status });
     }
-    if (cursorFile !== undefined) await saveCursor(cursorFile, event.cursor);
+    if (cursorFile !== undefined) await keepCursor(cursorFile, event.cursor);
     options.write(eventLine(options.format, event, id, customerId, receiver, forwarded));
   });
   try {
@@ -77,6 +84,14 @@ export async function listen(options: ListenOptions): Promise<void> {
           options.warn("the event stream is open again: resuming after the last event forwarded");
           receipts.resend();
         } else options.write(readyLine(options, saved));
+      },
+      onStart(cursor) {
+        // The position before any event is forwarded: a listen stopped now and started again
+        // gets the events committed meanwhile, not only those from its new start on.
+        if (cursorFile === undefined) return;
+        keepCursor(cursorFile, cursor).catch((error: Error) =>
+          options.warn(`cannot keep the cursor in ${cursorFile}: ${error.message}`),
+        );
       },
       onGap(words) {
         options.warn(`${words}: those events cannot be forwarded`);
@@ -105,6 +120,7 @@ export async function listen(options: ListenOptions): Promise<void> {
   } finally {
     // The events taken are forwarded, their lines printed and the cursor kept, before it stops.
     await inFlight.drained().catch(() => {});
+    await saving.catch(() => {});
     await receipts.settled();
     receipts.resend();
     await receipts.settled();

@@ -131,6 +131,15 @@ async function entriesAfter(options: TailOptions, last: string): Promise<LogEntr
   let cursor: string | undefined;
   for (let pages = 0; pages < PAGES_PER_LOOK; pages++) {
     const read = await page(options, cursor);
+    const newest = read.items[0];
+    if (pages === 0 && newest !== undefined && BigInt(newest.id) < BigInt(last)) {
+      // Its newest entry is older than the last one seen: the log started again (ids go on
+      // across a reset, not across a sandbox kept in memory restarting or a partner purged).
+      options.warn(
+        "the request log started again (the sandbox restarted, or the partner's data was purged): following it from its start",
+      );
+      return entriesAfter(options, "0");
+    }
     for (const entry of read.items) {
       if (BigInt(entry.id) <= BigInt(last)) return fresh.reverse();
       fresh.push(entry);

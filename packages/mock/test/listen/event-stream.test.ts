@@ -49,3 +49,94 @@ it("reconnects at once after a stream that delivered, and backs off while it fai
   expect(resumedAfter).toEqual([undefined, "1", "2", "2"]);
   expect(delays).toEqual([0, 0, 100, 200]);
 });
+
+it("resumes a stream that broke before its first event after the cursor it started at, not from a new now", async (context) => {
+  const resumedAfter: (string | undefined)[] = [];
+  const server = createServer((request, response) => {
+    resumedAfter.push(request.headers["last-event-id"] as string | undefined);
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    if (resumedAfter.length === 1) {
+      // Opened "from now on" at cursor 41, then cut before any event (a sandbox restarted).
+      response.end("retry: 1000\n: the events after cursor 41\n\n");
+      return;
+    }
+    // Events 42 and 43 were made while the client reconnected.
+    const after = Number(resumedAfter.at(-1) ?? 43);
+    const events = [42, 43].filter((cursor) => cursor > after);
+    response.end(
+      `retry: 1000\n: the events after cursor ${after}\n\n${events
+        .map((cursor) => `id: ${cursor}\nevent: CustomerCreated\ndata: {"cursor":${cursor}}\n\n`)
+        .join("")}`,
+    );
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  context.onTestFinished(() => new Promise<void>((done) => server.close(() => done())));
+
+  const stop = new AbortController();
+  const handled: string[] = [];
+  await followEvents({
+    baseUrl: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`),
+    apiKey: "event-stream-test-key",
+    topics: [],
+    after: undefined,
+    signal: stop.signal,
+    async onEvent(event) {
+      handled.push(event.body);
+    },
+    onOpen() {},
+    onGap() {},
+    onBroken() {
+      if (resumedAfter.length === 2) stop.abort();
+    },
+  });
+
+  expect(resumedAfter).toEqual([undefined, "41"]);
+  expect(handled).toEqual(['{"cursor":42}', '{"cursor":43}']);
+});
+
+it("handles the events of a log that started again below its cursor (a sandbox kept in memory restarted)", async (context) => {
+  const resumedAfter: (string | undefined)[] = [];
+  const server = createServer((request, response) => {
+    resumedAfter.push(request.headers["last-event-id"] as string | undefined);
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    const event = (cursor: number) =>
+      `id: ${cursor}\nevent: CustomerCreated\ndata: {"cursor":${cursor},"run":${resumedAfter.length}}\n\n`;
+    if (resumedAfter.length === 1) {
+      response.end(`retry: 1000\n: the events after cursor 0\n\n${event(1)}${event(2)}${event(3)}`);
+      return;
+    }
+    // Restarted with an empty log: cursor 3 is past its newest, so it starts at its first event.
+    response.end(`retry: 1000\n: the events after cursor 0\n\n${event(1)}${event(2)}`);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  context.onTestFinished(() => new Promise<void>((done) => server.close(() => done())));
+
+  const stop = new AbortController();
+  const handled: string[] = [];
+  await followEvents({
+    baseUrl: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`),
+    apiKey: "event-stream-test-key",
+    topics: [],
+    after: "0",
+    signal: stop.signal,
+    async onEvent(event) {
+      handled.push(event.body);
+    },
+    onOpen() {},
+    onGap() {},
+    onBroken() {
+      if (resumedAfter.length === 2) stop.abort();
+    },
+  });
+
+  expect(resumedAfter).toEqual(["0", "3"]);
+  expect(handled).toEqual([
+    '{"cursor":1,"run":1}',
+    '{"cursor":2,"run":1}',
+    '{"cursor":3,"run":1}',
+    '{"cursor":1,"run":2}',
+    '{"cursor":2,"run":2}',
+  ]);
+});

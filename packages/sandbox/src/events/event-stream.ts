@@ -117,7 +117,15 @@ async function follow(
     wake?.();
   };
   const unwatch = streams.watch(partner, rouse, () => sink.end());
-  const heartbeat = setInterval(() => sink.write(": heartbeat\n\n"), streams.timing.heartbeatMs);
+  // A client that has not read what was written needs no heartbeat: what waits for it would
+  // only grow, a comment every beat for as long as it stays open.
+  let backedUp = false;
+  const write = (text: string) => {
+    if (!sink.write(text)) backedUp = true;
+  };
+  const heartbeat = setInterval(() => {
+    if (!backedUp) write(": heartbeat\n\n");
+  }, streams.timing.heartbeatMs);
   sink.onClose(() => {
     open = false;
     clearInterval(heartbeat);
@@ -126,32 +134,44 @@ async function follow(
   });
   try {
     let cursor = after;
-    sink.write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
-    // The first read also finds the events the log no longer holds. The reads are of what has
-    // committed, which a stream opened again during a busy advance need not queue behind.
+    write(`retry: 1000\n: the events after cursor ${cursor}\n\n`);
+    // The first read also finds the events the log no longer holds, and so does a later one
+    // that skips a cursor (a reset, or a trim, took events before the stream read them). The
+    // reads are of what has committed, which a stream opened again during a busy advance need
+    // not queue behind.
     let first = true;
     while (open) {
       woken = false;
       const { events, upTo, gone } = await store.read(async (tx) => {
         const last = await tx.lastCursor();
+        const events = await tx.eventsAfter(cursor, topics, READ_AT_ONCE);
+        const skips = first || (events[0]?.cursor ?? last + 1) > cursor + 1;
         return {
-          gone: first ? await eventsNoLongerKept(tx, cursor, last) : undefined,
-          events: await tx.eventsAfter(cursor, topics, READ_AT_ONCE),
+          gone: skips ? await eventsNoLongerKept(tx, cursor, last) : undefined,
+          events,
           upTo: last,
         };
       });
       first = false;
+      if (upTo < cursor) {
+        // The partner's log started again below the cursor (purged and made anew: idle, or
+        // evicted for room): ended, so that the client's reconnect with its last id, past the
+        // new log's newest, starts again at its first event rather than wait for that id.
+        sink.end();
+        return;
+      }
       if (gone !== undefined) {
-        sink.write(
+        write(
           `: gap: the log no longer holds events ${gone.from} to ${gone.to} (it keeps only a partner's newest events, and a reset empties it)\n\n`,
         );
       }
       for (const event of events) {
         if (event.cursor > upTo) break;
-        sink.write(`id: ${event.cursor}\nevent: ${event.topic}\ndata: ${event.body}\n\n`);
+        write(`id: ${event.cursor}\nevent: ${event.topic}\ndata: ${event.body}\n\n`);
         cursor = event.cursor;
       }
       await sink.drained();
+      backedUp = false;
       if (events.length === READ_AT_ONCE) continue;
       // The events of other topics up to the newest are passed: the next read starts after them.
       cursor = Math.max(cursor, upTo);

@@ -32,6 +32,8 @@ interface DeliveryJob {
   drop?: true;
   /** The fault rule that acts on it. */
   fault_id?: string;
+  /** Held back (the opt-in delivery mode, a fault's delay): sent to its webhook as it is when due. */
+  held?: true;
 }
 
 /**
@@ -116,11 +118,13 @@ export class Events {
       const fault = this.faults?.armed
         ? await deliveryFault(tx, this.faults, topic, customerId)
         : undefined;
+      const waitMs = delay + (fault?.delaySeconds ?? 0) * 1000;
+      const queued = withFault(duplicate ? { ...job, duplicate } : job, fault);
       await tx.schedule({
-        dueAt: clock.now().getTime() + delay + (fault?.delaySeconds ?? 0) * 1000,
+        dueAt: clock.now().getTime() + waitMs,
         kind: "deliver",
         subject: event.id,
-        body: withFault(duplicate ? { ...job, duplicate } : job, fault),
+        body: waitMs > 0 ? { ...queued, held: true } : queued,
       });
       this.sender.queued?.(job.url);
       this.queued = true;
@@ -161,7 +165,7 @@ export class Events {
           dueAt: this.clock.now().getTime() + delaySeconds * 1000,
           kind: "deliver",
           subject: event.id,
-          body: job,
+          body: { ...job, held: true },
         }),
       );
       this.queued = true;
@@ -185,7 +189,12 @@ export class Events {
    * transaction, at `clock`'s time (an advance runs it at the time it is due).
    */
   readonly perform = async (job: ScheduledJob, clock: Clock = this.clock): Promise<JobFinish> => {
-    const delivery = job.body as DeliveryJob;
+    const queued = job.body as DeliveryJob;
+    // A retry, or a delivery held back, goes to the webhook as it is when it is due: to its url
+    // then, and only while it is enabled (one disabled since is given up, nothing sent or recorded).
+    const later = queued.attempt > 1 || queued.held === true;
+    const delivery = later ? await this.stillWanted(queued) : queued;
+    if (delivery === undefined) return async () => {};
     const outcome = delivery.drop
       ? dropped(delivery.fault_id ?? "")
       : await this.sender.deliver(delivery.url, delivery.event);
@@ -194,12 +203,26 @@ export class Events {
         ? await this.sender.deliver(delivery.url, delivery.event)
         : undefined;
     return async (tx) => {
-      await this.record(tx, delivery, outcome, true, clock);
+      // A retry is numbered after every attempt recorded meanwhile (a redelivery's); its place
+      // in the retry schedule stays its own.
+      const number = delivery.attempt > 1 ? await numberAfterLast(tx, delivery) : delivery.attempt;
+      await this.record(tx, delivery, outcome, true, clock, number);
       if (again !== undefined) {
-        await this.record(tx, { ...delivery, attempt: delivery.attempt + 1 }, again, false, clock);
+        const duplicate = { ...delivery, attempt: delivery.attempt + 1 };
+        await this.record(tx, duplicate, again, false, clock, number + 1);
       }
     };
   };
+
+  /** The retry as its webhook now takes it (its current url), or undefined when it is disabled. */
+  private async stillWanted(job: DeliveryJob): Promise<DeliveryJob | undefined> {
+    const webhook = await this.store.transaction((tx) =>
+      tx.find("webhooks", job.webhook_id, undefined),
+    );
+    return webhook?.resource.enabled === true
+      ? { ...job, url: String(webhook.resource.url) }
+      : undefined;
+  }
 
   /**
    * Sends an event the log holds an attempt of again now, to its webhook's current url (one
@@ -220,7 +243,10 @@ export class Events {
       event: found.latest.payload as EventPayload,
     };
     const outcome = await this.sender.deliver(job.url, job.event);
-    return this.store.transaction((tx) => this.record(tx, job, outcome, false, this.clock));
+    // Numbered as it is recorded: redeliveries sent at once get numbers of their own.
+    return this.store.transaction(async (tx) =>
+      this.record(tx, job, outcome, false, this.clock, await numberAfterLast(tx, job)),
+    );
   }
 
   private eventOf(
@@ -253,6 +279,8 @@ export class Events {
     outcome: DeliveryOutcome,
     retried: boolean,
     clock: Clock,
+    /** The number the attempt is recorded with; its place in the retry schedule is `job.attempt`. */
+    number: number = job.attempt,
   ): Promise<DeliveryEvent> {
     const nowMs = clock.now().getTime();
     const now = new Date(nowMs).toISOString();
@@ -289,7 +317,7 @@ export class Events {
       webhook_id: job.webhook_id,
       url: job.url,
       created_at: now,
-      attempt,
+      attempt: number,
       sent: true,
       ...outcome,
       ...(retry !== undefined && { next_attempt_at: new Date(retry).toISOString() }),
@@ -300,6 +328,17 @@ export class Events {
     await countDelivery(tx, job, outcome);
     return event;
   }
+}
+
+/**
+ * The attempt's number: its own, or after the newest attempt of its event to its webhook that
+ * the log holds (each webhook's attempts of an event are numbered 1, 2, …).
+ */
+async function numberAfterLast(tx: EventRows, job: DeliveryJob): Promise<number> {
+  const log = tx.eventLog({ id: job.event.id, webhook_id: job.webhook_id });
+  const [newest] = await log.from(undefined, 1);
+  const last = newest === undefined ? 0 : Number(JSON.parse(newest.item.text).attempt ?? 0);
+  return Math.max(job.attempt, last + 1);
 }
 
 /** Adds the event to the partner's log, as the body a delivery sends. */

@@ -328,9 +328,11 @@ export interface paths {
      *     and a client can tell a dead one. A reset empties the log but its cursors go on; a
      *     cursor past the partner's newest event (a partner dropped and made anew) starts the
      *     stream at its first event. When the log no longer holds events after the cursor (the
-     *     oldest trimmed, or a reset), the stream says so before any event, in a comment line
-     *     (`: gap: the log no longer holds events <first> to <last> …`), and goes on with the
-     *     oldest it holds. Only the caller's events are ever sent.
+     *     oldest trimmed, or a reset, at the start or while the stream is open), the stream says so
+     *     before the next event it sends, in a comment line (`: gap: the log no longer holds events
+     *     <first> to <last> …`), and goes on with the oldest it holds. A stream open while its
+     *     partner is dropped and made anew ends; the client's reconnect starts at the new log's
+     *     first event. Only the caller's events are ever sent.
      */
     get: operations["streamEvents"];
     put?: never;

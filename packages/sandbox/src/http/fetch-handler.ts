@@ -116,18 +116,37 @@ function responseOf(answer: PlainAnswer, method: string): Response {
   }
   const encoder = new TextEncoder();
   let cancelled: (() => void) | undefined;
+  // The writer waits for the reader: what it has not taken is not added to without bound.
+  let wanted: (() => void) | undefined;
+  const wake = () => {
+    const waiting = wanted;
+    wanted = undefined;
+    waiting?.();
+  };
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
+      const room = () => (controller.desiredSize ?? 1) > 0;
       body.start({
-        write: (text) => controller.enqueue(encoder.encode(text)),
+        write: (text) => {
+          controller.enqueue(encoder.encode(text));
+          return room();
+        },
+        drained: () =>
+          room()
+            ? Promise.resolve()
+            : new Promise<void>((resolve) => {
+                wanted = resolve;
+              }),
         end: () => controller.close(),
         onCancel: (listener) => {
           cancelled = listener;
         },
       });
     },
+    pull: wake,
     cancel() {
       cancelled?.();
+      wake();
     },
   });
   return new Response(stream, { status, headers });

@@ -91,11 +91,8 @@ function sendPlainStream(
         };
         parts.onCancel(close);
         stream.start({
-          write: (text) => {
-            if (!ended) parts.write(text);
-            return true;
-          },
-          drained: () => Promise.resolve(),
+          write: (text) => (ended ? true : parts.write(text)),
+          drained: () => (ended ? Promise.resolve() : parts.drained()),
           end: () => {
             if (!ended) parts.end();
             close();

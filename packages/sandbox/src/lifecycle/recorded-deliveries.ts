@@ -19,6 +19,7 @@ export function sendAndRecord(
   limit: number,
   send: (job: ScheduledJob) => Promise<JobFinish>,
 ): Promise<number> {
+  const place = new Map(held.jobs.map((job, index) => [job, index]));
   const byKey = new Map<string, ScheduledJob[]>();
   for (const job of held.jobs) {
     const key = orderKey(job);
@@ -39,7 +40,10 @@ export function sendAndRecord(
       reject(error);
     };
     const recordEnded = () => {
-      const some = ended.splice(0);
+      // In the order they were due, whichever answered first: the log lists them so.
+      const some = ended
+        .splice(0)
+        .sort((a, b) => (place.get(a.job) ?? 0) - (place.get(b.job) ?? 0));
       recording = true;
       held
         .record(

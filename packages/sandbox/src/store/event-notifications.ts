@@ -64,6 +64,9 @@ export class EventNotifications {
   }
 
   private async drop(): Promise<void> {
+    // A connection due to be opened again after one was lost is not wanted either.
+    clearTimeout(this.retry);
+    this.retry = undefined;
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => {});

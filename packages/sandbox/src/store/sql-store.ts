@@ -736,13 +736,14 @@ export function scheduledJobOf(row: Row): ScheduledJob {
 }
 
 /** Removes the jobs, in one statement. */
-export async function removeJobs(query: Query, jobs: readonly ScheduledJob[]): Promise<void> {
-  if (jobs.length === 0) return;
+export async function removeJobs(query: Query, jobs: readonly ScheduledJob[]): Promise<number> {
+  if (jobs.length === 0) return 0;
   const list = jobs.map((_, index) => `$${index + 1}`).join(", ");
-  await query(
-    `DELETE FROM scheduled_work WHERE seq IN (${list})`,
+  const removed = await query(
+    `DELETE FROM scheduled_work WHERE seq IN (${list}) RETURNING seq`,
     jobs.map((job) => job.seq),
   );
+  return removed.length;
 }
 
 /** customer_id, external_id, search and body: what the indexes and the listing read. */

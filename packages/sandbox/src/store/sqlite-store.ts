@@ -393,8 +393,10 @@ function sqliteStore(
         jobs,
         record: (done, finish) =>
           store.transaction(partner, async (tx) => {
+            // Nothing is written for jobs a reset (or a purge) removed while they were sent: it
+            // left nothing of before (as on Postgres).
+            if ((await removeJobs(query, done)) === 0) return;
             await finish(tx);
-            await removeJobs(query, done);
           }),
         release: async () => {},
       };

@@ -160,3 +160,32 @@ it("frames a whole answer by its length in bytes, as a server does, and a bodile
   const head = await sandbox.fetch("/customers", { method: "HEAD", headers });
   expect(head.headers.get("content-length")).toBeNull();
 });
+
+it("writes no more of an event stream than its reader takes", async () => {
+  const quick = await fetchSandbox({ spec: specPath, eventStream: { heartbeatMs: 25 } });
+  try {
+    const partner = quick.newPartner();
+    const response = await quick.fetch(`${quick.url}/_sandbox/events/stream`, {
+      headers: { "x-api-key": partner.apiKey },
+    });
+    expect(response.status).toBe(200);
+    // Not read for half a second: a heartbeat every 25 ms would pile up in the answer's queue.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reader = response.body?.getReader();
+    const decoder = new TextDecoder();
+    let queued = "";
+    // What is queued comes at once; the next heartbeat only after 25 ms.
+    for (;;) {
+      const read = await Promise.race([
+        reader?.read(),
+        new Promise<undefined>((resolve) => setTimeout(resolve, 5)),
+      ]);
+      if (read === undefined || read.done) break;
+      queued += decoder.decode(read.value);
+    }
+    await reader?.cancel();
+    expect(queued.split(": heartbeat").length - 1).toBeLessThanOrEqual(2);
+  } finally {
+    await quick.close();
+  }
+});

@@ -182,6 +182,47 @@ describe("webhook deliveries", () => {
   });
 });
 
+describe("a reset while a delivery is under way", () => {
+  it("records nothing of it: the log the reset emptied stays empty", async () => {
+    const key = "reset-under-way";
+    const keyed = { "X-API-Key": key };
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = await startReceiver(async (_, response) => {
+      await held;
+      response.writeHead(204).end();
+    });
+    try {
+      const added = await call(sandbox.url, "POST", "/_sandbox/webhooks", {
+        body: { url: `${slow.url}/hook`, topics: ["CustomerCreated"] },
+        headers: keyed,
+      });
+      expect(added.status).toBe(200);
+      const created = await call(sandbox.url, "POST", "/customers", {
+        body: { customer_type: "Person", email: "reset-under-way@example.com" },
+        headers: { ...newKey(), ...keyed },
+      });
+      expect(created.status).toBe(200);
+      await slow.waitFor(1);
+      const reset = await call(sandbox.url, "POST", "/_sandbox/reset", { headers: keyed });
+      expect(reset.status).toBe(200);
+      release();
+      // Answers once the delivery under way is done.
+      await call(sandbox.url, "POST", "/_sandbox/clock/advance", {
+        body: { seconds: 0 },
+        headers: keyed,
+      });
+      const log = await call(sandbox.url, "GET", "/_sandbox/events", { headers: keyed });
+      expect(log.body.items).toEqual([]);
+    } finally {
+      release();
+      await slow.stop();
+    }
+  });
+});
+
 describe("sandbox control routes", () => {
   it("refuses a status outside the spec's enum with a 422 problem naming the values", async () => {
     const answer = await call(sandbox.url, "POST", `/_sandbox/customers/${CUSTOMER}/status`, {
