@@ -30,11 +30,16 @@ const READS = new Set<keyof operations>([
 
 /**
  * At most this many answers, of about this many characters in all, are kept of each partner; past
- * either, the partner's own oldest answers go. Every limit is a partner's own, so that one key's
- * many reads never drop another's answers (the time of B's reads tells nothing of A's).
+ * either, the partner's own oldest answers go, so that one key's many reads never drop another's
+ * answers (the time of B's reads tells nothing of A's).
  */
 const MAX_ANSWERS = 100;
 const MAX_CHARACTERS = 512 * 1024;
+/**
+ * And about this many characters for every partner together, so that many keys cannot hold the
+ * process's memory: past it, the answers that go are those of the partner holding the most.
+ */
+const MAX_TOTAL_CHARACTERS = 32 * 1024 * 1024;
 /** What an answer whose body is not yet text is counted as. */
 const OBJECT_CHARACTERS = 1_024;
 
@@ -64,9 +69,13 @@ interface PartnerAnswers<T> {
 export class ReadCache<T extends { answer: Answer }> {
   private readonly store: SandboxStore;
   private readonly partners = new Map<string, PartnerAnswers<T>>();
+  private readonly maxTotal: number;
+  /** The characters kept of every partner. */
+  private total = 0;
 
-  constructor(store: SandboxStore) {
+  constructor(store: SandboxStore, maxTotalCharacters = MAX_TOTAL_CHARACTERS) {
     this.store = store;
+    this.maxTotal = maxTotalCharacters;
   }
 
   /** What `read` made: the kept one while the partner's data stands, else what `work` makes. */
@@ -88,7 +97,7 @@ export class ReadCache<T extends { answer: Answer }> {
 
   /** Drops what is kept of `partners` (gone from this process). */
   forget(partners: Iterable<string>): void {
-    for (const partner of partners) this.partners.delete(partner);
+    for (const partner of partners) this.drop(partner);
   }
 
   private keep(partner: string, version: number, key: string, made: T): void {
@@ -98,22 +107,47 @@ export class ReadCache<T extends { answer: Answer }> {
     let own = this.partners.get(partner);
     // Every answer kept at an older version is stale: the partner's data has moved since.
     if (own === undefined || own.version !== version) {
+      this.drop(partner);
       own = { version, answers: new Map(), characters: 0 };
       this.partners.set(partner, own);
     }
     const replaced = own.answers.get(key);
-    if (replaced !== undefined) {
-      own.answers.delete(key);
-      own.characters -= replaced.characters;
-    }
+    if (replaced !== undefined) this.remove(own, key, replaced.characters);
     // The partner's own oldest make room.
     for (const [oldest, answer] of own.answers) {
       if (own.answers.size < MAX_ANSWERS && own.characters + characters <= MAX_CHARACTERS) break;
-      own.answers.delete(oldest);
-      own.characters -= answer.characters;
+      this.remove(own, oldest, answer.characters);
+    }
+    // Then, past the total, the oldest of whoever holds the most.
+    while (this.total + characters > this.maxTotal) {
+      const largest = this.largest();
+      const oldest = largest?.answers.entries().next().value;
+      if (largest === undefined || oldest === undefined) break;
+      this.remove(largest, oldest[0], oldest[1].characters);
     }
     own.answers.set(key, { made, characters });
     own.characters += characters;
+    this.total += characters;
+  }
+
+  private remove(own: PartnerAnswers<T>, key: string, characters: number): void {
+    own.answers.delete(key);
+    own.characters -= characters;
+    this.total -= characters;
+  }
+
+  private drop(partner: string): void {
+    this.total -= this.partners.get(partner)?.characters ?? 0;
+    this.partners.delete(partner);
+  }
+
+  /** The partner whose kept answers take the most characters. */
+  private largest(): PartnerAnswers<T> | undefined {
+    let largest: PartnerAnswers<T> | undefined;
+    for (const own of this.partners.values()) {
+      if (own.characters > (largest?.characters ?? 0)) largest = own;
+    }
+    return largest;
   }
 }
 

@@ -200,6 +200,27 @@ describe("ReadCache", () => {
     expect(largeReads).toBe(5);
   });
 
+  it("past its total, drops the answers of the partner holding the most, not a small one's", async () => {
+    const store = await open("total.db");
+    // Room for three answers of 300 Ki characters, whichever partners they are of.
+    const cache = new ReadCache<{ answer: Answer }>(store, 1_000_000);
+    let reads = 0;
+    const read = (partner: string, size: number) =>
+      keptAnswer(cache, { ...listCustomers, partner }, async () => {
+        reads++;
+        return ok(new JsonText(JSON.stringify("x".repeat(size))));
+      });
+    await read("b", 100);
+    for (const partner of ["a1", "a2", "a3", "a4"]) await read(partner, 300 * 1024);
+    reads = 0;
+    // B's small answer is still kept; the first large one made room for the last.
+    await read("b", 100);
+    await read("a4", 300 * 1024);
+    expect(reads).toBe(0);
+    await read("a1", 300 * 1024);
+    expect(reads).toBe(1);
+  });
+
   it("drops what it keeps of a partner gone from the process", async () => {
     const store = await open("forget.db");
     const cache = new ReadCache(store);
