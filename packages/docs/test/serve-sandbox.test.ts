@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startMock } from "@org/payments-mock";
-import { startTestSandbox, type TestServer } from "@org/payments-testing";
+import { rawExchange, startTestSandbox, type TestServer } from "@org/payments-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { distDir } from "../src/built-paths.ts";
 import { INIT_SCRIPT, STATIC_CONNECT_SRC } from "../src/self-contained.ts";
@@ -88,6 +88,19 @@ describe("the proxy to the sandbox", () => {
     const events = await fetch(proxied("/_sandbox/events"), { headers: key });
     expect(events.status).toBe(200);
     expect(await events.json()).toHaveProperty("items");
+  });
+
+  it("passes on a request with two API keys as one the sandbox refuses, never as a third partner", async () => {
+    const answer = await rawExchange(
+      docs.url,
+      "GET /sandbox/customers HTTP/1.1\r\nHost: x\r\nX-API-Key: serve-a\r\nX-API-Key: serve-b\r\nConnection: close\r\n\r\n",
+    );
+    expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request");
+    expect(
+      JSON.parse(answer.slice(answer.indexOf("{"), answer.lastIndexOf("}") + 1)),
+    ).toMatchObject({
+      errors: [{ location: "header", field: "X-API-Key", rule: "unique" }],
+    });
   });
 
   it("forwards to the sandbox only, whatever host the path names", async () => {

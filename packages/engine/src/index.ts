@@ -88,6 +88,7 @@ export {
   splitTarget,
   type Target,
   tagAnswer,
+  withOneApiKey,
 } from "./http/index.js";
 // Helpers for parsed JSON values and the YAML they are read from, with no HTTP in them.
 export { isObject, MAX_QUOTED, quoted, valueAt, yamlProblem } from "./values/index.js";

@@ -35,6 +35,7 @@ import {
   sendProblem,
   unavailablePreference,
   VerdictMemo,
+  withOneApiKey,
 } from "@org/payments-engine";
 import {
   isControlPath,
@@ -206,7 +207,7 @@ async function respondStateless(
     const written = answers.get(engine, key);
     if (written) return answering.write(written);
   }
-  const read = await readRequest(incoming, engine.segmentName);
+  const read = withOneApiKey(await readRequest(incoming, engine.segmentName), engine.apiKeyHeader);
   if (!read.ok) return sendUnreadable(answering.withFirstHeaders(), read);
   const { request, repeated, commaValued, text } = read;
   // So is its answer to a request with a body, sent again with the same bytes.

@@ -360,6 +360,18 @@ describe("what the HTTP parser refuses still gets a problem body", () => {
     });
   });
 
+  it("a request with two X-API-Key headers is a 400 naming X-API-Key, not a key joined of both", async () => {
+    const answer = await rawExchange(
+      apiMock.url,
+      "GET /customers HTTP/1.1\r\nHost: x\r\nX-API-Key: key-a\r\nX-API-Key: key-b\r\nConnection: close\r\n\r\n",
+    );
+    expect(statusLine(answer)).toBe("HTTP/1.1 400 Bad Request");
+    expect(problemOf(answer)).toMatchObject({
+      status: 400,
+      errors: [{ location: "header", field: "X-API-Key", rule: "unique" }],
+    });
+  });
+
   it("a body shorter than its Content-Length gets a 408 once the request time passes, not a hang", async () => {
     const answer = await raw(
       'POST /items HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":1}',

@@ -114,7 +114,7 @@ describe("payments-mock listen", () => {
     // listen stops; an event happens meanwhile; listen starts again from its cursor file.
     first.child.kill("SIGTERM");
     expect((await first.exited)[0]).toBe(0);
-    expect(readFileSync(cursorFile, "utf8").trim()).toMatch(/^[0-9]+$/);
+    expect(readFileSync(cursorFile, "utf8").split("\n")[0]).toMatch(/^[0-9]+$/);
     customers.push(await createCustomer(sandbox.url, "third@example.com"));
     const second = listen(context, sandbox.url, [...args, "--format", "json"]);
     await second.ready;

@@ -176,6 +176,7 @@ export async function composeSandbox(options: SandboxParts): Promise<Sandbox> {
     ...(counting ? [countRequests] : []),
   ];
   const finished = writers.length > 0 ? new FinishedRequests(store, writers) : undefined;
+  const reads: ApiRequests["reads"] = new ReadCache(store);
   const tenants = new Tenants({
     store,
     seed,
@@ -186,6 +187,7 @@ export async function composeSandbox(options: SandboxParts): Promise<Sandbox> {
     maxPartners: options.maxPartners ?? DEFAULT_MAX_PARTNERS,
     rehearsal,
     finished,
+    reads,
   });
   const scheduler = new Scheduler<Tenant>(store, (partner) => tenants.of(partner), TENANT_JOBS);
   const shared = store.shared;
@@ -201,7 +203,7 @@ export async function composeSandbox(options: SandboxParts): Promise<Sandbox> {
   const apiRequests: ApiRequests = {
     tenants,
     scheduler,
-    reads: new ReadCache(store),
+    reads,
     facts,
     finished,
     rehearsal,

@@ -31,6 +31,7 @@ export {
   readForwardable,
   readRequest,
   type SegmentName,
+  withOneApiKey,
 } from "./read-request.js";
 export { routeProblem, sendProblem } from "./refusal.js";
 export { rememberedJsonText } from "./remembered-json-text.js";

@@ -214,6 +214,25 @@ export function readBodyOf(
   };
 }
 
+/**
+ * `read`, unless its API key header (`apiKeyHeader`) came more than once: each key is a partner of
+ * its own, and Node and fetch hand on a repeated header's values joined with ", " (RFC 9110 lets
+ * any hop join them with commas), so a key with a comma in it is two keys, or one that cannot be
+ * told from two; it would be taken for a third partner's. Refused as a second Host is.
+ */
+export function withOneApiKey(read: ReadResult, apiKeyHeader: string): ReadResult {
+  if (!read.ok || !read.request.headers[apiKeyHeader.toLowerCase()]?.includes(",")) return read;
+  return refuse(
+    400,
+    "bad-http",
+    "Bad Request",
+    "header",
+    apiKeyHeader,
+    "unique",
+    "is given more than once, or holds a comma, which joins a repeated header's values: send the partner's API key once",
+  );
+}
+
 function notAPath(): Refusal {
   return refuse(
     404,

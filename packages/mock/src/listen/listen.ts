@@ -2,6 +2,7 @@
 // each posted to its local receiver as a webhook delivery would be, a line printed per event, the
 // receivers' answers reported to the sandbox as acknowledgements, and the cursor kept (in a file,
 // when given) so that a reconnect or a restart resumes after the last event forwarded.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { followEvents, type StreamedEvent } from "./event-stream.js";
 import { type Forwarded, Forwarder } from "./forward.js";
@@ -53,12 +54,16 @@ interface Handled {
 export async function listen(options: ListenOptions): Promise<void> {
   const forwarder = new Forwarder();
   const receipts = new Receipts(options.baseUrl, options.apiKey, options.warn);
-  const saved = options.cursorFile === undefined ? undefined : await readCursor(options.cursorFile);
+  const kept =
+    options.cursorFile === undefined
+      ? undefined
+      : await readCursor(options.cursorFile, options.apiKey);
+  const saved = kept?.cursor;
   const cursorFile = options.cursorFile;
   // The cursor file's writes, one after another (each writes the same temporary file).
   let saving: Promise<void> = Promise.resolve();
   const keepCursor = (file: string, cursor: string) => {
-    const saved = saving.catch(() => {}).then(() => saveCursor(file, cursor));
+    const saved = saving.catch(() => {}).then(() => saveCursor(file, cursor, kept?.owner ?? ""));
     saving = saved;
     return saved;
   };
@@ -204,24 +209,56 @@ function idsOf(event: StreamedEvent): { id?: string; customerId?: string | null 
   }
 }
 
-async function readCursor(file: string): Promise<string | undefined> {
+/**
+ * A cursor file: the cursor on its first line (all a file written before listen bound it to its
+ * key had), then the line that binds it to its partner's key without holding it: `key-hmac-sha256`,
+ * a salt, and the key's HMAC-SHA256 under that salt. Another key's events have cursors of their
+ * own, so a file of one key never resumes another's stream.
+ */
+const OWNER_LINE = /^key-hmac-sha256 ([0-9a-f]{32}) ([0-9a-f]{64})$/;
+
+/** The cursor a file holds (none when it is absent or empty), and its line for `apiKey`. */
+async function readCursor(
+  file: string,
+  apiKey: string,
+): Promise<{ cursor: string | undefined; owner: string }> {
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw new Error(`cannot read the cursor file ${file}: ${error.message}`);
   });
-  const cursor = text?.trim();
-  if (cursor === undefined || cursor === "") return undefined;
-  if (!/^\d{1,18}$/.test(cursor)) {
+  const [first = "", second = "", ...rest] = (text ?? "").trim().split(/\r?\n/);
+  const cursor = first.trim();
+  const owner = second.trim();
+  if (cursor === "" && owner === "") return { cursor: undefined, owner: ownerLine(apiKey) };
+  const bound = OWNER_LINE.exec(owner);
+  if (!/^\d{1,18}$/.test(cursor) || (owner !== "" && bound === null) || rest.length > 0) {
     throw new Error(
-      `the cursor file ${file} holds "${cursor.slice(0, 40)}", not a cursor (a whole number); remove it to start from now`,
+      `the cursor file ${file} holds "${(text ?? "").trim().slice(0, 40)}", not a cursor (a whole number); remove it to start from now`,
     );
   }
-  return cursor;
+  // A file written before listen bound it: it becomes this key's at its next write.
+  if (bound === null) return { cursor, owner: ownerLine(apiKey) };
+  const [, salt = "", mac = ""] = bound;
+  if (!timingSafeEqual(Buffer.from(keyMac(salt, apiKey), "hex"), Buffer.from(mac, "hex"))) {
+    throw new Error(
+      `the cursor file ${file} belongs to another API key than PAYMENTS_API_KEY (each key's events have cursors of their own): give each key a cursor file of its own, or remove ${file} to start from now`,
+    );
+  }
+  return { cursor, owner };
+}
+
+function ownerLine(apiKey: string): string {
+  const salt = randomBytes(16).toString("hex");
+  return `key-hmac-sha256 ${salt} ${keyMac(salt, apiKey)}`;
+}
+
+function keyMac(salt: string, apiKey: string): string {
+  return createHmac("sha256", Buffer.from(salt, "hex")).update(apiKey).digest("hex");
 }
 
 /** Written whole or not at all: a listen killed mid-write leaves the previous cursor. */
-async function saveCursor(file: string, cursor: string): Promise<void> {
+async function saveCursor(file: string, cursor: string, owner: string): Promise<void> {
   const temporary = `${file}.writing`;
-  await writeFile(temporary, `${cursor}\n`);
+  await writeFile(temporary, `${cursor}\n${owner}\n`);
   await rename(temporary, file);
 }

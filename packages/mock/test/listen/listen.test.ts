@@ -42,7 +42,11 @@ it("keeps the cursor the stream started at in --cursor-file before any event", a
     signal: stop.signal,
   });
   await expect.poll(() => lines.length).toBe(1);
-  await expect.poll(() => readFileSync(cursorFile, { encoding: "utf8", flag: "a+" })).toBe("41\n");
+  // The cursor, then the line that binds the file to its key (never the key itself).
+  await expect
+    .poll(() => readFileSync(cursorFile, { encoding: "utf8", flag: "a+" }))
+    .toMatch(/^41\nkey-hmac-sha256 [0-9a-f]{32} [0-9a-f]{64}\n$/);
+  expect(readFileSync(cursorFile, "utf8")).not.toContain("listen-test-key");
   stop.abort();
   await listening;
 });

@@ -32,6 +32,7 @@ import {
   routeProblem,
   sendProblem,
   VerdictMemo,
+  withOneApiKey,
 } from "@org/payments-engine";
 import type { Sandbox } from "../compose-sandbox.js";
 import { isControlPath } from "../test-mode/index.js";
@@ -96,9 +97,12 @@ export function respondSandbox<R extends Reply = ServerResponse>({
         return sendAnswer(response, await sandbox.answer(known.request, known.routed, requestId));
       }
     }
-    const read: ReadResult = plain
-      ? readPlainRequest(incoming, engine.segmentName)
-      : await readRequest(incoming, engine.segmentName);
+    const read: ReadResult = withOneApiKey(
+      plain
+        ? readPlainRequest(incoming, engine.segmentName)
+        : await readRequest(incoming, engine.segmentName),
+      engine.apiKeyHeader,
+    );
     if (!read.ok) {
       // A body past the limit is not read on: the connection closes after the answer.
       if (read.status === 413) response.setHeader("connection", "close");

@@ -359,6 +359,19 @@ export const MIGRATIONS: readonly Migration[] = [
       "CREATE INDEX idempotency_unanswered ON idempotency (partner, created_at) WHERE answer IS NULL",
     ],
   },
+  {
+    version: 13,
+    name: "search_term's index of each row's text behind its partner's and collection's mark, so that a search reads the caller's rows only",
+    // SQLite's index is made again empty: each partner's searches index their own rows again,
+    // with their mark. Postgres has no such index.
+    statements: ({ dialect }) =>
+      dialect === "sqlite"
+        ? [
+            "DROP TABLE resources_search",
+            `CREATE VIRTUAL TABLE resources_search USING fts5(search, tokenize = "trigram case_sensitive 1")`,
+          ]
+        : [],
+  },
 ];
 
 /** The schema version of a database with every migration applied. */

@@ -167,12 +167,17 @@ interface JsonSql {
 export interface SearchIndex {
   /** A condition on `seq`: the resource's search text contains the term `placeholder` holds. */
   matches(placeholder: string): string;
-  /** The parameter for a (lower-case) term. */
-  pattern(term: string): string;
+  /** The parameter for a (lower-case) term, searched in the partner's collection only. */
+  pattern(term: string, partner: string, collection: CollectionName): string;
   /** Indexes a row's search text; `replacing` when the row had one indexed before. */
-  write(query: Query, seq: number, search: string, replacing: boolean): Promise<void>;
-  /** Brings the index up to date with the rows before a search reads it. */
-  update(query: Query): Promise<void>;
+  write(
+    query: Query,
+    row: { partner: string; collection: CollectionName; seq: number },
+    search: string,
+    replacing: boolean,
+  ): Promise<void>;
+  /** Brings the index of the partner's collection up to date before a search of it reads it. */
+  update(query: Query, partner: string, collection: CollectionName): Promise<void>;
   /** Drops the partner's rows from the index. */
   clear(query: Query, partner: string): Promise<void>;
 }
@@ -270,13 +275,18 @@ function resourceRows({
   const { lockRows, searchIndex } = dialect;
   const whereOf = (collection: CollectionName, filter: ListFilter) =>
     filtered(partner, collection, filter, searchIndex);
-  const searchable = async (filter: ListFilter) => {
-    if (filter.search !== undefined) await searchIndex?.update(query);
+  const searchable = async (collection: CollectionName, filter: ListFilter) => {
+    if (filter.search !== undefined) await searchIndex?.update(query, partner, collection);
   };
-  const indexed = async (rows: Row[], search: string, replacing: boolean) => {
+  const indexed = async (
+    collection: CollectionName,
+    rows: Row[],
+    search: string,
+    replacing: boolean,
+  ) => {
     const seq = rows[0]?.seq;
     if (searchIndex && seq !== undefined) {
-      await searchIndex.write(query, Number(seq), search, replacing);
+      await searchIndex.write(query, { partner, collection, seq: Number(seq) }, search, replacing);
     }
   };
   const select = `SELECT seq, id, sub_partner_id, linked_customer, body FROM resources`;
@@ -297,7 +307,7 @@ function resourceRows({
          VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq`,
         [collection, resource.id, scope ?? null, customerId ?? null, ...columns, partner],
       );
-      await indexed(rows, columns[2], false);
+      await indexed(collection, rows, columns[2], false);
       return new JsonText(columns[3]);
     },
     async update(collection, resource) {
@@ -309,19 +319,19 @@ function resourceRows({
          WHERE partner = $7 AND collection = $1 AND id = $2 RETURNING seq`,
         [collection, resource.id, ...columns, partner],
       );
-      await indexed(rows, columns[2], true);
+      await indexed(collection, rows, columns[2], true);
     },
     async list(collection, filter = {}) {
       const whole = isWhole(filter);
       if (whole && empties?.has(partner, collection)) return [];
-      await searchable(filter);
+      await searchable(collection, filter);
       const where = whereOf(collection, filter);
       const rows = await query(`${select} WHERE ${where.sql} ORDER BY seq`, where.params);
       if (whole && rows.length === 0) empties?.found(partner, collection);
       return rows.map(storedOf);
     },
     async page(collection, filter, pageQuery) {
-      await searchable(filter);
+      await searchable(collection, filter);
       return page(indexedSource(query, whereOf(collection, filter)), pageQuery);
     },
     async newestByExternalId(collection, externalId) {
@@ -795,7 +805,7 @@ function filtered(
   if (filter.externalId !== undefined) add((p) => `external_id = ${p}`, filter.externalId);
   const term = filter.search?.toLowerCase();
   if (term !== undefined && searchIndex !== undefined) {
-    add(searchIndex.matches, searchIndex.pattern(term));
+    add(searchIndex.matches, searchIndex.pattern(term, partner, collection));
   } else if (term !== undefined) {
     add((p) => `search LIKE ${p} ESCAPE '\\'`, `%${escapeLike(term)}%`);
   }

@@ -65,6 +65,8 @@ export interface TenantOptions {
   rehearsal: boolean;
   /** The finished requests waiting to be written, dropped for a partner that is gone. */
   finished: FinishedRequests<StoreTransaction> | undefined;
+  /** The answers kept of partners' reads, dropped for a partner that is gone. */
+  reads?: { forget(partners: readonly string[]): void } | undefined;
 }
 
 export class Tenants {
@@ -108,7 +110,7 @@ export class Tenants {
   }
 
   private async entered(apiKey: string): Promise<Tenant> {
-    const { maxPartners, finished } = this.options;
+    const { maxPartners, finished, reads } = this.options;
     const tenant = await this.of(partnerIdOf(apiKey, this.options.exampleKey));
     const now = realNow();
     if (now - tenant.seenAt >= SEEN_EVERY_MS) {
@@ -127,6 +129,7 @@ export class Tenants {
           if (evicted === undefined) return;
           this.tenants.delete(evicted);
           finished?.forget([evicted]);
+          reads?.forget([evicted]);
         })
         .catch((error: unknown) => {
           tenant.seenAt = 0;
@@ -141,7 +144,7 @@ export class Tenants {
 
   /** Checks now and then for partners idle `idleDays` (none when 0) and purges them. */
   purgeIdle(idleDays: number): NodeJS.Timeout {
-    const { store, finished } = this.options;
+    const { store, finished, reads } = this.options;
     const idleMs = idleDays * DAY_MS;
     const timer = setInterval(() => {
       if (idleMs <= 0) return;
@@ -151,6 +154,7 @@ export class Tenants {
         .then((purged) => {
           for (const partner of purged) this.tenants.delete(partner);
           finished?.forget(purged);
+          reads?.forget(purged);
         })
         .catch(() => {
           // The database is gone (stopping): the next check purges them.

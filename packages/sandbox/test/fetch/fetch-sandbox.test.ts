@@ -3,6 +3,7 @@
 import { gzipSync } from "node:zlib";
 import { createPaymentsClient } from "@org/payments-client";
 import { specPath } from "@org/payments-spec";
+import { rawExchange } from "@org/payments-testing";
 import { afterAll, expect, it } from "vitest";
 import { fetchSandbox, serveSandbox, type WebhookDelivery } from "../../src/index.js";
 
@@ -85,6 +86,38 @@ it("refuses what the Node server refuses, in the same words", async () => {
       expect(bodyOverFetch, path).toEqual(bodyOverHttp);
       expect(overFetch.headers.get("allow")).toBe(overHttp.headers.get("allow"));
       expect(overFetch.headers.get("x-request-id")).toMatch(/./);
+    }
+  } finally {
+    await server.stop();
+  }
+});
+
+it("refuses a request with two API keys with a 400 naming X-API-Key, never a third partner's answer", async () => {
+  const server = await serveSandbox({ spec: specPath });
+  const [first, second] = [sandbox.newPartner(), sandbox.newPartner()];
+  const refused = {
+    status: 400,
+    errors: [{ location: "header", field: "X-API-Key", rule: "unique" }],
+  };
+  try {
+    for (const path of ["/customers", "/_sandbox/clock"]) {
+      // Over HTTP, as two header lines.
+      const answer = await rawExchange(
+        server.url,
+        `GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${first.apiKey}\r\nX-API-Key: ${second.apiKey}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer.split("\r\n")[0], path).toBe("HTTP/1.1 400 Bad Request");
+      const body = answer.slice(answer.indexOf("{"), answer.lastIndexOf("}") + 1);
+      expect(JSON.parse(body), path).toMatchObject(refused);
+      expect(body).not.toContain(first.apiKey);
+      // On fetch, where Headers joins them.
+      const headers = new Headers([
+        ["x-api-key", first.apiKey],
+        ["x-api-key", second.apiKey],
+      ]);
+      const overFetch = await sandbox.fetch(path, { headers });
+      expect(overFetch.status, path).toBe(400);
+      expect(await overFetch.json(), path).toMatchObject(refused);
     }
   } finally {
     await server.stop();

@@ -132,22 +132,103 @@ describe("ReadCache", () => {
     expect(counted.reads).toBe(6);
   });
 
-  it("starts afresh rather than keep more than 16 MiB of answers", async () => {
+  it("keeps a partner's answers however many distinct reads another partner makes", async () => {
+    const store = await open("crowd.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    await keptAnswer(cache, listCustomers, work);
+    const other = "9d3c1f6e-2b4a-5c8d-9e1f-0a2b3c4d5e6f";
+    const small = async () => ok({ customers: [] });
+    const large = async () => ok(new JsonText(JSON.stringify("x".repeat(500 * 1024))));
+    // More answers than the whole cache once kept, then more characters than it once kept.
+    for (let page = 0; page < 1_200; page++) {
+      await keptAnswer(
+        cache,
+        { ...listCustomers, partner: other, query: { cursor: `${page}` } },
+        small,
+      );
+    }
+    for (let page = 0; page < 40; page++) {
+      await keptAnswer(
+        cache,
+        { ...listCustomers, partner: other, query: { size: `${page}` } },
+        large,
+      );
+    }
+    await keptAnswer(cache, listCustomers, work);
+    expect(counted.reads).toBe(1);
+  });
+
+  it("makes room with the partner's own oldest answers, past 100 answers or 512 Ki characters", async () => {
     const store = await open("size.db");
     const cache = new ReadCache(store);
     let reads = 0;
-    const large = async () => {
+    const small = async () => {
       reads++;
-      return ok(new JsonText(JSON.stringify("x".repeat(9 * 1024 * 1024))));
+      return ok({ customers: [] });
+    };
+    const page = (index: number) => ({ ...listCustomers, query: { cursor: `${index}` } });
+    for (let index = 0; index <= 100; index++) await keptAnswer(cache, page(index), small);
+    await keptAnswer(cache, page(100), small);
+    await keptAnswer(cache, page(1), small);
+    expect(reads).toBe(101);
+    await keptAnswer(cache, page(0), small);
+    expect(reads).toBe(102);
+
+    let largeReads = 0;
+    const large = async () => {
+      largeReads++;
+      return ok(new JsonText(JSON.stringify("x".repeat(300 * 1024))));
     };
     const first = { ...listCustomers, query: { page_size: "1" } };
     const second = { ...listCustomers, query: { page_size: "2" } };
     await keptAnswer(cache, first, large);
     await keptAnswer(cache, first, large);
-    expect(reads).toBe(1);
+    expect(largeReads).toBe(1);
+    await keptAnswer(cache, second, large);
     await keptAnswer(cache, second, large);
     await keptAnswer(cache, first, large);
-    expect(reads).toBe(3);
+    expect(largeReads).toBe(3);
+    // One answer past the limit alone is never kept.
+    const huge = async () => {
+      largeReads++;
+      return ok(new JsonText(JSON.stringify("x".repeat(600 * 1024))));
+    };
+    const third = { ...listCustomers, query: { page_size: "3" } };
+    await keptAnswer(cache, third, huge);
+    await keptAnswer(cache, third, huge);
+    expect(largeReads).toBe(5);
+  });
+
+  it("past its total, drops the answers of the partner holding the most, not a small one's", async () => {
+    const store = await open("total.db");
+    // Room for three answers of 300 Ki characters, whichever partners they are of.
+    const cache = new ReadCache<{ answer: Answer }>(store, 1_000_000);
+    let reads = 0;
+    const read = (partner: string, size: number) =>
+      keptAnswer(cache, { ...listCustomers, partner }, async () => {
+        reads++;
+        return ok(new JsonText(JSON.stringify("x".repeat(size))));
+      });
+    await read("b", 100);
+    for (const partner of ["a1", "a2", "a3", "a4"]) await read(partner, 300 * 1024);
+    reads = 0;
+    // B's small answer is still kept; the first large one made room for the last.
+    await read("b", 100);
+    await read("a4", 300 * 1024);
+    expect(reads).toBe(0);
+    await read("a1", 300 * 1024);
+    expect(reads).toBe(1);
+  });
+
+  it("drops what it keeps of a partner gone from the process", async () => {
+    const store = await open("forget.db");
+    const cache = new ReadCache(store);
+    const { counted, work } = countingRead(store);
+    await keptAnswer(cache, listCustomers, work);
+    cache.forget([EXAMPLE_PARTNER_ID]);
+    await keptAnswer(cache, listCustomers, work);
+    expect(counted.reads).toBe(2);
   });
 
   it("keeps nothing where other processes change the data unseen", async () => {

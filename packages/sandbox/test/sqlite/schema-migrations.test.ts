@@ -11,6 +11,7 @@ import { specPath } from "@org/payments-spec";
 import { afterAll, describe, expect, it } from "vitest";
 import { serveSandbox } from "../../src/index.js";
 import { dataFromSeed } from "../../src/seed/index.js";
+import { EXAMPLE_PARTNER_ID } from "../../src/store/partner.js";
 import { MIGRATIONS, SCHEMA_VERSION } from "../../src/store/schema-migrations.js";
 import { openSqliteStore } from "../../src/store/sqlite-store.js";
 import { expectSchemaOneData, migratedFromSchemaOne } from "../support/schema-one.js";
@@ -95,6 +96,51 @@ describe("a sandbox's SQLite schema", () => {
     // Opened again, it is current: nothing to migrate, nothing said.
     await (await openSqliteStore(path, empty, { log })).close();
     expect(lines).toHaveLength(1);
+  });
+
+  it("migrates a schema-12 file's search index, shared by every partner, to one its searches find their rows in", async () => {
+    const path = join(dir, "schema-12.db");
+    const other = "9d3c1f6e-2b4a-5c8d-9e1f-0a2b3c4d5e6f";
+    const store = await openSqliteStore(path, empty);
+    for (const [partner, name] of [
+      [EXAMPLE_PARTNER_ID, "Kept Before Marks"],
+      [other, "Kept Other"],
+    ] as const) {
+      await store.transaction(partner, (tx) =>
+        tx.insert("customers", { id: crypto.randomUUID(), name }, undefined),
+      );
+    }
+    await store.close();
+    // As schema 12 left it: every row's text indexed as it is, with no partner's mark.
+    inspect(path, (db) => {
+      db.exec("DROP TABLE resources_search");
+      db.exec(
+        `CREATE VIRTUAL TABLE resources_search USING fts5(search, tokenize = "trigram case_sensitive 1")`,
+      );
+      db.exec("INSERT INTO resources_search (rowid, search) SELECT seq, search FROM resources");
+      db.exec("PRAGMA user_version = 12");
+    });
+    const lines: string[] = [];
+    const migrated = await openSqliteStore(path, empty, { log: (line) => lines.push(line) });
+    try {
+      expect(lines).toEqual([expect.stringContaining("from schema 12 to 13")]);
+      for (const [partner, name] of [
+        [EXAMPLE_PARTNER_ID, "Kept Before Marks"],
+        [other, "Kept Other"],
+      ] as const) {
+        const rows = await migrated.transaction(partner, (tx) =>
+          tx.list("customers", { search: "kept" }),
+        );
+        expect(rows.map((row) => row.resource.name)).toEqual([name]);
+      }
+    } finally {
+      await migrated.close();
+    }
+    expect(inspect(path, userVersion)).toBe(SCHEMA_VERSION);
+    expect(inspect(path, (db) => db.prepare("SELECT search FROM resources_search").all())).toEqual([
+      { search: expect.stringMatching(/^[\uE000-\uF8FF]{3}[0-9a-f]/) },
+      { search: expect.stringMatching(/^[\uE000-\uF8FF]{3}[0-9a-f]/) },
+    ]);
   });
 
   it("refuses a file set up by a newer payments-mock, naming both versions, untouched", async () => {
