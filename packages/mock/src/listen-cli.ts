@@ -9,6 +9,7 @@ import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { stdoutLines } from "./line-writer.js";
 import { printable } from "./output/printable.js";
+import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock listen [options]
 
@@ -93,6 +94,9 @@ export async function runListenCli(argv: string[]): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => stopped.abort());
   }
+  // Started by npx (`npx @org/payments-mock listen … &`, then `kill $!`), it stops with npm: the
+  // events taken are forwarded, their lines printed and the cursor file written first.
+  stopWithNpm(() => stopped.abort());
   const { listen } = await import("./listen/listen.js");
   // The lines of the events forwarded in one turn go out in one write (a write per line cost a
   // busy listen a tenth of its time); what is pending is written as it exits.
