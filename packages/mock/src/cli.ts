@@ -163,6 +163,8 @@ async function runMock() {
       { file: args.spec, option: "--spec" },
       { file: args.seed, option: "--seed" },
       { file: args["readiness-profile"], option: "--readiness-profile" },
+      // A SQLite database of any size; a Postgres URL is no file there, and so passes.
+      { file: args.state, option: "--state", whole: false },
     ],
     fail,
   );

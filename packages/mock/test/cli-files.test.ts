@@ -80,6 +80,10 @@ describe.concurrent("a file option given a device or a directory", () => {
     },
     { args: ["readiness", "--from", folder], what: `--from ${folder} is a directory` },
     {
+      args: ["--port", "0", "--stateful", "--state", folder],
+      what: `--state ${folder} is a directory`,
+    },
+    {
       args: ["impact", "--against", folder, "--url", NOWHERE],
       what: `--against ${folder} is a directory`,
     },
