@@ -56,3 +56,21 @@ describe("the READMEs and the guides", () => {
     expect(named.filter((name) => !existsSync(path.join(root, name)))).toEqual([]);
   });
 });
+
+describe("the testing package's README", () => {
+  it("gives every export of its entry a line of its own", () => {
+    const entry = readFileSync(path.join(root, "packages/testing/src/index.ts"), "utf8");
+    const exported = [...entry.matchAll(/export \{([^}]*)\}/g)].flatMap((match) =>
+      (match[1] ?? "")
+        .split(",")
+        .map((name) => name.replace(/^\s*type\s+/, "").trim())
+        .filter((name) => name !== ""),
+    );
+    expect(exported.length).toBeGreaterThan(50);
+    const lines = readFileSync(path.join(root, "packages/testing/README.md"), "utf8").split("\n");
+    const missing = exported.filter(
+      (name) => !lines.some((line) => new RegExp(`^- \`${name}[\`(]`).test(line)),
+    );
+    expect(missing).toEqual([]);
+  });
+});
