@@ -74,3 +74,19 @@ describe("the testing package's README", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("the bench's README", () => {
+  const text = readFileSync(path.join(root, "bench/README.md"), "utf8");
+
+  it("links only to files of the repository that exist", () => {
+    const linked = [...text.matchAll(/\]\((\.\.\/[^)#\s]+)/g)].map((match) => match[1] ?? "");
+    expect(linked.length).toBeGreaterThan(0);
+    expect(linked.filter((link) => !existsSync(path.join(root, "bench", link)))).toEqual([]);
+  });
+
+  it('sends the reader only to sections it has (see "…" below)', () => {
+    const headings = [...text.matchAll(/^#+ (.+)$/gm)].map((match) => match[1]);
+    const named = [...text.matchAll(/see "([^"]+)" (?:below|above)/g)].map((match) => match[1]);
+    expect(named.filter((name) => !headings.includes(name))).toEqual([]);
+  });
+});
