@@ -90,3 +90,35 @@ describe("the bench's README", () => {
     expect(named.filter((name) => !headings.includes(name))).toEqual([]);
   });
 });
+
+describe("the packages' Dependencies sections", () => {
+  const withSection = readdirSync(path.join(root, "packages")).filter((name) => {
+    const file = path.join(root, "packages", name, "README.md");
+    return existsSync(file) && readFileSync(file, "utf8").includes("\n## Dependencies\n");
+  });
+  const packageName = /^@?[a-z0-9][\w.-]*(?:\/[\w.-]+)?$/;
+
+  it.for(withSection)(
+    "packages/%s: names each dependency it declares, and lists no other",
+    (name) => {
+      const text = readFileSync(path.join(root, "packages", name, "README.md"), "utf8");
+      const section = text.split("\n## Dependencies\n")[1]?.split(/\n## /)[0] ?? "";
+      const manifest = JSON.parse(
+        readFileSync(path.join(root, "packages", name, "package.json"), "utf8"),
+      ) as Record<string, Record<string, string> | undefined>;
+      const runtime = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+      const declared = new Set([...runtime, ...Object.keys(manifest.devDependencies ?? {})]);
+      const named = (text: string) =>
+        [...text.matchAll(/`([^`\s]+)`|\*\*([^*\s]+)\*\*/g)]
+          .map((match) => match[1] ?? match[2] ?? "")
+          .filter((word) => packageName.test(word));
+      // A bullet that starts with a package lists it as one of this package's, up to its ": " or " — ".
+      const listed = section
+        .split(/\n(?=- )/)
+        .filter((bullet) => /^- (`|\*\*)/.test(bullet))
+        .flatMap((bullet) => named(bullet.split(/: | — /)[0] ?? ""));
+      expect(runtime.filter((dependency) => !named(section).includes(dependency))).toEqual([]);
+      expect(listed.filter((dependency) => !declared.has(dependency))).toEqual([]);
+    },
+  );
+});
