@@ -2,10 +2,12 @@
 // block the command until something wrote to it (or, given as an output, read from it), a device
 // such as /dev/zero may never end, a directory cannot be read as one. Refused, naming the option
 // and the rule, before anything opens the file; a path that is not there is the reader's to say
-// (or, for an output, made). A file read whole at once (a document, a seed, a fixture) is refused
+// (or, for an output, made: its folder must be there, else the open failed later with a bare
+// ENOENT that named no option). A file read whole at once (a document, a seed, a fixture) is refused
 // past MAX_FILE_BYTES, before it is read: a file of a gigabyte failed with words about strings, or
 // ran the process out of memory.
 import { type Stats, statSync } from "node:fs";
+import path from "node:path";
 import { printable } from "./output/printable.js";
 
 /**
@@ -28,6 +30,8 @@ export interface NamedFile {
   whole?: boolean;
   /** A lower limit than MAX_FILE_BYTES for a file read whole, and what the file is in its message. */
   limit?: { bytes: number; for: string };
+  /** Made when it is not there (an output, a cursor file): then its folder must be there. */
+  made?: boolean;
 }
 
 /** A size in the largest unit it has a whole one of, to a tenth: `1.5 GiB`. */
@@ -62,6 +66,7 @@ export function fileProblem({
   give = option,
   whole = true,
   limit = { bytes: MAX_FILE_BYTES, for: "a file read whole" },
+  made = false,
 }: NamedFile): string | undefined {
   if (file === undefined) return undefined;
   let stat: Stats | undefined;
@@ -71,7 +76,7 @@ export function fileProblem({
     // Not looked at (a part of the path is a file, no permission): the reader says why.
     return undefined;
   }
-  if (stat === undefined) return undefined;
+  if (stat === undefined) return made ? folderProblem(file, option, give) : undefined;
   const shown = printable(file, "");
   if (!stat.isFile()) {
     return `${option} ${shown} is ${kindOf(stat)}, not a regular file: give ${give} the path of a file`;
@@ -80,6 +85,24 @@ export function fileProblem({
     return `${option} ${shown} is ${sizeInWords(stat.size)} (${stat.size} bytes), past the limit of ${sizeInWords(limit.bytes)} (${limit.bytes} bytes) for ${limit.for}: give ${give} a smaller file`;
   }
   return undefined;
+}
+
+/** Why a file to be made at `file` cannot be (its folder is not there, or is not a folder). */
+function folderProblem(file: string, option: string, give: string): string | undefined {
+  const folder = path.dirname(path.resolve(file));
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(folder, { throwIfNoEntry: false });
+  } catch {
+    // Not looked at (no permission): the writer says why.
+    return undefined;
+  }
+  if (stat?.isDirectory()) return undefined;
+  const shown = printable(file, "");
+  const where = printable(folder, "");
+  return stat === undefined
+    ? `${option} ${shown} is in a folder that does not exist (${where}): make the folder, or give ${give} a path in one that does`
+    : `${option} ${shown} is in ${where}, which is not a folder: give ${give} a path in a folder`;
 }
 
 /** The first of the files that cannot be what its option needs is `fail`'s usage failure. */

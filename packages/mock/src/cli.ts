@@ -163,8 +163,10 @@ async function runMock() {
       { file: args.spec, option: "--spec" },
       { file: args.seed, option: "--seed" },
       { file: args["readiness-profile"], option: "--readiness-profile" },
-      // A SQLite database of any size; a Postgres URL is no file there, and so passes.
-      { file: args.state, option: "--state", whole: false },
+      // A SQLite database of any size, made when it is not there; a Postgres URL is no file.
+      ...(args.state === undefined || /^postgres(ql)?:\/\//i.test(args.state)
+        ? []
+        : [{ file: args.state, option: "--state", whole: false, made: true }]),
     ],
     fail,
   );

@@ -79,7 +79,7 @@ export async function runListenCli(argv: string[]): Promise<void> {
         ? [...routes.keys()]
         : [];
   // Read at the start and written after each event; made when it is not there.
-  refuseOtherThanFiles([{ file: args["cursor-file"], option: "--cursor-file" }], fail);
+  refuseOtherThanFiles([{ file: args["cursor-file"], option: "--cursor-file", made: true }], fail);
   const after = args.after;
   if (after !== undefined && !/^\d{1,18}$/.test(after)) {
     fail(`--after must be a cursor (a whole number, 0 for every event kept), got "${after}"`);

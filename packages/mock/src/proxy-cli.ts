@@ -84,8 +84,8 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   refuseOtherThanFiles(
     [
       { file: args.spec, option: "--spec" },
-      { file: args.report, option: "--report", whole: false },
-      { file: args.traffic, option: "--traffic", whole: false },
+      { file: args.report, option: "--report", whole: false, made: true },
+      { file: args.traffic, option: "--traffic", whole: false, made: true },
     ],
     fail,
   );

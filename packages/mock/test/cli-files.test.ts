@@ -94,6 +94,50 @@ describe.concurrent("a file option given a device or a directory", () => {
   });
 });
 
+describe("a file a command makes, in a folder that is not there", () => {
+  const missing = path.join(folder, "no-such-folder");
+  // Each was opened only once the command had started: the proxy exited 1 with a bare ENOENT that
+  // named no option, listen ran until its first event, the server exited 1.
+  it.for([
+    {
+      args: ["proxy", NOWHERE, "--port", "0", "--report", path.join(missing, "r.jsonl")],
+      option: "--report",
+    },
+    {
+      args: ["proxy", NOWHERE, "--port", "0", "--traffic", path.join(missing, "t.jsonl")],
+      option: "--traffic",
+    },
+    {
+      args: ["listen", "--url", NOWHERE, "--cursor-file", path.join(missing, "c")],
+      option: "--cursor-file",
+    },
+    {
+      args: ["--port", "0", "--stateful", "--state", path.join(missing, "s.db")],
+      option: "--state",
+    },
+  ])("is refused at once, naming it: $args.0 $option", async ({ args, option }, context) => {
+    const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
+    expect((await run.exited)[0]).toBe(2);
+    expect(run.output().stderr).toContain(
+      `payments-mock: ${option} ${args.at(-1)} is in a folder that does not exist (${missing}): make the folder, or give ${option} a path in one that does`,
+    );
+  });
+
+  it("is taken in a folder that is there, and refused in a path through a file", () => {
+    const made = path.join(folder, "made.jsonl");
+    expect(
+      fileProblem({ file: made, option: "--report", whole: false, made: true }),
+    ).toBeUndefined();
+    // Relative to the working folder, which is there.
+    expect(fileProblem({ file: "made.jsonl", option: "--report", made: true })).toBeUndefined();
+    expect(fileProblem({ file: path.join(fifo, "r.jsonl"), option: "--report", made: true })).toBe(
+      `--report ${path.join(fifo, "r.jsonl")} is in ${fifo}, which is not a folder: give --report a path in a folder`,
+    );
+    // A path that is not there and is read, not made, is the reader's to say.
+    expect(fileProblem({ file: path.join(missing, "x"), option: "--spec" })).toBeUndefined();
+  });
+});
+
 describe("a file read whole, past the limit", () => {
   const sparse = path.join(folder, "huge.yaml");
   /** A file of `bytes` that takes no room on disk: a hole, read as zeros. */
