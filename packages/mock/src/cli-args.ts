@@ -3,14 +3,19 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { closest, distance } from "fastest-levenshtein";
 import type { CommandIo } from "./cli-io.js";
+import { printable } from "./output/printable.js";
 
 /** A `parseArgs` options table. */
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** A function that prints `message` and `usage` on the command's stderr and exits with code 2. */
+/**
+ * A function that prints `message` and `usage` on the command's stderr and exits with code 2. The
+ * message quotes what was given, which may be the API key in the wrong place (`--url <key>`): it
+ * is printed without the key of PAYMENTS_API_KEY, and without control characters.
+ */
 export function usageFailure(usage: string, io: CommandIo): (message: string) => never {
   return (message) => {
-    io.err(`payments-mock: ${message}\n\n${usage}\n`);
+    io.err(`payments-mock: ${printable(message, io.env.PAYMENTS_API_KEY ?? "")}\n\n${usage}\n`);
     return io.exit(2);
   };
 }
