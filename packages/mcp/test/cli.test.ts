@@ -49,6 +49,12 @@ describe("payments-mcp cannot start", () => {
     [["--http", "--port", "99999"], { PAYMENTS_API_KEY: SECRET_KEY }, "--port must be"],
     [["--toolsets", "customers,bogus"], { PAYMENTS_API_KEY: SECRET_KEY }, "bogus is not a toolset"],
     [["--toolsets", ""], { PAYMENTS_API_KEY: SECRET_KEY }, "--toolsets: no toolset"],
+    // Quoted in lower case with dashes, the key was no longer the key the redaction looks for.
+    [
+      ["--toolsets", `customers,${SECRET_KEY}`],
+      { PAYMENTS_API_KEY: SECRET_KEY },
+      "is not a toolset",
+    ],
   ])("%j %j: %s", async (args, env, said) => {
     const { code, stdout, stderr } = await run(args, env);
     expect(code).toBe(2);
@@ -56,6 +62,7 @@ describe("payments-mcp cannot start", () => {
     expect(oneLine(stderr)).toMatch(/^payments-mcp cannot start: /);
     expect(stderr).toContain(said);
     expect(stderr).not.toContain(SECRET_KEY);
+    expect(stderr.toLowerCase().replace(/[^a-z0-9]+/g, "-")).not.toContain("9f8e7d6c5b4a");
     expect(stderr).not.toContain("hunter2");
   });
 
