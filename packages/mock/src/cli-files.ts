@@ -1,9 +1,10 @@
 // The files a command's options name: each must be a regular file. A FIFO (named pipe) would
 // block the command until something wrote to it (or, given as an output, read from it), a device
 // such as /dev/zero may never end, a directory cannot be read as one. Refused, naming the option
-// and the rule, before anything opens the file; a path that is not there is the reader's to say
-// (or, for an output, made: its folder must be there, else the open failed later with a bare
-// ENOENT that named no option). A file read whole at once (a document, a seed, a fixture) is refused
+// and the rule, before anything opens the file. A path that is not there is refused too when the
+// file is read (the reader's words named the file but not the option, and the server exited 1),
+// and is made when it is an output: then its folder must be there, else the open failed later
+// with a bare ENOENT that named no option. A file read whole at once (a document, a seed, a fixture) is refused
 // past MAX_FILE_BYTES, before it is read: a file of a gigabyte failed with words about strings, or
 // ran the process out of memory.
 import { type Stats, statSync } from "node:fs";
@@ -32,6 +33,8 @@ export interface NamedFile {
   limit?: { bytes: number; for: string };
   /** Made when it is not there (an output, a cursor file): then its folder must be there. */
   made?: boolean;
+  /** Read, so it must be there (a document, a seed, a profile, a traffic file). */
+  needed?: boolean;
 }
 
 /** A size in the largest unit it has a whole one of, to a tenth: `1.5 GiB`. */
@@ -67,6 +70,7 @@ export function fileProblem({
   whole = true,
   limit = { bytes: MAX_FILE_BYTES, for: "a file read whole" },
   made = false,
+  needed = false,
 }: NamedFile): string | undefined {
   if (file === undefined) return undefined;
   let stat: Stats | undefined;
@@ -76,7 +80,12 @@ export function fileProblem({
     // Not looked at (a part of the path is a file, no permission): the reader says why.
     return undefined;
   }
-  if (stat === undefined) return made ? folderProblem(file, option, give) : undefined;
+  if (stat === undefined) {
+    if (needed) {
+      return `${option} ${printable(file, "")} does not exist: give ${give} the path of an existing file`;
+    }
+    return made ? folderProblem(file, option, give) : undefined;
+  }
   const shown = printable(file, "");
   if (!stat.isFile()) {
     return `${option} ${shown} is ${kindOf(stat)}, not a regular file: give ${give} the path of a file`;

@@ -160,9 +160,9 @@ async function runMock() {
   if (exampleKey === "") fail("--example-key must not be empty");
   refuseOtherThanFiles(
     [
-      { file: args.spec, option: "--spec" },
-      { file: args.seed, option: "--seed" },
-      { file: args["readiness-profile"], option: "--readiness-profile" },
+      { file: args.spec, option: "--spec", needed: true },
+      { file: args.seed, option: "--seed", needed: true },
+      { file: args["readiness-profile"], option: "--readiness-profile", needed: true },
       // A SQLite database of any size, made when it is not there; a Postgres URL is no file.
       ...(args.state === undefined || /^postgres(ql)?:\/\//i.test(args.state)
         ? []

@@ -83,7 +83,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   // The report and traffic files are made when they are not there, and only appended to.
   refuseOtherThanFiles(
     [
-      { file: args.spec, option: "--spec" },
+      { file: args.spec, option: "--spec", needed: true },
       { file: args.report, option: "--report", whole: false, made: true },
       { file: args.traffic, option: "--traffic", whole: false, made: true },
     ],

@@ -13,8 +13,12 @@ import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileProblem, MAX_FILE_BYTES } from "../src/cli-files.js";
 import { MAX_FIXTURE_BYTES } from "../src/fixtures/fixture-limit.js";
+import { fixturesMain } from "../src/fixtures-cli.js";
+import { impactMain } from "../src/impact-cli.js";
 import { checkFixture, runFixture } from "../src/index.js";
+import { readinessMain } from "../src/readiness-cli.js";
 import { runCli } from "./support/run-cli.js";
+import { runMain } from "./support/run-main.js";
 
 const folder = mkdtempSync(path.join(tmpdir(), "payments-mock-files-"));
 const fifo = path.join(folder, "pipe");
@@ -91,6 +95,48 @@ describe.concurrent("a file option given a device or a directory", () => {
     const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
     expect((await run.exited)[0]).toBe(2);
     expect(run.output().stderr).toContain(`payments-mock: ${what}, not a regular file: give `);
+  });
+});
+
+describe("a file a command reads, not there", () => {
+  const missing = path.join(folder, "missing.yaml");
+  // The server exited 1 with the reader's words, which named the file but not the option
+  // (`The spec … cannot be read: ENOENT …`, `readiness profile …:0:0: cannot be read`).
+  it("is refused by the server, naming the option (exit code 2)", async (context) => {
+    const run = runCli(context, ["--port", "0", "--spec", missing], {});
+    expect((await run.exited)[0]).toBe(2);
+    expect(run.output().stderr).toContain(
+      `payments-mock: --spec ${missing} does not exist: give --spec the path of an existing file`,
+    );
+  });
+
+  it.for([
+    { main: readinessMain, argv: ["--from", missing], option: "--from" },
+    {
+      main: readinessMain,
+      argv: ["--state", path.join(folder, "none.db"), "--readiness-profile", missing],
+      option: "--readiness-profile",
+    },
+    { main: impactMain, argv: ["--against", missing, "--url", NOWHERE], option: "--against" },
+  ])("is refused by $option, naming it", async ({ main, argv, option }) => {
+    const run = await runMain(main, argv, { PAYMENTS_API_KEY: "payments-files-test-key" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `payments-mock: ${option} ${missing} does not exist: give ${option} the path of an existing file`,
+    );
+  });
+
+  it("is refused as the fixture file, and for --seed and --readiness-profile", async () => {
+    const run = await runMain(fixturesMain, [missing, "--check"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `payments-mock: the fixture file ${missing} does not exist: give payments-mock fixtures the path of an existing file`,
+    );
+    for (const option of ["--seed", "--readiness-profile"]) {
+      expect(fileProblem({ file: missing, option, needed: true })).toBe(
+        `${option} ${missing} does not exist: give ${option} the path of an existing file`,
+      );
+    }
   });
 });
 
