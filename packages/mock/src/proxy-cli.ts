@@ -66,8 +66,22 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   if (upstream === undefined)
     fail("proxy needs the upstream's URL, such as https://api.example.com");
   if (extra.length > 0) fail(`unexpected argument "${extra[0]}"`);
-  if (!/^https?:\/\/./i.test(upstream))
-    fail(`the upstream must be an http(s) URL, got "${upstream}"`);
+  // Quoted without what comes before an `@`: a password in the upstream's URL.
+  const shown = upstream.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, "$1…@");
+  const parsed = URL.parse(upstream);
+  if (parsed === null || !/^https?:$/.test(parsed.protocol)) {
+    const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(upstream)?.[1];
+    fail(
+      port !== undefined && Number(port) > 65535
+        ? `the upstream's port ${port} is past 65535: give the upstream's URL with its port, such as https://api.example.com`
+        : `the upstream must be an http(s) URL, such as https://api.example.com, got "${shown}"`,
+    );
+  }
+  if (parsed.search !== "" || parsed.hash !== "") {
+    fail(
+      `the upstream must not have a query or a fragment (the requests' paths follow it), got "${shown}"`,
+    );
+  }
   const timeout = args["upstream-timeout"];
   const seconds = Number(timeout ?? "30");
   if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && seconds > 0)) {
