@@ -71,8 +71,13 @@ function configuration(argv: string[], env: NodeJS.ProcessEnv) {
     );
   }
   if (!/^https?:$/.test(url?.protocol ?? "")) {
+    // One that does not parse is quoted without what comes before an `@`: a password.
+    const shown = baseUrl.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, "$1…@");
+    const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(baseUrl)?.[1];
     throw new StartError(
-      `the base URL ${JSON.stringify(baseUrl)} (--base-url or PAYMENTS_BASE_URL) is not an absolute http: or https: URL, such as ${DEFAULT_BASE_URL}`,
+      port !== undefined && Number(port) > 65535
+        ? `the base URL ${JSON.stringify(shown)} (--base-url or PAYMENTS_BASE_URL) has the port ${port}, past 65535: give the API's URL with its port, such as ${DEFAULT_BASE_URL}`
+        : `the base URL ${JSON.stringify(shown)} (--base-url or PAYMENTS_BASE_URL) is not an absolute http: or https: URL, such as ${DEFAULT_BASE_URL}`,
     );
   }
   // The API's paths are appended to it: a query or fragment would swallow them.

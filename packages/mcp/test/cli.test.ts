@@ -31,6 +31,17 @@ describe("payments-mcp cannot start", () => {
     [["--api-key", SECRET_KEY], {}, "--api-key is not an option"],
     [[`--api-key=${SECRET_KEY}`], { PAYMENTS_API_KEY: "k" }, "set PAYMENTS_API_KEY"],
     [["--base-url", "ftp://example.com"], { PAYMENTS_API_KEY: SECRET_KEY }, "not an absolute http"],
+    // Not a URL, it was quoted whole, its password with it.
+    [
+      ["--base-url", "http://partner:hunter2@127.0.0.1:99999"],
+      { PAYMENTS_API_KEY: SECRET_KEY },
+      'the base URL "http://…@127.0.0.1:99999" (--base-url or PAYMENTS_BASE_URL) has the port 99999, past 65535',
+    ],
+    [
+      ["--base-url", "http://partner:hunter2@127.0.0.1:4010:1"],
+      { PAYMENTS_API_KEY: SECRET_KEY },
+      'the base URL "http://…@127.0.0.1:4010:1" (--base-url or PAYMENTS_BASE_URL) is not an absolute',
+    ],
     [["--base-url", "http://127.0.0.1:4010/?v=1"], { PAYMENTS_API_KEY: SECRET_KEY }, "has a query"],
     [["--base-url", "http://127.0.0.1:4010/#top"], { PAYMENTS_API_KEY: SECRET_KEY }, "or fragment"],
     [
