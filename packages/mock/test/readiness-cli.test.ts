@@ -100,7 +100,9 @@ describe("payments-mock readiness --from <traffic file>", () => {
     const missing = path.join(directory, "missing.db");
     const run = await runMain(readinessMain, ["--state", missing], { PAYMENTS_API_KEY: "k" });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`no sandbox state file at ${missing}`);
+    expect(run.stderr).toContain(
+      `no sandbox state file at ${missing}: give --state the file a sandbox keeps its data in (its own --state)`,
+    );
     expect(existsSync(missing)).toBe(false);
   });
 
