@@ -4,6 +4,7 @@ import path from "node:path";
 import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
+import { withoutCredentials } from "./fixtures/sandbox-target.js";
 import { stdoutLines } from "./line-writer.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
 import { stopWithNpm } from "./stop-with-parent.js";
@@ -66,8 +67,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   if (upstream === undefined)
     fail("proxy needs the upstream's URL, such as https://api.example.com");
   if (extra.length > 0) fail(`unexpected argument "${extra[0]}"`);
-  // Quoted without what comes before an `@`: a password in the upstream's URL.
-  const shown = upstream.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, "$1…@");
+  const shown = withoutCredentials(upstream);
   const parsed = URL.parse(upstream);
   if (parsed === null || !/^https?:$/.test(parsed.protocol)) {
     const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(upstream)?.[1];

@@ -437,11 +437,18 @@ describe("payments-mock listen", () => {
         { PAYMENTS_API_KEY: KEY },
         "--forward takes <Topic>=<url>",
       ],
+      // Quoted whole, its password with it.
+      [
+        ["--forward-to", "http://hook:hunter2@127.0.0.1:99999/"],
+        { PAYMENTS_API_KEY: KEY },
+        `--forward-to must be the receiver's http(s) URL, got "http://…@127.0.0.1:99999/"`,
+      ],
       [[], { PAYMENTS_API_KEY: "" }, "set PAYMENTS_API_KEY"],
     ] as Array<[string[], Record<string, string>, string]>) {
       const run = runCli(context, ["listen", ...args], env);
       expect((await run.exited)[0]).toBe(2);
       expect(run.output().stderr).toContain(message);
+      expect(run.output().stderr).not.toContain("hunter2");
     }
   });
 });
