@@ -78,6 +78,15 @@ export async function runListenCli(argv: string[]): Promise<void> {
       : forwardTo === undefined
         ? [...routes.keys()]
         : [];
+  // A receiver of a topic --events leaves out would get nothing, unsaid.
+  const unstreamed = [...routes.keys()].find(
+    (topic) => args.events !== undefined && !topics.includes(topic),
+  );
+  if (unstreamed !== undefined) {
+    fail(
+      `--forward ${unstreamed}=… names a topic --events leaves out, so its receiver would get nothing: add ${unstreamed} to --events, or leave --events out`,
+    );
+  }
   // Read at the start and written after each event; made when it is not there.
   refuseOtherThanFiles([{ file: args["cursor-file"], option: "--cursor-file", made: true }], fail);
   const after = args.after;

@@ -437,6 +437,11 @@ describe("payments-mock listen", () => {
         { PAYMENTS_API_KEY: KEY },
         "--forward takes <Topic>=<url>",
       ],
+      [
+        ["--events", "CustomerStatus", "--forward", "CustomerCreated=http://127.0.0.1:9/"],
+        { PAYMENTS_API_KEY: KEY },
+        "--forward CustomerCreated=… names a topic --events leaves out, so its receiver would get nothing: add CustomerCreated to --events, or leave --events out",
+      ],
       // Quoted whole, its password with it.
       [
         ["--forward-to", "http://hook:hunter2@127.0.0.1:99999/"],
