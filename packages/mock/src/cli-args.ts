@@ -148,6 +148,10 @@ function argsProblem(error: unknown, flags: readonly string[]): string {
     : `unknown option ${unknown}; the options are listed below`;
 }
 
+/** Why an empty --host is refused: Node listens on every interface for it. */
+export const EMPTY_HOST =
+  "--host is empty: give the interface to listen on, such as 127.0.0.1 (0.0.0.0 for every one), or leave --host out";
+
 /** The port in `value` (from `source`, such as `--port` or `PORT`), or a usage failure. */
 export function parsePort(value: string, source: string, fail: (message: string) => never): number {
   const port = Number(value);

@@ -73,6 +73,9 @@ export function fileProblem({
   needed = false,
 }: NamedFile): string | undefined {
   if (file === undefined) return undefined;
+  // Such as `--report "$REPORT"` with REPORT unset: an open of "" failed with a bare ENOENT, and
+  // `--state ""` served from memory, unsaid.
+  if (file === "") return `${option} is empty: give ${give} the path of a file`;
   let stat: Stats | undefined;
   try {
     stat = statSync(file, { throwIfNoEntry: false });

@@ -2,7 +2,7 @@
 // payments-mock: serves the partner payments spec with Prism until Ctrl-C or SIGTERM;
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { readFileSync } from "node:fs";
-import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
+import { EMPTY_HOST, parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo, runInProcess } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
@@ -141,7 +141,8 @@ async function runMock() {
   }
   if (!args.rehearsal && !args.stateful) fail("--no-rehearsal needs --stateful");
 
-  // An empty PORT or HOST counts as unset.
+  // An empty PORT or HOST counts as unset; an empty --host listened on every interface.
+  if (args.host === "") fail(EMPTY_HOST);
   const portSource = args.port !== undefined ? "--port" : "PORT";
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
   const chaos = args["delivery-chaos"];

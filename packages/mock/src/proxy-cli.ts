@@ -1,7 +1,7 @@
 // payments-mock proxy <upstream-url>: the validating proxy until Ctrl-C or SIGTERM, then a
 // summary of the violations found (exit code 1 with --fail-on-violation if there were any).
 import path from "node:path";
-import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
+import { EMPTY_HOST, parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
 import { withoutCredentials } from "./fixtures/sandbox-target.js";
@@ -103,6 +103,8 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     ],
     fail,
   );
+  // An empty --host listened on every interface.
+  if (args.host === "") fail(EMPTY_HOST);
   const portSource = args.port !== undefined ? "--port" : "PORT";
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
   const log = stdoutLines();

@@ -169,6 +169,18 @@ describe("a file a command makes, in a folder that is not there", () => {
     );
   });
 
+  it("is refused when empty, naming it", async () => {
+    // An open of "" failed with a bare ENOENT (the proxy's --report), or a listen ran on.
+    for (const option of ["--report", "--traffic", "--cursor-file", "--state"]) {
+      expect(fileProblem({ file: "", option, whole: false, made: true })).toBe(
+        `${option} is empty: give ${option} the path of a file`,
+      );
+    }
+    const run = await runMain(readinessMain, ["--from", ""], {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("payments-mock: --from is empty: give --from the path of a file");
+  });
+
   it("is taken in a folder that is there, and refused in a path through a file", () => {
     const made = path.join(folder, "made.jsonl");
     expect(
