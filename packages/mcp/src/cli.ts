@@ -95,6 +95,12 @@ function configuration(argv: string[], env: NodeJS.ProcessEnv) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new StartError("--port must be a whole number from 0 to 65535");
   }
+  // Which one was meant is not for the server to guess: --read-only used to win, unsaid.
+  if (values["read-only"] && values["allow-writes"]) {
+    throw new StartError(
+      `${READ_ONLY_FLAG} and ${ALLOW_WRITES_FLAG} contradict each other (one refuses every write, the other sends writes to a server that is not a sandbox): give one of them`,
+    );
+  }
   if (!values.http && (values.port !== undefined || values.host !== undefined)) {
     throw new StartError("--port and --host go with --http (stdio is the default)");
   }

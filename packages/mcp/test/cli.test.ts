@@ -57,6 +57,11 @@ describe("payments-mcp cannot start", () => {
     [["--sub-partner-id", "acme"], { PAYMENTS_API_KEY: SECRET_KEY }, "must be a UUID"],
     [["--bogus"], { PAYMENTS_API_KEY: SECRET_KEY }, "--help lists the options"],
     [["--port", "4031"], { PAYMENTS_API_KEY: SECRET_KEY }, "go with --http"],
+    [
+      ["--read-only", "--allow-writes"],
+      { PAYMENTS_API_KEY: SECRET_KEY },
+      "--read-only and --allow-writes contradict each other",
+    ],
     [["--http", "--port", "99999"], { PAYMENTS_API_KEY: SECRET_KEY }, "--port must be"],
     [["--toolsets", "customers,bogus"], { PAYMENTS_API_KEY: SECRET_KEY }, "bogus is not a toolset"],
     [["--toolsets", ""], { PAYMENTS_API_KEY: SECRET_KEY }, "--toolsets: no toolset"],
