@@ -123,5 +123,24 @@ worker.addEventListener("message", (event) => {
 worker.addEventListener("fetch", (event) => {
   const base = served.get(event.clientId);
   if (base === undefined || !isUnder(event.request.url, base)) return;
-  event.respondWith(opened().then((made) => made.handle(event.request)));
+  event.respondWith(
+    opened().then(async (made) => made.handle(await belowBase(event.request, base))),
+  );
 });
+
+/**
+ * The request as the sandbox routes it: a base URL may end in the service's path prefix
+ * (`http://127.0.0.1:4010/api/v2`, as the API's servers say a partner's does), and the API's paths
+ * follow it; the one sandbox of every page answers the paths below whichever base a page serves.
+ */
+async function belowBase(request: Request, base: string): Promise<Request> {
+  const { origin, pathname } = new URL(base);
+  if (pathname === "/") return request;
+  const rest = request.url.slice(base.length);
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  return new Request(`${origin}${rest.startsWith("/") ? rest : `/${rest}`}`, {
+    method: request.method,
+    headers: request.headers,
+    ...(hasBody && { body: await request.arrayBuffer() }),
+  });
+}

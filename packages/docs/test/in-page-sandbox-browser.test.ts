@@ -3,7 +3,8 @@
 // adds a webhook, onboards a business customer to Active, opens an autoramp, deposits into it,
 // advances the clock a day and reads the events, all answered by the in-page sandbox (the site's
 // service worker), whose notice the pages show; a receiver's redirect to another host is not
-// followed, and a Sandbox URL in capitals is answered as the browser writes it. The consoles' URL is a port closed here rather
+// followed, a Sandbox URL in capitals is answered as the browser writes it, and one ending in a
+// path prefix (`…/api/v2`) answers the API's paths below it. The consoles' URL is a port closed here rather
 // than the default 127.0.0.1:4010, where another sandbox of this machine may answer. Then the
 // first load: the same files whether or not a sandbox answers at that URL, none of the in-page
 // sandbox's among them, and with a sandbox answering, no worker even after a send.
@@ -323,7 +324,7 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     }
   }, 300_000);
 
-  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`)", async () => {
+  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`), and one with a path prefix", async () => {
     const fresh = await launchRecordedPage([], []);
     try {
       const written = `HTTP://LOCALHOST:${new URL(nowhere).port}/`;
@@ -337,6 +338,17 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
         .waitFor({ timeout: 60_000 });
       expect(await answer.getAttribute("data-state"), `${await answer.textContent()}`).toBe("done");
       expect(await answer.getAttribute("data-status")).toBe("200");
+
+      // A base URL ending in the service's path prefix, as the API's servers say a partner's does:
+      // the API's paths follow it, in the page's own sandbox as in a real one.
+      const prefixed = `${nowhere}/api/v2`;
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(prefixed);
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response]:is([data-state="done"], [data-state="failed"])')
+        .waitFor({ timeout: 60_000 });
+      expect(await answer.textContent()).toContain(`from ${prefixed}/customers`);
+      expect(await answer.getAttribute("data-status"), `${await answer.textContent()}`).toBe("200");
     } finally {
       await fresh.chromiumRun.close();
     }
