@@ -73,6 +73,13 @@ export function inPageSandbox(): InPageSandbox {
     heartbeat = setInterval(() => post({ type: "serve", base }), HEARTBEAT_MS);
     // A newer worker (the site was rebuilt) takes over: it is told too.
     container.addEventListener("controllerchange", () => post({ type: "serve", base }));
+    // A sandbox started at the URL while the page is open: the page decides again, and finds it.
+    container.addEventListener("message", (event) => {
+      const data = event.data as FromWorker;
+      if (data.type === "found" && data.base === base && decided?.base === base) {
+        decided = { base, done: decide(base) };
+      }
+    });
   }
 
   return {

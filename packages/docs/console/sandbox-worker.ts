@@ -7,8 +7,15 @@ import { browserSandbox, type FetchSandbox } from "@org/payments-mock/browser";
 
 /** What a page posts: serve its requests under `base` (sent again as a heartbeat), or stop. */
 export type ToWorker = { type: "serve"; base: string } | { type: "stop" };
-/** What the worker answers a `serve`: its sandbox answers, or why it could not be made. */
-export type FromWorker = { type: "serving"; base: string } | { type: "failed"; reason: string };
+/**
+ * What the worker answers a `serve`: its sandbox answers, or why it could not be made; then, once
+ * a sandbox answers at `base` after all (started while the page is open), `found`: the worker no
+ * longer answers that page's requests to it.
+ */
+export type FromWorker =
+  | { type: "serving"; base: string }
+  | { type: "failed"; reason: string }
+  | { type: "found"; base: string };
 
 // The service worker's own types (lib "WebWorker" does not mix with the DOM's the console uses).
 interface WorkerClient {
@@ -36,6 +43,9 @@ interface WorkerScope {
 }
 
 const worker = self as unknown as WorkerScope;
+
+/** How long the worker's own look at a page's URL waits (it looks again 10 s later). */
+const PROBE_MS = 5_000;
 
 /** The base URL each page (by its client id) asked to be answered under. */
 const served = new Map<string, string>();
@@ -83,6 +93,20 @@ async function deliverOnThisMachine({
   return answer.status;
 }
 
+/** Whether anything answers HTTP at `base`, as the page asks before it loads the worker. */
+async function answers(base: string): Promise<boolean> {
+  try {
+    await fetch(`${base}/_sandbox/health`, {
+      cache: "no-store",
+      credentials: "omit",
+      signal: AbortSignal.timeout(PROBE_MS),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `url` is `base` or below it. */
 function isUnder(url: string, base: string): boolean {
   return url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
@@ -101,7 +125,8 @@ worker.addEventListener("message", (event) => {
   }
   // As the browser writes the URLs of the page's requests (`HTTP://LOCALHOST:4010/` is
   // `http://localhost:4010/`), so that they compare with it.
-  served.set(client.id, new URL(data.base).href.replace(/\/+$/, ""));
+  const base = new URL(data.base).href.replace(/\/+$/, "");
+  served.set(client.id, base);
   event.waitUntil(
     (async () => {
       // Pages gone (closed, or navigated away) are forgotten.
@@ -115,6 +140,13 @@ worker.addEventListener("message", (event) => {
           type: "failed",
           reason: error instanceof Error ? error.message : String(error),
         });
+        return;
+      }
+      // A sandbox started at the URL since (the page says it is there every 10 s): that page's
+      // requests go to it from now on (the worker's own fetch is not its to answer).
+      if ((await answers(base)) && served.get(client.id) === base) {
+        served.delete(client.id);
+        client.postMessage({ type: "found", base: data.base });
       }
     })(),
   );

@@ -4,7 +4,8 @@
 // advances the clock a day and reads the events, all answered by the in-page sandbox (the site's
 // service worker), whose notice the pages show; a receiver's redirect to another host is not
 // followed, a Sandbox URL in capitals is answered as the browser writes it, and one ending in a
-// path prefix (`…/api/v2`) answers the API's paths below it. The consoles' URL is a port closed here rather
+// path prefix (`…/api/v2`) answers the API's paths below it; a sandbox that starts at the
+// consoles' URL while the page is open takes over from the page's own. The consoles' URL is a port closed here rather
 // than the default 127.0.0.1:4010, where another sandbox of this machine may answer. Then the
 // first load: the same files whether or not a sandbox answers at that URL, none of the in-page
 // sandbox's among them, and with a sandbox answering, no worker even after a send.
@@ -367,6 +368,43 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     // The probes' refused connections are the only errors.
     expect(errors.filter((message) => !message.includes("ERR_CONNECTION_REFUSED"))).toEqual([]);
   });
+
+  it("leaves the consoles to a sandbox that starts at their URL while the page is open", async () => {
+    const console = await openConsole("index.html", "Customers", "listCustomers");
+    expect((await send(console, {})).status).toBe(200);
+    await notice("index.html");
+    // What starts at the consoles' URL: any server answering there with CORS, as a sandbox does.
+    const marker = "the sandbox started at the consoles' URL";
+    const started = createServer((request, response) => {
+      request.resume();
+      const cors = {
+        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Headers": "*",
+        "Access-Control-Allow-Methods": "*",
+      };
+      if (request.method === "OPTIONS") response.writeHead(204, cors).end();
+      else {
+        response
+          .writeHead(200, { ...cors, "Content-Type": "application/json" })
+          .end(JSON.stringify({ items: [], answered_by: marker }));
+      }
+    }).listen(Number(new URL(nowhere).port), "127.0.0.1");
+    await once(started, "listening");
+    try {
+      // Without a reload: the note goes, and the next send reaches that sandbox.
+      await page
+        .locator('[data-in-page-sandbox="off"]')
+        .waitFor({ state: "attached", timeout: 40_000 });
+      const answered = await send(console, {});
+      expect(answered).toEqual({ status: 200, body: { items: [], answered_by: marker } });
+      // And the worker is taken away, as when the page finds a sandbox at its first send.
+      expect(await page.evaluate(async () => navigator.serviceWorker.getRegistration())).toBe(
+        undefined,
+      );
+    } finally {
+      started.close();
+    }
+  }, 120_000);
 });
 
 describe("the first load", () => {
