@@ -29,6 +29,11 @@ export interface InPageSandbox {
    * says why.
    */
   readyFor(base: string): Promise<void>;
+  /**
+   * A request to `base` got no answer (the sandbox there stopped, say): the next `readyFor` asks
+   * the URL again, and with none there the page's own sandbox answers.
+   */
+  unreachable(base: string): void;
 }
 
 export function inPageSandbox(): InPageSandbox {
@@ -82,11 +87,15 @@ export function inPageSandbox(): InPageSandbox {
     });
   }
 
+  const trim = (base: string) => base.trim().replace(/\/+$/, "");
   return {
     readyFor(base) {
-      const trimmed = base.trim().replace(/\/+$/, "");
+      const trimmed = trim(base);
       if (decided?.base !== trimmed) decided = { base: trimmed, done: decide(trimmed) };
       return decided.done;
+    },
+    unreachable(base) {
+      if (decided?.base === trim(base)) decided = undefined;
     },
   };
 }

@@ -21,5 +21,8 @@ export function lazyInPageSandbox(): InPageSandbox {
       );
       await (await loaded)?.readyFor(base);
     },
+    unreachable(base) {
+      void loaded?.then((sandbox) => sandbox?.unreachable(base));
+    },
   };
 }

@@ -55,5 +55,6 @@ function staticTarget(builtUrl: string): Target {
     sandboxUrl: builtUrl,
     base,
     ready: (values) => inPage.readyFor(base(values)),
+    unreachable: (values) => inPage.unreachable(base(values)),
   };
 }

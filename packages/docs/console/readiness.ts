@@ -87,6 +87,10 @@ export function startReadinessPage({ apiKey }: { apiKey: string }) {
       const target = new URL("_sandbox/readiness", base().replace(/\/*$/, "/"));
       const response = await fetch(target, {
         headers: { "X-API-Key": settings.current.apiKey, Accept: "application/json" },
+      }).catch((error: unknown) => {
+        // No answer there (a sandbox that stopped): the next read looks at the URL again.
+        inPage?.unreachable(base());
+        throw error;
       });
       const body: unknown = await response.json().catch(() => undefined);
       if (!response.ok) {

@@ -17,6 +17,8 @@ export interface Target {
   base(settings: PageSettings): string;
   /** Resolves once requests to that URL have somewhere to go (see in-page-sandbox.ts). */
   ready?(settings: PageSettings): Promise<void>;
+  /** A request got no answer: the next `ready` looks at the URL again. */
+  unreachable?(settings: PageSettings): void;
 }
 
 const LOCATIONS = [
@@ -165,6 +167,7 @@ export function createConsole(
       });
       read = await readAnswer(response);
     } catch (error) {
+      target.unreachable?.(pageSettings);
       if (!isLatest()) return;
       showUnreachable(answer, request.url, target, error);
       events.unavailable("no answer, so no events to show");
@@ -444,7 +447,7 @@ function showUnreachable(element: HTMLElement, url: string, target: Target, erro
       { class: "pp-console-note" },
       target.proxied
         ? "The docs server could not be reached: is it still running?"
-        : `Is a sandbox running there (npm start serves one at ${target.sandboxUrl})? This page's Content-Security-Policy lets it call only its own site and 127.0.0.1 or localhost.`,
+        : `Is a sandbox running there (npm start serves one at ${target.sandboxUrl})? This page's Content-Security-Policy lets it call only its own site and 127.0.0.1 or localhost. The next send looks again, and where nothing answers, a sandbox in this page does.`,
     ),
   );
 }

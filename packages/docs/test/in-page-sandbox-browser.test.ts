@@ -5,7 +5,7 @@
 // service worker), whose notice the pages show; a receiver's redirect to another host is not
 // followed, a Sandbox URL in capitals is answered as the browser writes it, and one ending in a
 // path prefix (`…/api/v2`) answers the API's paths below it; a sandbox that starts at the
-// consoles' URL while the page is open takes over from the page's own. The consoles' URL is a port closed here rather
+// consoles' URL while the page is open takes over from the page's own, and hands back when it stops. The consoles' URL is a port closed here rather
 // than the default 127.0.0.1:4010, where another sandbox of this machine may answer. Then the
 // first load: the same files whether or not a sandbox answers at that URL, none of the in-page
 // sandbox's among them, and with a sandbox answering, no worker even after a send.
@@ -369,7 +369,7 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     expect(errors.filter((message) => !message.includes("ERR_CONNECTION_REFUSED"))).toEqual([]);
   });
 
-  it("leaves the consoles to a sandbox that starts at their URL while the page is open", async () => {
+  it("leaves the consoles to a sandbox that starts at their URL while the page is open, and takes them back when it stops", async () => {
     const console = await openConsole("index.html", "Customers", "listCustomers");
     expect((await send(console, {})).status).toBe(200);
     await notice("index.html");
@@ -401,6 +401,19 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       expect(await page.evaluate(async () => navigator.serviceWorker.getRegistration())).toBe(
         undefined,
       );
+
+      // That sandbox stops: the send that finds nothing there says so, and the next one is
+      // answered by the page's own sandbox again, still without a reload.
+      started.close();
+      started.closeAllConnections();
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response][data-state="failed"]')
+        .waitFor({ timeout: 60_000 });
+      const again = await send(console, {});
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body).not.toHaveProperty("answered_by");
+      expect(await notice("index.html")).toContain("sandbox running in your browser");
     } finally {
       started.close();
     }
