@@ -133,7 +133,6 @@ export function createConsole(
   async function send(entered: Entered, isLatest: () => boolean) {
     const pageSettings = settings.current;
     const base = target.base(pageSettings);
-    await target.ready?.(pageSettings);
     const request = buildRequest(operation, entered, pageSettings, base, randomUuid);
     if (idempotency && request.idempotencyKey) {
       idempotency.shown.textContent = request.idempotencyKey;
@@ -141,6 +140,9 @@ export function createConsole(
     fill(answer, h("p", { class: "pp-console-pending" }, `Sending ${method} ${request.url}\u2026`));
     answer.dataset.state = "sending";
     events.reset();
+    // On a static copy, the first send first asks whether a sandbox answers at the URL, which
+    // waits for a slow one: the answer says it is sending meanwhile.
+    await target.ready?.(pageSettings);
 
     const readEvents = async () => {
       const response = await fetch(`${base.replace(/\/+$/, "")}${EVENTS_PATH}`, {

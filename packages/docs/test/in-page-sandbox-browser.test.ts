@@ -325,8 +325,11 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     }
   }, 300_000);
 
-  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`), and one with a path prefix", async () => {
+  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`), one with a path prefix, and one that never answers", async () => {
     const fresh = await launchRecordedPage([], []);
+    const silent = createServer(() => {}).listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
     try {
       const written = `HTTP://LOCALHOST:${new URL(nowhere).port}/`;
       await consoleSettings(fresh.page, written);
@@ -350,8 +353,19 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
         .waitFor({ timeout: 60_000 });
       expect(await answer.textContent()).toContain(`from ${prefixed}/customers`);
       expect(await answer.getAttribute("data-status"), `${await answer.textContent()}`).toBe("200");
+
+      // A URL where something takes the connection and never answers: the page waits for it (a
+      // slow sandbox is no missing one), and says at once that it is sending.
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(silentUrl);
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response][data-state="sending"]')
+        .waitFor({ timeout: 3_000 });
+      expect(await answer.textContent()).toContain(`Sending GET ${silentUrl}/customers`);
     } finally {
       await fresh.chromiumRun.close();
+      silent.close();
+      silent.closeAllConnections();
     }
   }, 120_000);
 
