@@ -34,11 +34,15 @@ export interface InPageSandbox {
    * the URL again, and with none there the page's own sandbox answers.
    */
   unreachable(base: string): void;
+  /** Whether the page's own sandbox answers the requests to `base` (as the notice says). */
+  answersInPage(base: string): boolean;
 }
 
 export function inPageSandbox(): InPageSandbox {
   let decided: { base: string; done: Promise<void> } | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** The base the page's own sandbox answers, once it does. */
+  let servedBase: string | undefined;
   const notice = new Notice();
   const workers = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
   const workerUrl = new URL(SANDBOX_WORKER, document.baseURI).href;
@@ -47,6 +51,7 @@ export function inPageSandbox(): InPageSandbox {
 
   async function decide(base: string): Promise<void> {
     clearInterval(heartbeat);
+    servedBase = undefined;
     post({ type: "stop" });
     if (!URL.canParse(base) || (await answers(base))) {
       notice.show("off", base);
@@ -62,6 +67,7 @@ export function inPageSandbox(): InPageSandbox {
     notice.show("loading", base);
     try {
       await serve(workers, base);
+      servedBase = base;
       notice.show("in-page", base);
     } catch (error) {
       notice.show("unavailable", base, error instanceof Error ? error.message : String(error));
@@ -96,6 +102,9 @@ export function inPageSandbox(): InPageSandbox {
     },
     unreachable(base) {
       if (decided?.base === trim(base)) decided = undefined;
+    },
+    answersInPage(base) {
+      return servedBase !== undefined && servedBase === trim(base);
     },
   };
 }

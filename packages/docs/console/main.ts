@@ -56,5 +56,6 @@ function staticTarget(builtUrl: string): Target {
     base,
     ready: (values) => inPage.readyFor(base(values)),
     unreachable: (values) => inPage.unreachable(base(values)),
+    answeredInPage: (values) => inPage.answersInPage(base(values)),
   };
 }

@@ -19,6 +19,8 @@ export interface Target {
   ready?(settings: PageSettings): Promise<void>;
   /** A request got no answer: the next `ready` looks at the URL again. */
   unreachable?(settings: PageSettings): void;
+  /** Whether the page's own sandbox answers that URL (a static copy with none there). */
+  answeredInPage?(settings: PageSettings): boolean;
 }
 
 const LOCATIONS = [
@@ -143,6 +145,7 @@ export function createConsole(
     // On a static copy, the first send first asks whether a sandbox answers at the URL, which
     // waits for a slow one: the answer says it is sending meanwhile.
     await target.ready?.(pageSettings);
+    const inPage = target.answeredInPage?.(pageSettings) === true;
 
     const readEvents = async () => {
       const response = await fetch(`${base.replace(/\/+$/, "")}${EVENTS_PATH}`, {
@@ -176,7 +179,7 @@ export function createConsole(
       return;
     }
     if (!isLatest()) return;
-    showAnswer(answer, request.url, read, performance.now() - started);
+    showAnswer(answer, request.url, read, performance.now() - started, inPage);
     section.dataset.status = String(read.status);
 
     if (before instanceof Error) {
@@ -369,10 +372,18 @@ function bodyEditor(body: NonNullable<ConsoleOperation["body"]>, idPrefix: strin
   return { fieldset, textarea };
 }
 
-function showAnswer(element: HTMLElement, url: string, answer: ReadAnswer, elapsedMs: number) {
+function showAnswer(
+  element: HTMLElement,
+  url: string,
+  answer: ReadAnswer,
+  elapsedMs: number,
+  inPage: boolean,
+) {
   const ok = answer.status >= 200 && answer.status < 300;
   element.dataset.state = "done";
   element.dataset.status = String(answer.status);
+  if (inPage) element.dataset.answeredBy = "in-page";
+  else delete element.dataset.answeredBy;
   fill(
     element,
     h(
@@ -382,7 +393,13 @@ function showAnswer(element: HTMLElement, url: string, answer: ReadAnswer, elaps
       answer.statusText ? ` ${answer.statusText}` : "",
       ` \u00b7 ${Math.round(elapsedMs)} ms`,
     ),
-    h("p", { class: "pp-console-note" }, "from ", h("code", {}, url)),
+    h(
+      "p",
+      { class: "pp-console-note" },
+      "from ",
+      h("code", {}, url),
+      inPage ? ", answered by the sandbox in this page (none answers at that URL)" : "",
+    ),
     (answer.problems.length > 0 || (!ok && (answer.title || answer.detail))) && problemList(answer),
     h(
       "details",
@@ -435,6 +452,7 @@ function problemItem(problem: Problem) {
 function showUnreachable(element: HTMLElement, url: string, target: Target, error: unknown) {
   element.dataset.state = "failed";
   delete element.dataset.status;
+  delete element.dataset.answeredBy;
   const reason = error instanceof Error ? error.message : String(error);
   fill(
     element,

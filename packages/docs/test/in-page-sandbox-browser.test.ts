@@ -188,6 +188,14 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     });
     expect(webhook.status, JSON.stringify(webhook.body)).toBe(200);
     const shown = await notice(TEST_MODE_PAGE);
+    // The answer says where it came from: not the URL it names, where nothing answers.
+    const answered = testModeTab.locator(
+      'section[data-console-operation="addWebhook"] [data-console-response]',
+    );
+    expect(await answered.getAttribute("data-answered-by")).toBe("in-page");
+    expect(await answered.textContent()).toContain(
+      `from ${nowhere}/_sandbox/webhooks, answered by the sandbox in this page`,
+    );
     expect(shown).toContain(`No sandbox answers at ${nowhere}`);
     expect(shown).toContain("sandbox running in your browser");
     await testModeTab.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-notice.png") });
@@ -411,6 +419,9 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
         .waitFor({ state: "attached", timeout: 40_000 });
       const answered = await send(console, {});
       expect(answered).toEqual({ status: 200, body: { items: [], answered_by: marker } });
+      expect(
+        await console.locator("[data-console-response]").getAttribute("data-answered-by"),
+      ).toBe(null);
       // And the worker is taken away, as when the page finds a sandbox at its first send.
       expect(await page.evaluate(async () => navigator.serviceWorker.getRegistration())).toBe(
         undefined,
