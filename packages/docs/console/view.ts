@@ -400,6 +400,7 @@ function showAnswer(
       h("code", {}, url),
       inPage ? ", answered by the sandbox in this page (none answers at that URL)" : "",
     ),
+    answer.note && h("p", { class: "pp-console-note", "data-console-note": true }, answer.note),
     (answer.problems.length > 0 || (!ok && (answer.title || answer.detail))) && problemList(answer),
     h(
       "details",

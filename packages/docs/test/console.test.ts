@@ -8,7 +8,7 @@ import {
   testModeSpecPath,
 } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { problemOf } from "../console/answer.ts";
+import { problemOf, readAnswer } from "../console/answer.ts";
 import { eventsOf, eventsSince, watchEvents } from "../console/events.ts";
 import type { ConsoleOperation } from "../console/operation.ts";
 import { buildRequest, fieldKey, randomUuid } from "../console/request.ts";
@@ -202,6 +202,34 @@ describe("problemOf", () => {
     expect(problemOf([{ errors: [] }])).toEqual({ problems: [] });
     expect(problemOf({ errors: "many" })).toEqual({ problems: [] });
   });
+});
+
+describe("readAnswer", () => {
+  it("reads a stream that stays open (GET /_sandbox/events/stream) for a while, then closes it", async () => {
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(
+          new TextEncoder().encode("retry: 1000\n: the events after cursor 0\n\n"),
+        );
+        // and then nothing more: the sandbox holds it open until the client closes it
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const answer = new Response(stream, {
+      status: 200,
+      headers: { "content-type": "text/event-stream; charset=utf-8" },
+    });
+    const started = performance.now();
+    const read = await readAnswer(answer, { streamMs: 300 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(read).toMatchObject({ status: 200, problems: [] });
+    expect(read.body).toContain(": the events after cursor 0");
+    expect(read.note).toMatch(/stays open/);
+    expect(cancelled).toBe(true);
+  }, 5_000);
 });
 
 describe("events", () => {

@@ -274,6 +274,16 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     expect(topics).toContain("CustomerStatus");
     expect(topics).toContain("TransactionStatus");
     expect(logged.every((event) => event.delivered)).toBe(true);
+    // The stream of the same events stays open: the console shows its start, then closes it.
+    const stream = await openConsole(TEST_MODE_PAGE, "Events", "streamEvents");
+    await stream.locator('[data-param-in="header"][data-param-name="Last-Event-ID"]').fill("");
+    await stream.locator('[data-param-in="query"][data-param-name="after"]').fill("0");
+    await stream.locator("[data-console-send]").click();
+    await stream.locator('[data-console-response][data-state="done"]').waitFor({ timeout: 30_000 });
+    expect(await stream.locator("[data-console-response-body]").textContent()).toContain(
+      "event: CustomerStatus",
+    );
+    expect(await stream.locator("[data-console-send]").isEnabled()).toBe(true);
     await testModeTab.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-events.png") });
     // Delivered through the browser's fetch to the receiver on this machine.
     expect(delivered.map((event) => event.topic)).toEqual(
