@@ -343,11 +343,18 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     }
   }, 300_000);
 
-  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`), one with a path prefix, and one that never answers", async () => {
+  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`), one with a path prefix, one on another host, and one that never answers", async () => {
     const fresh = await launchRecordedPage([], []);
     const silent = createServer(() => {}).listen(0, "127.0.0.1");
     await once(silent, "listening");
     const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const reachedOtherHost: string[] = [];
+    const otherHost = createServer((request, response) => {
+      reachedOtherHost.push(`${request.method} ${request.url}`);
+      response.writeHead(204, { "Access-Control-Allow-Origin": "*" }).end();
+    }).listen(0, "127.0.0.2");
+    await once(otherHost, "listening");
+    const otherHostUrl = `http://127.0.0.2:${(otherHost.address() as AddressInfo).port}`;
     try {
       const written = `HTTP://LOCALHOST:${new URL(nowhere).port}/`;
       await consoleSettings(fresh.page, written);
@@ -372,6 +379,16 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       expect(await answer.textContent()).toContain(`from ${prefixed}/customers`);
       expect(await answer.getAttribute("data-status"), `${await answer.textContent()}`).toBe("200");
 
+      // A URL on another host, which the page's policy keeps its requests from: its own sandbox
+      // does not ask that host either (as it does the page's URL on this machine every 10 s).
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(otherHostUrl);
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response][data-state="failed"]')
+        .waitFor({ timeout: 60_000 });
+      await fresh.page.waitForTimeout(12_000);
+      expect(reachedOtherHost).toEqual([]);
+
       // A URL where something takes the connection and never answers: the page waits for it (a
       // slow sandbox is no missing one), and says at once that it is sending.
       await console.locator('[data-console-setting="sandboxUrl"]').fill(silentUrl);
@@ -384,6 +401,7 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       await fresh.chromiumRun.close();
       silent.close();
       silent.closeAllConnections();
+      otherHost.close();
     }
   }, 120_000);
 
