@@ -43,6 +43,16 @@ export function inPageSandbox(): InPageSandbox {
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   /** The base the page's own sandbox answers, once it does. */
   let servedBase: string | undefined;
+  let listening = false;
+  /** The run of the worker whose sandbox this page has used (see sandbox-worker.ts). */
+  let run: string | undefined;
+  /** Whether the sandbox started again, empty, since this page first used it. */
+  const restarted = (answer: FromWorker) => {
+    if (answer.type !== "serving") return false;
+    const again = run !== undefined && answer.run !== run;
+    run = answer.run;
+    return again;
+  };
   const notice = new Notice();
   const workers = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
   const workerUrl = new URL(SANDBOX_WORKER, document.baseURI).href;
@@ -66,9 +76,9 @@ export function inPageSandbox(): InPageSandbox {
     }
     notice.show("loading", base);
     try {
-      await serve(workers, base);
+      const again = await serve(workers, base);
       servedBase = base;
-      notice.show("in-page", base);
+      notice.show("in-page", base, "", again);
     } catch (error) {
       notice.show("unavailable", base, error instanceof Error ? error.message : String(error));
     }
@@ -81,16 +91,27 @@ export function inPageSandbox(): InPageSandbox {
     controller.postMessage({ type: "serve", base } satisfies ToWorker);
     const answer = await reply;
     if (answer.type === "failed") throw new Error(answer.reason);
+    const again = restarted(answer);
     heartbeat = setInterval(() => post({ type: "serve", base }), HEARTBEAT_MS);
     // A newer worker (the site was rebuilt) takes over: it is told too.
     container.addEventListener("controllerchange", () => post({ type: "serve", base }));
+    if (!listening) {
+      listening = true;
+      container.addEventListener("message", (event) => onMessage(event.data as FromWorker));
+    }
+    return again;
+  }
+
+  /** What the worker says after its first answer (`decided` is what the page uses). */
+  function onMessage(data: FromWorker) {
+    const base = servedBase;
+    if (base === undefined || decided?.base !== base || !("base" in data) || data.base !== base) {
+      return;
+    }
     // A sandbox started at the URL while the page is open: the page decides again, and finds it.
-    container.addEventListener("message", (event) => {
-      const data = event.data as FromWorker;
-      if (data.type === "found" && data.base === base && decided?.base === base) {
-        decided = { base, done: decide(base) };
-      }
-    });
+    if (data.type === "found") decided = { base, done: decide(base) };
+    // A heartbeat's answer from another run: the browser stopped the worker, and its sandbox.
+    else if (restarted(data)) notice.show("in-page", base, "", true);
   }
 
   const trim = (base: string) => base.trim().replace(/\/+$/, "");
@@ -165,10 +186,12 @@ function nextReply(container: ServiceWorkerContainer): Promise<FromWorker> {
 class Notice {
   private element: HTMLElement | undefined;
 
-  show(state: InPageState, base: string, reason = "") {
+  show(state: InPageState, base: string, reason = "", restarted = false) {
     const text = {
       loading: `No sandbox answers at ${base}: starting one in this page\u2026`,
-      "in-page": `No sandbox answers at ${base}, so a sandbox running in your browser answers this site's consoles. What you create in it lasts while a page of the site is open.`,
+      "in-page": restarted
+        ? `No sandbox answers at ${base}, so a sandbox running in your browser answers this site's consoles. It started again (the browser stopped it), so what you created in it before is gone.`
+        : `No sandbox answers at ${base}, so a sandbox running in your browser answers this site's consoles. What you create in it lasts while a page of the site is open.`,
       unavailable: `No sandbox answers at ${base}, and none could start in this page (${reason}). npm start runs one.`,
       off: "",
     }[state];

@@ -13,7 +13,7 @@ export type ToWorker = { type: "serve"; base: string } | { type: "stop" };
  * longer answers that page's requests to it.
  */
 export type FromWorker =
-  | { type: "serving"; base: string }
+  | { type: "serving"; base: string; run: string }
   | { type: "failed"; reason: string }
   | { type: "found"; base: string };
 
@@ -46,6 +46,13 @@ const worker = self as unknown as WorkerScope;
 
 /** How long the worker's own look at a page's URL waits (it looks again 10 s later). */
 const PROBE_MS = 5_000;
+
+/**
+ * This run of the worker, and of its sandbox: the browser stops a worker it deems idle (a page in
+ * the background sends its heartbeat late) and starts it again, empty, at the next event; a page
+ * that sees another run knows that what it created is gone.
+ */
+const RUN = crypto.randomUUID();
 
 /** The base URL each page (by its client id) asked to be answered under. */
 const served = new Map<string, string>();
@@ -146,7 +153,7 @@ worker.addEventListener("message", (event) => {
       for (const id of served.keys()) if (!open.has(id)) served.delete(id);
       try {
         await opened();
-        client.postMessage({ type: "serving", base: data.base });
+        client.postMessage({ type: "serving", base: data.base, run: RUN });
       } catch (error) {
         client.postMessage({
           type: "failed",

@@ -419,7 +419,7 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     expect(errors.filter((message) => !message.includes("ERR_CONNECTION_REFUSED"))).toEqual([]);
   });
 
-  it("leaves the consoles to a sandbox that starts at their URL while the page is open, and takes them back when it stops", async () => {
+  it("leaves the consoles to a sandbox that starts at their URL while the page is open, and takes them back when it stops; says when the browser stopped the page's own", async () => {
     const console = await openConsole("index.html", "Customers", "listCustomers");
     expect((await send(console, {})).status).toBe(200);
     await notice("index.html");
@@ -467,6 +467,20 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       expect(again.status, JSON.stringify(again.body)).toBe(200);
       expect(again.body).not.toHaveProperty("answered_by");
       expect(await notice("index.html")).toContain("sandbox running in your browser");
+
+      // The browser stops the worker (as it may stop any idle or background one): its sandbox is
+      // made again, empty, and the note says so rather than that the data lasts.
+      const cdp = await page.context().newCDPSession(page);
+      try {
+        await cdp.send("ServiceWorker.enable");
+        await cdp.send("ServiceWorker.stopAllWorkers");
+      } finally {
+        await cdp.detach();
+      }
+      await page
+        .locator('[data-in-page-sandbox="in-page"]', { hasText: "started again" })
+        .waitFor({ timeout: 30_000 });
+      expect((await send(console, {})).status).toBe(200);
     } finally {
       started.close();
     }
