@@ -59,15 +59,23 @@ export function inPageSandbox(): InPageSandbox {
 
   const post = (message: ToWorker) => workers?.controller?.postMessage(message);
 
+  /** Whether `base` is still the URL the page sends to: a verdict on another comes late. */
+  const current = (base: string) => decided?.base === base;
+
   async function decide(base: string): Promise<void> {
     clearInterval(heartbeat);
     servedBase = undefined;
     post({ type: "stop" });
-    if (!URL.canParse(base) || (await answers(base))) {
+    const found = !URL.canParse(base) || (await answers(base));
+    // The reader changed the URL meanwhile (a slow one's probe waits 20 s): this one is moot.
+    if (!current(base)) return;
+    if (found) {
       notice.show("off", base);
       // Not loaded again on this site's next pages: the sandbox there answers.
       const registration = await workers?.getRegistration();
-      if (registration?.active?.scriptURL === workerUrl) await registration.unregister();
+      if (current(base) && registration?.active?.scriptURL === workerUrl) {
+        await registration.unregister();
+      }
       return;
     }
     if (workers === undefined) {
@@ -77,6 +85,7 @@ export function inPageSandbox(): InPageSandbox {
     notice.show("loading", base);
     try {
       const again = await serve(workers, base);
+      if (again === undefined) return;
       servedBase = base;
       notice.show("in-page", base, "", again);
     } catch (error) {
@@ -87,16 +96,20 @@ export function inPageSandbox(): InPageSandbox {
   async function serve(container: ServiceWorkerContainer, base: string) {
     await container.register(workerUrl);
     const controller = await controlling(container);
+    if (!current(base)) return undefined;
     const reply = nextReply(container);
     controller.postMessage({ type: "serve", base } satisfies ToWorker);
     const answer = await reply;
     if (answer.type === "failed") throw new Error(answer.reason);
     const again = restarted(answer);
+    if (!current(base)) return undefined;
     heartbeat = setInterval(() => post({ type: "serve", base }), HEARTBEAT_MS);
-    // A newer worker (the site was rebuilt) takes over: it is told too.
-    container.addEventListener("controllerchange", () => post({ type: "serve", base }));
     if (!listening) {
       listening = true;
+      // A newer worker (the site was rebuilt) takes over: it is told the URL in use too.
+      container.addEventListener("controllerchange", () => {
+        if (servedBase !== undefined) post({ type: "serve", base: servedBase });
+      });
       container.addEventListener("message", (event) => onMessage(event.data as FromWorker));
     }
     return again;

@@ -397,6 +397,26 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
         .locator('[data-console-response][data-state="sending"]')
         .waitFor({ timeout: 3_000 });
       expect(await answer.textContent()).toContain(`Sending GET ${silentUrl}/customers`);
+      const silentSent = Date.now();
+
+      // The reader goes back to a URL with nothing there, and sends from another console, before
+      // the page gives the silent one up (20 s): that late verdict leaves the page's sandbox on
+      // the URL in use.
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(nowhere);
+      const create = fresh.page.locator('section[data-console-operation="createCustomer"]');
+      const created = async () => {
+        await create.locator("[data-console-send]").click();
+        await create
+          .locator('[data-console-response]:is([data-state="done"], [data-state="failed"])')
+          .waitFor({ timeout: 60_000 });
+        return create.locator("[data-console-response]").getAttribute("data-status");
+      };
+      expect(await created()).toBe("200");
+      await fresh.page.waitForTimeout(Math.max(0, silentSent + 23_000 - Date.now()));
+      expect(await created()).toBe("200");
+      expect(await fresh.page.locator("[data-in-page-sandbox]").textContent()).toContain(
+        `No sandbox answers at ${nowhere},`,
+      );
     } finally {
       await fresh.chromiumRun.close();
       silent.close();
