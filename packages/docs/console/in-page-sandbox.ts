@@ -4,6 +4,7 @@
 // browser build), which from then on answers this page's requests to that URL, and says so in a
 // notice on the page. A page that never sends, or whose sandbox answers, loads nothing more.
 import { h } from "./dom.ts";
+import { pageMayCall } from "./reachable.ts";
 import type { FromWorker, ToWorker } from "./sandbox-worker.ts";
 
 /** The worker's file, at the site's root so that its scope holds every page with a console. */
@@ -80,6 +81,15 @@ export function inPageSandbox(): InPageSandbox {
     }
     if (workers === undefined) {
       notice.show("unavailable", base, "this browser runs no service worker for this page");
+      return;
+    }
+    if (!pageMayCall(base, location.origin)) {
+      // Its requests are refused before they reach a worker: there is nothing to answer.
+      notice.show(
+        "unavailable",
+        base,
+        "this page's Content-Security-Policy lets it call only this site and http://127.0.0.1 or localhost",
+      );
       return;
     }
     notice.show("loading", base);

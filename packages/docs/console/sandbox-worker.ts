@@ -4,6 +4,7 @@
 // lasts while a page of the site is open. It answers a page's requests under the URL that page
 // asked it to serve, and lets every other request go to the network.
 import { browserSandbox, type FetchSandbox } from "@org/payments-mock/browser";
+import { pageMayCall } from "./reachable.ts";
 
 /** What a page posts: serve its requests under `base` (sent again as a heartbeat), or stop. */
 export type ToWorker = { type: "serve"; base: string } | { type: "stop" };
@@ -100,18 +101,6 @@ async function deliverOnThisMachine({
   return answer.status;
 }
 
-/**
- * Whether the worker may ask `base` itself: where the pages' Content-Security-Policy lets them
- * call (this site, or http on this machine), which a worker's own fetch is not held to.
- */
-function mayAsk(base: string): boolean {
-  const { origin, protocol, hostname } = new URL(base);
-  return (
-    origin === self.location.origin ||
-    (protocol === "http:" && ["127.0.0.1", "localhost"].includes(hostname))
-  );
-}
-
 /** Whether anything answers HTTP at `base`, as the page asks before it loads the worker. */
 async function answers(base: string): Promise<boolean> {
   try {
@@ -163,7 +152,11 @@ worker.addEventListener("message", (event) => {
       }
       // A sandbox started at the URL since (the page says it is there every 10 s): that page's
       // requests go to it from now on (the worker's own fetch is not its to answer).
-      if (mayAsk(base) && (await answers(base)) && served.get(client.id) === base) {
+      if (
+        pageMayCall(base, self.location.origin) &&
+        (await answers(base)) &&
+        served.get(client.id) === base
+      ) {
         served.delete(client.id);
         client.postMessage({ type: "found", base: data.base });
       }

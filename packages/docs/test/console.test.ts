@@ -11,8 +11,10 @@ import { describe, expect, it } from "vitest";
 import { problemOf, readAnswer } from "../console/answer.ts";
 import { eventsOf, eventsSince, watchEvents } from "../console/events.ts";
 import type { ConsoleOperation } from "../console/operation.ts";
+import { pageMayCall } from "../console/reachable.ts";
 import { buildRequest, fieldKey, randomUuid } from "../console/request.ts";
 import { consoleOperations } from "../src/console-operations.ts";
+import { STATIC_CONNECT_SRC } from "../src/self-contained.ts";
 
 const spec = loadSpec();
 const operations = consoleOperations(spec);
@@ -201,6 +203,21 @@ describe("problemOf", () => {
     expect(problemOf(true)).toEqual({ problems: [] });
     expect(problemOf([{ errors: [] }])).toEqual({ problems: [] });
     expect(problemOf({ errors: "many" })).toEqual({ problems: [] });
+  });
+});
+
+describe("pageMayCall", () => {
+  it("allows what a static copy's connect-src does: this site, and http on this machine", () => {
+    expect(STATIC_CONNECT_SRC).toBe("connect-src 'self' http://127.0.0.1:* http://localhost:*");
+    const site = "https://docs.example";
+    const allowed = (url: string) => pageMayCall(url, site);
+    expect(allowed("http://127.0.0.1:4010")).toBe(true);
+    expect(allowed("http://localhost:1/api/v2")).toBe(true);
+    expect(allowed("https://docs.example/sandbox")).toBe(true);
+    expect(allowed("http://127.0.0.2:4010")).toBe(false);
+    expect(allowed("https://127.0.0.1:4010")).toBe(false);
+    expect(allowed("http://example.com")).toBe(false);
+    expect(allowed("not a url")).toBe(false);
   });
 });
 

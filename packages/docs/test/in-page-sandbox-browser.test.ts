@@ -388,6 +388,9 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
         .waitFor({ timeout: 60_000 });
       await fresh.page.waitForTimeout(12_000);
       expect(reachedOtherHost).toEqual([]);
+      // Nor does the note say that the page's sandbox answers there: nothing can.
+      const refused = fresh.page.locator('[data-in-page-sandbox="unavailable"]');
+      expect(await refused.textContent()).toContain("Content-Security-Policy");
 
       // A URL where something takes the connection and never answers: the page waits for it (a
       // slow sandbox is no missing one), and says at once that it is sending.
