@@ -5,7 +5,7 @@ import { type Problem, type ReadAnswer, readAnswer } from "./answer.ts";
 import { fill, h } from "./dom.ts";
 import { EVENTS_PATH, eventsOf, type SandboxEvent, watchEvents } from "./events.ts";
 import type { ConsoleOperation, ConsoleParameter } from "./operation.ts";
-import { buildRequest, type Entered, fieldKey, randomUuid } from "./request.ts";
+import { buildRequest, type Entered, fieldKey, headerProblems, randomUuid } from "./request.ts";
 import type { PageSettings, SharedSettings } from "./settings.ts";
 
 /** Where requests go: the docs server's same-origin proxy, or the URL the reader gives. */
@@ -136,6 +136,13 @@ export function createConsole(
     const pageSettings = settings.current;
     const base = target.base(pageSettings);
     const request = buildRequest(operation, entered, pageSettings, base, randomUuid);
+    const unsendable = headerProblems(request.headers);
+    if (unsendable.length > 0) {
+      // fetch would throw, and the reader be told that no sandbox answered.
+      showNotSent(answer, unsendable);
+      events.unavailable("the request was not sent");
+      return;
+    }
     if (idempotency && request.idempotencyKey) {
       idempotency.shown.textContent = request.idempotencyKey;
     }
@@ -447,6 +454,24 @@ function problemItem(problem: Problem) {
     " \u2014 ",
     h("strong", {}, problem.rule),
     problem.message ? `: ${problem.message}` : "",
+  );
+}
+
+function showNotSent(element: HTMLElement, problems: Problem[]) {
+  element.dataset.state = "failed";
+  delete element.dataset.status;
+  delete element.dataset.answeredBy;
+  fill(
+    element,
+    problemList({
+      status: 0,
+      statusText: "",
+      headers: [],
+      body: "",
+      title: "Not sent",
+      detail: "the browser cannot send these headers as they are",
+      problems,
+    }),
   );
 }
 

@@ -12,7 +12,7 @@ import { problemOf, readAnswer } from "../console/answer.ts";
 import { eventsOf, eventsSince, watchEvents } from "../console/events.ts";
 import type { ConsoleOperation } from "../console/operation.ts";
 import { pageMayCall } from "../console/reachable.ts";
-import { buildRequest, fieldKey, randomUuid } from "../console/request.ts";
+import { buildRequest, fieldKey, headerProblems, randomUuid } from "../console/request.ts";
 import { consoleOperations } from "../src/console-operations.ts";
 import { STATIC_CONNECT_SRC } from "../src/self-contained.ts";
 
@@ -122,6 +122,20 @@ describe("buildRequest", () => {
     expect(first.headers["IDEMPOTENCY-KEY"]).toBe(first.idempotencyKey);
     expect(second.idempotencyKey).not.toBe(first.idempotencyKey);
     expect(JSON.parse(first.body ?? "")).toEqual(op.body?.examples[0]?.value);
+  });
+
+  it("names each header fetch cannot send (not Latin-1), without quoting its value", () => {
+    const op = operation("listCustomers");
+    const key = "sandbox\u2011key"; // a non-breaking hyphen, as pasted from a document
+    const request = buildRequest(op, asShown(op), { ...settings, apiKey: key }, "http://x", keys);
+    const problems = headerProblems(request.headers);
+    expect(problems).toEqual([
+      { location: "header", field: "X-API-Key", rule: "latin1", message: expect.any(String) },
+    ]);
+    expect(JSON.stringify(problems)).not.toContain(key);
+    expect(
+      headerProblems(buildRequest(op, asShown(op), settings, "http://x", keys).headers),
+    ).toEqual([]);
   });
 
   it("escapes path parameters, repeats array items and leaves out empty optional fields", () => {

@@ -368,6 +368,20 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
       expect(await answer.getAttribute("data-state"), `${await answer.textContent()}`).toBe("done");
       expect(await answer.getAttribute("data-status")).toBe("200");
 
+      // A key that fetch cannot send (a non-breaking hyphen pasted in): the console names the
+      // header and its rule, without the key, and sends nothing.
+      const keyField = console.locator('[data-console-setting="apiKey"]');
+      const key = await keyField.inputValue();
+      const unsendable = "sandbox\u2011key";
+      await keyField.fill(unsendable);
+      await console.locator("[data-console-send]").click();
+      const problem = console.locator(
+        '[data-console-problems] li[data-problem-field="X-API-Key"][data-problem-rule="latin1"]',
+      );
+      await problem.waitFor({ timeout: 10_000 });
+      expect(await answer.textContent()).not.toContain(unsendable);
+      await keyField.fill(key);
+
       // A base URL ending in the service's path prefix, as the API's servers say a partner's does:
       // the API's paths follow it, in the page's own sandbox as in a real one.
       const prefixed = `${nowhere}/api/v2`;
