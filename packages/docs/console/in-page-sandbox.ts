@@ -155,15 +155,20 @@ export function inPageSandbox(): InPageSandbox {
 
 /** Whether anything answers HTTP at `base` (a refused connection, or no CORS, is no answer). */
 async function answers(base: string): Promise<boolean> {
+  // A timer rather than AbortSignal.timeout: the page's clock (which a test may move) decides.
+  const late = new AbortController();
+  const timer = setTimeout(() => late.abort(), PROBE_MS);
   try {
     await fetch(`${base}/_sandbox/health`, {
       cache: "no-store",
       credentials: "omit",
-      signal: AbortSignal.timeout(PROBE_MS),
+      signal: late.signal,
     });
     return true;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
