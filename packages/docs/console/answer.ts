@@ -23,7 +23,7 @@ export interface ReadAnswer {
 }
 
 /** How long a console reads a stream that stays open (Server-Sent Events) before it closes it. */
-export const STREAM_MS = 3_000;
+const STREAM_MS = 3_000;
 
 export async function readAnswer(
   response: Response,
