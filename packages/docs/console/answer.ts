@@ -18,9 +18,27 @@ export interface ReadAnswer {
   title?: string;
   detail?: string;
   problems: Problem[];
+  /** What the console did with the body, when it did not read it to its end (a stream). */
+  note?: string;
 }
 
-export async function readAnswer(response: Response): Promise<ReadAnswer> {
+/** How long a console reads a stream that stays open (Server-Sent Events) before it closes it. */
+const STREAM_MS = 3_000;
+
+export async function readAnswer(
+  response: Response,
+  { streamMs = STREAM_MS }: { streamMs?: number } = {},
+): Promise<ReadAnswer> {
+  if (/^text\/event-stream\b/i.test(response.headers.get("content-type") ?? "")) {
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      headers: [...response.headers.entries()],
+      body: await readFor(response, streamMs),
+      problems: [],
+      note: `The stream stays open until its client closes it: this is what it sent in its first ${streamMs / 1000} s, after which the console closed it (payments-mock listen reads it for as long as it runs).`,
+    };
+  }
   const text = await response.text();
   const json = parseJson(text);
   const headers = [...response.headers.entries()];
@@ -31,6 +49,29 @@ export async function readAnswer(response: Response): Promise<ReadAnswer> {
     body: json === undefined ? text : JSON.stringify(json.value, null, 2),
     ...problemOf(json?.value),
   };
+}
+
+/** The text `response` sends within `ms`; then the stream is closed (cancelled). */
+async function readFor(response: Response, ms: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"over">((resolve) => {
+    timer = setTimeout(() => resolve("over"), ms);
+  });
+  try {
+    for (;;) {
+      const part = await Promise.race([reader.read(), deadline]);
+      if (part === "over" || part.done) break;
+      text += decoder.decode(part.value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+    await reader.cancel().catch(() => undefined);
+  }
+  return text + decoder.decode();
 }
 
 function parseJson(text: string): { value: unknown } | undefined {

@@ -4,6 +4,7 @@
 // browser build), which from then on answers this page's requests to that URL, and says so in a
 // notice on the page. A page that never sends, or whose sandbox answers, loads nothing more.
 import { h } from "./dom.ts";
+import { pageMayCall } from "./reachable.ts";
 import type { FromWorker, ToWorker } from "./sandbox-worker.ts";
 
 /** The worker's file, at the site's root so that its scope holds every page with a console. */
@@ -29,35 +30,74 @@ export interface InPageSandbox {
    * says why.
    */
   readyFor(base: string): Promise<void>;
+  /**
+   * A request to `base` got no answer (the sandbox there stopped, say): the next `readyFor` asks
+   * the URL again, and with none there the page's own sandbox answers.
+   */
+  unreachable(base: string): void;
+  /** Whether the page's own sandbox answers the requests to `base` (as the notice says). */
+  answersInPage(base: string): boolean;
 }
 
 export function inPageSandbox(): InPageSandbox {
   let decided: { base: string; done: Promise<void> } | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** The base the page's own sandbox answers, once it does. */
+  let servedBase: string | undefined;
+  let listening = false;
+  /** The run of the worker whose sandbox this page has used (see sandbox-worker.ts). */
+  let run: string | undefined;
+  /** Whether the sandbox started again, empty, since this page first used it. */
+  const restarted = (answer: FromWorker) => {
+    if (answer.type !== "serving") return false;
+    const again = run !== undefined && answer.run !== run;
+    run = answer.run;
+    return again;
+  };
   const notice = new Notice();
   const workers = "serviceWorker" in navigator ? navigator.serviceWorker : undefined;
   const workerUrl = new URL(SANDBOX_WORKER, document.baseURI).href;
 
   const post = (message: ToWorker) => workers?.controller?.postMessage(message);
 
+  /** Whether `base` is still the URL the page sends to: a verdict on another comes late. */
+  const current = (base: string) => decided?.base === base;
+
   async function decide(base: string): Promise<void> {
     clearInterval(heartbeat);
+    servedBase = undefined;
     post({ type: "stop" });
-    if (!URL.canParse(base) || (await answers(base))) {
+    const found = !URL.canParse(base) || (await answers(base));
+    // The reader changed the URL meanwhile (a slow one's probe waits 20 s): this one is moot.
+    if (!current(base)) return;
+    if (found) {
       notice.show("off", base);
       // Not loaded again on this site's next pages: the sandbox there answers.
       const registration = await workers?.getRegistration();
-      if (registration?.active?.scriptURL === workerUrl) await registration.unregister();
+      if (current(base) && registration?.active?.scriptURL === workerUrl) {
+        await registration.unregister();
+      }
       return;
     }
     if (workers === undefined) {
       notice.show("unavailable", base, "this browser runs no service worker for this page");
       return;
     }
+    if (!pageMayCall(base, location.origin)) {
+      // Its requests are refused before they reach a worker: there is nothing to answer.
+      notice.show(
+        "unavailable",
+        base,
+        "this page's Content-Security-Policy lets it call only this site and http://127.0.0.1 or localhost",
+      );
+      return;
+    }
     notice.show("loading", base);
     try {
-      await serve(workers, base);
-      notice.show("in-page", base);
+      const again = await serve(workers, base);
+      if (again === undefined) return;
+      servedBase = base;
+      notice.show("in-page", base, "", again);
     } catch (error) {
       notice.show("unavailable", base, error instanceof Error ? error.message : String(error));
     }
@@ -66,35 +106,69 @@ export function inPageSandbox(): InPageSandbox {
   async function serve(container: ServiceWorkerContainer, base: string) {
     await container.register(workerUrl);
     const controller = await controlling(container);
+    if (!current(base)) return undefined;
     const reply = nextReply(container);
     controller.postMessage({ type: "serve", base } satisfies ToWorker);
     const answer = await reply;
     if (answer.type === "failed") throw new Error(answer.reason);
+    const again = restarted(answer);
+    if (!current(base)) return undefined;
     heartbeat = setInterval(() => post({ type: "serve", base }), HEARTBEAT_MS);
-    // A newer worker (the site was rebuilt) takes over: it is told too.
-    container.addEventListener("controllerchange", () => post({ type: "serve", base }));
+    if (!listening) {
+      listening = true;
+      // A newer worker (the site was rebuilt) takes over: it is told the URL in use too.
+      container.addEventListener("controllerchange", () => {
+        if (servedBase !== undefined) post({ type: "serve", base: servedBase });
+      });
+      container.addEventListener("message", (event) => onMessage(event.data as FromWorker));
+    }
+    return again;
   }
 
+  /** What the worker says after its first answer (`decided` is what the page uses). */
+  function onMessage(data: FromWorker) {
+    const base = servedBase;
+    if (base === undefined || decided?.base !== base || !("base" in data) || data.base !== base) {
+      return;
+    }
+    // A sandbox started at the URL while the page is open: the page decides again, and finds it.
+    if (data.type === "found") decided = { base, done: decide(base) };
+    // A heartbeat's answer from another run: the browser stopped the worker, and its sandbox.
+    else if (restarted(data)) notice.show("in-page", base, "", true);
+  }
+
+  const trim = (base: string) => base.trim().replace(/\/+$/, "");
   return {
     readyFor(base) {
-      const trimmed = base.trim().replace(/\/+$/, "");
+      const trimmed = trim(base);
       if (decided?.base !== trimmed) decided = { base: trimmed, done: decide(trimmed) };
       return decided.done;
+    },
+    unreachable(base) {
+      if (decided?.base === trim(base)) decided = undefined;
+    },
+    answersInPage(base) {
+      return servedBase !== undefined && servedBase === trim(base);
     },
   };
 }
 
 /** Whether anything answers HTTP at `base` (a refused connection, or no CORS, is no answer). */
 async function answers(base: string): Promise<boolean> {
+  // A timer rather than AbortSignal.timeout: the page's clock (which a test may move) decides.
+  const late = new AbortController();
+  const timer = setTimeout(() => late.abort(), PROBE_MS);
   try {
     await fetch(`${base}/_sandbox/health`, {
       cache: "no-store",
       credentials: "omit",
-      signal: AbortSignal.timeout(PROBE_MS),
+      signal: late.signal,
     });
     return true;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -140,10 +214,12 @@ function nextReply(container: ServiceWorkerContainer): Promise<FromWorker> {
 class Notice {
   private element: HTMLElement | undefined;
 
-  show(state: InPageState, base: string, reason = "") {
+  show(state: InPageState, base: string, reason = "", restarted = false) {
     const text = {
       loading: `No sandbox answers at ${base}: starting one in this page\u2026`,
-      "in-page": `No sandbox answers at ${base}, so a sandbox running in your browser answers this site's consoles. What you create in it lasts while a page of the site is open.`,
+      "in-page": restarted
+        ? `No sandbox answers at ${base}, so a sandbox running in your browser answers this site's consoles. It started again (the browser stopped it), so what you created in it before is gone.`
+        : `No sandbox answers at ${base}, so a sandbox running in your browser answers this site's consoles. What you create in it lasts while a page of the site is open.`,
       unavailable: `No sandbox answers at ${base}, and none could start in this page (${reason}). npm start runs one.`,
       off: "",
     }[state];

@@ -8,6 +8,7 @@ export const IN_PAGE_SCRIPT = "in-page-sandbox.js";
 
 export function lazyInPageSandbox(): InPageSandbox {
   let loaded: Promise<InPageSandbox | undefined> | undefined;
+  let sandbox: InPageSandbox | undefined;
   return {
     async readyFor(base) {
       loaded ??= (
@@ -15,11 +16,18 @@ export function lazyInPageSandbox(): InPageSandbox {
           typeof import("./in-page-sandbox.ts")
         >
       ).then(
-        (script) => script.inPageSandbox(),
+        (script) => {
+          sandbox = script.inPageSandbox();
+          return sandbox;
+        },
         // Not loaded (the site is half-copied): the request fails as it would have.
         () => undefined,
       );
       await (await loaded)?.readyFor(base);
+    },
+    answersInPage: (base) => sandbox?.answersInPage(base) ?? false,
+    unreachable(base) {
+      void loaded?.then((made) => made?.unreachable(base));
     },
   };
 }

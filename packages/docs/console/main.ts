@@ -55,5 +55,7 @@ function staticTarget(builtUrl: string): Target {
     sandboxUrl: builtUrl,
     base,
     ready: (values) => inPage.readyFor(base(values)),
+    unreachable: (values) => inPage.unreachable(base(values)),
+    answeredInPage: (values) => inPage.answersInPage(base(values)),
   };
 }

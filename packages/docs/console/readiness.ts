@@ -3,6 +3,7 @@
 // the statuses they answered. Plain DOM, like the consoles.
 import { fill, h } from "./dom.ts";
 import { lazyInPageSandbox } from "./lazy-in-page-sandbox.ts";
+import { headerProblems } from "./request.ts";
 import { SharedSettings } from "./settings.ts";
 
 interface Check {
@@ -83,10 +84,19 @@ export function startReadinessPage({ apiKey }: { apiKey: string }) {
     result.dataset.readiness = "loading";
     fill(result, h("p", {}, "Reading…"));
     try {
+      // A key fetch cannot send: named, without its value (fetch would throw a TypeError).
+      const [unsendable] = headerProblems({ "X-API-Key": settings.current.apiKey });
+      if (unsendable) {
+        throw new Error(`${unsendable.field} — ${unsendable.rule}: ${unsendable.message}`);
+      }
       await inPage?.readyFor(base());
       const target = new URL("_sandbox/readiness", base().replace(/\/*$/, "/"));
       const response = await fetch(target, {
         headers: { "X-API-Key": settings.current.apiKey, Accept: "application/json" },
+      }).catch((error: unknown) => {
+        // No answer there (a sandbox that stopped): the next read looks at the URL again.
+        inPage?.unreachable(base());
+        throw error;
       });
       const body: unknown = await response.json().catch(() => undefined);
       if (!response.ok) {

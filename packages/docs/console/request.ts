@@ -1,5 +1,6 @@
 // Turns what the reader entered into the HTTP request a console sends: the path with its
 // parameters, the query, the page's key and sub-partner, a fresh idempotency key and the body.
+import type { Problem } from "./answer.ts";
 import type { ConsoleOperation } from "./operation.ts";
 
 export interface Settings {
@@ -77,6 +78,29 @@ export function buildRequest(
     request.body = entered.body;
   }
   return request;
+}
+
+/**
+ * The headers fetch refuses to send (a character past Latin-1, such as a typographic hyphen or
+ * quote pasted in, or a line break), each a problem naming the header and its rule, as the
+ * sandbox names a field. The value is not quoted: it may be an API key.
+ */
+export function headerProblems(headers: Record<string, string>): Problem[] {
+  return Object.entries(headers)
+    .filter(([, value]) => [...value].some(unsendable))
+    .map(([name]) => ({
+      location: "header",
+      field: name,
+      rule: "latin1",
+      message:
+        "must be Latin-1 text on one line, which fetch can send (a typographic hyphen or quote pasted in is not)",
+    }));
+}
+
+/** A character no header value can hold: past Latin-1, NUL, CR or LF. */
+function unsendable(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return code > 0xff || code === 0 || code === 0x0a || code === 0x0d;
 }
 
 /** The items of a comma- or whitespace-separated list. */

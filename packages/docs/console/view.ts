@@ -5,7 +5,7 @@ import { type Problem, type ReadAnswer, readAnswer } from "./answer.ts";
 import { fill, h } from "./dom.ts";
 import { EVENTS_PATH, eventsOf, type SandboxEvent, watchEvents } from "./events.ts";
 import type { ConsoleOperation, ConsoleParameter } from "./operation.ts";
-import { buildRequest, type Entered, fieldKey, randomUuid } from "./request.ts";
+import { buildRequest, type Entered, fieldKey, headerProblems, randomUuid } from "./request.ts";
 import type { PageSettings, SharedSettings } from "./settings.ts";
 
 /** Where requests go: the docs server's same-origin proxy, or the URL the reader gives. */
@@ -17,6 +17,10 @@ export interface Target {
   base(settings: PageSettings): string;
   /** Resolves once requests to that URL have somewhere to go (see in-page-sandbox.ts). */
   ready?(settings: PageSettings): Promise<void>;
+  /** A request got no answer: the next `ready` looks at the URL again. */
+  unreachable?(settings: PageSettings): void;
+  /** Whether the page's own sandbox answers that URL (a static copy with none there). */
+  answeredInPage?(settings: PageSettings): boolean;
 }
 
 const LOCATIONS = [
@@ -131,14 +135,24 @@ export function createConsole(
   async function send(entered: Entered, isLatest: () => boolean) {
     const pageSettings = settings.current;
     const base = target.base(pageSettings);
-    await target.ready?.(pageSettings);
     const request = buildRequest(operation, entered, pageSettings, base, randomUuid);
+    const unsendable = headerProblems(request.headers);
+    if (unsendable.length > 0) {
+      // fetch would throw, and the reader be told that no sandbox answered.
+      showNotSent(answer, unsendable);
+      events.unavailable("the request was not sent");
+      return;
+    }
     if (idempotency && request.idempotencyKey) {
       idempotency.shown.textContent = request.idempotencyKey;
     }
     fill(answer, h("p", { class: "pp-console-pending" }, `Sending ${method} ${request.url}\u2026`));
     answer.dataset.state = "sending";
     events.reset();
+    // On a static copy, the first send first asks whether a sandbox answers at the URL, which
+    // waits for a slow one: the answer says it is sending meanwhile.
+    await target.ready?.(pageSettings);
+    const inPage = target.answeredInPage?.(pageSettings) === true;
 
     const readEvents = async () => {
       const response = await fetch(`${base.replace(/\/+$/, "")}${EVENTS_PATH}`, {
@@ -165,13 +179,14 @@ export function createConsole(
       });
       read = await readAnswer(response);
     } catch (error) {
+      target.unreachable?.(pageSettings);
       if (!isLatest()) return;
       showUnreachable(answer, request.url, target, error);
       events.unavailable("no answer, so no events to show");
       return;
     }
     if (!isLatest()) return;
-    showAnswer(answer, request.url, read, performance.now() - started);
+    showAnswer(answer, request.url, read, performance.now() - started, inPage);
     section.dataset.status = String(read.status);
 
     if (before instanceof Error) {
@@ -364,10 +379,18 @@ function bodyEditor(body: NonNullable<ConsoleOperation["body"]>, idPrefix: strin
   return { fieldset, textarea };
 }
 
-function showAnswer(element: HTMLElement, url: string, answer: ReadAnswer, elapsedMs: number) {
+function showAnswer(
+  element: HTMLElement,
+  url: string,
+  answer: ReadAnswer,
+  elapsedMs: number,
+  inPage: boolean,
+) {
   const ok = answer.status >= 200 && answer.status < 300;
   element.dataset.state = "done";
   element.dataset.status = String(answer.status);
+  if (inPage) element.dataset.answeredBy = "in-page";
+  else delete element.dataset.answeredBy;
   fill(
     element,
     h(
@@ -377,7 +400,14 @@ function showAnswer(element: HTMLElement, url: string, answer: ReadAnswer, elaps
       answer.statusText ? ` ${answer.statusText}` : "",
       ` \u00b7 ${Math.round(elapsedMs)} ms`,
     ),
-    h("p", { class: "pp-console-note" }, "from ", h("code", {}, url)),
+    h(
+      "p",
+      { class: "pp-console-note" },
+      "from ",
+      h("code", {}, url),
+      inPage ? ", answered by the sandbox in this page (none answers at that URL)" : "",
+    ),
+    answer.note && h("p", { class: "pp-console-note", "data-console-note": true }, answer.note),
     (answer.problems.length > 0 || (!ok && (answer.title || answer.detail))) && problemList(answer),
     h(
       "details",
@@ -427,9 +457,28 @@ function problemItem(problem: Problem) {
   );
 }
 
+function showNotSent(element: HTMLElement, problems: Problem[]) {
+  element.dataset.state = "failed";
+  delete element.dataset.status;
+  delete element.dataset.answeredBy;
+  fill(
+    element,
+    problemList({
+      status: 0,
+      statusText: "",
+      headers: [],
+      body: "",
+      title: "Not sent",
+      detail: "the browser cannot send these headers as they are",
+      problems,
+    }),
+  );
+}
+
 function showUnreachable(element: HTMLElement, url: string, target: Target, error: unknown) {
   element.dataset.state = "failed";
   delete element.dataset.status;
+  delete element.dataset.answeredBy;
   const reason = error instanceof Error ? error.message : String(error);
   fill(
     element,
@@ -444,7 +493,7 @@ function showUnreachable(element: HTMLElement, url: string, target: Target, erro
       { class: "pp-console-note" },
       target.proxied
         ? "The docs server could not be reached: is it still running?"
-        : `Is a sandbox running there (npm start serves one at ${target.sandboxUrl})? This page's Content-Security-Policy lets it call only its own site and 127.0.0.1 or localhost.`,
+        : `Is a sandbox running there (npm start serves one at ${target.sandboxUrl})? This page's Content-Security-Policy lets it call only its own site and 127.0.0.1 or localhost. The next send looks again, and where nothing answers, a sandbox in this page does.`,
     ),
   );
 }

@@ -8,11 +8,13 @@ import {
   testModeSpecPath,
 } from "@org/payments-spec";
 import { describe, expect, it } from "vitest";
-import { problemOf } from "../console/answer.ts";
+import { problemOf, readAnswer } from "../console/answer.ts";
 import { eventsOf, eventsSince, watchEvents } from "../console/events.ts";
 import type { ConsoleOperation } from "../console/operation.ts";
-import { buildRequest, fieldKey, randomUuid } from "../console/request.ts";
+import { pageMayCall } from "../console/reachable.ts";
+import { buildRequest, fieldKey, headerProblems, randomUuid } from "../console/request.ts";
 import { consoleOperations } from "../src/console-operations.ts";
+import { STATIC_CONNECT_SRC } from "../src/self-contained.ts";
 
 const spec = loadSpec();
 const operations = consoleOperations(spec);
@@ -122,6 +124,20 @@ describe("buildRequest", () => {
     expect(JSON.parse(first.body ?? "")).toEqual(op.body?.examples[0]?.value);
   });
 
+  it("names each header fetch cannot send (not Latin-1), without quoting its value", () => {
+    const op = operation("listCustomers");
+    const key = "sandbox\u2011key"; // a non-breaking hyphen, as pasted from a document
+    const request = buildRequest(op, asShown(op), { ...settings, apiKey: key }, "http://x", keys);
+    const problems = headerProblems(request.headers);
+    expect(problems).toEqual([
+      { location: "header", field: "X-API-Key", rule: "latin1", message: expect.any(String) },
+    ]);
+    expect(JSON.stringify(problems)).not.toContain(key);
+    expect(
+      headerProblems(buildRequest(op, asShown(op), settings, "http://x", keys).headers),
+    ).toEqual([]);
+  });
+
   it("escapes path parameters, repeats array items and leaves out empty optional fields", () => {
     const byIds = operation("listAutorampTransactionsByIds");
     const request = buildRequest(
@@ -202,6 +218,49 @@ describe("problemOf", () => {
     expect(problemOf([{ errors: [] }])).toEqual({ problems: [] });
     expect(problemOf({ errors: "many" })).toEqual({ problems: [] });
   });
+});
+
+describe("pageMayCall", () => {
+  it("allows what a static copy's connect-src does: this site, and http on this machine", () => {
+    expect(STATIC_CONNECT_SRC).toBe("connect-src 'self' http://127.0.0.1:* http://localhost:*");
+    const site = "https://docs.example";
+    const allowed = (url: string) => pageMayCall(url, site);
+    expect(allowed("http://127.0.0.1:4010")).toBe(true);
+    expect(allowed("http://localhost:1/api/v2")).toBe(true);
+    expect(allowed("https://docs.example/sandbox")).toBe(true);
+    expect(allowed("http://127.0.0.2:4010")).toBe(false);
+    expect(allowed("https://127.0.0.1:4010")).toBe(false);
+    expect(allowed("http://example.com")).toBe(false);
+    expect(allowed("not a url")).toBe(false);
+  });
+});
+
+describe("readAnswer", () => {
+  it("reads a stream that stays open (GET /_sandbox/events/stream) for a while, then closes it", async () => {
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(
+          new TextEncoder().encode("retry: 1000\n: the events after cursor 0\n\n"),
+        );
+        // and then nothing more: the sandbox holds it open until the client closes it
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const answer = new Response(stream, {
+      status: 200,
+      headers: { "content-type": "text/event-stream; charset=utf-8" },
+    });
+    const started = performance.now();
+    const read = await readAnswer(answer, { streamMs: 300 });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(read).toMatchObject({ status: 200, problems: [] });
+    expect(read.body).toContain(": the events after cursor 0");
+    expect(read.note).toMatch(/stays open/);
+    expect(cancelled).toBe(true);
+  }, 5_000);
 });
 
 describe("events", () => {

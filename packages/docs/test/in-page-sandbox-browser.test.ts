@@ -3,7 +3,9 @@
 // adds a webhook, onboards a business customer to Active, opens an autoramp, deposits into it,
 // advances the clock a day and reads the events, all answered by the in-page sandbox (the site's
 // service worker), whose notice the pages show; a receiver's redirect to another host is not
-// followed, and a Sandbox URL in capitals is answered as the browser writes it. The consoles' URL is a port closed here rather
+// followed, a Sandbox URL in capitals is answered as the browser writes it, and one ending in a
+// path prefix (`…/api/v2`) answers the API's paths below it; a sandbox that starts at the
+// consoles' URL while the page is open takes over from the page's own, and hands back when it stops. The consoles' URL is a port closed here rather
 // than the default 127.0.0.1:4010, where another sandbox of this machine may answer. Then the
 // first load: the same files whether or not a sandbox answers at that URL, none of the in-page
 // sandbox's among them, and with a sandbox answering, no worker even after a send.
@@ -186,6 +188,14 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     });
     expect(webhook.status, JSON.stringify(webhook.body)).toBe(200);
     const shown = await notice(TEST_MODE_PAGE);
+    // The answer says where it came from: not the URL it names, where nothing answers.
+    const answered = testModeTab.locator(
+      'section[data-console-operation="addWebhook"] [data-console-response]',
+    );
+    expect(await answered.getAttribute("data-answered-by")).toBe("in-page");
+    expect(await answered.textContent()).toContain(
+      `from ${nowhere}/_sandbox/webhooks, answered by the sandbox in this page`,
+    );
     expect(shown).toContain(`No sandbox answers at ${nowhere}`);
     expect(shown).toContain("sandbox running in your browser");
     await testModeTab.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-notice.png") });
@@ -264,6 +274,16 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     expect(topics).toContain("CustomerStatus");
     expect(topics).toContain("TransactionStatus");
     expect(logged.every((event) => event.delivered)).toBe(true);
+    // The stream of the same events stays open: the console shows its start, then closes it.
+    const stream = await openConsole(TEST_MODE_PAGE, "Events", "streamEvents");
+    await stream.locator('[data-param-in="header"][data-param-name="Last-Event-ID"]').fill("");
+    await stream.locator('[data-param-in="query"][data-param-name="after"]').fill("0");
+    await stream.locator("[data-console-send]").click();
+    await stream.locator('[data-console-response][data-state="done"]').waitFor({ timeout: 30_000 });
+    expect(await stream.locator("[data-console-response-body]").textContent()).toContain(
+      "event: CustomerStatus",
+    );
+    expect(await stream.locator("[data-console-send]").isEnabled()).toBe(true);
     await testModeTab.screenshot({ path: path.join(artifactsDir, "in-page-sandbox-events.png") });
     // Delivered through the browser's fetch to the receiver on this machine.
     expect(delivered.map((event) => event.topic)).toEqual(
@@ -323,8 +343,21 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     }
   }, 300_000);
 
-  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`)", async () => {
+  it("answers a Sandbox URL written otherwise than the browser writes it (`HTTP://LOCALHOST:…/`), one with a path prefix, one on another host, and one that never answers", async () => {
     const fresh = await launchRecordedPage([], []);
+    // The page's timers on a clock the test moves: the heartbeat (10 s) and the probe's limit
+    // (20 s) come when the test says, not after that long.
+    await fresh.page.clock.install();
+    const silent = createServer(() => {}).listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const reachedOtherHost: string[] = [];
+    const otherHost = createServer((request, response) => {
+      reachedOtherHost.push(`${request.method} ${request.url}`);
+      response.writeHead(204, { "Access-Control-Allow-Origin": "*" }).end();
+    }).listen(0, "127.0.0.2");
+    await once(otherHost, "listening");
+    const otherHostUrl = `http://127.0.0.2:${(otherHost.address() as AddressInfo).port}`;
     try {
       const written = `HTTP://LOCALHOST:${new URL(nowhere).port}/`;
       await consoleSettings(fresh.page, written);
@@ -337,8 +370,85 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
         .waitFor({ timeout: 60_000 });
       expect(await answer.getAttribute("data-state"), `${await answer.textContent()}`).toBe("done");
       expect(await answer.getAttribute("data-status")).toBe("200");
+
+      // A key that fetch cannot send (a non-breaking hyphen pasted in): the console names the
+      // header and its rule, without the key, and sends nothing.
+      const keyField = console.locator('[data-console-setting="apiKey"]');
+      const key = await keyField.inputValue();
+      const unsendable = "sandbox\u2011key";
+      await keyField.fill(unsendable);
+      await console.locator("[data-console-send]").click();
+      const problem = console.locator(
+        '[data-console-problems] li[data-problem-field="X-API-Key"][data-problem-rule="latin1"]',
+      );
+      await problem.waitFor({ timeout: 10_000 });
+      expect(await answer.textContent()).not.toContain(unsendable);
+      await keyField.fill(key);
+
+      // A base URL ending in the service's path prefix, as the API's servers say a partner's does:
+      // the API's paths follow it, in the page's own sandbox as in a real one.
+      const prefixed = `${nowhere}/api/v2`;
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(prefixed);
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response]:is([data-state="done"], [data-state="failed"])')
+        .waitFor({ timeout: 60_000 });
+      expect(await answer.textContent()).toContain(`from ${prefixed}/customers`);
+      expect(await answer.getAttribute("data-status"), `${await answer.textContent()}`).toBe("200");
+
+      // A URL on another host, which the page's policy keeps its requests from: its own sandbox
+      // does not ask that host either (as it does the page's URL on this machine every 10 s).
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(otherHostUrl);
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response][data-state="failed"]')
+        .waitFor({ timeout: 60_000 });
+      // Nor does the note say that the page's sandbox answers there: nothing can.
+      const refused = fresh.page.locator('[data-in-page-sandbox="unavailable"]');
+      expect(await refused.textContent()).toContain("Content-Security-Policy");
+      // A heartbeat comes and goes; then the page's sandbox answers this machine's URL again,
+      // by which time a check of the other host would have arrived.
+      await fresh.page.clock.fastForward(12_000);
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(nowhere);
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response][data-state="done"]')
+        .waitFor({ timeout: 60_000 });
+      expect(reachedOtherHost).toEqual([]);
+
+      // A URL where something takes the connection and never answers: the page waits for it (a
+      // slow sandbox is no missing one), and says at once that it is sending.
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(silentUrl);
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response][data-state="sending"]')
+        .waitFor({ timeout: 3_000 });
+      expect(await answer.textContent()).toContain(`Sending GET ${silentUrl}/customers`);
+
+      // The reader goes back to a URL with nothing there, and sends from another console, before
+      // the page gives the silent one up (20 s): that late verdict leaves the page's sandbox on
+      // the URL in use.
+      await console.locator('[data-console-setting="sandboxUrl"]').fill(nowhere);
+      const create = fresh.page.locator('section[data-console-operation="createCustomer"]');
+      const created = async () => {
+        await create.locator("[data-console-send]").click();
+        await create
+          .locator('[data-console-response]:is([data-state="done"], [data-state="failed"])')
+          .waitFor({ timeout: 60_000 });
+        return create.locator("[data-console-response]").getAttribute("data-status");
+      };
+      expect(await created()).toBe("200");
+      // The silent URL's probe gives up (its 20 s, on the page's clock): its verdict comes late.
+      await fresh.page.clock.fastForward(21_000);
+      expect(await created()).toBe("200");
+      expect(await fresh.page.locator("[data-in-page-sandbox]").textContent()).toContain(
+        `No sandbox answers at ${nowhere},`,
+      );
     } finally {
       await fresh.chromiumRun.close();
+      silent.close();
+      silent.closeAllConnections();
+      otherHost.close();
     }
   }, 120_000);
 
@@ -355,6 +465,73 @@ describe("the static docs site with no sandbox at the consoles' URL", () => {
     // The probes' refused connections are the only errors.
     expect(errors.filter((message) => !message.includes("ERR_CONNECTION_REFUSED"))).toEqual([]);
   });
+
+  it("leaves the consoles to a sandbox that starts at their URL while the page is open, and takes them back when it stops; says when the browser stopped the page's own", async () => {
+    const console = await openConsole("index.html", "Customers", "listCustomers");
+    expect((await send(console, {})).status).toBe(200);
+    await notice("index.html");
+    // What starts at the consoles' URL: any server answering there with CORS, as a sandbox does.
+    const marker = "the sandbox started at the consoles' URL";
+    const started = createServer((request, response) => {
+      request.resume();
+      const cors = {
+        "Access-Control-Allow-Origin": "*",
+        "Access-Control-Allow-Headers": "*",
+        "Access-Control-Allow-Methods": "*",
+      };
+      if (request.method === "OPTIONS") response.writeHead(204, cors).end();
+      else {
+        response
+          .writeHead(200, { ...cors, "Content-Type": "application/json" })
+          .end(JSON.stringify({ items: [], answered_by: marker }));
+      }
+    }).listen(Number(new URL(nowhere).port), "127.0.0.1");
+    await once(started, "listening");
+    try {
+      // Without a reload: the note goes, and the next send reaches that sandbox.
+      await page
+        .locator('[data-in-page-sandbox="off"]')
+        .waitFor({ state: "attached", timeout: 40_000 });
+      const answered = await send(console, {});
+      expect(answered).toEqual({ status: 200, body: { items: [], answered_by: marker } });
+      expect(
+        await console.locator("[data-console-response]").getAttribute("data-answered-by"),
+      ).toBe(null);
+      // And the worker is taken away, as when the page finds a sandbox at its first send.
+      expect(await page.evaluate(async () => navigator.serviceWorker.getRegistration())).toBe(
+        undefined,
+      );
+
+      // That sandbox stops: the send that finds nothing there says so, and the next one is
+      // answered by the page's own sandbox again, still without a reload.
+      started.close();
+      started.closeAllConnections();
+      await console.locator("[data-console-send]").click();
+      await console
+        .locator('[data-console-response][data-state="failed"]')
+        .waitFor({ timeout: 60_000 });
+      const again = await send(console, {});
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body).not.toHaveProperty("answered_by");
+      expect(await notice("index.html")).toContain("sandbox running in your browser");
+
+      // The browser stops the worker (as it may stop any idle or background one): its sandbox is
+      // made again, empty, and the note says so rather than that the data lasts.
+      const cdp = await page.context().newCDPSession(page);
+      try {
+        await cdp.send("ServiceWorker.enable");
+        await cdp.send("ServiceWorker.stopAllWorkers");
+      } finally {
+        await cdp.detach();
+      }
+      await page
+        .locator('[data-in-page-sandbox="in-page"]', { hasText: "started again" })
+        .waitFor({ timeout: 30_000 });
+      expect((await send(console, {})).status).toBe(200);
+    } finally {
+      started.close();
+    }
+  }, 120_000);
 });
 
 describe("the first load", () => {

@@ -136,6 +136,15 @@ describe("the readiness page in Chromium", () => {
     await page.getByRole("button", { name: "Read the report" }).click();
     await page.locator('[data-readiness="failed"]').waitFor();
     expect(await page.locator("[data-readiness]").textContent()).toContain("404");
+
+    // A key the browser cannot send (a typographic hyphen pasted in): named, without its value.
+    const unsendable = "sandbox\u2011key";
+    await page.getByLabel("X-API-Key").fill(unsendable);
+    await page.getByRole("button", { name: "Read the report" }).click();
+    await page
+      .locator('[data-readiness="failed"]', { hasText: "X-API-Key — latin1" })
+      .waitFor({ timeout: 10_000 });
+    expect(await page.locator("[data-readiness]").textContent()).not.toContain(unsendable);
   }, 60_000);
 });
 

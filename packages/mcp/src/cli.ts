@@ -71,8 +71,13 @@ function configuration(argv: string[], env: NodeJS.ProcessEnv) {
     );
   }
   if (!/^https?:$/.test(url?.protocol ?? "")) {
+    // One that does not parse is quoted without what comes before an `@`: a password.
+    const shown = baseUrl.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, "$1…@");
+    const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(baseUrl)?.[1];
     throw new StartError(
-      `the base URL ${JSON.stringify(baseUrl)} (--base-url or PAYMENTS_BASE_URL) is not an absolute http: or https: URL, such as ${DEFAULT_BASE_URL}`,
+      port !== undefined && Number(port) > 65535
+        ? `the base URL ${JSON.stringify(shown)} (--base-url or PAYMENTS_BASE_URL) has the port ${port}, past 65535: give the API's URL with its port, such as ${DEFAULT_BASE_URL}`
+        : `the base URL ${JSON.stringify(shown)} (--base-url or PAYMENTS_BASE_URL) is not an absolute http: or https: URL, such as ${DEFAULT_BASE_URL}`,
     );
   }
   // The API's paths are appended to it: a query or fragment would swallow them.
@@ -89,6 +94,12 @@ function configuration(argv: string[], env: NodeJS.ProcessEnv) {
   const port = values.port === undefined ? DEFAULT_HTTP_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new StartError("--port must be a whole number from 0 to 65535");
+  }
+  // Which one was meant is not for the server to guess: --read-only used to win, unsaid.
+  if (values["read-only"] && values["allow-writes"]) {
+    throw new StartError(
+      `${READ_ONLY_FLAG} and ${ALLOW_WRITES_FLAG} contradict each other (one refuses every write, the other sends writes to a server that is not a sandbox): give one of them`,
+    );
   }
   if (!values.http && (values.port !== undefined || values.host !== undefined)) {
     throw new StartError("--port and --host go with --http (stdio is the default)");

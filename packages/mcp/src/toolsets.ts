@@ -64,11 +64,13 @@ export function parseToolsets(
   tools: readonly ToolDefinition[],
 ): { toolsets: string[] } | { error: string } {
   const known = toolsetNames(tools);
-  const named = value
+  const given = value
     .split(",")
-    .map((name) => toolsetName(name.trim()))
-    .filter((name) => name !== "");
-  const unknown = named.filter((name) => !known.includes(name));
+    .map((name) => name.trim())
+    .filter((name) => toolsetName(name) !== "");
+  const named = given.map(toolsetName);
+  // Quoted as given: a key pasted there is then taken out of the message, as it is written.
+  const unknown = given.filter((name) => !known.includes(toolsetName(name)));
   if (named.length === 0 || unknown.length > 0) {
     const what = unknown.length > 0 ? `${unknown.join(", ")} is not a toolset` : "no toolset";
     return { error: `--toolsets: ${what}; it takes a comma-separated list of ${known.join(", ")}` };

@@ -31,6 +31,17 @@ describe("payments-mcp cannot start", () => {
     [["--api-key", SECRET_KEY], {}, "--api-key is not an option"],
     [[`--api-key=${SECRET_KEY}`], { PAYMENTS_API_KEY: "k" }, "set PAYMENTS_API_KEY"],
     [["--base-url", "ftp://example.com"], { PAYMENTS_API_KEY: SECRET_KEY }, "not an absolute http"],
+    // Not a URL, it was quoted whole, its password with it.
+    [
+      ["--base-url", "http://partner:hunter2@127.0.0.1:99999"],
+      { PAYMENTS_API_KEY: SECRET_KEY },
+      'the base URL "http://…@127.0.0.1:99999" (--base-url or PAYMENTS_BASE_URL) has the port 99999, past 65535',
+    ],
+    [
+      ["--base-url", "http://partner:hunter2@127.0.0.1:4010:1"],
+      { PAYMENTS_API_KEY: SECRET_KEY },
+      'the base URL "http://…@127.0.0.1:4010:1" (--base-url or PAYMENTS_BASE_URL) is not an absolute',
+    ],
     [["--base-url", "http://127.0.0.1:4010/?v=1"], { PAYMENTS_API_KEY: SECRET_KEY }, "has a query"],
     [["--base-url", "http://127.0.0.1:4010/#top"], { PAYMENTS_API_KEY: SECRET_KEY }, "or fragment"],
     [
@@ -46,9 +57,20 @@ describe("payments-mcp cannot start", () => {
     [["--sub-partner-id", "acme"], { PAYMENTS_API_KEY: SECRET_KEY }, "must be a UUID"],
     [["--bogus"], { PAYMENTS_API_KEY: SECRET_KEY }, "--help lists the options"],
     [["--port", "4031"], { PAYMENTS_API_KEY: SECRET_KEY }, "go with --http"],
+    [
+      ["--read-only", "--allow-writes"],
+      { PAYMENTS_API_KEY: SECRET_KEY },
+      "--read-only and --allow-writes contradict each other",
+    ],
     [["--http", "--port", "99999"], { PAYMENTS_API_KEY: SECRET_KEY }, "--port must be"],
     [["--toolsets", "customers,bogus"], { PAYMENTS_API_KEY: SECRET_KEY }, "bogus is not a toolset"],
     [["--toolsets", ""], { PAYMENTS_API_KEY: SECRET_KEY }, "--toolsets: no toolset"],
+    // Quoted in lower case with dashes, the key was no longer the key the redaction looks for.
+    [
+      ["--toolsets", `customers,${SECRET_KEY}`],
+      { PAYMENTS_API_KEY: SECRET_KEY },
+      "is not a toolset",
+    ],
   ])("%j %j: %s", async (args, env, said) => {
     const { code, stdout, stderr } = await run(args, env);
     expect(code).toBe(2);
@@ -56,6 +78,7 @@ describe("payments-mcp cannot start", () => {
     expect(oneLine(stderr)).toMatch(/^payments-mcp cannot start: /);
     expect(stderr).toContain(said);
     expect(stderr).not.toContain(SECRET_KEY);
+    expect(stderr.toLowerCase().replace(/[^a-z0-9]+/g, "-")).not.toContain("9f8e7d6c5b4a");
     expect(stderr).not.toContain("hunter2");
   });
 

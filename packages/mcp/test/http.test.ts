@@ -49,41 +49,49 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-/** An initialize request to the server with this Host header (none if undefined), its answer parsed. */
-const send = (path: string, host: string | undefined) =>
-  new Promise<{ status: number; type: string | undefined; message: string }>((resolve, reject) => {
-    const url = new URL(endpoint);
-    const call = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: "POST",
-        setHost: false,
-        headers: {
-          ...(host === undefined ? {} : { host }),
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
+/**
+ * An initialize request (or `body`) to the server with this Host header (none if undefined), its
+ * answer parsed.
+ */
+const send = (path: string, host: string | undefined, body = JSON.stringify(INITIALIZE)) =>
+  new Promise<{ status: number; type: string | undefined; message: string; code?: number }>(
+    (resolve, reject) => {
+      const url = new URL(endpoint);
+      const call = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path,
+          method: "POST",
+          setHost: false,
+          headers: {
+            ...(host === undefined ? {} : { host }),
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
         },
-      },
-      (response) => {
-        let body = "";
-        response.on("data", (chunk: Buffer) => {
-          body += chunk.toString();
-        });
-        response.on("end", () => {
-          const parsed = (body ? JSON.parse(body) : {}) as { error?: { message?: string } };
-          resolve({
-            status: response.statusCode ?? 0,
-            type: response.headers["content-type"],
-            message: parsed.error?.message ?? "",
+        (response) => {
+          let answer = "";
+          response.on("data", (chunk: Buffer) => {
+            answer += chunk.toString();
           });
-        });
-      },
-    );
-    call.on("error", reject);
-    call.end(JSON.stringify(INITIALIZE));
-  });
+          response.on("end", () => {
+            const parsed = (answer ? JSON.parse(answer) : {}) as {
+              error?: { message?: string; code?: number };
+            };
+            resolve({
+              status: response.statusCode ?? 0,
+              type: response.headers["content-type"],
+              message: parsed.error?.message ?? "",
+              ...(parsed.error?.code !== undefined && { code: parsed.error.code }),
+            });
+          });
+        },
+      );
+      call.on("error", reject);
+      call.end(body);
+    },
+  );
 
 describe("payments-mcp --http", () => {
   it("serves sessions at /mcp: tools listed and called", async () => {
@@ -146,6 +154,19 @@ describe("payments-mcp --http", () => {
       expect(answer.status).toBe(400);
       expect(answer.message).toContain("The request has no Host header");
     }
+  });
+
+  // As the README says: where stdio answers JSON that is no JSON-RPC message -32600, the SDK's
+  // HTTP transport answers it as it answers a body that is not JSON, -32700.
+  it("answers a body that is not a JSON-RPC message with the parse error and status 400, and one over 4 MB with 413", async () => {
+    const { host } = new URL(endpoint);
+    for (const body of ["not json", '{"jsonrpc":"2.0","id":7}', "[1]"]) {
+      const answer = await send("/mcp", host, body);
+      expect(answer.status, body).toBe(400);
+      expect(answer.code, body).toBe(-32700);
+    }
+    const large = await send("/mcp", host, `"${"a".repeat(4 * 1024 * 1024)}"`);
+    expect(large.status).toBe(413);
   });
 
   it("answers what Node's parser refuses with a JSON body, not a bare status", async () => {

@@ -32,6 +32,12 @@ describe("the README", () => {
     }
   });
 
+  it("says what HTTP answers a body that is not a JSON-RPC message, as http.test.ts finds it", () => {
+    expect(prose).toContain(
+      "Over HTTP, the SDK answers a body that is not JSON and JSON that is not a JSON-RPC message alike, with the parse error (-32700, where stdio answers the latter -32600), id null and status 400",
+    );
+  });
+
   it("states the key length under which a key is easy to guess", () => {
     expect(prose).toContain(`shorter than **${MIN_KEY_LENGTH}** characters`);
   });

@@ -3,14 +3,19 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { closest, distance } from "fastest-levenshtein";
 import type { CommandIo } from "./cli-io.js";
+import { printable } from "./output/printable.js";
 
 /** A `parseArgs` options table. */
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** A function that prints `message` and `usage` on the command's stderr and exits with code 2. */
+/**
+ * A function that prints `message` and `usage` on the command's stderr and exits with code 2. The
+ * message quotes what was given, which may be the API key in the wrong place (`--url <key>`): it
+ * is printed without the key of PAYMENTS_API_KEY, and without control characters.
+ */
 export function usageFailure(usage: string, io: CommandIo): (message: string) => never {
   return (message) => {
-    io.err(`payments-mock: ${message}\n\n${usage}\n`);
+    io.err(`payments-mock: ${printable(message, io.env.PAYMENTS_API_KEY ?? "")}\n\n${usage}\n`);
     return io.exit(2);
   };
 }
@@ -142,6 +147,10 @@ function argsProblem(error: unknown, flags: readonly string[]): string {
     ? `unknown option ${unknown}; did you mean ${likely}?`
     : `unknown option ${unknown}; the options are listed below`;
 }
+
+/** Why an empty --host is refused: Node listens on every interface for it. */
+export const EMPTY_HOST =
+  "--host is empty: give the interface to listen on, such as 127.0.0.1 (0.0.0.0 for every one), or leave --host out";
 
 /** The port in `value` (from `source`, such as `--port` or `PORT`), or a usage failure. */
 export function parsePort(value: string, source: string, fail: (message: string) => never): number {

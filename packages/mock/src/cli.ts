@@ -2,7 +2,7 @@
 // payments-mock: serves the partner payments spec with Prism until Ctrl-C or SIGTERM;
 // `payments-mock proxy <upstream-url>` runs the validating proxy instead.
 import { readFileSync } from "node:fs";
-import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
+import { EMPTY_HOST, parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo, runInProcess } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
@@ -141,7 +141,8 @@ async function runMock() {
   }
   if (!args.rehearsal && !args.stateful) fail("--no-rehearsal needs --stateful");
 
-  // An empty PORT or HOST counts as unset.
+  // An empty PORT or HOST counts as unset; an empty --host listened on every interface.
+  if (args.host === "") fail(EMPTY_HOST);
   const portSource = args.port !== undefined ? "--port" : "PORT";
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
   const chaos = args["delivery-chaos"];
@@ -160,9 +161,13 @@ async function runMock() {
   if (exampleKey === "") fail("--example-key must not be empty");
   refuseOtherThanFiles(
     [
-      { file: args.spec, option: "--spec" },
-      { file: args.seed, option: "--seed" },
-      { file: args["readiness-profile"], option: "--readiness-profile" },
+      { file: args.spec, option: "--spec", needed: true },
+      { file: args.seed, option: "--seed", needed: true },
+      { file: args["readiness-profile"], option: "--readiness-profile", needed: true },
+      // A SQLite database of any size, made when it is not there; a Postgres URL is no file.
+      ...(args.state === undefined || /^postgres(ql)?:\/\//i.test(args.state)
+        ? []
+        : [{ file: args.state, option: "--state", whole: false, made: true }]),
     ],
     fail,
   );

@@ -84,8 +84,8 @@ export async function impactMain(
   }
   refuseOtherThanFiles(
     [
-      { file: args.against, option: "--against" },
-      { file: args.from, option: "--from", whole: false },
+      { file: args.against, option: "--against", needed: true },
+      { file: args.from, option: "--from", whole: false, needed: true },
     ],
     fail,
   );

@@ -6,9 +6,10 @@ import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
-import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
+import { sandboxBaseUrl, withoutCredentials } from "./fixtures/sandbox-target.js";
 import { stdoutLines } from "./line-writer.js";
 import { printable } from "./output/printable.js";
+import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock listen [options]
 
@@ -77,8 +78,17 @@ export async function runListenCli(argv: string[]): Promise<void> {
       : forwardTo === undefined
         ? [...routes.keys()]
         : [];
+  // A receiver of a topic --events leaves out would get nothing, unsaid.
+  const unstreamed = [...routes.keys()].find(
+    (topic) => args.events !== undefined && !topics.includes(topic),
+  );
+  if (unstreamed !== undefined) {
+    fail(
+      `--forward ${unstreamed}=… names a topic --events leaves out, so its receiver would get nothing: add ${unstreamed} to --events, or leave --events out`,
+    );
+  }
   // Read at the start and written after each event; made when it is not there.
-  refuseOtherThanFiles([{ file: args["cursor-file"], option: "--cursor-file" }], fail);
+  refuseOtherThanFiles([{ file: args["cursor-file"], option: "--cursor-file", made: true }], fail);
   const after = args.after;
   if (after !== undefined && !/^\d{1,18}$/.test(after)) {
     fail(`--after must be a cursor (a whole number, 0 for every event kept), got "${after}"`);
@@ -93,6 +103,9 @@ export async function runListenCli(argv: string[]): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => stopped.abort());
   }
+  // Started by npx (`npx @org/payments-mock listen … &`, then `kill $!`), it stops with npm: the
+  // events taken are forwarded, their lines printed and the cursor file written first.
+  stopWithNpm(() => stopped.abort());
   const { listen } = await import("./listen/listen.js");
   // The lines of the events forwarded in one turn go out in one write (a write per line cost a
   // busy listen a tenth of its time); what is pending is written as it exits.
@@ -126,7 +139,7 @@ function checkTopic(topic: string, flag: string): string {
 function receiverUrl(text: string, flag: string): URL {
   const url = URL.parse(text);
   if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    fail(`${flag} must be the receiver's http(s) URL, got "${text}"`);
+    fail(`${flag} must be the receiver's http(s) URL, got "${withoutCredentials(text)}"`);
   }
   return url;
 }

@@ -5,6 +5,7 @@ import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { processIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { printable } from "./output/printable.js";
+import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock logs tail [options]
 
@@ -75,6 +76,8 @@ export async function runLogsCli(argv: string[]): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => stopped.abort());
   }
+  // Started by npx (`npx @org/payments-mock logs tail … &`, then `kill $!`), it stops with npm.
+  stopWithNpm(() => stopped.abort());
   const { tailRequestLog } = await import("./logs/tail.js");
   await tailRequestLog({
     baseUrl: base.url,

@@ -1,9 +1,10 @@
 // payments-mock proxy <upstream-url>: the validating proxy until Ctrl-C or SIGTERM, then a
 // summary of the violations found (exit code 1 with --fail-on-violation if there were any).
 import path from "node:path";
-import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
+import { EMPTY_HOST, parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
+import { withoutCredentials } from "./fixtures/sandbox-target.js";
 import { stdoutLines } from "./line-writer.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
 import { stopWithNpm } from "./stop-with-parent.js";
@@ -66,8 +67,21 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   if (upstream === undefined)
     fail("proxy needs the upstream's URL, such as https://api.example.com");
   if (extra.length > 0) fail(`unexpected argument "${extra[0]}"`);
-  if (!/^https?:\/\/./i.test(upstream))
-    fail(`the upstream must be an http(s) URL, got "${upstream}"`);
+  const shown = withoutCredentials(upstream);
+  const parsed = URL.parse(upstream);
+  if (parsed === null || !/^https?:$/.test(parsed.protocol)) {
+    const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(upstream)?.[1];
+    fail(
+      port !== undefined && Number(port) > 65535
+        ? `the upstream's port ${port} is past 65535: give the upstream's URL with its port, such as https://api.example.com`
+        : `the upstream must be an http(s) URL, such as https://api.example.com, got "${shown}"`,
+    );
+  }
+  if (parsed.search !== "" || parsed.hash !== "") {
+    fail(
+      `the upstream must not have a query or a fragment (the requests' paths follow it), got "${shown}"`,
+    );
+  }
   const timeout = args["upstream-timeout"];
   const seconds = Number(timeout ?? "30");
   if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && seconds > 0)) {
@@ -83,12 +97,14 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   // The report and traffic files are made when they are not there, and only appended to.
   refuseOtherThanFiles(
     [
-      { file: args.spec, option: "--spec" },
-      { file: args.report, option: "--report", whole: false },
-      { file: args.traffic, option: "--traffic", whole: false },
+      { file: args.spec, option: "--spec", needed: true },
+      { file: args.report, option: "--report", whole: false, made: true },
+      { file: args.traffic, option: "--traffic", whole: false, made: true },
     ],
     fail,
   );
+  // An empty --host listened on every interface.
+  if (args.host === "") fail(EMPTY_HOST);
   const portSource = args.port !== undefined ? "--port" : "PORT";
   const port = parsePort(args.port ?? (process.env.PORT || "4010"), portSource, fail);
   const log = stdoutLines();

@@ -84,8 +84,8 @@ export async function readinessMain(argv: string[], io: CommandIo): Promise<numb
   refuseOtherThanFiles(
     [
       // Read a line at a time: a long traffic file is no problem.
-      { file: args.from, option: "--from", whole: false },
-      { file: args["readiness-profile"], option: "--readiness-profile" },
+      { file: args.from, option: "--from", whole: false, needed: true },
+      { file: args["readiness-profile"], option: "--readiness-profile", needed: true },
     ],
     fail,
   );

@@ -13,8 +13,12 @@ import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileProblem, MAX_FILE_BYTES } from "../src/cli-files.js";
 import { MAX_FIXTURE_BYTES } from "../src/fixtures/fixture-limit.js";
+import { fixturesMain } from "../src/fixtures-cli.js";
+import { impactMain } from "../src/impact-cli.js";
 import { checkFixture, runFixture } from "../src/index.js";
+import { readinessMain } from "../src/readiness-cli.js";
 import { runCli } from "./support/run-cli.js";
+import { runMain } from "./support/run-main.js";
 
 const folder = mkdtempSync(path.join(tmpdir(), "payments-mock-files-"));
 const fifo = path.join(folder, "pipe");
@@ -80,6 +84,10 @@ describe.concurrent("a file option given a device or a directory", () => {
     },
     { args: ["readiness", "--from", folder], what: `--from ${folder} is a directory` },
     {
+      args: ["--port", "0", "--stateful", "--state", folder],
+      what: `--state ${folder} is a directory`,
+    },
+    {
       args: ["impact", "--against", folder, "--url", NOWHERE],
       what: `--against ${folder} is a directory`,
     },
@@ -87,6 +95,104 @@ describe.concurrent("a file option given a device or a directory", () => {
     const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
     expect((await run.exited)[0]).toBe(2);
     expect(run.output().stderr).toContain(`payments-mock: ${what}, not a regular file: give `);
+  });
+});
+
+describe("a file a command reads, not there", () => {
+  const missing = path.join(folder, "missing.yaml");
+  // The server exited 1 with the reader's words, which named the file but not the option
+  // (`The spec … cannot be read: ENOENT …`, `readiness profile …:0:0: cannot be read`).
+  it("is refused by the server, naming the option (exit code 2)", async (context) => {
+    const run = runCli(context, ["--port", "0", "--spec", missing], {});
+    expect((await run.exited)[0]).toBe(2);
+    expect(run.output().stderr).toContain(
+      `payments-mock: --spec ${missing} does not exist: give --spec the path of an existing file`,
+    );
+  });
+
+  it.for([
+    { main: readinessMain, argv: ["--from", missing], option: "--from" },
+    {
+      main: readinessMain,
+      argv: ["--state", path.join(folder, "none.db"), "--readiness-profile", missing],
+      option: "--readiness-profile",
+    },
+    { main: impactMain, argv: ["--against", missing, "--url", NOWHERE], option: "--against" },
+  ])("is refused by $option, naming it", async ({ main, argv, option }) => {
+    const run = await runMain(main, argv, { PAYMENTS_API_KEY: "payments-files-test-key" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `payments-mock: ${option} ${missing} does not exist: give ${option} the path of an existing file`,
+    );
+  });
+
+  it("is refused as the fixture file, and for --seed and --readiness-profile", async () => {
+    const run = await runMain(fixturesMain, [missing, "--check"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `payments-mock: the fixture file ${missing} does not exist: give payments-mock fixtures the path of an existing file`,
+    );
+    for (const option of ["--seed", "--readiness-profile"]) {
+      expect(fileProblem({ file: missing, option, needed: true })).toBe(
+        `${option} ${missing} does not exist: give ${option} the path of an existing file`,
+      );
+    }
+  });
+});
+
+describe("a file a command makes, in a folder that is not there", () => {
+  const missing = path.join(folder, "no-such-folder");
+  // Each was opened only once the command had started: the proxy exited 1 with a bare ENOENT that
+  // named no option, listen ran until its first event, the server exited 1.
+  it.for([
+    {
+      args: ["proxy", NOWHERE, "--port", "0", "--report", path.join(missing, "r.jsonl")],
+      option: "--report",
+    },
+    {
+      args: ["proxy", NOWHERE, "--port", "0", "--traffic", path.join(missing, "t.jsonl")],
+      option: "--traffic",
+    },
+    {
+      args: ["listen", "--url", NOWHERE, "--cursor-file", path.join(missing, "c")],
+      option: "--cursor-file",
+    },
+    {
+      args: ["--port", "0", "--stateful", "--state", path.join(missing, "s.db")],
+      option: "--state",
+    },
+  ])("is refused at once, naming it: $args.0 $option", async ({ args, option }, context) => {
+    const run = runCli(context, args, { PAYMENTS_API_KEY: "payments-files-test-key" });
+    expect((await run.exited)[0]).toBe(2);
+    expect(run.output().stderr).toContain(
+      `payments-mock: ${option} ${args.at(-1)} is in a folder that does not exist (${missing}): make the folder, or give ${option} a path in one that does`,
+    );
+  });
+
+  it("is refused when empty, naming it", async () => {
+    // An open of "" failed with a bare ENOENT (the proxy's --report), or a listen ran on.
+    for (const option of ["--report", "--traffic", "--cursor-file", "--state"]) {
+      expect(fileProblem({ file: "", option, whole: false, made: true })).toBe(
+        `${option} is empty: give ${option} the path of a file`,
+      );
+    }
+    const run = await runMain(readinessMain, ["--from", ""], {});
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("payments-mock: --from is empty: give --from the path of a file");
+  });
+
+  it("is taken in a folder that is there, and refused in a path through a file", () => {
+    const made = path.join(folder, "made.jsonl");
+    expect(
+      fileProblem({ file: made, option: "--report", whole: false, made: true }),
+    ).toBeUndefined();
+    // Relative to the working folder, which is there.
+    expect(fileProblem({ file: "made.jsonl", option: "--report", made: true })).toBeUndefined();
+    expect(fileProblem({ file: path.join(fifo, "r.jsonl"), option: "--report", made: true })).toBe(
+      `--report ${path.join(fifo, "r.jsonl")} is in ${fifo}, which is not a folder: give --report a path in a folder`,
+    );
+    // A path that is not there and is read, not made, is the reader's to say.
+    expect(fileProblem({ file: path.join(missing, "x"), option: "--spec" })).toBeUndefined();
   });
 });
 

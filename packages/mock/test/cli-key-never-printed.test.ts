@@ -10,8 +10,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { specPath } from "@org/payments-spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixturesMain } from "../src/fixtures-cli.js";
+import { impactMain } from "../src/impact-cli.js";
 import { type RunningSandbox, startMock } from "../src/index.js";
+import { readinessMain } from "../src/readiness-cli.js";
+import { triggerMain } from "../src/trigger-cli.js";
 import { runCli } from "./support/run-cli.js";
+import { runMain } from "./support/run-main.js";
 
 const KEY = "pk_test_SECRETKEY_cli_never_printed";
 let sandbox: RunningSandbox;
@@ -93,5 +98,41 @@ describe.concurrent.each(COMMANDS)("payments-mock %s", (_name, args, targets) =>
     const { stdout, stderr } = run.output();
     expect(stdout + stderr).not.toContain(KEY);
     expect(stdout + stderr).not.toContain("SECRETKEY");
+  });
+});
+
+// The key pasted where a flag's value or an argument goes: the usage error quoted it. Every command
+// says its usage errors through one function; the commands that run in the test's process show it.
+/** A URL nothing is sent to: each command refuses its arguments first. */
+const NOWHERE = "http://127.0.0.1:1";
+
+describe("a usage error that quotes the key given in the wrong place", () => {
+  it.for([
+    { command: "readiness", where: "as --url", main: readinessMain, argv: ["--url", KEY] },
+    {
+      command: "readiness",
+      where: "as --format",
+      main: readinessMain,
+      argv: ["--url", NOWHERE, "--format", KEY],
+    },
+    { command: "readiness", where: "as a flag", main: readinessMain, argv: [`--${KEY}`] },
+    { command: "trigger", where: "as the topic", main: triggerMain, argv: [KEY, "--url", NOWHERE] },
+    {
+      command: "impact",
+      where: "as --format",
+      main: impactMain,
+      argv: ["--against", specPath, "--format", KEY],
+    },
+    {
+      command: "fixtures",
+      where: "as --format",
+      main: fixturesMain,
+      argv: [fixture, "--format", KEY],
+    },
+  ])("payments-mock $command: the key given $where is not printed", async ({ main, argv }) => {
+    const run = await runMain(main, argv, { PAYMENTS_API_KEY: KEY });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("[API key]");
+    expect(run.stdout + run.stderr).not.toContain("SECRETKEY");
   });
 });

@@ -90,6 +90,16 @@ describe.concurrent("payments-mock CLI", () => {
       '--port must be an integer from 0 to 65535, got "-1"',
     ],
     [["extra"], "extra"],
+    // Node listened on every interface for an empty host, and the state was memory for an empty path.
+    [["--host", "", "--port", "0"], "--host is empty: give the interface to listen on"],
+    [
+      ["proxy", "http://127.0.0.1:1", "--host", "", "--port", "0"],
+      "--host is empty: give the interface to listen on",
+    ],
+    [
+      ["--stateful", "--state", "", "--port", "0"],
+      "--state is empty: give --state the path of a file",
+    ],
     // An option of one value, given twice: the last one used to win unsaid.
     [["--port", "0", "--port", "0"], "--port was given more than once: give it once"],
     [["--spec=a.yaml", "--spec", "b.yaml"], "--spec was given more than once: give it once"],
@@ -132,7 +142,6 @@ describe.concurrent("payments-mock CLI", () => {
         ["bomb.yaml", "is neither YAML nor JSON: "],
         ["deep.yaml", "is neither YAML nor JSON: nests lists or maps too deeply to read"],
         ["hello.yaml", "is not an OpenAPI document (it needs `openapi` and `paths`)"],
-        ["missing.yaml", "cannot be read: ENOENT"],
       ]) {
         const file = path.join(folder, name ?? "");
         const mock = run(context, ["--port", "0", "--spec", file]);

@@ -348,9 +348,10 @@ describe("payments-mock listen", () => {
     });
     const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
     context.onTestFinished(() => sandbox.stop());
+    // The rest's receiver takes basic auth: the delivery sends it, no line prints its password.
     const run = listen(context, sandbox.url, [
       "--forward-to",
-      `${rest.url}/rest`,
+      `${rest.url.replace("http://", "http://hook:hunter2@")}/rest`,
       "--forward",
       `CustomerStatus=${statuses.url}/statuses`,
     ]);
@@ -377,6 +378,17 @@ describe("payments-mock listen", () => {
     expect(topics(rest).has("CustomerStatus")).toBe(false);
     expect(topics(rest).has("CustomerCreated")).toBe(true);
     expect(statuses.deliveries[0]?.path).toBe("/statuses");
+    expect(rest.deliveries[0]?.headers.authorization).toBe(
+      `Basic ${Buffer.from("hook:hunter2").toString("base64")}`,
+    );
+    const shown = rest.url.replace("http://", "http://hook:…@");
+    await until(
+      () => run.output().stdout,
+      (out) => out.includes(`→ 204 ${shown}/rest`),
+      "no line of the rest's delivery",
+    );
+    expect(run.output().stdout).toContain(`the rest to ${shown}/rest`);
+    expect(run.output().stdout + run.output().stderr).not.toContain("hunter2");
   }, 30_000);
 
   it("says on stderr which events the sandbox no longer holds, and forwards those it does", async (context) => {
@@ -437,11 +449,23 @@ describe("payments-mock listen", () => {
         { PAYMENTS_API_KEY: KEY },
         "--forward takes <Topic>=<url>",
       ],
+      [
+        ["--events", "CustomerStatus", "--forward", "CustomerCreated=http://127.0.0.1:9/"],
+        { PAYMENTS_API_KEY: KEY },
+        "--forward CustomerCreated=… names a topic --events leaves out, so its receiver would get nothing: add CustomerCreated to --events, or leave --events out",
+      ],
+      // Quoted whole, its password with it.
+      [
+        ["--forward-to", "http://hook:hunter2@127.0.0.1:99999/"],
+        { PAYMENTS_API_KEY: KEY },
+        `--forward-to must be the receiver's http(s) URL, got "http://…@127.0.0.1:99999/"`,
+      ],
       [[], { PAYMENTS_API_KEY: "" }, "set PAYMENTS_API_KEY"],
     ] as Array<[string[], Record<string, string>, string]>) {
       const run = runCli(context, ["listen", ...args], env);
       expect((await run.exited)[0]).toBe(2);
       expect(run.output().stderr).toContain(message);
+      expect(run.output().stderr).not.toContain("hunter2");
     }
   });
 });

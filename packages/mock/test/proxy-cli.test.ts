@@ -182,7 +182,16 @@ describe.concurrent("payments-mock proxy", () => {
     [["proxy"], "proxy needs the upstream's URL"],
     [
       ["proxy", "ftp://example.com"],
-      'the upstream must be an http(s) URL, got "ftp://example.com"',
+      'the upstream must be an http(s) URL, such as https://api.example.com, got "ftp://example.com"',
+    ],
+    // Refused by the proxy once started (exit code 1), quoting the password in the URL.
+    [
+      ["proxy", "http://partner:hunter2@a.example:99999"],
+      "payments-mock: the upstream's port 99999 is past 65535",
+    ],
+    [
+      ["proxy", "http://partner:hunter2@a.example/?v=1"],
+      'the upstream must not have a query or a fragment (the requests\' paths follow it), got "http://…@a.example/?v=1"',
     ],
     [["proxy", "http://a.example", "http://b.example"], 'unexpected argument "http://b.example"'],
     [
@@ -206,5 +215,6 @@ describe.concurrent("payments-mock proxy", () => {
     const proxy = runCli(context, args);
     expect((await proxy.exited)[0]).toBe(2);
     expect(proxy.output().stderr).toContain(message);
+    expect(proxy.output().stderr).not.toContain("hunter2");
   });
 });

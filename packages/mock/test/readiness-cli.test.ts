@@ -100,7 +100,9 @@ describe("payments-mock readiness --from <traffic file>", () => {
     const missing = path.join(directory, "missing.db");
     const run = await runMain(readinessMain, ["--state", missing], { PAYMENTS_API_KEY: "k" });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`no sandbox state file at ${missing}`);
+    expect(run.stderr).toContain(
+      `no sandbox state file at ${missing}: give --state the file a sandbox keeps its data in (its own --state)`,
+    );
     expect(existsSync(missing)).toBe(false);
   });
 
@@ -171,6 +173,29 @@ describe("payments-mock readiness --from <traffic file>", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--url must not carry credentials");
     expect(run.stderr).not.toContain("hunter2");
+    // One that is no URL was quoted whole, its password with it.
+    const broken = await runMain(
+      readinessMain,
+      ["--url", "http://partner:hunter2@127.0.0.1:9:9/"],
+      {
+        PAYMENTS_API_KEY: "k",
+      },
+    );
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(
+      `--url must be the sandbox's http(s) URL, such as http://127.0.0.1:4010, got "http://…@127.0.0.1:9:9/"`,
+    );
+    expect(broken.stderr).not.toContain("hunter2");
+  });
+
+  it("refuses a --url whose port is past 65535, saying so", async () => {
+    const run = await runMain(readinessMain, ["--url", "http://127.0.0.1:99999"], {
+      PAYMENTS_API_KEY: "k",
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "payments-mock: --url has the port 99999, past 65535: give the sandbox's URL with its port, such as http://127.0.0.1:4010",
+    );
   });
 
   it("never prints the key, even in a refusal it reports", async (context) => {

@@ -2,14 +2,21 @@
 // npm's process id (`kill $pid`, as the readiness guide's CI snippet does), and `npx payments-mock
 // proxy` likewise (the proxy guide's): npm's shell passes no signal on to its command, so the CLI
 // notices the shell gone and stops. Real processes: npm, its
-// shell and the CLI; the server must stop answering after each signal.
+// shell and the CLI; the server must stop answering after each signal. `npx payments-mock listen`
+// and `npx payments-mock logs tail` stop so too, listen first finishing the event it is
+// forwarding: its line printed, its cursor kept in --cursor-file.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { specPath } from "@org/payments-spec";
+import { call, newKey } from "@org/payments-testing";
 import { afterAll, expect, it, onTestFinished } from "vitest";
+import { startMock } from "../src/index.js";
 
 // A project whose node_modules/.bin holds this package's payments-mock, as an install links it:
 // npm exec finds it there, with no registry.
@@ -100,4 +107,106 @@ it.for([
   if (how === "npx payments-mock proxy") {
     expect(stdout).toMatch(/^payments-mock proxy: \d+ violations?$/m);
   }
+});
+
+/** Runs `npm exec --offline -- payments-mock <args>` in the dependent project, as npx does. */
+function npx(args: string[], env: Record<string, string>) {
+  const npm = spawn("npm", ["exec", "--offline", "--", "payments-mock", ...args], {
+    cwd: dependent,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group, so that what a failing test leaves (the CLI under npm's shell) is
+    // killed with npm.
+    detached: true,
+  });
+  onTestFinished(() => {
+    if (npm.exitCode === null && npm.pid !== undefined) process.kill(-npm.pid, "SIGKILL");
+  });
+  let stdout = "";
+  npm.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  const closed = once(npm, "close");
+  /** Resolves once standard output matches `pattern`. */
+  const printed = async (pattern: RegExp) => {
+    let ended = false;
+    void closed.then(() => {
+      ended = true;
+    });
+    while (!pattern.test(stdout)) {
+      if (ended) throw new Error(`npm exited before printing ${pattern}: ${stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return { npm, closed, printed, stdout: () => stdout };
+}
+
+it("stops `npx payments-mock listen` once npm gets SIGTERM, after the event it is forwarding", async () => {
+  const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
+  onTestFinished(() => sandbox.stop());
+  const key = `npm-pid-listen-${crypto.randomUUID()}`;
+  // A receiver that holds its answer until told: the event is in flight as npm is killed.
+  let held: ServerResponse | undefined;
+  const receiver = createServer((request, response) => {
+    request.resume();
+    held = response;
+  });
+  receiver.listen(0, "127.0.0.1");
+  await once(receiver, "listening");
+  onTestFinished(() => {
+    receiver.closeAllConnections();
+    receiver.close();
+  });
+  const cursorFile = path.join(dependent, "listen.cursor");
+  const listen = npx(
+    [
+      "listen",
+      "--url",
+      sandbox.url,
+      "--forward-to",
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+      "--cursor-file",
+      cursorFile,
+      "--format",
+      "json",
+    ],
+    { PAYMENTS_API_KEY: key },
+  );
+  await listen.printed(/"type":"ready"/);
+  const created = await call(sandbox.url, "POST", "/customers", {
+    body: { customer_type: "Person", email: "npm-pid@example.com" },
+    headers: { ...newKey(), "X-API-Key": key },
+  });
+  expect(created.status).toBe(200);
+  while (held === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  listen.npm.kill("SIGTERM");
+  // Past the half second in which the CLI notices npm gone: it waits on the receiver's answer.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  held.writeHead(204).end();
+  await listen.closed;
+  const line = listen
+    .stdout()
+    .split("\n")
+    .find((text) => text.includes('"type":"event"'));
+  expect(line).toBeDefined();
+  const event = JSON.parse(line as string);
+  expect(event).toMatchObject({ topic: "CustomerCreated" });
+  // The event's cursor, then the line that binds the file to its key.
+  expect(readFileSync(cursorFile, "utf8").split("\n")[0]).toBe(`${event.cursor}`);
+  expect(listen.stdout()).not.toContain(key);
+});
+
+it("stops `npx payments-mock logs tail` once npm gets SIGTERM", async () => {
+  const sandbox = await startMock({ spec: specPath, stateful: true, port: 0 });
+  onTestFinished(() => sandbox.stop());
+  const key = `npm-pid-logs-${crypto.randomUUID()}`;
+  const tail = npx(["logs", "tail", "--url", sandbox.url], { PAYMENTS_API_KEY: key });
+  await tail.printed(/^Ready/m);
+  expect(
+    (await call(sandbox.url, "GET", "/customers", { headers: { "X-API-Key": key } })).status,
+  ).toBe(200);
+  await tail.printed(/GET +\/customers +→ 200/);
+  tail.npm.kill("SIGTERM");
+  // npm ends once its shell and the CLI have: the test's own timeout is the bound.
+  await tail.closed;
 });

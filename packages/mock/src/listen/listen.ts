@@ -148,10 +148,10 @@ function readyLine(options: ListenOptions, saved: string | undefined): string {
         ? `after cursor ${options.after}`
         : "from now on";
   const where = [
-    ...[...options.routes].map(([topic, url]) => `${topic} to ${url.href}`),
+    ...[...options.routes].map(([topic, url]) => `${topic} to ${shownUrl(url)}`),
     ...(options.forwardTo === undefined
       ? []
-      : [`${options.routes.size > 0 ? "the rest" : "events"} to ${options.forwardTo.href}`]),
+      : [`${options.routes.size > 0 ? "the rest" : "events"} to ${shownUrl(options.forwardTo)}`]),
   ];
   if (options.format === "json") {
     return JSON.stringify({
@@ -159,8 +159,10 @@ function readyLine(options: ListenOptions, saved: string | undefined): string {
       sandbox: options.baseUrl.href,
       topics: options.topics,
       after: saved ?? options.after ?? null,
-      forward_to: options.forwardTo?.href ?? null,
-      forward: Object.fromEntries([...options.routes].map(([topic, url]) => [topic, url.href])),
+      forward_to: options.forwardTo === undefined ? null : shownUrl(options.forwardTo),
+      forward: Object.fromEntries(
+        [...options.routes].map(([topic, url]) => [topic, shownUrl(url)]),
+      ),
     });
   }
   return `Ready: streaming ${topics} of ${options.baseUrl.href} ${from}${where.length > 0 ? `, forwarding ${where.join(", ")}` : " (printing only: --forward-to sends them to a receiver)"}`;
@@ -183,7 +185,7 @@ function eventLine(
       event_id: id ?? null,
       cursor: event.cursor,
       customer_id: customerId ?? null,
-      forwarded_to: receiver?.href ?? null,
+      forwarded_to: receiver === undefined ? null : shownUrl(receiver),
       status: forwarded?.status ?? null,
       duration_ms: forwarded?.durationMs ?? null,
       ...(forwarded !== undefined && "error" in forwarded && { error: forwarded.error }),
@@ -192,7 +194,7 @@ function eventLine(
   const head = `${time}  ${event.topic.padEnd(25)}  ${id ?? "(no id)"}`;
   if (receiver === undefined || forwarded === undefined) return head;
   const answer = forwarded.status ?? `no answer (${"error" in forwarded ? forwarded.error : ""})`;
-  return `${head}  → ${answer} ${receiver.href}  ${forwarded.durationMs} ms`;
+  return `${head}  → ${answer} ${shownUrl(receiver)}  ${forwarded.durationMs} ms`;
 }
 
 function idsOf(event: StreamedEvent): { id?: string; customerId?: string | null } {
@@ -261,4 +263,12 @@ async function saveCursor(file: string, cursor: string, owner: string): Promise<
   const temporary = `${file}.writing`;
   await writeFile(temporary, `${cursor}\n${owner}\n`);
   await rename(temporary, file);
+}
+
+/**
+ * A receiver's URL as a line shows it: a password in it (basic auth, which the delivery sends) as
+ * `…`, so that it is never printed.
+ */
+function shownUrl(url: URL): string {
+  return url.password === "" ? url.href : url.href.replace(`:${url.password}@`, ":…@");
 }

@@ -10,7 +10,11 @@ import type { SandboxStore } from "./store.js";
 export async function openExistingStore(state: string): Promise<SandboxStore> {
   const postgres = isPostgresUrl(state);
   const kind = postgres ? "postgres" : stateFileKind(state);
-  if (kind === "none") throw new Error(`no sandbox state file at ${state}`);
+  if (kind === "none") {
+    throw new Error(
+      `no sandbox state file at ${state}: give --state the file a sandbox keeps its data in (its own --state)`,
+    );
+  }
   if (kind === "json") {
     throw new Error(
       `${state} is a payments-mock 0.1 JSON state file, which keeps no readiness counters: start the sandbox on it once (it becomes a SQLite database) and run the integration again`,
