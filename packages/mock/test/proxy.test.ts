@@ -438,6 +438,21 @@ describe("validation and the report", () => {
     ]);
   });
 
+  it("passes on unchecked a compressed body that decodes past 16 MiB, without decoding it all", async () => {
+    const { gzipSync } = await import("node:zlib");
+    // A few KiB on the wire, 17 MiB decoded: the check decodes no more than it would check.
+    const zipped = gzipSync(`{"items": "${"a".repeat(17 * 1024 * 1024)}"}`);
+    fake.answer = (_, response) => {
+      response
+        .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+        .end(zipped);
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.body.equals(zipped)).toBe(true);
+    expect(violations).toEqual([]);
+    expect(logged[0]).toContain("not checked");
+  });
+
   it("reports a status the spec does not declare", async () => {
     const spec = loadSpec() as {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;

@@ -24,7 +24,7 @@ import {
 } from "@org/payments-engine";
 import { redactor } from "../output/redact.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
-import { responseFindings } from "./response-check.js";
+import { MAX_CHECKED_BYTES, responseFindings } from "./response-check.js";
 import type { TrafficLine } from "./traffic.js";
 import { callUpstream, type Upstream } from "./upstream.js";
 import {
@@ -35,9 +35,6 @@ import {
   toViolation,
   type Violation,
 } from "./violations.js";
-
-/** Bodies up to this size are checked; a larger one is passed on unchecked (and logged so). */
-const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
 
 export interface ProxyHandlerOptions {
   engine: PrismEngine;
@@ -212,17 +209,18 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
     return { status, violations: [], note };
   }
   const method = incoming.method ?? "GET";
-  const findings = responseFindings(options.engine, checked.operation, {
+  const { findings, tooLarge } = responseFindings(options.engine, checked.operation, {
     status,
     headers: upstreamResponse.headers,
     bytes: relayed.bytes,
     bodyless: method === "HEAD" || status === 204 || status === 304,
   });
+  const note = tooLarge ? ` (body decodes past ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
   const violations = findings.map((finding) =>
     toViolation(finding, { ...context, location: "response", status }, redact),
   );
   options.report(violations);
-  if (!relayed.held) return { status, violations };
+  if (!relayed.held) return { status, violations, note };
   if (violations.length > 0) {
     const replaced = problem(
       502,
@@ -238,11 +236,11 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
     return {
       status: refuse(redactedProblem(replaced, redact)),
       violations,
-      note: ` (upstream ${status})`,
+      note: ` (upstream ${status})${note}`,
     };
   }
   response.writeHead(status, upstreamResponse.statusMessage, headers.flat()).end(relayed.bytes);
-  return { status, violations };
+  return { status, violations, note };
 }
 
 type RequestCheck = {

@@ -27,19 +27,30 @@ export interface ReceivedResponse {
 const STATUS_MISMATCH = "Unable to match the returned status code";
 const MEDIA_TYPE_MISMATCH = "The received media type";
 
-const DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
+/** Bodies up to this size are checked; a larger one (as it came, or decoded) is passed on unchecked. */
+export const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
+
+// A decoder stops past the size the proxy checks: a few kilobytes of gzip can decode to gigabytes.
+const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
   gzip: gunzipSync,
   "x-gzip": gunzipSync,
   deflate: inflateSync,
   br: brotliDecompressSync,
 };
 
+/** What the response breaks of the spec's answers, and whether its body was too large to check. */
+export interface ResponseCheck {
+  findings: Finding[];
+  /** The body decodes past MAX_CHECKED_BYTES, so it was not checked. */
+  tooLarge: boolean;
+}
+
 /** What the response breaks of the spec's answers for `operation`. */
 export function responseFindings(
   engine: PrismEngine,
   operation: Operation,
   response: ReceivedResponse,
-): Finding[] {
+): ResponseCheck {
   const headers = flattenHeaders(response.headers);
   const body: ParsedBody = response.bodyless ? { ok: true, body: undefined } : parseBody(response);
   const diagnostics = engine.checkResponse(operation, {
@@ -86,7 +97,7 @@ export function responseFindings(
     }
   }
   if (!body.ok && !mediaTypeBroken) findings.push(body.finding);
-  return findings;
+  return { findings, tooLarge: body.ok && body.unread === "tooLarge" };
 }
 
 /**
@@ -99,8 +110,10 @@ function parsableHeaders(headers: Record<string, string>): Record<string, string
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name !== "content-type"));
 }
 
-/** `unread`: a content-coding the proxy cannot decode, so the body is not checked. */
-type ParsedBody = { ok: true; body: unknown; unread?: true } | { ok: false; finding: Finding };
+/** `unread`: a content-coding the proxy cannot decode, or a body that decodes past the size it checks. */
+type ParsedBody =
+  | { ok: true; body: unknown; unread?: "coding" | "tooLarge" }
+  | { ok: false; finding: Finding };
 
 /** The body decoded and, when its media type is JSON, parsed. */
 function parseBody(response: ReceivedResponse): ParsedBody {
@@ -108,10 +121,13 @@ function parseBody(response: ReceivedResponse): ParsedBody {
   let bytes = response.bytes;
   if (encoding !== "identity") {
     const decode = DECODERS[encoding];
-    if (!decode) return { ok: true, body: undefined, unread: true };
+    if (!decode) return { ok: true, body: undefined, unread: "coding" };
     try {
-      bytes = decode(bytes);
-    } catch {
+      bytes = decode(bytes, { maxOutputLength: MAX_CHECKED_BYTES });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+        return { ok: true, body: undefined, unread: "tooLarge" };
+      }
       return {
         ok: false,
         finding: {
