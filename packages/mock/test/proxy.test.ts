@@ -563,6 +563,30 @@ describe("validation and the report", () => {
     expect(JSON.stringify(violations)).toContain("[REDACTED]");
     expect(refused.status).toBe(502);
   });
+  it("never shows part of the API key when the upstream echoes it in JSON that does not parse", async () => {
+    // JSON.parse's words quote the text around the fault, cutting the key short.
+    answerWith(200, { "content-type": "application/json" }, `{"items": [], "echo": ${KEY}}`);
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    const refused = await send(strict.url, { target: "/webhooks", headers: auth });
+    // A client's own body, too.
+    await send(proxy.url, {
+      method: "POST",
+      target: "/customers",
+      headers: { ...auth, "Content-Type": "application/json", "IDEMPOTENCY-KEY": IDEMPOTENCY },
+      body: `{"customer_type": "Person", "email": ${KEY}}`,
+    });
+    expect(violations).toEqual([
+      expect.objectContaining({ rule: "json" }),
+      expect.objectContaining({ rule: "json" }),
+      expect.objectContaining({ location: "request", rule: "json" }),
+      ...violations.slice(3),
+    ]);
+    expect(refused.status).toBe(502);
+    for (const text of [JSON.stringify(violations), logged.join("\n"), refused.text]) {
+      expect(text).not.toContain(KEY.slice(0, 8));
+    }
+  });
+
   it("never shows either API key when a client sends the header twice", async () => {
     const other = "sk_test_4567-OTHER-key";
     fake.answer = (_, response) => {

@@ -32,6 +32,7 @@ import {
   type Finding,
   type FindingContext,
   gotText,
+  jsonFault,
   toViolation,
   type Violation,
 } from "./violations.js";
@@ -260,7 +261,12 @@ function checkRequest(
   if (!read.ok) {
     return {
       operation: engine.route(method, path),
-      findings: [read.error],
+      // The client's own body, quoted back to it in the refusal, but not in the report or log.
+      findings: [
+        read.error.rule === "json"
+          ? { ...read.error, message: jsonFault(read.error.message) }
+          : read.error,
+      ],
       refusal: problem(read.status, read.kind, read.title, [read.error]),
     };
   }

@@ -12,7 +12,7 @@ import {
   toProblemErrors,
   valueAt,
 } from "@org/payments-engine";
-import { bodyFinding, type Finding } from "./violations.js";
+import { bodyFinding, type Finding, jsonFault } from "./violations.js";
 
 export interface ReceivedResponse {
   status: number;
@@ -166,7 +166,7 @@ function parseBody(response: ReceivedResponse): ParsedBody {
         location: "body",
         field: "",
         rule: "json",
-        message: `is not valid JSON (${(error as Error).message})`,
+        message: `is not valid JSON (${jsonFault((error as Error).message)})`,
         value: text,
       },
     };
