@@ -403,6 +403,26 @@ describe("validation and the report", () => {
     expect(violations).toEqual([expect.objectContaining({ in: "body", field: "", rule: "json" })]);
   });
 
+  it("reports a JSON body that is not UTF-8, as the mock refuses such a request", async () => {
+    const latin1 = Buffer.from('{"items": [], "next_cursor": "caf\xe9"}', "latin1");
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json; charset=iso-8859-1" });
+      response.end(latin1);
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.body.equals(latin1)).toBe(true);
+    expect(violations).toEqual([
+      expect.objectContaining({
+        in: "body",
+        field: "",
+        rule: "encoding",
+        message: expect.stringContaining("is not valid UTF-8"),
+      }),
+    ]);
+    const refused = await send(strict.url, { target: "/webhooks", headers: auth });
+    expect(refused.status).toBe(502);
+  });
+
   it.each([
     ["a 100,000-deep array", `${"[".repeat(100_000)}${"]".repeat(100_000)}`],
     ["a 50,000-deep object", `${'{"a":'.repeat(50_000)}1${"}".repeat(50_000)}`],

@@ -110,6 +110,9 @@ function parsableHeaders(headers: Record<string, string>): Record<string, string
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name !== "content-type"));
 }
 
+/** A JSON body's bytes as UTF-8 (RFC 8259); throws on bytes that are not. A byte order mark stays. */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /** `unread`: a content-coding the proxy cannot decode, or a body that decodes past the size it checks. */
 type ParsedBody =
   | { ok: true; body: unknown; unread?: "coding" | "tooLarge" }
@@ -141,9 +144,23 @@ function parseBody(response: ReceivedResponse): ParsedBody {
     }
   }
   if (bytes.length === 0) return { ok: true, body: undefined };
-  const text = bytes.toString("utf8");
   if (!/[/+]json\b/i.test(String(response.headers["content-type"] ?? ""))) {
-    return { ok: true, body: text };
+    return { ok: true, body: bytes.toString("utf8") };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return {
+      ok: false,
+      finding: {
+        location: "body",
+        field: "",
+        rule: "encoding",
+        message:
+          "is not valid UTF-8, which a JSON body must be (whatever its charset says), so the body was not checked",
+      },
+    };
   }
   // Nothing walks a body deeper than the mock reads one: reported, passed on unchecked.
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
