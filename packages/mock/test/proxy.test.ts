@@ -236,6 +236,26 @@ describe("request targets", () => {
     expect(violations).toEqual([]);
   });
 
+  it.each([
+    "/../admin",
+    "/customers/%2e%2E/%2E%2e/admin",
+    "/webhooks/..%2Fadmin",
+    "/webhooks\\..\\admin",
+    "/customers/./..",
+    "http://api.example.test/../admin?page_size=1",
+  ])(
+    "refuses a target whose dot segments would leave the upstream's path (%s), in any mode",
+    async (target) => {
+      for (const running of [proxy, strict]) {
+        const answer = await send(running.url, { target, headers: auth });
+        expect(answer.status).toBe(400);
+        const problem = answer.json() as Problem;
+        expect(problem.errors[0]).toMatchObject({ location: "path", rule: "dotSegment" });
+      }
+      expect(fake.received).toHaveLength(0);
+    },
+  );
+
   it("a CONNECT, from a client set to use the proxy for HTTPS, gets a 405 problem, not a dropped connection", async () => {
     const answer = await new Promise<string>((resolve) => {
       let received = "";

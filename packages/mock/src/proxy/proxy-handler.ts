@@ -112,6 +112,18 @@ async function proxy(
     return { status: refuse(refused), violations: [] };
   }
   const { target, bytes, read } = forwardable;
+  if (hasDotSegment(target.path)) {
+    // `/v1` + `/../admin` is `/admin` to a server that resolves dot segments: not sent on.
+    const refused = problem(400, "invalid-request", "Dot segment in the path", [
+      {
+        location: "path",
+        field: "",
+        rule: "dotSegment",
+        message: `must not have a "." or ".." segment (escaped or not), which would leave the upstream's path ${options.upstream.url.pathname}`,
+      },
+    ]);
+    return { status: refuse(refused), violations: [] };
+  }
   const method = incoming.method ?? "GET";
   const checked = checkRequest(engine, read, method, target.path);
   const context: FindingContext = {
@@ -368,6 +380,22 @@ function relay(
       }
       resolve({ ok: false, reason });
     });
+  });
+}
+
+/**
+ * Whether a path has a `.` or `..` segment, as sent or once its escapes are decoded (`%2e%2e`,
+ * `..%2f`), with `\` read as `/` as some servers read it.
+ */
+function hasDotSegment(path: string): boolean {
+  return path.split("/").some((segment) => {
+    let text = segment;
+    try {
+      text = decodeURIComponent(segment);
+    } catch {
+      // A malformed escape is the request check's to report.
+    }
+    return text.split(/[/\\]/).some((part) => part === "." || part === "..");
   });
 }
 
