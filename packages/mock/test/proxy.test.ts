@@ -1,7 +1,7 @@
 // The validating proxy over real sockets, in front of a fake upstream that relays the mock's
 // answers or answers broken ones on purpose: forwarding, validation, reporting, modes, faults.
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -576,6 +576,18 @@ describe("validation and the report", () => {
     await expect(
       start({ report: file, traffic: path.join(directory, ".", "both.jsonl") }),
     ).rejects.toThrow("the traffic file must not be the report's file");
+  });
+
+  it("refuses a traffic file that is the report's file under another name (a link)", async () => {
+    const file = path.join(directory, "linked.jsonl");
+    writeFileSync(file, "");
+    symlinkSync(file, path.join(directory, "symlink.jsonl"));
+    linkSync(file, path.join(directory, "hardlink.jsonl"));
+    for (const other of ["symlink.jsonl", "hardlink.jsonl"]) {
+      await expect(start({ report: file, traffic: path.join(directory, other) })).rejects.toThrow(
+        "the traffic file must not be the report's file",
+      );
+    }
   });
 
   it("never shows the API key, even when the upstream echoes it in a header and a body", async () => {

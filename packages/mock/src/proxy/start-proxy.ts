@@ -1,5 +1,5 @@
 // startProxy(): the validating proxy as an in-process HTTP server, for tests and for the CLI.
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import {
   bundledSpecPath,
@@ -81,8 +81,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let traffic: number | undefined;
   try {
     traffic = appendTo(options.traffic);
+    // The same file under another name (a link) is the same file.
+    if (report !== undefined && traffic !== undefined && sameFile(report, traffic)) {
+      throw new Error(
+        `the traffic file must not be the report's file (${options.traffic} is ${options.report}): the report holds violations only`,
+      );
+    }
   } catch (error) {
     if (report !== undefined) closeSync(report);
+    if (traffic !== undefined) closeSync(traffic);
     throw error;
   }
   const byOperation = new Map<string, number>();
@@ -146,6 +153,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 /** A file descriptor that appends to `file`, made if missing; none without a file. */
 function appendTo(file: string | undefined): number | undefined {
   return file === undefined ? undefined : openSync(file, "a");
+}
+
+function sameFile(one: number, other: number): boolean {
+  const [a, b] = [fstatSync(one), fstatSync(other)];
+  return a.dev === b.dev && a.ino === b.ino;
 }
 
 function upstreamUrlOf(upstream: string | URL): URL {
