@@ -84,6 +84,19 @@ describe("payments-mock readiness --from <traffic file>", () => {
     expect(run.stderr).toContain(`line 2 of the traffic file ${traffic} is not JSON`);
   });
 
+  it("reads a traffic file whose last line was cut short (the proxy killed mid-write, or still writing) up to it", async () => {
+    const traffic = path.join(directory, "cut.jsonl");
+    const whole = `${exchange(1, "listCustomers", 200)}\n${exchange(2, "listCustomers", 422)}\n`;
+    writeFileSync(traffic, `${whole}${exchange(3, "listCustomers", 500).slice(0, 40)}`);
+    const run = await runMain(readinessMain, ["--from", traffic, "--format", "json"]);
+    expect(run.stderr).toBe("");
+    const body = JSON.parse(run.stdout);
+    expect(body.coverage.operations.listCustomers).toEqual({
+      calls: 2,
+      statuses: { "200": 1, "422": 1 },
+    });
+  });
+
   it("reads a traffic file a line at a time: past a string's size, a line longer than the proxy writes is named", async () => {
     const traffic = path.join(directory, "huge.jsonl");
     writeFileSync(traffic, `${exchange(1, "listCustomers", 200)}\n`.repeat(5_000));
