@@ -767,6 +767,19 @@ describe("faults", () => {
     expect((answer.json() as Problem).detail).toContain("did not answer within 300 ms");
   });
 
+  it("takes a time limit past what a timer holds (25 days) as that long, not as 1 ms", async () => {
+    const patient = await start({ upstreamTimeoutMs: 2 ** 31 });
+    fake.answer = (_, response) => {
+      setTimeout(() => {
+        response.writeHead(200, { "content-type": "application/json" }).write('{"items"');
+        setTimeout(() => response.end(": []}"), 30);
+      }, 30);
+    };
+    const answer = await send(patient.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe('{"items": []}');
+  });
+
   it("aborts the upstream request when the client disconnects", async () => {
     fake.answer = () => {};
     // An upstream time limit past the test's: only the abort can close the upstream request.

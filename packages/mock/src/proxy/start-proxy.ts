@@ -59,14 +59,19 @@ export interface RunningProxy {
   stop(): Promise<void>;
 }
 
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
 /** Starts the proxy and resolves once it answers requests. */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const { port = 0, host = "127.0.0.1", spec = bundledSpecPath(), cors = true } = options;
   const upstreamUrl = upstreamUrlOf(options.upstream);
-  const timeoutMs = options.upstreamTimeoutMs ?? 30_000;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    throw new Error(`upstreamTimeoutMs must be a positive number of ms, got ${timeoutMs}`);
+  const asked = options.upstreamTimeoutMs ?? 30_000;
+  if (!(Number.isFinite(asked) && asked > 0)) {
+    throw new Error(`upstreamTimeoutMs must be a positive number of ms, got ${asked}`);
   }
+  // A timer holds at most 2^31 - 1 ms (24.8 days) and takes anything longer as 1 ms: a longer
+  // limit is as good as that one.
+  const timeoutMs = Math.min(asked, LONGEST_TIMER_MS);
   if (
     options.report !== undefined &&
     options.traffic !== undefined &&
