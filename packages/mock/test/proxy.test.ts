@@ -478,6 +478,13 @@ describe("validation and the report", () => {
     ]);
   });
 
+  it("says in the log that a body of a content-coding it does not decode was not checked", async () => {
+    answerWith(200, { "content-type": "application/json", "content-encoding": "zstd" }, "(zstd)");
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(violations).toEqual([]);
+    expect(logged[0]).toContain("(body in zstd, which the proxy does not decode, not checked)");
+  });
+
   it("passes on unchecked a compressed body that decodes past 16 MiB, without decoding it all", async () => {
     const { gzipSync } = await import("node:zlib");
     // A few KiB on the wire, 17 MiB decoded: the check decodes no more than it would check.

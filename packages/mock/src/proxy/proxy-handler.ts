@@ -222,13 +222,13 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
     return { status, violations: [], note };
   }
   const method = incoming.method ?? "GET";
-  const { findings, tooLarge } = responseFindings(options.engine, checked.operation, {
+  const { findings, unchecked } = responseFindings(options.engine, checked.operation, {
     status,
     headers: upstreamResponse.headers,
     bytes: relayed.bytes,
     bodyless: method === "HEAD" || status === 204 || status === 304,
   });
-  const note = tooLarge ? ` (body decodes past ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
+  const note = unchecked === undefined ? "" : ` (body ${unchecked}, not checked)`;
   const violations = findings.map((finding) =>
     toViolation(finding, { ...context, location: "response", status }, redact),
   );

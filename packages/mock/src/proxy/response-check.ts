@@ -38,11 +38,11 @@ const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: numbe
   br: brotliDecompressSync,
 };
 
-/** What the response breaks of the spec's answers, and whether its body was too large to check. */
+/** What the response breaks of the spec's answers, and why its body was not checked, if it was not. */
 export interface ResponseCheck {
   findings: Finding[];
-  /** The body decodes past MAX_CHECKED_BYTES, so it was not checked. */
-  tooLarge: boolean;
+  /** Why the body could not be checked (`decodes past … bytes`), for the log. */
+  unchecked?: string | undefined;
 }
 
 /** What the response breaks of the spec's answers for `operation`. */
@@ -97,7 +97,7 @@ export function responseFindings(
     }
   }
   if (!body.ok && !mediaTypeBroken) findings.push(body.finding);
-  return { findings, tooLarge: body.ok && body.unread === "tooLarge" };
+  return { findings, unchecked: body.ok ? body.unread : undefined };
 }
 
 /**
@@ -113,10 +113,8 @@ function parsableHeaders(headers: Record<string, string>): Record<string, string
 /** A JSON body's bytes as UTF-8 (RFC 8259); throws on bytes that are not. A byte order mark stays. */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** `unread`: a content-coding the proxy cannot decode, or a body that decodes past the size it checks. */
-type ParsedBody =
-  | { ok: true; body: unknown; unread?: "coding" | "tooLarge" }
-  | { ok: false; finding: Finding };
+/** `unread`: why the body is not checked (a content-coding the proxy cannot decode, or its size). */
+type ParsedBody = { ok: true; body: unknown; unread?: string } | { ok: false; finding: Finding };
 
 /** The body decoded and, when its media type is JSON, parsed. */
 function parseBody(response: ReceivedResponse): ParsedBody {
@@ -124,12 +122,15 @@ function parseBody(response: ReceivedResponse): ParsedBody {
   let bytes = response.bytes;
   if (encoding !== "identity") {
     const decode = DECODERS[encoding];
-    if (!decode) return { ok: true, body: undefined, unread: "coding" };
+    if (!decode) {
+      const coding = JSON.stringify(encoding.slice(0, 40)).slice(1, -1);
+      return { ok: true, body: undefined, unread: `in ${coding}, which the proxy does not decode` };
+    }
     try {
       bytes = decode(bytes, { maxOutputLength: MAX_CHECKED_BYTES });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-        return { ok: true, body: undefined, unread: "tooLarge" };
+        return { ok: true, body: undefined, unread: `decodes past ${MAX_CHECKED_BYTES} bytes` };
       }
       return {
         ok: false,
