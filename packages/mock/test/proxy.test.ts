@@ -417,6 +417,30 @@ describe("validation and the report", () => {
     expect((refused.json() as Problem).type).toBe("urn:org:payments-mock:problem:invalid-response");
   });
 
+  it("reports a Content-Type sent twice, which a client reads as neither, and passes both on", async () => {
+    const page = JSON.stringify(await mockAnswer("/webhooks"));
+    fake.answer = (_, response) => {
+      response.writeHead(200, [
+        "Content-Type",
+        "application/json",
+        "Content-Type",
+        "application/json; charset=utf-8",
+      ]);
+      response.end(page);
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.text).toBe(page);
+    expect(answer.headers["content-type"]).toBe("application/json");
+    expect(violations).toEqual([
+      expect.objectContaining({
+        in: "header",
+        field: "Content-Type",
+        rule: "repeated",
+        actual: "application/json, application/json; charset=utf-8",
+      }),
+    ]);
+  });
+
   it("reports a JSON body that does not parse", async () => {
     answerWith(200, { "content-type": "application/json" }, '{"items": [');
     await send(proxy.url, { target: "/webhooks", headers: auth });

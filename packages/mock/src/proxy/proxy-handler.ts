@@ -225,6 +225,7 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
   const { findings, unchecked } = responseFindings(options.engine, checked.operation, {
     status,
     headers: upstreamResponse.headers,
+    contentTypes: upstreamResponse.headersDistinct["content-type"] ?? [],
     bytes: relayed.bytes,
     bodyless: method === "HEAD" || status === 204 || status === 304,
   });

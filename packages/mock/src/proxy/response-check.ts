@@ -17,6 +17,8 @@ import { bodyFinding, type Finding, jsonFault } from "./violations.js";
 export interface ReceivedResponse {
   status: number;
   headers: IncomingHttpHeaders;
+  /** Each Content-Type the response sent (Node's `headers` keep the first only). */
+  contentTypes: readonly string[];
   /** The body as received (still content-encoded). */
   bytes: Buffer;
   /** A response that has no body by definition: to HEAD, or 204 or 304. */
@@ -97,6 +99,16 @@ export function responseFindings(
     }
   }
   if (!body.ok && !mediaTypeBroken) findings.push(body.finding);
+  // A client such as fetch joins them into one media type that is neither.
+  if (response.contentTypes.length > 1) {
+    findings.push({
+      location: "header",
+      field: "Content-Type",
+      rule: "repeated",
+      message: "was sent more than once; it takes a single value",
+      actual: response.contentTypes.join(", "),
+    });
+  }
   return { findings, unchecked: body.ok ? body.unread : undefined };
 }
 
