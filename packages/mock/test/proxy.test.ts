@@ -1,5 +1,6 @@
 // The validating proxy over real sockets, in front of a fake upstream that relays the mock's
 // answers or answers broken ones on purpose: forwarding, validation, reporting, modes, faults.
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
@@ -607,6 +608,14 @@ describe("validation and the report", () => {
     await expect(
       start({ report: file, traffic: path.join(directory, ".", "both.jsonl") }),
     ).rejects.toThrow("the traffic file must not be the report's file");
+  });
+
+  it("refuses a report file that is a FIFO nothing reads, rather than wait on it for ever", async () => {
+    const fifo = path.join(directory, "violations.fifo");
+    execFileSync("mkfifo", [fifo]);
+    await expect(start({ report: fifo })).rejects.toThrow(
+      `the report file ${fifo} is a FIFO (named pipe) that nothing reads`,
+    );
   });
 
   it("refuses a traffic file that is the report's file under another name (a link)", async () => {

@@ -1,5 +1,5 @@
 // startProxy(): the validating proxy as an in-process HTTP server, for tests and for the CLI.
-import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, statSync, writeSync } from "node:fs";
 import path from "node:path";
 import {
   bundledSpecPath,
@@ -82,10 +82,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     );
   }
   const engine = await createPrismEngine(spec, false);
-  let report = appendTo(options.report);
+  let report = appendTo(options.report, "report");
   let traffic: number | undefined;
   try {
-    traffic = appendTo(options.traffic);
+    traffic = appendTo(options.traffic, "traffic");
     // The same file under another name (a link) is the same file.
     if (report !== undefined && traffic !== undefined && sameFile(report, traffic)) {
       throw new Error(
@@ -155,9 +155,26 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   };
 }
 
-/** A file descriptor that appends to `file`, made if missing; none without a file. */
-function appendTo(file: string | undefined): number | undefined {
-  return file === undefined ? undefined : openSync(file, "a");
+/**
+ * A file descriptor that appends to `file`, made if missing; none without a file. A FIFO that
+ * nothing reads is refused: opening it would hold the whole process until something did.
+ */
+function appendTo(file: string | undefined, what: string): number | undefined {
+  if (file === undefined) return undefined;
+  if (statSync(file, { throwIfNoEntry: false })?.isFIFO()) {
+    let probe: number | undefined;
+    try {
+      probe = openSync(file, constants.O_WRONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENXIO") throw error;
+      throw new Error(
+        `the ${what} file ${file} is a FIFO (named pipe) that nothing reads: give a regular file`,
+      );
+    } finally {
+      if (probe !== undefined) closeSync(probe);
+    }
+  }
+  return openSync(file, "a");
 }
 
 function sameFile(one: number, other: number): boolean {
