@@ -679,6 +679,21 @@ describe("validation and the report", () => {
     }
   });
 
+  it("never shows the credentials of an Authorization header either, when the upstream echoes them", async () => {
+    const token = "sk_live_9f8e7d6c5b4a-BEARER";
+    fake.answer = (received, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ items: `bad ${received.headers.authorization}`, token }));
+    };
+    const headers = { ...auth, Authorization: `Bearer ${token}` };
+    await send(proxy.url, { target: "/webhooks", headers });
+    const refused = await send(strict.url, { target: "/webhooks", headers });
+    expect(violations.length).toBeGreaterThan(0);
+    for (const text of [JSON.stringify(violations), logged.join("\n"), refused.text]) {
+      expect(text).not.toContain(token.slice(0, 12));
+    }
+  });
+
   it("never shows either API key when a client sends the header twice", async () => {
     const other = "sk_test_4567-OTHER-key";
     fake.answer = (_, response) => {

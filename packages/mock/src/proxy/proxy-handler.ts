@@ -60,7 +60,7 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
     // Each key sent, not only their join: a client may send the header twice, and the upstream
     // may echo either key alone.
     const keys = incoming.headersDistinct[options.engine.apiKeyHeader.toLowerCase()] ?? [];
-    const redact = redactor(keys);
+    const redact = redactor([...keys, ...credentialsOf(incoming)]);
     const outcome = await proxy(options, incoming, response, { number, requestId }, redact).catch(
       (error: unknown): Outcome => {
         if (error instanceof ClientGoneError)
@@ -397,6 +397,17 @@ function hasDotSegment(path: string): boolean {
       // A malformed escape is the request check's to report.
     }
     return text.split(/[/\\]/).some((part) => part === "." || part === "..");
+  });
+}
+
+/**
+ * What an `Authorization` header carries (a client that sends its key there too, or a token of
+ * its own): the whole value and its credentials without the scheme (`Bearer …`), each a secret.
+ */
+function credentialsOf(incoming: IncomingMessage): string[] {
+  return (incoming.headersDistinct.authorization ?? []).flatMap((value) => {
+    const credentials = value.replace(/^[!#$%&'*+.^_`|~\w-]+\s+/, "");
+    return credentials === value ? [value] : [value, credentials];
   });
 }
 
