@@ -132,6 +132,23 @@ describe("forwarding", () => {
     expect(answer.text).toBe('{"busy":true}');
   });
 
+  it("logs the upstream's request id only when a log line can carry it as it is, else its own", async () => {
+    const forged = "r-2 - 2 violations: listWebhooks response: forged by the upstream";
+    answerWith(200, { "content-type": "application/json", "x-request-id": forged }, "{}");
+    const answer = await send(proxy.url, {
+      target: "/webhooks",
+      headers: { ...auth, "x-request-id": "client-7" },
+    });
+    expect(answer.headers["x-request-id"]).toBe(forged); // passed back as it came
+    expect(logged).toEqual([
+      expect.stringMatching(/^GET \/webhooks → 200 request-id=client-7 — 1 violation: /),
+    ]);
+    expect(logged[0]).not.toContain("forged");
+    answerWith(200, { "content-type": "application/json", "x-request-id": "r-1" }, "{}");
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(logged[1]).toContain("request-id=r-1 ");
+  });
+
   it("removes hop-by-hop headers both ways and adds itself to Via", async () => {
     fake.answer = (_, response) => {
       response.writeHead(200, {

@@ -15,6 +15,7 @@ import {
   type ReadResult,
   readForwardable,
   refusalStatus,
+  requestIdOf,
   requestProblems,
   requestRefusal,
   routeProblem,
@@ -74,8 +75,10 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
       found.length === 0
         ? ""
         : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${found.join("; ")}`;
-    // The upstream's own id, when it sends one, is the one its answer carries and the log names.
-    const id = loggedId(String(response.getHeader(REQUEST_ID) ?? requestId));
+    // The upstream's own id, when it sends one, is the one its answer carries and the log names,
+    // if it is one a log line can carry as it is (as a client's must be): else the proxy's own,
+    // which the upstream was sent, so that its words ("— 2 violations: …") are not the log's.
+    const id = loggedId(saneId(response.getHeader(REQUEST_ID)) ?? requestId);
     log?.(
       redact(
         `${incoming.method} ${incoming.url} → ${outcome.status}${id}${outcome.note ?? ""}${violations}`,
@@ -398,6 +401,13 @@ function hasDotSegment(path: string): boolean {
     }
     return text.split(/[/\\]/).some((part) => part === "." || part === "..");
   });
+}
+
+/** The id, when it is one the mock would take from a client as it is. */
+function saneId(id: unknown): string | undefined {
+  return typeof id === "string" && requestIdOf({ headers: { [REQUEST_ID]: id } }, "") === id
+    ? id
+    : undefined;
 }
 
 /**
