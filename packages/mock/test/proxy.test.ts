@@ -627,6 +627,18 @@ describe("validation and the report", () => {
     ).rejects.toThrow("the traffic file must not be the report's file");
   });
 
+  it("refuses an upstream that is the proxy itself, where each request came back to it ~850 times", async () => {
+    const free = createServer().listen(0, "127.0.0.1");
+    await once(free, "listening");
+    const { port } = free.address() as AddressInfo;
+    await new Promise((resolve) => free.close(resolve));
+    for (const upstream of [`http://127.0.0.1:${port}`, `http://localhost:${port}/v1`]) {
+      await expect(start({ port, upstream })).rejects.toThrow(
+        `the upstream ${new URL(upstream).origin} is the proxy itself`,
+      );
+    }
+  });
+
   it("refuses a report file that is a FIFO nothing reads, rather than wait on it for ever", async () => {
     const fifo = path.join(directory, "violations.fifo");
     execFileSync("mkfifo", [fifo]);

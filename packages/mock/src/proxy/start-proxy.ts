@@ -129,6 +129,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     close();
     throw error;
   });
+  if (isItself(upstreamUrl, host, served.port)) {
+    await served.close();
+    close();
+    throw new Error(
+      `the upstream ${upstreamUrl.origin} is the proxy itself (it listens on ${served.url}): each request would come back to it, hundreds of times over; give the service's URL`,
+    );
+  }
 
   // Requests still in flight when the proxy stops are still counted and logged, not written to
   // the closed files.
@@ -175,6 +182,22 @@ function appendTo(file: string | undefined, what: string): number | undefined {
     }
   }
   return openSync(file, "a");
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1"]);
+const ANY_ADDRESS = new Set(["0.0.0.0", "::"]);
+
+/**
+ * Whether the upstream is the proxy's own address: its port, on the host it listens on (or on the
+ * loopback, when it listens there or on every interface). Not on another machine's name for it.
+ */
+function isItself(upstream: URL, host: string, port: number): boolean {
+  if (upstream.protocol !== "http:" || Number(upstream.port || 80) !== port) return false;
+  const name = upstream.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const listening = host.replace(/^\[|\]$/g, "").toLowerCase();
+  if (name === listening) return true;
+  if (ANY_ADDRESS.has(listening)) return LOOPBACK.has(name) || ANY_ADDRESS.has(name);
+  return LOOPBACK.has(listening) && (name === "localhost" || ANY_ADDRESS.has(name));
 }
 
 function sameFile(one: number, other: number): boolean {
