@@ -165,6 +165,19 @@ describe("payments-mock readiness --from <traffic file>", () => {
     );
   });
 
+  it("never prints part of the key when a --url's refusal echoes it where its quote is cut", async (context) => {
+    const key = "sk_live_readiness-0123456789-abcdef";
+    const url = await serve(context, (request, response) => {
+      // The key straddles the 300 characters of the answer that the message quotes.
+      const body = `${"x".repeat(290)} ${request.headers["x-api-key"]} is not a key of ours`;
+      response.writeHead(401, { "content-type": "text/plain" }).end(body);
+    });
+    const run = await runMain(readinessMain, ["--url", url], { PAYMENTS_API_KEY: key });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("answered 401");
+    expect(run.stderr).not.toContain(key.slice(0, 8));
+  });
+
   it("says so when a --url never finishes its answer, rather than wait for ever", async (context) => {
     const url = await serve(context, (_request, response) => {
       response.writeHead(200, { "content-type": "application/json" }).write('{"ready":');
