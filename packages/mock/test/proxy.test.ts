@@ -211,6 +211,50 @@ describe("forwarding", () => {
     expect(violations).toEqual([]);
   }, 30_000);
 
+  it("ends an answer of known length only once it is checked: a client elsewhere that read it all finds its violations reported", async () => {
+    const page = await mockAnswer("/webhooks");
+    const items = page.items as unknown[];
+    // Large enough that checking it takes a while; its last item breaks the spec.
+    const body = JSON.stringify({
+      ...page,
+      items: [...Array.from({ length: 30_000 }, () => items[0]), 7],
+    });
+    fake.answer = (_, response) => {
+      const length = String(Buffer.byteLength(body));
+      response.writeHead(200, { "content-type": "application/json", "content-length": length });
+      // All but the last byte, then the last one alone, once the client has read the rest.
+      response.write(body.slice(0, -1));
+      setTimeout(() => response.end(body.slice(-1)), 100);
+    };
+    const reported = new Int32Array(new SharedArrayBuffer(4));
+    const { Worker } = await import("node:worker_threads");
+    // A client in a thread of its own, as a test process is: it reads while the proxy checks.
+    const client = new Worker(
+      `const { workerData, parentPort } = require("node:worker_threads");
+      require("node:http").get(workerData.url, { headers: workerData.headers }, (response) => {
+        response.resume();
+        response.on("end", () => parentPort.postMessage(Atomics.load(workerData.reported, 0)));
+      });`,
+      { eval: true, workerData: { url: `${proxy.url}/webhooks`, headers: auth, reported } },
+    );
+    const before = violations.length;
+    const seen = new Promise((resolve) => client.once("message", resolve));
+    // Marked as the proxy reports it, before anything else can run.
+    violations.push = (...added) => {
+      Atomics.store(reported, 0, 1);
+      return Array.prototype.push.apply(violations, added);
+    };
+    try {
+      expect(await seen).toBe(1);
+    } finally {
+      delete (violations as { push?: unknown }).push;
+      await client.terminate();
+    }
+    expect(violations.slice(before)).toEqual([
+      expect.objectContaining({ field: "items.30000", rule: "type" }),
+    ]);
+  });
+
   it("with errors, sends on an answer past the size it checks, pausing the upstream once at a time", async () => {
     const warnings: Error[] = [];
     const warned = (warning: Error) => warnings.push(warning);

@@ -51,7 +51,13 @@ export interface ProxyHandlerOptions {
   traffic?(line: TrafficLine): void;
 }
 
-type Outcome = { status: number | string; violations: Violation[]; note?: string };
+type Outcome = {
+  status: number | string;
+  violations: Violation[];
+  note?: string;
+  /** The relayed body's last part, held back until the answer has been checked. */
+  tail?: Buffer | undefined;
+};
 
 export function createProxyHandler(options: ProxyHandlerOptions) {
   let requests = 0;
@@ -86,7 +92,8 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
     );
     // A relayed body ends only now, so that whoever has read a whole answer finds its violations
     // already reported and logged.
-    if (!response.writableEnded && !response.destroyed) response.end();
+    // Its last part was held back for this: an answer of known length is whole with it.
+    if (!response.writableEnded && !response.destroyed) response.end(outcome.tail);
   };
 }
 
@@ -222,7 +229,7 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
     }
     const note =
       relayed.bytes === undefined ? ` (body over ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
-    return { status, violations: [], note };
+    return { status, violations: [], note, tail: relayed.tail };
   }
   const method = incoming.method ?? "GET";
   const { findings, unchecked } = responseFindings(options.engine, checked.operation, {
@@ -237,7 +244,7 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
     toViolation(finding, { ...context, location: "response", status }, redact),
   );
   options.report(violations);
-  if (!relayed.held) return { status, violations, note };
+  if (!relayed.held) return { status, violations, note, tail: relayed.tail };
   if (violations.length > 0) {
     const replaced = problem(
       502,
@@ -318,7 +325,7 @@ function checkRequest(
 }
 
 type Relayed =
-  | { ok: true; held: boolean; bytes: Buffer | undefined }
+  | { ok: true; held: boolean; bytes: Buffer | undefined; tail: Buffer | undefined }
   | { ok: false; reason: string };
 
 /**
@@ -338,6 +345,9 @@ function relay(
     let held = hold;
     let chunks: Buffer[] | undefined = [];
     let size = 0;
+    // The latest part sent on is held back until the next comes, the last one until the answer
+    // is checked: a client reads an answer of known length as whole with its last byte.
+    let last: Buffer | undefined;
     const writeHead = () =>
       response.writeHead(status, upstreamResponse.statusMessage, headers.flat());
     // The chunks held back are written at once: the upstream waits for one drain, not one each.
@@ -347,6 +357,10 @@ function relay(
         response.once("drain", () => upstreamResponse.resume());
       }
     };
+    const send = (chunk: Buffer) => {
+      if (last) write(last);
+      last = chunk;
+    };
     if (!held) writeHead();
     upstreamResponse.on("data", (chunk: Buffer) => {
       size += chunk.length;
@@ -354,15 +368,15 @@ function relay(
         if (held) {
           held = false;
           writeHead();
-          for (const kept of chunks) write(kept);
+          for (const kept of chunks) send(kept);
         }
         chunks = undefined;
       }
       chunks?.push(chunk);
-      if (!held) write(chunk);
+      if (!held) send(chunk);
     });
     upstreamResponse.once("end", () => {
-      resolve({ ok: true, held, bytes: chunks && Buffer.concat(chunks) });
+      resolve({ ok: true, held, bytes: chunks && Buffer.concat(chunks), tail: last });
     });
     upstreamResponse.once("close", () => {
       if (upstreamResponse.complete) return;
