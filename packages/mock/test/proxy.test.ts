@@ -887,6 +887,21 @@ describe("faults", () => {
     expect((answer.json() as Problem).detail).toContain(detail);
   });
 
+  it("passes on an answer whose reason phrase Node will not send (a DEL in it), with the status's own", async () => {
+    const page = JSON.stringify(await mockAnswer("/webhooks"));
+    fake.answer = (_, response) => {
+      response.socket?.end(
+        `HTTP/1.1 200 O\x7fK\r\ncontent-type: application/json\r\ncontent-length: ${page.length}\r\n\r\n${page}`,
+      );
+    };
+    for (const running of [proxy, strict]) {
+      const answer = await send(running.url, { target: "/webhooks", headers: auth });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(page);
+    }
+    expect(logged.join("\n")).not.toContain("proxy failure");
+  });
+
   it("answers 504 when the upstream does not answer in time", async () => {
     const impatient = await start({ upstreamTimeoutMs: 300 });
     fake.answer = () => {};

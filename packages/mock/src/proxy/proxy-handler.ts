@@ -224,7 +224,7 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
   if (relayed.bytes === undefined || !checked.operation) {
     if (relayed.held) {
       response
-        .writeHead(status, upstreamResponse.statusMessage, headers.flat())
+        .writeHead(status, sendableReason(upstreamResponse.statusMessage), headers.flat())
         .write(relayed.bytes);
     }
     const note =
@@ -263,7 +263,9 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
       note: ` (upstream ${status})${note}`,
     };
   }
-  response.writeHead(status, upstreamResponse.statusMessage, headers.flat()).end(relayed.bytes);
+  response
+    .writeHead(status, sendableReason(upstreamResponse.statusMessage), headers.flat())
+    .end(relayed.bytes);
   return { status, violations, note };
 }
 
@@ -349,7 +351,7 @@ function relay(
     // is checked: a client reads an answer of known length as whole with its last byte.
     let last: Buffer | undefined;
     const writeHead = () =>
-      response.writeHead(status, upstreamResponse.statusMessage, headers.flat());
+      response.writeHead(status, sendableReason(upstreamResponse.statusMessage), headers.flat());
     // The chunks held back are written at once: the upstream waits for one drain, not one each.
     const write = (chunk: Buffer) => {
       if (!response.write(chunk) && !upstreamResponse.isPaused()) {
@@ -433,6 +435,14 @@ function credentialsOf(incoming: IncomingMessage): string[] {
     const credentials = value.replace(/^[!#$%&'*+.^_`|~\w-]+\s+/, "");
     return credentials === value ? [value] : [value, credentials];
   });
+}
+
+/**
+ * The upstream's reason phrase, when Node will send it: its parser takes a DEL in one, which its
+ * server refuses to write (the answer was dropped). Else none, and Node writes the status's own.
+ */
+function sendableReason(reason: string | undefined): string | undefined {
+  return reason !== undefined && /^[\t\x20-\x7e\x80-\xff]*$/.test(reason) ? reason : undefined;
 }
 
 /** The upstream's own CORS answer, if it has one, else the mock's. */
