@@ -923,6 +923,30 @@ describe("faults", () => {
     expect(answer.text).toBe('{"items": []}');
   });
 
+  it("does not count a client's slowness to read against the upstream's time limit", async () => {
+    const impatient = await start({ upstreamTimeoutMs: 200 });
+    const body = Buffer.alloc(8 * 1024 * 1024, " ");
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain" }).end(body);
+    };
+    const read = await new Promise<number>((resolve, reject) => {
+      const outgoing = request(`${impatient.url}/webhooks`, { headers: auth, agent: false });
+      outgoing.on("response", (response) => {
+        let size = 0;
+        response.pause(); // Reads nothing for 3 times the upstream's limit, then all of it.
+        setTimeout(() => response.resume(), 600);
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+        });
+        response.on("end", () => resolve(size));
+        response.on("error", reject);
+      });
+      outgoing.on("error", reject);
+      outgoing.end();
+    });
+    expect(read).toBe(body.length);
+  });
+
   it("aborts the upstream request when the client disconnects", async () => {
     fake.answer = () => {};
     // An upstream time limit past the test's: only the abort can close the upstream request.

@@ -356,7 +356,15 @@ function relay(
     const write = (chunk: Buffer) => {
       if (!response.write(chunk) && !upstreamResponse.isPaused()) {
         upstreamResponse.pause();
-        response.once("drain", () => upstreamResponse.resume());
+        // The client is slow to read, not the upstream: its time limit waits meanwhile (the
+        // upstream's own limits, if it has any, still apply to it).
+        const { socket } = upstreamResponse;
+        const limit = socket?.timeout;
+        socket?.setTimeout(0);
+        response.once("drain", () => {
+          if (limit) socket?.setTimeout(limit);
+          upstreamResponse.resume();
+        });
       }
     };
     const send = (chunk: Buffer) => {
