@@ -318,6 +318,21 @@ describe("request targets", () => {
     },
   );
 
+  it("never logs or reports the credentials of an absolute-form target's user info", async () => {
+    const answer = await send(proxy.url, {
+      target: "http://partner:hunter2-secret@api.example.test/webhooks?page_size=500",
+      headers: auth,
+    });
+    expect(answer.status).toBe(422); // the mock behind the fake upstream refuses it too
+    expect(fake.received[0]?.url).toBe("/webhooks?page_size=500");
+    expect(violations).toEqual([
+      expect.objectContaining({ target: "http://api.example.test/webhooks?page_size=500" }),
+    ]);
+    expect(logged[0]).toMatch(/^GET http:\/\/api\.example\.test\/webhooks\?page_size=500 → 422/);
+    const report = readFileSync(path.join(directory, "report.jsonl"), "utf8");
+    for (const text of [report, logged.join("\n")]) expect(text).not.toContain("hunter2");
+  });
+
   it("a CONNECT, from a client set to use the proxy for HTTPS, gets a 405 problem, not a dropped connection", async () => {
     const answer = await new Promise<string>((resolve) => {
       let received = "";

@@ -87,7 +87,7 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
     const id = loggedId(saneId(response.getHeader(REQUEST_ID)) ?? requestId);
     log?.(
       redact(
-        `${incoming.method} ${incoming.url} → ${outcome.status}${id}${outcome.note ?? ""}${violations}`,
+        `${incoming.method} ${shownTarget(incoming.url)} → ${outcome.status}${id}${outcome.note ?? ""}${violations}`,
       ),
     );
     // A relayed body ends only now, so that whoever has read a whole answer finds its violations
@@ -139,7 +139,7 @@ async function proxy(
   const context: FindingContext = {
     request: number,
     method,
-    target: incoming.url ?? "",
+    target: shownTarget(incoming.url),
     operation: checked.operation?.iid ?? null,
     location: "request",
   };
@@ -425,6 +425,15 @@ function hasDotSegment(path: string): boolean {
     }
     return text.split(/[/\\]/).some((part) => part === "." || part === "..");
   });
+}
+
+/**
+ * The request target as the report and the log show it: as the client sent it, but for the user
+ * info of an absolute-form target (`http://user:password@host/…`), credentials the proxy never
+ * sends on.
+ */
+function shownTarget(url: string | undefined): string {
+  return (url ?? "").replace(/^(https?:\/\/)[^/?#]*@/i, "$1");
 }
 
 /** The id, when it is one the mock would take from a client as it is. */
