@@ -917,6 +917,17 @@ describe("faults", () => {
     expect(logged.join("\n")).not.toContain("proxy failure");
   });
 
+  it("says that an upstream whose answer is not valid HTTP answered, not that it could not be reached", async () => {
+    fake.answer = (_, response) => {
+      response.socket?.end("HTTP/1.1 200 OK\ncontent-type: application/json\n\n{}");
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(502);
+    const { detail } = answer.json() as Problem;
+    expect(detail).toContain("answered what is not valid HTTP (HPE_CR_EXPECTED");
+    expect(detail).not.toContain("could not be reached");
+  });
+
   it("answers 504 when the upstream does not answer in time", async () => {
     const impatient = await start({ upstreamTimeoutMs: 300 });
     fake.answer = () => {};

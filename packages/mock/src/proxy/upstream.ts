@@ -98,7 +98,10 @@ export function callUpstream(
         message:
           error.code === "ECONNRESET"
             ? `${origin} closed the connection without an answer (ECONNRESET)`
-            : `${origin} could not be reached (${error.code ?? error.message})`,
+            : // Node's parser refused what came (HPE_…): the upstream was reached, and answered.
+              error.code?.startsWith("HPE_")
+              ? `${origin} answered what is not valid HTTP (${error.code}: ${error.message})`
+              : `${origin} could not be reached (${error.code ?? error.message})`,
       });
     });
   });
