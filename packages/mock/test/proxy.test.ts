@@ -973,6 +973,19 @@ describe("faults", () => {
     expect(read).toBe(body.length);
   });
 
+  it("answers 504, not 'closed the connection', when the upstream stalls mid-body past its time limit", async () => {
+    const impatient = await start({ upstreamTimeoutMs: 300, errors: true });
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).write('{"items": [');
+    };
+    const answer = await send(impatient.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(504);
+    const problem = answer.json() as Problem;
+    expect(problem.type).toBe("urn:org:payments-mock:problem:upstream-timeout");
+    expect(problem.detail).toContain("sent no more of its body within 300 ms");
+    expect(logged.at(-1)).toContain("→ upstream stalled mid-response");
+  });
+
   it("aborts the upstream request when the client disconnects", async () => {
     fake.answer = () => {};
     // An upstream time limit past the test's: only the abort can close the upstream request.

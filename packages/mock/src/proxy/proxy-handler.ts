@@ -27,7 +27,7 @@ import { redactor } from "../output/redact.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
 import { MAX_CHECKED_BYTES, responseFindings } from "./response-check.js";
 import type { TrafficLine } from "./traffic.js";
-import { callUpstream, type Upstream } from "./upstream.js";
+import { callUpstream, stalled, type Upstream } from "./upstream.js";
 import {
   bodyFinding,
   type Finding,
@@ -390,10 +390,18 @@ function relay(
     });
     upstreamResponse.once("close", () => {
       if (upstreamResponse.complete) return;
-      // The upstream broke off (or the client left, which aborted the upstream request).
-      const reason = response.destroyed ? "client disconnected" : "upstream broke off the response";
+      // The upstream broke off, or stalled past its time limit (or the client left, which
+      // aborted the upstream request).
+      const stall = stalled.get(upstreamResponse);
+      const reason = response.destroyed
+        ? "client disconnected"
+        : stall !== undefined
+          ? "upstream stalled mid-response"
+          : "upstream broke off the response";
       if (response.headersSent || response.destroyed) response.destroy();
-      else {
+      else if (stall !== undefined) {
+        sendProblem(response, upstreamProblem({ status: 504, message: stall }));
+      } else {
         sendProblem(
           response,
           problem(502, "upstream-unreachable", "The upstream broke off its response", [

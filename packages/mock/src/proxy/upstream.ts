@@ -21,6 +21,9 @@ export function createUpstream(url: URL, timeoutMs: number): Upstream {
   return { url, timeoutMs, agent: new client.Agent({ keepAlive: true }), client };
 }
 
+/** The answers whose body stalled past the time limit (and so were broken off), and the words. */
+export const stalled = new WeakMap<IncomingMessage, string>();
+
 type UpstreamAnswer =
   | { ok: true; response: IncomingMessage }
   | { ok: false; status: 502 | 504; message: string };
@@ -87,7 +90,10 @@ export function callUpstream(
       }
       clearTimeout(timer);
       // From here on, a body that stalls this long ends the exchange.
-      request.setTimeout(upstream.timeoutMs, () => request.destroy());
+      request.setTimeout(upstream.timeoutMs, () => {
+        stalled.set(response, `${origin} sent no more of its body within ${upstream.timeoutMs} ms`);
+        request.destroy();
+      });
       resolve({ ok: true, response });
     });
     request.once("error", (error: NodeJS.ErrnoException) => {
