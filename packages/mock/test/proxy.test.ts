@@ -978,8 +978,13 @@ describe("faults", () => {
     fake.answer = (_, response) => {
       response.writeHead(200, { "content-type": "application/json" }).write('{"items": [');
     };
-    const answer = await send(impatient.url, { target: "/webhooks", headers: auth });
+    const answer = await send(impatient.url, {
+      target: "/webhooks",
+      headers: { ...auth, Origin: "https://app.example" },
+    });
     expect(answer.status).toBe(504);
+    // A browser's page can read it, as every other problem of the proxy.
+    expect(answer.headers["access-control-allow-origin"]).toBe("https://app.example");
     const problem = answer.json() as Problem;
     expect(problem.type).toBe("urn:org:payments-mock:problem:upstream-timeout");
     expect(problem.detail).toContain("sent no more of its body within 300 ms");

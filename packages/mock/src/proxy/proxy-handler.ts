@@ -219,7 +219,13 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
   const status = upstreamResponse.statusCode ?? 502;
   const headers = endToEndHeaders(upstreamResponse.rawHeaders);
   if (options.cors) addCorsHeaders(incoming, headers);
-  const relayed = await relay(upstreamResponse, response, status, headers, options.errors);
+  const relayed = await relay(
+    upstreamResponse,
+    response,
+    { status, headers },
+    options.errors,
+    refuse,
+  );
   if (!relayed.ok) return { status: relayed.reason, violations: [] };
   if (relayed.bytes === undefined || !checked.operation) {
     if (relayed.held) {
@@ -339,9 +345,9 @@ type Relayed =
 function relay(
   upstreamResponse: IncomingMessage,
   response: ServerResponse,
-  status: number,
-  headers: HeaderPair[],
+  { status, headers }: { status: number; headers: HeaderPair[] },
   hold: boolean,
+  refuse: (body: Problem) => number,
 ): Promise<Relayed> {
   return new Promise((resolve) => {
     let held = hold;
@@ -400,10 +406,9 @@ function relay(
           : "upstream broke off the response";
       if (response.headersSent || response.destroyed) response.destroy();
       else if (stall !== undefined) {
-        sendProblem(response, upstreamProblem({ status: 504, message: stall }));
+        refuse(upstreamProblem({ status: 504, message: stall }));
       } else {
-        sendProblem(
-          response,
+        refuse(
           problem(502, "upstream-unreachable", "The upstream broke off its response", [
             {
               location: "route",
