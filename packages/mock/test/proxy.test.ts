@@ -658,6 +658,23 @@ describe("validation and the report", () => {
     }
   });
 
+  it("keeps a report line one line for every reader, with the line separators of a value escaped", async () => {
+    const report = path.join(directory, "report.jsonl");
+    const before = readFileSync(report, "utf8");
+    answerWith(200, { "content-type": "application/json" }, '{"items": "a\u2028b\u2029c\u0085d"}');
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    const added = readFileSync(report, "utf8").slice(before.length);
+    // Python's str.splitlines(), for one, ends a line at each of these.
+    expect(added).not.toMatch(/[\u2028\u2029\u0085]/);
+    expect(
+      added
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual(violations);
+    expect(violations[0]?.excerpt).toBe('"a\u2028b\u2029c\u0085d"');
+  });
+
   it("keeps the report to violations: each answered request goes to the traffic file", async () => {
     const report = path.join(directory, "report.jsonl");
     const traffic = path.join(directory, "traffic.jsonl");

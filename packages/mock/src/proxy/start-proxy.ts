@@ -109,7 +109,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       for (const violation of violations) {
         const operation = violation.operation ?? "(no operation)";
         byOperation.set(operation, (byOperation.get(operation) ?? 0) + 1);
-        if (report !== undefined) writeSync(report, `${JSON.stringify(violation)}\n`);
+        if (report !== undefined) writeSync(report, `${jsonLine(violation)}\n`);
         options.onViolation?.(violation);
       }
     },
@@ -182,6 +182,18 @@ function appendTo(file: string | undefined, what: string): number | undefined {
     }
   }
   return openSync(file, "a");
+}
+
+/**
+ * A value as one line of JSON for every reader: JSON.stringify leaves U+2028, U+2029 and U+0085
+ * (NEL) in strings as they are, and a reader such as Python's str.splitlines() ends a line at
+ * each. Escaped, they read back as the same characters.
+ */
+function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u2028\u2029\u0085]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1"]);
