@@ -304,6 +304,8 @@ describe("request targets", () => {
     "/webhooks/..%2Fadmin",
     "/webhooks\\..\\admin",
     "/customers/./..",
+    "/webhooks/..;/admin",
+    "/webhooks/%2e%2e%3bjsessionid=1/admin",
     "http://api.example.test/../admin?page_size=1",
   ])(
     "refuses a target whose dot segments would leave the upstream's path (%s), in any mode",

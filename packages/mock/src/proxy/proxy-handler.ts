@@ -430,7 +430,8 @@ function relay(
 
 /**
  * Whether a path has a `.` or `..` segment, as sent or once its escapes are decoded (`%2e%2e`,
- * `..%2f`), with `\` read as `/` as some servers read it.
+ * `..%2f`), with `\` read as `/` and a segment's `;parameters` left out (`..;/`), as some servers
+ * read them.
  */
 function hasDotSegment(path: string): boolean {
   return path.split("/").some((segment) => {
@@ -440,7 +441,10 @@ function hasDotSegment(path: string): boolean {
     } catch {
       // A malformed escape is the request check's to report.
     }
-    return text.split(/[/\\]/).some((part) => part === "." || part === "..");
+    return text.split(/[/\\]/).some((part) => {
+      const name = part.split(";")[0];
+      return name === "." || name === "..";
+    });
   });
 }
 
