@@ -637,6 +637,19 @@ describe("validation and the report", () => {
     expect(fake.received).toHaveLength(1);
   });
 
+  it("logs at most 50 of an answer's violations on its line, and how many more; the report has all", async () => {
+    const page = await mockAnswer("/webhooks");
+    const items = Array.from({ length: 60 }, (_, i) => ({ ...(page.items as object[])[0], id: i }));
+    answerWith(200, { "content-type": "application/json" }, JSON.stringify({ ...page, items }));
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(violations).toHaveLength(60);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain("— 60 violations: listWebhooks response: body items.0.id:");
+    expect(logged[0]).toContain("items.49.id");
+    expect(logged[0]).not.toContain("items.50.id");
+    expect(logged[0]).toMatch(/; and 10 more$/);
+  });
+
   it("appends each violation to the report as one JSON line, as it is found", async () => {
     const report = path.join(directory, "report.jsonl");
     const before = reportViolations(report).length;

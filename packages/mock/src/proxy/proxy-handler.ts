@@ -8,6 +8,7 @@ import {
   ClientGoneError,
   isPreflight,
   loggedId,
+  MAX_ERRORS,
   type Problem,
   type ProblemError,
   problem,
@@ -81,10 +82,14 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
     );
     const { log } = options;
     const found = outcome.violations.map((violation) => violation.message);
+    // A line names as many as a problem lists: a page of drifted items breaks the spec thousands
+    // of times, each in the report, which a line of megabytes would only bury.
+    const shown = found.slice(0, MAX_ERRORS);
+    const more = found.length > shown.length ? `; and ${found.length - shown.length} more` : "";
     const violations =
       found.length === 0
         ? ""
-        : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${found.join("; ")}`;
+        : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${shown.join("; ")}${more}`;
     // The upstream's own id, when it sends one, is the one its answer carries and the log names,
     // if it is one a log line can carry as it is (as a client's must be): else the proxy's own,
     // which the upstream was sent, so that its words ("— 2 violations: …") are not the log's.
