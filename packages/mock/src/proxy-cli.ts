@@ -5,6 +5,7 @@ import { parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
 import { stdoutLines } from "./line-writer.js";
+import { withoutUserInfo } from "./output/redact.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
 import { stopWithNpm } from "./stop-with-parent.js";
 
@@ -67,7 +68,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
     fail("proxy needs the upstream's URL, such as https://api.example.com");
   if (extra.length > 0) fail(`unexpected argument "${extra[0]}"`);
   if (!/^https?:\/\/./i.test(upstream))
-    fail(`the upstream must be an http(s) URL, got "${upstream}"`);
+    fail(`the upstream must be an http(s) URL, got "${withoutUserInfo(upstream)}"`);
   const timeout = args["upstream-timeout"];
   const seconds = Number(timeout ?? "30");
   if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && seconds > 0)) {

@@ -181,8 +181,8 @@ describe.concurrent("payments-mock proxy", () => {
   it.for<[string[], string]>([
     [["proxy"], "proxy needs the upstream's URL"],
     [
-      ["proxy", "ftp://example.com"],
-      'the upstream must be an http(s) URL, got "ftp://example.com"',
+      ["proxy", "ftp://partner:hunter2@example.com"],
+      'the upstream must be an http(s) URL, got "ftp://…@example.com"',
     ],
     [["proxy", "http://a.example", "http://b.example"], 'unexpected argument "http://b.example"'],
     [

@@ -730,6 +730,12 @@ describe("validation and the report", () => {
     }
   });
 
+  it("refuses an upstream URL with a query without printing the credentials in it", async () => {
+    await expect(start({ upstream: "https://partner:hunter2@api.example/v1?x=1" })).rejects.toThrow(
+      'upstream must not have a query or a fragment, got "https://…@api.example/v1?x=1"',
+    );
+  });
+
   it("refuses a report file that is a FIFO nothing reads, rather than wait on it for ever", async () => {
     const fifo = path.join(directory, "violations.fifo");
     execFileSync("mkfifo", [fifo]);

@@ -8,6 +8,7 @@ import {
   type RequestLogger,
   serve,
 } from "@org/payments-engine";
+import { withoutUserInfo } from "../output/redact.js";
 import { createProxyHandler } from "./proxy-handler.js";
 import { createUpstream } from "./upstream.js";
 import type { Violation } from "./violations.js";
@@ -221,11 +222,13 @@ function upstreamUrlOf(upstream: string | URL): URL {
   const url = URL.canParse(String(upstream)) ? new URL(String(upstream)) : undefined;
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
     throw new Error(
-      `upstream must be an absolute http(s) URL such as https://api.example.com, got "${upstream}"`,
+      `upstream must be an absolute http(s) URL such as https://api.example.com, got "${withoutUserInfo(String(upstream))}"`,
     );
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new Error(`upstream must not have a query or a fragment, got "${upstream}"`);
+    throw new Error(
+      `upstream must not have a query or a fragment, got "${withoutUserInfo(String(upstream))}"`,
+    );
   }
   return url;
 }
