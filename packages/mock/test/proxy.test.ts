@@ -954,6 +954,11 @@ describe("faults", () => {
       "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n",
       "switched protocols (101)",
     ],
+    [
+      "a 101 without Connection: upgrade, which Node reads as an answer",
+      "HTTP/1.1 101 Switching Protocols\r\ncontent-type: application/json\r\n\r\n{}",
+      "switched protocols (101)",
+    ],
   ])("answers 502 when the upstream answers %s", async (_, head, detail) => {
     // An upstream time limit past the test's: only the 502 itself can answer.
     const patient = await start({ upstreamTimeoutMs: 600_000 });

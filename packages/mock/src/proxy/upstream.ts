@@ -88,6 +88,12 @@ export function callUpstream(
         noAnswer(`answered status ${response.statusCode}, which is not an HTTP status`);
         return;
       }
+      // A 101 without `Connection: upgrade` comes here, not as an upgrade: sent on, it would tell
+      // the client its connection had switched protocols.
+      if (response.statusCode === 101) {
+        noAnswer("switched protocols (101), though no upgrade was asked for");
+        return;
+      }
       clearTimeout(timer);
       // From here on, a body that stalls this long ends the exchange.
       request.setTimeout(upstream.timeoutMs, () => {
