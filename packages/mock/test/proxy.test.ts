@@ -1059,6 +1059,22 @@ describe("faults", () => {
     expect(logged.at(-1)).toContain("→ upstream stalled mid-response");
   });
 
+  it("answers a problem, not a dropped connection, when the upstream fails before the proxy has sent anything", async () => {
+    const impatient = await start({ upstreamTimeoutMs: 300 });
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).flushHeaders();
+    };
+    const stalled = await send(impatient.url, { target: "/webhooks", headers: auth });
+    expect(stalled.status).toBe(504);
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).write('{"items": [');
+      setTimeout(() => response.socket?.destroy(), 50);
+    };
+    const broken = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(broken.status).toBe(502);
+    expect((broken.json() as Problem).detail).toContain("closed the connection mid-response");
+  });
+
   it("aborts the upstream request when the client disconnects", async () => {
     fake.answer = () => {};
     // An upstream time limit past the test's: only the abort can close the upstream request.

@@ -365,10 +365,15 @@ function relay(
     // The latest part sent on is held back until the next comes, the last one until the answer
     // is checked: a client reads an answer of known length as whole with its last byte.
     let last: Buffer | undefined;
-    const writeHead = () =>
+    // The head goes with the first part of the body sent on (or at its end): an upstream that
+    // fails before then gets its problem answered, not a connection dropped after a head.
+    const writeHead = () => {
+      if (response.headersSent) return;
       response.writeHead(status, sendableReason(upstreamResponse.statusMessage), headers.flat());
+    };
     // The chunks held back are written at once: the upstream waits for one drain, not one each.
     const write = (chunk: Buffer) => {
+      writeHead();
       if (!response.write(chunk) && !upstreamResponse.isPaused()) {
         upstreamResponse.pause();
         // The client is slow to read, not the upstream: its time limit waits meanwhile (the
@@ -386,13 +391,11 @@ function relay(
       if (last) write(last);
       last = chunk;
     };
-    if (!held) writeHead();
     upstreamResponse.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (chunks && size > MAX_CHECKED_BYTES) {
         if (held) {
           held = false;
-          writeHead();
           for (const kept of chunks) send(kept);
         }
         chunks = undefined;
@@ -401,6 +404,7 @@ function relay(
       if (!held) send(chunk);
     });
     upstreamResponse.once("end", () => {
+      if (!held) writeHead();
       resolve({ ok: true, held, bytes: chunks && Buffer.concat(chunks), tail: last });
     });
     upstreamResponse.once("close", () => {
