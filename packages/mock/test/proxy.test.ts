@@ -352,6 +352,21 @@ describe("request targets", () => {
     expect(fake.received).toHaveLength(0);
   });
 
+  it("stops promptly though a client that sent a CONNECT keeps its connection open", async () => {
+    const running = await start();
+    // It reads the 405 and keeps its side open, as a client that half-closes only when it is done.
+    const socket = connect({ port: running.port, host: "127.0.0.1", allowHalfOpen: true });
+    socket.on("error", () => {});
+    socket.write("CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n");
+    await once(socket, "data");
+    const stopped = await Promise.race([
+      running.stop().then(() => "stopped"),
+      new Promise((resolve) => setTimeout(resolve, 2000, "still running")),
+    ]);
+    socket.destroy();
+    expect(stopped).toBe("stopped");
+  });
+
   it("a single-valued query parameter sent twice is refused as repeated, naming it", async () => {
     const answer = await send(mockUrl, {
       target: "/customers?page_size=10&page_size=20",
