@@ -68,11 +68,7 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
     // Each key sent, not only their join: a client may send the header twice, and the upstream
     // may echo either key alone.
     const keys = incoming.headersDistinct[options.engine.apiKeyHeader.toLowerCase()] ?? [];
-    const redact = redactor([
-      ...keys,
-      ...credentialsOf(incoming),
-      ...(incoming.headersDistinct["idempotency-key"] ?? []),
-    ]);
+    const redact = redactor([...keys, ...credentialsOf(incoming)]);
     const outcome = await proxy(options, incoming, response, { number, requestId }, redact).catch(
       (error: unknown): Outcome => {
         if (error instanceof ClientGoneError)
