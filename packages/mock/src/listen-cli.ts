@@ -6,9 +6,10 @@ import { WEBHOOK_TOPICS } from "@org/payments-types";
 import { parseCommandLine, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
-import { sandboxBaseUrl, withoutCredentials } from "./fixtures/sandbox-target.js";
+import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { stdoutLines } from "./line-writer.js";
 import { printable } from "./output/printable.js";
+import { withoutUserInfo } from "./output/redact.js";
 import { stopWithNpm } from "./stop-with-parent.js";
 
 const USAGE = `Usage: payments-mock listen [options]
@@ -139,7 +140,7 @@ function checkTopic(topic: string, flag: string): string {
 function receiverUrl(text: string, flag: string): URL {
   const url = URL.parse(text);
   if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    fail(`${flag} must be the receiver's http(s) URL, got "${withoutCredentials(text)}"`);
+    fail(`${flag} must be the receiver's http(s) URL, got "${withoutUserInfo(text)}"`);
   }
   return url;
 }

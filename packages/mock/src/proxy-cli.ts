@@ -4,8 +4,8 @@ import path from "node:path";
 import { EMPTY_HOST, parseCommandLine, parsePort, usageFailure } from "./cli-args.js";
 import { refuseOtherThanFiles } from "./cli-files.js";
 import { processIo } from "./cli-io.js";
-import { withoutCredentials } from "./fixtures/sandbox-target.js";
 import { stdoutLines } from "./line-writer.js";
+import { withoutUserInfo } from "./output/redact.js";
 import type { ViolationSummary } from "./proxy/start-proxy.js";
 import { stopWithNpm } from "./stop-with-parent.js";
 
@@ -67,7 +67,7 @@ export async function runProxyCli(argv: string[]): Promise<void> {
   if (upstream === undefined)
     fail("proxy needs the upstream's URL, such as https://api.example.com");
   if (extra.length > 0) fail(`unexpected argument "${extra[0]}"`);
-  const shown = withoutCredentials(upstream);
+  const shown = withoutUserInfo(upstream);
   const parsed = URL.parse(upstream);
   if (parsed === null || !/^https?:$/.test(parsed.protocol)) {
     const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(upstream)?.[1];

@@ -12,6 +12,7 @@ import { refuseOtherThanFiles } from "./cli-files.js";
 import type { CommandIo } from "./cli-io.js";
 import { sandboxBaseUrl } from "./fixtures/sandbox-target.js";
 import { printable } from "./output/printable.js";
+import { redactor } from "./output/redact.js";
 
 const USAGE = `Usage: payments-mock readiness (--state <file|postgres-url> | --url <sandbox-url> | --from <traffic-file>) [options]
 
@@ -129,6 +130,11 @@ async function loadProfile(path: string | undefined) {
   return path === undefined ? defaultProfile(PROFILE_CONTEXT) : readProfile(path, PROFILE_CONTEXT);
 }
 
+/** The start of an answer's text, the key taken out before it is cut (so no part of it stays). */
+function quoted(text: string, key: string): string {
+  return redactor([key], "[API key]")(text).slice(0, 300);
+}
+
 /**
  * The report of a running sandbox, which decides it with its own profile; it has `answerMs` to
  * answer, whole.
@@ -161,7 +167,7 @@ export async function askSandbox(
   if (response.status !== 200) {
     const location = response.headers.get("location");
     throw new Error(
-      `${target.href} answered ${response.status}, not a readiness report: ${location === null ? text.slice(0, 300) : `a redirect to ${location}, not followed: give --url the sandbox's own URL`}`,
+      `${target.href} answered ${response.status}, not a readiness report: ${location === null ? quoted(text, key) : `a redirect to ${location}, not followed: give --url the sandbox's own URL`}`,
     );
   }
   let body: ReadinessReport | undefined;

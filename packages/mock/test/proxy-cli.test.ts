@@ -193,6 +193,10 @@ describe.concurrent("payments-mock proxy", () => {
       ["proxy", "http://partner:hunter2@a.example/?v=1"],
       'the upstream must not have a query or a fragment (the requests\' paths follow it), got "http://…@a.example/?v=1"',
     ],
+    [
+      ["proxy", "ftp://partner:hunter2@example.com"],
+      'the upstream must be an http(s) URL, such as https://api.example.com, got "ftp://…@example.com"',
+    ],
     [["proxy", "http://a.example", "http://b.example"], 'unexpected argument "http://b.example"'],
     [
       ["proxy", "http://a.example", "--upstream-timeout", "soon"],

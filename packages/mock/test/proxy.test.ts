@@ -1,7 +1,8 @@
 // The validating proxy over real sockets, in front of a fake upstream that relays the mock's
 // answers or answers broken ones on purpose: forwarding, validation, reporting, modes, faults.
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -131,6 +132,23 @@ describe("forwarding", () => {
     expect(answer.text).toBe('{"busy":true}');
   });
 
+  it("logs the upstream's request id only when a log line can carry it as it is, else its own", async () => {
+    const forged = "r-2 - 2 violations: listWebhooks response: forged by the upstream";
+    answerWith(200, { "content-type": "application/json", "x-request-id": forged }, "{}");
+    const answer = await send(proxy.url, {
+      target: "/webhooks",
+      headers: { ...auth, "x-request-id": "client-7" },
+    });
+    expect(answer.headers["x-request-id"]).toBe(forged); // passed back as it came
+    expect(logged).toEqual([
+      expect.stringMatching(/^GET \/webhooks → 200 request-id=client-7 — 1 violation: /),
+    ]);
+    expect(logged[0]).not.toContain("forged");
+    answerWith(200, { "content-type": "application/json", "x-request-id": "r-1" }, "{}");
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(logged[1]).toContain("request-id=r-1 ");
+  });
+
   it("removes hop-by-hop headers both ways and adds itself to Via", async () => {
     fake.answer = (_, response) => {
       response.writeHead(200, {
@@ -193,6 +211,50 @@ describe("forwarding", () => {
     expect(violations).toEqual([]);
   }, 30_000);
 
+  it("ends an answer of known length only once it is checked: a client elsewhere that read it all finds its violations reported", async () => {
+    const page = await mockAnswer("/webhooks");
+    const items = page.items as unknown[];
+    // Large enough that checking it takes a while; its last item breaks the spec.
+    const body = JSON.stringify({
+      ...page,
+      items: [...Array.from({ length: 30_000 }, () => items[0]), 7],
+    });
+    fake.answer = (_, response) => {
+      const length = String(Buffer.byteLength(body));
+      response.writeHead(200, { "content-type": "application/json", "content-length": length });
+      // All but the last byte, then the last one alone, once the client has read the rest.
+      response.write(body.slice(0, -1));
+      setTimeout(() => response.end(body.slice(-1)), 100);
+    };
+    const reported = new Int32Array(new SharedArrayBuffer(4));
+    const { Worker } = await import("node:worker_threads");
+    // A client in a thread of its own, as a test process is: it reads while the proxy checks.
+    const client = new Worker(
+      `const { workerData, parentPort } = require("node:worker_threads");
+      require("node:http").get(workerData.url, { headers: workerData.headers }, (response) => {
+        response.resume();
+        response.on("end", () => parentPort.postMessage(Atomics.load(workerData.reported, 0)));
+      });`,
+      { eval: true, workerData: { url: `${proxy.url}/webhooks`, headers: auth, reported } },
+    );
+    const before = violations.length;
+    const seen = new Promise((resolve) => client.once("message", resolve));
+    // Marked as the proxy reports it, before anything else can run.
+    violations.push = (...added) => {
+      Atomics.store(reported, 0, 1);
+      return Array.prototype.push.apply(violations, added);
+    };
+    try {
+      expect(await seen).toBe(1);
+    } finally {
+      delete (violations as { push?: unknown }).push;
+      await client.terminate();
+    }
+    expect(violations.slice(before)).toEqual([
+      expect.objectContaining({ field: "items.30000", rule: "type" }),
+    ]);
+  });
+
   it("with errors, sends on an answer past the size it checks, pausing the upstream once at a time", async () => {
     const warnings: Error[] = [];
     const warned = (warning: Error) => warnings.push(warning);
@@ -236,6 +298,43 @@ describe("request targets", () => {
     expect(violations).toEqual([]);
   });
 
+  it.each([
+    "/../admin",
+    "/customers/%2e%2E/%2E%2e/admin",
+    "/webhooks/..%2Fadmin",
+    "/webhooks\\..\\admin",
+    "/customers/./..",
+    "/webhooks/..;/admin",
+    "/webhooks/%2e%2e%3bjsessionid=1/admin",
+    "http://api.example.test/../admin?page_size=1",
+  ])(
+    "refuses a target whose dot segments would leave the upstream's path (%s), in any mode",
+    async (target) => {
+      for (const running of [proxy, strict]) {
+        const answer = await send(running.url, { target, headers: auth });
+        expect(answer.status).toBe(400);
+        const problem = answer.json() as Problem;
+        expect(problem.errors[0]).toMatchObject({ location: "path", rule: "dotSegment" });
+      }
+      expect(fake.received).toHaveLength(0);
+    },
+  );
+
+  it("never logs or reports the credentials of an absolute-form target's user info", async () => {
+    const answer = await send(proxy.url, {
+      target: "http://partner:hunter2-secret@api.example.test/webhooks?page_size=500",
+      headers: auth,
+    });
+    expect(answer.status).toBe(422); // the mock behind the fake upstream refuses it too
+    expect(fake.received[0]?.url).toBe("/webhooks?page_size=500");
+    expect(violations).toEqual([
+      expect.objectContaining({ target: "http://api.example.test/webhooks?page_size=500" }),
+    ]);
+    expect(logged[0]).toMatch(/^GET http:\/\/api\.example\.test\/webhooks\?page_size=500 → 422/);
+    const report = readFileSync(path.join(directory, "report.jsonl"), "utf8");
+    for (const text of [report, logged.join("\n")]) expect(text).not.toContain("hunter2");
+  });
+
   it("a CONNECT, from a client set to use the proxy for HTTPS, gets a 405 problem, not a dropped connection", async () => {
     const answer = await new Promise<string>((resolve) => {
       let received = "";
@@ -251,6 +350,21 @@ describe("request targets", () => {
     const body = JSON.parse(answer.slice(answer.indexOf("{"))) as Problem;
     expect(body.errors[0]?.message).toContain("CONNECT asks for a tunnel");
     expect(fake.received).toHaveLength(0);
+  });
+
+  it("stops promptly though a client that sent a CONNECT keeps its connection open", async () => {
+    const running = await start();
+    // It reads the 405 and keeps its side open, as a client that half-closes only when it is done.
+    const socket = connect({ port: running.port, host: "127.0.0.1", allowHalfOpen: true });
+    socket.on("error", () => {});
+    socket.write("CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n");
+    await once(socket, "data");
+    const stopped = await Promise.race([
+      running.stop().then(() => "stopped"),
+      new Promise((resolve) => setTimeout(resolve, 2000, "still running")),
+    ]);
+    socket.destroy();
+    expect(stopped).toBe("stopped");
   });
 
   it("a single-valued query parameter sent twice is refused as repeated, naming it", async () => {
@@ -397,10 +511,54 @@ describe("validation and the report", () => {
     expect((refused.json() as Problem).type).toBe("urn:org:payments-mock:problem:invalid-response");
   });
 
+  it("reports a Content-Type sent twice, which a client reads as neither, and passes both on", async () => {
+    const page = JSON.stringify(await mockAnswer("/webhooks"));
+    fake.answer = (_, response) => {
+      response.writeHead(200, [
+        "Content-Type",
+        "application/json",
+        "Content-Type",
+        "application/json; charset=utf-8",
+      ]);
+      response.end(page);
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.text).toBe(page);
+    expect(answer.headers["content-type"]).toBe("application/json");
+    expect(violations).toEqual([
+      expect.objectContaining({
+        in: "header",
+        field: "Content-Type",
+        rule: "repeated",
+        actual: "application/json, application/json; charset=utf-8",
+      }),
+    ]);
+  });
+
   it("reports a JSON body that does not parse", async () => {
     answerWith(200, { "content-type": "application/json" }, '{"items": [');
     await send(proxy.url, { target: "/webhooks", headers: auth });
     expect(violations).toEqual([expect.objectContaining({ in: "body", field: "", rule: "json" })]);
+  });
+
+  it("reports a JSON body that is not UTF-8, as the mock refuses such a request", async () => {
+    const latin1 = Buffer.from('{"items": [], "next_cursor": "caf\xe9"}', "latin1");
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json; charset=iso-8859-1" });
+      response.end(latin1);
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.body.equals(latin1)).toBe(true);
+    expect(violations).toEqual([
+      expect.objectContaining({
+        in: "body",
+        field: "",
+        rule: "encoding",
+        message: expect.stringContaining("is not valid UTF-8"),
+      }),
+    ]);
+    const refused = await send(strict.url, { target: "/webhooks", headers: auth });
+    expect(refused.status).toBe(502);
   });
 
   it.each([
@@ -438,6 +596,28 @@ describe("validation and the report", () => {
     ]);
   });
 
+  it("says in the log that a body of a content-coding it does not decode was not checked", async () => {
+    answerWith(200, { "content-type": "application/json", "content-encoding": "zstd" }, "(zstd)");
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(violations).toEqual([]);
+    expect(logged[0]).toContain("(body in zstd, which the proxy does not decode, not checked)");
+  });
+
+  it("passes on unchecked a compressed body that decodes past 16 MiB, without decoding it all", async () => {
+    const { gzipSync } = await import("node:zlib");
+    // A few KiB on the wire, 17 MiB decoded: the check decodes no more than it would check.
+    const zipped = gzipSync(`{"items": "${"a".repeat(17 * 1024 * 1024)}"}`);
+    fake.answer = (_, response) => {
+      response
+        .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+        .end(zipped);
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.body.equals(zipped)).toBe(true);
+    expect(violations).toEqual([]);
+    expect(logged[0]).toContain("not checked");
+  });
+
   it("reports a status the spec does not declare", async () => {
     const spec = loadSpec() as {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
@@ -472,6 +652,19 @@ describe("validation and the report", () => {
     expect(fake.received).toHaveLength(1);
   });
 
+  it("logs at most 50 of an answer's violations on its line, and how many more; the report has all", async () => {
+    const page = await mockAnswer("/webhooks");
+    const items = Array.from({ length: 60 }, (_, i) => ({ ...(page.items as object[])[0], id: i }));
+    answerWith(200, { "content-type": "application/json" }, JSON.stringify({ ...page, items }));
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(violations).toHaveLength(60);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain("— 60 violations: listWebhooks response: body items.0.id:");
+    expect(logged[0]).toContain("items.49.id");
+    expect(logged[0]).not.toContain("items.50.id");
+    expect(logged[0]).toMatch(/; and 10 more$/);
+  });
+
   it("appends each violation to the report as one JSON line, as it is found", async () => {
     const report = path.join(directory, "report.jsonl");
     const before = reportViolations(report).length;
@@ -493,6 +686,23 @@ describe("validation and the report", () => {
       );
       expect(typeof violation.message).toBe("string");
     }
+  });
+
+  it("keeps a report line one line for every reader, with the line separators of a value escaped", async () => {
+    const report = path.join(directory, "report.jsonl");
+    const before = readFileSync(report, "utf8");
+    answerWith(200, { "content-type": "application/json" }, '{"items": "a\u2028b\u2029c\u0085d"}');
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    const added = readFileSync(report, "utf8").slice(before.length);
+    // Python's str.splitlines(), for one, ends a line at each of these.
+    expect(added).not.toMatch(/[\u2028\u2029\u0085]/);
+    expect(
+      added
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual(violations);
+    expect(violations[0]?.excerpt).toBe('"a\u2028b\u2029c\u0085d"');
   });
 
   it("keeps the report to violations: each answered request goes to the traffic file", async () => {
@@ -523,6 +733,44 @@ describe("validation and the report", () => {
     ).rejects.toThrow("the traffic file must not be the report's file");
   });
 
+  it("refuses an upstream that is the proxy itself, where each request came back to it ~850 times", async () => {
+    const free = createServer().listen(0, "127.0.0.1");
+    await once(free, "listening");
+    const { port } = free.address() as AddressInfo;
+    await new Promise((resolve) => free.close(resolve));
+    for (const upstream of [`http://127.0.0.1:${port}`, `http://localhost:${port}/v1`]) {
+      await expect(start({ port, upstream })).rejects.toThrow(
+        `the upstream ${new URL(upstream).origin} is the proxy itself`,
+      );
+    }
+  });
+
+  it("refuses an upstream URL with a query without printing the credentials in it", async () => {
+    await expect(start({ upstream: "https://partner:hunter2@api.example/v1?x=1" })).rejects.toThrow(
+      'upstream must not have a query or a fragment, got "https://…@api.example/v1?x=1"',
+    );
+  });
+
+  it("refuses a report file that is a FIFO nothing reads, rather than wait on it for ever", async () => {
+    const fifo = path.join(directory, "violations.fifo");
+    execFileSync("mkfifo", [fifo]);
+    await expect(start({ report: fifo })).rejects.toThrow(
+      `the report file ${fifo} is a FIFO (named pipe) that nothing reads`,
+    );
+  });
+
+  it("refuses a traffic file that is the report's file under another name (a link)", async () => {
+    const file = path.join(directory, "linked.jsonl");
+    writeFileSync(file, "");
+    symlinkSync(file, path.join(directory, "symlink.jsonl"));
+    linkSync(file, path.join(directory, "hardlink.jsonl"));
+    for (const other of ["symlink.jsonl", "hardlink.jsonl"]) {
+      await expect(start({ report: file, traffic: path.join(directory, other) })).rejects.toThrow(
+        "the traffic file must not be the report's file",
+      );
+    }
+  });
+
   it("never shows the API key, even when the upstream echoes it in a header and a body", async () => {
     fake.answer = (received, response) => {
       const key = String(received.headers["x-api-key"]);
@@ -548,6 +796,45 @@ describe("validation and the report", () => {
     expect(JSON.stringify(violations)).toContain("[REDACTED]");
     expect(refused.status).toBe(502);
   });
+  it("never shows part of the API key when the upstream echoes it in JSON that does not parse", async () => {
+    // JSON.parse's words quote the text around the fault, cutting the key short.
+    answerWith(200, { "content-type": "application/json" }, `{"items": [], "echo": ${KEY}}`);
+    await send(proxy.url, { target: "/webhooks", headers: auth });
+    const refused = await send(strict.url, { target: "/webhooks", headers: auth });
+    // A client's own body, too.
+    await send(proxy.url, {
+      method: "POST",
+      target: "/customers",
+      headers: { ...auth, "Content-Type": "application/json", "IDEMPOTENCY-KEY": IDEMPOTENCY },
+      body: `{"customer_type": "Person", "email": ${KEY}}`,
+    });
+    expect(violations).toEqual([
+      expect.objectContaining({ rule: "json" }),
+      expect.objectContaining({ rule: "json" }),
+      expect.objectContaining({ location: "request", rule: "json" }),
+      ...violations.slice(3),
+    ]);
+    expect(refused.status).toBe(502);
+    for (const text of [JSON.stringify(violations), logged.join("\n"), refused.text]) {
+      expect(text).not.toContain(KEY.slice(0, 8));
+    }
+  });
+
+  it("never shows the credentials of an Authorization header either, when the upstream echoes them", async () => {
+    const token = "sk_live_9f8e7d6c5b4a-BEARER";
+    fake.answer = (received, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ items: `bad ${received.headers.authorization}`, token }));
+    };
+    const headers = { ...auth, Authorization: `Bearer ${token}` };
+    await send(proxy.url, { target: "/webhooks", headers });
+    const refused = await send(strict.url, { target: "/webhooks", headers });
+    expect(violations.length).toBeGreaterThan(0);
+    for (const text of [JSON.stringify(violations), logged.join("\n"), refused.text]) {
+      expect(text).not.toContain(token.slice(0, 12));
+    }
+  });
+
   it("never shows either API key when a client sends the header twice", async () => {
     const other = "sk_test_4567-OTHER-key";
     fake.answer = (_, response) => {
@@ -657,6 +944,11 @@ describe("faults", () => {
       "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n",
       "switched protocols (101)",
     ],
+    [
+      "a 101 without Connection: upgrade, which Node reads as an answer",
+      "HTTP/1.1 101 Switching Protocols\r\ncontent-type: application/json\r\n\r\n{}",
+      "switched protocols (101)",
+    ],
   ])("answers 502 when the upstream answers %s", async (_, head, detail) => {
     // An upstream time limit past the test's: only the 502 itself can answer.
     const patient = await start({ upstreamTimeoutMs: 600_000 });
@@ -668,12 +960,109 @@ describe("faults", () => {
     expect((answer.json() as Problem).detail).toContain(detail);
   });
 
+  it("passes on an answer whose reason phrase Node will not send (a DEL in it), with the status's own", async () => {
+    const page = JSON.stringify(await mockAnswer("/webhooks"));
+    fake.answer = (_, response) => {
+      response.socket?.end(
+        `HTTP/1.1 200 O\x7fK\r\ncontent-type: application/json\r\ncontent-length: ${page.length}\r\n\r\n${page}`,
+      );
+    };
+    for (const running of [proxy, strict]) {
+      const answer = await send(running.url, { target: "/webhooks", headers: auth });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(page);
+    }
+    expect(logged.join("\n")).not.toContain("proxy failure");
+  });
+
+  it("says that an upstream whose answer is not valid HTTP answered, not that it could not be reached", async () => {
+    fake.answer = (_, response) => {
+      response.socket?.end("HTTP/1.1 200 OK\ncontent-type: application/json\n\n{}");
+    };
+    const answer = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(502);
+    const { detail } = answer.json() as Problem;
+    expect(detail).toContain("answered what is not valid HTTP (HPE_CR_EXPECTED");
+    expect(detail).not.toContain("could not be reached");
+  });
+
   it("answers 504 when the upstream does not answer in time", async () => {
     const impatient = await start({ upstreamTimeoutMs: 300 });
     fake.answer = () => {};
     const answer = await send(impatient.url, { target: "/webhooks", headers: auth });
     expect(answer.status).toBe(504);
     expect((answer.json() as Problem).detail).toContain("did not answer within 300 ms");
+  });
+
+  it("takes a time limit past what a timer holds (25 days) as that long, not as 1 ms", async () => {
+    const patient = await start({ upstreamTimeoutMs: 2 ** 31 });
+    fake.answer = (_, response) => {
+      setTimeout(() => {
+        response.writeHead(200, { "content-type": "application/json" }).write('{"items"');
+        setTimeout(() => response.end(": []}"), 30);
+      }, 30);
+    };
+    const answer = await send(patient.url, { target: "/webhooks", headers: auth });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe('{"items": []}');
+  });
+
+  it("does not count a client's slowness to read against the upstream's time limit", async () => {
+    const impatient = await start({ upstreamTimeoutMs: 200 });
+    const body = Buffer.alloc(8 * 1024 * 1024, " ");
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "text/plain" }).end(body);
+    };
+    const read = await new Promise<number>((resolve, reject) => {
+      const outgoing = request(`${impatient.url}/webhooks`, { headers: auth, agent: false });
+      outgoing.on("response", (response) => {
+        let size = 0;
+        response.pause(); // Reads nothing for 3 times the upstream's limit, then all of it.
+        setTimeout(() => response.resume(), 600);
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+        });
+        response.on("end", () => resolve(size));
+        response.on("error", reject);
+      });
+      outgoing.on("error", reject);
+      outgoing.end();
+    });
+    expect(read).toBe(body.length);
+  });
+
+  it("answers 504, not 'closed the connection', when the upstream stalls mid-body past its time limit", async () => {
+    const impatient = await start({ upstreamTimeoutMs: 300, errors: true });
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).write('{"items": [');
+    };
+    const answer = await send(impatient.url, {
+      target: "/webhooks",
+      headers: { ...auth, Origin: "https://app.example" },
+    });
+    expect(answer.status).toBe(504);
+    // A browser's page can read it, as every other problem of the proxy.
+    expect(answer.headers["access-control-allow-origin"]).toBe("https://app.example");
+    const problem = answer.json() as Problem;
+    expect(problem.type).toBe("urn:org:payments-mock:problem:upstream-timeout");
+    expect(problem.detail).toContain("sent no more of its body within 300 ms");
+    expect(logged.at(-1)).toContain("→ upstream stalled mid-response");
+  });
+
+  it("answers a problem, not a dropped connection, when the upstream fails before the proxy has sent anything", async () => {
+    const impatient = await start({ upstreamTimeoutMs: 300 });
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).flushHeaders();
+    };
+    const stalled = await send(impatient.url, { target: "/webhooks", headers: auth });
+    expect(stalled.status).toBe(504);
+    fake.answer = (_, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).write('{"items": [');
+      setTimeout(() => response.socket?.destroy(), 50);
+    };
+    const broken = await send(proxy.url, { target: "/webhooks", headers: auth });
+    expect(broken.status).toBe(502);
+    expect((broken.json() as Problem).detail).toContain("closed the connection mid-response");
   });
 
   it("aborts the upstream request when the client disconnects", async () => {

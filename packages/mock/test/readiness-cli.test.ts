@@ -84,6 +84,19 @@ describe("payments-mock readiness --from <traffic file>", () => {
     expect(run.stderr).toContain(`line 2 of the traffic file ${traffic} is not JSON`);
   });
 
+  it("reads a traffic file whose last line was cut short (the proxy killed mid-write, or still writing) up to it", async () => {
+    const traffic = path.join(directory, "cut.jsonl");
+    const whole = `${exchange(1, "listCustomers", 200)}\n${exchange(2, "listCustomers", 422)}\n`;
+    writeFileSync(traffic, `${whole}${exchange(3, "listCustomers", 500).slice(0, 40)}`);
+    const run = await runMain(readinessMain, ["--from", traffic, "--format", "json"]);
+    expect(run.stderr).toBe("");
+    const body = JSON.parse(run.stdout);
+    expect(body.coverage.operations.listCustomers).toEqual({
+      calls: 2,
+      statuses: { "200": 1, "422": 1 },
+    });
+  });
+
   it("reads a traffic file a line at a time: past a string's size, a line longer than the proxy writes is named", async () => {
     const traffic = path.join(directory, "huge.jsonl");
     writeFileSync(traffic, `${exchange(1, "listCustomers", 200)}\n`.repeat(5_000));
@@ -152,6 +165,19 @@ describe("payments-mock readiness --from <traffic file>", () => {
     expect(run.stderr).toBe(
       `payments-mock readiness: ${url}_sandbox/readiness answered something other than a readiness report\n`,
     );
+  });
+
+  it("never prints part of the key when a --url's refusal echoes it where its quote is cut", async (context) => {
+    const key = "sk_live_readiness-0123456789-abcdef";
+    const url = await serve(context, (request, response) => {
+      // The key straddles the 300 characters of the answer that the message quotes.
+      const body = `${"x".repeat(290)} ${request.headers["x-api-key"]} is not a key of ours`;
+      response.writeHead(401, { "content-type": "text/plain" }).end(body);
+    });
+    const run = await runMain(readinessMain, ["--url", url], { PAYMENTS_API_KEY: key });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("answered 401");
+    expect(run.stderr).not.toContain(key.slice(0, 8));
   });
 
   it("says so when a --url never finishes its answer, rather than wait for ever", async (context) => {

@@ -90,15 +90,19 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
     answerClientError(error, socket, cors),
   );
   // A client set to use this server as its HTTPS proxy asks for a tunnel (CONNECT), which Node
-  // would drop without a word.
-  server.on("connect", (_request: unknown, socket: Duplex) =>
+  // would drop without a word. Node hands its socket over: closeAllConnections no longer knows
+  // it, so close() ends it itself (a client that kept it open held close() for ever).
+  const handedOver = new Set<Duplex>();
+  server.on("connect", (_request: unknown, socket: Duplex) => {
+    handedOver.add(socket);
+    socket.once("close", () => handedOver.delete(socket));
     endWithProblem(
       socket,
       cors,
       [405, "Method Not Allowed", CONNECT_REFUSED],
       "allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n",
-    ),
-  );
+    );
+  });
 
   server.listen(port, host);
   try {
@@ -116,6 +120,7 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of handedOver) socket.destroy();
       }),
   };
 }

@@ -33,3 +33,8 @@ export function redactor(
   const pattern = new RegExp(forms.join("|"), "g");
   return (text) => text.replace(pattern, replacement);
 }
+
+/** A URL as a message shows it: its user info (`user:password@`), credentials, as `…@`. */
+export function withoutUserInfo(url: string): string {
+  return url.replace(/^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i, "$1…@");
+}

@@ -8,6 +8,7 @@ import {
   ClientGoneError,
   isPreflight,
   loggedId,
+  MAX_ERRORS,
   type Problem,
   type ProblemError,
   problem,
@@ -15,6 +16,7 @@ import {
   type ReadResult,
   readForwardable,
   refusalStatus,
+  requestIdOf,
   requestProblems,
   requestRefusal,
   routeProblem,
@@ -24,20 +26,18 @@ import {
 } from "@org/payments-engine";
 import { redactor } from "../output/redact.js";
 import { endToEndHeaders, type HeaderPair } from "./hop-by-hop.js";
-import { responseFindings } from "./response-check.js";
+import { MAX_CHECKED_BYTES, responseFindings } from "./response-check.js";
 import type { TrafficLine } from "./traffic.js";
-import { callUpstream, type Upstream } from "./upstream.js";
+import { callUpstream, stalled, type Upstream } from "./upstream.js";
 import {
   bodyFinding,
   type Finding,
   type FindingContext,
   gotText,
+  jsonFault,
   toViolation,
   type Violation,
 } from "./violations.js";
-
-/** Bodies up to this size are checked; a larger one is passed on unchecked (and logged so). */
-const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
 
 export interface ProxyHandlerOptions {
   engine: PrismEngine;
@@ -52,7 +52,13 @@ export interface ProxyHandlerOptions {
   traffic?(line: TrafficLine): void;
 }
 
-type Outcome = { status: number | string; violations: Violation[]; note?: string };
+type Outcome = {
+  status: number | string;
+  violations: Violation[];
+  note?: string;
+  /** The relayed body's last part, held back until the answer has been checked. */
+  tail?: Buffer | undefined;
+};
 
 export function createProxyHandler(options: ProxyHandlerOptions) {
   let requests = 0;
@@ -62,7 +68,7 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
     // Each key sent, not only their join: a client may send the header twice, and the upstream
     // may echo either key alone.
     const keys = incoming.headersDistinct[options.engine.apiKeyHeader.toLowerCase()] ?? [];
-    const redact = redactor(keys);
+    const redact = redactor([...keys, ...credentialsOf(incoming)]);
     const outcome = await proxy(options, incoming, response, { number, requestId }, redact).catch(
       (error: unknown): Outcome => {
         if (error instanceof ClientGoneError)
@@ -72,20 +78,27 @@ export function createProxyHandler(options: ProxyHandlerOptions) {
     );
     const { log } = options;
     const found = outcome.violations.map((violation) => violation.message);
+    // A line names as many as a problem lists: a page of drifted items breaks the spec thousands
+    // of times, each in the report, which a line of megabytes would only bury.
+    const shown = found.slice(0, MAX_ERRORS);
+    const more = found.length > shown.length ? `; and ${found.length - shown.length} more` : "";
     const violations =
       found.length === 0
         ? ""
-        : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${found.join("; ")}`;
-    // The upstream's own id, when it sends one, is the one its answer carries and the log names.
-    const id = loggedId(String(response.getHeader(REQUEST_ID) ?? requestId));
+        : ` — ${found.length} violation${found.length === 1 ? "" : "s"}: ${shown.join("; ")}${more}`;
+    // The upstream's own id, when it sends one, is the one its answer carries and the log names,
+    // if it is one a log line can carry as it is (as a client's must be): else the proxy's own,
+    // which the upstream was sent, so that its words ("— 2 violations: …") are not the log's.
+    const id = loggedId(saneId(response.getHeader(REQUEST_ID)) ?? requestId);
     log?.(
       redact(
-        `${incoming.method} ${incoming.url} → ${outcome.status}${id}${outcome.note ?? ""}${violations}`,
+        `${incoming.method} ${shownTarget(incoming.url)} → ${outcome.status}${id}${outcome.note ?? ""}${violations}`,
       ),
     );
     // A relayed body ends only now, so that whoever has read a whole answer finds its violations
     // already reported and logged.
-    if (!response.writableEnded && !response.destroyed) response.end();
+    // Its last part was held back for this: an answer of known length is whole with it.
+    if (!response.writableEnded && !response.destroyed) response.end(outcome.tail);
   };
 }
 
@@ -114,12 +127,24 @@ async function proxy(
     return { status: refuse(refused), violations: [] };
   }
   const { target, bytes, read } = forwardable;
+  if (hasDotSegment(target.path)) {
+    // `/v1` + `/../admin` is `/admin` to a server that resolves dot segments: not sent on.
+    const refused = problem(400, "invalid-request", "Dot segment in the path", [
+      {
+        location: "path",
+        field: "",
+        rule: "dotSegment",
+        message: `must not have a "." or ".." segment (escaped or not), which would leave the upstream's path ${options.upstream.url.pathname}`,
+      },
+    ]);
+    return { status: refuse(refused), violations: [] };
+  }
   const method = incoming.method ?? "GET";
   const checked = checkRequest(engine, read, method, target.path);
   const context: FindingContext = {
     request: number,
     method,
-    target: incoming.url ?? "",
+    target: shownTarget(incoming.url),
     operation: checked.operation?.iid ?? null,
     location: "request",
   };
@@ -199,30 +224,38 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
   const status = upstreamResponse.statusCode ?? 502;
   const headers = endToEndHeaders(upstreamResponse.rawHeaders);
   if (options.cors) addCorsHeaders(incoming, headers);
-  const relayed = await relay(upstreamResponse, response, status, headers, options.errors);
+  const relayed = await relay(
+    upstreamResponse,
+    response,
+    { status, headers },
+    options.errors,
+    refuse,
+  );
   if (!relayed.ok) return { status: relayed.reason, violations: [] };
   if (relayed.bytes === undefined || !checked.operation) {
     if (relayed.held) {
       response
-        .writeHead(status, upstreamResponse.statusMessage, headers.flat())
+        .writeHead(status, sendableReason(upstreamResponse.statusMessage), headers.flat())
         .write(relayed.bytes);
     }
     const note =
       relayed.bytes === undefined ? ` (body over ${MAX_CHECKED_BYTES} bytes, not checked)` : "";
-    return { status, violations: [], note };
+    return { status, violations: [], note, tail: relayed.tail };
   }
   const method = incoming.method ?? "GET";
-  const findings = responseFindings(options.engine, checked.operation, {
+  const { findings, unchecked } = responseFindings(options.engine, checked.operation, {
     status,
     headers: upstreamResponse.headers,
+    contentTypes: upstreamResponse.headersDistinct["content-type"] ?? [],
     bytes: relayed.bytes,
     bodyless: method === "HEAD" || status === 204 || status === 304,
   });
+  const note = unchecked === undefined ? "" : ` (body ${unchecked}, not checked)`;
   const violations = findings.map((finding) =>
     toViolation(finding, { ...context, location: "response", status }, redact),
   );
   options.report(violations);
-  if (!relayed.held) return { status, violations };
+  if (!relayed.held) return { status, violations, note, tail: relayed.tail };
   if (violations.length > 0) {
     const replaced = problem(
       502,
@@ -238,11 +271,13 @@ async function answered(exchange: Exchange, upstreamResponse: IncomingMessage): 
     return {
       status: refuse(redactedProblem(replaced, redact)),
       violations,
-      note: ` (upstream ${status})`,
+      note: ` (upstream ${status})${note}`,
     };
   }
-  response.writeHead(status, upstreamResponse.statusMessage, headers.flat()).end(relayed.bytes);
-  return { status, violations };
+  response
+    .writeHead(status, sendableReason(upstreamResponse.statusMessage), headers.flat())
+    .end(relayed.bytes);
+  return { status, violations, note };
 }
 
 type RequestCheck = {
@@ -262,7 +297,12 @@ function checkRequest(
   if (!read.ok) {
     return {
       operation: engine.route(method, path),
-      findings: [read.error],
+      // The client's own body, quoted back to it in the refusal, but not in the report or log.
+      findings: [
+        read.error.rule === "json"
+          ? { ...read.error, message: jsonFault(read.error.message) }
+          : read.error,
+      ],
       refusal: problem(read.status, read.kind, read.title, [read.error]),
     };
   }
@@ -298,7 +338,7 @@ function checkRequest(
 }
 
 type Relayed =
-  | { ok: true; held: boolean; bytes: Buffer | undefined }
+  | { ok: true; held: boolean; bytes: Buffer | undefined; tail: Buffer | undefined }
   | { ok: false; reason: string };
 
 /**
@@ -310,48 +350,74 @@ type Relayed =
 function relay(
   upstreamResponse: IncomingMessage,
   response: ServerResponse,
-  status: number,
-  headers: HeaderPair[],
+  { status, headers }: { status: number; headers: HeaderPair[] },
   hold: boolean,
+  refuse: (body: Problem) => number,
 ): Promise<Relayed> {
   return new Promise((resolve) => {
     let held = hold;
     let chunks: Buffer[] | undefined = [];
     let size = 0;
-    const writeHead = () =>
-      response.writeHead(status, upstreamResponse.statusMessage, headers.flat());
+    // The latest part sent on is held back until the next comes, the last one until the answer
+    // is checked: a client reads an answer of known length as whole with its last byte.
+    let last: Buffer | undefined;
+    // The head goes with the first part of the body sent on (or at its end): an upstream that
+    // fails before then gets its problem answered, not a connection dropped after a head.
+    const writeHead = () => {
+      if (response.headersSent) return;
+      response.writeHead(status, sendableReason(upstreamResponse.statusMessage), headers.flat());
+    };
     // The chunks held back are written at once: the upstream waits for one drain, not one each.
     const write = (chunk: Buffer) => {
+      writeHead();
       if (!response.write(chunk) && !upstreamResponse.isPaused()) {
         upstreamResponse.pause();
-        response.once("drain", () => upstreamResponse.resume());
+        // The client is slow to read, not the upstream: its time limit waits meanwhile (the
+        // upstream's own limits, if it has any, still apply to it).
+        const { socket } = upstreamResponse;
+        const limit = socket?.timeout;
+        socket?.setTimeout(0);
+        response.once("drain", () => {
+          if (limit) socket?.setTimeout(limit);
+          upstreamResponse.resume();
+        });
       }
     };
-    if (!held) writeHead();
+    const send = (chunk: Buffer) => {
+      if (last) write(last);
+      last = chunk;
+    };
     upstreamResponse.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (chunks && size > MAX_CHECKED_BYTES) {
         if (held) {
           held = false;
-          writeHead();
-          for (const kept of chunks) write(kept);
+          for (const kept of chunks) send(kept);
         }
         chunks = undefined;
       }
       chunks?.push(chunk);
-      if (!held) write(chunk);
+      if (!held) send(chunk);
     });
     upstreamResponse.once("end", () => {
-      resolve({ ok: true, held, bytes: chunks && Buffer.concat(chunks) });
+      if (!held) writeHead();
+      resolve({ ok: true, held, bytes: chunks && Buffer.concat(chunks), tail: last });
     });
     upstreamResponse.once("close", () => {
       if (upstreamResponse.complete) return;
-      // The upstream broke off (or the client left, which aborted the upstream request).
-      const reason = response.destroyed ? "client disconnected" : "upstream broke off the response";
+      // The upstream broke off, or stalled past its time limit (or the client left, which
+      // aborted the upstream request).
+      const stall = stalled.get(upstreamResponse);
+      const reason = response.destroyed
+        ? "client disconnected"
+        : stall !== undefined
+          ? "upstream stalled mid-response"
+          : "upstream broke off the response";
       if (response.headersSent || response.destroyed) response.destroy();
-      else {
-        sendProblem(
-          response,
+      else if (stall !== undefined) {
+        refuse(upstreamProblem({ status: 504, message: stall }));
+      } else {
+        refuse(
           problem(502, "upstream-unreachable", "The upstream broke off its response", [
             {
               location: "route",
@@ -365,6 +431,61 @@ function relay(
       resolve({ ok: false, reason });
     });
   });
+}
+
+/**
+ * Whether a path has a `.` or `..` segment, as sent or once its escapes are decoded (`%2e%2e`,
+ * `..%2f`), with `\` read as `/` and a segment's `;parameters` left out (`..;/`), as some servers
+ * read them.
+ */
+function hasDotSegment(path: string): boolean {
+  return path.split("/").some((segment) => {
+    let text = segment;
+    try {
+      text = decodeURIComponent(segment);
+    } catch {
+      // A malformed escape is the request check's to report.
+    }
+    return text.split(/[/\\]/).some((part) => {
+      const name = part.split(";")[0];
+      return name === "." || name === "..";
+    });
+  });
+}
+
+/**
+ * The request target as the report and the log show it: as the client sent it, but for the user
+ * info of an absolute-form target (`http://user:password@host/…`), credentials the proxy never
+ * sends on.
+ */
+function shownTarget(url: string | undefined): string {
+  return (url ?? "").replace(/^(https?:\/\/)[^/?#]*@/i, "$1");
+}
+
+/** The id, when it is one the mock would take from a client as it is. */
+function saneId(id: unknown): string | undefined {
+  return typeof id === "string" && requestIdOf({ headers: { [REQUEST_ID]: id } }, "") === id
+    ? id
+    : undefined;
+}
+
+/**
+ * What an `Authorization` header carries (a client that sends its key there too, or a token of
+ * its own): the whole value and its credentials without the scheme (`Bearer …`), each a secret.
+ */
+function credentialsOf(incoming: IncomingMessage): string[] {
+  return (incoming.headersDistinct.authorization ?? []).flatMap((value) => {
+    const credentials = value.replace(/^[!#$%&'*+.^_`|~\w-]+\s+/, "");
+    return credentials === value ? [value] : [value, credentials];
+  });
+}
+
+/**
+ * The upstream's reason phrase, when Node will send it: its parser takes a DEL in one, which its
+ * server refuses to write (the answer was dropped). Else none, and Node writes the status's own.
+ */
+function sendableReason(reason: string | undefined): string | undefined {
+  return reason !== undefined && /^[\t\x20-\x7e\x80-\xff]*$/.test(reason) ? reason : undefined;
 }
 
 /** The upstream's own CORS answer, if it has one, else the mock's. */

@@ -12,11 +12,13 @@ import {
   toProblemErrors,
   valueAt,
 } from "@org/payments-engine";
-import { bodyFinding, type Finding } from "./violations.js";
+import { bodyFinding, type Finding, jsonFault } from "./violations.js";
 
 export interface ReceivedResponse {
   status: number;
   headers: IncomingHttpHeaders;
+  /** Each Content-Type the response sent (Node's `headers` keep the first only). */
+  contentTypes: readonly string[];
   /** The body as received (still content-encoded). */
   bytes: Buffer;
   /** A response that has no body by definition: to HEAD, or 204 or 304. */
@@ -27,19 +29,30 @@ export interface ReceivedResponse {
 const STATUS_MISMATCH = "Unable to match the returned status code";
 const MEDIA_TYPE_MISMATCH = "The received media type";
 
-const DECODERS: Record<string, (bytes: Buffer) => Buffer> = {
+/** Bodies up to this size are checked; a larger one (as it came, or decoded) is passed on unchecked. */
+export const MAX_CHECKED_BYTES = 16 * 1024 * 1024;
+
+// A decoder stops past the size the proxy checks: a few kilobytes of gzip can decode to gigabytes.
+const DECODERS: Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer> = {
   gzip: gunzipSync,
   "x-gzip": gunzipSync,
   deflate: inflateSync,
   br: brotliDecompressSync,
 };
 
+/** What the response breaks of the spec's answers, and why its body was not checked, if it was not. */
+export interface ResponseCheck {
+  findings: Finding[];
+  /** Why the body could not be checked (`decodes past … bytes`), for the log. */
+  unchecked?: string | undefined;
+}
+
 /** What the response breaks of the spec's answers for `operation`. */
 export function responseFindings(
   engine: PrismEngine,
   operation: Operation,
   response: ReceivedResponse,
-): Finding[] {
+): ResponseCheck {
   const headers = flattenHeaders(response.headers);
   const body: ParsedBody = response.bodyless ? { ok: true, body: undefined } : parseBody(response);
   const diagnostics = engine.checkResponse(operation, {
@@ -86,7 +99,17 @@ export function responseFindings(
     }
   }
   if (!body.ok && !mediaTypeBroken) findings.push(body.finding);
-  return findings;
+  // A client such as fetch joins them into one media type that is neither.
+  if (response.contentTypes.length > 1) {
+    findings.push({
+      location: "header",
+      field: "Content-Type",
+      rule: "repeated",
+      message: "was sent more than once; it takes a single value",
+      actual: response.contentTypes.join(", "),
+    });
+  }
+  return { findings, unchecked: body.ok ? body.unread : undefined };
 }
 
 /**
@@ -99,8 +122,11 @@ function parsableHeaders(headers: Record<string, string>): Record<string, string
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name !== "content-type"));
 }
 
-/** `unread`: a content-coding the proxy cannot decode, so the body is not checked. */
-type ParsedBody = { ok: true; body: unknown; unread?: true } | { ok: false; finding: Finding };
+/** A JSON body's bytes as UTF-8 (RFC 8259); throws on bytes that are not. A byte order mark stays. */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** `unread`: why the body is not checked (a content-coding the proxy cannot decode, or its size). */
+type ParsedBody = { ok: true; body: unknown; unread?: string } | { ok: false; finding: Finding };
 
 /** The body decoded and, when its media type is JSON, parsed. */
 function parseBody(response: ReceivedResponse): ParsedBody {
@@ -108,10 +134,16 @@ function parseBody(response: ReceivedResponse): ParsedBody {
   let bytes = response.bytes;
   if (encoding !== "identity") {
     const decode = DECODERS[encoding];
-    if (!decode) return { ok: true, body: undefined, unread: true };
+    if (!decode) {
+      const coding = JSON.stringify(encoding.slice(0, 40)).slice(1, -1);
+      return { ok: true, body: undefined, unread: `in ${coding}, which the proxy does not decode` };
+    }
     try {
-      bytes = decode(bytes);
-    } catch {
+      bytes = decode(bytes, { maxOutputLength: MAX_CHECKED_BYTES });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+        return { ok: true, body: undefined, unread: `decodes past ${MAX_CHECKED_BYTES} bytes` };
+      }
       return {
         ok: false,
         finding: {
@@ -125,9 +157,23 @@ function parseBody(response: ReceivedResponse): ParsedBody {
     }
   }
   if (bytes.length === 0) return { ok: true, body: undefined };
-  const text = bytes.toString("utf8");
   if (!/[/+]json\b/i.test(String(response.headers["content-type"] ?? ""))) {
-    return { ok: true, body: text };
+    return { ok: true, body: bytes.toString("utf8") };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return {
+      ok: false,
+      finding: {
+        location: "body",
+        field: "",
+        rule: "encoding",
+        message:
+          "is not valid UTF-8, which a JSON body must be (whatever its charset says), so the body was not checked",
+      },
+    };
   }
   // Nothing walks a body deeper than the mock reads one: reported, passed on unchecked.
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
@@ -150,7 +196,7 @@ function parseBody(response: ReceivedResponse): ParsedBody {
         location: "body",
         field: "",
         rule: "json",
-        message: `is not valid JSON (${(error as Error).message})`,
+        message: `is not valid JSON (${jsonFault((error as Error).message)})`,
         value: text,
       },
     };

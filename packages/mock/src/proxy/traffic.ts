@@ -36,16 +36,19 @@ export async function liveCalls(
   let number = 0;
   let lines = 0;
   let trafficLines = 0;
-  const count = (line: string) => {
+  /** `unfinished`: the last line, with no newline after it, which may have been cut short. */
+  const count = (line: string, unfinished = false) => {
     number += 1;
     if (line.trim() === "") return;
-    lines += 1;
     let record: Partial<TrafficLine>;
     try {
       record = JSON.parse(line) as Partial<TrafficLine>;
     } catch {
+      // The proxy stopped (or was killed) while writing it, or is writing it now: not counted.
+      if (unfinished) return;
       throw new Error(`line ${number} of the traffic file ${file} is not JSON`);
     }
+    lines += 1;
     if (record?.type !== "exchange") return;
     trafficLines += 1;
     if (typeof record.operation !== "string" || typeof record.status !== "number") return;
@@ -72,7 +75,7 @@ export async function liveCalls(
     if ((error as NodeJS.ErrnoException).code === undefined) throw error;
     throw new Error(`cannot read the proxy's traffic file ${file}: ${(error as Error).message}`);
   }
-  count(rest);
+  count(rest, true);
   if (lines > 0 && trafficLines === 0) {
     throw new Error(
       `${file} holds no traffic lines ("type": "exchange"): give --from the file of the proxy's --traffic, not its --report of violations`,

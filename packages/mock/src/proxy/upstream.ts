@@ -21,6 +21,9 @@ export function createUpstream(url: URL, timeoutMs: number): Upstream {
   return { url, timeoutMs, agent: new client.Agent({ keepAlive: true }), client };
 }
 
+/** The answers whose body stalled past the time limit (and so were broken off), and the words. */
+export const stalled = new WeakMap<IncomingMessage, string>();
+
 type UpstreamAnswer =
   | { ok: true; response: IncomingMessage }
   | { ok: false; status: 502 | 504; message: string };
@@ -85,9 +88,18 @@ export function callUpstream(
         noAnswer(`answered status ${response.statusCode}, which is not an HTTP status`);
         return;
       }
+      // A 101 without `Connection: upgrade` comes here, not as an upgrade: sent on, it would tell
+      // the client its connection had switched protocols.
+      if (response.statusCode === 101) {
+        noAnswer("switched protocols (101), though no upgrade was asked for");
+        return;
+      }
       clearTimeout(timer);
       // From here on, a body that stalls this long ends the exchange.
-      request.setTimeout(upstream.timeoutMs, () => request.destroy());
+      request.setTimeout(upstream.timeoutMs, () => {
+        stalled.set(response, `${origin} sent no more of its body within ${upstream.timeoutMs} ms`);
+        request.destroy();
+      });
       resolve({ ok: true, response });
     });
     request.once("error", (error: NodeJS.ErrnoException) => {
@@ -98,7 +110,10 @@ export function callUpstream(
         message:
           error.code === "ECONNRESET"
             ? `${origin} closed the connection without an answer (ECONNRESET)`
-            : `${origin} could not be reached (${error.code ?? error.message})`,
+            : // Node's parser refused what came (HPE_…): the upstream was reached, and answered.
+              error.code?.startsWith("HPE_")
+              ? `${origin} answered what is not valid HTTP (${error.code}: ${error.message})`
+              : `${origin} could not be reached (${error.code ?? error.message})`,
       });
     });
   });

@@ -94,6 +94,15 @@ function excerptOf(value: unknown, redact: (text: string) => string): string {
   return json.length > EXCERPT_CHARACTERS ? `${json.slice(0, EXCERPT_CHARACTERS)}…` : json;
 }
 
+/**
+ * JSON.parse's words without the text it quotes around the fault (`Unexpected token 's', ..."key":
+ * sk_live_AB"... is not valid JSON`): the quote cuts whatever stands there short, an API key too,
+ * so that no redaction finds it whole. What is left says what was wrong, and where when it can.
+ */
+export function jsonFault(message: string): string {
+  return message.replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON(?=\)?$)/, "");
+}
+
 /** A problem with a request or response body, with the JSON type of the value it points at. */
 export function bodyFinding(error: ProblemError, body: unknown): Finding {
   if (error.rule === "required") return error;
