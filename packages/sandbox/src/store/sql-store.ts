@@ -237,8 +237,9 @@ export function sqlTransaction(
       const entered = await clock.enter(seenAt, room);
       // A partner made anew (its key seen again after a purge) has no counter marked.
       if (entered.created) only?.marked.forgetPartner(partner);
-      // Marked seen (at most once a minute): its old keys go too, should it claim no more.
-      else await purgeOldKeys(query, partner, Date.now());
+      // Marked seen (at most once a minute): its old keys go too, should it claim no more. Keys
+      // age on the wall clock, as `seenAt` is (see claimKey), not on the sandbox's.
+      else await purgeOldKeys(query, partner, seenAt);
       return entered;
     },
     ...eventLog(context),
